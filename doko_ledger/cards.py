@@ -1,0 +1,162 @@
+"""Cards of the Doppelkopf deck: value type, canonical notation, parser (RULES.md §1)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from doko_ledger.errors import DokoError
+
+
+class CardError(DokoError, ValueError):
+    """A text that names no card of the deck."""
+
+
+class Suit(Enum):
+    """The four suits, in the order clubs, spades, hearts, diamonds."""
+
+    CLUBS = "C"
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+class Rank(Enum):
+    """The six ranks, with their card points."""
+
+    ACE = "A"
+    TEN = "10"
+    KING = "K"
+    QUEEN = "Q"
+    JACK = "J"
+    NINE = "9"
+
+    @property
+    def points(self) -> int:
+        return _RANK_POINTS[self]
+
+
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
+_RANK_POINTS = {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2, Rank.NINE: 0}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card; the deck holds two of each. Text form: suit letter + rank (`CQ`, `H10`)."""
+
+    suit: Suit
+    rank: Rank
+
+    def __str__(self) -> str:
+        return self.suit.value + self.rank.value
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+    @property
+    def points(self) -> int:
+        return self.rank.points
+
+    @property
+    def pretty(self) -> str:
+        """Suit symbol and rank, for display (`♥10`)."""
+        return self.suit.symbol + self.rank.value
+
+
+ALL_CARDS: tuple[Card, ...] = tuple(Card(s, r) for s in Suit for r in Rank)
+_CANONICAL: dict[str, Card] = {str(c): c for c in ALL_CARDS}
+
+DULLE = _CANONICAL["H10"]
+ALTE = _CANONICAL["CQ"]
+FUCHS = _CANONICAL["DA"]
+KARLCHEN = _CANONICAL["CJ"]
+
+_SUIT_ALIASES: dict[str, Suit] = {}
+for _suit, _names in {
+    Suit.CLUBS: ("c", "♣", "♧", "clubs", "club", "kreuz", "kr", "treff", "trefle", "trèfle"),
+    Suit.SPADES: ("s", "♠", "♤", "spades", "spade", "pik", "pi", "pique"),
+    Suit.HEARTS: ("h", "♥", "♡", "hearts", "heart", "herz", "he", "coeur", "cœur"),
+    Suit.DIAMONDS: ("d", "♦", "♢", "diamonds", "diamond", "karo", "ka", "carreau"),
+}.items():
+    for _name in _names:
+        _SUIT_ALIASES[_name] = _suit
+
+_RANK_ALIASES: dict[str, Rank] = {}
+for _rank, _names in {
+    Rank.ACE: ("a", "ace", "ass", "as"),
+    Rank.TEN: ("10", "zehn", "ten", "dix"),
+    Rank.KING: ("k", "king", "könig", "koenig", "konig", "roi", "r"),
+    Rank.QUEEN: ("q", "queen", "dame", "d"),
+    Rank.JACK: ("j", "jack", "bube", "b", "valet", "v"),
+    Rank.NINE: ("9", "nine", "neun", "neuf"),
+}.items():
+    for _name in _names:
+        _RANK_ALIASES[_name] = _rank
+
+_SYMBOLS = "♣♧♠♤♥♡♦♢"
+_SEPARATORS = re.compile(r"[\s\-_./]+")
+
+
+def parse_card(text: str) -> Card:
+    """Read a card in canonical form or an alias (`♥10`, `10♥`, `Kreuz Dame`, `KrD`, `Karo As`).
+
+    Raises `CardError` quoting the input when it names no card.
+    """
+    if not isinstance(text, str):
+        raise CardError(f"not a card: {text!r} (expected text such as 'CQ' or 'H10')")
+    fast = _CANONICAL.get(text)
+    if fast is not None:
+        return fast
+    key = unicodedata.normalize("NFC", text).strip().replace("\ufe0f", "")
+    card = _CANONICAL.get(key.upper())
+    if card is None:
+        card = _parse_alias(key.lower())
+    if card is None:
+        raise CardError(f"unknown card {text!r} (write e.g. 'CQ', 'H10', '♥10' or 'Kreuz Dame')")
+    return card
+
+
+def _parse_alias(key: str) -> Card | None:
+    words = [w for w in _SEPARATORS.split(key) if w]
+    if len(words) == 2:
+        for suit_word, rank_word in (words, words[::-1]):
+            if suit_word in _SUIT_ALIASES and rank_word in _RANK_ALIASES:
+                return Card(_SUIT_ALIASES[suit_word], _RANK_ALIASES[rank_word])
+        return None
+    if len(words) != 1:
+        return None
+    word = words[0]
+    if word and word[-1] in _SYMBOLS and word[:-1] in _RANK_ALIASES:
+        return Card(_SUIT_ALIASES[word[-1]], _RANK_ALIASES[word[:-1]])
+    for cut in range(len(word) - 1, 0, -1):
+        suit_part, rank_part = word[:cut], word[cut:]
+        if suit_part in _SUIT_ALIASES and rank_part in _RANK_ALIASES:
+            return Card(_SUIT_ALIASES[suit_part], _RANK_ALIASES[rank_part])
+    return None
+
+
+def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
+    """Parse several cards; the first bad one raises `CardError`."""
+    return tuple(parse_card(t) for t in texts)
+
+
+def deck(with_nines: bool = True) -> Counter[Card]:
+    """The full deck as a multiset: two of each card (nines only `with_nines`)."""
+    return Counter({c: 2 for c in ALL_CARDS if with_nines or c.rank is not Rank.NINE})
+
+
+def card_points(cards: Iterable[Card]) -> int:
+    """Sum of card points (A 11, 10 10, K 4, Q 3, J 2, 9 0)."""
+    return sum(c.rank.points for c in cards)

@@ -1,0 +1,169 @@
+"""Event types, their schema versions, and the conversion between events and JSON payloads.
+
+Game-agnostic: a game module registers its event dataclasses with `@event_type`
+and its value types (cards, rule sets) with `register_value`. Payloads are
+validated against `schemas/events/<Name>.v<N>.json` when encoded, and older
+versions are upcast step by step when decoded; stored rows are never rewritten.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from collections.abc import Callable, Mapping
+from enum import Enum
+from functools import cache
+from typing import Any, Protocol, TypeVar, get_type_hints
+
+from doko_ledger.errors import DokoError
+from doko_ledger.schema_files import event_schema_validator
+
+
+class EventCodecError(DokoError):
+    """An event that does not match its schema, or a stored row that cannot be read."""
+
+
+class Event(Protocol):
+    """A domain event: a frozen dataclass registered with `@event_type`."""
+
+    event_name: typing.ClassVar[str]
+    schema_version: typing.ClassVar[int]
+
+
+E = TypeVar("E")
+Payload = dict[str, Any]
+
+_EVENT_TYPES: dict[str, type[Any]] = {}
+_UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {}
+_VALUES: dict[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+
+
+def event_type(name: str, version: int = 1) -> Callable[[type[E]], type[E]]:
+    """Class decorator: register a frozen dataclass as the event `name` at schema `version`."""
+
+    def register(cls: type[E]) -> type[E]:
+        if name in _EVENT_TYPES:
+            raise ValueError(f"event type {name!r} registered twice")
+        cls.event_name = name  # type: ignore[attr-defined]
+        cls.schema_version = version  # type: ignore[attr-defined]
+        _EVENT_TYPES[name] = cls
+        return cls
+
+    return register
+
+
+def upcaster(name: str, from_version: int) -> Callable[[Callable[[Payload], Payload]], Callable[[Payload], Payload]]:
+    """Register a function that turns a `name` payload of `from_version` into `from_version + 1`."""
+
+    def register(fn: Callable[[Payload], Payload]) -> Callable[[Payload], Payload]:
+        _UPCASTERS[(name, from_version)] = fn
+        return fn
+
+    return register
+
+
+def register_value(cls: type[Any], encode: Callable[[Any], Any], decode: Callable[[Any], Any]) -> None:
+    """Teach the codec a value type that is stored as JSON by `encode` and read by `decode`."""
+    _VALUES[cls] = (encode, decode)
+
+
+def event_class(name: str) -> type[Any]:
+    try:
+        return _EVENT_TYPES[name]
+    except KeyError:
+        raise EventCodecError(f"unknown event type {name!r}") from None
+
+
+def event_names() -> tuple[str, ...]:
+    return tuple(_EVENT_TYPES)
+
+
+def _encode(value: Any) -> Any:
+    codec = _VALUES.get(type(value))
+    if codec is not None:
+        return codec[0](value)
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+@cache
+def _hints(cls: type[Any]) -> dict[str, Any]:
+    return get_type_hints(cls)
+
+
+def _decoder(hint: Any) -> Callable[[Any], Any]:
+    """A function that builds a value of type `hint` from its JSON form."""
+    if hint in _VALUES:
+        return _VALUES[hint][1]
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in typing.get_args(hint) if a is not type(None)]
+        decode_inner = _decoder(inner[0])
+        return lambda v: None if v is None else decode_inner(v)
+    if origin is tuple:
+        decode_item = _decoder(typing.get_args(hint)[0])
+        return lambda v: tuple(decode_item(x) for x in v)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint
+    return lambda v: v
+
+
+@cache
+def _field_decoders(cls: type[Any]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    hints = _hints(cls)
+    return tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
+
+
+def to_payload(event: Any) -> Payload:
+    """The JSON payload of an event (not validated)."""
+    return {f.name: _encode(getattr(event, f.name)) for f in dataclasses.fields(event)}
+
+
+def from_payload(name: str, payload: Mapping[str, Any]) -> Any:
+    """The event of a current-version payload."""
+    cls = event_class(name)
+    try:
+        return cls(**{field: decode(payload[field]) for field, decode in _field_decoders(cls) if field in payload})
+    except (TypeError, ValueError, KeyError) as exc:
+        raise EventCodecError(f"cannot read {name} event: {exc}") from exc
+
+
+def validate(name: str, version: int, payload: Payload) -> None:
+    """Check a payload against its JSON Schema; raise `EventCodecError` naming the field."""
+    error = next(iter(event_schema_validator(name, version).iter_errors(payload)), None)
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(payload)"
+        raise EventCodecError(f"{name} v{version} event does not match its schema at {where}: {error.message}")
+
+
+def encode_event(event: Any) -> tuple[str, int, str]:
+    """Validated (type name, schema version, payload JSON text) of an event, ready to store."""
+    name, version = event.event_name, event.schema_version
+    payload = to_payload(event)
+    validate(name, version, payload)
+    return name, version, dumps_canonical(payload)
+
+
+def decode_event(name: str, version: int, payload_text: str) -> Any:
+    """An event from a stored row, upcast to the current version of its type."""
+    cls = event_class(name)
+    payload = json.loads(payload_text)
+    while version < cls.schema_version:
+        step = _UPCASTERS.get((name, version))
+        if step is None:
+            raise EventCodecError(f"no upcaster for {name} v{version}")
+        payload = step(payload)
+        version += 1
+    if version > cls.schema_version:
+        raise EventCodecError(f"{name} v{version} is newer than this doko_ledger knows (v{cls.schema_version})")
+    return from_payload(name, payload)
+
+
+def dumps_canonical(data: Any) -> str:
+    """One fixed JSON text for a value: sorted keys, no spaces, UTF-8 kept."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

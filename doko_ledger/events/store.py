@@ -1,0 +1,302 @@
+"""The append-only SQLite event store (through sqlite-utils).
+
+- PRIMARY KEY (stream, version) is the optimistic-concurrency check: an append
+  with a stale expected version fails and writes nothing.
+- `position` is the global order; every append is one transaction.
+- Every event carries a SHA-256 hash chained to the previous event of its
+  stream; `verify` recomputes the chains.
+- Triggers refuse UPDATE and DELETE on the event table.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from doko_ledger.errors import DokoError
+from doko_ledger.events.codec import EventCodecError, decode_event, encode_event, validate
+from doko_ledger.events.envelope import GENESIS, Envelope, Recorded, chain_hash
+
+LEDGER_FORMAT = "doko-ledger/1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    position INTEGER NOT NULL UNIQUE,
+    stream TEXT NOT NULL,
+    version INTEGER NOT NULL CHECK (version >= 1),
+    type TEXT NOT NULL,
+    schema_version INTEGER NOT NULL,
+    payload TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (stream, version)
+);
+CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TABLE IF NOT EXISTS ledger (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO ledger (key, value) VALUES ('format', 'doko-ledger/1');
+"""
+
+_COLUMNS = "position, stream, version, type, schema_version, payload, recorded_at, recorded_by, prev_hash, hash"
+
+
+class LedgerError(DokoError):
+    """A ledger file that is missing or not a doko_ledger ledger."""
+
+
+class ConcurrencyError(DokoError):
+    """An append whose expected stream version is no longer the stream's version."""
+
+    exit_code = 3
+
+
+@dataclass(frozen=True, slots=True)
+class NewStreamEvents:
+    """Events to append to one stream, expecting the stream to be at `expected_version`."""
+
+    stream: str
+    expected_version: int
+    events: Sequence[Any]
+
+
+@dataclass(slots=True)
+class VerifyReport:
+    """The result of recomputing every hash chain."""
+
+    events: int = 0
+    streams: int = 0
+    head: str = GENESIS
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class EventStore:
+    """An append-only event log in one SQLite file."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    @classmethod
+    def open(cls, path: str | Path, *, create: bool = False) -> EventStore:
+        """Open the ledger at `path`; create it only with `create` (read commands never do)."""
+        path = Path(path)
+        if not create and not path.exists():
+            raise LedgerError(f"no ledger at {path} (import a game first, or pass --db)")
+        try:
+            db = Database(path)
+            db.execute("PRAGMA busy_timeout = 10000")
+            tables = set(db.table_names())
+            if "events" not in tables:
+                if not create and path.stat().st_size > 0:
+                    raise LedgerError(f"{path} is not a doko_ledger ledger (it has no event table)")
+                db.executescript(_SCHEMA)
+            db.enable_wal()
+            db.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.DatabaseError as exc:
+            raise LedgerError(f"{path} is not a readable SQLite ledger: {exc}") from exc
+        return cls(db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction, taken IMMEDIATE so that reading the stream heads and
+        appending cannot interleave with another writer (sqlite-utils' `atomic()`
+        opens a deferred one)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.conn.rollback()
+            raise
+        self.db.conn.commit()
+
+    # -- writing -----------------------------------------------------------
+
+    def append(
+        self,
+        stream: str,
+        events: Sequence[Any],
+        *,
+        expected_version: int,
+        recorded_by: str,
+        recorded_at: str,
+    ) -> list[Envelope]:
+        """Append events to one stream at `expected_version`, atomically."""
+        return self.append_streams(
+            [NewStreamEvents(stream, expected_version, events)],
+            recorded_by=recorded_by,
+            recorded_at=recorded_at,
+        )
+
+    def append_streams(
+        self, batches: Sequence[NewStreamEvents], *, recorded_by: str, recorded_at: str
+    ) -> list[Envelope]:
+        """Append to several streams in one transaction: all of it or nothing.
+
+        Every event is validated against its JSON Schema before anything is written.
+        Raises `ConcurrencyError` when a stream is not at its expected version.
+        """
+        encoded = [(batch, [encode_event(e) for e in batch.events]) for batch in batches]
+        envelopes: list[Envelope] = []
+        with self.transaction():
+            position = self.last_position()
+            for batch, items in encoded:
+                version, prev = self._head(batch.stream)
+                if version != batch.expected_version:
+                    raise ConcurrencyError(
+                        f"stream {batch.stream!r} is at version {version}, "
+                        f"expected {batch.expected_version}: someone else recorded first; nothing was written"
+                    )
+                rows = []
+                for name, schema_version, payload in items:
+                    version += 1
+                    position += 1
+                    digest = chain_hash(
+                        prev, batch.stream, version, name, schema_version, payload, recorded_at, recorded_by
+                    )
+                    envelope = Envelope(
+                        batch.stream, version, position, recorded_at, recorded_by, name, schema_version, prev, digest
+                    )
+                    rows.append(_row(envelope, payload))
+                    envelopes.append(envelope)
+                    prev = digest
+                try:
+                    self.db["events"].insert_all(rows)
+                except sqlite3.IntegrityError as exc:
+                    raise ConcurrencyError(
+                        f"stream {batch.stream!r} changed while appending ({exc}); nothing was written"
+                    ) from exc
+        return envelopes
+
+    # -- reading -----------------------------------------------------------
+
+    def last_position(self) -> int:
+        row = self.db.execute("SELECT coalesce(max(position), 0) FROM events").fetchone()
+        return int(row[0])
+
+    def stream_version(self, stream: str) -> int:
+        return self._head(stream)[0]
+
+    def _head(self, stream: str) -> tuple[int, str]:
+        row = self.db.execute(
+            "SELECT version, hash FROM events WHERE stream = ? ORDER BY version DESC LIMIT 1", [stream]
+        ).fetchone()
+        return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
+
+    def streams(self, prefix: str = "") -> list[str]:
+        """Stream names in the order they were first recorded."""
+        rows = self.db.execute(
+            "SELECT stream FROM events WHERE version = 1 AND stream LIKE ? ESCAPE '\\' ORDER BY position",
+            [_like_prefix(prefix)],
+        )
+        return [r[0] for r in rows]
+
+    def read_stream(self, stream: str) -> list[Recorded]:
+        rows = self.db.execute(f"SELECT {_COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream])
+        return [_recorded(r) for r in rows]
+
+    def read_all(self, after_position: int = 0) -> Iterator[Recorded]:
+        """Every event after a global position, in global order, streamed."""
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position", [after_position]
+        )
+        for row in rows:
+            yield _recorded(row)
+
+    def iter_streams(self, prefix: str = "") -> Iterator[list[Recorded]]:
+        """Each stream's events in version order, one stream at a time (memory stays flat)."""
+        rows = self.db.execute(
+            f"SELECT {_COLUMNS} FROM events WHERE stream LIKE ? ESCAPE '\\' ORDER BY stream, version",
+            [_like_prefix(prefix)],
+        )
+        batch: list[Recorded] = []
+        for row in rows:
+            if batch and batch[0].envelope.stream != row[1]:
+                yield batch
+                batch = []
+            batch.append(_recorded(row))
+        if batch:
+            yield batch
+
+    # -- checking ----------------------------------------------------------
+
+    def verify(self) -> VerifyReport:
+        """Recompute every stream's hash chain and check the positions; name what does not match."""
+        report = VerifyReport()
+        stream, expected_version, prev = None, 1, GENESIS
+        rows = self.db.execute(f"SELECT {_COLUMNS} FROM events ORDER BY stream, version")
+        for row in rows:
+            position, name, version, kind, schema_version, payload, at, by, prev_hash, digest = row
+            if name != stream:
+                stream, expected_version, prev = name, 1, GENESIS
+                report.streams += 1
+            report.events += 1
+            where = f"stream {name!r} version {version} (position {position}, {kind})"
+            if version != expected_version:
+                report.problems.append(f"{where}: expected version {expected_version}; an event is missing")
+            elif prev_hash != prev:
+                report.problems.append(f"{where}: previous hash does not match; the chain is broken")
+            elif chain_hash(prev, name, version, kind, schema_version, payload, at, by) != digest:
+                report.problems.append(f"{where}: hash does not match its content; the event was altered")
+            else:
+                problem = _payload_problem(kind, schema_version, payload)
+                if problem:
+                    report.problems.append(f"{where}: {problem}")
+            expected_version, prev = version + 1, digest
+        positions = self.db.execute("SELECT count(*), coalesce(max(position), 0) FROM events").fetchone()
+        if positions[0] != positions[1]:
+            report.problems.append(
+                f"global positions run to {positions[1]} but only {positions[0]} events exist; events were deleted"
+            )
+        head = self.db.execute("SELECT hash FROM events ORDER BY position DESC LIMIT 1").fetchone()
+        report.head = head[0] if head else GENESIS
+        return report
+
+
+def _payload_problem(kind: str, schema_version: int, payload: str) -> str | None:
+    try:
+        validate(kind, schema_version, json.loads(payload))
+    except (EventCodecError, ValueError) as exc:
+        return str(exc)
+    return None
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _row(envelope: Envelope, payload: str) -> dict[str, Any]:
+    return {
+        "position": envelope.position,
+        "stream": envelope.stream,
+        "version": envelope.version,
+        "type": envelope.event_type,
+        "schema_version": envelope.schema_version,
+        "payload": payload,
+        "recorded_at": envelope.recorded_at,
+        "recorded_by": envelope.recorded_by,
+        "prev_hash": envelope.prev_hash,
+        "hash": envelope.hash,
+    }
+
+
+def _recorded(row: Sequence[Any]) -> Recorded:
+    position, stream, version, kind, schema_version, payload, at, by, prev_hash, digest = row
+    envelope = Envelope(stream, version, position, at, by, kind, schema_version, prev_hash, digest)
+    return Recorded(envelope, decode_event(kind, schema_version, payload))

@@ -1,0 +1,198 @@
+"""`decide(state, command) -> events`: validate a command against the game so far.
+
+Raises `IllegalMove` (a `ValueError`) with the rule it breaks; returns the
+events to append otherwise. The rules in force come from the game's own
+`GameStarted` snapshot.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from doko_ledger.cards import ALTE, FUCHS, Card, deck
+from doko_ledger.errors import DokoError
+from doko_ledger.events.doppelkopf import (
+    CardPlayed,
+    CardsDealt,
+    DoppelkopfEvent,
+    GameStarted,
+    GameTypeSet,
+    SchweinchenShown,
+)
+from doko_ledger.game.state import GameState, Hand
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.play import SEATS, must_follow
+from doko_ledger.rules.ruleset import RuleSet
+
+
+class IllegalMove(DokoError, ValueError):
+    """A command the rules or the game so far do not allow."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    game_id: str
+    players: tuple[str, ...]
+    dealer: int
+    rules: RuleSet
+    played_on: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealCards:
+    hands: tuple[Hand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetGameType:
+    game_type: GameType
+    declarer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSchweinchen:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    seat: int
+    card: Card
+
+
+Command = StartGame | DealCards | SetGameType | ShowSchweinchen | PlayCard
+
+
+def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
+    """The events a command produces in `state`, or `IllegalMove` saying why not."""
+    match command:
+        case StartGame():
+            return [_start(state, command)]
+        case DealCards(hands=hands):
+            return [_deal(state, hands)]
+        case SetGameType(game_type=game_type, declarer=declarer):
+            return [_set_game_type(state, game_type, declarer)]
+        case ShowSchweinchen(seat=seat):
+            return [_show_schweinchen(state, seat)]
+        case PlayCard(seat=seat, card=card):
+            return [_play(state, seat, card)]
+    raise IllegalMove(f"unknown command {command!r}")
+
+
+def _name(state: GameState, seat: int) -> str:
+    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
+
+
+def _require_started(state: GameState) -> None:
+    if not state.started:
+        raise IllegalMove("the game has not started")
+
+
+def _start(state: GameState, command: StartGame) -> GameStarted:
+    if state.started:
+        raise IllegalMove(f"game {state.game_id!r} has already started")
+    if not command.game_id.strip():
+        raise IllegalMove("a game needs an id")
+    players = command.players
+    if len(players) != SEATS:
+        raise IllegalMove(f"a game has 4 players, not {len(players)}")
+    if any(not p.strip() for p in players):
+        raise IllegalMove("a player's name is empty")
+    twice = [p for p, n in Counter(players).items() if n > 1]
+    if twice:
+        raise IllegalMove(f"player {twice[0]!r} sits at the table twice")
+    if not 0 <= command.dealer < SEATS:
+        raise IllegalMove(f"the dealer must be seat 0-3, not {command.dealer}")
+    return GameStarted(command.game_id, players, command.dealer, command.rules, command.played_on)
+
+
+def _deal(state: GameState, hands: tuple[Hand, ...]) -> CardsDealt:
+    _require_started(state)
+    if state.dealt is not None:
+        raise IllegalMove("the cards were already dealt")
+    if state.game_type is not None or state.cards_played:
+        raise IllegalMove("the deal comes before the game type and the first card")
+    if len(hands) != SEATS:
+        raise IllegalMove(f"a deal has 4 hands, not {len(hands)}")
+    size = state.hand_size
+    for seat, hand in enumerate(hands):
+        if len(hand) != size:
+            raise IllegalMove(f"{_name(state, seat)}'s hand has {len(hand)} cards; each hand has {size} (RULES.md §1)")
+    full = deck(state.rules.with_nines)
+    dealt: Counter[Card] = Counter(c for hand in hands for c in hand)
+    for card, count in dealt.items():
+        if card not in full:
+            raise IllegalMove(f"{card} is not in the deck: this game is played without nines (RULES.md §1)")
+        if count > 2:
+            holders = ", ".join(_name(state, s) for s, h in enumerate(hands) if card in h)
+            raise IllegalMove(f"the deal has {count} copies of {card} ({holders}); the deck has two (RULES.md §1)")
+    return CardsDealt(tuple(tuple(h) for h in hands))
+
+
+def _set_game_type(state: GameState, game_type: GameType, declarer: int | None) -> GameTypeSet:
+    _require_started(state)
+    if state.game_type is not None:
+        raise IllegalMove(f"the game type is already {state.game_type.value}")
+    if game_type in (GameType.MARRIAGE, GameType.POVERTY):
+        raise IllegalMove(f"a {game_type.value} is declared as a reservation, not set directly (RULES.md §4)")
+    if game_type.is_pure_suit_solo and not state.rules.pure_suit_solos:
+        raise IllegalMove(f"{game_type.value} is not allowed under these rules (option pure_suit_solos)")
+    if game_type.is_solo:
+        if declarer is None or not 0 <= declarer < SEATS:
+            raise IllegalMove(f"a {game_type.value} needs its soloist")
+    elif declarer is not None:
+        raise IllegalMove(f"a {game_type.value} game has no soloist")
+    if game_type is GameType.SILENT_SOLO and state.hands is not None and declarer is not None:
+        if state.hands[declarer].count(ALTE) != 2:
+            raise IllegalMove(f"a silent solo needs both CQ, and {_name(state, declarer)} does not hold them (RULES.md §4)")
+    return GameTypeSet(game_type, declarer)
+
+
+def _show_schweinchen(state: GameState, seat: int) -> SchweinchenShown:
+    _require_started(state)
+    if not state.rules.schweinchen:
+        raise IllegalMove("these rules have no Schweinchen (option schweinchen)")
+    if state.game_type not in (GameType.NORMAL, GameType.MARRIAGE):
+        raise IllegalMove("Schweinchen counts only in a normal or marriage game (RULES.md §2)")
+    if not 0 <= seat < SEATS:
+        raise IllegalMove(f"there is no seat {seat}")
+    if state.schweinchen_seat is not None:
+        raise IllegalMove(f"{_name(state, state.schweinchen_seat)} already holds the Schweinchen")
+    if state.hands is not None and state.hands[seat].count(FUCHS) != 2:
+        raise IllegalMove(f"{_name(state, seat)} does not hold both DA")
+    if FUCHS in state.cards_played:
+        raise IllegalMove("a DA was already played: the Schweinchen is shown with the first one")
+    return SchweinchenShown(seat)
+
+
+def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
+    _require_started(state)
+    who = _name(state, seat)
+    if state.game_type is None:
+        raise IllegalMove(f"{who} cannot play {card}: the game type is not set yet")
+    if state.finished:
+        raise IllegalMove(f"{who} cannot play {card}: all {state.hand_size} tricks are played")
+    turn = state.to_play
+    if seat != turn:
+        assert turn is not None
+        raise IllegalMove(f"{who} played {card} out of turn: it is {_name(state, turn)}'s turn (RULES.md §3)")
+    if card not in deck(state.rules.with_nines):
+        raise IllegalMove(f"{who} played {card}, which is not in the deck: this game has no nines")
+    trick = state.current.cards if state.current is not None else ()
+    if state.hands is None:
+        if state.cards_played.count(card) >= 2:
+            raise IllegalMove(f"{who} played a third {card}: both copies are already played")
+        return CardPlayed(seat, card)
+    hand = state.hands[seat]
+    if card not in hand:
+        raise IllegalMove(f"{who} does not hold {card} (holds {' '.join(str(c) for c in state.order.sorted(hand))})")
+    if trick:
+        following = must_follow(trick[0], hand, state.order)
+        if following and card not in following:
+            suit = "trump" if state.order.is_trump(trick[0]) else f"the led suit of {trick[0]}"
+            raise IllegalMove(
+                f"revoke: {who} must follow {suit} with one of "
+                f"{' '.join(str(c) for c in state.order.sorted(following))}, not {card} (RULES.md §3)"
+            )
+    return CardPlayed(seat, card)

@@ -1,0 +1,143 @@
+"""The state of one Doppelkopf game, as folded from its events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doko_ledger.cards import FUCHS, Card, card_points
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.order import CardOrder, card_order
+from doko_ledger.rules.play import SEATS
+from doko_ledger.rules.ruleset import RuleSet
+
+Hand = tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick: who led, the cards in play order, and (once complete) who won it."""
+
+    number: int
+    leader: int
+    cards: tuple[Card, ...] = ()
+    winner: int | None = None
+
+    def seat_of(self, index: int) -> int:
+        """The seat that played the `index`-th card of this trick."""
+        return (self.leader + index) % SEATS
+
+    @property
+    def plays(self) -> tuple[tuple[int, Card], ...]:
+        return tuple((self.seat_of(i), c) for i, c in enumerate(self.cards))
+
+    @property
+    def points(self) -> int:
+        return card_points(self.cards)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == SEATS
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything known about a game after some of its events.
+
+    `hands` is None when the deal was not recorded; then only the cards played are known.
+    """
+
+    game_id: str = ""
+    players: tuple[str, ...] = ()
+    dealer: int = 0
+    rules: RuleSet = RuleSet()
+    played_on: str | None = None
+    started: bool = False
+    dealt: tuple[Hand, ...] | None = None
+    hands: tuple[Hand, ...] | None = None
+    game_type: GameType | None = None
+    declarer: int | None = None
+    schweinchen_seat: int | None = None
+    tricks: tuple[Trick, ...] = ()
+    current: Trick | None = None
+
+    @property
+    def order(self) -> CardOrder:
+        """The card order in force (normal order until the game type is set)."""
+        return card_order(self.game_type or GameType.NORMAL, self.schweinchen_seat is not None)
+
+    @property
+    def hand_size(self) -> int:
+        return self.rules.hand_size
+
+    @property
+    def finished(self) -> bool:
+        return len(self.tricks) == self.hand_size
+
+    @property
+    def first_leader(self) -> int:
+        """Left of the dealer, or the soloist under `soloist_leads` (RULES.md §3)."""
+        if (
+            self.rules.soloist_leads
+            and self.game_type is not None
+            and self.game_type.is_declared_solo
+            and self.declarer is not None
+        ):
+            return self.declarer
+        return (self.dealer + 1) % SEATS
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat whose turn it is, or None before the game type is set and after the last trick."""
+        if self.game_type is None or self.finished:
+            return None
+        if self.current is not None:
+            return self.current.seat_of(len(self.current.cards))
+        if self.tricks:
+            return self.tricks[-1].winner
+        return self.first_leader
+
+    @property
+    def cards_played(self) -> tuple[Card, ...]:
+        played = [c for t in self.tricks for c in t.cards]
+        if self.current is not None:
+            played.extend(self.current.cards)
+        return tuple(played)
+
+    def played_by(self, seat: int) -> tuple[Card, ...]:
+        """The cards a seat has played so far, in order."""
+        out = [c for t in self.all_tricks for s, c in t.plays if s == seat]
+        return tuple(out)
+
+    @property
+    def all_tricks(self) -> tuple[Trick, ...]:
+        """Completed tricks and the one on the table, if any."""
+        return self.tricks + ((self.current,) if self.current is not None else ())
+
+    def points_won(self) -> tuple[int, ...]:
+        """Card points each seat has taken in tricks."""
+        won = [0] * SEATS
+        for trick in self.tricks:
+            assert trick.winner is not None
+            won[trick.winner] += trick.points
+        return tuple(won)
+
+    def tricks_won(self) -> tuple[int, ...]:
+        won = [0] * SEATS
+        for trick in self.tricks:
+            assert trick.winner is not None
+            won[trick.winner] += 1
+        return tuple(won)
+
+    def seat_of(self, player: str) -> int | None:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            return None
+
+
+def schweinchen_holder(hands: tuple[Hand, ...]) -> int | None:
+    """The seat holding both DA, if any (RULES.md §2, option `schweinchen`)."""
+    for seat, hand in enumerate(hands):
+        if hand.count(FUCHS) == 2:
+            return seat
+    return None

@@ -1,0 +1,66 @@
+"""Following suit and winning tricks (RULES.md §2-§3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from doko_ledger.cards import DULLE, Card
+from doko_ledger.rules.order import TRUMP, CardOrder
+
+SEATS = 4
+
+
+def next_seat(seat: int) -> int:
+    """The seat to the left: play goes clockwise (RULES.md §1)."""
+    return (seat + 1) % SEATS
+
+
+def winning_index(
+    cards: Sequence[Card],
+    order: CardOrder,
+    *,
+    second_dulle_beats_first: bool = False,
+    last_trick: bool = False,
+) -> int:
+    """Index (in play order) of the card that wins the trick.
+
+    The highest trump, else the highest card of the led suit; of two identical
+    cards the first wins, except the second H10 under `second_dulle_beats_first`
+    when this is not the last trick.
+    """
+    best = 0
+    for i in range(1, len(cards)):
+        card, top = cards[i], cards[best]
+        suit, top_suit = order.suit_of(card), order.suit_of(top)
+        if suit == top_suit:
+            stronger = order.strength(card) > order.strength(top)
+            if card == top == DULLE and second_dulle_beats_first and not last_trick:
+                stronger = True
+            if stronger:
+                best = i
+        elif suit == TRUMP:  # the best card so far is of the led plain suit
+            best = i
+    return best
+
+
+def must_follow(led: Card, hand: Sequence[Card], order: CardOrder) -> tuple[Card, ...]:
+    """The cards of `hand` that follow the led card's suit (trumps are one suit)."""
+    suit = order.suit_of(led)
+    return tuple(c for c in hand if order.suit_of(c) == suit)
+
+
+def legal_plays(hand: Sequence[Card], trick: Sequence[Card], order: CardOrder) -> tuple[Card, ...]:
+    """The distinct cards of `hand` that may be played to the trick so far (RULES.md §3)."""
+    if trick:
+        following = must_follow(trick[0], hand, order)
+        if following:
+            return tuple(dict.fromkeys(following))
+    return tuple(dict.fromkeys(hand))
+
+
+def is_revoke(card: Card, hand: Sequence[Card], trick: Sequence[Card], order: CardOrder) -> bool:
+    """True when playing `card` from `hand` fails to follow a suit the hand could follow."""
+    if not trick:
+        return False
+    suit = order.suit_of(trick[0])
+    return order.suit_of(card) != suit and any(order.suit_of(c) == suit for c in hand)

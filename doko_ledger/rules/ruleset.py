@@ -1,0 +1,106 @@
+"""The rule set: every option of RULES.md as a named field, chosen by preset (RULES.md §8)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args, get_type_hints
+
+from doko_ledger.errors import DokoError
+
+
+class RuleSetError(DokoError, ValueError):
+    """An unknown preset, an unknown option or a value an option does not take."""
+
+
+MarriageClarification = Literal["any", "trump", "plain"]
+MarriageShift = Literal["after_first", "tricks"]
+AnnouncementScoring = Literal["additive", "doubling"]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The house rules in force for a game. Defaults are the `standard` preset."""
+
+    preset: str = "standard"
+    with_nines: bool = True
+    second_dulle_beats_first: bool = False
+    schweinchen: bool = False
+    soloist_leads: bool = False
+    pure_suit_solos: bool = False
+    poverty: bool = True
+    marriage_clarification: MarriageClarification = "any"
+    marriage_shift: MarriageShift = "after_first"
+    solo_must_announce_no90: bool = False
+    announcement_scoring: AnnouncementScoring = "additive"
+    specials_doubled: bool = False
+    karlchen_capture: bool = True
+
+    @property
+    def hand_size(self) -> int:
+        return 12 if self.with_nines else 10
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option and its value, in field order (the snapshot stored with a game)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def changed_from_preset(self) -> dict[str, Any]:
+        """Only the options that differ from this rule set's own preset."""
+        base = preset(self.preset).to_dict()
+        return {k: v for k, v in self.to_dict().items() if k != "preset" and base[k] != v}
+
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "standard": {},
+    "bistro": {
+        "with_nines": False,
+        "soloist_leads": True,
+        "pure_suit_solos": True,
+        "solo_must_announce_no90": True,
+        "schweinchen": True,
+    },
+    "ddv": {"poverty": False, "karlchen_capture": False},
+    "duel": {},
+}
+
+_HINTS = get_type_hints(RuleSet)
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset")
+
+
+def _check_value(name: str, value: Any) -> None:
+    hint = _HINTS[name]
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise RuleSetError(f"rule option {name!r} takes true or false, not {value!r}")
+        return
+    choices = get_args(hint)
+    if value not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        raise RuleSetError(f"rule option {name!r} takes one of {allowed}, not {value!r}")
+
+
+def preset(name: str) -> RuleSet:
+    """The rule set of a named preset (`standard`, `bistro`, `ddv`, `duel`)."""
+    if name not in PRESETS:
+        raise RuleSetError(f"unknown rule preset {name!r} (known: {', '.join(PRESETS)})")
+    return RuleSet(preset=name, **PRESETS[name])
+
+
+def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
+    """A rule set from `{preset: NAME, option: value, ...}`; unknown options are refused by name."""
+    if not isinstance(data, Mapping):
+        raise RuleSetError(f"rules must be a preset name or a mapping, not {data!r}")
+    base = preset(str(data.get("preset", "standard")))
+    overrides = {k: v for k, v in data.items() if k != "preset"}
+    for name, value in overrides.items():
+        if name not in OPTION_NAMES:
+            raise RuleSetError(f"unknown rule option {name!r}")
+        _check_value(name, value)
+    return dataclasses.replace(base, **overrides)
+
+
+def rules_from_snapshot(data: Mapping[str, Any]) -> RuleSet:
+    """The rule set stored with a game. Options the snapshot predates keep their defaults."""
+    known = {k: v for k, v in data.items() if k in _HINTS}
+    return RuleSet(**known)

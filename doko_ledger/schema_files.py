@@ -1,0 +1,38 @@
+"""Access to the JSON Schemas in `schemas/` (shipped inside the wheel as `doko_ledger/schemas`)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+
+def schema_dir() -> Path:
+    """The folder of the project's JSON Schemas, installed or in a source checkout."""
+    packaged = Path(__file__).resolve().parent / "schemas"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "schemas"
+
+
+@cache
+def load_schema(relative: str) -> dict[str, Any]:
+    path = schema_dir() / relative
+    with path.open(encoding="utf-8") as fh:
+        schema: dict[str, Any] = json.load(fh)
+    return schema
+
+
+@cache
+def validator(relative: str) -> Draft202012Validator:
+    schema = load_schema(relative)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def event_schema_validator(name: str, version: int) -> Draft202012Validator:
+    """The validator of one event type at one schema version."""
+    return validator(f"events/{name}.v{version}.json")
