@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
 
 
 def schema_dir() -> Path:
@@ -27,10 +28,17 @@ def load_schema(relative: str) -> dict[str, Any]:
 
 
 @cache
+def _registry() -> Registry:
+    """Every top-level schema by its `$id`, so that schemas can `$ref` each other."""
+    resources = [Resource.from_contents(load_schema(p.name)) for p in sorted(schema_dir().glob("*.json"))]
+    return Registry().with_resources((r.id(), r) for r in resources if r.id())
+
+
+@cache
 def validator(relative: str) -> Draft202012Validator:
     schema = load_schema(relative)
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return Draft202012Validator(schema, registry=_registry())
 
 
 def event_schema_validator(name: str, version: int) -> Draft202012Validator:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from doko_ledger.cards import Card, parse_card
-from doko_ledger.events.codec import register_value, event_type
+from doko_ledger.events.codec import event_type, register_value
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.ruleset import RuleSet, rules_from_snapshot
 

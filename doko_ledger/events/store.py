@@ -213,9 +213,7 @@ class EventStore:
 
     def read_all(self, after_position: int = 0) -> Iterator[Recorded]:
         """Every event after a global position, in global order, streamed."""
-        rows = self.db.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position", [after_position]
-        )
+        rows = self.db.execute(f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position", [after_position])
         for row in rows:
             yield _recorded(row)
 

@@ -143,9 +143,10 @@ def _set_game_type(state: GameState, game_type: GameType, declarer: int | None) 
             raise IllegalMove(f"a {game_type.value} needs its soloist")
     elif declarer is not None:
         raise IllegalMove(f"a {game_type.value} game has no soloist")
-    if game_type is GameType.SILENT_SOLO and state.hands is not None and declarer is not None:
-        if state.hands[declarer].count(ALTE) != 2:
-            raise IllegalMove(f"a silent solo needs both CQ, and {_name(state, declarer)} does not hold them (RULES.md §4)")
+    holds_both = state.hands is None or declarer is None or state.hands[declarer].count(ALTE) == 2
+    if game_type is GameType.SILENT_SOLO and not holds_both:
+        who = _name(state, declarer if declarer is not None else -1)
+        raise IllegalMove(f"a silent solo needs both CQ, and {who} does not hold them (RULES.md §4)")
     return GameTypeSet(game_type, declarer)
 
 

@@ -69,9 +69,7 @@ def card_order(game_type: GameType, schweinchen: bool = False) -> CardOrder:
     """The card order of a game type. `schweinchen`: both DA above H10 (normal and marriage only)."""
     schweinchen = schweinchen and game_type in (GameType.NORMAL, GameType.MARRIAGE)
     trumps = _trumps(game_type, schweinchen)
-    keys: dict[Card, tuple[str, int]] = {
-        card: (TRUMP, len(trumps) - i) for i, card in enumerate(trumps)
-    }
+    keys: dict[Card, tuple[str, int]] = {card: (TRUMP, len(trumps) - i) for i, card in enumerate(trumps)}
     for suit in _SUIT_ORDER:
         plain = [c for c in (Card(suit, r) for r in _PLAIN_RANKS) if c not in keys]
         for i, card in enumerate(plain):

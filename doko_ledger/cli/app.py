@@ -1,0 +1,237 @@
+"""The `doko` command: parses arguments, calls the library, hands results to a renderer."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import click
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from typer.core import TyperGroup
+
+from doko_ledger.cli import render
+from doko_ledger.errors import DokoError
+from doko_ledger.events.codec import dumps_canonical
+from doko_ledger.formats import game_file
+from doko_ledger.formats.game_file import LoadedGame
+from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.game.evolve import fold
+from doko_ledger.ledger import Ledger, state_before_trick
+from doko_ledger.projections.views import event_view, game_view, position_view
+
+
+class _Group(TyperGroup):
+    """Turns every `DokoError` into one line on stderr and its exit code: the one place that does."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DokoError as exc:
+            err_console().print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+            raise typer.Exit(exc.exit_code) from None
+
+
+app = typer.Typer(
+    cls=_Group,
+    help="doko_ledger: record, replay and audit Doppelkopf games in an append-only ledger.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+DbOption = Annotated[
+    Path,
+    typer.Option("--db", envvar="DOKO_DB", help="The ledger file (or $DOKO_DB).", show_default=True),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+GameArg = Annotated[str, typer.Argument(help="A game id, a unique prefix of one, or #N from `doko games`.")]
+
+
+class ExportFormat(StrEnum):
+    yaml = "yaml"
+    jsonl = "jsonl"
+
+
+def out() -> Console:
+    return Console(highlight=False)
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _user(by: str | None) -> str:
+    return by or os.environ.get("DOKO_USER") or getpass.getuser()
+
+
+def _db(ctx: typer.Context) -> Path:
+    path: Path = ctx.obj["db"]
+    return path
+
+
+def _echo_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+@app.callback()
+def main_options(ctx: typer.Context, db: DbOption = Path("doko.sqlite")) -> None:
+    """Options shared by every command."""
+    ctx.obj = {"db": db}
+
+
+@app.command("import")
+def import_(
+    ctx: typer.Context,
+    files: Annotated[list[Path], typer.Argument(help="Game files (YAML) to import.")],
+    by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
+) -> None:
+    """Import game files: each is validated completely, then appended atomically."""
+    console = out()
+    valid: list[tuple[str, LoadedGame]] = []
+    failed: list[str] = []
+    with Progress(console=err_console(), transient=True, disable=len(files) < 20) as progress:
+        task = progress.add_task("reading", total=len(files))
+        for path in files:
+            try:
+                valid.append((str(path), game_file.read_file(path)))
+            except SourceError as exc:
+                failed.append(str(exc))
+            progress.advance(task)
+    if valid:
+        with (
+            Ledger.open(_db(ctx), create=True) as ledger,
+            Progress(console=err_console(), transient=True, disable=len(valid) < 20) as progress,
+        ):
+            task = progress.add_task("importing", total=len(valid))
+            report = ledger.import_games(
+                valid,
+                recorded_by=_user(by),
+                recorded_at=_now(),
+                progress=lambda n: progress.advance(task, n),
+            )
+        failed += [f"{source}: {message}" for source, message in report.refused]
+        if report.games:
+            console.print(f"imported {report.games} game(s), {report.events} events into {_db(ctx)}")
+    for message in failed:
+        err_console().print(f"error: {message}", markup=False, soft_wrap=True)
+    if failed:
+        err_console().print(f"{len(failed)} file(s) not imported", markup=False)
+        raise typer.Exit(2)
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    game: GameArg,
+    format: Annotated[ExportFormat, typer.Option("--format", help="yaml: the game file; jsonl: raw events.")] = (
+        ExportFormat.yaml
+    ),
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+) -> None:
+    """Write a game as a YAML game file, or its raw events as JSON lines."""
+    with Ledger.open(_db(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        if format is ExportFormat.yaml:
+            text = game_file.dumps(ledger.record(game_id))
+        else:
+            text = "".join(dumps_canonical(event_view(r)) + "\n" for r in ledger.events(game_id))
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+@app.command()
+def games(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """List the recorded games."""
+    with Ledger.open(_db(ctx)) as ledger:
+        rows = ledger.games()
+    if as_json:
+        _echo_json(rows)
+    else:
+        out().print(render.games_table(rows))
+
+
+@app.command()
+def replay(
+    ctx: typer.Context,
+    game: GameArg,
+    trick: Annotated[int | None, typer.Option("--trick", min=1, help="Show the game before trick N.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Replay a game trick by trick, or show it as it stood before trick N."""
+    with Ledger.open(_db(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        events = [r.event for r in ledger.events(game_id)]
+    if trick is None:
+        state = fold(events)
+        if as_json:
+            _echo_json(game_view(state))
+        else:
+            out().print(render.replay(state))
+        return
+    state = state_before_trick(events, trick)
+    if trick > state.hand_size:
+        raise DokoError(f"there is no trick {trick}: a game has {state.hand_size} tricks")
+    if trick > len(state.tricks) + 1:
+        raise DokoError(f"trick {trick} was not played: the game has {len(state.tricks)} complete tricks")
+    if as_json:
+        _echo_json(position_view(state, trick))
+    else:
+        out().print(render.position(state, trick))
+
+
+@app.command()
+def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
+    """Print a game's raw events with their positions, versions and hashes."""
+    with Ledger.open(_db(ctx)) as ledger:
+        recorded = ledger.events(ledger.resolve(game))
+    views = [event_view(r) for r in recorded]
+    if as_json:
+        _echo_json(views)
+    else:
+        out().print(render.log_table(recorded, [dumps_canonical(v["payload"]) for v in views]))
+
+
+@app.command()
+def verify(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Recompute every hash chain; name the first event of each stream that does not match."""
+    with Ledger.open(_db(ctx)) as ledger:
+        report = ledger.verify()
+    if as_json:
+        _echo_json(
+            {
+                "ok": report.ok,
+                "events": report.events,
+                "streams": report.streams,
+                "head": report.head,
+                "problems": report.problems,
+            }
+        )
+    else:
+        out().print(render.verify_report(report))
+    if not report.ok:
+        raise typer.Exit(4)
+
+
+@app.command()
+def rebuild(ctx: typer.Context) -> None:
+    """Drop every read model and fold the whole log again."""
+    with Ledger.open(_db(ctx)) as ledger:
+        count = ledger.rebuild()
+    out().print(f"rebuilt the read models from {count} game(s)")
+
+
+def main() -> None:
+    app(prog_name="doko")

@@ -1,0 +1,209 @@
+"""The YAML game file: `load`, `loads`, `dump`, `dumps` (schema: `schemas/game.schema.json`).
+
+```yaml
+format: doko-game/1
+id: kitchen-2026-11-28-01
+players: [Anna, Ben, Clara, Dirk]     # by seat, clockwise
+dealer: Dirk
+rules: standard                        # or {preset: standard, second_dulle_beats_first: true}
+game_type: normal
+hands: {Anna: [CQ, ...], ...}         # optional
+tricks:
+  - [C10, CA, CK, C9]                  # in the order played, from the leader
+```
+
+`dumps(loads(text)) == text` for text that `dumps` wrote; the comments it writes
+(leader, winner, points of each trick) are derived and ignored when read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from doko_ledger.cards import CardError, parse_card
+from doko_ledger.errors import DokoError
+from doko_ledger.events.doppelkopf import DoppelkopfEvent
+from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml
+from doko_ledger.game.record import GameRecord, PlayItem, RecordError, Said, to_events
+from doko_ledger.game.state import GameState
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
+from doko_ledger.schema_files import validator
+
+FORMAT = "doko-game/1"
+SCHEMA = "game.schema.json"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """A game file read and replayed: the record, its events and the state after them."""
+
+    record: GameRecord
+    events: list[DoppelkopfEvent]
+    state: GameState
+
+
+def read(text: str, source: str = "<text>") -> LoadedGame:
+    """Read and replay a game file; `SourceError` naming the line and field of the first problem,
+    whether the text is malformed, breaks the schema or breaks a rule of play."""
+    doc = parse_yaml(text, source)
+    record = _record(doc)
+    try:
+        events, state = to_events(record)
+    except RecordError as exc:
+        raise doc.error(str(exc), exc.path) from None
+    return LoadedGame(record, events, state)
+
+
+def loads(text: str, source: str = "<text>") -> GameRecord:
+    """Read a game file's text; a record that loads is a legal game (see `read`)."""
+    return read(text, source).record
+
+
+def read_file(path: str | Path) -> LoadedGame:
+    """`read` a game file from disk; unreadable files are a `SourceError` too."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+    except OSError as exc:
+        raise SourceError(f"cannot read file: {exc.strerror}", source=str(path)) from None
+    return read(text, str(path))
+
+
+def load(path: str | Path | TextIO) -> GameRecord:
+    if isinstance(path, (str, Path)):
+        return read_file(path).record
+    return loads(path.read(), getattr(path, "name", "<stream>"))
+
+
+def _record(doc: YamlDocument) -> GameRecord:
+    data = doc.data
+    if not isinstance(data, dict):
+        raise doc.error("a game file is a mapping with id, players, dealer, game_type and tricks", ())
+    errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: len(list(e.absolute_path)), reverse=True)
+    if errors:
+        error = errors[0]
+        path = list(error.absolute_path)
+        raise doc.error(_schema_message(error), path)
+    rules = _rules(doc, data.get("rules", "standard"))
+    hands = data.get("hands")
+    players = tuple(data["players"])
+    if hands is not None:
+        missing = [p for p in players if p not in hands]
+        unknown = [p for p in hands if p not in players]
+        if unknown:
+            raise doc.error(
+                f"hand of unknown player {unknown[0]!r} (players: {', '.join(players)})", ["hands", unknown[0]]
+            )
+        if missing:
+            raise doc.error(f"no hand for {missing[0]!r}: give all four hands or none", ["hands"])
+        hands = tuple(tuple(_card(doc, c, ["hands", p, i]) for i, c in enumerate(hands[p])) for p in players)
+    tricks = tuple(
+        tuple(_item(doc, item, ["tricks", t, i]) for i, item in enumerate(trick))
+        for t, trick in enumerate(data.get("tricks", []))
+    )
+    return GameRecord(
+        id=data["id"],
+        players=players,
+        dealer=data["dealer"],
+        rules=rules,
+        game_type=GameType(data["game_type"]),
+        soloist=data.get("soloist"),
+        hands=hands,
+        tricks=tricks,
+        played_on=data.get("played_on"),
+    )
+
+
+def _schema_message(error: Any) -> str:
+    if error.validator == "additionalProperties" and error.path == error.relative_path:
+        return error.message.replace("Additional properties are not allowed", "unknown field(s)")
+    if error.validator == "oneOf" and isinstance(error.instance, dict):
+        return f"expected a card or one call such as {{Anna: schweinchen}}, not {error.instance!r}"
+    return str(error.message)
+
+
+def _rules(doc: YamlDocument, spec: Any) -> RuleSet:
+    try:
+        return preset(spec) if isinstance(spec, str) else rules_from_mapping(spec)
+    except RuleSetError as exc:
+        path = ["rules"]
+        if isinstance(spec, dict):
+            path += [k for k in spec if repr(k) in str(exc)][:1]
+        raise doc.error(str(exc), path) from None
+
+
+def _card(doc: YamlDocument, text: Any, path: list[str | int]) -> Any:
+    try:
+        return parse_card(text)
+    except CardError as exc:
+        raise doc.error(str(exc), path) from None
+
+
+def _item(doc: YamlDocument, item: Any, path: list[str | int]) -> PlayItem:
+    if isinstance(item, dict):
+        ((player, what),) = item.items()
+        return Said(str(player), str(what))
+    card: PlayItem = _card(doc, item, path)
+    return card
+
+
+# -- writing -----------------------------------------------------------------
+
+
+def dumps(record: GameRecord) -> str:
+    """The canonical text of a game file, with derived comments per trick."""
+    try:
+        tricks_done = to_events(record)[1].all_tricks
+    except DokoError:
+        tricks_done = ()
+    lines = [
+        f"format: {FORMAT}",
+        f"id: {dump_flow(record.id)}",
+    ]
+    if record.played_on is not None:
+        lines.append(f"played_on: {dump_flow(record.played_on)}")
+    lines += [
+        f"players: {dump_flow(list(record.players))}",
+        f"dealer: {dump_flow(record.dealer)}",
+        f"rules: {_dump_rules(record.rules)}",
+        f"game_type: {record.game_type.value}",
+    ]
+    if record.soloist is not None:
+        lines.append(f"soloist: {dump_flow(record.soloist)}")
+    if record.hands is not None:
+        lines.append("hands:")
+        for player, hand in zip(record.players, record.hands, strict=True):
+            lines.append(f"  {dump_flow(player)}: [{', '.join(str(c) for c in hand)}]")
+    if record.tricks:
+        lines.append("tricks:")
+        for t, trick in enumerate(record.tricks):
+            items = ", ".join(str(i) if not isinstance(i, Said) else dump_flow({i.player: i.what}) for i in trick)
+            comment = ""
+            if t < len(tricks_done):
+                done = tricks_done[t]
+                comment = f"  # {t + 1}: {record.players[done.leader]} leads"
+                if done.winner is not None:
+                    comment += f", {record.players[done.winner]} wins {done.points}"
+            lines.append(f"  - [{items}]{comment}")
+    else:
+        lines.append("tricks: []")
+    return "\n".join(lines) + "\n"
+
+
+def _dump_rules(rules: RuleSet) -> str:
+    changed = rules.changed_from_preset()
+    if not changed:
+        return rules.preset
+    return dump_flow({"preset": rules.preset, **changed})
+
+
+def dump(record: GameRecord, path: str | Path | TextIO) -> None:
+    text = dumps(record)
+    if isinstance(path, (str, Path)):
+        Path(path).write_text(text, encoding="utf-8")
+    else:
+        path.write(text)

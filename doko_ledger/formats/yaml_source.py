@@ -1,0 +1,126 @@
+"""Safe YAML reading that keeps line numbers, for precise errors in hand-written files.
+
+Only plain data is read (`yaml.SafeLoader`: a tag that tries to build a Python
+object is refused). Dates stay text, only true/false are booleans, and a key
+given twice in one mapping is an error instead of silently keeping the last.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from doko_ledger.errors import DokoError
+
+MAX_FILE_BYTES = 1_000_000
+
+
+class SourceError(DokoError, ValueError):
+    """A problem in a file, with where it is: `file:line: field: message`."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, source: str = "<text>", line: int | None = None, field: str = "") -> None:
+        self.message, self.source, self.line, self.field = message, source, line, field
+        where = source if line is None else f"{source}:{line}"
+        super().__init__(f"{where}: {field + ': ' if field else ''}{message}")
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader with YAML 1.2-like scalars: no timestamps, booleans only true/false."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:bool")]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+
+
+@dataclass(frozen=True, slots=True)
+class YamlDocument:
+    """Parsed YAML data with the node tree it came from, to find the line of any path."""
+
+    data: Any
+    root: yaml.Node | None
+    source: str
+
+    def line_of(self, path: Sequence[str | int]) -> int | None:
+        """1-based line of the value at `path`, or of its nearest existing parent."""
+        node = self.root
+        line = None if node is None else node.start_mark.line + 1
+        for key in path:
+            child = _child(node, key)
+            if child is None:
+                break
+            node = child
+            line = node.start_mark.line + 1
+        return line
+
+    def error(self, message: str, path: Sequence[str | int]) -> SourceError:
+        return SourceError(message, source=self.source, line=self.line_of(path), field=field_name(path))
+
+
+def field_name(path: Sequence[str | int]) -> str:
+    """`tricks[5][2]` for ("tricks", 5, 2); trick and card numbers stay 0-based like the YAML list."""
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+    return out
+
+
+def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if k.value == key:
+                return v
+    if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+        return node.value[key]
+    return None
+
+
+def _check_duplicate_keys(node: yaml.Node | None, source: str) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[Any] = set()
+        for key, value in node.value:
+            if key.value in seen:
+                raise SourceError(f"key {key.value!r} is given twice", source=source, line=key.start_mark.line + 1)
+            seen.add(key.value)
+            _check_duplicate_keys(value, source)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _check_duplicate_keys(item, source)
+
+
+def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
+    """Parse one YAML document safely; `SourceError` with the line on any problem."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise SourceError(f"file is larger than {MAX_FILE_BYTES:,} bytes", source=source)
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+        _check_duplicate_keys(root, source)
+        data = yaml.load(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = None if mark is None else mark.line + 1
+        what = exc.problem or "malformed YAML"
+        if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in what:
+            what = f"{what}; only plain YAML data is read"
+        raise SourceError(f"not valid YAML: {what}", source=source, line=line) from None
+    except yaml.YAMLError as exc:
+        raise SourceError(f"not valid YAML: {exc}", source=source) from None
+    return YamlDocument(data, root, source)
+
+
+def dump_flow(value: Any) -> str:
+    """One YAML scalar or flow sequence on one line, quoted where YAML needs it."""
+    text: str = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
+    if text.endswith("\n...\n"):
+        text = text[: -len("\n...\n")]
+    return text.strip()

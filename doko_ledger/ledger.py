@@ -1,0 +1,170 @@
+"""The ledger: the Python API behind the CLI. Imports, reads, replays, verifies, rebuilds."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from doko_ledger.errors import DokoError
+from doko_ledger.events.doppelkopf import CardPlayed
+from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
+from doko_ledger.formats.game_file import LoadedGame
+from doko_ledger.game.evolve import evolve, fold
+from doko_ledger.game.record import GameRecord, from_events
+from doko_ledger.game.state import GameState
+from doko_ledger.projections import runner
+from doko_ledger.projections.games import GAME_STREAM_PREFIX, GamesProjection, game_stream
+
+IMPORT_BATCH = 200
+
+
+class GameNotFound(DokoError, LookupError):
+    """A game reference that matches no game, or more than one."""
+
+
+class DuplicateGame(DokoError):
+    """A game whose id is already in the ledger."""
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import did: games and events appended, and the games refused."""
+
+    games: int = 0
+    events: int = 0
+    refused: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Ledger:
+    """A ledger file: the event store and the read models derived from it."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.projections = [GamesProjection()]
+
+    @classmethod
+    def open(cls, path: str | Path, *, create: bool = False) -> Ledger:
+        return cls(EventStore.open(path, create=create))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -------------------------------------------------------------
+
+    def import_games(
+        self,
+        games: Sequence[tuple[str, LoadedGame]],
+        *,
+        recorded_by: str,
+        recorded_at: str,
+        progress: Any = None,
+    ) -> ImportReport:
+        """Append already validated games, each atomically at stream version 0.
+
+        A game whose id is in the ledger already (or twice in `games`) is refused
+        and reported by its source; the others are appended in batches.
+        """
+        report = ImportReport()
+        seen: dict[str, str] = {}
+        batch: list[NewStreamEvents] = []
+        for source, loaded in games:
+            stream = game_stream(loaded.record.id)
+            if stream in seen or self.store.stream_version(stream) > 0:
+                where = seen.get(stream, "the ledger")
+                report.refused.append((source, f"game {loaded.record.id!r} is already in {where}"))
+                continue
+            seen[stream] = source
+            batch.append(NewStreamEvents(stream, 0, loaded.events))
+            if len(batch) == IMPORT_BATCH:
+                self._append(batch, report, recorded_by, recorded_at, progress)
+                batch = []
+        self._append(batch, report, recorded_by, recorded_at, progress)
+        self.refresh()
+        return report
+
+    def _append(self, batch: list[NewStreamEvents], report: ImportReport, by: str, at: str, progress: Any) -> None:
+        if not batch:
+            return
+        self.store.append_streams(batch, recorded_by=by, recorded_at=at)
+        report.games += len(batch)
+        report.events += sum(len(b.events) for b in batch)
+        if progress is not None:
+            progress(len(batch))
+
+    def refresh(self) -> None:
+        """Bring every read model up to the end of the log."""
+        for projection in self.projections:
+            runner.catch_up(self.store, projection)
+
+    def rebuild(self) -> int:
+        """Drop and refold every read model; returns the number of streams folded."""
+        return sum(runner.rebuild(self.store, p) for p in self.projections)
+
+    # -- reading -------------------------------------------------------------
+
+    def game_ids(self) -> list[str]:
+        return [s[len(GAME_STREAM_PREFIX) :] for s in self.store.streams(GAME_STREAM_PREFIX)]
+
+    def resolve(self, ref: str) -> str:
+        """The game id that `ref` names: an exact id, a unique prefix, or `#N` from `doko games`."""
+        ids = self.game_ids()
+        if ref in ids:
+            return ref
+        if ref.startswith("#") and ref[1:].isdigit():
+            index = int(ref[1:])
+            if 1 <= index <= len(ids):
+                return ids[index - 1]
+            raise GameNotFound(f"there is no game {ref}: the ledger holds {len(ids)} games")
+        matches = [i for i in ids if i.startswith(ref)]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            raise GameNotFound(f"{ref!r} matches {len(matches)} games: {', '.join(matches[:5])}")
+        raise GameNotFound(f"no game {ref!r} in the ledger (see `doko games`)")
+
+    def events(self, game_id: str) -> list[Recorded]:
+        return self.store.read_stream(game_stream(game_id))
+
+    def state(self, game_id: str) -> GameState:
+        return fold(r.event for r in self.events(game_id))
+
+    def record(self, game_id: str) -> GameRecord:
+        return from_events(r.event for r in self.events(game_id))
+
+    def games(self) -> list[dict[str, Any]]:
+        """One row per game from the `games` read model, in recorded order."""
+        self.refresh()
+        rows = self.store.db.execute("SELECT * FROM games ORDER BY first_position").fetchall()
+        columns = [c.name for c in self.store.db["games"].columns]
+        out = []
+        for row in rows:
+            item = dict(zip(columns, row, strict=True))
+            for key in ("players", "points", "tricks_won"):
+                item[key] = json.loads(item[key])
+            for key in ("hands_recorded", "finished"):
+                item[key] = bool(item[key])
+            out.append(item)
+        return out
+
+    def verify(self) -> VerifyReport:
+        return self.store.verify()
+
+
+def state_before_trick(events: Iterable[Any], number: int) -> GameState:
+    """The game as it stood before the first card of trick `number` (1-based)."""
+    state = GameState()
+    for event in events:
+        if isinstance(event, CardPlayed) and len(state.tricks) >= number - 1 and state.current is None:
+            break
+        state = evolve(state, event)
+    return state

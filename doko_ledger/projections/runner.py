@@ -1,0 +1,97 @@
+"""Keeping read models in step with the log, and rebuilding them from nothing.
+
+A projection owns its tables and turns the whole event list of one stream into
+rows. The runner feeds it every stream that changed since the projection's
+recorded position, and moves that position in the same transaction as the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from sqlite_utils import Database
+
+from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.store import EventStore
+
+POSITIONS = "projection_positions"
+BATCH = 500
+
+
+class Projection(Protocol):
+    """A fold from each stream's events to rows in the projection's own tables."""
+
+    name: str
+    stream_prefix: str
+
+    def create(self, db: Database) -> None:
+        """Create the tables if they do not exist."""
+
+    def drop(self, db: Database) -> None:
+        """Drop the tables."""
+
+    def write(self, db: Database, streams: Sequence[list[Recorded]]) -> None:
+        """Replace the rows of these streams (each a whole stream, in version order)."""
+
+
+def _ensure(db: Database, projection: Projection) -> None:
+    db.execute(f"CREATE TABLE IF NOT EXISTS {POSITIONS} (name TEXT PRIMARY KEY, position INTEGER NOT NULL)")
+    projection.create(db)
+
+
+def position(db: Database, projection: Projection) -> int:
+    if POSITIONS not in db.table_names():
+        return 0
+    row = db.execute(f"SELECT position FROM {POSITIONS} WHERE name = ?", [projection.name]).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def _set_position(db: Database, projection: Projection, value: int) -> None:
+    db.execute(
+        f"INSERT INTO {POSITIONS} (name, position) VALUES (?, ?) "
+        "ON CONFLICT(name) DO UPDATE SET position = excluded.position",
+        [projection.name, value],
+    )
+
+
+def catch_up(store: EventStore, projection: Projection) -> int:
+    """Apply every event recorded since the projection's position; returns how many streams changed."""
+    db = store.db
+    start = position(db, projection)
+    if start == store.last_position():
+        return 0
+    with store.transaction():
+        _ensure(db, projection)
+        start = position(db, projection)
+        end = store.last_position()
+        rows = db.execute(
+            "SELECT DISTINCT stream FROM events WHERE position > ? AND position <= ? AND stream LIKE ?",
+            [start, end, projection.stream_prefix + "%"],
+        )
+        changed = [r[0] for r in rows]
+        for i in range(0, len(changed), BATCH):
+            projection.write(db, [store.read_stream(s) for s in changed[i : i + BATCH]])
+        _set_position(db, projection, end)
+    return len(changed)
+
+
+def rebuild(store: EventStore, projection: Projection) -> int:
+    """Drop the projection's tables and fold every stream again; returns the number of streams."""
+    db = store.db
+    count = 0
+    with store.transaction():
+        projection.drop(db)
+        _ensure(db, projection)
+        end = store.last_position()
+        batch: list[list[Recorded]] = []
+        for stream in store.iter_streams(projection.stream_prefix):
+            batch.append([r for r in stream if r.envelope.position <= end])
+            if len(batch) == BATCH:
+                projection.write(db, batch)
+                count += len(batch)
+                batch = []
+        projection.write(db, batch)
+        count += len(batch)
+        _set_position(db, projection, end)
+    return count
