@@ -6,7 +6,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from doko_ledger.errors import DokoError
@@ -48,16 +48,30 @@ class Rank(Enum):
         return _RANK_POINTS[self]
 
 
+_SUIT_INDEX = {s: i for i, s in enumerate(Suit)}
+_RANK_INDEX = {r: i for i, r in enumerate(Rank)}
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
 _RANK_POINTS = {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2, Rank.NINE: 0}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card; the deck holds two of each. Text form: suit letter + rank (`CQ`, `H10`)."""
 
     suit: Suit
     rank: Rank
+    _key: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # A small int standing for (suit, rank): cards are hashed and compared in every
+        # fold step, and hashing the two enums costs more than the rest of the step.
+        object.__setattr__(self, "_key", _SUIT_INDEX[self.suit] * 8 + _RANK_INDEX[self.rank])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return self._key
 
     def __str__(self) -> str:
         return self.suit.value + self.rank.value

@@ -30,8 +30,13 @@ def load_schema(relative: str) -> dict[str, Any]:
 @cache
 def _registry() -> Registry:
     """Every top-level schema by its `$id`, so that schemas can `$ref` each other."""
-    resources = [Resource.from_contents(load_schema(p.name)) for p in sorted(schema_dir().glob("*.json"))]
-    return Registry().with_resources((r.id(), r) for r in resources if r.id())
+    registry: Registry = Registry()
+    for path in sorted(schema_dir().glob("*.json")):
+        resource = Resource.from_contents(load_schema(path.name))
+        uri = resource.id()
+        if uri:
+            registry = registry.with_resource(uri, resource)
+    return registry
 
 
 @cache

@@ -10,7 +10,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
-import click
 import typer
 from rich.console import Console
 from rich.progress import Progress
@@ -30,7 +29,7 @@ from doko_ledger.projections.views import event_view, game_view, position_view
 class _Group(TyperGroup):
     """Turns every `DokoError` into one line on stderr and its exit code: the one place that does."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except DokoError as exc:

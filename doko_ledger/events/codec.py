@@ -14,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from enum import Enum
-from functools import cache
+from functools import lru_cache
 from typing import Any, Protocol, TypeVar, get_type_hints
 
 from doko_ledger.errors import DokoError
@@ -91,11 +91,6 @@ def _encode(value: Any) -> Any:
     return value
 
 
-@cache
-def _hints(cls: type[Any]) -> dict[str, Any]:
-    return get_type_hints(cls)
-
-
 def _decoder(hint: Any) -> Callable[[Any], Any]:
     """A function that builds a value of type `hint` from its JSON form."""
     if hint in _VALUES:
@@ -113,10 +108,16 @@ def _decoder(hint: Any) -> Callable[[Any], Any]:
     return lambda v: v
 
 
-@cache
+_DECODERS: dict[type[Any], tuple[tuple[str, Callable[[Any], Any]], ...]] = {}
+
+
 def _field_decoders(cls: type[Any]) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
-    hints = _hints(cls)
-    return tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
+    """Per field of an event class, the function that reads its JSON form (built once)."""
+    decoders = _DECODERS.get(cls)
+    if decoders is None:
+        hints = get_type_hints(cls)
+        decoders = _DECODERS[cls] = tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
+    return decoders
 
 
 def to_payload(event: Any) -> Payload:
@@ -133,24 +134,41 @@ def from_payload(name: str, payload: Mapping[str, Any]) -> Any:
         raise EventCodecError(f"cannot read {name} event: {exc}") from exc
 
 
-def validate(name: str, version: int, payload: Payload) -> None:
-    """Check a payload against its JSON Schema; raise `EventCodecError` naming the field."""
+def validate(name: str, version: int, payload_text: str) -> None:
+    """Check a payload's JSON text against its JSON Schema; raise `EventCodecError` naming the field."""
+    problem = _schema_problem(name, version, payload_text)
+    if problem is not None:
+        raise EventCodecError(problem)
+
+
+@lru_cache(maxsize=8192)
+def _schema_problem(name: str, version: int, payload_text: str) -> str | None:
+    """Validation is a pure function of the text, and most payloads recur (a card played by a seat)."""
+    try:
+        payload = json.loads(payload_text)
+    except ValueError as exc:
+        return f"{name} v{version} payload is not JSON: {exc}"
     error = next(iter(event_schema_validator(name, version).iter_errors(payload)), None)
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(payload)"
-        raise EventCodecError(f"{name} v{version} event does not match its schema at {where}: {error.message}")
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "(payload)"
+    return f"{name} v{version} event does not match its schema at {where}: {error.message}"
 
 
 def encode_event(event: Any) -> tuple[str, int, str]:
     """Validated (type name, schema version, payload JSON text) of an event, ready to store."""
     name, version = event.event_name, event.schema_version
-    payload = to_payload(event)
-    validate(name, version, payload)
-    return name, version, dumps_canonical(payload)
+    text = dumps_canonical(to_payload(event))
+    validate(name, version, text)
+    return name, version, text
 
 
+@lru_cache(maxsize=8192)
 def decode_event(name: str, version: int, payload_text: str) -> Any:
-    """An event from a stored row, upcast to the current version of its type."""
+    """An event from a stored row, upcast to the current version of its type.
+
+    Events are immutable values, so equal rows share one decoded event.
+    """
     cls = event_class(name)
     payload = json.loads(payload_text)
     while version < cls.schema_version:

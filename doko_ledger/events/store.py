@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -177,7 +176,7 @@ class EventStore:
                     envelopes.append(envelope)
                     prev = digest
                 try:
-                    self.db["events"].insert_all(rows)
+                    self.db.table("events").insert_all(rows)
                 except sqlite3.IntegrityError as exc:
                     raise ConcurrencyError(
                         f"stream {batch.stream!r} changed while appending ({exc}); nothing was written"
@@ -269,8 +268,8 @@ class EventStore:
 
 def _payload_problem(kind: str, schema_version: int, payload: str) -> str | None:
     try:
-        validate(kind, schema_version, json.loads(payload))
-    except (EventCodecError, ValueError) as exc:
+        validate(kind, schema_version, payload)
+    except EventCodecError as exc:
         return str(exc)
     return None
 

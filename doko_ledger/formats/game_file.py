@@ -120,7 +120,7 @@ def _record(doc: YamlDocument) -> GameRecord:
 
 def _schema_message(error: Any) -> str:
     if error.validator == "additionalProperties" and error.path == error.relative_path:
-        return error.message.replace("Additional properties are not allowed", "unknown field(s)")
+        return str(error.message).replace("Additional properties are not allowed", "unknown field(s)")
     if error.validator == "oneOf" and isinstance(error.instance, dict):
         return f"expected a card or one call such as {{Anna: schweinchen}}, not {error.instance!r}"
     return str(error.message)

@@ -76,13 +76,12 @@ def field_name(path: Sequence[str | int]) -> str:
 
 
 def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
+    children: list[tuple[Any, yaml.Node]] = []
     if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if k.value == key:
-                return v
-    if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
-        return node.value[key]
-    return None
+        children = [(k.value, v) for k, v in node.value]
+    elif isinstance(node, yaml.SequenceNode):
+        children = list(enumerate(node.value))
+    return next((child for k, child in children if k == key), None)
 
 
 def _check_duplicate_keys(node: yaml.Node | None, source: str) -> None:

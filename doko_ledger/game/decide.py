@@ -147,6 +147,12 @@ def _set_game_type(state: GameState, game_type: GameType, declarer: int | None) 
     if game_type is GameType.SILENT_SOLO and not holds_both:
         who = _name(state, declarer if declarer is not None else -1)
         raise IllegalMove(f"a silent solo needs both CQ, and {who} does not hold them (RULES.md §4)")
+    if game_type is GameType.NORMAL and state.hands is not None:
+        both = [seat for seat, hand in enumerate(state.hands) if hand.count(ALTE) == 2]
+        if both:
+            raise IllegalMove(
+                f"{_name(state, both[0])} holds both CQ: without a reservation that is a silent solo (RULES.md §4)"
+            )
     return GameTypeSet(game_type, declarer)
 
 
@@ -158,10 +164,10 @@ def _show_schweinchen(state: GameState, seat: int) -> SchweinchenShown:
         raise IllegalMove("Schweinchen counts only in a normal or marriage game (RULES.md §2)")
     if not 0 <= seat < SEATS:
         raise IllegalMove(f"there is no seat {seat}")
+    if state.hands is not None:
+        raise IllegalMove("the hands are recorded, so the Schweinchen is known from the deal; leave the call out")
     if state.schweinchen_seat is not None:
-        raise IllegalMove(f"{_name(state, state.schweinchen_seat)} already holds the Schweinchen")
-    if state.hands is not None and state.hands[seat].count(FUCHS) != 2:
-        raise IllegalMove(f"{_name(state, seat)} does not hold both DA")
+        raise IllegalMove(f"{_name(state, state.schweinchen_seat)} already showed the Schweinchen")
     if FUCHS in state.cards_played:
         raise IllegalMove("a DA was already played: the Schweinchen is shown with the first one")
     return SchweinchenShown(seat)
@@ -184,6 +190,9 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
     if state.hands is None:
         if state.cards_played.count(card) >= 2:
             raise IllegalMove(f"{who} played a third {card}: both copies are already played")
+        holder = state.schweinchen_seat
+        if card == FUCHS and holder is not None and holder != seat:
+            raise IllegalMove(f"{who} cannot hold {card}: {_name(state, holder)} showed both (Schweinchen)")
         return CardPlayed(seat, card)
     hand = state.hands[seat]
     if card not in hand:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 from functools import reduce
 from typing import Any
 
@@ -28,11 +27,11 @@ def evolve(state: GameState, event: Any) -> GameState:
             )
         case CardsDealt(hands=hands):
             holder = schweinchen_holder(hands) if state.rules.schweinchen else None
-            return replace(state, dealt=hands, hands=hands, schweinchen_seat=holder)
+            return state.but(dealt=hands, hands=hands, schweinchen_seat=holder)
         case GameTypeSet(game_type=game_type, declarer=declarer):
-            return replace(state, game_type=game_type, declarer=declarer)
+            return state.but(game_type=game_type, declarer=declarer)
         case SchweinchenShown(seat=seat):
-            return replace(state, schweinchen_seat=seat)
+            return state.but(schweinchen_seat=seat)
     return state
 
 
@@ -43,18 +42,21 @@ def _card_played(state: GameState, seat: int, card: Any) -> GameState:
         if card in hand:
             hand.remove(card)
         hands = hands[:seat] + (tuple(hand),) + hands[seat + 1 :]
-    current = state.current or Trick(number=len(state.tricks) + 1, leader=seat)
-    current = replace(current, cards=current.cards + (card,))
+    current = state.current
+    if current is None:
+        current = Trick(len(state.tricks) + 1, seat, (card,))
+    else:
+        current = Trick(current.number, current.leader, current.cards + (card,))
     if not current.complete:
-        return replace(state, hands=hands, current=current)
+        return state.but(hands=hands, current=current)
     index = winning_index(
         current.cards,
         state.order,
         second_dulle_beats_first=state.rules.second_dulle_beats_first,
         last_trick=current.number == state.hand_size,
     )
-    done = replace(current, winner=current.seat_of(index))
-    return replace(state, hands=hands, current=None, tricks=state.tricks + (done,))
+    done = Trick(current.number, current.leader, current.cards, current.seat_of(index))
+    return state.but(hands=hands, current=None, tricks=state.tricks + (done,))
 
 
 def fold(events: Iterable[Any], state: GameState | None = None) -> GameState:

@@ -70,9 +70,9 @@ class GamesProjection:
         marks = ", ".join("?" * len(ids))
         db.execute(f"DELETE FROM games WHERE game_id IN ({marks})", ids)
         db.execute(f"DELETE FROM tricks WHERE game_id IN ({marks})", ids)
-        db["games"].insert_all(games)
+        db.table("games").insert_all(games)
         if tricks:
-            db["tricks"].insert_all(tricks)
+            db.table("tricks").insert_all(tricks)
 
 
 def game_row(state: GameState, recorded: Sequence[Recorded]) -> dict[str, Any]:

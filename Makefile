@@ -1,0 +1,34 @@
+# doko_ledger: `make demo` sets up and runs the main job, `make test` runs the tests.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+DEMO_DB ?= demo.sqlite
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)  ## import sample_games/ into a fresh ledger and replay one game
+	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	$(BIN)/doko --db $(DEMO_DB) import sample_games/*.yaml
+	$(BIN)/doko --db $(DEMO_DB) games
+	$(BIN)/doko --db $(DEMO_DB) replay '#1'
+	$(BIN)/doko --db $(DEMO_DB) verify
+
+test: $(STAMP)  ## the whole test suite
+	$(BIN)/pytest
+
+lint: $(STAMP)  ## ruff and mypy --strict
+	$(BIN)/ruff check doko_ledger tests bench
+	$(BIN)/ruff format --check doko_ledger tests bench
+	$(BIN)/mypy
+
+bench: $(STAMP)  ## speed benchmarks (not tests)
+	$(BIN)/python bench/bench_ledger.py --games 10000
+
+clean:
+	rm -rf $(VENV) $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm .pytest_cache .mypy_cache .ruff_cache
