@@ -144,6 +144,8 @@ class Ledger:
     def games(self) -> list[dict[str, Any]]:
         """One row per game from the `games` read model, in recorded order."""
         self.refresh()
+        if "games" not in self.store.db.table_names():
+            return []
         rows = self.store.db.execute("SELECT * FROM games ORDER BY first_position").fetchall()
         columns = [c.name for c in self.store.db["games"].columns]
         out = []

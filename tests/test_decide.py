@@ -128,8 +128,10 @@ def test_start_game_records_players_dealer_and_rules() -> None:
         (("Anna", "Ben", "Cleo", "Dirk", "Eva"), "a game has 4 players, not 5"),
         ((), "a game has 4 players, not 0"),
         (("Anna", "Ben", "Anna", "Dirk"), "player 'Anna' sits at the table twice"),
-        (("Anna", "Ben", "", "Dirk"), "a player's name is empty"),
-        (("Anna", "Ben", "  ", "Dirk"), "a player's name is empty"),
+        (("Anna", "Ben", "", "Dirk"), "player name '' is empty"),
+        (("Anna", "Ben", "  ", "Dirk"), "player name '  ' is empty"),
+        (("Anna", " Ben", "Clara", "Dirk"), "player name ' Ben' starts or ends with white space"),
+        (("Anna", "Ben", "Cla\nra", "Dirk"), "player name 'Cla\\nra' holds a control character or line break"),
     ],
 )
 def test_start_refuses_bad_players(players: tuple[str, ...], message: str) -> None:

@@ -148,7 +148,11 @@ def _schema_problem(name: str, version: int, payload_text: str) -> str | None:
         payload = json.loads(payload_text)
     except ValueError as exc:
         return f"{name} v{version} payload is not JSON: {exc}"
-    error = next(iter(event_schema_validator(name, version).iter_errors(payload)), None)
+    try:
+        schema = event_schema_validator(name, version)
+    except FileNotFoundError:
+        return f"no schema for {name} v{version}: not an event this doko_ledger knows"
+    error = next(iter(schema.iter_errors(payload)), None)
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "(payload)"

@@ -43,6 +43,9 @@ CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS events_append_only_replace BEFORE INSERT ON events
+WHEN EXISTS (SELECT 1 FROM events WHERE (stream = NEW.stream AND version = NEW.version) OR position = NEW.position)
+BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TABLE IF NOT EXISTS ledger (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INSERT OR IGNORE INTO ledger (key, value) VALUES ('format', 'doko-ledger/1');
 """

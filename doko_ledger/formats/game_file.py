@@ -83,12 +83,15 @@ def _record(doc: YamlDocument) -> GameRecord:
     data = doc.data
     if not isinstance(data, dict):
         raise doc.error("a game file is a mapping with id, players, dealer, game_type and tricks", ())
+    rules = _rules(doc, data.get("rules", "standard"))
     errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
         error = errors[0]
-        path = list(error.absolute_path)
+        path: list[str | int] = list(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            allowed = error.schema.get("properties", {})
+            path += [k for k in error.instance if k not in allowed][:1]
         raise doc.error(_schema_message(error), path)
-    rules = _rules(doc, data.get("rules", "standard"))
     hands = data.get("hands")
     players = tuple(data["players"])
     if hands is not None:
@@ -119,7 +122,7 @@ def _record(doc: YamlDocument) -> GameRecord:
 
 
 def _schema_message(error: Any) -> str:
-    if error.validator == "additionalProperties" and error.path == error.relative_path:
+    if error.validator == "additionalProperties":
         return str(error.message).replace("Additional properties are not allowed", "unknown field(s)")
     if error.validator == "oneOf" and isinstance(error.instance, dict):
         return f"expected a card or one call such as {{Anna: schweinchen}}, not {error.instance!r}"

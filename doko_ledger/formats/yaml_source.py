@@ -97,11 +97,39 @@ def _check_duplicate_keys(node: yaml.Node | None, source: str) -> None:
             _check_duplicate_keys(item, source)
 
 
+MAX_DEPTH = 20
+
+
+def _line(mark: Any) -> int | None:
+    return None if mark is None else int(mark.line) + 1
+
+
+def _check_plain(text: str, source: str) -> None:
+    """Refuse anchors, aliases and deep nesting before building anything (alias bombs, recursion)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise SourceError(
+                "anchors and aliases (& and *) are not read in doko_ledger files",
+                source=source,
+                line=_line(event.start_mark),
+            )
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise SourceError(
+                    f"nested deeper than {MAX_DEPTH} levels", source=source, line=_line(event.start_mark)
+                )
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+
+
 def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
     """Parse one YAML document safely; `SourceError` with the line on any problem."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise SourceError(f"file is larger than {MAX_FILE_BYTES:,} bytes", source=source)
     try:
+        _check_plain(text, source)
         root = yaml.compose(text, Loader=_Loader)
         _check_duplicate_keys(root, source)
         data = yaml.load(text, Loader=_Loader)
@@ -122,4 +150,4 @@ def dump_flow(value: Any) -> str:
     text: str = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
     if text.endswith("\n...\n"):
         text = text[: -len("\n...\n")]
-    return text.strip()
+    return text.rstrip("\n")

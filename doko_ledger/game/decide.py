@@ -7,6 +7,7 @@ events to append otherwise. The rules in force come from the game's own
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -27,7 +28,11 @@ from doko_ledger.rules.ruleset import RuleSet
 
 
 class IllegalMove(DokoError, ValueError):
-    """A command the rules or the game so far do not allow."""
+    """A command the rules or the game so far do not allow; `seat` names whose part is wrong."""
+
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +85,17 @@ def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
     raise IllegalMove(f"unknown command {command!r}")
 
 
+def name_problem(name: str) -> str | None:
+    """Why a player's name cannot be used, or None: names are written in files and tables."""
+    if not name.strip():
+        return "is empty"
+    if name != name.strip():
+        return "starts or ends with white space"
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        return "holds a control character or line break"
+    return None
+
+
 def _name(state: GameState, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
 
@@ -97,8 +113,10 @@ def _start(state: GameState, command: StartGame) -> GameStarted:
     players = command.players
     if len(players) != SEATS:
         raise IllegalMove(f"a game has 4 players, not {len(players)}")
-    if any(not p.strip() for p in players):
-        raise IllegalMove("a player's name is empty")
+    for player in players:
+        problem = name_problem(player)
+        if problem:
+            raise IllegalMove(f"player name {player!r} {problem}")
     twice = [p for p, n in Counter(players).items() if n > 1]
     if twice:
         raise IllegalMove(f"player {twice[0]!r} sits at the table twice")
@@ -118,15 +136,20 @@ def _deal(state: GameState, hands: tuple[Hand, ...]) -> CardsDealt:
     size = state.hand_size
     for seat, hand in enumerate(hands):
         if len(hand) != size:
-            raise IllegalMove(f"{_name(state, seat)}'s hand has {len(hand)} cards; each hand has {size} (RULES.md §1)")
+            raise IllegalMove(
+                f"{_name(state, seat)}'s hand has {len(hand)} cards; each hand has {size} (RULES.md §1)", seat
+            )
     full = deck(state.rules.with_nines)
     dealt: Counter[Card] = Counter(c for hand in hands for c in hand)
     for card, count in dealt.items():
+        holders = [s for s, h in enumerate(hands) if card in h]
         if card not in full:
-            raise IllegalMove(f"{card} is not in the deck: this game is played without nines (RULES.md §1)")
+            raise IllegalMove(f"{card} is not in the deck: this game is played without nines (RULES.md §1)", holders[0])
         if count > 2:
-            holders = ", ".join(_name(state, s) for s, h in enumerate(hands) if card in h)
-            raise IllegalMove(f"the deal has {count} copies of {card} ({holders}); the deck has two (RULES.md §1)")
+            names = ", ".join(_name(state, s) for s in holders)
+            raise IllegalMove(
+                f"the deal has {count} copies of {card} ({names}); the deck has two (RULES.md §1)", holders[-1]
+            )
     return CardsDealt(tuple(tuple(h) for h in hands))
 
 

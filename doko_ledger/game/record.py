@@ -25,6 +25,7 @@ from doko_ledger.events.doppelkopf import (
 from doko_ledger.game.decide import (
     Command,
     DealCards,
+    IllegalMove,
     PlayCard,
     SetGameType,
     ShowSchweinchen,
@@ -117,7 +118,9 @@ def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent], GameState]:
             command = PlayCard(-1 if seat is None else seat, command)
         try:
             new = decide(state, command)
-        except DokoError as exc:
+        except IllegalMove as exc:
+            if path == ("hands",) and exc.seat is not None:
+                path = ("hands", record.players[exc.seat])
             raise RecordError(str(exc), path) from exc
         for event in new:
             state = evolve(state, event)

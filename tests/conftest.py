@@ -1,0 +1,157 @@
+"""Shared fixtures: seeded random legal games, a temporary ledger, and a CLI runner."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from doko_ledger.cards import ALTE, deck
+from doko_ledger.cli.app import app
+from doko_ledger.events.doppelkopf import CardPlayed, CardsDealt, DoppelkopfEvent, GameStarted, GameTypeSet
+from doko_ledger.formats import game_file
+from doko_ledger.game.evolve import evolve
+from doko_ledger.game.record import GameRecord, from_events
+from doko_ledger.game.state import GameState
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.play import SEATS, legal_plays
+from doko_ledger.rules.ruleset import RuleSet, preset
+
+PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
+
+# Game types that need nothing special from the deal or the rule set.
+PLAIN_GAME_TYPES = (
+    GameType.NORMAL,
+    GameType.DIAMOND_SOLO,
+    GameType.HEART_SOLO,
+    GameType.SPADE_SOLO,
+    GameType.CLUB_SOLO,
+    GameType.QUEEN_SOLO,
+    GameType.JACK_SOLO,
+    GameType.ACE_SOLO,
+)
+
+
+@dataclass(frozen=True)
+class RandomGame:
+    """A random legal game: its events, the state after each event, its record and file text."""
+
+    events: list[DoppelkopfEvent]
+    states: list[GameState]
+    record: GameRecord
+    text: str
+
+    @property
+    def final(self) -> GameState:
+        return self.states[-1]
+
+
+def random_game(
+    seed: int,
+    *,
+    game_id: str | None = None,
+    players: Sequence[str] = PLAYERS,
+    rules: RuleSet | None = None,
+    game_type: GameType | None = None,
+    played_on: str | None = "2026-11-28",
+    tricks: int | None = None,
+) -> RandomGame:
+    """Shuffle the deck with `random.Random(seed)`, deal, and play random legal cards.
+
+    `tricks` stops the game after that many complete tricks (default: play to the end).
+    The game type is drawn from `PLAIN_GAME_TYPES` unless given; a drawn normal game whose
+    deal gives one player both CQ becomes that player's silent solo, and an asked-for normal
+    game is dealt again until nobody holds both.
+    """
+    rng = random.Random(seed)
+    rules = rules or preset("standard")
+    cards = sorted(deck(rules.with_nines).elements(), key=str)
+    size = rules.hand_size
+    while True:
+        rng.shuffle(cards)
+        hands = tuple(tuple(cards[i * size : (i + 1) * size]) for i in range(SEATS))
+        both_queens = next((seat for seat, hand in enumerate(hands) if hand.count(ALTE) == 2), None)
+        # a player with both CQ who plays a normal game is playing a silent solo (RULES.md §4)
+        if game_type is not GameType.NORMAL or both_queens is None:
+            break
+    dealer = rng.randrange(SEATS)
+    chosen = game_type or rng.choice(PLAIN_GAME_TYPES)
+    declarer = rng.randrange(SEATS) if chosen.is_solo else None
+    if chosen is GameType.NORMAL and both_queens is not None:
+        chosen, declarer = GameType.SILENT_SOLO, both_queens
+    game_type = chosen
+    events: list[DoppelkopfEvent] = [
+        GameStarted(game_id or f"random-{seed}", tuple(players), dealer, rules, played_on),
+        CardsDealt(hands),
+        GameTypeSet(game_type, declarer),
+    ]
+    state = GameState()
+    states = []
+    for event in events:
+        state = evolve(state, event)
+        states.append(state)
+    limit = size if tricks is None else tricks
+    while len(state.tricks) < limit:
+        seat = state.to_play
+        assert seat is not None and state.hands is not None
+        on_table = state.current.cards if state.current is not None else ()
+        card = rng.choice(legal_plays(state.hands[seat], on_table, state.order))
+        event = CardPlayed(seat, card)
+        events.append(event)
+        state = evolve(state, event)
+        states.append(state)
+    record = from_events(events)
+    return RandomGame(events, states, record, game_file.dumps(record))
+
+
+@pytest.fixture(scope="session")
+def make_game() -> Callable[..., RandomGame]:
+    """The `random_game` helper, as a fixture."""
+    return random_game
+
+
+@pytest.fixture
+def write_game(tmp_path: Path) -> Callable[..., Path]:
+    """Write a random game (by seed) or given text to a file in `tmp_path`; returns the path."""
+
+    def write(seed_or_text: int | str, name: str | None = None, **options: Any) -> Path:
+        if isinstance(seed_or_text, int):
+            text = random_game(seed_or_text, **options).text
+            name = name or f"random-{seed_or_text}.yaml"
+        else:
+            text = seed_or_text
+            name = name or "game.yaml"
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write
+
+
+@pytest.fixture
+def ledger_path(tmp_path: Path) -> Path:
+    """Where a test's ledger lives (not created yet)."""
+    return tmp_path / "ledger.sqlite"
+
+
+CLI_ENV = {"COLUMNS": "120", "NO_COLOR": "1", "DOKO_USER": "tester", "TERM": "dumb"}
+
+
+@pytest.fixture
+def cli(ledger_path: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
+    """Invoke `doko --db <tmp ledger> ARGS...` with a fixed-width, colourless console."""
+    monkeypatch.delenv("DOKO_DB", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args: str | Path, db: Path | None = ledger_path, env: dict[str, str] | None = None) -> Result:
+        argv = [str(a) for a in args]
+        if db is not None:
+            argv = ["--db", str(db), *argv]
+        return runner.invoke(app, argv, env={**CLI_ENV, **(env or {})}, catch_exceptions=True)
+
+    return invoke

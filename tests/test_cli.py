@@ -1,0 +1,592 @@
+"""The `doko` command against a temporary ledger, through typer's CliRunner."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from typer.testing import Result
+
+from doko_ledger.events.codec import dumps_canonical, to_payload
+from doko_ledger.events.doppelkopf import CardPlayed
+from doko_ledger.events.store import EventStore
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.ruleset import preset
+
+if TYPE_CHECKING:
+    from conftest import RandomGame
+
+Cli = Callable[..., Result]
+MakeGame = Callable[..., "RandomGame"]
+WriteGame = Callable[..., Path]
+
+COMMANDS = ["import", "export", "games", "replay", "log", "verify", "rebuild"]
+CARD = re.compile(r"[♣♠♥♦](?:10|[AKQJ9])")
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
+    return result
+
+
+def failed(result: Result, code: int | None = None) -> Result:
+    assert result.exit_code != 0, result.output
+    if code is not None:
+        assert result.exit_code == code, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+def error_lines(result: Result) -> list[str]:
+    return [line for line in result.stderr.splitlines() if line.startswith("error:")]
+
+
+def as_json(result: Result) -> Any:
+    return json.loads(ok(result).stdout)
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The body rows of Rich tables in `text`, as stripped cells."""
+    return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
+
+
+@pytest.fixture
+def two_games(make_game: MakeGame, write_game: WriteGame) -> list[RandomGame]:
+    """Two finished normal games written to files (kitchen-01, kitchen-02)."""
+    games = [make_game(seed, game_id=f"kitchen-0{seed}", game_type=GameType.NORMAL) for seed in (1, 2)]
+    for game in games:
+        write_game(game.text, f"{game.record.id}.yaml")
+    return games
+
+
+@pytest.fixture
+def imported(cli: Cli, tmp_path: Path, two_games: list[RandomGame]) -> list[RandomGame]:
+    ok(cli("import", tmp_path / "kitchen-01.yaml", tmp_path / "kitchen-02.yaml"))
+    return two_games
+
+
+# -- import ----------------------------------------------------------------------------------
+
+
+def test_import_one_file(cli: Cli, write_game: WriteGame, ledger_path: Path) -> None:
+    path = write_game(7, game_id="one")
+    result = ok(cli("import", path))
+    assert result.stdout.strip() == f"imported 1 game(s), 51 events into {ledger_path}"
+    assert result.stderr == ""
+    assert ledger_path.exists()
+    assert [row["game_id"] for row in as_json(cli("games", "--json"))] == ["one"]
+
+
+def test_import_several_files(cli: Cli, write_game: WriteGame) -> None:
+    paths = [write_game(seed, game_id=f"g{seed}") for seed in (5, 3, 9)]
+    result = ok(cli("import", *paths))
+    assert "imported 3 game(s), 153 events" in result.stdout
+    rows = as_json(cli("games", "--json"))
+    assert [row["game_id"] for row in rows] == ["g5", "g3", "g9"]
+    assert [row["first_position"] for row in rows] == [1, 52, 103]
+
+
+def test_import_records_who_imported(cli: Cli, write_game: WriteGame) -> None:
+    ok(cli("import", write_game(1, game_id="a")))
+    ok(cli("import", "--by", "Clara", write_game(2, game_id="b")))
+    assert {e["recorded_by"] for e in as_json(cli("log", "a", "--json"))} == {"tester"}
+    assert {e["recorded_by"] for e in as_json(cli("log", "b", "--json"))} == {"Clara"}
+
+
+SMOKE_HEAD = """\
+format: doko-game/1
+id: bad-1
+players: [Anna, Ben, Clara, Dirk]
+dealer: Dirk
+rules: standard
+game_type: normal
+hands:
+  Anna: [D10, HJ, S10, S10, C9, D9, C9, SK, HQ, DA, DK, DQ]
+  Ben: [HK, CJ, CA, S9, SQ, SA, DJ, HA, SJ, D9, HK, D10]
+  Clara: [SQ, CA, H9, SK, HQ, CQ, DJ, H10, H10, CK, C10, SA]
+  Dirk: [HJ, DQ, DA, S9, CQ, H9, CK, C10, DK, HA, CJ, SJ]
+tricks:
+  - [SK, S9, SK, S9]
+"""
+
+INVALID = {
+    "revoke": (SMOKE_HEAD + "  - [C9, CA, C10, DK]\n", 14, "revoke"),
+    "unknown-card": (SMOKE_HEAD.replace("Ben: [HK,", "Ben: [XZ,"), 9, "unknown card 'XZ'"),
+    "broken-yaml": (SMOKE_HEAD.replace("dealer: Dirk", "dealer: Dirk: Anna"), 4, "not valid YAML"),
+    "python-tag": (SMOKE_HEAD.replace("dealer: Dirk", "dealer: !!python/object/apply:os.getcwd []"), 4, "plain YAML"),
+    "schema": (SMOKE_HEAD.replace("players: [Anna, Ben, Clara, Dirk]", "players: Anna"), 3, "not of type 'array'"),
+}
+
+
+def _invalid_file(tmp_path: Path, kind: str) -> tuple[Path, int, str]:
+    text, line, says = INVALID[kind]
+    path = tmp_path / f"{kind}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path, line, says
+
+
+@pytest.mark.parametrize("kind", sorted(INVALID))
+def test_an_invalid_file_creates_no_ledger(cli: Cli, tmp_path: Path, ledger_path: Path, kind: str) -> None:
+    path, line, says = _invalid_file(tmp_path, kind)
+    result = failed(cli("import", path), 2)
+    (line_text,) = error_lines(result)
+    assert line_text.startswith(f"error: {path}:{line}: ")
+    assert says in line_text
+    assert "1 file(s) not imported" in result.stderr
+    assert result.stdout == ""
+    assert not ledger_path.exists()
+
+
+@pytest.mark.parametrize("kind", sorted(INVALID))
+def test_an_invalid_file_leaves_the_ledger_bytes_unchanged(
+    cli: Cli, tmp_path: Path, ledger_path: Path, write_game: WriteGame, kind: str
+) -> None:
+    ok(cli("import", write_game(11)))
+    ok(cli("games"))  # read models caught up
+    before = ledger_path.read_bytes()
+    path, line, _ = _invalid_file(tmp_path, kind)
+    result = failed(cli("import", path), 2)
+    assert error_lines(result)[0].startswith(f"error: {path}:{line}: ")
+    assert ledger_path.read_bytes() == before
+
+
+def test_an_unreadable_file_is_a_one_line_error(cli: Cli, tmp_path: Path, ledger_path: Path) -> None:
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(SMOKE_HEAD.replace("Anna", "Zoë").encode("latin-1"))
+    result = failed(cli("import", latin, tmp_path / "missing.yaml"), 2)
+    assert error_lines(result) == [
+        f"error: {latin}: not UTF-8 text (invalid continuation byte)",
+        f"error: {tmp_path / 'missing.yaml'}: cannot read file: No such file or directory",
+    ]
+    assert "2 file(s) not imported" in result.stderr
+    assert not ledger_path.exists()
+
+
+def test_a_self_referencing_yaml_alias_is_a_one_line_error(cli: Cli, tmp_path: Path, ledger_path: Path) -> None:
+    path = tmp_path / "loop.yaml"
+    path.write_text("a: &loop [1, *loop]\n", encoding="utf-8")
+    result = failed(cli("import", path), 2)
+    assert error_lines(result)[0].startswith(f"error: {path}")
+    assert not ledger_path.exists()
+
+
+def test_valid_files_are_imported_beside_an_invalid_one(cli: Cli, tmp_path: Path, write_game: WriteGame) -> None:
+    good = write_game(4, game_id="good")
+    bad, line, _ = _invalid_file(tmp_path, "revoke")
+    result = failed(cli("import", good, bad), 2)
+    assert "imported 1 game(s), 51 events" in result.stdout
+    assert [line_text.startswith(f"error: {bad}:{line}:") for line_text in error_lines(result)] == [True]
+    assert [row["game_id"] for row in as_json(cli("games", "--json"))] == ["good"]
+
+
+def test_the_same_game_twice_is_refused(cli: Cli, write_game: WriteGame, ledger_path: Path) -> None:
+    path = write_game(8, game_id="twice")
+    ok(cli("import", path))
+    ok(cli("games"))
+    before = ledger_path.read_bytes()
+    result = failed(cli("import", path), 2)
+    assert ledger_path.read_bytes() == before
+    assert error_lines(result) == [f"error: {path}: game 'twice' is already in the ledger"]
+    assert len(as_json(cli("log", "twice", "--json"))) == 51
+    assert ok(cli("verify")).stdout.startswith("ledger verified: 51 events in 1 streams")
+
+
+def test_the_same_game_twice_in_one_import_is_refused(cli: Cli, write_game: WriteGame) -> None:
+    first = write_game(8, name="first.yaml", game_id="dup")
+    second = write_game(9, name="second.yaml", game_id="dup")
+    result = failed(cli("import", first, second), 2)
+    assert "imported 1 game(s), 51 events" in result.stdout
+    assert error_lines(result) == [f"error: {second}: game 'dup' is already in {first}"]
+    assert ok(cli("export", "dup")).stdout == first.read_text(encoding="utf-8")
+
+
+# -- games -----------------------------------------------------------------------------------
+
+
+def test_games_table(cli: Cli, imported: list[RandomGame]) -> None:
+    out = ok(cli("games")).stdout
+    rows = table_rows(out)
+    assert [r[:2] for r in rows] == [["1", "kitchen-01"], ["2", "kitchen-02"]]
+    for row, game in zip(rows, imported, strict=True):
+        assert row[2] == "2026-11-28"
+        assert row[3] == "Anna, Ben, Clara, Dirk"
+        assert row[4] == "normal"
+        assert row[5] == "standard"
+        assert row[6] == "12"
+        assert row[7] == " ".join(str(p) for p in game.final.points_won())
+
+
+def test_games_json(cli: Cli, imported: list[RandomGame]) -> None:
+    rows = as_json(cli("games", "--json"))
+    assert [r["game_id"] for r in rows] == ["kitchen-01", "kitchen-02"]
+    for row, game in zip(rows, imported, strict=True):
+        assert row["players"] == ["Anna", "Ben", "Clara", "Dirk"]
+        assert row["dealer"] == game.record.dealer
+        assert row["game_type"] == "normal"
+        assert row["declarer"] is None
+        assert row["hands_recorded"] is True
+        assert row["finished"] is True
+        assert row["tricks_played"] == 12
+        assert row["points"] == list(game.final.points_won())
+        assert sum(row["points"]) == 240
+        assert row["tricks_won"] == list(game.final.tricks_won())
+        assert row["events"] == 51
+
+
+def test_an_unfinished_game_is_listed_as_such(cli: Cli, write_game: WriteGame) -> None:
+    ok(cli("import", write_game(3, game_id="half", tricks=5)))
+    (row,) = table_rows(ok(cli("games")).stdout)
+    assert row[6] == "5 (unfinished)"
+    (data,) = as_json(cli("games", "--json"))
+    assert (data["finished"], data["tricks_played"], data["events"]) == (False, 5, 23)
+
+
+def test_games_before_any_import_is_an_error(cli: Cli, ledger_path: Path, tmp_path: Path) -> None:
+    bad, _, _ = _invalid_file(tmp_path, "revoke")
+    failed(cli("import", bad))
+    assert not ledger_path.exists()
+    result = failed(cli("games"), 1)
+    assert error_lines(result) == [f"error: no ledger at {ledger_path} (import a game first, or pass --db)"]
+
+
+def test_games_on_a_ledger_without_events(cli: Cli, ledger_path: Path) -> None:
+    EventStore.open(ledger_path, create=True).close()
+    assert as_json(cli("games", "--json")) == []
+    assert table_rows(ok(cli("games")).stdout) == []
+
+
+# -- replay ----------------------------------------------------------------------------------
+
+
+def test_replay_shows_every_trick_with_its_winner(cli: Cli, imported: list[RandomGame]) -> None:
+    game = imported[0]
+    out = ok(cli("replay", "kitchen-01")).stdout
+    trick_rows = [r for r in table_rows(out) if len(r) == 9]
+    assert [r[0] for r in trick_rows] == [str(n) for n in range(1, 13)]
+    players = game.record.players
+    for row, trick in zip(trick_rows, game.final.tricks, strict=True):
+        assert trick.winner is not None
+        assert row[1] == players[trick.leader]
+        assert row[6] == players[trick.winner]
+        assert row[7] == str(trick.points)
+        for seat, card in trick.plays:
+            assert row[2 + seat].lstrip("›") == card.pretty
+        assert row[2 + trick.leader].startswith("›")
+    assert re.search(r"^\s*total\s+240\s+12\s*$", out, re.M)
+    for name, points, tricks in zip(players, game.final.points_won(), game.final.tricks_won(), strict=True):
+        assert re.search(rf"^\s*{name}\s+{points}\s+{tricks}\s*$", out, re.M)
+    assert "kitchen-01" in out and "dealer " + game.record.dealer in out
+
+
+def test_replay_json(cli: Cli, imported: list[RandomGame]) -> None:
+    game = imported[1]
+    data = as_json(cli("replay", "kitchen-02", "--json"))
+    assert data["game_id"] == "kitchen-02"
+    assert data["finished"] is True
+    assert data["rules"] == preset("standard").to_dict()
+    assert len(data["tricks"]) == 12
+    assert sum(data["card_points"].values()) == 240
+    assert sum(data["tricks_won"].values()) == 12
+    players = game.record.players
+    assert [t["winner"] for t in data["tricks"]] == [
+        players[t.winner] for t in game.final.tricks if t.winner is not None
+    ]
+    assert [[p["card"] for p in t["plays"]] for t in data["tricks"]] == [
+        [str(c) for c in t.cards] for t in game.final.tricks
+    ]
+    assert data["hands_dealt"] == {
+        p: [str(c) for c in h] for p, h in zip(players, game.record.hands or (), strict=True)
+    }
+
+
+def _hands_before(game: RandomGame, trick: int) -> dict[str, Counter[str]]:
+    """Each player's cards before `trick`: the deal minus what they played in earlier tricks."""
+    played = [e for e in game.events if isinstance(e, CardPlayed)][: (trick - 1) * 4]
+    assert game.record.hands is not None
+    hands = {p: Counter(str(c) for c in h) for p, h in zip(game.record.players, game.record.hands, strict=True)}
+    for event in played:
+        hands[game.record.players[event.seat]][str(event.card)] -= 1
+    return {p: +h for p, h in hands.items()}
+
+
+@pytest.mark.parametrize("trick", [1, 5, 12])
+def test_replay_before_a_trick_shows_the_hands_as_they_stood(cli: Cli, imported: list[RandomGame], trick: int) -> None:
+    game = imported[0]
+    expected = _hands_before(game, trick)
+    leader = game.final.tricks[trick - 1].leader
+    out = ok(cli("replay", "kitchen-01", "--trick", str(trick))).stdout
+    assert f"before trick {trick}" in out
+    rows = table_rows(out)
+    assert [r[0].removesuffix(" leads") for r in rows] == list(game.record.players)
+    for row in rows:
+        name = row[0].removesuffix(" leads")
+        cards = CARD.findall(row[1])
+        assert len(cards) == 13 - trick
+        assert Counter(cards) == Counter({f"{'♣♠♥♦'['CSHD'.index(k[0])]}{k[1:]}": n for k, n in expected[name].items()})
+        assert row[0].endswith(" leads") == (name == game.record.players[leader])
+
+
+def test_replay_before_trick_5_json(cli: Cli, imported: list[RandomGame]) -> None:
+    game = imported[0]
+    data = as_json(cli("replay", "#1", "--trick", "5", "--json"))
+    assert data["before_trick"] == 5
+    assert data["leader"] == game.record.players[game.final.tricks[4].leader]
+    assert {p: len(h) for p, h in data["hands"].items()} == dict.fromkeys(game.record.players, 8)
+    assert {p: Counter(h) for p, h in data["hands"].items()} == _hands_before(game, 5)
+    assert len(data["tricks"]) == 4
+    points_after_4 = [0, 0, 0, 0]
+    for t in game.final.tricks[:4]:
+        assert t.winner is not None
+        points_after_4[t.winner] += t.points
+    assert list(data["card_points"].values()) == points_after_4
+
+
+@pytest.mark.parametrize("trick", ["13", "99"])
+def test_replay_before_a_trick_past_the_end_is_refused(cli: Cli, imported: list[RandomGame], trick: str) -> None:
+    result = failed(cli("replay", "kitchen-01", "--trick", trick), 1)
+    assert error_lines(result) == [f"error: there is no trick {trick}: a game has 12 tricks"]
+    assert result.stdout == ""
+
+
+def test_replay_before_trick_zero_is_a_usage_error(cli: Cli, imported: list[RandomGame]) -> None:
+    result = cli("replay", "kitchen-01", "--trick", "0")
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_replay_before_a_trick_not_yet_played(cli: Cli, write_game: WriteGame) -> None:
+    ok(cli("import", write_game(6, game_id="half", tricks=6)))
+    data = as_json(cli("replay", "half", "--trick", "7", "--json"))
+    assert len(data["tricks"]) == 6
+    assert {len(h) for h in data["hands"].values()} == {6}
+    result = failed(cli("replay", "half", "--trick", "8"), 1)
+    assert error_lines(result) == ["error: trick 8 was not played: the game has 6 complete tricks"]
+
+
+def test_replay_of_a_game_without_nines_has_ten_tricks(cli: Cli, write_game: WriteGame) -> None:
+    ok(cli("import", write_game(12, game_id="bistro", rules=preset("bistro"))))
+    data = as_json(cli("replay", "bistro", "--json"))
+    assert len(data["tricks"]) == 10
+    assert sum(data["card_points"].values()) == 240
+    assert {len(h) for h in as_json(cli("replay", "bistro", "--trick", "3", "--json"))["hands"].values()} == {8}
+    result = failed(cli("replay", "bistro", "--trick", "11"), 1)
+    assert error_lines(result) == ["error: there is no trick 11: a game has 10 tricks"]
+
+
+# -- log -------------------------------------------------------------------------------------
+
+
+def test_log_table(cli: Cli, imported: list[RandomGame]) -> None:
+    out = ok(cli("log", "kitchen-02")).stdout
+    assert "game/kitchen-02" in out
+    rows = [r for r in table_rows(out) if r[0]]
+    assert [int(r[0]) for r in rows] == list(range(52, 103))
+    assert [int(r[1]) for r in rows] == list(range(1, 52))
+    assert rows[0][2] == "GameStarted v1"
+    assert rows[1][2] == "CardsDealt v1"
+    assert rows[2][2] == "GameTypeSet v1"
+    assert {r[2] for r in rows[3:]} == {"CardPlayed v1"}
+    assert {r[5] for r in rows} == {"tester"}
+
+
+def test_log_json(cli: Cli, imported: list[RandomGame]) -> None:
+    for game, first in zip(imported, (1, 52), strict=True):
+        entries = as_json(cli("log", game.record.id, "--json"))
+        assert [e["version"] for e in entries] == list(range(1, 52))
+        assert [e["position"] for e in entries] == list(range(first, first + 51))
+        assert {e["stream"] for e in entries} == {f"game/{game.record.id}"}
+        assert [e["type"] for e in entries] == [type(ev).__name__ for ev in game.events]
+        assert [e["payload"] for e in entries] == [to_payload(ev) for ev in game.events]
+        assert all(re.fullmatch(r"[0-9a-f]{64}", e["hash"]) for e in entries)
+        assert len({e["hash"] for e in entries}) == 51
+
+
+# -- export ----------------------------------------------------------------------------------
+
+
+def test_export_yaml_is_the_imported_canonical_text(cli: Cli, imported: list[RandomGame], tmp_path: Path) -> None:
+    for game in imported:
+        assert ok(cli("export", game.record.id)).stdout == game.text
+        assert (tmp_path / f"{game.record.id}.yaml").read_text(encoding="utf-8") == game.text
+    out = tmp_path / "out.yaml"
+    result = ok(cli("export", "kitchen-01", "-o", out))
+    assert result.stdout == ""
+    assert out.read_text(encoding="utf-8") == imported[0].text
+
+
+def test_export_of_an_alias_file_is_canonical(cli: Cli, write_game: WriteGame, make_game: MakeGame) -> None:
+    game = make_game(21, game_id="alias", game_type=GameType.NORMAL)
+    text = game.text.replace("[CQ,", "[Kreuz Dame,").replace(", H10,", ", '♥10',").replace(", H10]", ", Herz Zehn]")
+    assert text != game.text
+    ok(cli("import", write_game(text, "alias.yaml")))
+    assert ok(cli("export", "alias")).stdout == game.text
+
+
+def test_export_jsonl_has_one_json_object_per_event(cli: Cli, imported: list[RandomGame]) -> None:
+    game = imported[1]
+    out = ok(cli("export", "kitchen-02", "--format", "jsonl")).stdout
+    lines = out.splitlines()
+    assert out.endswith("\n")
+    assert len(lines) == 51
+    objects = [json.loads(line) for line in lines]
+    assert all(isinstance(o, dict) for o in objects)
+    assert all(line == dumps_canonical(o) for line, o in zip(lines, objects, strict=True))
+    assert [o["version"] for o in objects] == list(range(1, 52))
+    assert [o["position"] for o in objects] == list(range(52, 103))
+    assert [o["type"] for o in objects] == [type(e).__name__ for e in game.events]
+    assert [o["payload"] for o in objects] == [to_payload(e) for e in game.events]
+    assert objects == as_json(cli("log", "kitchen-02", "--json"))
+
+
+# -- verify and rebuild ----------------------------------------------------------------------
+
+
+def test_verify_a_clean_ledger(cli: Cli, imported: list[RandomGame]) -> None:
+    result = ok(cli("verify"))
+    assert result.stdout.startswith("ledger verified: 102 events in 2 streams; every hash chain matches.")
+    data = as_json(cli("verify", "--json"))
+    assert data["ok"] is True
+    assert (data["events"], data["streams"], data["problems"]) == (102, 2, [])
+    last = as_json(cli("log", "kitchen-02", "--json"))[-1]
+    assert data["head"] == last["hash"]
+
+
+def _tamper(ledger_path: Path, position: int, payload: str) -> None:
+    with sqlite3.connect(ledger_path, isolation_level=None) as conn:
+        conn.execute("DROP TRIGGER events_append_only_update")
+        conn.execute("UPDATE events SET payload = ? WHERE position = ?", [payload, position])
+
+
+def test_verify_after_tampering_names_the_event(cli: Cli, imported: list[RandomGame], ledger_path: Path) -> None:
+    entry = as_json(cli("log", "kitchen-02", "--json"))[10]
+    payload = dict(entry["payload"], card="CQ" if entry["payload"]["card"] != "CQ" else "SQ")
+    _tamper(ledger_path, entry["position"], dumps_canonical(payload))
+    result = failed(cli("verify"), 4)
+    where = f"stream 'game/kitchen-02' version {entry['version']} (position {entry['position']}, CardPlayed)"
+    assert "ledger NOT verified: 1 problem(s)" in result.stdout
+    assert where in result.stdout
+    data = json.loads(failed(cli("verify", "--json"), 4).stdout)
+    assert data["ok"] is False
+    assert len(data["problems"]) == 1
+    assert data["problems"][0].startswith(where)
+
+
+def test_rebuild_restores_the_read_models(cli: Cli, imported: list[RandomGame], ledger_path: Path) -> None:
+    before = as_json(cli("games", "--json"))
+    with sqlite3.connect(ledger_path, isolation_level=None) as conn:
+        conn.execute("DELETE FROM games WHERE game_id = 'kitchen-01'")
+        conn.execute("UPDATE tricks SET winner = 'Nobody'")
+    result = ok(cli("rebuild"))
+    assert result.stdout.strip() == "rebuilt the read models from 2 game(s)"
+    assert as_json(cli("games", "--json")) == before
+    with sqlite3.connect(ledger_path) as conn:
+        winners = {r[0] for r in conn.execute("SELECT DISTINCT winner FROM tricks")}
+    assert winners <= {"Anna", "Ben", "Clara", "Dirk"}
+    assert ok(cli("verify")).exit_code == 0
+
+
+# -- choosing the ledger and the game --------------------------------------------------------
+
+
+def test_doko_db_environment_variable(cli: Cli, write_game: WriteGame, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.sqlite"
+    ok(cli("import", write_game(2, game_id="env"), db=None, env={"DOKO_DB": str(elsewhere)}))
+    assert elsewhere.exists()
+    rows = as_json(cli("games", "--json", db=None, env={"DOKO_DB": str(elsewhere)}))
+    assert [r["game_id"] for r in rows] == ["env"]
+    # --db wins over $DOKO_DB
+    other = tmp_path / "other.sqlite"
+    result = failed(cli("games", db=other, env={"DOKO_DB": str(elsewhere)}), 1)
+    assert str(other) in result.stderr
+
+
+def test_default_ledger_is_doko_sqlite_in_the_working_directory(
+    cli: Cli, write_game: WriteGame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    ok(cli("import", write_game(2, game_id="here"), db=None))
+    assert (tmp_path / "doko.sqlite").exists()
+    assert [r["game_id"] for r in as_json(cli("games", "--json", db=None))] == ["here"]
+
+
+@pytest.mark.parametrize(
+    ("ref", "game_id"),
+    [("kitchen-01", "kitchen-01"), ("kitchen-02", "kitchen-02"), ("#1", "kitchen-01"), ("#2", "kitchen-02")],
+)
+def test_games_are_named_by_id_or_number(cli: Cli, imported: list[RandomGame], ref: str, game_id: str) -> None:
+    assert as_json(cli("replay", ref, "--json"))["game_id"] == game_id
+
+
+def test_a_unique_prefix_names_a_game(cli: Cli, imported: list[RandomGame], write_game: WriteGame) -> None:
+    ok(cli("import", write_game(30, game_id="sunday")))
+    assert as_json(cli("replay", "sun", "--json"))["game_id"] == "sunday"
+    assert as_json(cli("log", "s", "--json"))[0]["stream"] == "game/sunday"
+    assert ok(cli("export", "kitchen-01")).stdout == imported[0].text
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ("nope", "error: no game 'nope' in the ledger (see `doko games`)"),
+        ("kitchen", "error: 'kitchen' matches 2 games: kitchen-01, kitchen-02"),
+        ("#3", "error: there is no game #3: the ledger holds 2 games"),
+        ("#0", "error: there is no game #0: the ledger holds 2 games"),
+    ],
+)
+@pytest.mark.parametrize("command", ["replay", "log", "export"])
+def test_an_unknown_game_is_a_one_line_error(
+    cli: Cli, imported: list[RandomGame], command: str, ref: str, message: str
+) -> None:
+    result = failed(cli(command, ref), 1)
+    assert error_lines(result) == [message]
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("args", [["games"], ["replay", "x"], ["log", "x"], ["export", "x"], ["verify"], ["rebuild"]])
+def test_read_commands_never_create_a_ledger(cli: Cli, ledger_path: Path, args: list[str]) -> None:
+    result = failed(cli(*args), 1)
+    assert error_lines(result) == [f"error: no ledger at {ledger_path} (import a game first, or pass --db)"]
+    assert not ledger_path.exists()
+
+
+def test_a_file_that_is_not_a_ledger_is_a_one_line_error(cli: Cli, ledger_path: Path) -> None:
+    ledger_path.write_text("hello\n" * 100)
+    result = failed(cli("games"), 1)
+    (line,) = error_lines(result)
+    assert line.startswith(f"error: {ledger_path} is not a readable SQLite ledger")
+    assert ledger_path.read_text() == "hello\n" * 100
+
+
+# -- help ------------------------------------------------------------------------------------
+
+
+def test_top_level_help_lists_every_command(cli: Cli, ledger_path: Path) -> None:
+    out = ok(cli("--help", db=None)).stdout
+    assert "Usage:" in out
+    for command in COMMANDS:
+        assert re.search(rf"│ {command}\s", out), command
+    assert "$DOKO_DB" in out
+    assert not ledger_path.exists()
+
+
+def test_no_arguments_shows_help(cli: Cli) -> None:
+    result = cli(db=None)
+    assert "Usage:" in result.output
+    assert result.exit_code in (0, 2)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(cli: Cli, ledger_path: Path, command: str) -> None:
+    out = ok(cli(command, "--help")).stdout
+    assert "Usage:" in out
+    assert command in out
+    assert not ledger_path.exists()
+    lines = [line for line in out.splitlines() if line.strip() and "Usage" not in line]
+    assert lines, "the help has a description"
