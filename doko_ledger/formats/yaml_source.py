@@ -117,9 +117,7 @@ def _check_plain(text: str, source: str) -> None:
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
-                raise SourceError(
-                    f"nested deeper than {MAX_DEPTH} levels", source=source, line=_line(event.start_mark)
-                )
+                raise SourceError(f"nested deeper than {MAX_DEPTH} levels", source=source, line=_line(event.start_mark))
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             depth -= 1
 
