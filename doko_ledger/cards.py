@@ -6,7 +6,6 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from enum import Enum
 
 from doko_ledger.errors import DokoError
@@ -48,40 +47,46 @@ class Rank(Enum):
         return _RANK_POINTS[self]
 
 
-_SUIT_INDEX = {s: i for i, s in enumerate(Suit)}
-_RANK_INDEX = {r: i for i, r in enumerate(Rank)}
+_INTERNED: dict[tuple[Suit, Rank], Card] = {}
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦"}
 _RANK_POINTS = {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2, Rank.NINE: 0}
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One card; the deck holds two of each. Text form: suit letter + rank (`CQ`, `H10`)."""
+    """One card; the deck holds two of each. Text form: suit letter + rank (`CQ`, `H10`).
 
+    Immutable, and interned: `Card(suit, rank)` always returns the same object for the
+    same card, so equality and hashing are identity (fast in every fold step).
+    """
+
+    __slots__ = ("_text", "points", "rank", "suit")
     suit: Suit
     rank: Rank
-    _key: int = field(init=False, repr=False, compare=False)
+    points: int
+    _text: str
 
-    def __post_init__(self) -> None:
-        # A small int standing for (suit, rank): cards are hashed and compared in every
-        # fold step, and hashing the two enums costs more than the rest of the step.
-        object.__setattr__(self, "_key", _SUIT_INDEX[self.suit] * 8 + _RANK_INDEX[self.rank])
+    def __new__(cls, suit: Suit, rank: Rank) -> Card:
+        card = _INTERNED.get((suit, rank))
+        if card is None:
+            card = super().__new__(cls)
+            object.__setattr__(card, "suit", Suit(suit))
+            object.__setattr__(card, "rank", Rank(rank))
+            object.__setattr__(card, "points", card.rank.points)
+            object.__setattr__(card, "_text", card.suit.value + card.rank.value)
+            card = _INTERNED.setdefault((card.suit, card.rank), card)
+        return card
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and self._key == other._key
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("cards are immutable")
 
-    def __hash__(self) -> int:
-        return self._key
+    def __reduce__(self) -> tuple[type[Card], tuple[Suit, Rank]]:
+        return (Card, (self.suit, self.rank))
 
     def __str__(self) -> str:
-        return self.suit.value + self.rank.value
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card({self})"
-
-    @property
-    def points(self) -> int:
-        return self.rank.points
 
     @property
     def pretty(self) -> str:
@@ -173,4 +178,4 @@ def deck(with_nines: bool = True) -> Counter[Card]:
 
 def card_points(cards: Iterable[Card]) -> int:
     """Sum of card points (A 11, 10 10, K 4, Q 3, J 2, 9 0)."""
-    return sum(c.rank.points for c in cards)
+    return sum([c.points for c in cards])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter
 
@@ -74,7 +73,7 @@ def test_cards_are_values() -> None:
     assert parse_card("CQ") == Card(Suit.CLUBS, Rank.QUEEN)
     assert hash(parse_card("CQ")) == hash(Card(Suit.CLUBS, Rank.QUEEN))
     assert parse_card("CQ") != parse_card("SQ")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         parse_card("CQ").rank = Rank.KING  # type: ignore[misc]
 
 

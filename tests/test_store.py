@@ -193,7 +193,13 @@ def test_heads_and_stream_names(store: EventStore) -> None:
     assert store.stream_version("s/b") == 2
     assert store.streams() == ["s/a", "s/b"]
     assert store.streams("s/b") == ["s/b"]
-    assert [[r.envelope.version for r in s] for s in store.iter_streams("s/")] == [[1, 2, 3, 4], [1, 2]]
+    grouped = list(store.iter_stream_events("s/"))
+    assert [(s.stream, len(s.events), s.first_position, s.last_position) for s in grouped] == [
+        ("s/a", 4, 1, 6),
+        ("s/b", 2, 4, 5),
+    ]
+    assert grouped[0].events == [r.event for r in store.read_stream("s/a")]
+    assert next(store.iter_stream_events("s/", up_to_position=2)).events == grouped[0].events[:2]
 
 
 def test_stream_prefix_treats_like_wildcards_literally(store: EventStore) -> None:

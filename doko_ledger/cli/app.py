@@ -94,11 +94,13 @@ def import_(
     ctx: typer.Context,
     files: Annotated[list[Path], typer.Argument(help="Game files (YAML) to import.")],
     by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Import game files: each is validated completely, then appended atomically."""
     console = out()
     valid: list[tuple[str, LoadedGame]] = []
     failed: list[str] = []
+    games = events = 0
     with Progress(console=err_console(), transient=True, disable=len(files) < 20) as progress:
         task = progress.add_task("reading", total=len(files))
         for path in files:
@@ -120,8 +122,11 @@ def import_(
                 progress=lambda n: progress.advance(task, n),
             )
         failed += [f"{source}: {message}" for source, message in report.refused]
-        if report.games:
-            console.print(f"imported {report.games} game(s), {report.events} events into {_db(ctx)}")
+        games, events = report.games, report.events
+    if as_json:
+        _echo_json({"imported_games": games, "imported_events": events, "errors": failed})
+    elif games:
+        console.print(f"imported {games} game(s), {events} events into {_db(ctx)}")
     for message in failed:
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
     if failed:

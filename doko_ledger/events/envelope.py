@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from doko_ledger.events.codec import dumps_canonical
 
@@ -12,9 +11,11 @@ GENESIS = "0" * 64
 """The `prev_hash` of the first event of every stream."""
 
 
-@dataclass(frozen=True, slots=True)
-class Envelope:
-    """Stream, version within the stream, global position, time, author, and the chained hash."""
+class Envelope(NamedTuple):
+    """Stream, version within the stream, global position, time, author, and the chained hash.
+
+    A NamedTuple rather than a frozen dataclass: one is built for every row read.
+    """
 
     stream: str
     version: int
@@ -27,8 +28,7 @@ class Envelope:
     hash: str
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Recorded(NamedTuple):
     """A stored event: its envelope and the (upcast) event."""
 
     envelope: Envelope

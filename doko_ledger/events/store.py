@@ -11,11 +11,11 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlite_utils import Database
 
@@ -70,6 +70,15 @@ class NewStreamEvents:
     stream: str
     expected_version: int
     events: Sequence[Any]
+
+
+class StreamEvents(NamedTuple):
+    """One stream's events in version order, without their envelopes (what projections fold)."""
+
+    stream: str
+    events: list[Any]
+    first_position: int
+    last_position: int
 
 
 @dataclass(slots=True)
@@ -219,20 +228,20 @@ class EventStore:
         for row in rows:
             yield _recorded(row)
 
-    def iter_streams(self, prefix: str = "") -> Iterator[list[Recorded]]:
-        """Each stream's events in version order, one stream at a time (memory stays flat)."""
+    def iter_stream_events(self, prefix: str = "", up_to_position: int | None = None) -> Iterator[StreamEvents]:
+        """Each stream's decoded events, one stream at a time: the projections' fast path."""
+        limit = self.last_position() if up_to_position is None else up_to_position
         rows = self.db.execute(
-            f"SELECT {_COLUMNS} FROM events WHERE stream LIKE ? ESCAPE '\\' ORDER BY stream, version",
-            [_like_prefix(prefix)],
+            f"SELECT {_EVENT_COLUMNS} FROM events"
+            " WHERE stream LIKE ? ESCAPE '\\' AND position <= ? ORDER BY stream, version",
+            [_like_prefix(prefix), limit],
         )
-        batch: list[Recorded] = []
-        for row in rows:
-            if batch and batch[0].envelope.stream != row[1]:
-                yield batch
-                batch = []
-            batch.append(_recorded(row))
-        if batch:
-            yield batch
+        return _grouped(rows)
+
+    def read_stream_events(self, stream: str) -> StreamEvents | None:
+        """One stream's decoded events, or None for a stream with none."""
+        rows = self.db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream])
+        return next(_grouped(rows), None)
 
     # -- checking ----------------------------------------------------------
 
@@ -277,6 +286,25 @@ def _payload_problem(kind: str, schema_version: int, payload: str) -> str | None
     return None
 
 
+_EVENT_COLUMNS = "stream, position, type, schema_version, payload"
+
+
+def _grouped(rows: Iterable[Sequence[Any]]) -> Iterator[StreamEvents]:
+    """Rows of `_EVENT_COLUMNS` ordered by stream, as one `StreamEvents` per stream."""
+    stream: str | None = None
+    events: list[Any] = []
+    first = last = 0
+    for name, position, kind, schema_version, payload in rows:
+        if name != stream:
+            if stream is not None:
+                yield StreamEvents(stream, events, first, last)
+            stream, events, first = name, [], position
+        events.append(decode_event(kind, schema_version, payload))
+        last = position
+    if stream is not None:
+        yield StreamEvents(stream, events, first, last)
+
+
 def _like_prefix(prefix: str) -> str:
     return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
@@ -298,5 +326,9 @@ def _row(envelope: Envelope, payload: str) -> dict[str, Any]:
 
 def _recorded(row: Sequence[Any]) -> Recorded:
     position, stream, version, kind, schema_version, payload, at, by, prev_hash, digest = row
-    envelope = Envelope(stream, version, position, at, by, kind, schema_version, prev_hash, digest)
-    return Recorded(envelope, decode_event(kind, schema_version, payload))
+    envelope = _envelope((stream, version, position, at, by, kind, schema_version, prev_hash, digest))
+    return _recorded_of((envelope, decode_event(kind, schema_version, payload)))
+
+
+_envelope = Envelope._make
+_recorded_of = Recorded._make

@@ -38,10 +38,10 @@ def evolve(state: GameState, event: Any) -> GameState:
 def _card_played(state: GameState, seat: int, card: Any) -> GameState:
     hands = state.hands
     if hands is not None:
-        hand = list(hands[seat])
+        hand = hands[seat]
         if card in hand:
-            hand.remove(card)
-        hands = hands[:seat] + (tuple(hand),) + hands[seat + 1 :]
+            i = hand.index(card)
+            hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
     current = state.current
     if current is None:
         current = Trick(len(state.tricks) + 1, seat, (card,))

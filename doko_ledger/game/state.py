@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from doko_ledger.cards import FUCHS, Card, card_points
 from doko_ledger.rules.game_types import GameType
@@ -14,9 +14,11 @@ from doko_ledger.rules.ruleset import RuleSet
 Hand = tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A trick: who led, the cards in play order, and (once complete) who won it."""
+class Trick(NamedTuple):
+    """A trick: who led, the cards in play order, and (once complete) who won it.
+
+    A NamedTuple rather than a frozen dataclass: the fold builds one for every card.
+    """
 
     number: int
     leader: int

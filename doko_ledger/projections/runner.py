@@ -12,8 +12,7 @@ from typing import Protocol
 
 from sqlite_utils import Database
 
-from doko_ledger.events.envelope import Recorded
-from doko_ledger.events.store import EventStore
+from doko_ledger.events.store import EventStore, StreamEvents
 
 POSITIONS = "projection_positions"
 BATCH = 500
@@ -31,7 +30,7 @@ class Projection(Protocol):
     def drop(self, db: Database) -> None:
         """Drop the tables."""
 
-    def write(self, db: Database, streams: Sequence[list[Recorded]]) -> None:
+    def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
         """Replace the rows of these streams (each a whole stream, in version order)."""
 
 
@@ -71,7 +70,8 @@ def catch_up(store: EventStore, projection: Projection) -> int:
         )
         changed = [r[0] for r in rows]
         for i in range(0, len(changed), BATCH):
-            projection.write(db, [store.read_stream(s) for s in changed[i : i + BATCH]])
+            batch = [store.read_stream_events(s) for s in changed[i : i + BATCH]]
+            projection.write(db, [s for s in batch if s is not None])
         _set_position(db, projection, end)
     return len(changed)
 
@@ -84,9 +84,9 @@ def rebuild(store: EventStore, projection: Projection) -> int:
         projection.drop(db)
         _ensure(db, projection)
         end = store.last_position()
-        batch: list[list[Recorded]] = []
-        for stream in store.iter_streams(projection.stream_prefix):
-            batch.append([r for r in stream if r.envelope.position <= end])
+        batch: list[StreamEvents] = []
+        for stream in store.iter_stream_events(projection.stream_prefix, end):
+            batch.append(stream)
             if len(batch) == BATCH:
                 projection.write(db, batch)
                 count += len(batch)

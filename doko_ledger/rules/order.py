@@ -17,27 +17,27 @@ _SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 
 @dataclass(frozen=True, slots=True)
 class CardOrder:
-    """How the cards of one game type rank. `key(card)` is (suit key, strength); higher wins."""
+    """How the cards of one game type rank. `keys[card]` is (suit key, strength); higher wins."""
 
     game_type: GameType
     schweinchen: bool
     trumps: tuple[Card, ...]
-    _keys: dict[Card, tuple[str, int]]
+    keys: dict[Card, tuple[str, int]]
 
     def suit_of(self, card: Card) -> str:
         """The suit a card belongs to for following: `TRUMP` or the suit letter."""
-        return self._keys[card][0]
+        return self.keys[card][0]
 
     def is_trump(self, card: Card) -> bool:
-        return self._keys[card][0] == TRUMP
+        return self.keys[card][0] == TRUMP
 
     def strength(self, card: Card) -> int:
         """Rank within its suit key; only comparable between cards of one suit key."""
-        return self._keys[card][1]
+        return self.keys[card][1]
 
     def sort_key(self, card: Card) -> tuple[int, int]:
         """Display order: trumps first, then clubs, spades, hearts, diamonds; high to low."""
-        suit, strength = self._keys[card]
+        suit, strength = self.keys[card]
         group = 0 if suit == TRUMP else 1 + "CSHD".index(suit)
         return (group, -strength)
 

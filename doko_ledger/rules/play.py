@@ -28,18 +28,17 @@ def winning_index(
     cards the first wins, except the second H10 under `second_dulle_beats_first`
     when this is not the last trick.
     """
+    keys = order.keys
     best = 0
+    best_suit, best_strength = keys[cards[0]]
+    second_dulle_wins = second_dulle_beats_first and not last_trick
     for i in range(1, len(cards)):
-        card, top = cards[i], cards[best]
-        suit, top_suit = order.suit_of(card), order.suit_of(top)
-        if suit == top_suit:
-            stronger = order.strength(card) > order.strength(top)
-            if card == top == DULLE and second_dulle_beats_first and not last_trick:
-                stronger = True
-            if stronger:
-                best = i
+        suit, strength = keys[cards[i]]
+        if suit == best_suit:
+            if strength > best_strength or (second_dulle_wins and cards[i] == DULLE == cards[best]):
+                best, best_strength = i, strength
         elif suit == TRUMP:  # the best card so far is of the led plain suit
-            best = i
+            best, best_suit, best_strength = i, suit, strength
     return best
 
 
