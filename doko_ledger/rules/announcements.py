@@ -1,0 +1,146 @@
+"""Announcements (*Ansagen*): deadlines, replies, skipped levels (RULES.md §5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Party(Enum):
+    """The two parties: Re (the old ones, or the soloist) and Kontra."""
+
+    RE = "re"
+    KONTRA = "kontra"
+
+    @property
+    def other(self) -> Party:
+        return Party.KONTRA if self is Party.RE else Party.RE
+
+    @property
+    def title(self) -> str:
+        return self.value.capitalize()
+
+
+class Announcement(Enum):
+    """What can be announced; `re`/`kontra` are the party's own word, the rest are denials."""
+
+    RE = "re"
+    KONTRA = "kontra"
+    NO90 = "no90"
+    NO60 = "no60"
+    NO30 = "no30"
+    SCHWARZ = "schwarz"
+
+    @property
+    def level(self) -> int:
+        """0 for Re/Kontra, 1 for no 90 … 4 for schwarz."""
+        return _LEVEL[self]
+
+    @property
+    def label(self) -> str:
+        return _LABEL[self]
+
+
+_LEVEL = {
+    Announcement.RE: 0,
+    Announcement.KONTRA: 0,
+    Announcement.NO90: 1,
+    Announcement.NO60: 2,
+    Announcement.NO30: 3,
+    Announcement.SCHWARZ: 4,
+}
+_LABEL = {
+    Announcement.RE: "Re",
+    Announcement.KONTRA: "Kontra",
+    Announcement.NO90: "no 90",
+    Announcement.NO60: "no 60",
+    Announcement.NO30: "no 30",
+    Announcement.SCHWARZ: "schwarz",
+}
+DENIALS = (Announcement.NO90, Announcement.NO60, Announcement.NO30, Announcement.SCHWARZ)
+
+DEADLINE = (1, 2, 3, 4, 5)
+"""By level: the most cards the announcer may have played (RULES.md §5 table)."""
+
+
+def party_word(party: Party) -> Announcement:
+    return Announcement.RE if party is Party.RE else Announcement.KONTRA
+
+
+def at_level(party: Party, level: int) -> Announcement:
+    """The announcement of `party` at `level` (0 is the party's own word)."""
+    return party_word(party) if level == 0 else DENIALS[level - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class PartyCalls:
+    """What one party has announced: its highest level (-1 none) and whether its
+    Re/Kontra was in time as a first announcement (not only as a late reply)."""
+
+    level: int = -1
+    base_in_time: bool = True
+
+
+def deadline(level: int, shift: int) -> int:
+    """Most cards the announcer may have played for a first announcement at `level`."""
+    return DEADLINE[level] + shift
+
+
+def reply_deadline(other: PartyCalls, shift: int) -> int | None:
+    """Most cards played for a Re/Kontra that replies to the other party's highest call."""
+    return None if other.level < 0 else deadline(other.level, shift) + 1
+
+
+def announcement_problem(
+    announcement: Announcement,
+    party: Party,
+    played: int,
+    shift: int,
+    own: PartyCalls,
+    other: PartyCalls,
+) -> str | None:
+    """Why `announcement` by a `party` player who has played `played` cards is refused, or None.
+
+    `shift` moves every deadline (marriages clarified late, RULES.md §5). A no X
+    also makes every lower step the party has not said; each must still be in
+    time. A party whose Re/Kontra came only as a late reply makes no denial.
+    """
+    if announcement in (Announcement.RE, Announcement.KONTRA) and announcement is not party_word(party):
+        return f"a {party.title} player cannot say {announcement.label}"
+    level = announcement.level
+    if level == 0:
+        first = deadline(0, shift)
+        reply = reply_deadline(other, shift)
+        if played <= first or (reply is not None and played <= reply):
+            return None
+        allowed = f"at most {first} card(s) played"
+        if reply is not None:
+            allowed += f", or {reply} as a reply to {at_level(party.other, other.level).label}"
+        return f"{announcement.label} is too late: allowed with {allowed}; the announcer has played {played} (RULES.md §5)"
+    if own.level >= 0 and not own.base_in_time:
+        word = party_word(party).label
+        return (
+            f"{announcement.label} is not allowed: {party.title}'s {word} came only as a late reply "
+            "and would not have been in time as a first announcement (RULES.md §5, DDV)"
+        )
+    lowest = min(own.level + 1, level)
+    for step in range(lowest, level + 1):
+        due = deadline(step, shift)
+        if played > due:
+            said = at_level(party, step).label
+            what = announcement.label if step == level else f"{announcement.label} includes {said}, which"
+            return f"{what} is too late: allowed with at most {due} card(s) played; the announcer has played {played} (RULES.md §5)"
+    return None
+
+
+def after(own: PartyCalls, announcement: Announcement, played: int, shift: int) -> PartyCalls:
+    """The party's calls after an accepted announcement."""
+    level = max(own.level, announcement.level)
+    base_in_time = own.base_in_time if own.level >= 0 else played <= deadline(0, shift)
+    return PartyCalls(level, base_in_time)
+
+
+def marriage_shift(clarifying_trick: int, mode: str) -> int:
+    """How many cards later every deadline falls when trick `clarifying_trick` clarified the
+    marriage: `after_first` (default) 0/1/2 for tricks 1/2/3, `tricks` 1/2/3 (RULES.md §5)."""
+    return clarifying_trick if mode == "tricks" else clarifying_trick - 1

@@ -1,0 +1,123 @@
+"""Reservations (*Vorbehalt*): who is asked when, and which one sets the game (RULES.md §4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from doko_ledger.cards import ALTE, Card
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.order import card_order
+from doko_ledger.rules.play import SEATS
+
+POVERTY_MAX_TRUMPS = 3
+POVERTY_CARDS = 3
+
+
+class ReservationKind(Enum):
+    """What a reservation turns out to be, in rising precedence."""
+
+    MARRIAGE = "marriage"
+    POVERTY = "poverty"
+    SOLO = "solo"
+
+
+_PRECEDENCE = {ReservationKind.MARRIAGE: 1, ReservationKind.POVERTY: 2, ReservationKind.SOLO: 3}
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """The game the reservations decided: its type and the declarer (soloist, marriage or poor player)."""
+
+    game_type: GameType
+    declarer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A reservation's kind, said by its player; `solo` is the solo type."""
+
+    seat: int
+    kind: ReservationKind
+    solo: GameType | None = None
+
+
+def asking_order(dealer: int) -> tuple[int, ...]:
+    """Seats in the order they are asked: from the dealer's left, clockwise (RULES.md §4)."""
+    return tuple((dealer + i) % SEATS for i in range(1, SEATS + 1))
+
+
+def next_to_declare(dealer: int, declared: Sequence[tuple[int, bool]]) -> int | None:
+    """The seat that says healthy or reservation next, or None when all four have."""
+    order = asking_order(dealer)
+    return order[len(declared)] if len(declared) < SEATS else None
+
+
+def next_to_name(dealer: int, declared: Sequence[tuple[int, bool]], named: Sequence[Named]) -> int | None:
+    """The reserving seat that must name its reservation next, or None when the game is decided.
+
+    Reserving players name their kind in asking order; the first solo ends the asking,
+    since no later reservation can beat it (solo > poverty > marriage, then seat order).
+    """
+    if len(declared) < SEATS or any(n.kind is ReservationKind.SOLO for n in named):
+        return None
+    reserving = [seat for seat, healthy in _in_order(dealer, declared) if not healthy]
+    return reserving[len(named)] if len(named) < len(reserving) else None
+
+
+def _in_order(dealer: int, declared: Sequence[tuple[int, bool]]) -> list[tuple[int, bool]]:
+    order = asking_order(dealer)
+    return sorted(declared, key=lambda d: order.index(d[0]))
+
+
+def resolve(dealer: int, declared: Sequence[tuple[int, bool]], named: Sequence[Named]) -> Contract | None:
+    """The contract once every needed reservation is said, else None.
+
+    No reservation makes a normal game (a silent solo is found from the cards, see
+    `silent_soloist`). Otherwise the highest kind wins, the earlier seat between equals.
+    """
+    if len(declared) < SEATS or next_to_name(dealer, declared, named) is not None:
+        return None
+    if not named:
+        return Contract(GameType.NORMAL)
+    order = asking_order(dealer)
+    best = max(named, key=lambda n: (_PRECEDENCE[n.kind], -order.index(n.seat)))
+    if best.kind is ReservationKind.SOLO:
+        assert best.solo is not None
+        return Contract(best.solo, best.seat)
+    kind = GameType.MARRIAGE if best.kind is ReservationKind.MARRIAGE else GameType.POVERTY
+    return Contract(kind, best.seat)
+
+
+def trump_count(hand: Sequence[Card]) -> int:
+    """Trumps in a hand by the normal card order (what poverty is measured in)."""
+    order = card_order(GameType.NORMAL)
+    return sum(1 for c in hand if order.is_trump(c))
+
+
+def silent_soloist(hands: Sequence[Sequence[Card]]) -> int | None:
+    """The seat holding both CQ, who plays a silent solo if they said healthy (RULES.md §4)."""
+    for seat, hand in enumerate(hands):
+        if list(hand).count(ALTE) == 2:
+            return seat
+    return None
+
+
+def marriage_partner(
+    tricks: Sequence[tuple[Card, int]], declarer: int, clarification: str, trump: set[Card] | frozenset[Card]
+) -> tuple[int | None, int | None]:
+    """(partner, clarifying trick) of a marriage from its first tricks as (led card, winner).
+
+    The first of tricks 1-3 that counts (option `marriage_clarification`: `any`, `trump`
+    led, `plain` led) and is won by another player makes that player the partner. After
+    trick 3 without one the marriage player is alone, and trick 3 clarifies (RULES.md §4-§5).
+    Returns (None, None) while still open.
+    """
+    for number, (led, winner) in enumerate(tricks[:3], 1):
+        counts = clarification == "any" or (clarification == "trump") == (led in trump)
+        if counts and winner != declarer:
+            return winner, number
+    if len(tricks) >= 3:
+        return None, 3
+    return None, None
