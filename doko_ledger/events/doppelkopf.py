@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import ClassVar
 
 from doko_ledger.cards import Card, parse_card
 from doko_ledger.events.codec import event_type, register_value
+from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.reservations import ReservationKind
 from doko_ledger.rules.ruleset import RuleSet, rules_from_snapshot
 
 register_value(Card, str, parse_card)
 register_value(RuleSet, RuleSet.to_dict, rules_from_snapshot)
 
 Hand = tuple[Card, ...]
+
+
+class AbandonReason(Enum):
+    POVERTY_DECLINED = "poverty_declined"
+    MISDEAL = "misdeal"
 
 
 @event_type("GameStarted", version=1)
@@ -40,15 +48,82 @@ class CardsDealt:
     hands: tuple[Hand, ...]
 
 
-@event_type("GameTypeSet", version=1)
+@event_type("ReservationDeclared", version=1)
 @dataclass(frozen=True, slots=True)
-class GameTypeSet:
-    """The game type, given directly; `declarer` is the soloist of a solo."""
+class ReservationDeclared:
+    """A player said healthy (*gesund*) or reservation (*Vorbehalt*), asked from the dealer's left."""
 
     event_name: ClassVar[str]
     schema_version: ClassVar[int]
-    game_type: GameType
-    declarer: int | None = None
+    seat: int
+    healthy: bool
+
+
+@event_type("ReservationNamed", version=1)
+@dataclass(frozen=True, slots=True)
+class ReservationNamed:
+    """A reserving player said what the reservation is: marriage, poverty, or a solo and its type."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    kind: ReservationKind
+    solo: GameType | None = None
+
+
+@event_type("PovertyCardsPassed", version=1)
+@dataclass(frozen=True, slots=True)
+class PovertyCardsPassed:
+    """The poor player passed three cards face down; `cards` is None where they were not recorded."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    cards: tuple[Card, ...] | None = None
+
+
+@event_type("PovertyAnswered", version=1)
+@dataclass(frozen=True, slots=True)
+class PovertyAnswered:
+    """A player, asked from the poor player's left, accepted or declined the poverty."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    accepted: bool
+
+
+@event_type("PovertyCardsReturned", version=1)
+@dataclass(frozen=True, slots=True)
+class PovertyCardsReturned:
+    """The acceptor gave three cards back; `cards` is None where they were not recorded."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    cards: tuple[Card, ...] | None = None
+
+
+@event_type("DealAbandoned", version=1)
+@dataclass(frozen=True, slots=True)
+class DealAbandoned:
+    """The deal was thrown in and scores nothing: nobody took a poverty, or a misdeal."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    reason: AbandonReason
+
+
+@event_type("AnnouncementMade", version=1)
+@dataclass(frozen=True, slots=True)
+class AnnouncementMade:
+    """A player announced (*Ansage*); `party` is the party the call speaks for."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    announcement: Announcement
+    party: Party
 
 
 @event_type("SchweinchenShown", version=1)
@@ -72,4 +147,16 @@ class CardPlayed:
     card: Card
 
 
-DoppelkopfEvent = GameStarted | CardsDealt | GameTypeSet | SchweinchenShown | CardPlayed
+DoppelkopfEvent = (
+    GameStarted
+    | CardsDealt
+    | ReservationDeclared
+    | ReservationNamed
+    | PovertyCardsPassed
+    | PovertyAnswered
+    | PovertyCardsReturned
+    | DealAbandoned
+    | AnnouncementMade
+    | SchweinchenShown
+    | CardPlayed
+)

@@ -6,10 +6,10 @@ id: kitchen-2026-11-28-01
 players: [Anna, Ben, Clara, Dirk]     # by seat, clockwise
 dealer: Dirk
 rules: standard                        # or {preset: standard, second_dulle_beats_first: true}
-game_type: normal
+reservations: {Ben: queen_solo}        # who did not say healthy (optional)
 hands: {Anna: [CQ, ...], ...}         # optional
 tricks:
-  - [C10, CA, CK, C9]                  # in the order played, from the leader
+  - [C10, {Anna: kontra}, CA, CK, C9]  # in the order played from the leader; calls between cards
 ```
 
 `dumps(loads(text)) == text` for text that `dumps` wrote; the comments it writes
@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from doko_ledger.cards import CardError, parse_card
+from doko_ledger.cards import Card, CardError, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.events.doppelkopf import DoppelkopfEvent
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml
-from doko_ledger.game.record import GameRecord, PlayItem, RecordError, Said, to_events
+from doko_ledger.game.parties import marriage_status
+from doko_ledger.game.record import GameRecord, PlayItem, PovertyRecord, RecordError, Said, to_events
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
@@ -82,7 +83,7 @@ def load(path: str | Path | TextIO) -> GameRecord:
 def _record(doc: YamlDocument) -> GameRecord:
     data = doc.data
     if not isinstance(data, dict):
-        raise doc.error("a game file is a mapping with id, players, dealer, game_type and tricks", ())
+        raise doc.error("a game file is a mapping with id, players, dealer and tricks", ())
     rules = _rules(doc, data.get("rules", "standard"))
     errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
@@ -108,24 +109,48 @@ def _record(doc: YamlDocument) -> GameRecord:
         tuple(_item(doc, item, ["tricks", t, i]) for i, item in enumerate(trick))
         for t, trick in enumerate(data.get("tricks", []))
     )
+    poverty = data.get("poverty")
+    if poverty is not None:
+        poverty = PovertyRecord(
+            passed=_cards(doc, poverty.get("passed"), ["poverty", "passed"]),
+            accepted_by=poverty.get("accepted_by"),
+            returned=_cards(doc, poverty.get("returned"), ["poverty", "returned"]),
+        )
     return GameRecord(
         id=data["id"],
         players=players,
         dealer=data["dealer"],
         rules=rules,
-        game_type=GameType(data["game_type"]),
-        soloist=data.get("soloist"),
+        reservations=_reservations(doc, data.get("reservations", {}), players, data["dealer"]),
+        poverty=poverty,
+        abandoned=data.get("abandoned"),
         hands=hands,
         tricks=tricks,
         played_on=data.get("played_on"),
     )
 
 
+def _reservations(doc: YamlDocument, said: dict[str, str], players: tuple[str, ...], dealer: str) -> Any:
+    """The non-healthy reservations in asking order (from the dealer's left)."""
+    for player in said:
+        if player not in players:
+            raise doc.error(f"reservation of unknown player {player!r}", ["reservations", player])
+    start = players.index(dealer) + 1 if dealer in players else 0
+    order = [players[(start + i) % len(players)] for i in range(len(players))]
+    return tuple((p, said[p]) for p in order if p in said and said[p] != "healthy")
+
+
+def _cards(doc: YamlDocument, texts: list[Any] | None, path: list[str | int]) -> tuple[Card, ...] | None:
+    if texts is None:
+        return None
+    return tuple(_card(doc, c, [*path, i]) for i, c in enumerate(texts))
+
+
 def _schema_message(error: Any) -> str:
     if error.validator == "additionalProperties":
         return str(error.message).replace("Additional properties are not allowed", "unknown field(s)")
     if error.validator == "oneOf" and isinstance(error.instance, dict):
-        return f"expected a card or one call such as {{Anna: schweinchen}}, not {error.instance!r}"
+        return f"expected a card or one call such as {{Anna: re}}, not {error.instance!r}"
     return str(error.message)
 
 
@@ -160,9 +185,10 @@ def _item(doc: YamlDocument, item: Any, path: list[str | int]) -> PlayItem:
 def dumps(record: GameRecord) -> str:
     """The canonical text of a game file, with derived comments per trick."""
     try:
-        tricks_done = to_events(record)[1].all_tricks
+        state: GameState | None = to_events(record)[1]
     except DokoError:
-        tricks_done = ()
+        state = None
+    tricks_done = state.all_tricks if state is not None else ()
     lines = [
         f"format: {FORMAT}",
         f"id: {dump_flow(record.id)}",
@@ -173,16 +199,26 @@ def dumps(record: GameRecord) -> str:
         f"players: {dump_flow(list(record.players))}",
         f"dealer: {dump_flow(record.dealer)}",
         f"rules: {_dump_rules(record.rules)}",
-        f"game_type: {record.game_type.value}",
     ]
-    if record.soloist is not None:
-        lines.append(f"soloist: {dump_flow(record.soloist)}")
+    if record.abandoned is not None:
+        lines.append(f"abandoned: {record.abandoned}")
+    if record.reservations:
+        lines.append(f"reservations: {dump_flow(dict(record.reservations))}")
+    if record.poverty is not None:
+        lines.append("poverty:")
+        poverty = record.poverty
+        if poverty.passed is not None:
+            lines.append(f"  passed: [{', '.join(str(c) for c in poverty.passed)}]")
+        if poverty.accepted_by is not None:
+            lines.append(f"  accepted_by: {dump_flow(poverty.accepted_by)}")
+        if poverty.returned is not None:
+            lines.append(f"  returned: [{', '.join(str(c) for c in poverty.returned)}]")
     if record.hands is not None:
         lines.append("hands:")
         for player, hand in zip(record.players, record.hands, strict=True):
             lines.append(f"  {dump_flow(player)}: [{', '.join(str(c) for c in hand)}]")
     if record.tricks:
-        lines.append("tricks:")
+        lines.append("tricks:" + (f"  # {describe(state)}" if state is not None else ""))
         for t, trick in enumerate(record.tricks):
             items = ", ".join(str(i) if not isinstance(i, Said) else dump_flow({i.player: i.what}) for i in trick)
             comment = ""
@@ -195,6 +231,22 @@ def dumps(record: GameRecord) -> str:
     else:
         lines.append("tricks: []")
     return "\n".join(lines) + "\n"
+
+
+def describe(state: GameState) -> str:
+    """One line for people: the game type, its declarer, a marriage's partner."""
+    if state.game_type is None:
+        return "reservations open"
+    text = state.game_type.value.replace("_", " ")
+    if state.declarer is not None:
+        text += f" by {state.players[state.declarer]}"
+    if state.game_type is GameType.MARRIAGE:
+        partner, clarified = marriage_status(state)
+        if partner is not None:
+            text += f", partner {state.players[partner]} (trick {clarified})"
+        elif clarified is not None:
+            text += ", alone"
+    return text
 
 
 def _dump_rules(rules: RuleSet) -> str:

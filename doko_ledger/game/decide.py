@@ -9,64 +9,30 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
 
-from doko_ledger.cards import ALTE, FUCHS, Card, deck
-from doko_ledger.errors import DokoError
-from doko_ledger.events.doppelkopf import (
-    CardPlayed,
-    CardsDealt,
-    DoppelkopfEvent,
-    GameStarted,
-    GameTypeSet,
-    SchweinchenShown,
+from doko_ledger.cards import FUCHS, Card, deck
+from doko_ledger.events.doppelkopf import CardPlayed, CardsDealt, DoppelkopfEvent, GameStarted, SchweinchenShown
+from doko_ledger.game import reserve
+from doko_ledger.game.announce import announce
+from doko_ledger.game.commands import (
+    AbandonDeal,
+    Announce,
+    AnswerPoverty,
+    Command,
+    DealCards,
+    DeclareReservation,
+    IllegalMove,
+    NameReservation,
+    PassPovertyCards,
+    PlayCard,
+    ReturnPovertyCards,
+    ShowSchweinchen,
+    StartGame,
+    seat_name,
 )
 from doko_ledger.game.state import GameState, Hand
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS, must_follow
-from doko_ledger.rules.ruleset import RuleSet
-
-
-class IllegalMove(DokoError, ValueError):
-    """A command the rules or the game so far do not allow; `seat` names whose part is wrong."""
-
-    def __init__(self, message: str, seat: int | None = None) -> None:
-        super().__init__(message)
-        self.seat = seat
-
-
-@dataclass(frozen=True, slots=True)
-class StartGame:
-    game_id: str
-    players: tuple[str, ...]
-    dealer: int
-    rules: RuleSet
-    played_on: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DealCards:
-    hands: tuple[Hand, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SetGameType:
-    game_type: GameType
-    declarer: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ShowSchweinchen:
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard:
-    seat: int
-    card: Card
-
-
-Command = StartGame | DealCards | SetGameType | ShowSchweinchen | PlayCard
 
 
 def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
@@ -76,8 +42,20 @@ def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
             return [_start(state, command)]
         case DealCards(hands=hands):
             return [_deal(state, hands)]
-        case SetGameType(game_type=game_type, declarer=declarer):
-            return [_set_game_type(state, game_type, declarer)]
+        case DeclareReservation():
+            return reserve.declare(state, command)
+        case NameReservation():
+            return reserve.name(state, command)
+        case PassPovertyCards():
+            return reserve.pass_cards(state, command)
+        case AnswerPoverty():
+            return reserve.answer(state, command)
+        case ReturnPovertyCards():
+            return reserve.return_cards(state, command)
+        case AbandonDeal():
+            return reserve.abandon(state, command)
+        case Announce():
+            return announce(state, command)
         case ShowSchweinchen(seat=seat):
             return [_show_schweinchen(state, seat)]
         case PlayCard(seat=seat, card=card):
@@ -94,10 +72,6 @@ def name_problem(name: str) -> str | None:
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
         return "holds a control character or line break"
     return None
-
-
-def _name(state: GameState, seat: int) -> str:
-    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
 
 
 def _require_started(state: GameState) -> None:
@@ -129,15 +103,15 @@ def _deal(state: GameState, hands: tuple[Hand, ...]) -> CardsDealt:
     _require_started(state)
     if state.dealt is not None:
         raise IllegalMove("the cards were already dealt")
-    if state.game_type is not None or state.cards_played:
-        raise IllegalMove("the deal comes before the game type and the first card")
+    if state.declared or state.cards_played:
+        raise IllegalMove("the deal comes before the reservations and the first card")
     if len(hands) != SEATS:
         raise IllegalMove(f"a deal has 4 hands, not {len(hands)}")
     size = state.hand_size
     for seat, hand in enumerate(hands):
         if len(hand) != size:
             raise IllegalMove(
-                f"{_name(state, seat)}'s hand has {len(hand)} cards; each hand has {size} (RULES.md §1)", seat
+                f"{seat_name(state, seat)}'s hand has {len(hand)} cards; each hand has {size} (RULES.md §1)", seat
             )
     full = deck(state.rules.with_nines)
     dealt: Counter[Card] = Counter(c for hand in hands for c in hand)
@@ -146,37 +120,11 @@ def _deal(state: GameState, hands: tuple[Hand, ...]) -> CardsDealt:
         if card not in full:
             raise IllegalMove(f"{card} is not in the deck: this game is played without nines (RULES.md §1)", holders[0])
         if count > 2:
-            names = ", ".join(_name(state, s) for s in holders)
+            names = ", ".join(seat_name(state, s) for s in holders)
             raise IllegalMove(
                 f"the deal has {count} copies of {card} ({names}); the deck has two (RULES.md §1)", holders[-1]
             )
     return CardsDealt(tuple(tuple(h) for h in hands))
-
-
-def _set_game_type(state: GameState, game_type: GameType, declarer: int | None) -> GameTypeSet:
-    _require_started(state)
-    if state.game_type is not None:
-        raise IllegalMove(f"the game type is already {state.game_type.value}")
-    if game_type in (GameType.MARRIAGE, GameType.POVERTY):
-        raise IllegalMove(f"a {game_type.value} is declared as a reservation, not set directly (RULES.md §4)")
-    if game_type.is_pure_suit_solo and not state.rules.pure_suit_solos:
-        raise IllegalMove(f"{game_type.value} is not allowed under these rules (option pure_suit_solos)")
-    if game_type.is_solo:
-        if declarer is None or not 0 <= declarer < SEATS:
-            raise IllegalMove(f"a {game_type.value} needs its soloist")
-    elif declarer is not None:
-        raise IllegalMove(f"a {game_type.value} game has no soloist")
-    holds_both = state.hands is None or declarer is None or state.hands[declarer].count(ALTE) == 2
-    if game_type is GameType.SILENT_SOLO and not holds_both:
-        who = _name(state, declarer if declarer is not None else -1)
-        raise IllegalMove(f"a silent solo needs both CQ, and {who} does not hold them (RULES.md §4)")
-    if game_type is GameType.NORMAL and state.hands is not None:
-        both = [seat for seat, hand in enumerate(state.hands) if hand.count(ALTE) == 2]
-        if both:
-            raise IllegalMove(
-                f"{_name(state, both[0])} holds both CQ: without a reservation that is a silent solo (RULES.md §4)"
-            )
-    return GameTypeSet(game_type, declarer)
 
 
 def _show_schweinchen(state: GameState, seat: int) -> SchweinchenShown:
@@ -190,7 +138,7 @@ def _show_schweinchen(state: GameState, seat: int) -> SchweinchenShown:
     if state.hands is not None:
         raise IllegalMove("the hands are recorded, so the Schweinchen is known from the deal; leave the call out")
     if state.schweinchen_seat is not None:
-        raise IllegalMove(f"{_name(state, state.schweinchen_seat)} already showed the Schweinchen")
+        raise IllegalMove(f"{seat_name(state, state.schweinchen_seat)} already showed the Schweinchen")
     if FUCHS in state.cards_played:
         raise IllegalMove("a DA was already played: the Schweinchen is shown with the first one")
     return SchweinchenShown(seat)
@@ -198,15 +146,17 @@ def _show_schweinchen(state: GameState, seat: int) -> SchweinchenShown:
 
 def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
     _require_started(state)
-    who = _name(state, seat)
-    if state.game_type is None:
-        raise IllegalMove(f"{who} cannot play {card}: the game type is not set yet")
+    who = seat_name(state, seat)
+    if not state.ready:
+        if state.abandoned is not None:
+            raise IllegalMove(f"{who} cannot play {card}: the deal was thrown in")
+        raise IllegalMove(f"{who} cannot play {card}: the reservations are not settled yet (RULES.md §4)")
     if state.finished:
         raise IllegalMove(f"{who} cannot play {card}: all {state.hand_size} tricks are played")
     turn = state.to_play
     if seat != turn:
         assert turn is not None
-        raise IllegalMove(f"{who} played {card} out of turn: it is {_name(state, turn)}'s turn (RULES.md §3)")
+        raise IllegalMove(f"{who} played {card} out of turn: it is {seat_name(state, turn)}'s turn (RULES.md §3)")
     if card not in deck(state.rules.with_nines):
         raise IllegalMove(f"{who} played {card}, which is not in the deck: this game has no nines")
     trick = state.current.cards if state.current is not None else ()
@@ -215,7 +165,7 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
             raise IllegalMove(f"{who} played a third {card}: both copies are already played")
         holder = state.schweinchen_seat
         if card == FUCHS and holder is not None and holder != seat:
-            raise IllegalMove(f"{who} cannot hold {card}: {_name(state, holder)} showed both (Schweinchen)")
+            raise IllegalMove(f"{who} cannot hold {card}: {seat_name(state, holder)} showed both (Schweinchen)")
         return CardPlayed(seat, card)
     hand = state.hands[seat]
     if card not in hand:

@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import reduce
 from typing import Any
 
-from doko_ledger.events.doppelkopf import CardPlayed, CardsDealt, GameStarted, GameTypeSet, SchweinchenShown
-from doko_ledger.game.state import GameState, Trick, schweinchen_holder
+from doko_ledger.cards import ALTE, Card
+from doko_ledger.events.doppelkopf import (
+    AnnouncementMade,
+    CardPlayed,
+    CardsDealt,
+    DealAbandoned,
+    GameStarted,
+    PovertyAnswered,
+    PovertyCardsPassed,
+    PovertyCardsReturned,
+    ReservationDeclared,
+    ReservationNamed,
+    SchweinchenShown,
+)
+from doko_ledger.game.state import Call, GameState, Hand, PovertyExchange, Trick, schweinchen_holder
+from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import winning_index
+from doko_ledger.rules.reservations import Named, resolve, silent_soloist
 
 
 def evolve(state: GameState, event: Any) -> GameState:
@@ -28,20 +44,85 @@ def evolve(state: GameState, event: Any) -> GameState:
         case CardsDealt(hands=hands):
             holder = schweinchen_holder(hands) if state.rules.schweinchen else None
             return state.but(dealt=hands, hands=hands, schweinchen_seat=holder)
-        case GameTypeSet(game_type=game_type, declarer=declarer):
-            return state.but(game_type=game_type, declarer=declarer)
+        case ReservationDeclared(seat=seat, healthy=healthy):
+            return _resolved(state.but(declared=(*state.declared, (seat, healthy))))
+        case ReservationNamed(seat=seat, kind=kind, solo=solo):
+            return _resolved(state.but(named=(*state.named, Named(seat, kind, solo))))
+        case PovertyCardsPassed(seat=seat, cards=cards):
+            return _poverty_passed(state, seat, cards)
+        case PovertyAnswered(seat=seat, accepted=accepted):
+            return _poverty_answered(state, seat, accepted)
+        case PovertyCardsReturned(seat=seat, cards=cards):
+            return _poverty_returned(state, seat, cards)
+        case DealAbandoned(reason=reason):
+            return state.but(abandoned=reason.value)
+        case AnnouncementMade(seat=seat, announcement=announcement, party=party):
+            call = Call(seat, announcement, party, len(state.played_by(seat)), len(state.tricks) + 1)
+            return state.but(calls=(*state.calls, call))
         case SchweinchenShown(seat=seat):
             return state.but(schweinchen_seat=seat)
     return state
 
 
-def _card_played(state: GameState, seat: int, card: Any) -> GameState:
+def _resolved(state: GameState) -> GameState:
+    """Set the game type once the reservations decide it (a silent solo where the deal shows one)."""
+    contract = resolve(state.dealer, state.declared, state.named)
+    if contract is None:
+        return state
+    game_type, declarer = contract.game_type, contract.declarer
+    if game_type is GameType.NORMAL and state.hands is not None:
+        soloist = silent_soloist(state.hands)
+        if soloist is not None:
+            game_type, declarer = GameType.SILENT_SOLO, soloist
+    poverty = PovertyExchange(declarer) if game_type is GameType.POVERTY and declarer is not None else None
+    return state.but(game_type=game_type, declarer=declarer, poverty=poverty)
+
+
+def _moved(hands: tuple[Hand, ...] | None, seat: int, take: Iterable[Card], give: Iterable[Card]) -> Any:
+    """Hands with `take` removed from and `give` added to one seat."""
+    if hands is None:
+        return None
+    hand = list(hands[seat])
+    for card in take:
+        if card in hand:
+            hand.remove(card)
+    hand.extend(give)
+    return (*hands[:seat], tuple(hand), *hands[seat + 1 :])
+
+
+def _poverty_passed(state: GameState, seat: int, cards: tuple[Card, ...] | None) -> GameState:
+    poverty = state.poverty or PovertyExchange(seat)
+    hands = _moved(state.hands, seat, cards or (), ())
+    return state.but(hands=hands, poverty=replace(poverty, passed=True, passed_cards=cards))
+
+
+def _poverty_answered(state: GameState, seat: int, accepted: bool) -> GameState:
+    if state.poverty is None:
+        return state
+    poverty = replace(state.poverty, answers=(*state.poverty.answers, (seat, accepted)))
+    hands = _moved(state.hands, seat, (), poverty.passed_cards or ()) if accepted else state.hands
+    return state.but(hands=hands, poverty=poverty)
+
+
+def _poverty_returned(state: GameState, seat: int, cards: tuple[Card, ...] | None) -> GameState:
+    if state.poverty is None:
+        return state
+    poverty = replace(state.poverty, returned=True, returned_cards=cards)
+    hands = _moved(state.hands, seat, cards or (), ())
+    hands = _moved(hands, poverty.poor, (), cards or ())
+    return state.but(hands=hands, poverty=poverty)
+
+
+def _card_played(state: GameState, seat: int, card: Card) -> GameState:
     hands = state.hands
     if hands is not None:
         hand = hands[seat]
         if card in hand:
             i = hand.index(card)
             hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+    elif card is ALTE and state.game_type is GameType.NORMAL and ALTE in state.played_by(seat):
+        # Hands not recorded: the same player showing both CQ reveals a silent solo (RULES.md §4).
+        state = state.but(game_type=GameType.SILENT_SOLO, declarer=seat)
     current = state.current
     if current is None:
         current = Trick(len(state.tricks) + 1, seat, (card,))

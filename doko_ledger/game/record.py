@@ -1,51 +1,70 @@
 """A whole game as people write it down, and its conversion to and from events.
 
 `GameRecord` is what a game file holds: players by name, the dealer, the rules,
-optional hands, the game type and the play trick by trick. `to_events` runs
-every entry through `decide`, so a record that breaks a rule is refused with the
-path of the entry (`("tricks", 5, 2)`); `from_events` is its inverse.
+optional hands, the reservations, a poverty's exchange, and the play trick by
+trick with the calls between the cards. `to_events` runs every entry through
+`decide`, so a record that breaks a rule is refused with the path of the entry
+(`("tricks", 5, 2)`); `from_events` is its inverse.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.cards import Card
 from doko_ledger.errors import DokoError
 from doko_ledger.events.doppelkopf import (
+    AbandonReason,
+    AnnouncementMade,
     CardPlayed,
-    CardsDealt,
+    DealAbandoned,
     DoppelkopfEvent,
-    GameStarted,
-    GameTypeSet,
+    PovertyAnswered,
+    PovertyCardsPassed,
+    PovertyCardsReturned,
+    ReservationDeclared,
+    ReservationNamed,
     SchweinchenShown,
 )
-from doko_ledger.game.decide import (
+from doko_ledger.game.commands import (
+    AbandonDeal,
+    Announce,
+    AnswerPoverty,
     Command,
     DealCards,
+    DeclareReservation,
     IllegalMove,
+    NameReservation,
+    PassPovertyCards,
     PlayCard,
-    SetGameType,
+    ReturnPovertyCards,
     ShowSchweinchen,
     StartGame,
-    decide,
 )
+from doko_ledger.game.decide import decide
 from doko_ledger.game.evolve import evolve
+from doko_ledger.game.parties import true_parties
 from doko_ledger.game.state import GameState
+from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
+from doko_ledger.rules.reservations import ReservationKind, asking_order, next_to_name
 from doko_ledger.rules.ruleset import RuleSet
 
 Path = tuple[str | int, ...]
 
 SCHWEINCHEN = "schweinchen"
+RESERVATION = "reservation"
+"""A reservation whose kind was never asked because an earlier one decided the game."""
+
+MISDEAL = AbandonReason.MISDEAL.value
 
 
 @dataclass(frozen=True, slots=True)
 class Said:
-    """Something a player said between two cards (`{Anna: schweinchen}` in a game file)."""
+    """A call between two cards: `{Anna: re}`, `{Anna: kontra no90}`, `{Anna: schweinchen}`."""
 
     player: str
     what: str
@@ -55,15 +74,31 @@ PlayItem = Card | Said
 
 
 @dataclass(frozen=True, slots=True)
+class PovertyRecord:
+    """A poverty's exchange by its outcome: the cards passed, who took them (the players
+    asked before declined; nobody: all declined), and the cards given back."""
+
+    passed: tuple[Card, ...] | None = None
+    accepted_by: str | None = None
+    returned: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One game as written in a game file."""
+    """One game as written in a game file.
+
+    `reservations` lists, in asking order, each player who did not say healthy and what
+    the reservation was: `marriage`, `poverty`, a solo type, or `reservation` when it was
+    never asked.
+    """
 
     id: str
     players: tuple[str, ...]
     dealer: str
     rules: RuleSet
-    game_type: GameType
-    soloist: str | None = None
+    reservations: tuple[tuple[str, str], ...] = ()
+    poverty: PovertyRecord | None = None
+    abandoned: str | None = None
     hands: tuple[tuple[Card, ...], ...] | None = None
     tricks: tuple[tuple[PlayItem, ...], ...] = ()
     played_on: str | None = None
@@ -84,15 +119,91 @@ def _seat(record: GameRecord, player: str, path: Path) -> int:
         raise RecordError(f"unknown player {player!r} (players: {', '.join(record.players)})", path) from None
 
 
-def _commands(record: GameRecord) -> Iterable[tuple[Command | Card, Path]]:
-    yield (
-        StartGame(record.id, record.players, _seat(record, record.dealer, ("dealer",)), record.rules, record.played_on),
-        ("players",),
-    )
+def _reservation(value: str, path: Path) -> tuple[ReservationKind, GameType | None]:
+    if value in (k.value for k in ReservationKind if k is not ReservationKind.SOLO):
+        return ReservationKind(value), None
+    try:
+        solo = GameType(value)
+    except ValueError:
+        solo = None
+    if solo is None or not solo.is_declared_solo:
+        raise RecordError(f"unknown reservation {value!r} (marriage, poverty or a solo type)", path)
+    return ReservationKind.SOLO, solo
+
+
+def _call(record: GameRecord, said: Said, path: Path) -> Command:
+    seat = _seat(record, said.player, path)
+    words = said.what.split()
+    if words == [SCHWEINCHEN]:
+        return ShowSchweinchen(seat)
+    parties = {p.value: p for p in Party}
+    calls = {a.value: a for a in Announcement}
+    if len(words) == 1 and words[0] in calls:
+        return Announce(seat, calls[words[0]])
+    if len(words) == 2 and words[0] in parties and words[1] in calls:
+        return Announce(seat, calls[words[1]], parties[words[0]])
+    raise RecordError(f"unknown call {said.what!r} (re, kontra, no90, no60, no30, schwarz, schweinchen)", path)
+
+
+def _reservation_commands(record: GameRecord, dealer: int, now: Callable[[], GameState]) -> Iterator[Any]:
+    said = dict(record.reservations)
+    for player in said:
+        _seat(record, player, ("reservations", player))
+    for seat in asking_order(dealer):
+        yield DeclareReservation(seat, record.players[seat] not in said), ("reservations", record.players[seat])
+    while (naming := next_to_name(dealer, now().declared, now().named)) is not None:
+        player = record.players[naming]
+        path: Path = ("reservations", player)
+        if said[player] == RESERVATION:
+            raise RecordError(f"{player}'s reservation decides the game: say what it is", path)
+        kind, solo = _reservation(said[player], path)
+        yield NameReservation(naming, kind, solo), path
+    named = {record.players[n.seat] for n in now().named}
+    for player, value in said.items():
+        if value != RESERVATION and player not in named:
+            raise RecordError(f"{player}'s reservation is never asked (an earlier one decides); write `reservation`",
+                              ("reservations", player))
+
+
+def _poverty_commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[Any]:
+    state = now()
+    poverty = record.poverty
+    if state.poverty is None:
+        if poverty is not None:
+            raise RecordError("a poverty exchange, but nobody's poverty decides the game", ("poverty",))
+        return
+    poor = state.poverty.poor
+    poverty = poverty or PovertyRecord()
+    yield PassPovertyCards(poor, poverty.passed), ("poverty", "passed")
+    acceptor: int | None = None
+    if poverty.accepted_by is not None:
+        acceptor = _seat(record, poverty.accepted_by, ("poverty", "accepted_by"))
+        if acceptor == poor:
+            raise RecordError(f"{poverty.accepted_by} cannot take their own poverty", ("poverty", "accepted_by"))
+    for i in range(1, SEATS):
+        seat = (poor + i) % SEATS
+        yield AnswerPoverty(seat, seat == acceptor), ("poverty", "accepted_by")
+        if seat == acceptor:
+            yield ReturnPovertyCards(seat, poverty.returned), ("poverty", "returned")
+            return
+
+
+def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, Path]]:
+    dealer = _seat(record, record.dealer, ("dealer",))
+    yield StartGame(record.id, record.players, dealer, record.rules, record.played_on), ("players",)
     if record.hands is not None:
         yield DealCards(record.hands), ("hands",)
-    declarer = None if record.soloist is None else _seat(record, record.soloist, ("soloist",))
-    yield SetGameType(record.game_type, declarer), ("game_type",)
+    if record.abandoned is not None:
+        if record.abandoned != MISDEAL:
+            raise RecordError(f"unknown reason {record.abandoned!r} (misdeal)", ("abandoned",))
+        if record.reservations or record.poverty or record.tricks:
+            raise RecordError("a deal thrown in has no reservations, poverty or tricks", ("abandoned",))
+        yield AbandonDeal(AbandonReason.MISDEAL), ("abandoned",)
+        return
+    yield from _reservation_commands(record, dealer, now)
+    yield from _poverty_commands(record, now)
+    if now().abandoned is not None and record.tricks:
+        raise RecordError("nobody took the poverty, so the deal was thrown in: no tricks", ("tricks",))
     for t, trick in enumerate(record.tricks):
         cards = sum(isinstance(item, Card) for item in trick)
         if cards > SEATS:
@@ -100,69 +211,88 @@ def _commands(record: GameRecord) -> Iterable[tuple[Command | Card, Path]]:
         if cards < SEATS and t < len(record.tricks) - 1:
             raise RecordError(f"trick {t + 1} has {cards} cards; only the last trick may be unfinished", ("tricks", t))
         for i, item in enumerate(trick):
-            if isinstance(item, Said):
-                if item.what != SCHWEINCHEN:
-                    raise RecordError(f"unknown call {item.what!r}", ("tricks", t, i))
-                yield ShowSchweinchen(_seat(record, item.player, ("tricks", t, i))), ("tricks", t, i)
-            else:
-                yield item, ("tricks", t, i)
+            path: Path = ("tricks", t, i)
+            yield (_call(record, item, path) if isinstance(item, Said) else item), path
 
 
 def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent], GameState]:
     """The events that record this game, and the state after them; `RecordError` on any illegal entry."""
-    state = GameState()
+    now = [GameState()]  # the commands ask for the state as it is when they are generated
     events: list[DoppelkopfEvent] = []
-    for command, path in _commands(record):
+    for command, path in _commands(record, lambda: now[0]):
+        state = now[0]
         if isinstance(command, Card):
             seat = state.to_play
             command = PlayCard(-1 if seat is None else seat, command)
         try:
             new = decide(state, command)
         except IllegalMove as exc:
+            where = path
             if path == ("hands",) and exc.seat is not None:
-                path = ("hands", record.players[exc.seat])
-            raise RecordError(str(exc), path) from exc
+                where = ("hands", record.players[exc.seat])
+            raise RecordError(str(exc), where) from exc
         for event in new:
             state = evolve(state, event)
+        now[0] = state
         events.extend(new)
-    return events, state
+    return events, now[0]
 
 
 def from_events(events: Iterable[Any]) -> GameRecord:
     """The record of a game's events (the inverse of `to_events`)."""
-    start: GameStarted | None = None
-    hands = None
-    game_type, declarer = GameType.NORMAL, None
+    state = GameState()
+    reservations: dict[str, str] = {}
+    passed = returned = None
+    accepted_by = abandoned = None
     tricks: list[list[PlayItem]] = []
-    cards_in_last = 4
+    cards_in_last = SEATS
     for event in events:
+        before, state = state, evolve(state, event)
+        players = state.players
         match event:
-            case GameStarted():
-                start = event
-            case CardsDealt():
-                hands = event.hands
-            case GameTypeSet():
-                game_type, declarer = event.game_type, event.declarer
-            case SchweinchenShown() | CardPlayed():
+            case ReservationDeclared(seat=seat, healthy=False):
+                reservations[players[seat]] = RESERVATION
+            case ReservationNamed(seat=seat, kind=kind, solo=solo):
+                reservations[players[seat]] = solo.value if solo is not None else kind.value
+            case PovertyCardsPassed(cards=cards):
+                passed = cards
+            case PovertyAnswered(seat=seat, accepted=True):
+                accepted_by = players[seat]
+            case PovertyCardsReturned(cards=cards):
+                returned = cards
+            case DealAbandoned(reason=AbandonReason.MISDEAL):
+                abandoned = MISDEAL
+            case SchweinchenShown() | AnnouncementMade() | CardPlayed():
                 if cards_in_last == SEATS:
                     tricks.append([])
                     cards_in_last = 0
                 if isinstance(event, CardPlayed):
                     tricks[-1].append(event.card)
                     cards_in_last += 1
+                elif isinstance(event, SchweinchenShown):
+                    tricks[-1].append(Said(players[event.seat], SCHWEINCHEN))
                 else:
-                    assert start is not None
-                    tricks[-1].append(Said(start.players[event.seat], SCHWEINCHEN))
-    if start is None:
+                    tricks[-1].append(Said(players[event.seat], _call_text(before, event)))
+    if not state.started:
         raise DokoError("these events hold no GameStarted")
+    poverty = None if state.poverty is None else PovertyRecord(passed, accepted_by, returned)
     return GameRecord(
-        id=start.game_id,
-        players=start.players,
-        dealer=start.players[start.dealer],
-        rules=start.rules,
-        game_type=game_type,
-        soloist=None if declarer is None else start.players[declarer],
-        hands=hands,
+        id=state.game_id,
+        players=state.players,
+        dealer=state.players[state.dealer],
+        rules=state.rules,
+        reservations=tuple(reservations.items()),
+        poverty=poverty,
+        abandoned=abandoned,
+        hands=state.dealt,
         tricks=tuple(tuple(t) for t in tricks),
-        played_on=start.played_on,
+        played_on=state.played_on,
     )
+
+
+def _call_text(before: GameState, event: AnnouncementMade) -> str:
+    """`re`, `no90`, or `kontra no90` where the record could not tell the caller's party."""
+    word = event.announcement.value
+    if event.announcement.level == 0 or true_parties(before)[event.seat] is not None:
+        return word
+    return f"{event.party.value} {word}"

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from doko_ledger.cards import FUCHS, Card, card_points
+from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import CardOrder, card_order
 from doko_ledger.rules.play import SEATS
+from doko_ledger.rules.reservations import Named
 from doko_ledger.rules.ruleset import RuleSet
 
 Hand = tuple[Card, ...]
@@ -42,6 +44,40 @@ class Trick(NamedTuple):
         return len(self.cards) == SEATS
 
 
+class Call(NamedTuple):
+    """An announcement as made: who, what, for which party, after how many of their own cards."""
+
+    seat: int
+    announcement: Announcement
+    party: Party
+    played: int
+    trick: int
+
+
+@dataclass(frozen=True, slots=True)
+class PovertyExchange:
+    """The poverty so far: the poor seat, the cards passed (None: not recorded), the answers
+    from the poor player's left, and the cards returned."""
+
+    poor: int
+    passed: bool = False
+    passed_cards: tuple[Card, ...] | None = None
+    answers: tuple[tuple[int, bool], ...] = ()
+    returned: bool = False
+    returned_cards: tuple[Card, ...] | None = None
+
+    @property
+    def acceptor(self) -> int | None:
+        return next((seat for seat, accepted in self.answers if accepted), None)
+
+    @property
+    def next_to_answer(self) -> int | None:
+        """The seat asked next (from the poor player's left), or None when answered or all declined."""
+        if not self.passed or self.acceptor is not None or len(self.answers) == SEATS - 1:
+            return None
+        return (self.poor + 1 + len(self.answers)) % SEATS
+
+
 @dataclass(frozen=True)
 class GameState:
     """Everything known about a game after some of its events.
@@ -60,6 +96,11 @@ class GameState:
     game_type: GameType | None = None
     declarer: int | None = None
     schweinchen_seat: int | None = None
+    declared: tuple[tuple[int, bool], ...] = ()
+    named: tuple[Named, ...] = ()
+    poverty: PovertyExchange | None = None
+    abandoned: str | None = None
+    calls: tuple[Call, ...] = ()
     tricks: tuple[Trick, ...] = ()
     current: Trick | None = None
 
@@ -97,9 +138,16 @@ class GameState:
         return (self.dealer + 1) % SEATS
 
     @property
+    def ready(self) -> bool:
+        """True once the reservations (and a poverty's exchange) are done and the deal stands."""
+        if self.game_type is None or self.abandoned is not None:
+            return False
+        return self.poverty is None or self.poverty.returned
+
+    @property
     def to_play(self) -> int | None:
-        """The seat whose turn it is, or None before the game type is set and after the last trick."""
-        if self.game_type is None or self.finished:
+        """The seat whose turn it is, or None before play can start and after the last trick."""
+        if not self.ready or self.finished:
             return None
         if self.current is not None:
             return self.current.seat_of(len(self.current.cards))

@@ -116,7 +116,7 @@ def announcement_problem(
         allowed = f"at most {first} card(s) played"
         if reply is not None:
             allowed += f", or {reply} as a reply to {at_level(party.other, other.level).label}"
-        return f"{announcement.label} is too late: allowed with {allowed}; the announcer has played {played} (RULES.md §5)"
+        return _too_late(announcement.label, allowed, played)
     if own.level >= 0 and not own.base_in_time:
         word = party_word(party).label
         return (
@@ -129,8 +129,12 @@ def announcement_problem(
         if played > due:
             said = at_level(party, step).label
             what = announcement.label if step == level else f"{announcement.label} includes {said}, which"
-            return f"{what} is too late: allowed with at most {due} card(s) played; the announcer has played {played} (RULES.md §5)"
+            return _too_late(what, f"at most {due} card(s) played", played)
     return None
+
+
+def _too_late(what: str, allowed: str, played: int) -> str:
+    return f"{what} is too late: allowed with {allowed}; the announcer has played {played} (RULES.md §5)"
 
 
 def after(own: PartyCalls, announcement: Announcement, played: int, shift: int) -> PartyCalls:

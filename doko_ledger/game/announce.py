@@ -1,0 +1,48 @@
+"""Deciding an announcement against the deadlines and the parties (RULES.md §5)."""
+
+from __future__ import annotations
+
+from doko_ledger.events.doppelkopf import AnnouncementMade, DoppelkopfEvent
+from doko_ledger.game.commands import Announce, IllegalMove, seat_name
+from doko_ledger.game.parties import announcement_shift, party_calls, true_parties
+from doko_ledger.game.state import GameState
+from doko_ledger.rules.announcements import Announcement, Party, announcement_problem
+
+
+def _party(state: GameState, command: Announce) -> Party:
+    """The announcer's party: from the record where it tells, else from the call itself."""
+    who = seat_name(state, command.seat)
+    known = true_parties(state)[command.seat]
+    word = {Announcement.RE: Party.RE, Announcement.KONTRA: Party.KONTRA}.get(command.announcement)
+    said = command.party or word
+    if known is not None:
+        if said is not None and said is not known:
+            raise IllegalMove(f"{who} is {known.title}: a {known.title} player cannot speak for {said.title}")
+        return known
+    if said is None:
+        raise IllegalMove(
+            f"{who}'s party is not known from the record: say it with the call (e.g. {{{who}: re no90}})"
+        )
+    return said
+
+
+def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
+    who = seat_name(state, command.seat)
+    label = command.announcement.label
+    if not state.ready:
+        raise IllegalMove(f"{who} cannot announce {label} before the reservations are settled")
+    if state.finished:
+        raise IllegalMove(f"{who} cannot announce {label}: the game is over")
+    shift = announcement_shift(state)
+    if shift is None:
+        raise IllegalMove(f"no announcement before the marriage is clarified (RULES.md §5): {who} said {label}")
+    party = _party(state, command)
+    own_before = [c for c in state.calls if c.seat == command.seat]
+    if any(c.announcement.level >= command.announcement.level for c in own_before):
+        raise IllegalMove(f"{who} already announced {label} (or more)")
+    calls = party_calls(state)
+    played = len(state.played_by(command.seat))
+    problem = announcement_problem(command.announcement, party, played, shift, calls[party], calls[party.other])
+    if problem is not None:
+        raise IllegalMove(f"{who}: {problem}")
+    return [AnnouncementMade(command.seat, command.announcement, party)]

@@ -1,0 +1,120 @@
+"""What a recorder can ask of a game, and the error a refused command raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doko_ledger.cards import Card
+from doko_ledger.errors import DokoError
+from doko_ledger.events.doppelkopf import AbandonReason
+from doko_ledger.game.state import GameState, Hand
+from doko_ledger.rules.announcements import Announcement, Party
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.reservations import ReservationKind
+from doko_ledger.rules.ruleset import RuleSet
+
+
+class IllegalMove(DokoError, ValueError):
+    """A command the rules or the game so far do not allow; `seat` names whose part is wrong."""
+
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    game_id: str
+    players: tuple[str, ...]
+    dealer: int
+    rules: RuleSet
+    played_on: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DealCards:
+    hands: tuple[Hand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareReservation:
+    """Say healthy (`healthy=True`) or reservation, in turn from the dealer's left."""
+
+    seat: int
+    healthy: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NameReservation:
+    """Say what the reservation is; `solo` is the solo type for a solo."""
+
+    seat: int
+    kind: ReservationKind
+    solo: GameType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PassPovertyCards:
+    seat: int
+    cards: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerPoverty:
+    seat: int
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnPovertyCards:
+    seat: int
+    cards: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonDeal:
+    reason: AbandonReason = AbandonReason.MISDEAL
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """An announcement; `party` is needed only where the record cannot tell the player's party."""
+
+    seat: int
+    announcement: Announcement
+    party: Party | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSchweinchen:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    seat: int
+    card: Card
+
+
+Command = (
+    StartGame
+    | DealCards
+    | DeclareReservation
+    | NameReservation
+    | PassPovertyCards
+    | AnswerPoverty
+    | ReturnPovertyCards
+    | AbandonDeal
+    | Announce
+    | ShowSchweinchen
+    | PlayCard
+)
+
+
+def seat_name(state: GameState, seat: int) -> str:
+    """The player's name at a seat, for messages."""
+    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
+    return " ".join(str(c) for c in cards)

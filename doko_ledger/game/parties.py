@@ -1,0 +1,168 @@
+"""Who plays with whom: the true parties, what the table knew, and the parties' announcements.
+
+Everything here is derived from a `GameState` (RULES.md §4-§5); nothing is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doko_ledger.cards import ALTE
+from doko_ledger.game.state import GameState
+from doko_ledger.rules.announcements import (
+    Announcement,
+    Party,
+    PartyCalls,
+    after,
+    at_level,
+    marriage_shift,
+)
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.play import SEATS
+from doko_ledger.rules.reservations import marriage_partner
+
+Parties = tuple[Party | None, ...]
+
+
+def marriage_status(state: GameState) -> tuple[int | None, int | None]:
+    """(partner, clarifying trick) of a marriage; (None, 3) for a lone marriage; (None, None) while open."""
+    if state.game_type is not GameType.MARRIAGE or state.declarer is None:
+        return None, None
+    trumps = frozenset(state.order.trumps)
+    led = [(t.cards[0], t.winner) for t in state.tricks if t.winner is not None]
+    return marriage_partner(led, state.declarer, state.rules.marriage_clarification, trumps)
+
+
+def is_lone(state: GameState) -> bool:
+    """One against three: any solo (silent included) or a marriage that found no partner."""
+    if state.game_type is None:
+        return False
+    if state.game_type is GameType.MARRIAGE:
+        partner, clarified = marriage_status(state)
+        return clarified is not None and partner is None
+    return state.game_type.is_solo
+
+
+def _contract_parties(state: GameState, public: bool) -> dict[int, Party]:
+    """The parties the contract itself settles (and, when `public`, makes known)."""
+    game_type, declarer = state.game_type, state.declarer
+    if game_type is None or declarer is None:
+        return {}
+    if game_type.is_solo and (not public or game_type.is_declared_solo):
+        return {s: Party.RE if s == declarer else Party.KONTRA for s in range(SEATS)}
+    known = {declarer: Party.RE} if game_type in (GameType.MARRIAGE, GameType.POVERTY) else {}
+    partner, settled = None, False
+    if game_type is GameType.MARRIAGE:
+        partner, clarified = marriage_status(state)
+        settled = clarified is not None
+    elif game_type is GameType.POVERTY and state.poverty is not None:
+        partner = state.poverty.acceptor
+        settled = partner is not None
+    if partner is not None:
+        known[partner] = Party.RE
+    if settled:
+        known.update({s: Party.KONTRA for s in range(SEATS) if s not in known})
+    return known
+
+
+def _evidence(state: GameState, known: dict[int, Party], eliminate: bool) -> dict[int, Party]:
+    """Add what the cards and calls show: a CQ played is Re, a call shows its party;
+    in a normal game two of one party make the other two the other party."""
+    known = dict(known)
+    for trick in state.all_tricks:
+        for seat, card in trick.plays:
+            if card is ALTE:
+                known.setdefault(seat, Party.RE)
+    for call in state.calls:
+        known.setdefault(call.seat, call.party)
+    if eliminate:
+        for party in Party:
+            if sum(1 for p in known.values() if p is party) == 2:
+                known.update({s: party.other for s in range(SEATS) if s not in known})
+    return known
+
+
+def true_parties(state: GameState) -> Parties:
+    """Each seat's party as far as the record shows (None: not yet determinable)."""
+    game_type = state.game_type
+    if game_type is None:
+        return (None,) * SEATS
+    known = _contract_parties(state, public=False)
+    if game_type is GameType.NORMAL:
+        if state.dealt is not None:
+            known = {s: Party.RE if ALTE in hand else Party.KONTRA for s, hand in enumerate(state.dealt)}
+        else:
+            known = _evidence(state, known, eliminate=True)
+    return tuple(known.get(s) for s in range(SEATS))
+
+
+def public_parties(state: GameState) -> Parties:
+    """Each seat's party as the table knew it at this point (RULES.md §4: a CQ played, an
+    announcement, a marriage partner found, a poverty taken)."""
+    game_type = state.game_type
+    if game_type is None:
+        return (None,) * SEATS
+    known = _contract_parties(state, public=True)
+    soloist = state.declarer if game_type is GameType.SILENT_SOLO else None
+    if soloist is not None and state.played_by(soloist).count(ALTE) == 2:
+        return tuple(Party.RE if s == soloist else Party.KONTRA for s in range(SEATS))
+    if game_type in (GameType.NORMAL, GameType.SILENT_SOLO):
+        known = _evidence(state, known, eliminate=game_type is GameType.NORMAL)
+    return tuple(known.get(s) for s in range(SEATS))
+
+
+def announcement_shift(state: GameState) -> int | None:
+    """Cards every deadline moves by (marriages, RULES.md §5); None before a marriage is clarified."""
+    if state.game_type is not GameType.MARRIAGE:
+        return 0
+    _, clarified = marriage_status(state)
+    if clarified is None:
+        return None
+    return marriage_shift(clarified, state.rules.marriage_shift)
+
+
+def solo_no90(state: GameState) -> bool:
+    """Option `solo_must_announce_no90`: a declared solo carries the soloist's no 90 from the start."""
+    return state.rules.solo_must_announce_no90 and state.game_type is not None and state.game_type.is_declared_solo
+
+
+def party_calls(state: GameState) -> dict[Party, PartyCalls]:
+    """What each party has announced so far (implied steps included)."""
+    calls = {Party.RE: PartyCalls(1, True) if solo_no90(state) else PartyCalls(), Party.KONTRA: PartyCalls()}
+    shift = announcement_shift(state) or 0
+    for call in state.calls:
+        calls[call.party] = after(calls[call.party], call.announcement, call.played, shift)
+    return calls
+
+
+@dataclass(frozen=True, slots=True)
+class Announced:
+    """One level a party has announced, and why: a player's call, or implied by one (or by the rules)."""
+
+    party: Party
+    announcement: Announcement
+    seat: int | None
+    played: int | None
+    trick: int | None
+    implied: bool
+    cause: str
+
+
+def announced(state: GameState) -> list[Announced]:
+    """Every level each party announced, in order, with skipped levels listed as implied."""
+    out: list[Announced] = []
+    level = {Party.RE: -1, Party.KONTRA: -1}
+    if solo_no90(state):
+        for step in (0, 1):
+            out.append(Announced(Party.RE, at_level(Party.RE, step), state.declarer, 0, None, True, "solo rule"))
+        level[Party.RE] = 1
+    for call in state.calls:
+        who = state.players[call.seat]
+        for step in range(level[call.party] + 1, call.announcement.level + 1):
+            implied = step < call.announcement.level
+            cause = f"implied by {who}'s {call.announcement.label}" if implied else f"{who}"
+            out.append(
+                Announced(call.party, at_level(call.party, step), call.seat, call.played, call.trick, implied, cause)
+            )
+        level[call.party] = max(level[call.party], call.announcement.level)
+    return out
