@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from doko_ledger.errors import DokoError
-from doko_ledger.events.doppelkopf import CardPlayed
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
 from doko_ledger.formats.game_file import LoadedGame
-from doko_ledger.game.evolve import evolve, fold
+from doko_ledger.game.evolve import fold
 from doko_ledger.game.record import GameRecord, from_events
 from doko_ledger.game.state import GameState
 from doko_ledger.projections import runner
 from doko_ledger.projections.games import GAME_STREAM_PREFIX, GamesProjection, game_stream
+from doko_ledger.projections.replay import Replay, replay, state_before_trick
+
+__all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "state_before_trick"]
 
 IMPORT_BATCH = 200
 
@@ -138,6 +140,19 @@ class Ledger:
     def state(self, game_id: str) -> GameState:
         return fold(r.event for r in self.events(game_id))
 
+    def replay(self, game_id: str, before_trick: int | None = None) -> Replay:
+        """The game for a replay, whole or as it stood before trick `before_trick`."""
+        events = [r.event for r in self.events(game_id)]
+        if before_trick is not None:
+            size = fold(events).hand_size
+            if before_trick > size:
+                raise DokoError(f"there is no trick {before_trick}: a game has {size} tricks")
+        result = replay(events, before_trick)
+        if before_trick is not None and before_trick > len(result.state.tricks) + 1:
+            played = len(result.state.tricks)
+            raise DokoError(f"trick {before_trick} was not played: the game has {played} complete tricks")
+        return result
+
     def record(self, game_id: str) -> GameRecord:
         return from_events(r.event for r in self.events(game_id))
 
@@ -160,13 +175,3 @@ class Ledger:
 
     def verify(self) -> VerifyReport:
         return self.store.verify()
-
-
-def state_before_trick(events: Iterable[Any], number: int) -> GameState:
-    """The game as it stood before the first card of trick `number` (1-based)."""
-    state = GameState()
-    for event in events:
-        if isinstance(event, CardPlayed) and len(state.tricks) >= number - 1 and state.current is None:
-            break
-        state = evolve(state, event)
-    return state

@@ -21,9 +21,8 @@ from doko_ledger.events.codec import dumps_canonical
 from doko_ledger.formats import game_file
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.formats.yaml_source import SourceError
-from doko_ledger.game.evolve import fold
-from doko_ledger.ledger import Ledger, state_before_trick
-from doko_ledger.projections.views import event_view, game_view, position_view
+from doko_ledger.ledger import Ledger
+from doko_ledger.projections.views import event_view, replay_view
 
 
 class _Group(TyperGroup):
@@ -172,28 +171,20 @@ def replay(
     ctx: typer.Context,
     game: GameArg,
     trick: Annotated[int | None, typer.Option("--trick", min=1, help="Show the game before trick N.")] = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Show the true parties too, not only what the table knew.")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Replay a game trick by trick, or show it as it stood before trick N."""
+    """Replay a game trick by trick (parties as they became public), or show it before trick N."""
     with Ledger.open(_db(ctx)) as ledger:
-        game_id = ledger.resolve(game)
-        events = [r.event for r in ledger.events(game_id)]
-    if trick is None:
-        state = fold(events)
-        if as_json:
-            _echo_json(game_view(state))
-        else:
-            out().print(render.replay(state))
-        return
-    state = state_before_trick(events, trick)
-    if trick > state.hand_size:
-        raise DokoError(f"there is no trick {trick}: a game has {state.hand_size} tricks")
-    if trick > len(state.tricks) + 1:
-        raise DokoError(f"trick {trick} was not played: the game has {len(state.tricks)} complete tricks")
+        shown = ledger.replay(ledger.resolve(game), trick)
     if as_json:
-        _echo_json(position_view(state, trick))
+        _echo_json(replay_view(shown, trick))
+    elif trick is None:
+        out().print(render.replay(shown, show_all))
     else:
-        out().print(render.position(state, trick))
+        out().print(render.position(shown, trick, show_all))
 
 
 @app.command()

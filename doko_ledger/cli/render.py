@@ -13,7 +13,9 @@ from doko_ledger.cards import Card
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import VerifyReport
 from doko_ledger.game.state import GameState
-from doko_ledger.projections.views import running_points
+from doko_ledger.projections.replay import Replay
+from doko_ledger.projections.views import describe, running_points
+from doko_ledger.rules.announcements import Party
 
 
 def card_text(card: Card, *, winner: bool = False) -> Text:
@@ -30,12 +32,9 @@ def cards_text(cards: Sequence[Card]) -> Text:
 
 def game_header(state: GameState) -> Text:
     players = state.players
-    kind = state.game_type.value.replace("_", " ") if state.game_type else "game type not set"
-    if state.declarer is not None:
-        kind += f" by {players[state.declarer]}"
     head = Text.assemble(
         (state.game_id, "bold"),
-        f"  {kind}  ·  dealer {players[state.dealer]}  ·  rules {state.rules.preset}",
+        f"  {describe(state)}  ·  dealer {players[state.dealer]}  ·  rules {state.rules.preset}",
     )
     changed = state.rules.changed_from_preset()
     if changed:
@@ -45,17 +44,37 @@ def game_header(state: GameState) -> Text:
     return head
 
 
-def tricks_table(state: GameState) -> Table:
-    """Every trick: who led, each player's card (winner marked), winner, points, running totals."""
+def _party_label(party: Party | None) -> str:
+    return "?" if party is None else party.title
+
+
+def _trick_notes(state: GameState, shown: Replay, number: int) -> Text:
+    """Calls made during trick `number` and the parties that became public in it."""
+    notes = Text()
+    for call in state.calls:
+        if call.trick == number:
+            notes.append(f"{state.players[call.seat]}: {call.announcement.label}!  ", style="bold magenta")
+    for r in shown.revelations:
+        if r.trick == number:
+            notes.append(f"{state.players[r.seat]} {r.party.title} ({r.cause})  ", style="cyan")
+    return notes
+
+
+def tricks_table(shown: Replay, show_all: bool) -> Table:
+    """Every trick: who led, each player's card (winner marked), winner, points, running totals,
+    calls and the parties that became public."""
+    state = shown.state
     players = state.players
     table = Table(title=game_header(state), title_justify="left", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("lead")
-    for name in players:
-        table.add_column(name, justify="center")
+    for seat, name in enumerate(players):
+        header = f"{name} ({_party_label(shown.truth[seat])})" if show_all else name
+        table.add_column(header, justify="center")
     table.add_column("won by")
     table.add_column("pts", justify="right")
     table.add_column("running", justify="right", style="dim")
+    table.add_column("calls · made public")
     running = running_points(state)
     for i, trick in enumerate(state.all_tricks):
         by_seat: dict[int, Text] = {}
@@ -72,30 +91,98 @@ def tricks_table(state: GameState) -> Table:
             players[trick.winner] if trick.winner is not None else "…",
             str(trick.points),
             totals,
+            _trick_notes(state, shown, trick.number),
         )
     return table
 
 
-def totals_table(state: GameState) -> Table:
-    table = Table(show_header=True, box=None)
-    table.add_column("player")
-    table.add_column("card points", justify="right")
-    table.add_column("tricks", justify="right")
-    for name, points, tricks in zip(state.players, state.points_won(), state.tricks_won(), strict=True):
-        table.add_row(name, str(points), str(tricks))
-    table.add_row(Text("total", style="bold"), str(sum(state.points_won())), str(len(state.tricks)))
+def before_play(shown: Replay) -> Text:
+    """The reservations, a poverty's exchange and what they made public."""
+    state = shown.state
+    players = state.players
+    text = Text()
+    said = {seat: "healthy" if healthy else "reservation" for seat, healthy in state.declared}
+    said |= {n.seat: (n.solo or n.kind).value.replace("_", " ") for n in state.named}
+    if said:
+        text.append("reservations: " + ", ".join(f"{players[s]} {w}" for s, w in said.items()))
+    poverty = state.poverty
+    if poverty is not None:
+        taker = poverty.acceptor
+        text.append(f"\npoverty: {players[poverty.poor]} passes")
+        if poverty.passed_cards:
+            text.append(" ")
+            text.append_text(cards_text(poverty.passed_cards))
+        text.append(f"; taken by {players[taker]}" if taker is not None else "; nobody takes it")
+        if poverty.returned_cards:
+            text.append(", who returns ")
+            text.append_text(cards_text(poverty.returned_cards))
+    if state.abandoned:
+        text.append(f"\nthe deal was thrown in: {state.abandoned.replace('_', ' ')}", style="bold")
+    early = [r for r in shown.revelations if r.trick == 0]
+    if early:
+        text.append("\nknown at once: " + ", ".join(f"{players[r.seat]} {r.party.title}" for r in early), style="cyan")
+    return text
+
+
+def announced_table(shown: Replay) -> Table | None:
+    if not shown.announced:
+        return None
+    state = shown.state
+    table = Table(title="announced", title_justify="left", box=None)
+    for name in ("party", "call", "by", "cards played", "trick", "how"):
+        table.add_column(name)
+    for a in shown.announced:
+        table.add_row(
+            a.party.title,
+            a.announcement.label,
+            "" if a.seat is None else state.players[a.seat],
+            "" if a.played is None else str(a.played),
+            "" if a.trick is None else str(a.trick),
+            a.cause if a.implied else "said",
+        )
     return table
 
 
-def replay(state: GameState) -> RenderableType:
-    return Group(tricks_table(state), Text(""), totals_table(state))
+def totals_table(shown: Replay, show_all: bool) -> Table:
+    state = shown.state
+    table = Table(show_header=True, box=None)
+    table.add_column("player")
+    table.add_column("party (known)")
+    if show_all:
+        table.add_column("party (true)")
+    table.add_column("card points", justify="right")
+    table.add_column("tricks", justify="right")
+    rows = zip(state.players, shown.public, shown.truth, state.points_won(), state.tricks_won(), strict=True)
+    for name, public, truth, points, tricks in rows:
+        parties = [_party_label(public)] + ([_party_label(truth)] if show_all else [])
+        table.add_row(name, *parties, str(points), str(tricks))
+    blanks = [""] * (2 if show_all else 1)
+    table.add_row(Text("total", style="bold"), *blanks, str(sum(state.points_won())), str(len(state.tricks)))
+    return table
 
 
-def position(state: GameState, number: int) -> RenderableType:
-    """The game before trick `number`: every hand as it stood, tricks so far."""
+def replay(shown: Replay, show_all: bool = False) -> RenderableType:
+    parts: list[RenderableType] = []
+    intro = before_play(shown)
+    if intro.plain:
+        parts.append(intro)
+    parts += [tricks_table(shown, show_all), Text("")]
+    table = announced_table(shown)
+    if table is not None:
+        parts += [table, Text("")]
+    parts.append(totals_table(shown, show_all))
+    return Group(*parts)
+
+
+def position(shown: Replay, number: int, show_all: bool = False) -> RenderableType:
+    """The game before trick `number`: every hand as it stood, the parties known so far."""
+    state = shown.state
     players = state.players
     table = Table(title=Text.assemble(game_header(state), f"  ·  before trick {number}"), title_justify="left")
     table.add_column("player")
+    table.add_column("party (known)")
+    if show_all:
+        table.add_column("party (true)")
     table.add_column("hand")
     table.add_column("card points", justify="right")
     points = state.points_won()
@@ -107,7 +194,8 @@ def position(state: GameState, number: int) -> RenderableType:
         label = Text(name, style="bold") if seat == leader else Text(name)
         if seat == leader:
             label.append(" leads", style="dim")
-        table.add_row(label, hand, str(points[seat]))
+        parties = [_party_label(shown.public[seat])] + ([_party_label(shown.truth[seat])] if show_all else [])
+        table.add_row(label, *parties, hand, str(points[seat]))
     parts: list[RenderableType] = [table]
     if state.hands is None:
         parts.append(Text(f"played so far: {len(state.cards_played)} cards", style="dim"))

@@ -26,10 +26,9 @@ from doko_ledger.cards import Card, CardError, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.events.doppelkopf import DoppelkopfEvent
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml
-from doko_ledger.game.parties import marriage_status
 from doko_ledger.game.record import GameRecord, PlayItem, PovertyRecord, RecordError, Said, to_events
 from doko_ledger.game.state import GameState
-from doko_ledger.rules.game_types import GameType
+from doko_ledger.projections.views import describe
 from doko_ledger.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
 from doko_ledger.schema_files import validator
 
@@ -231,22 +230,6 @@ def dumps(record: GameRecord) -> str:
     else:
         lines.append("tricks: []")
     return "\n".join(lines) + "\n"
-
-
-def describe(state: GameState) -> str:
-    """One line for people: the game type, its declarer, a marriage's partner."""
-    if state.game_type is None:
-        return "reservations open"
-    text = state.game_type.value.replace("_", " ")
-    if state.declarer is not None:
-        text += f" by {state.players[state.declarer]}"
-    if state.game_type is GameType.MARRIAGE:
-        partner, clarified = marriage_status(state)
-        if partner is not None:
-            text += f", partner {state.players[partner]} (trick {clarified})"
-        elif clarified is not None:
-            text += ", alone"
-    return text
 
 
 def _dump_rules(rules: RuleSet) -> str:

@@ -20,9 +20,7 @@ def _party(state: GameState, command: Announce) -> Party:
             raise IllegalMove(f"{who} is {known.title}: a {known.title} player cannot speak for {said.title}")
         return known
     if said is None:
-        raise IllegalMove(
-            f"{who}'s party is not known from the record: say it with the call (e.g. {{{who}: re no90}})"
-        )
+        raise IllegalMove(f"{who}'s party is not known from the record: say it with the call (e.g. {{{who}: re no90}})")
     return said
 
 

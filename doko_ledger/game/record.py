@@ -161,8 +161,10 @@ def _reservation_commands(record: GameRecord, dealer: int, now: Callable[[], Gam
     named = {record.players[n.seat] for n in now().named}
     for player, value in said.items():
         if value != RESERVATION and player not in named:
-            raise RecordError(f"{player}'s reservation is never asked (an earlier one decides); write `reservation`",
-                              ("reservations", player))
+            raise RecordError(
+                f"{player}'s reservation is never asked (an earlier one decides); write `reservation`",
+                ("reservations", player),
+            )
 
 
 def _poverty_commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[Any]:

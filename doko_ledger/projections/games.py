@@ -8,6 +8,11 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
   last_position.
 - `tricks`: game_id, number, leader, cards (text, in play order), winner,
   points.
+- `parties`: game_id, seat, player, party (the truth as far as the record
+  shows), public_in_trick and public_cause (when and why the table learnt it).
+- `announcements`: game_id, number, party, announcement, player, played (the
+  caller's cards played), trick, implied (a skipped level or the solo rule),
+  cause.
 """
 
 from __future__ import annotations
@@ -20,9 +25,13 @@ from sqlite_utils import Database
 
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.game.evolve import fold
+from doko_ledger.game.parties import announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
+from doko_ledger.projections.parties import revelations
+from doko_ledger.rules.announcements import Party
 
 GAME_STREAM_PREFIX = "game/"
+TABLES = ("games", "tricks", "parties", "announcements")
 
 
 def game_stream(game_id: str) -> str:
@@ -41,7 +50,8 @@ class GamesProjection:
             CREATE TABLE IF NOT EXISTS games (
                 game_id TEXT PRIMARY KEY, stream TEXT NOT NULL, played_on TEXT, players TEXT NOT NULL,
                 dealer TEXT NOT NULL, rules TEXT NOT NULL, game_type TEXT, declarer TEXT,
-                hands_recorded INTEGER NOT NULL, tricks_played INTEGER NOT NULL, finished INTEGER NOT NULL,
+                hands_recorded INTEGER NOT NULL, abandoned TEXT, re_players TEXT NOT NULL, lone INTEGER NOT NULL,
+                tricks_played INTEGER NOT NULL, finished INTEGER NOT NULL,
                 points TEXT NOT NULL, tricks_won TEXT NOT NULL, events INTEGER NOT NULL,
                 first_position INTEGER NOT NULL, last_position INTEGER NOT NULL
             );
@@ -49,27 +59,39 @@ class GamesProjection:
                 game_id TEXT NOT NULL, number INTEGER NOT NULL, leader TEXT NOT NULL, cards TEXT NOT NULL,
                 winner TEXT, points INTEGER NOT NULL, PRIMARY KEY (game_id, number)
             );
+            CREATE TABLE IF NOT EXISTS parties (
+                game_id TEXT NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL, party TEXT,
+                public_in_trick INTEGER, public_cause TEXT, PRIMARY KEY (game_id, seat)
+            );
+            CREATE TABLE IF NOT EXISTS announcements (
+                game_id TEXT NOT NULL, number INTEGER NOT NULL, party TEXT NOT NULL, announcement TEXT NOT NULL,
+                player TEXT, played INTEGER, trick INTEGER, implied INTEGER NOT NULL, cause TEXT NOT NULL,
+                PRIMARY KEY (game_id, number)
+            );
             """
         )
 
     def drop(self, db: Database) -> None:
-        db.executescript("DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS tricks;")
+        db.executescript(
+            "DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS tricks;"
+            " DROP TABLE IF EXISTS parties; DROP TABLE IF EXISTS announcements;"
+        )
 
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
-        games: list[dict[str, Any]] = []
-        tricks: list[dict[str, Any]] = []
+        rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
         for stream in streams:
             state = fold(stream.events)
-            games.append(game_row(state, stream))
-            tricks.extend(trick_rows(state))
-        if not games:
+            rows["games"].append(game_row(state, stream))
+            rows["tricks"].extend(trick_rows(state))
+            rows["parties"].extend(party_rows(state, stream.events))
+            rows["announcements"].extend(announcement_rows(state))
+        if not rows["games"]:
             return
-        ids = [g["game_id"] for g in games]
+        ids = [g["game_id"] for g in rows["games"]]
         marks = ", ".join("?" * len(ids))
-        db.execute(f"DELETE FROM games WHERE game_id IN ({marks})", ids)
-        db.execute(f"DELETE FROM tricks WHERE game_id IN ({marks})", ids)
-        _insert(db, "games", games)
-        _insert(db, "tricks", tricks)
+        for table in TABLES:
+            db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", ids)
+            _insert(db, table, rows[table])
 
 
 def _insert(db: Database, table: str, rows: list[dict[str, Any]]) -> None:
@@ -94,6 +116,9 @@ def game_row(state: GameState, stream: StreamEvents) -> dict[str, Any]:
         "game_type": None if state.game_type is None else state.game_type.value,
         "declarer": None if state.declarer is None else players[state.declarer],
         "hands_recorded": state.dealt is not None,
+        "abandoned": state.abandoned,
+        "re_players": json.dumps([players[s] for s, p in enumerate(true_parties(state)) if p is Party.RE]),
+        "lone": is_lone(state),
         "tricks_played": len(state.tricks),
         "finished": state.finished,
         "points": json.dumps(list(state.points_won())),
@@ -102,6 +127,38 @@ def game_row(state: GameState, stream: StreamEvents) -> dict[str, Any]:
         "first_position": stream.first_position,
         "last_position": stream.last_position,
     }
+
+
+def party_rows(state: GameState, events: Sequence[Any]) -> list[dict[str, Any]]:
+    public = {r.seat: r for r in revelations(events)}
+    return [
+        {
+            "game_id": state.game_id,
+            "seat": seat,
+            "player": state.players[seat],
+            "party": None if party is None else party.value,
+            "public_in_trick": public[seat].trick if seat in public else None,
+            "public_cause": public[seat].cause if seat in public else None,
+        }
+        for seat, party in enumerate(true_parties(state))
+    ]
+
+
+def announcement_rows(state: GameState) -> list[dict[str, Any]]:
+    return [
+        {
+            "game_id": state.game_id,
+            "number": number,
+            "party": a.party.value,
+            "announcement": a.announcement.value,
+            "player": None if a.seat is None else state.players[a.seat],
+            "played": a.played,
+            "trick": a.trick,
+            "implied": a.implied,
+            "cause": a.cause,
+        }
+        for number, a in enumerate(announced(state), 1)
+    ]
 
 
 def trick_rows(state: GameState) -> list[dict[str, Any]]:

@@ -6,7 +6,10 @@ from typing import Any
 
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.game.parties import Parties, marriage_status
 from doko_ledger.game.state import GameState, Trick
+from doko_ledger.projections.replay import Replay
+from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
 
 
@@ -38,6 +41,36 @@ def hands_view(state: GameState) -> dict[str, list[str]] | None:
     return {p: [str(c) for c in state.order.sorted(h)] for p, h in zip(state.players, state.hands, strict=True)}
 
 
+def _parties(players: tuple[str, ...], parties: Parties) -> dict[str, str | None]:
+    return {name: None if p is None else p.value for name, p in zip(players, parties, strict=True)}
+
+
+def replay_view(shown: Replay, before_trick: int | None = None) -> dict[str, Any]:
+    """A replay for scripts: the game (or the position before a trick), parties public and
+    true, each revelation, every announced level."""
+    state = shown.state
+    players = state.players
+    view = game_view(state) if before_trick is None else position_view(state, before_trick)
+    view["parties_public"] = _parties(players, shown.public)
+    view["parties_true"] = _parties(players, shown.truth)
+    view["revealed"] = [
+        {"player": players[r.seat], "party": r.party.value, "trick": r.trick, "cause": r.cause}
+        for r in shown.revelations
+    ]
+    view["announced"] = [
+        {
+            "party": a.party.value,
+            "announcement": a.announcement.value,
+            "player": None if a.seat is None else players[a.seat],
+            "played": a.played,
+            "trick": a.trick,
+            "implied": a.implied,
+        }
+        for a in shown.announced
+    ]
+    return view
+
+
 def game_view(state: GameState) -> dict[str, Any]:
     """The whole game: header, every trick, card points and tricks per player."""
     players = state.players
@@ -49,6 +82,9 @@ def game_view(state: GameState) -> dict[str, Any]:
         "rules": state.rules.to_dict(),
         "game_type": None if state.game_type is None else state.game_type.value,
         "declarer": None if state.declarer is None else players[state.declarer],
+        "reservations": {players[s]: "healthy" if h else "reservation" for s, h in state.declared}
+        | {players[n.seat]: (n.solo or n.kind).value for n in state.named},
+        "abandoned": state.abandoned,
         "hands_dealt": None
         if state.dealt is None
         else {p: [str(c) for c in h] for p, h in zip(players, state.dealt, strict=True)},
@@ -85,3 +121,19 @@ def event_view(recorded: Recorded) -> dict[str, Any]:
         "hash": e.hash,
         "payload": to_payload(recorded.event),
     }
+
+
+def describe(state: GameState) -> str:
+    """One line for people: the game type, its declarer, a marriage's partner."""
+    if state.game_type is None:
+        return "reservations open"
+    text = state.game_type.value.replace("_", " ")
+    if state.declarer is not None:
+        text += f" by {state.players[state.declarer]}"
+    if state.game_type is GameType.MARRIAGE:
+        partner, clarified = marriage_status(state)
+        if partner is not None:
+            text += f", partner {state.players[partner]} (trick {clarified})"
+        elif clarified is not None:
+            text += ", alone"
+    return text

@@ -17,6 +17,7 @@ class RuleSetError(DokoError, ValueError):
 MarriageClarification = Literal["any", "trump", "plain"]
 MarriageShift = Literal["after_first", "tricks"]
 AnnouncementScoring = Literal["additive", "doubling"]
+Scoring = Literal["standard", "ddv"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,9 @@ class RuleSet:
     announcement_scoring: AnnouncementScoring = "additive"
     specials_doubled: bool = False
     karlchen_capture: bool = True
+    scoring: Scoring = "standard"
+    special_points_in_poverty: bool = True
+    karlchen_in_poverty: bool = True
 
     @property
     def hand_size(self) -> int:
@@ -59,8 +63,9 @@ PRESETS: dict[str, dict[str, Any]] = {
         "pure_suit_solos": True,
         "solo_must_announce_no90": True,
         "schweinchen": True,
+        "karlchen_in_poverty": False,
     },
-    "ddv": {"poverty": False, "karlchen_capture": False},
+    "ddv": {"poverty": False, "karlchen_capture": False, "scoring": "ddv", "special_points_in_poverty": False},
     "duel": {},
 }
 

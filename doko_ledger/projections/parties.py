@@ -1,0 +1,85 @@
+"""When each party became public: a fold over a game's events (RULES.md §4).
+
+A revelation is one player's party becoming known to the table, with the event
+that showed it: a CQ played, an announcement, a declared solo or poverty, a
+marriage partner's trick, a poverty taken, or deduction from the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from doko_ledger.cards import ALTE
+from doko_ledger.events.doppelkopf import (
+    AnnouncementMade,
+    CardPlayed,
+    PovertyAnswered,
+    ReservationDeclared,
+    ReservationNamed,
+)
+from doko_ledger.game.evolve import evolve
+from doko_ledger.game.parties import public_parties
+from doko_ledger.game.state import GameState
+from doko_ledger.rules.announcements import Party
+from doko_ledger.rules.game_types import GameType
+
+
+@dataclass(frozen=True, slots=True)
+class Revelation:
+    """`seat` became known as `party` during trick `trick` (0: with the reservations), because of `cause`."""
+
+    seat: int
+    party: Party
+    trick: int
+    cause: str
+
+
+def _cause(before: GameState, after: GameState, event: Any, seat: int) -> str:
+    match event:
+        case CardPlayed(seat=player, card=card) if card is ALTE and player == seat:
+            if after.game_type is GameType.SILENT_SOLO and after.played_by(seat).count(ALTE) == 2:
+                return "played the second CQ: a silent solo"
+            return "played CQ"
+        case CardPlayed() if after.game_type is GameType.SILENT_SOLO:
+            return "silent solo shown"
+        case CardPlayed() if after.game_type is GameType.MARRIAGE and len(after.tricks) > len(before.tricks):
+            trick = after.tricks[-1]
+            if trick.winner == seat and seat != after.declarer:
+                return f"won trick {trick.number}: the marriage partner"
+            return f"marriage clarified in trick {trick.number}"
+        case AnnouncementMade(seat=player, announcement=announcement) if player == seat:
+            return f"announced {announcement.label}"
+        case ReservationNamed() | ReservationDeclared() if after.game_type is not None:
+            game = after.game_type.value.replace("_", " ")
+            return f"declared {game}" if seat == after.declarer else f"against the {game}"
+        case PovertyAnswered(seat=player, accepted=True):
+            return "took the poverty" if player == seat else "poverty taken"
+    return "follows from the others"
+
+
+def _may_reveal(before: GameState, after: GameState, event: Any) -> bool:
+    """False for the many events that cannot change what the table knows (a plain card)."""
+    if not isinstance(event, CardPlayed):
+        return True
+    trick_done = len(after.tricks) > len(before.tricks)
+    return event.card is ALTE or (trick_done and after.game_type is GameType.MARRIAGE)
+
+
+def revelations(events: Iterable[Any]) -> list[Revelation]:
+    """Every party revelation of a game, in the order they happened."""
+    state = GameState()
+    known: tuple[Party | None, ...] = (None,) * 4
+    out: list[Revelation] = []
+    for event in events:
+        before, state = state, evolve(state, event)
+        if state.game_type is None or not _may_reveal(before, state, event):
+            continue
+        now = public_parties(state)
+        trick = len(before.tricks) + 1 if before.ready else 0
+        for seat, party in enumerate(now):
+            if party is not None and known[seat] is None:
+                out.append(Revelation(seat, party, trick, _cause(before, state, event, seat)))
+        known = tuple(k if k is not None else n for k, n in zip(known, now, strict=True))
+    return out

@@ -1,0 +1,286 @@
+"""Who wins (RULES.md §6) and what the game is worth (§7, and the DDV's differences in §8).
+
+Pure: the facts of a deal in, a score with one derivation line per item out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from doko_ledger.rules.announcements import DENIALS, Party
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.ruleset import RuleSet
+
+THRESHOLDS = (90, 60, 30)
+"""The losers stay below these for no 90, no 60, no 30 (schwarz: no trick)."""
+
+OWN_TARGETS = (151, 181, 211)
+"""Card points a party needs after its own no 90, no 60, no 30 (schwarz: every trick)."""
+
+AGAINST_DENIAL = (120, 90, 60, 30)
+"""DDV: card points that earn +1 against the losers' no 90, no 60, no 30, schwarz."""
+
+
+class SpecialKind(Enum):
+    """Special points (*Sonderpunkte*), scored by the party that earns them."""
+
+    FOX_CAUGHT = "fox_caught"
+    KARLCHEN = "karlchen"
+    KARLCHEN_CAPTURED = "karlchen_captured"
+    DOPPELKOPF = "doppelkopf"
+
+    @property
+    def label(self) -> str:
+        return _SPECIAL_LABEL[self]
+
+
+_SPECIAL_LABEL = {
+    SpecialKind.FOX_CAUGHT: "fox caught (Fuchs)",
+    SpecialKind.KARLCHEN: "last trick won with CJ (Karlchen)",
+    SpecialKind.KARLCHEN_CAPTURED: "CJ caught in the last trick (Karlchen)",
+    SpecialKind.DOPPELKOPF: "trick of 40 or more (Doppelkopf)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Special:
+    """One special point a party earned, and what earned it."""
+
+    kind: SpecialKind
+    party: Party
+    cause: str = "recorded"
+
+
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    """What scoring needs of a deal: the game, Re's card points, the tricks each party
+    won, each party's highest announced level (-1 none, 0 Re/Kontra, 1 no 90 … 4 schwarz),
+    and the special points earned in play (before the rules decide which count)."""
+
+    game_type: GameType
+    lone: bool
+    re_points: int
+    re_tricks: int
+    kontra_tricks: int
+    announced: dict[Party, int]
+    specials: tuple[Special, ...] = ()
+    causes: dict[tuple[Party, int], str] = field(default_factory=dict)
+
+    def points(self, party: Party) -> int:
+        return self.re_points if party is Party.RE else 240 - self.re_points
+
+    def tricks(self, party: Party) -> int:
+        return self.re_tricks if party is Party.RE else self.kontra_tricks
+
+    def level(self, party: Party) -> int:
+        return self.announced.get(party, -1)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One item of the derivation: `points` for `party`, or a doubling (`factor` 2)."""
+
+    item: str
+    party: Party | None
+    points: int = 0
+    factor: int = 1
+    cause: str = ""
+    special: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The result: the winner (None: nobody), the derivation, and the value for Re per
+    two-against-two share (negative when Re loses); a lone player gets three shares."""
+
+    winner: Party | None
+    lines: tuple[ScoreLine, ...]
+    re_value: int
+    lone: bool
+
+    @property
+    def value(self) -> int:
+        """What the winners get each (Re's net when nobody wins)."""
+        return abs(self.re_value) if self.winner is not None else self.re_value
+
+    def deltas(self, re_seats: Sequence[int], seats: Sequence[int]) -> dict[int, int]:
+        """Points per seat; they always sum to zero. A lone Re player gets three shares."""
+        re_share = self.re_value * (3 if self.lone else 1)
+        out = {}
+        for seat in seats:
+            out[seat] = re_share if seat in re_seats else -self.re_value
+        if self.lone and len(re_seats) != 1:
+            raise ValueError("a lone game has one Re player")
+        return out
+
+
+# -- who wins (RULES.md §6) ---------------------------------------------------
+
+
+def own_target(facts: DealFacts, party: Party) -> str:
+    """The party's own target, for the derivation."""
+    level = facts.level(party)
+    if level >= 4:
+        return "every trick"
+    if level >= 1:
+        return f"{OWN_TARGETS[level - 1]}"
+    return f"{_base_target(facts, party)}"
+
+
+def _base_target(facts: DealFacts, party: Party) -> int:
+    """121 for Re and 120 for Kontra, swapped when only Kontra announced (RULES.md §6)."""
+    kontra_only = facts.level(Party.KONTRA) >= 0 and facts.level(Party.RE) < 0
+    if party is Party.RE:
+        return 120 if kontra_only else 121
+    return 121 if kontra_only else 120
+
+
+def reaches_target(facts: DealFacts, party: Party) -> bool:
+    level = facts.level(party)
+    if level >= 4:
+        return facts.tricks(party.other) == 0
+    if level >= 1:
+        return facts.points(party) >= OWN_TARGETS[level - 1]
+    return facts.points(party) >= _base_target(facts, party)
+
+
+def winner(facts: DealFacts) -> Party | None:
+    """Who wins: the party that reaches its target; when both denied and both miss, nobody."""
+    re_denied, kontra_denied = facts.level(Party.RE) >= 1, facts.level(Party.KONTRA) >= 1
+    if re_denied and kontra_denied:
+        for party in Party:
+            if reaches_target(facts, party):
+                return party
+        return None
+    if kontra_denied:
+        return Party.KONTRA if reaches_target(facts, Party.KONTRA) else Party.RE
+    return Party.RE if reaches_target(facts, Party.RE) else Party.KONTRA
+
+
+# -- game value (RULES.md §7, §8 ddv) ------------------------------------------
+
+
+def _below(facts: DealFacts, party: Party, step: int) -> bool:
+    """`party` stayed below the threshold of denial `step` (0: no 90 … 3: schwarz)."""
+    if step == 3:
+        return facts.tricks(party) == 0
+    return facts.points(party) < THRESHOLDS[step]
+
+
+def _threshold_lines(facts: DealFacts, party: Party, rules: RuleSet, won: bool) -> list[ScoreLine]:
+    """The no 90 … schwarz items `party` scores against the other party."""
+    other = party.other
+    lines: list[ScoreLine] = []
+    for step, denial in enumerate(DENIALS):
+        level = step + 1
+        name = denial.label
+        if _below(facts, other, step):
+            what = "no trick" if step == 3 else f"below {THRESHOLDS[step]}"
+            lines.append(
+                ScoreLine(f"{other.title} {what}", party, 1, cause=f"{other.title} took {_took(facts, other)}")
+            )
+        if rules.scoring == "ddv":
+            if won:
+                for announcer in (party, other):
+                    if facts.level(announcer) >= level:
+                        cause = facts.causes.get((announcer, level), "")
+                        lines.append(ScoreLine(f"{name} announced by {announcer.title}", party, 1, cause=cause))
+            if facts.level(other) >= level and facts.points(party) >= AGAINST_DENIAL[step]:
+                lines.append(
+                    ScoreLine(
+                        f"{AGAINST_DENIAL[step]} reached against {other.title}'s {name}",
+                        party,
+                        1,
+                        cause=f"{party.title} took {_took(facts, party)}",
+                    )
+                )
+        else:
+            if facts.level(party) >= level:
+                cause = facts.causes.get((party, level), "")
+                lines.append(ScoreLine(f"{name} announced by {party.title}", party, 1, cause=cause))
+            if facts.level(other) >= level and not _below(facts, party, step):
+                cause = facts.causes.get((other, level), "")
+                lines.append(ScoreLine(f"{other.title}'s {name} missed", party, 2, cause=cause))
+    return lines
+
+
+def _took(facts: DealFacts, party: Party) -> str:
+    return f"{facts.points(party)} card points in {facts.tricks(party)} tricks"
+
+
+def _specials_count(facts: DealFacts, rules: RuleSet) -> bool:
+    """Special points count in this game (RULES.md §7; §8 ddv and bistro)."""
+    if facts.lone or facts.game_type.is_solo:
+        return False
+    return not (facts.game_type is GameType.POVERTY and not rules.special_points_in_poverty)
+
+
+def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
+    if not _specials_count(facts, rules):
+        return []
+    lines = []
+    for special in facts.specials:
+        if special.kind is SpecialKind.KARLCHEN_CAPTURED and not rules.karlchen_capture:
+            continue
+        karlchen = special.kind in (SpecialKind.KARLCHEN, SpecialKind.KARLCHEN_CAPTURED)
+        if karlchen and facts.game_type is GameType.POVERTY and not rules.karlchen_in_poverty:
+            continue
+        lines.append(ScoreLine(special.kind.label, special.party, 1, cause=special.cause, special=True))
+    return lines
+
+
+def score(facts: DealFacts, rules: RuleSet) -> Score:
+    """The score of a deal with its derivation (RULES.md §6-§8)."""
+    won = winner(facts)
+    lines: list[ScoreLine] = []
+    for party in Party:
+        lines.append(
+            ScoreLine(
+                f"{party.title}'s target {own_target(facts, party)}",
+                party,
+                0,
+                cause=f"{party.title} took {_took(facts, party)}"
+                + ("; reached" if reaches_target(facts, party) else "; missed"),
+            )
+        )
+    specials = special_lines(facts, rules)
+    if won is None:
+        if rules.scoring == "ddv":
+            for party in Party:
+                lines += _threshold_lines(facts, party, rules, won=False)
+        lines += specials
+        re_value = _net(lines, Party.RE, rules, doubling=False)
+        return Score(None, tuple(lines), re_value, facts.lone)
+    lines.append(ScoreLine("won", won, 1))
+    aold = won is Party.KONTRA and not facts.lone and not facts.game_type.is_solo
+    if aold and rules.scoring == "ddv":
+        aold = _specials_count(facts, rules)
+    if aold:
+        lines.append(ScoreLine("against the old ones", won, 1, special=rules.announcement_scoring == "doubling"))
+    for party in Party:
+        if facts.level(party) >= 0:
+            cause = facts.causes.get((party, 0), "")
+            if rules.announcement_scoring == "doubling":
+                lines.append(ScoreLine(f"{party.title} announced: doubles", won, 0, factor=2, cause=cause))
+            else:
+                lines.append(ScoreLine(f"{party.title} announced", won, 2, cause=cause))
+    lines += _threshold_lines(facts, won, rules, won=True)
+    lines += specials
+    net = _net(lines, won, rules, doubling=rules.announcement_scoring == "doubling")
+    return Score(won, tuple(lines), net if won is Party.RE else -net, facts.lone)
+
+
+def _net(lines: list[ScoreLine], party: Party, rules: RuleSet, doubling: bool) -> int:
+    """`party`'s points minus the other party's, doublings applied (RULES.md §7)."""
+    factor = 1
+    for line in lines:
+        factor *= line.factor
+    game = sum(line.points for line in lines if line.party is party and not line.special)
+    game -= sum(line.points for line in lines if line.party is party.other and not line.special)
+    specials = sum(line.points for line in lines if line.party is party and line.special)
+    specials -= sum(line.points for line in lines if line.party is party.other and line.special)
+    if not doubling:
+        return game + specials
+    return game * factor + specials * (factor if rules.specials_doubled else 1)
