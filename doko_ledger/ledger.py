@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,8 +16,11 @@ from doko_ledger.game.evolve import fold
 from doko_ledger.game.record import GameRecord, from_events
 from doko_ledger.game.state import GameState
 from doko_ledger.projections import runner
+from doko_ledger.projections.audit import AuditReport, audit
 from doko_ledger.projections.games import GAME_STREAM_PREFIX, GamesProjection, game_stream
 from doko_ledger.projections.replay import Replay, replay, state_before_trick
+from doko_ledger.projections.score import GameScore, score_game
+from doko_ledger.rules.ruleset import RuleSet
 
 __all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "state_before_trick"]
 
@@ -152,6 +155,16 @@ class Ledger:
             played = len(result.state.tricks)
             raise DokoError(f"trick {before_trick} was not played: the game has {played} complete tricks")
         return result
+
+    def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:
+        """The game's score under the rules it was played with, or under `rules` (what-if;
+        nothing is written)."""
+        return score_game(self.state(game_id), rules)
+
+    def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> AuditReport:
+        """Every disputable check of one game, and a claimed result explained."""
+        problems = self.store.verify(game_stream(game_id)).problems
+        return audit(self.events(game_id), problems, claimed)
 
     def record(self, game_id: str) -> GameRecord:
         return from_events(r.event for r in self.events(game_id))

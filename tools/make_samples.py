@@ -1,13 +1,17 @@
 """Generate the bundled sample games in `sample_games/` (run: `.venv/bin/python tools/make_samples.py`).
 
 Every deal comes from a seeded `random.Random`, so the output is the same on
-every run. The cards are chosen by a simple, plausible heuristic over
+every run. The game type is never written down: it follows from the
+reservations (a solo, a marriage, a poverty) or, for a silent solo, from the
+deal (RULES.md §4). The cards are chosen by a simple, plausible heuristic over
 `legal_plays`: lead aces or (with many trumps) high trumps, win a trick with
 the cheapest card that takes it when it is worth it, smear points on a
-partner's trick, otherwise throw the cheapest card. For each sample the seeds
+partner's trick, otherwise throw the cheapest card. Announcements follow a
+script per sample (who says what after how many of their own cards); each is
+checked with `decide` and kept only if accepted. For each sample the seeds
 are searched until the deal suits the game (a soloist with a strong hand, the
 queens of clubs split in a normal game) and the game shows its feature (the
-second H10 wins a trick, a DA beats an H10).
+second H10 wins a trick, a marriage clarified in trick 3).
 """
 
 from __future__ import annotations
@@ -20,13 +24,15 @@ from pathlib import Path
 
 from doko_ledger.cards import ALTE, DULLE, FUCHS, Card, Rank, deck
 from doko_ledger.formats import game_file
-from doko_ledger.game.decide import PlayCard, decide
-from doko_ledger.game.evolve import evolve
-from doko_ledger.game.record import GameRecord, PlayItem, Said, to_events
+from doko_ledger.game import Announce, IllegalMove, PlayCard, decide, evolve
+from doko_ledger.game.parties import marriage_status, true_parties
+from doko_ledger.game.record import GameRecord, PlayItem, PovertyRecord, Said, from_events, to_events
 from doko_ledger.game.state import GameState
+from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import CardOrder, card_order
 from doko_ledger.rules.play import SEATS, legal_plays, winning_index
+from doko_ledger.rules.reservations import POVERTY_CARDS, POVERTY_MAX_TRUMPS, asking_order, trump_count
 from doko_ledger.rules.ruleset import RuleSet, preset, rules_from_mapping
 
 OUT = Path(__file__).resolve().parent.parent / "sample_games"
@@ -36,12 +42,34 @@ KITCHEN = ("Anna", "Ben", "Clara", "Dirk")
 ANKER = ("Jonas", "Lena", "Mehmet", "Sophie")
 VEREIN = ("Greta", "Hannes", "Ilse", "Karl")
 
+NORMAL = card_order(GameType.NORMAL)
+MISDEAL = "misdeal"
+POVERTY_DECLINED = "poverty_declined"
+
 Hands = tuple[tuple[Card, ...], ...]
 
 
 @dataclass(frozen=True)
+class Step:
+    """One scripted announcement: `who` says `what` once they have played exactly `played` cards.
+
+    `who` is a player's name, `re` or `kontra` (the first player of that party from the
+    dealer's left), or `partner` (a marriage's partner, once found).
+    """
+
+    who: str
+    what: Announcement
+    played: int
+
+
+@dataclass(frozen=True)
 class Sample:
-    """One sample game to generate: where it was played and what it must show."""
+    """One sample game to generate: where it was played and what it must show.
+
+    `game_type` is what the reservations (or, for a silent solo, the deal) make of the
+    game; `abandoned` is a deal thrown in (`misdeal`, or `poverty_declined`: nobody
+    takes the poverty).
+    """
 
     file: str
     id: str
@@ -53,7 +81,9 @@ class Sample:
     base_seed: int
     hands_recorded: bool = True
     schweinchen_call: bool = False
-    deal_ok: Callable[[Hands, int | None, CardOrder], bool] = field(default=lambda hands, soloist, order: True)
+    abandoned: str | None = None
+    script: tuple[Step, ...] = ()
+    deal_ok: Callable[[Hands, int | None, CardOrder], bool] = field(default=lambda hands, declarer, order: True)
     play_ok: Callable[[GameState], bool] = field(default=lambda state: True)
 
 
@@ -74,37 +104,145 @@ def solo_strength(hand: tuple[Card, ...], order: CardOrder) -> int:
     return sum(order.is_trump(c) for c in hand)
 
 
-def pick_soloist(hands: Hands, order: CardOrder) -> int:
-    return max(range(SEATS), key=lambda s: solo_strength(hands[s], order))
+def both_queens(hands: Hands) -> int | None:
+    """The seat holding both CQ, if any."""
+    return next((s for s, h in enumerate(hands) if h.count(ALTE) == 2), None)
 
 
-def normal_deal(hands: Hands, soloist: int | None, order: CardOrder) -> bool:
+def poor_seats(hands: Hands) -> list[int]:
+    """Seats that could declare a poverty: three trumps or fewer (RULES.md §4)."""
+    return [s for s, h in enumerate(hands) if trump_count(h) <= POVERTY_MAX_TRUMPS]
+
+
+def declarer_of(sample: Sample, hands: Hands, order: CardOrder) -> int | None:
+    """The soloist, marriage player or poor player the deal gives, or None."""
+    game_type = sample.game_type
+    if game_type.is_declared_solo:
+        return max(range(SEATS), key=lambda s: solo_strength(hands[s], order))
+    if game_type in (GameType.MARRIAGE, GameType.SILENT_SOLO):
+        return both_queens(hands)
+    if game_type is GameType.POVERTY:
+        poor = poor_seats(hands)
+        return poor[0] if len(poor) == 1 else None
+    return None
+
+
+def normal_deal(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
     """A deal that is a plain normal game: CQs split, nobody poor (RULES.md §4)."""
-    normal = card_order(GameType.NORMAL)
-    return all(h.count(ALTE) < 2 and sum(normal.is_trump(c) for c in h) > 3 for h in hands)
+    return both_queens(hands) is None and not poor_seats(hands)
+
+
+def queens_deal(minimum: int) -> Callable[[Hands, int | None, CardOrder], bool]:
+    """One player holds both CQ (a marriage or a silent solo) with `minimum` trumps; nobody poor."""
+
+    def ok(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
+        return declarer is not None and trump_count(hands[declarer]) >= minimum and not poor_seats(hands)
+
+    return ok
+
+
+def poverty_deal(acceptor_trumps: int) -> Callable[[Hands, int | None, CardOrder], bool]:
+    """Exactly one poor player, no CQ pair; the second player asked holds `acceptor_trumps` or more."""
+
+    def ok(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
+        if declarer is None or both_queens(hands) is not None:
+            return False
+        return trump_count(hands[(declarer + 2) % SEATS]) >= acceptor_trumps
+
+    return ok
 
 
 def strong_solo(minimum: int) -> Callable[[Hands, int | None, CardOrder], bool]:
-    def ok(hands: Hands, soloist: int | None, order: CardOrder) -> bool:
-        assert soloist is not None
-        return solo_strength(hands[soloist], order) >= minimum
+    def ok(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
+        assert declarer is not None
+        return solo_strength(hands[declarer], order) >= minimum
 
     return ok
+
+
+def strong_re(players: tuple[str, ...], dealer: str, who: str, minimum: int) -> Callable[..., bool]:
+    """A normal deal where the announcing Re player (`who`: a name or `re`) holds `minimum` trumps."""
+
+    def ok(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
+        if not normal_deal(hands, declarer, order):
+            return False
+        if who == "re":
+            start = players.index(dealer)
+            seat = next(s for s in asking_order(start) if ALTE in hands[s])
+        else:
+            seat = players.index(who)
+        return ALTE in hands[seat] and trump_count(hands[seat]) >= minimum
+
+    return ok
+
+
+def kontra_player(name: str) -> Callable[..., bool]:
+    """A normal deal where `name` is on the Kontra side (holds no CQ)."""
+
+    def ok(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
+        return normal_deal(hands, declarer, order) and ALTE not in hands[KITCHEN.index(name)]
+
+    return ok
+
+
+# -- the reservations and a poverty's exchange ---------------------------------
+
+
+def cheapest(cards: list[Card], count: int) -> tuple[Card, ...]:
+    """The `count` cards worth least (fewest points, then the lowest in the normal order)."""
+    return tuple(sorted(cards, key=lambda c: (c.points, NORMAL.strength(c), str(c)))[:count])
+
+
+def poverty_exchange(hands: Hands, poor: int, acceptor: int | None, players: tuple[str, ...]) -> PovertyRecord:
+    """The poor player passes all trumps, filled up with cheap plain cards; the acceptor
+    (None: everybody declines) gives back the three cheapest plain cards of the hand they then hold."""
+    hand = list(hands[poor])
+    trumps = [c for c in hand if NORMAL.is_trump(c)]
+    plain = [c for c in hand if not NORMAL.is_trump(c)]
+    passed = NORMAL.sorted(trumps + list(cheapest(plain, POVERTY_CARDS - len(trumps))))
+    if acceptor is None:
+        return PovertyRecord(passed=passed)
+    taken = list(hands[acceptor]) + list(passed)
+    plain = [c for c in taken if not NORMAL.is_trump(c)]
+    returned = NORMAL.sorted(cheapest(plain or taken, POVERTY_CARDS))
+    return PovertyRecord(passed=passed, accepted_by=players[acceptor], returned=returned)
+
+
+def setup(sample: Sample, hands: Hands, declarer: int | None) -> GameRecord:
+    """The record up to the first card: players, rules, the deal, the reservations, a poverty."""
+    shown = card_order(sample.game_type)
+    record = GameRecord(
+        id=sample.id,
+        players=sample.players,
+        dealer=sample.dealer,
+        rules=sample.rules,
+        hands=tuple(shown.sorted(h) for h in hands),
+        played_on=sample.played_on,
+    )
+    game_type = sample.game_type
+    if game_type.is_declared_solo:
+        assert declarer is not None
+        return replace(record, reservations=((sample.players[declarer], game_type.value),))
+    if game_type is GameType.MARRIAGE:
+        assert declarer is not None
+        return replace(record, reservations=((sample.players[declarer], "marriage"),))
+    if game_type is GameType.POVERTY:
+        assert declarer is not None
+        acceptor = None if sample.abandoned == POVERTY_DECLINED else (declarer + 2) % SEATS
+        exchange = poverty_exchange(hands, declarer, acceptor, sample.players)
+        return replace(record, reservations=((sample.players[declarer], "poverty"),), poverty=exchange)
+    return record
 
 
 # -- playing -----------------------------------------------------------------
 
 
 def partners(state: GameState, seat: int) -> set[int]:
-    """The seats on `seat`'s party (the generator sees every hand)."""
-    assert state.game_type is not None and state.dealt is not None
-    if state.game_type.is_solo:
-        assert state.declarer is not None
-        if seat == state.declarer:
-            return {seat}
-        return {s for s in range(SEATS) if s != state.declarer}
-    re = {s for s in range(SEATS) if ALTE in state.dealt[s]}
-    return re if seat in re else set(range(SEATS)) - re
+    """The seats known (to the generator, which sees every hand) to be on `seat`'s party."""
+    parties = true_parties(state)
+    if parties[seat] is None:
+        return {seat}
+    return {s for s in range(SEATS) if parties[s] is parties[seat]}
 
 
 def winner_so_far(state: GameState, cards: list[Card]) -> int:
@@ -155,17 +293,54 @@ def choose(state: GameState, seat: int) -> Card:
     return min(legal, key=cheap)
 
 
-def play(record: GameRecord) -> GameRecord:
-    """Play a whole game from the record's deal; returns the record with its tricks."""
+def announcer(state: GameState, who: str) -> int | None:
+    """The seat a script step names (see `Step`), or None while it is not known."""
+    if who in state.players:
+        return state.players.index(who)
+    if who == "partner":
+        return marriage_status(state)[0]
+    parties = true_parties(state)
+    party = Party(who)
+    return next((s for s in asking_order(state.dealer) if parties[s] is party), None)
+
+
+def call_text(state: GameState, seat: int, what: Announcement) -> str:
+    """`re`, or a denial with its party word (`kontra no90`): the generator's hands tell the
+    party, and `from_events` later drops the word wherever the record tells it too."""
+    party = true_parties(state)[seat]
+    if what.level == 0 or party is None:
+        return what.value
+    return f"{party.value} {what.value}"
+
+
+def play(record: GameRecord, script: tuple[Step, ...]) -> GameRecord:
+    """Play a whole game from the record's deal, saying the script's announcements; returns
+    the record with its tricks. A scripted call that `decide` refuses is left out."""
     assert record.hands is not None
     _, state = to_events(record)
     tricks: list[list[PlayItem]] = []
+    pending = list(script)
     while not state.finished:
-        seat = state.to_play
-        assert seat is not None
-        card = choose(state, seat)
         if state.current is None:
             tricks.append([])
+        seat = state.to_play
+        assert seat is not None
+        while pending:
+            step = pending[0]
+            caller = announcer(state, step.who)
+            if caller is None or len(state.played_by(caller)) < step.played:
+                break
+            pending.pop(0)
+            if len(state.played_by(caller)) > step.played:
+                continue  # the moment passed (the marriage was clarified later)
+            try:
+                events = decide(state, Announce(caller, step.what))
+            except IllegalMove:
+                continue
+            tricks[-1].append(Said(record.players[caller], call_text(state, caller, step.what)))
+            for event in events:
+                state = evolve(state, event)
+        card = choose(state, seat)
         tricks[-1].append(card)
         for event in decide(state, PlayCard(seat, card)):
             state = evolve(state, event)
@@ -184,36 +359,44 @@ def call_schweinchen(record: GameRecord) -> GameRecord:
     return replace(record, tricks=tuple(tuple(t) for t in tricks))
 
 
+def misdeal(sample: Sample) -> GameRecord:
+    """A deal thrown in before anybody spoke: no hands, no reservations, no tricks."""
+    return GameRecord(
+        id=sample.id,
+        players=sample.players,
+        dealer=sample.dealer,
+        rules=sample.rules,
+        abandoned=MISDEAL,
+        played_on=sample.played_on,
+    )
+
+
 def generate(sample: Sample) -> tuple[str, int]:
     """The canonical text of a sample game and the seed that made it."""
+    if sample.abandoned == MISDEAL:
+        return game_file.dumps(misdeal(sample)), sample.base_seed
     for seed in range(sample.base_seed, sample.base_seed + MAX_SEEDS):
         rng = random.Random(seed)
         hands = deal(rng, sample.rules)
         order = card_order(sample.game_type, sample.rules.schweinchen)
-        soloist = pick_soloist(hands, order) if sample.game_type.is_solo else None
-        if not sample.deal_ok(hands, soloist, order):
+        declarer = declarer_of(sample, hands, order)
+        if sample.game_type is not GameType.NORMAL and declarer is None:
             continue
-        shown = card_order(sample.game_type)
-        record = GameRecord(
-            id=sample.id,
-            players=sample.players,
-            dealer=sample.dealer,
-            rules=sample.rules,
-            game_type=sample.game_type,
-            soloist=None if soloist is None else sample.players[soloist],
-            hands=tuple(shown.sorted(h) for h in hands),
-            played_on=sample.played_on,
-        )
-        played = play(record)
+        if not sample.deal_ok(hands, declarer, order):
+            continue
+        record = setup(sample, hands, declarer)
+        played = record if sample.abandoned is not None else play(record, sample.script)
         if not sample.hands_recorded:
             # a table that does not record hands has no Schweinchen until it is called
             if sample.schweinchen_call:
                 played = call_schweinchen(played)
             played = replace(played, hands=None)
-        _, state = to_events(played)
+        events, state = to_events(played)
         if not sample.play_ok(state):
             continue
-        return game_file.dumps(played), seed
+        canonical = from_events(events)  # calls with a party word only where the record needs it
+        assert to_events(canonical)[1] == state
+        return game_file.dumps(canonical), seed
     raise SystemExit(f"{sample.file}: no seed in {MAX_SEEDS} gives the game wanted")
 
 
@@ -237,8 +420,33 @@ def fox_beats_dulle(state: GameState) -> bool:
     )
 
 
-def schweinchen_deal(hands: Hands, soloist: int | None, order: CardOrder) -> bool:
-    return normal_deal(hands, soloist, order) and any(h.count(FUCHS) == 2 for h in hands)
+def schweinchen_deal(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
+    return normal_deal(hands, declarer, order) and any(h.count(FUCHS) == 2 for h in hands)
+
+
+def marriage_clarified_in(trick: int | None) -> Callable[[GameState], bool]:
+    """The marriage finds its partner in `trick` (None: the marriage player wins tricks 1-3)."""
+
+    def ok(state: GameState) -> bool:
+        partner, clarified = marriage_status(state)
+        if trick is None:
+            return partner is None and clarified == 3
+        return partner is not None and clarified == trick
+
+    return ok
+
+
+def script_said(count: int) -> Callable[[GameState], bool]:
+    """Every one of the script's `count` calls was accepted."""
+
+    def ok(state: GameState) -> bool:
+        return len(state.calls) == count
+
+    return ok
+
+
+def all_of(*checks: Callable[[GameState], bool]) -> Callable[[GameState], bool]:
+    return lambda state: all(check(state) for check in checks)
 
 
 # -- the samples -----------------------------------------------------------------
@@ -252,8 +460,15 @@ VEREIN_NIGHT = "2026-12-05"
 
 
 def kitchen(n: int, name: str, dealer: str, game_type: GameType, base_seed: int, **kw: object) -> Sample:
+    return kitchen_game(n, n, name, dealer, game_type, base_seed, **kw)
+
+
+def kitchen_game(
+    file_n: int, n: int, name: str, dealer: str, game_type: GameType, base_seed: int, **kw: object
+) -> Sample:
+    """The `n`-th game of the kitchen night, written to file number `file_n`."""
     return Sample(
-        file=f"{n:02d}-{name}.yaml",
+        file=f"{file_n:02d}-{name}.yaml",
         id=f"{KITCHEN_NIGHT}-kitchen-{n:02d}-{name}",
         played_on=KITCHEN_NIGHT,
         players=KITCHEN,
@@ -264,6 +479,35 @@ def kitchen(n: int, name: str, dealer: str, game_type: GameType, base_seed: int,
         **kw,  # type: ignore[arg-type]
     )
 
+
+def verein(file_n: int, n: int, name: str, dealer: str, game_type: GameType, base_seed: int, **kw: object) -> Sample:
+    """The `n`-th game of the club night (standard rules), written to file number `file_n`."""
+    return Sample(
+        file=f"{file_n:02d}-{name}.yaml",
+        id=f"{VEREIN_NIGHT}-verein-{n:02d}-{name}",
+        played_on=VEREIN_NIGHT,
+        players=VEREIN,
+        dealer=dealer,
+        rules=STANDARD,
+        game_type=game_type,
+        base_seed=base_seed,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+RE, KONTRA = Announcement.RE, Announcement.KONTRA
+NO90, NO60, NO30, SCHWARZ = Announcement.NO90, Announcement.NO60, Announcement.NO30, Announcement.SCHWARZ
+
+SCHWARZ_SCRIPT = (
+    Step("re", RE, 0),
+    Step("re", NO90, 1),
+    Step("re", NO60, 3),
+    Step("re", NO30, 4),
+    Step("re", SCHWARZ, 5),
+)
+REPLY_SCRIPT = (Step("re", RE, 1), Step("kontra", KONTRA, 2))
+MARRIAGE_LATE_RE = (Step("partner", RE, 3),)
+BISTRO_SCRIPT = (Step("kontra", KONTRA, 1), Step("re", NO60, 3))
 
 SAMPLES = [
     kitchen(1, "normal", "Dirk", GameType.NORMAL, 100, deal_ok=normal_deal),
@@ -324,12 +568,119 @@ SAMPLES = [
         deal_ok=schweinchen_deal,
         play_ok=fox_beats_dulle,
     ),
+    # the club night goes on: reservations (RULES.md §4)
+    verein(
+        14,
+        2,
+        "marriage-first-trick",
+        "Greta",
+        GameType.MARRIAGE,
+        1400,
+        deal_ok=queens_deal(5),
+        play_ok=marriage_clarified_in(1),
+    ),
+    verein(
+        15,
+        3,
+        "marriage-third-trick",
+        "Hannes",
+        GameType.MARRIAGE,
+        1500,
+        deal_ok=queens_deal(5),
+        script=MARRIAGE_LATE_RE,
+        play_ok=all_of(marriage_clarified_in(3), script_said(1)),
+    ),
+    verein(
+        16,
+        4,
+        "lone-marriage",
+        "Ilse",
+        GameType.MARRIAGE,
+        1600,
+        deal_ok=queens_deal(7),
+        play_ok=marriage_clarified_in(None),
+    ),
+    verein(17, 5, "silent-solo", "Karl", GameType.SILENT_SOLO, 1700, deal_ok=queens_deal(8)),
+    verein(18, 6, "poverty", "Greta", GameType.POVERTY, 1800, deal_ok=poverty_deal(7)),
+    verein(
+        19,
+        7,
+        "poverty-declined",
+        "Hannes",
+        GameType.POVERTY,
+        1900,
+        abandoned=POVERTY_DECLINED,
+        deal_ok=poverty_deal(0),
+    ),
+    verein(20, 8, "misdeal", "Hannes", GameType.NORMAL, 2000, abandoned=MISDEAL),
+    # the kitchen night goes on: announcements (RULES.md §5)
+    kitchen_game(
+        21,
+        10,
+        "announced-schwarz",
+        "Anna",
+        GameType.NORMAL,
+        2100,
+        deal_ok=strong_re(KITCHEN, "Anna", "re", 8),
+        script=SCHWARZ_SCRIPT,
+        play_ok=script_said(5),
+    ),
+    kitchen_game(
+        22,
+        11,
+        "kontra-reply",
+        "Ben",
+        GameType.NORMAL,
+        2200,
+        deal_ok=normal_deal,
+        script=REPLY_SCRIPT,
+        play_ok=script_said(2),
+    ),
+    kitchen_game(
+        23,
+        12,
+        "no60-skipping",
+        "Clara",
+        GameType.NORMAL,
+        2300,
+        deal_ok=strong_re(KITCHEN, "Clara", "Anna", 7),
+        script=(Step("Anna", NO60, 1),),
+        play_ok=script_said(1),
+    ),
+    kitchen_game(
+        24,
+        13,
+        "kontra-no90-not-dealt",
+        "Dirk",
+        GameType.NORMAL,
+        2400,
+        hands_recorded=False,
+        deal_ok=kontra_player("Clara"),
+        script=(Step("Clara", NO90, 1),),
+        play_ok=script_said(1),
+    ),
+    Sample(
+        file="25-bistro-club-solo.yaml",
+        id=f"{ANKER_NIGHT}-anker-04-club-solo",
+        played_on=ANKER_NIGHT,
+        players=ANKER,
+        dealer="Mehmet",
+        rules=BISTRO,
+        game_type=GameType.CLUB_SOLO,
+        base_seed=2500,
+        deal_ok=strong_solo(8),
+        script=BISTRO_SCRIPT,
+        play_ok=script_said(2),
+    ),
 ]
 
 
 def main() -> None:
     OUT.mkdir(exist_ok=True)
+    only = set(sys.argv[1:])
     for sample in SAMPLES:
+        if only and sample.file not in only:
+            continue
         text, seed = generate(sample)
         (OUT / sample.file).write_text(text, encoding="utf-8")
         print(f"{sample.file}: {sample.id} (seed {seed})", file=sys.stderr)

@@ -20,9 +20,10 @@ from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import dumps_canonical
 from doko_ledger.formats import game_file
 from doko_ledger.formats.game_file import LoadedGame
+from doko_ledger.formats.rules_file import rules_named
 from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.views import event_view, replay_view
+from doko_ledger.projections.views import audit_view, event_view, replay_view, score_view
 
 
 class _Group(TyperGroup):
@@ -185,6 +186,75 @@ def replay(
         out().print(render.replay(shown, show_all))
     else:
         out().print(render.position(shown, trick, show_all))
+
+
+rules_app = typer.Typer(help="Rule sets: presets and house-rule files.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+RulesOption = Annotated[
+    list[str] | None,
+    typer.Option("--rules", help="Re-score under a preset or a house-rule file (repeatable; nothing is written)."),
+]
+
+
+@rules_app.command("show")
+def rules_show(
+    spec: Annotated[str, typer.Argument(help="A preset name (standard, bistro, ddv, duel) or a rule file.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Print every option of a rule set and its value."""
+    rules = rules_named(spec)
+    if as_json:
+        _echo_json(rules.to_dict())
+    else:
+        out().print(render.rules_table(rules))
+
+
+@app.command()
+def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json: JsonOption = False) -> None:
+    """Score a game with its derivation; `--rules` re-scores it under other rules, side by side."""
+    alternatives = [rules_named(spec) for spec in rules or []]
+    with Ledger.open(_db(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        results = [ledger.score(game_id)] + [ledger.score(game_id, r) for r in alternatives]
+    if as_json:
+        _echo_json(score_view(results[0]) if len(results) == 1 else [score_view(r) for r in results])
+    else:
+        out().print(render.score(results))
+
+
+def _claim(text: str) -> dict[str, int]:
+    claimed: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        try:
+            claimed[name.strip()] = int(value)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise typer.BadParameter(f"{part!r}: write PLAYER=POINTS, e.g. Anna=+5", param_hint="--claimed")
+    return claimed
+
+
+@app.command()
+def audit(
+    ctx: typer.Context,
+    game: GameArg,
+    claimed: Annotated[
+        str | None, typer.Option("--claimed", help="A claimed result, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check everything that can be disputed in a game; explain a claimed result's difference."""
+    claim = None if claimed is None else _claim(claimed)
+    with Ledger.open(_db(ctx)) as ledger:
+        report = ledger.audit(ledger.resolve(game), claim)
+    if as_json:
+        _echo_json(audit_view(report))
+    else:
+        out().print(render.audit(report))
+    if not report.ok:
+        raise typer.Exit(5)
 
 
 @app.command()

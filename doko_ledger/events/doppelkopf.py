@@ -12,6 +12,7 @@ from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.reservations import ReservationKind
 from doko_ledger.rules.ruleset import RuleSet, rules_from_snapshot
+from doko_ledger.rules.scoring import SpecialKind
 
 register_value(Card, str, parse_card)
 register_value(RuleSet, RuleSet.to_dict, rules_from_snapshot)
@@ -126,6 +127,54 @@ class AnnouncementMade:
     party: Party
 
 
+@dataclass(frozen=True, slots=True)
+class SummaryCall:
+    """An announcement in a summarized deal: who said what, in order."""
+
+    seat: int
+    announcement: Announcement
+
+
+@dataclass(frozen=True, slots=True)
+class SummarySpecial:
+    """A special point in a summarized deal: its kind, the party that scored it, and for a
+    fox or a caught Karlchen the seat whose card was caught."""
+
+    kind: SpecialKind
+    party: Party
+    caught_from: int | None = None
+
+
+register_value(
+    SummaryCall,
+    lambda c: {"seat": c.seat, "announcement": c.announcement.value},
+    lambda d: SummaryCall(d["seat"], Announcement(d["announcement"])),
+)
+register_value(
+    SummarySpecial,
+    lambda s: {"kind": s.kind.value, "party": s.party.value, "caught_from": s.caught_from},
+    lambda d: SummarySpecial(SpecialKind(d["kind"]), Party(d["party"]), d.get("caught_from")),
+)
+
+
+@event_type("DealSummarized", version=1)
+@dataclass(frozen=True, slots=True)
+class DealSummarized:
+    """The facts of a deal written down without its cards: the game type, the Re players
+    (the soloist alone), Re's card points, the tricks each party won where known, the
+    announcements by player, and the special points by party."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    game_type: GameType
+    re_seats: tuple[int, ...]
+    re_points: int
+    re_tricks: int | None = None
+    kontra_tricks: int | None = None
+    announcements: tuple[SummaryCall, ...] = ()
+    specials: tuple[SummarySpecial, ...] = ()
+
+
 @event_type("SchweinchenShown", version=1)
 @dataclass(frozen=True, slots=True)
 class SchweinchenShown:
@@ -157,6 +206,7 @@ DoppelkopfEvent = (
     | PovertyCardsReturned
     | DealAbandoned
     | AnnouncementMade
+    | DealSummarized
     | SchweinchenShown
     | CardPlayed
 )

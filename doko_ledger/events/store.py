@@ -245,11 +245,15 @@ class EventStore:
 
     # -- checking ----------------------------------------------------------
 
-    def verify(self) -> VerifyReport:
-        """Recompute every stream's hash chain and check the positions; name what does not match."""
+    def verify(self, stream_name: str | None = None) -> VerifyReport:
+        """Recompute every stream's hash chain (or one stream's) and check the positions;
+        name what does not match."""
         report = VerifyReport()
         stream, expected_version, prev = None, 1, GENESIS
-        rows = self.db.execute(f"SELECT {_COLUMNS} FROM events ORDER BY stream, version")
+        if stream_name is None:
+            rows = self.db.execute(f"SELECT {_COLUMNS} FROM events ORDER BY stream, version")
+        else:
+            rows = self.db.execute(f"SELECT {_COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream_name])
         for row in rows:
             position, name, version, kind, schema_version, payload, at, by, prev_hash, digest = row
             if name != stream:
@@ -268,6 +272,8 @@ class EventStore:
                 if problem:
                     report.problems.append(f"{where}: {problem}")
             expected_version, prev = version + 1, digest
+        if stream_name is not None:
+            return report
         positions = self.db.execute("SELECT count(*), coalesce(max(position), 0) FROM events").fetchone()
         if positions[0] != positions[1]:
             report.problems.append(

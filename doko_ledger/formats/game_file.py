@@ -26,7 +26,15 @@ from doko_ledger.cards import Card, CardError, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.events.doppelkopf import DoppelkopfEvent
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml
-from doko_ledger.game.record import GameRecord, PlayItem, PovertyRecord, RecordError, Said, to_events
+from doko_ledger.game.record import (
+    GameRecord,
+    PlayItem,
+    PovertyRecord,
+    RecordError,
+    Said,
+    SummaryRecord,
+    to_events,
+)
 from doko_ledger.game.state import GameState
 from doko_ledger.projections.views import describe
 from doko_ledger.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
@@ -126,6 +134,19 @@ def _record(doc: YamlDocument) -> GameRecord:
         hands=hands,
         tricks=tricks,
         played_on=data.get("played_on"),
+        summary=None if "summary" not in data else _summary(data["summary"]),
+    )
+
+
+def _summary(data: dict[str, Any]) -> SummaryRecord:
+    tricks = data.get("tricks")
+    return SummaryRecord(
+        game=data["game"],
+        re=tuple(data["re"]),
+        re_points=data["re_points"],
+        tricks=None if tricks is None else (tricks["re"], tricks["kontra"]),
+        announcements=tuple(next(iter(call.items())) for call in data.get("announcements", [])),
+        specials=tuple((s["kind"], s["party"], s.get("from")) for s in data.get("specials", [])),
     )
 
 
@@ -212,6 +233,8 @@ def dumps(record: GameRecord) -> str:
             lines.append(f"  accepted_by: {dump_flow(poverty.accepted_by)}")
         if poverty.returned is not None:
             lines.append(f"  returned: [{', '.join(str(c) for c in poverty.returned)}]")
+    if record.summary is not None:
+        lines += _dump_summary(record.summary)
     if record.hands is not None:
         lines.append("hands:")
         for player, hand in zip(record.players, record.hands, strict=True):
@@ -227,9 +250,30 @@ def dumps(record: GameRecord) -> str:
                 if done.winner is not None:
                     comment += f", {record.players[done.winner]} wins {done.points}"
             lines.append(f"  - [{items}]{comment}")
-    else:
+    elif record.summary is None:
         lines.append("tricks: []")
     return "\n".join(lines) + "\n"
+
+
+def _dump_summary(summary: SummaryRecord) -> list[str]:
+    lines = [
+        "summary:",
+        f"  game: {summary.game}",
+        f"  re: {dump_flow(list(summary.re))}",
+        f"  re_points: {summary.re_points}",
+    ]
+    if summary.tricks is not None:
+        lines.append(f"  tricks: {{re: {summary.tricks[0]}, kontra: {summary.tricks[1]}}}")
+    if summary.announcements:
+        lines.append(f"  announcements: {dump_flow([{p: a} for p, a in summary.announcements])}")
+    if summary.specials:
+        lines.append("  specials:")
+        for kind, party, caught in summary.specials:
+            entry: dict[str, str] = {"kind": kind, "party": party}
+            if caught is not None:
+                entry["from"] = caught
+            lines.append(f"    - {dump_flow(entry)}")
+    return lines
 
 
 def _dump_rules(rules: RuleSet) -> str:

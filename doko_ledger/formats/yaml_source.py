@@ -145,7 +145,7 @@ def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
 
 def dump_flow(value: Any) -> str:
     """One YAML scalar or flow sequence on one line, quoted where YAML needs it."""
-    text: str = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000)
+    text: str = yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=10_000, sort_keys=False)
     if text.endswith("\n...\n"):
         text = text[: -len("\n...\n")]
     return text.rstrip("\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from doko_ledger.events.doppelkopf import AnnouncementMade, DoppelkopfEvent
 from doko_ledger.game.commands import Announce, IllegalMove, seat_name
-from doko_ledger.game.parties import announcement_shift, party_calls, true_parties
+from doko_ledger.game.parties import announcement_shift, party_calls, solo_no90, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Announcement, Party, announcement_problem
 
@@ -35,8 +35,10 @@ def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
     if shift is None:
         raise IllegalMove(f"no announcement before the marriage is clarified (RULES.md §5): {who} said {label}")
     party = _party(state, command)
-    own_before = [c for c in state.calls if c.seat == command.seat]
-    if any(c.announcement.level >= command.announcement.level for c in own_before):
+    own_levels = [c.announcement.level for c in state.calls if c.seat == command.seat]
+    if solo_no90(state) and command.seat == state.declarer:
+        own_levels.append(1)  # the solo rule's no 90 is the soloist's own (RULES.md §5)
+    if any(level >= command.announcement.level for level in own_levels):
         raise IllegalMove(f"{who} already announced {label} (or more)")
     calls = party_calls(state)
     played = len(state.played_by(command.seat))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from doko_ledger.cards import Card
 from doko_ledger.errors import DokoError
-from doko_ledger.events.doppelkopf import AbandonReason
+from doko_ledger.events.doppelkopf import AbandonReason, SummaryCall, SummarySpecial
 from doko_ledger.game.state import GameState, Hand
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
@@ -86,6 +86,19 @@ class Announce:
 
 
 @dataclass(frozen=True, slots=True)
+class SummarizeDeal:
+    """Record a deal by its facts; `re_seats` is the soloist alone or the two Re players."""
+
+    game_type: GameType
+    re_seats: tuple[int, ...]
+    re_points: int
+    re_tricks: int | None = None
+    kontra_tricks: int | None = None
+    announcements: tuple[SummaryCall, ...] = ()
+    specials: tuple[SummarySpecial, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ShowSchweinchen:
     seat: int
 
@@ -106,6 +119,7 @@ Command = (
     | ReturnPovertyCards
     | AbandonDeal
     | Announce
+    | SummarizeDeal
     | ShowSchweinchen
     | PlayCard
 )

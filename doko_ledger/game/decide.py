@@ -28,9 +28,11 @@ from doko_ledger.game.commands import (
     ReturnPovertyCards,
     ShowSchweinchen,
     StartGame,
+    SummarizeDeal,
     seat_name,
 )
 from doko_ledger.game.state import GameState, Hand
+from doko_ledger.game.summary import summarize
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS, must_follow
 
@@ -56,6 +58,8 @@ def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
             return reserve.abandon(state, command)
         case Announce():
             return announce(state, command)
+        case SummarizeDeal():
+            return summarize(state, command)
         case ShowSchweinchen(seat=seat):
             return [_show_schweinchen(state, seat)]
         case PlayCard(seat=seat, card=card):

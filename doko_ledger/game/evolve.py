@@ -13,6 +13,7 @@ from doko_ledger.events.doppelkopf import (
     CardPlayed,
     CardsDealt,
     DealAbandoned,
+    DealSummarized,
     GameStarted,
     PovertyAnswered,
     PovertyCardsPassed,
@@ -59,6 +60,9 @@ def evolve(state: GameState, event: Any) -> GameState:
         case AnnouncementMade(seat=seat, announcement=announcement, party=party):
             call = Call(seat, announcement, party, len(state.played_by(seat)), len(state.tricks) + 1)
             return state.but(calls=(*state.calls, call))
+        case DealSummarized(game_type=game_type, re_seats=re_seats):
+            declarer = re_seats[0] if len(re_seats) == 1 else None
+            return state.but(summary=event, game_type=game_type, declarer=declarer)
         case SchweinchenShown(seat=seat):
             return state.but(schweinchen_seat=seat)
     return state

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from doko_ledger.cards import FUCHS, KARLCHEN
 from doko_ledger.errors import DokoError
+from doko_ledger.events.doppelkopf import DealSummarized
 from doko_ledger.game.parties import announced, is_lone, party_calls, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Party
@@ -46,8 +47,45 @@ def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Speci
     return tuple(out)
 
 
+def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
+    """The facts of a deal recorded without cards. Unknown tricks: a party with card points won one."""
+    names = state.players
+    re_seats = summary.re_seats
+    level = {Party.RE: -1, Party.KONTRA: -1}
+    causes: dict[tuple[Party, int], str] = {}
+    for call in summary.announcements:
+        party = Party.RE if call.seat in re_seats else Party.KONTRA
+        for step in range(level[party] + 1, call.announcement.level + 1):
+            implied = step < call.announcement.level
+            causes[(party, step)] = (
+                f"implied by {names[call.seat]}'s {call.announcement.label}" if implied else names[call.seat]
+            )
+        level[party] = max(level[party], call.announcement.level)
+    re_tricks, kontra_tricks = summary.re_tricks, summary.kontra_tricks
+    known = re_tricks is not None and kontra_tricks is not None
+    if re_tricks is None or kontra_tricks is None:
+        re_tricks, kontra_tricks = int(summary.re_points > 0), int(summary.re_points < 240)
+    specials = tuple(
+        Special(s.kind, s.party, "recorded" if s.caught_from is None else f"recorded: from {names[s.caught_from]}")
+        for s in summary.specials
+    )
+    return DealFacts(
+        game_type=summary.game_type,
+        lone=len(re_seats) == 1,
+        re_points=summary.re_points,
+        re_tricks=re_tricks,
+        kontra_tricks=kontra_tricks,
+        announced=level,
+        specials=specials,
+        causes=causes,
+        tricks_known=known,
+    )
+
+
 def deal_facts(state: GameState) -> DealFacts:
     """The facts of a finished game; `NotScorable` when it is not finished or its parties are unknown."""
+    if state.summary is not None:
+        return summary_facts(state, state.summary)
     if state.game_type is None or not state.finished:
         raise NotScorable(f"game {state.game_id!r} is not finished: {len(state.tricks)} of {state.hand_size} tricks")
     parties = true_parties(state)

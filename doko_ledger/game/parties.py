@@ -35,6 +35,8 @@ def marriage_status(state: GameState) -> tuple[int | None, int | None]:
 
 def is_lone(state: GameState) -> bool:
     """One against three: any solo (silent included) or a marriage that found no partner."""
+    if state.summary is not None:
+        return len(state.summary.re_seats) == 1
     if state.game_type is None:
         return False
     if state.game_type is GameType.MARRIAGE:
@@ -67,7 +69,8 @@ def _contract_parties(state: GameState, public: bool) -> dict[int, Party]:
 
 def _evidence(state: GameState, known: dict[int, Party], eliminate: bool) -> dict[int, Party]:
     """Add what the cards and calls show: a CQ played is Re, a call shows its party;
-    in a normal game two of one party make the other two the other party."""
+    in a normal game two known Re make the other two Kontra (two known Kontra do not:
+    a silent solo looks the same)."""
     known = dict(known)
     for trick in state.all_tricks:
         for seat, card in trick.plays:
@@ -75,15 +78,23 @@ def _evidence(state: GameState, known: dict[int, Party], eliminate: bool) -> dic
                 known.setdefault(seat, Party.RE)
     for call in state.calls:
         known.setdefault(call.seat, call.party)
-    if eliminate:
-        for party in Party:
-            if sum(1 for p in known.values() if p is party) == 2:
-                known.update({s: party.other for s in range(SEATS) if s not in known})
+    if eliminate and sum(1 for p in known.values() if p is Party.RE) == 2:
+        known.update({s: Party.KONTRA for s in range(SEATS) if s not in known})
     return known
+
+
+def _summary_parties(state: GameState) -> Parties | None:
+    if state.summary is None:
+        return None
+    re_seats = state.summary.re_seats
+    return tuple(Party.RE if s in re_seats else Party.KONTRA for s in range(SEATS))
 
 
 def true_parties(state: GameState) -> Parties:
     """Each seat's party as far as the record shows (None: not yet determinable)."""
+    summarized = _summary_parties(state)
+    if summarized is not None:
+        return summarized
     game_type = state.game_type
     if game_type is None:
         return (None,) * SEATS
@@ -99,6 +110,9 @@ def true_parties(state: GameState) -> Parties:
 def public_parties(state: GameState) -> Parties:
     """Each seat's party as the table knew it at this point (RULES.md §4: a CQ played, an
     announcement, a marriage partner found, a poverty taken)."""
+    summarized = _summary_parties(state)
+    if summarized is not None:
+        return summarized
     game_type = state.game_type
     if game_type is None:
         return (None,) * SEATS

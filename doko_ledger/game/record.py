@@ -20,6 +20,7 @@ from doko_ledger.events.doppelkopf import (
     AnnouncementMade,
     CardPlayed,
     DealAbandoned,
+    DealSummarized,
     DoppelkopfEvent,
     PovertyAnswered,
     PovertyCardsPassed,
@@ -27,6 +28,8 @@ from doko_ledger.events.doppelkopf import (
     ReservationDeclared,
     ReservationNamed,
     SchweinchenShown,
+    SummaryCall,
+    SummarySpecial,
 )
 from doko_ledger.game.commands import (
     AbandonDeal,
@@ -42,6 +45,7 @@ from doko_ledger.game.commands import (
     ReturnPovertyCards,
     ShowSchweinchen,
     StartGame,
+    SummarizeDeal,
 )
 from doko_ledger.game.decide import decide
 from doko_ledger.game.evolve import evolve
@@ -52,6 +56,7 @@ from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
 from doko_ledger.rules.reservations import ReservationKind, asking_order, next_to_name
 from doko_ledger.rules.ruleset import RuleSet
+from doko_ledger.rules.scoring import SpecialKind
 
 Path = tuple[str | int, ...]
 
@@ -84,6 +89,20 @@ class PovertyRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class SummaryRecord:
+    """A deal written down by its facts: the game type, the Re players (the soloist alone),
+    Re's card points, the tricks (Re, Kontra) where they matter, the announcements in order
+    as (player, call), and the special points as (kind, party, caught from)."""
+
+    game: str
+    re: tuple[str, ...]
+    re_points: int
+    tricks: tuple[int, int] | None = None
+    announcements: tuple[tuple[str, str], ...] = ()
+    specials: tuple[tuple[str, str, str | None], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game as written in a game file.
 
@@ -102,6 +121,7 @@ class GameRecord:
     hands: tuple[tuple[Card, ...], ...] | None = None
     tricks: tuple[tuple[PlayItem, ...], ...] = ()
     played_on: str | None = None
+    summary: SummaryRecord | None = None
 
 
 class RecordError(DokoError, ValueError):
@@ -190,9 +210,33 @@ def _poverty_commands(record: GameRecord, now: Callable[[], GameState]) -> Itera
             return
 
 
+def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDeal:
+    if record.hands or record.reservations or record.poverty or record.abandoned or record.tricks:
+        raise RecordError("a summary stands alone: no hands, reservations, poverty or tricks", ("summary",))
+    try:
+        game = GameType(summary.game)
+    except ValueError:
+        raise RecordError(f"unknown game type {summary.game!r}", ("summary", "game")) from None
+    re_seats = tuple(_seat(record, p, ("summary", "re", i)) for i, p in enumerate(summary.re))
+    calls = []
+    for i, (player, what) in enumerate(summary.announcements):
+        path: Path = ("summary", "announcements", i)
+        calls.append(SummaryCall(_seat(record, player, path), Announcement(what)))
+    specials = []
+    for i, (kind, party, caught) in enumerate(summary.specials):
+        path = ("summary", "specials", i)
+        victim = None if caught is None else _seat(record, caught, path)
+        specials.append(SummarySpecial(SpecialKind(kind), Party(party), victim))
+    re_tricks, kontra_tricks = summary.tricks if summary.tricks is not None else (None, None)
+    return SummarizeDeal(game, re_seats, summary.re_points, re_tricks, kontra_tricks, tuple(calls), tuple(specials))
+
+
 def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, Path]]:
     dealer = _seat(record, record.dealer, ("dealer",))
     yield StartGame(record.id, record.players, dealer, record.rules, record.played_on), ("players",)
+    if record.summary is not None:
+        yield _summary_command(record, record.summary), ("summary",)
+        return
     if record.hands is not None:
         yield DealCards(record.hands), ("hands",)
     if record.abandoned is not None:
@@ -247,6 +291,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
     passed = returned = None
     accepted_by = abandoned = None
     tricks: list[list[PlayItem]] = []
+    summary = None
     cards_in_last = SEATS
     for event in events:
         before, state = state, evolve(state, event)
@@ -264,6 +309,8 @@ def from_events(events: Iterable[Any]) -> GameRecord:
                 returned = cards
             case DealAbandoned(reason=AbandonReason.MISDEAL):
                 abandoned = MISDEAL
+            case DealSummarized():
+                summary = _summary_record(players, event)
             case SchweinchenShown() | AnnouncementMade() | CardPlayed():
                 if cards_in_last == SEATS:
                     tricks.append([])
@@ -289,6 +336,24 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         hands=state.dealt,
         tricks=tuple(tuple(t) for t in tricks),
         played_on=state.played_on,
+        summary=summary,
+    )
+
+
+def _summary_record(players: tuple[str, ...], event: DealSummarized) -> SummaryRecord:
+    tricks = None
+    if event.re_tricks is not None and event.kontra_tricks is not None:
+        tricks = (event.re_tricks, event.kontra_tricks)
+    return SummaryRecord(
+        game=event.game_type.value,
+        re=tuple(players[s] for s in event.re_seats),
+        re_points=event.re_points,
+        tricks=tricks,
+        announcements=tuple((players[c.seat], c.announcement.value) for c in event.announcements),
+        specials=tuple(
+            (s.kind.value, s.party.value, None if s.caught_from is None else players[s.caught_from])
+            for s in event.specials
+        ),
     )
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from doko_ledger.cards import FUCHS, Card, card_points
+from doko_ledger.events.doppelkopf import DealSummarized
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import CardOrder, card_order
@@ -101,6 +102,7 @@ class GameState:
     poverty: PovertyExchange | None = None
     abandoned: str | None = None
     calls: tuple[Call, ...] = ()
+    summary: DealSummarized | None = None
     tricks: tuple[Trick, ...] = ()
     current: Trick | None = None
 
@@ -123,7 +125,8 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        return len(self.tricks) == self.hand_size
+        """All tricks played, or the deal recorded by its facts only."""
+        return self.summary is not None or len(self.tricks) == self.hand_size
 
     @property
     def first_leader(self) -> int:

@@ -13,6 +13,10 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 - `announcements`: game_id, number, party, announcement, player, played (the
   caller's cards played), trick, implied (a skipped level or the solo rule),
   cause.
+- `scores`: game_id, rules (preset), winner (re, kontra or null), value (what
+  each winner gets; Re's net when nobody wins), lone, note, and one column per
+  seat: seat0..seat3 with the player's name in player0..player3.
+- `score_lines`: game_id, number, item, party, points, factor, special, cause.
 """
 
 from __future__ import annotations
@@ -25,13 +29,15 @@ from sqlite_utils import Database
 
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.game.evolve import fold
+from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.projections.parties import revelations
+from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Party
 
 GAME_STREAM_PREFIX = "game/"
-TABLES = ("games", "tricks", "parties", "announcements")
+TABLES = ("games", "tricks", "parties", "announcements", "scores", "score_lines")
 
 
 def game_stream(game_id: str) -> str:
@@ -68,14 +74,22 @@ class GamesProjection:
                 player TEXT, played INTEGER, trick INTEGER, implied INTEGER NOT NULL, cause TEXT NOT NULL,
                 PRIMARY KEY (game_id, number)
             );
+            CREATE TABLE IF NOT EXISTS scores (
+                game_id TEXT PRIMARY KEY, rules TEXT NOT NULL, winner TEXT, value INTEGER NOT NULL,
+                lone INTEGER NOT NULL, note TEXT NOT NULL,
+                player0 TEXT NOT NULL, seat0 INTEGER NOT NULL, player1 TEXT NOT NULL, seat1 INTEGER NOT NULL,
+                player2 TEXT NOT NULL, seat2 INTEGER NOT NULL, player3 TEXT NOT NULL, seat3 INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS score_lines (
+                game_id TEXT NOT NULL, number INTEGER NOT NULL, item TEXT NOT NULL, party TEXT,
+                points INTEGER NOT NULL, factor INTEGER NOT NULL, special INTEGER NOT NULL, cause TEXT NOT NULL,
+                PRIMARY KEY (game_id, number)
+            );
             """
         )
 
     def drop(self, db: Database) -> None:
-        db.executescript(
-            "DROP TABLE IF EXISTS games; DROP TABLE IF EXISTS tricks;"
-            " DROP TABLE IF EXISTS parties; DROP TABLE IF EXISTS announcements;"
-        )
+        db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))
 
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
         rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
@@ -85,6 +99,13 @@ class GamesProjection:
             rows["tricks"].extend(trick_rows(state))
             rows["parties"].extend(party_rows(state, stream.events))
             rows["announcements"].extend(announcement_rows(state))
+            if state.finished or state.abandoned is not None:
+                try:
+                    result = score_game(state)
+                except NotScorable:
+                    continue
+                rows["scores"].append(score_row(result))
+                rows["score_lines"].extend(score_line_rows(result))
         if not rows["games"]:
             return
         ids = [g["game_id"] for g in rows["games"]]
@@ -158,6 +179,38 @@ def announcement_rows(state: GameState) -> list[dict[str, Any]]:
             "cause": a.cause,
         }
         for number, a in enumerate(announced(state), 1)
+    ]
+
+
+def score_row(result: GameScore) -> dict[str, Any]:
+    score = result.score
+    row: dict[str, Any] = {
+        "game_id": result.game_id,
+        "rules": result.rules.preset,
+        "winner": None if score is None or score.winner is None else score.winner.value,
+        "value": 0 if score is None else score.value,
+        "lone": score is not None and score.lone,
+        "note": result.note,
+    }
+    for seat, (player, delta) in enumerate(zip(result.players, result.deltas, strict=True)):
+        row[f"player{seat}"], row[f"seat{seat}"] = player, delta
+    return row
+
+
+def score_line_rows(result: GameScore) -> list[dict[str, Any]]:
+    lines = () if result.score is None else result.score.lines
+    return [
+        {
+            "game_id": result.game_id,
+            "number": number,
+            "item": line.item,
+            "party": None if line.party is None else line.party.value,
+            "points": line.points,
+            "factor": line.factor,
+            "special": line.special,
+            "cause": line.cause,
+        }
+        for number, line in enumerate(lines, 1)
     ]
 
 

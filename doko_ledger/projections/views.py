@@ -8,7 +8,9 @@ from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.game.parties import Parties, marriage_status
 from doko_ledger.game.state import GameState, Trick
+from doko_ledger.projections.audit import AuditReport
 from doko_ledger.projections.replay import Replay
+from doko_ledger.projections.score import GameScore
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
 
@@ -137,3 +139,49 @@ def describe(state: GameState) -> str:
         elif clarified is not None:
             text += ", alone"
     return text
+
+
+def score_view(result: GameScore) -> dict[str, Any]:
+    """A score for scripts: the rules, the winner, the value, each line, each player's points."""
+    score = result.score
+    return {
+        "game_id": result.game_id,
+        "rules": result.rules.to_dict(),
+        "winner": None if score is None or score.winner is None else score.winner.value,
+        "value": 0 if score is None else score.value,
+        "lone": score is not None and score.lone,
+        "note": result.note,
+        "lines": []
+        if score is None
+        else [
+            {
+                "item": line.item,
+                "party": None if line.party is None else line.party.value,
+                "points": line.points,
+                "factor": line.factor,
+                "special": line.special,
+                "cause": line.cause,
+            }
+            for line in score.lines
+        ],
+        "players": result.by_player,
+    }
+
+
+def audit_view(report: AuditReport) -> dict[str, Any]:
+    claim = report.claim
+    return {
+        "game_id": report.game_id,
+        "ok": report.ok,
+        "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
+        "score": None if report.score is None else score_view(report.score),
+        "claim": None
+        if claim is None
+        else {
+            "claimed": claim.claimed,
+            "computed": claim.computed,
+            "difference": claim.difference,
+            "explained_by_lines": [[line.item for line in lines] for lines in claim.lines],
+            "right_under_rules": claim.rules,
+        },
+    }

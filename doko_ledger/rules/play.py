@@ -63,3 +63,26 @@ def is_revoke(card: Card, hand: Sequence[Card], trick: Sequence[Card], order: Ca
         return False
     suit = order.suit_of(trick[0])
     return order.suit_of(card) != suit and any(order.suit_of(c) == suit for c in hand)
+
+
+def proven_revokes(tricks: Sequence[Sequence[tuple[int, Card]]], order: CardOrder) -> list[tuple[int, int, int, Card]]:
+    """Revokes that later cards prove, where hands were not recorded (RULES.md §3).
+
+    `tricks` are the plays (seat, card) of each trick in order. A player who did not
+    follow the led suit of trick t, and later plays a card of that suit, held it in
+    trick t. Returns (seat, trick t, later trick, the later card), 1-based tricks.
+    """
+    found = []
+    for t, trick in enumerate(tricks):
+        if not trick:
+            continue
+        led = order.suit_of(trick[0][1])
+        for seat, card in trick[1:]:
+            if order.suit_of(card) == led:
+                continue
+            for later in range(t + 1, len(tricks)):
+                shown = next((c for s, c in tricks[later] if s == seat and order.suit_of(c) == led), None)
+                if shown is not None:
+                    found.append((seat, t + 1, later + 1, shown))
+                    break
+    return found

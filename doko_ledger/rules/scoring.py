@@ -67,6 +67,7 @@ class DealFacts:
     announced: dict[Party, int]
     specials: tuple[Special, ...] = ()
     causes: dict[tuple[Party, int], str] = field(default_factory=dict)
+    tricks_known: bool = True
 
     def points(self, party: Party) -> int:
         return self.re_points if party is Party.RE else 240 - self.re_points
@@ -207,6 +208,8 @@ def _threshold_lines(facts: DealFacts, party: Party, rules: RuleSet, won: bool) 
 
 
 def _took(facts: DealFacts, party: Party) -> str:
+    if not facts.tricks_known:
+        return f"{facts.points(party)} card points"
     return f"{facts.points(party)} card points in {facts.tricks(party)} tricks"
 
 
