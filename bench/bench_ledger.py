@@ -21,19 +21,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from doko_ledger.cards import ALTE, deck
+from doko_ledger.cards import deck
 from doko_ledger.formats.game_file import LoadedGame
-from doko_ledger.game import DealCards, GameState, PlayCard, SetGameType, StartGame, decide, evolve
+from doko_ledger.game import DealCards, DeclareReservation, GameState, PlayCard, StartGame, decide, evolve
 from doko_ledger.game.record import from_events
 from doko_ledger.ledger import Ledger
 from doko_ledger.rules import legal_plays, preset
-from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.reservations import asking_order
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
 
 
 def random_game(rng: random.Random, game_id: str) -> LoadedGame:
-    """One random legal game: a shuffled deal, then a random legal card each turn."""
+    """One random legal game: a shuffled deal, all four healthy (a normal game, or the silent
+    solo of a player dealt both CQ), then a random legal card each turn."""
     cards = list(deck().elements())
     rng.shuffle(cards)
     state = GameState()
@@ -45,10 +46,11 @@ def random_game(rng: random.Random, game_id: str) -> LoadedGame:
             events.append(event)
             state = evolve(state, event)
 
-    do(StartGame(game_id, PLAYERS, rng.randrange(4), preset("standard")))
+    dealer = rng.randrange(4)
+    do(StartGame(game_id, PLAYERS, dealer, preset("standard")))
     do(DealCards(tuple(tuple(cards[i * 12 : (i + 1) * 12]) for i in range(4))))
-    silent = [seat for seat in range(4) if cards[seat * 12 : (seat + 1) * 12].count(ALTE) == 2]
-    do(SetGameType(GameType.SILENT_SOLO, silent[0]) if silent else SetGameType(GameType.NORMAL))
+    for asked in asking_order(dealer):
+        do(DeclareReservation(asked, healthy=True))
     while not state.finished:
         seat = state.to_play
         assert seat is not None and state.hands is not None

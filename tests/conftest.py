@@ -13,13 +13,15 @@ from typer.testing import CliRunner, Result
 
 from doko_ledger.cards import ALTE, deck
 from doko_ledger.cli.app import app
-from doko_ledger.events.doppelkopf import CardPlayed, CardsDealt, DoppelkopfEvent, GameStarted, GameTypeSet
+from doko_ledger.events.doppelkopf import CardPlayed, DoppelkopfEvent
 from doko_ledger.formats import game_file
+from doko_ledger.game import Command, DealCards, DeclareReservation, NameReservation, StartGame, decide
 from doko_ledger.game.evolve import evolve
 from doko_ledger.game.record import GameRecord, from_events
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS, legal_plays
+from doko_ledger.rules.reservations import ReservationKind, asking_order
 from doko_ledger.rules.ruleset import RuleSet, preset
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
@@ -61,12 +63,13 @@ def random_game(
     played_on: str | None = "2026-11-28",
     tricks: int | None = None,
 ) -> RandomGame:
-    """Shuffle the deck with `random.Random(seed)`, deal, and play random legal cards.
+    """Shuffle the deck with `random.Random(seed)`, deal, say the reservations, and play random legal cards.
 
     `tricks` stops the game after that many complete tricks (default: play to the end).
-    The game type is drawn from `PLAIN_GAME_TYPES` unless given; a drawn normal game whose
-    deal gives one player both CQ becomes that player's silent solo, and an asked-for normal
-    game is dealt again until nobody holds both.
+    The game type is drawn from `PLAIN_GAME_TYPES` unless given. A solo's soloist (drawn at
+    random) says reservation and names the solo; in a normal game all four say healthy, so a
+    drawn normal game whose deal gives one player both CQ becomes that player's silent solo
+    (RULES.md §4), and an asked-for normal game is dealt again until nobody holds both.
     """
     rng = random.Random(seed)
     rules = rules or preset("standard")
@@ -76,25 +79,32 @@ def random_game(
         rng.shuffle(cards)
         hands = tuple(tuple(cards[i * size : (i + 1) * size]) for i in range(SEATS))
         both_queens = next((seat for seat, hand in enumerate(hands) if hand.count(ALTE) == 2), None)
-        # a player with both CQ who plays a normal game is playing a silent solo (RULES.md §4)
         if game_type is not GameType.NORMAL or both_queens is None:
             break
     dealer = rng.randrange(SEATS)
     chosen = game_type or rng.choice(PLAIN_GAME_TYPES)
-    declarer = rng.randrange(SEATS) if chosen.is_solo else None
-    if chosen is GameType.NORMAL and both_queens is not None:
-        chosen, declarer = GameType.SILENT_SOLO, both_queens
-    game_type = chosen
-    events: list[DoppelkopfEvent] = [
-        GameStarted(game_id or f"random-{seed}", tuple(players), dealer, rules, played_on),
-        CardsDealt(hands),
-        GameTypeSet(game_type, declarer),
+    if chosen is not GameType.NORMAL and not chosen.is_declared_solo:
+        raise ValueError(f"random_game plays a normal game or a declared solo, not {chosen.value}")
+    soloist = rng.randrange(SEATS) if chosen.is_solo else None
+    commands: list[Command] = [
+        StartGame(game_id or f"random-{seed}", tuple(players), dealer, rules, played_on),
+        DealCards(hands),
+        *(DeclareReservation(seat, healthy=seat != soloist) for seat in asking_order(dealer)),
     ]
+    if soloist is not None:
+        commands.append(NameReservation(soloist, ReservationKind.SOLO, chosen))
+    events: list[DoppelkopfEvent] = []
     state = GameState()
     states = []
-    for event in events:
-        state = evolve(state, event)
-        states.append(state)
+    for command in commands:
+        for event in decide(state, command):
+            events.append(event)
+            state = evolve(state, event)
+            states.append(state)
+    if chosen is GameType.NORMAL and both_queens is not None:
+        assert state.game_type is GameType.SILENT_SOLO and state.declarer == both_queens
+    else:
+        assert state.game_type is chosen and state.declarer == soloist
     limit = size if tricks is None else tricks
     while len(state.tricks) < limit:
         seat = state.to_play

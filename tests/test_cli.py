@@ -57,6 +57,25 @@ def table_rows(text: str) -> list[list[str]]:
     return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
 
 
+def table_columns(text: str, first: str) -> dict[str, int]:
+    """Column name -> index of the one Rich table in `text` whose header starts with `first`."""
+    headers = [[c.strip() for c in line.split("┃")[1:-1]] for line in text.splitlines() if line.startswith("┃")]
+    (header,) = [h for h in headers if h and h[0] == first]
+    return {name: i for i, name in enumerate(header)}
+
+
+NORMAL_EVENTS = 2 + 4 + 48
+"""A finished normal game: GameStarted, CardsDealt, four ReservationDeclared, 48 CardPlayed."""
+
+
+def events_of(make_game: MakeGame, seed: int, **options: Any) -> int:
+    """How many events the random game of `seed` records (a drawn solo adds its ReservationNamed)."""
+    game = make_game(seed, **options)
+    named = 1 if game.final.game_type is not None and game.final.game_type.is_declared_solo else 0
+    assert len(game.events) == 2 + 4 + named + 4 * len(game.final.tricks)
+    return len(game.events)
+
+
 @pytest.fixture
 def two_games(make_game: MakeGame, write_game: WriteGame) -> list[RandomGame]:
     """Two finished normal games written to files (kitchen-01, kitchen-02)."""
@@ -75,22 +94,25 @@ def imported(cli: Cli, tmp_path: Path, two_games: list[RandomGame]) -> list[Rand
 # -- import ----------------------------------------------------------------------------------
 
 
-def test_import_one_file(cli: Cli, write_game: WriteGame, ledger_path: Path) -> None:
+def test_import_one_file(cli: Cli, write_game: WriteGame, make_game: MakeGame, ledger_path: Path) -> None:
     path = write_game(7, game_id="one")
     result = ok(cli("import", path))
-    assert result.stdout.strip() == f"imported 1 game(s), 51 events into {ledger_path}"
+    events = events_of(make_game, 7, game_id="one")
+    assert result.stdout.strip() == f"imported 1 game(s), {events} events into {ledger_path}"
     assert result.stderr == ""
     assert ledger_path.exists()
     assert [row["game_id"] for row in as_json(cli("games", "--json"))] == ["one"]
 
 
-def test_import_several_files(cli: Cli, write_game: WriteGame) -> None:
+def test_import_several_files(cli: Cli, write_game: WriteGame, make_game: MakeGame) -> None:
     paths = [write_game(seed, game_id=f"g{seed}") for seed in (5, 3, 9)]
     result = ok(cli("import", *paths))
-    assert "imported 3 game(s), 153 events" in result.stdout
+    g5, g3, g9 = (events_of(make_game, seed, game_id=f"g{seed}") for seed in (5, 3, 9))
+    assert f"imported 3 game(s), {g5 + g3 + g9} events" in result.stdout
     rows = as_json(cli("games", "--json"))
     assert [row["game_id"] for row in rows] == ["g5", "g3", "g9"]
-    assert [row["first_position"] for row in rows] == [1, 52, 103]
+    assert [row["first_position"] for row in rows] == [1, 1 + g5, 1 + g5 + g3]
+    assert [row["events"] for row in rows] == [g5, g3, g9]
 
 
 def test_import_records_who_imported(cli: Cli, write_game: WriteGame) -> None:
@@ -106,7 +128,6 @@ id: bad-1
 players: [Anna, Ben, Clara, Dirk]
 dealer: Dirk
 rules: standard
-game_type: normal
 hands:
   Anna: [D10, HJ, S10, S10, C9, D9, C9, SK, HQ, DA, DK, DQ]
   Ben: [HK, CJ, CA, S9, SQ, SA, DJ, HA, SJ, D9, HK, D10]
@@ -117,8 +138,8 @@ tricks:
 """
 
 INVALID = {
-    "revoke": (SMOKE_HEAD + "  - [C9, CA, C10, DK]\n", 14, "revoke"),
-    "unknown-card": (SMOKE_HEAD.replace("Ben: [HK,", "Ben: [XZ,"), 9, "unknown card 'XZ'"),
+    "revoke": (SMOKE_HEAD + "  - [C9, CA, C10, DK]\n", 13, "revoke"),
+    "unknown-card": (SMOKE_HEAD.replace("Ben: [HK,", "Ben: [XZ,"), 8, "unknown card 'XZ'"),
     "broken-yaml": (SMOKE_HEAD.replace("dealer: Dirk", "dealer: Dirk: Anna"), 4, "not valid YAML"),
     "python-tag": (SMOKE_HEAD.replace("dealer: Dirk", "dealer: !!python/object/apply:os.getcwd []"), 4, "plain YAML"),
     "schema": (SMOKE_HEAD.replace("players: [Anna, Ben, Clara, Dirk]", "players: Anna"), 3, "not of type 'array'"),
@@ -177,32 +198,37 @@ def test_a_self_referencing_yaml_alias_is_a_one_line_error(cli: Cli, tmp_path: P
     assert not ledger_path.exists()
 
 
-def test_valid_files_are_imported_beside_an_invalid_one(cli: Cli, tmp_path: Path, write_game: WriteGame) -> None:
+def test_valid_files_are_imported_beside_an_invalid_one(
+    cli: Cli, tmp_path: Path, write_game: WriteGame, make_game: MakeGame
+) -> None:
     good = write_game(4, game_id="good")
     bad, line, _ = _invalid_file(tmp_path, "revoke")
     result = failed(cli("import", good, bad), 2)
-    assert "imported 1 game(s), 51 events" in result.stdout
+    assert f"imported 1 game(s), {events_of(make_game, 4, game_id='good')} events" in result.stdout
     assert [line_text.startswith(f"error: {bad}:{line}:") for line_text in error_lines(result)] == [True]
     assert [row["game_id"] for row in as_json(cli("games", "--json"))] == ["good"]
 
 
-def test_the_same_game_twice_is_refused(cli: Cli, write_game: WriteGame, ledger_path: Path) -> None:
+def test_the_same_game_twice_is_refused(
+    cli: Cli, write_game: WriteGame, make_game: MakeGame, ledger_path: Path
+) -> None:
     path = write_game(8, game_id="twice")
+    events = events_of(make_game, 8, game_id="twice")
     ok(cli("import", path))
     ok(cli("games"))
     before = ledger_path.read_bytes()
     result = failed(cli("import", path), 2)
     assert ledger_path.read_bytes() == before
     assert error_lines(result) == [f"error: {path}: game 'twice' is already in the ledger"]
-    assert len(as_json(cli("log", "twice", "--json"))) == 51
-    assert ok(cli("verify")).stdout.startswith("ledger verified: 51 events in 1 streams")
+    assert len(as_json(cli("log", "twice", "--json"))) == events
+    assert ok(cli("verify")).stdout.startswith(f"ledger verified: {events} events in 1 streams")
 
 
-def test_the_same_game_twice_in_one_import_is_refused(cli: Cli, write_game: WriteGame) -> None:
+def test_the_same_game_twice_in_one_import_is_refused(cli: Cli, write_game: WriteGame, make_game: MakeGame) -> None:
     first = write_game(8, name="first.yaml", game_id="dup")
     second = write_game(9, name="second.yaml", game_id="dup")
     result = failed(cli("import", first, second), 2)
-    assert "imported 1 game(s), 51 events" in result.stdout
+    assert f"imported 1 game(s), {events_of(make_game, 8, game_id='dup')} events" in result.stdout
     assert error_lines(result) == [f"error: {second}: game 'dup' is already in {first}"]
     assert ok(cli("export", "dup")).stdout == first.read_text(encoding="utf-8")
 
@@ -237,15 +263,17 @@ def test_games_json(cli: Cli, imported: list[RandomGame]) -> None:
         assert row["points"] == list(game.final.points_won())
         assert sum(row["points"]) == 240
         assert row["tricks_won"] == list(game.final.tricks_won())
-        assert row["events"] == 51
+        assert row["events"] == NORMAL_EVENTS
 
 
-def test_an_unfinished_game_is_listed_as_such(cli: Cli, write_game: WriteGame) -> None:
+def test_an_unfinished_game_is_listed_as_such(cli: Cli, write_game: WriteGame, make_game: MakeGame) -> None:
     ok(cli("import", write_game(3, game_id="half", tricks=5)))
     (row,) = table_rows(ok(cli("games")).stdout)
     assert row[6] == "5 (unfinished)"
     (data,) = as_json(cli("games", "--json"))
-    assert (data["finished"], data["tricks_played"], data["events"]) == (False, 5, 23)
+    events = events_of(make_game, 3, game_id="half", tricks=5)
+    assert events - 20 in (6, 7)  # start, deal, four reservations (and a solo's name) before the 20 cards
+    assert (data["finished"], data["tricks_played"], data["events"]) == (False, 5, events)
 
 
 def test_games_before_any_import_is_an_error(cli: Cli, ledger_path: Path, tmp_path: Path) -> None:
@@ -268,20 +296,24 @@ def test_games_on_a_ledger_without_events(cli: Cli, ledger_path: Path) -> None:
 def test_replay_shows_every_trick_with_its_winner(cli: Cli, imported: list[RandomGame]) -> None:
     game = imported[0]
     out = ok(cli("replay", "kitchen-01")).stdout
-    trick_rows = [r for r in table_rows(out) if len(r) == 9]
-    assert [r[0] for r in trick_rows] == [str(n) for n in range(1, 13)]
     players = game.record.players
+    column = table_columns(out, "#")
+    assert [column[name] for name in players] == [column["lead"] + 1 + seat for seat in range(4)]
+    # a row per trick; a cell that wraps continues on rows without a trick number
+    trick_rows = [r for r in table_rows(out) if len(r) == len(column) and r[column["#"]]]
+    assert [r[column["#"]] for r in trick_rows] == [str(n) for n in range(1, 13)]
     for row, trick in zip(trick_rows, game.final.tricks, strict=True):
         assert trick.winner is not None
-        assert row[1] == players[trick.leader]
-        assert row[6] == players[trick.winner]
-        assert row[7] == str(trick.points)
+        assert row[column["lead"]] == players[trick.leader]
+        assert row[column["won by"]] == players[trick.winner]
+        assert row[column["pts"]] == str(trick.points)
         for seat, card in trick.plays:
-            assert row[2 + seat].lstrip("›") == card.pretty
-        assert row[2 + trick.leader].startswith("›")
+            assert row[column[players[seat]]].lstrip("›") == card.pretty
+        assert row[column[players[trick.leader]]].startswith("›")
     assert re.search(r"^\s*total\s+240\s+12\s*$", out, re.M)
     for name, points, tricks in zip(players, game.final.points_won(), game.final.tricks_won(), strict=True):
-        assert re.search(rf"^\s*{name}\s+{points}\s+{tricks}\s*$", out, re.M)
+        # the party column between the name and the points: Re, Kontra, or ? while unknown
+        assert re.search(rf"^\s*{name}\s+(?:Re|Kontra|\?)\s+{points}\s+{tricks}\s*$", out, re.M)
     assert "kitchen-01" in out and "dealer " + game.record.dealer in out
 
 
@@ -322,15 +354,16 @@ def test_replay_before_a_trick_shows_the_hands_as_they_stood(cli: Cli, imported:
     expected = _hands_before(game, trick)
     leader = game.final.tricks[trick - 1].leader
     out = ok(cli("replay", "kitchen-01", "--trick", str(trick))).stdout
-    assert f"before trick {trick}" in out
+    assert re.search(rf"before trick\s+{trick} *$", out, re.M)  # the table's title may wrap
+    column = table_columns(out, "player")
     rows = table_rows(out)
-    assert [r[0].removesuffix(" leads") for r in rows] == list(game.record.players)
+    assert [r[column["player"]].removesuffix(" leads") for r in rows] == list(game.record.players)
     for row in rows:
-        name = row[0].removesuffix(" leads")
-        cards = CARD.findall(row[1])
+        name = row[column["player"]].removesuffix(" leads")
+        cards = CARD.findall(row[column["hand"]])
         assert len(cards) == 13 - trick
         assert Counter(cards) == Counter({f"{'♣♠♥♦'['CSHD'.index(k[0])]}{k[1:]}": n for k, n in expected[name].items()})
-        assert row[0].endswith(" leads") == (name == game.record.players[leader])
+        assert row[column["player"]].endswith(" leads") == (name == game.record.players[leader])
 
 
 def test_replay_before_trick_5_json(cli: Cli, imported: list[RandomGame]) -> None:
@@ -387,25 +420,25 @@ def test_log_table(cli: Cli, imported: list[RandomGame]) -> None:
     out = ok(cli("log", "kitchen-02")).stdout
     assert "game/kitchen-02" in out
     rows = [r for r in table_rows(out) if r[0]]
-    assert [int(r[0]) for r in rows] == list(range(52, 103))
-    assert [int(r[1]) for r in rows] == list(range(1, 52))
+    assert [int(r[0]) for r in rows] == list(range(NORMAL_EVENTS + 1, 2 * NORMAL_EVENTS + 1))
+    assert [int(r[1]) for r in rows] == list(range(1, NORMAL_EVENTS + 1))
     assert rows[0][2] == "GameStarted v1"
     assert rows[1][2] == "CardsDealt v1"
-    assert rows[2][2] == "GameTypeSet v1"
-    assert {r[2] for r in rows[3:]} == {"CardPlayed v1"}
+    assert [r[2] for r in rows[2:6]] == ["ReservationDeclared v1"] * 4
+    assert {r[2] for r in rows[6:]} == {"CardPlayed v1"}
     assert {r[5] for r in rows} == {"tester"}
 
 
 def test_log_json(cli: Cli, imported: list[RandomGame]) -> None:
-    for game, first in zip(imported, (1, 52), strict=True):
+    for game, first in zip(imported, (1, NORMAL_EVENTS + 1), strict=True):
         entries = as_json(cli("log", game.record.id, "--json"))
-        assert [e["version"] for e in entries] == list(range(1, 52))
-        assert [e["position"] for e in entries] == list(range(first, first + 51))
+        assert [e["version"] for e in entries] == list(range(1, NORMAL_EVENTS + 1))
+        assert [e["position"] for e in entries] == list(range(first, first + NORMAL_EVENTS))
         assert {e["stream"] for e in entries} == {f"game/{game.record.id}"}
         assert [e["type"] for e in entries] == [type(ev).__name__ for ev in game.events]
         assert [e["payload"] for e in entries] == [to_payload(ev) for ev in game.events]
         assert all(re.fullmatch(r"[0-9a-f]{64}", e["hash"]) for e in entries)
-        assert len({e["hash"] for e in entries}) == 51
+        assert len({e["hash"] for e in entries}) == NORMAL_EVENTS
 
 
 # -- export ----------------------------------------------------------------------------------
@@ -434,12 +467,12 @@ def test_export_jsonl_has_one_json_object_per_event(cli: Cli, imported: list[Ran
     out = ok(cli("export", "kitchen-02", "--format", "jsonl")).stdout
     lines = out.splitlines()
     assert out.endswith("\n")
-    assert len(lines) == 51
+    assert len(lines) == NORMAL_EVENTS
     objects = [json.loads(line) for line in lines]
     assert all(isinstance(o, dict) for o in objects)
     assert all(line == dumps_canonical(o) for line, o in zip(lines, objects, strict=True))
-    assert [o["version"] for o in objects] == list(range(1, 52))
-    assert [o["position"] for o in objects] == list(range(52, 103))
+    assert [o["version"] for o in objects] == list(range(1, NORMAL_EVENTS + 1))
+    assert [o["position"] for o in objects] == list(range(NORMAL_EVENTS + 1, 2 * NORMAL_EVENTS + 1))
     assert [o["type"] for o in objects] == [type(e).__name__ for e in game.events]
     assert [o["payload"] for o in objects] == [to_payload(e) for e in game.events]
     assert objects == as_json(cli("log", "kitchen-02", "--json"))
@@ -450,10 +483,12 @@ def test_export_jsonl_has_one_json_object_per_event(cli: Cli, imported: list[Ran
 
 def test_verify_a_clean_ledger(cli: Cli, imported: list[RandomGame]) -> None:
     result = ok(cli("verify"))
-    assert result.stdout.startswith("ledger verified: 102 events in 2 streams; every hash chain matches.")
+    assert result.stdout.startswith(
+        f"ledger verified: {2 * NORMAL_EVENTS} events in 2 streams; every hash chain matches."
+    )
     data = as_json(cli("verify", "--json"))
     assert data["ok"] is True
-    assert (data["events"], data["streams"], data["problems"]) == (102, 2, [])
+    assert (data["events"], data["streams"], data["problems"]) == (2 * NORMAL_EVENTS, 2, [])
     last = as_json(cli("log", "kitchen-02", "--json"))[-1]
     assert data["head"] == last["hash"]
 

@@ -1,4 +1,4 @@
-"""decide/evolve of one Doppelkopf game, given/when/then (RULES.md §1-§3)."""
+"""decide/evolve of one Doppelkopf game, given/when/then (RULES.md §1-§4)."""
 
 from __future__ import annotations
 
@@ -10,20 +10,31 @@ import pytest
 
 from doko_ledger.cards import ALTE, Card, card_points, deck, parse_card
 from doko_ledger.events.doppelkopf import (
+    AbandonReason,
     CardPlayed,
     CardsDealt,
+    DealAbandoned,
     DoppelkopfEvent,
     GameStarted,
-    GameTypeSet,
+    PovertyAnswered,
+    PovertyCardsPassed,
+    PovertyCardsReturned,
+    ReservationDeclared,
+    ReservationNamed,
     SchweinchenShown,
 )
 from doko_ledger.game import (
+    AbandonDeal,
+    AnswerPoverty,
     Command,
     DealCards,
+    DeclareReservation,
     GameState,
     IllegalMove,
+    NameReservation,
+    PassPovertyCards,
     PlayCard,
-    SetGameType,
+    ReturnPovertyCards,
     ShowSchweinchen,
     StartGame,
     decide,
@@ -32,13 +43,17 @@ from doko_ledger.game import (
 )
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import legal_plays, winning_index
+from doko_ledger.rules.reservations import ReservationKind, asking_order
 from doko_ledger.rules.ruleset import RuleSet, preset, rules_from_mapping
 
 G = GameType
+K = ReservationKind
 PLAYERS = ("Anna", "Ben", "Cleo", "Dirk")
 ANNA, BEN, CLEO, DIRK = range(4)
 STANDARD = preset("standard")
 BISTRO = preset("bistro")
+
+Hands = tuple[tuple[Card, ...], ...]
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -49,25 +64,46 @@ def c(text: str) -> Card:
     return parse_card(text)
 
 
-# A full 48-card deal. Anna holds both CQ; the two DA are split (Anna, Dirk); H10 with Anna and Dirk.
+def swapped(hands: Hands, one: int, card: str, other: int, other_card: str) -> Hands:
+    """`hands` with `card` from seat `one` and `other_card` from seat `other` exchanged."""
+    out = [list(hand) for hand in hands]
+    out[one][out[one].index(c(card))] = c(other_card)
+    out[other][out[other].index(c(other_card))] = c(card)
+    return tuple(tuple(hand) for hand in out)
+
+
+# A full 48-card deal of a normal game: the two CQ with Anna and Dirk (the Re party); the two DA
+# split (Anna, Dirk); H10 with Anna and Dirk.
 DEAL = (
-    cards("CQ CQ H10 DA D10 CA C10 CK SA S10 HA HK"),
+    cards("CQ H10 DA D10 CA C10 CK SA S10 HA HA HK"),
     cards("SQ SQ HQ DK CJ CA C9 SK S9 H9 HK D9"),
     cards("HQ DQ DQ SJ SJ HJ C10 CK C9 SA S10 H9"),
-    cards("H10 CJ HJ DJ DJ DA D10 DK D9 SK S9 HA"),
+    cards("H10 CQ CJ HJ DJ DJ DA D10 DK D9 SK S9"),
 )
-# A 40-card deal (no nines), suit by suit: Anna clubs, Ben spades, Cleo hearts, Dirk diamonds (both DA).
+# Anna holds both CQ: a marriage, or a silent solo if she says healthy (RULES.md §4).
+QUEENS_DEAL = swapped(DEAL, ANNA, "HA", DIRK, "CQ")
+# Anna holds three trumps (CQ H10 D10): she may declare a poverty.
+POVERTY_DEAL = swapped(DEAL, ANNA, "DA", DIRK, "SK")
+# A 40-card deal (no nines), suit by suit: Anna clubs, Ben spades, Cleo hearts, Dirk diamonds (both DA);
+# Anna and Ben swapped a CQ for a SQ, so that nobody holds both CQ.
 SHORT_DEAL = (
-    cards("CA CA C10 C10 CK CK CQ CQ CJ CJ"),
-    cards("SA SA S10 S10 SK SK SQ SQ SJ SJ"),
+    cards("CA CA C10 C10 CK CK CQ SQ CJ CJ"),
+    cards("SA SA S10 S10 SK SK SQ CQ SJ SJ"),
     cards("HA HA H10 H10 HK HK HQ HQ HJ HJ"),
     cards("DA DA D10 D10 DK DK DQ DQ DJ DJ"),
 )
+# Suit by suit without the swap: Anna holds both CQ.
+SHORT_QUEENS_DEAL = swapped(SHORT_DEAL, ANNA, "SQ", BEN, "CQ")
 
 
 def test_the_fixed_deals_are_whole_decks() -> None:
-    assert Counter(card for hand in DEAL for card in hand) == deck()
-    assert Counter(card for hand in SHORT_DEAL for card in hand) == deck(with_nines=False)
+    for hands in (DEAL, QUEENS_DEAL, POVERTY_DEAL):
+        assert Counter(card for hand in hands for card in hand) == deck()
+    for hands in (SHORT_DEAL, SHORT_QUEENS_DEAL):
+        assert Counter(card for hand in hands for card in hand) == deck(with_nines=False)
+    for hands in (DEAL, POVERTY_DEAL, SHORT_DEAL):
+        assert all(hand.count(ALTE) == 1 for hand in hands if ALTE in hand)
+    assert QUEENS_DEAL[ANNA].count(ALTE) == SHORT_QUEENS_DEAL[ANNA].count(ALTE) == 2
 
 
 # --- given / when / then -------------------------------------------------------------------------
@@ -99,8 +135,36 @@ def refused(state: GameState, command: Command, message: str) -> None:
     assert str(raised.value) == message
 
 
-def normal_game(rules: RuleSet = STANDARD, dealer: int = DIRK, hands: tuple[tuple[Card, ...], ...] = DEAL) -> GameState:
-    return given(started(rules, dealer), CardsDealt(hands), GameTypeSet(G.NORMAL))
+def declarations(dealer: int = DIRK, reserving: tuple[int, ...] = ()) -> list[DoppelkopfEvent]:
+    """All four say healthy or (`reserving`) reservation, asked from the dealer's left."""
+    return [ReservationDeclared(seat, seat not in reserving) for seat in asking_order(dealer)]
+
+
+def healthy(dealer: int = DIRK) -> list[DoppelkopfEvent]:
+    """All four say healthy: a normal game, or the silent solo of a player dealt both CQ."""
+    return declarations(dealer)
+
+
+def reserved(
+    seat: int, kind: ReservationKind, solo: GameType | None = None, dealer: int = DIRK
+) -> list[DoppelkopfEvent]:
+    """`seat` says reservation and names it; the three others say healthy."""
+    return [*declarations(dealer, reserving=(seat,)), ReservationNamed(seat, kind, solo)]
+
+
+def solo(game_type: GameType, soloist: int, dealer: int = DIRK) -> list[DoppelkopfEvent]:
+    return reserved(soloist, K.SOLO, game_type, dealer)
+
+
+def declare(dealer: int = DIRK, reserving: tuple[int, ...] = ()) -> list[Command]:
+    """The four DeclareReservation commands in asking order; `reserving` say reservation."""
+    return [DeclareReservation(seat, seat not in reserving) for seat in asking_order(dealer)]
+
+
+def normal_game(rules: RuleSet = STANDARD, dealer: int = DIRK, hands: Hands = DEAL) -> GameState:
+    state = given(started(rules, dealer), CardsDealt(hands), *healthy(dealer))
+    assert state.game_type is G.NORMAL
+    return state
 
 
 # --- StartGame -----------------------------------------------------------------------------------
@@ -153,7 +217,17 @@ def test_start_refuses_a_second_start() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [DealCards(DEAL), SetGameType(G.NORMAL), ShowSchweinchen(0), PlayCard(0, c("CA"))],
+    [
+        DealCards(DEAL),
+        DeclareReservation(ANNA, True),
+        NameReservation(ANNA, K.SOLO, G.CLUB_SOLO),
+        PassPovertyCards(ANNA),
+        AnswerPoverty(BEN, True),
+        ReturnPovertyCards(BEN),
+        AbandonDeal(),
+        ShowSchweinchen(0),
+        PlayCard(0, c("CA")),
+    ],
     ids=lambda cmd: type(cmd).__name__,
 )
 def test_nothing_before_the_start(command: Command) -> None:
@@ -200,7 +274,7 @@ def test_deal_refuses_12_cards_when_the_rules_have_no_nines() -> None:
 
 
 def test_deal_refuses_nines_when_the_rules_have_none() -> None:
-    anna = cards("C9 CA C10 C10 CK CK CQ CQ CJ CJ")  # one CA became C9
+    anna = cards("C9 CA C10 C10 CK CK CQ SQ CJ CJ")  # one CA became C9
     hands = (anna, *SHORT_DEAL[1:])
 
     refused(
@@ -222,85 +296,307 @@ def test_deal_refuses_dealing_twice() -> None:
     refused(given(started(), CardsDealt(DEAL)), DealCards(DEAL), "the cards were already dealt")
 
 
-def test_deal_refuses_after_the_game_type() -> None:
+def test_deal_refuses_after_a_reservation_is_said() -> None:
     refused(
-        given(started(), GameTypeSet(G.NORMAL)),
+        given(started(), ReservationDeclared(ANNA, True)),
         DealCards(DEAL),
-        "the deal comes before the game type and the first card",
+        "the deal comes before the reservations and the first card",
     )
 
 
-# --- SetGameType ---------------------------------------------------------------------------------
+# --- reservations (RULES.md §4) ------------------------------------------------------------------
 
 
-def test_set_game_type() -> None:
-    state = given(started(), CardsDealt(DEAL))
+@pytest.mark.parametrize("dealer", range(4))
+def test_reservations_are_said_in_turn_from_the_dealers_left(dealer: int) -> None:
+    state = given(started(dealer=dealer), CardsDealt(DEAL))
 
-    events = decide(state, SetGameType(G.CLUB_SOLO, CLEO))
+    for seat in [(dealer + 1) % 4, (dealer + 2) % 4, (dealer + 3) % 4, dealer]:
+        other = (seat + 1) % 4
+        refused(
+            state,
+            DeclareReservation(other, True),
+            f"{PLAYERS[other]} speaks out of turn: {PLAYERS[seat]} is asked next (from the dealer's left, RULES.md §4)",
+        )
+        events = decide(state, DeclareReservation(seat, True))
+        assert events == [ReservationDeclared(seat, True)]
+        assert state.game_type is None
+        state = evolve(state, events[0])
 
-    assert events == [GameTypeSet(G.CLUB_SOLO, CLEO)]
+    assert state.game_type is G.NORMAL
+    assert state.declarer is None
+    assert state.to_play == (dealer + 1) % 4
+
+
+@pytest.mark.parametrize("seat", [-1, 4])
+def test_a_seat_that_does_not_exist_is_never_asked(seat: int) -> None:
+    refused(
+        given(started(), CardsDealt(DEAL)),
+        DeclareReservation(seat, True),
+        f"seat {seat} speaks out of turn: Anna is asked next (from the dealer's left, RULES.md §4)",
+    )
+    refused(
+        given(started(), CardsDealt(DEAL), *declarations(reserving=(ANNA,))),
+        NameReservation(seat, K.SOLO, G.CLUB_SOLO),
+        f"seat {seat} cannot name a reservation now: Anna names theirs first",
+    )
+
+
+def test_nobody_speaks_twice() -> None:
+    state = normal_game()
+
+    refused(state, DeclareReservation(ANNA, False), "Anna cannot declare: every player has said healthy or reservation")
+    refused(
+        state, NameReservation(ANNA, K.SOLO, G.CLUB_SOLO), "Anna cannot name a reservation: the game is already decided"
+    )
+
+
+def test_a_solo_is_named_once_every_player_has_spoken() -> None:
+    state = given(started(), CardsDealt(DEAL), ReservationDeclared(ANNA, True), ReservationDeclared(BEN, True))
+    state = run(state, DeclareReservation(CLEO, False))
+
+    refused(
+        state,
+        NameReservation(CLEO, K.SOLO, G.CLUB_SOLO),
+        "Cleo names a reservation before every player said healthy or reservation",
+    )
+    refused(state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (RULES.md §4)")
+    state = run(state, DeclareReservation(DIRK, True))
+    assert state.game_type is None
+
+    events = decide(state, NameReservation(CLEO, K.SOLO, G.CLUB_SOLO))
+
+    assert events == [ReservationNamed(CLEO, K.SOLO, G.CLUB_SOLO)]
     after = evolve(state, events[0])
     assert after.game_type is G.CLUB_SOLO
     assert after.declarer == CLEO
     assert after.order.is_trump(c("C9"))
+    assert after.to_play == ANNA
 
 
-def test_game_type_cannot_be_set_twice() -> None:
-    refused(normal_game(), SetGameType(G.CLUB_SOLO, CLEO), "the game type is already normal")
-
-
-@pytest.mark.parametrize("declarer", [None, -1, 4])
-@pytest.mark.parametrize("game_type", [G.CLUB_SOLO, G.QUEEN_SOLO, G.ACE_SOLO, G.SILENT_SOLO])
-def test_a_solo_needs_its_soloist(game_type: GameType, declarer: int | None) -> None:
+@pytest.mark.parametrize("solo_type", [None, G.SILENT_SOLO, G.NORMAL, G.MARRIAGE, G.POVERTY])
+def test_a_solo_needs_its_type(solo_type: GameType | None) -> None:
     refused(
-        given(started(), CardsDealt(DEAL)),
-        SetGameType(game_type, declarer),
-        f"a {game_type.value} needs its soloist",
+        given(started(), CardsDealt(DEAL), *declarations(reserving=(CLEO,))),
+        NameReservation(CLEO, K.SOLO, solo_type),
+        "Cleo's solo needs its type (club_solo, queen_solo, …)",
     )
 
 
-def test_a_normal_game_has_no_soloist() -> None:
-    refused(given(started()), SetGameType(G.NORMAL, BEN), "a normal game has no soloist")
+@pytest.mark.parametrize("kind", [K.MARRIAGE, K.POVERTY])
+def test_marriage_and_poverty_have_no_solo_type(kind: ReservationKind) -> None:
+    refused(
+        given(started(), CardsDealt(QUEENS_DEAL), *declarations(reserving=(ANNA,))),
+        NameReservation(ANNA, kind, G.CLUB_SOLO),
+        f"a {kind.value} has no solo type",
+    )
 
 
 @pytest.mark.parametrize("game_type", [G.PURE_CLUB_SOLO, G.PURE_SPADE_SOLO, G.PURE_HEART_SOLO, G.PURE_DIAMOND_SOLO])
 def test_pure_suit_solo_only_where_the_rules_allow_it(game_type: GameType) -> None:
     refused(
-        given(started(STANDARD), CardsDealt(DEAL)),
-        SetGameType(game_type, BEN),
+        given(started(STANDARD), CardsDealt(DEAL), *declarations(reserving=(BEN,))),
+        NameReservation(BEN, K.SOLO, game_type),
         f"{game_type.value} is not allowed under these rules (option pure_suit_solos)",
     )
-    bistro = given(started(BISTRO), CardsDealt(SHORT_DEAL))
-    assert decide(bistro, SetGameType(game_type, BEN)) == [GameTypeSet(game_type, BEN)]
+    bistro = given(started(BISTRO), CardsDealt(SHORT_DEAL), *declarations(reserving=(BEN,)))
+    assert decide(bistro, NameReservation(BEN, K.SOLO, game_type)) == [ReservationNamed(BEN, K.SOLO, game_type)]
 
 
-@pytest.mark.parametrize("seat", [BEN, CLEO, DIRK])
-def test_silent_solo_needs_both_queens_of_clubs(seat: int) -> None:
+@pytest.mark.parametrize(
+    ("hands", "seat"),
+    [(QUEENS_DEAL, BEN), (QUEENS_DEAL, CLEO), (QUEENS_DEAL, DIRK), (DEAL, ANNA), (DEAL, DIRK)],
+    ids=["Ben", "Cleo", "Dirk", "Anna-one-CQ", "Dirk-one-CQ"],
+)
+def test_a_marriage_needs_both_queens_of_clubs(hands: Hands, seat: int) -> None:
     refused(
-        given(started(), CardsDealt(DEAL)),
-        SetGameType(G.SILENT_SOLO, seat),
-        f"a silent solo needs both CQ, and {PLAYERS[seat]} does not hold them (RULES.md §4)",
+        given(started(), CardsDealt(hands), *declarations(reserving=(seat,))),
+        NameReservation(seat, K.MARRIAGE),
+        f"{PLAYERS[seat]} cannot announce a marriage without both CQ (RULES.md §4)",
     )
 
 
-def test_silent_solo_by_the_holder_of_both_queens_of_clubs() -> None:
+def test_a_marriage_by_the_holder_of_both_queens_of_clubs() -> None:
+    rules = rules_from_mapping({"soloist_leads": True})
+    state = run(given(started(rules, dealer=BEN), CardsDealt(QUEENS_DEAL)), *declare(BEN, reserving=(ANNA,)))
+
+    events = decide(state, NameReservation(ANNA, K.MARRIAGE))
+
+    assert events == [ReservationNamed(ANNA, K.MARRIAGE)]
+    after = evolve(state, events[0])
+    assert after.game_type is G.MARRIAGE
+    assert after.declarer == ANNA
+    assert after.to_play == CLEO  # a marriage is no solo: the dealer's left leads
+
+
+def test_a_marriage_without_recorded_hands_is_taken_on_trust() -> None:
+    state = given(started(), *declarations(reserving=(BEN,)))
+
+    assert decide(state, NameReservation(BEN, K.MARRIAGE)) == [ReservationNamed(BEN, K.MARRIAGE)]
+
+
+def test_a_healthy_holder_of_both_queens_of_clubs_plays_a_silent_solo() -> None:
+    state = given(started(), CardsDealt(QUEENS_DEAL), *healthy())
+
+    assert state.game_type is G.SILENT_SOLO
+    assert state.declarer == ANNA
+    assert state.to_play == ANNA
+
+
+def test_a_silent_solo_without_recorded_hands_shows_when_both_queens_of_clubs_are_played() -> None:
+    state = run(given(started(), *healthy()), *plays((ANNA, "CA"), (BEN, "CQ"), (CLEO, "C9"), (DIRK, "CK")))
+    assert state.game_type is G.NORMAL
+    assert state.to_play == BEN
+
+    state = run(state, PlayCard(BEN, c("CQ")))
+
+    assert state.game_type is G.SILENT_SOLO
+    assert state.declarer == BEN
+
+
+# Asked from the dealer's left: the higher kind wins (solo > poverty > marriage), the earlier player between equals.
+PRECEDENCE = [
+    (DIRK, [(BEN, K.MARRIAGE, None), (DIRK, K.POVERTY, None)], G.POVERTY, DIRK),
+    (DIRK, [(ANNA, K.POVERTY, None), (CLEO, K.POVERTY, None)], G.POVERTY, ANNA),
+    (DIRK, [(BEN, K.MARRIAGE, None), (CLEO, K.MARRIAGE, None)], G.MARRIAGE, BEN),
+    (DIRK, [(BEN, K.MARRIAGE, None), (CLEO, K.SOLO, G.CLUB_SOLO)], G.CLUB_SOLO, CLEO),
+    (DIRK, [(ANNA, K.POVERTY, None), (DIRK, K.SOLO, G.QUEEN_SOLO)], G.QUEEN_SOLO, DIRK),
+    (BEN, [(DIRK, K.POVERTY, None), (ANNA, K.POVERTY, None)], G.POVERTY, DIRK),
+    (CLEO, [(DIRK, K.MARRIAGE, None), (ANNA, K.MARRIAGE, None)], G.MARRIAGE, DIRK),
+]
+
+
+@pytest.mark.parametrize(
+    ("dealer", "names", "game_type", "declarer"),
+    PRECEDENCE,
+    ids=[
+        "poverty-beats-marriage",
+        "earlier-poverty",
+        "earlier-marriage",
+        "solo-beats-marriage",
+        "solo-beats-poverty",
+        "earlier-from-the-dealers-left-poverty",
+        "earlier-from-the-dealers-left-marriage",
+    ],
+)
+def test_the_highest_reservation_sets_the_game(
+    dealer: int, names: list[tuple[int, ReservationKind, GameType | None]], game_type: GameType, declarer: int
+) -> None:
+    state = run(given(started(dealer=dealer)), *declare(dealer, reserving=tuple(seat for seat, _, _ in names)))
+    first, second = names
+    refused(
+        state,
+        NameReservation(second[0], second[1], second[2]),
+        f"{PLAYERS[second[0]]} cannot name a reservation now: {PLAYERS[first[0]]} names theirs first",
+    )
+
+    state = run(state, NameReservation(*first))
+    assert state.game_type is None
+    state = run(state, NameReservation(*second))
+
+    assert state.game_type is game_type
+    assert state.declarer == declarer
+
+
+def test_the_first_solo_decides_before_later_reservations_are_named() -> None:
+    state = run(given(started(), CardsDealt(DEAL)), *declare(reserving=(ANNA, CLEO)))
+
+    state = run(state, NameReservation(ANNA, K.SOLO, G.ACE_SOLO))
+
+    assert state.game_type is G.ACE_SOLO
+    assert state.declarer == ANNA
+    refused(
+        state,
+        NameReservation(CLEO, K.SOLO, G.QUEEN_SOLO),
+        "Cleo cannot name a reservation: the game is already decided",
+    )
+
+
+def test_reservations_are_refused_once_the_first_card_is_played() -> None:
+    state = run(normal_game(), PlayCard(ANNA, c("CA")))
+
+    refused(state, DeclareReservation(ANNA, False), "no reservation once the first card is played")
+    refused(state, NameReservation(ANNA, K.SOLO, G.CLUB_SOLO), "no reservation once the first card is played")
+
+
+def test_a_misdeal_throws_the_deal_in_before_the_reservations() -> None:
     state = given(started(), CardsDealt(DEAL))
 
-    assert decide(state, SetGameType(G.SILENT_SOLO, ANNA)) == [GameTypeSet(G.SILENT_SOLO, ANNA)]
+    events = decide(state, AbandonDeal())
+
+    assert events == [DealAbandoned(AbandonReason.MISDEAL)]
+    after = evolve(state, events[0])
+    assert after.to_play is None
+    refused(after, DeclareReservation(ANNA, True), "no reservation: the deal was thrown in (misdeal)")
+    refused(after, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the deal was thrown in")
 
 
-def test_silent_solo_without_recorded_hands_is_taken_on_trust() -> None:
-    assert decide(given(started()), SetGameType(G.SILENT_SOLO, BEN)) == [GameTypeSet(G.SILENT_SOLO, BEN)]
+# --- poverty -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_type", [G.MARRIAGE, G.POVERTY])
-@pytest.mark.parametrize("declarer", [None, ANNA])
-def test_marriage_and_poverty_come_with_reservations(game_type: GameType, declarer: int | None) -> None:
+def test_a_poverty_needs_three_trumps_or_fewer() -> None:
+    # Anna holds CQ H10 DA D10
     refused(
-        given(started(), CardsDealt(DEAL)),
-        SetGameType(game_type, declarer),
-        f"a {game_type.value} is declared as a reservation, not set directly (RULES.md §4)",
+        given(started(), CardsDealt(DEAL), *declarations(reserving=(ANNA,))),
+        NameReservation(ANNA, K.POVERTY),
+        "Anna holds 4 trumps: a poverty needs 3 or fewer (RULES.md §4)",
     )
+
+
+def test_a_poverty_only_where_the_rules_have_one() -> None:
+    refused(
+        given(started(preset("ddv")), CardsDealt(POVERTY_DEAL), *declarations(reserving=(ANNA,))),
+        NameReservation(ANNA, K.POVERTY),
+        "these rules have no poverty (option poverty)",
+    )
+
+
+def test_a_poverty_is_passed_taken_and_returned_before_the_first_card() -> None:
+    state = run(
+        given(started(), CardsDealt(POVERTY_DEAL)), *declare(reserving=(ANNA,)), NameReservation(ANNA, K.POVERTY)
+    )
+    assert state.game_type is G.POVERTY
+    assert state.declarer == ANNA
+    refused(state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (RULES.md §4)")
+    refused(state, PassPovertyCards(BEN, cards("SQ SQ HQ")), "Ben cannot pass cards: Anna declared the poverty")
+    refused(
+        state,
+        PassPovertyCards(ANNA, cards("CQ H10 CA")),
+        "Anna keeps the trump(s) D10: the poverty passes all trumps (RULES.md §4)",
+    )
+
+    passed = cards("CQ H10 D10")
+    assert decide(state, PassPovertyCards(ANNA, passed)) == [PovertyCardsPassed(ANNA, passed)]
+    state = run(state, PassPovertyCards(ANNA, passed))
+    refused(state, AnswerPoverty(CLEO, True), "Cleo answers out of turn: Ben is asked next (RULES.md §4)")
+    assert decide(state, AnswerPoverty(BEN, False)) == [PovertyAnswered(BEN, False)]
+    state = run(state, AnswerPoverty(BEN, False), AnswerPoverty(CLEO, True))
+    assert state.hands is not None
+    assert len(state.hands[CLEO]) == 15
+    refused(state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (RULES.md §4)")
+
+    returned = cards("C9 S10 H9")
+    assert decide(state, ReturnPovertyCards(CLEO, returned)) == [PovertyCardsReturned(CLEO, returned)]
+    state = run(state, ReturnPovertyCards(CLEO, returned))
+
+    assert state.hands is not None
+    assert Counter(state.hands[ANNA]) == Counter(POVERTY_DEAL[ANNA]) - Counter(passed) + Counter(returned)
+    assert Counter(state.hands[CLEO]) == Counter(POVERTY_DEAL[CLEO]) + Counter(passed) - Counter(returned)
+    assert state.to_play == ANNA
+    assert decide(state, PlayCard(ANNA, c("CA"))) == [CardPlayed(ANNA, c("CA"))]
+
+
+def test_a_poverty_nobody_takes_throws_the_deal_in() -> None:
+    state = run(given(started(), *reserved(BEN, K.POVERTY)), PassPovertyCards(BEN))
+    state = run(state, AnswerPoverty(CLEO, False), AnswerPoverty(DIRK, False))
+
+    events = decide(state, AnswerPoverty(ANNA, False))
+
+    assert events == [PovertyAnswered(ANNA, False), DealAbandoned(AbandonReason.POVERTY_DECLINED)]
+    after = fold(events, state)
+    assert after.abandoned == "poverty_declined"
+    assert after.to_play is None
+    refused(after, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the deal was thrown in")
 
 
 # --- who leads -----------------------------------------------------------------------------------
@@ -308,7 +604,7 @@ def test_marriage_and_poverty_come_with_reservations(game_type: GameType, declar
 
 @pytest.mark.parametrize(("dealer", "leader"), [(0, 1), (1, 2), (2, 3), (3, 0)])
 def test_the_player_left_of_the_dealer_leads_the_first_trick(dealer: int, leader: int) -> None:
-    state = given(started(dealer=dealer), GameTypeSet(G.NORMAL))
+    state = given(started(dealer=dealer), *healthy(dealer))
 
     assert state.to_play == leader
     refused(
@@ -322,27 +618,29 @@ def test_the_player_left_of_the_dealer_leads_the_first_trick(dealer: int, leader
 def test_soloist_leads_a_declared_solo_under_soloist_leads(game_type: GameType) -> None:
     rules = rules_from_mapping({"soloist_leads": True})
 
-    state = given(started(rules, dealer=DIRK), GameTypeSet(game_type, CLEO))
+    state = given(started(rules, dealer=DIRK), *solo(game_type, CLEO))
 
     assert state.to_play == CLEO
 
 
 def test_soloist_leads_a_pure_suit_solo_under_bistro_rules() -> None:
-    state = given(started(BISTRO, dealer=DIRK), GameTypeSet(G.PURE_SPADE_SOLO, BEN))
+    state = given(started(BISTRO, dealer=DIRK), *solo(G.PURE_SPADE_SOLO, BEN))
 
     assert state.to_play == BEN
 
 
 def test_without_soloist_leads_the_left_of_the_dealer_leads_a_solo() -> None:
-    state = given(started(STANDARD, dealer=DIRK), GameTypeSet(G.CLUB_SOLO, CLEO))
+    state = given(started(STANDARD, dealer=DIRK), *solo(G.CLUB_SOLO, CLEO))
 
     assert state.to_play == ANNA
 
 
 def test_silent_solo_is_led_from_the_dealers_left_even_under_soloist_leads() -> None:
     rules = rules_from_mapping({"soloist_leads": True})
-    state = run(given(started(rules, dealer=BEN), CardsDealt(DEAL)), SetGameType(G.SILENT_SOLO, ANNA))
+    state = run(given(started(rules, dealer=BEN), CardsDealt(QUEENS_DEAL)), *declare(BEN))
 
+    assert state.game_type is G.SILENT_SOLO
+    assert state.declarer == ANNA
     assert state.to_play == CLEO
 
 
@@ -388,7 +686,8 @@ def test_hands_shrink_by_one_card_per_play() -> None:
 
     assert state.hands is not None
     assert [len(h) for h in state.hands] == [11, 11, 11, 11]
-    assert state.hands[ANNA].count(c("CQ")) == 1
+    assert c("CQ") not in state.hands[ANNA]
+    assert state.hands[BEN].count(c("SQ")) == 1  # Ben held two
     assert c("H10") not in state.hands[DIRK]
 
 
@@ -396,7 +695,7 @@ def test_play_refuses_a_card_not_held() -> None:
     refused(
         normal_game(),
         PlayCard(ANNA, c("DQ")),
-        "Anna does not hold DQ (holds H10 CQ CQ DA D10 CA C10 CK SA S10 HA HK)",
+        "Anna does not hold DQ (holds H10 CQ DA D10 CA C10 CK SA S10 HA HA HK)",
     )
 
 
@@ -408,7 +707,7 @@ def test_play_refuses_a_card_already_played_from_the_hand() -> None:
     refused(
         state,
         PlayCard(ANNA, c("H10")),
-        "Anna does not hold H10 (holds CQ CQ DA D10 C10 CK SA S10 HA HK)",
+        "Anna does not hold H10 (holds CQ DA D10 C10 CK SA S10 HA HA HK)",
     )
 
 
@@ -458,28 +757,40 @@ def test_without_the_led_suit_any_card_may_be_played() -> None:
 def test_what_follows_a_diamond_lead_depends_on_the_game_type(
     game_type: GameType, declarer: int | None, must: str
 ) -> None:
-    state = run(given(started(), CardsDealt(DEAL), GameTypeSet(game_type, declarer)), PlayCard(ANNA, c("DA")))
+    contract = healthy() if declarer is None else solo(game_type, declarer)
+    state = run(given(started(), CardsDealt(DEAL), *contract), PlayCard(ANNA, c("DA")))
+    assert state.game_type is game_type
     kind = "trump" if game_type is G.NORMAL else "the led suit of DA"
 
     refused(state, PlayCard(BEN, c("SK")), f"revoke: Ben must follow {kind} with one of {must}, not SK (RULES.md §3)")
 
 
-def test_play_refuses_before_the_game_type_is_set() -> None:
+@pytest.mark.parametrize(
+    "so_far",
+    [
+        [],
+        declarations()[:3],
+        declarations(reserving=(CLEO,)),
+        declarations(reserving=(BEN, CLEO)) + [ReservationNamed(BEN, K.MARRIAGE)],
+    ],
+    ids=["nobody-asked", "three-asked", "reservation-not-named", "second-reservation-not-named"],
+)
+def test_play_refuses_before_the_reservations_are_settled(so_far: list[DoppelkopfEvent]) -> None:
     refused(
-        given(started(), CardsDealt(DEAL)),
+        given(started(), CardsDealt(QUEENS_DEAL), *so_far),
         PlayCard(ANNA, c("CA")),
-        "Anna cannot play CA: the game type is not set yet",
+        "Anna cannot play CA: the reservations are not settled yet (RULES.md §4)",
     )
 
 
 def test_play_without_recorded_hands_refuses_a_third_copy() -> None:
-    state = run(given(started(), GameTypeSet(G.NORMAL)), *plays((ANNA, "CA"), (BEN, "CA")))
+    state = run(given(started(), *healthy()), *plays((ANNA, "CA"), (BEN, "CA")))
 
     refused(state, PlayCard(CLEO, c("CA")), "Cleo played a third CA: both copies are already played")
 
 
 def test_play_without_recorded_hands_accepts_any_card_in_turn() -> None:
-    state = run(given(started(), GameTypeSet(G.NORMAL)), PlayCard(ANNA, c("CA")))
+    state = run(given(started(), *healthy()), PlayCard(ANNA, c("CA")))
 
     # Ben's hand is unknown: a card that might be a revoke is recorded (audit proves it later).
     assert decide(state, PlayCard(BEN, c("SK"))) == [CardPlayed(BEN, c("SK"))]
@@ -487,7 +798,7 @@ def test_play_without_recorded_hands_accepts_any_card_in_turn() -> None:
 
 def test_play_without_recorded_hands_refuses_a_nine_when_the_rules_have_none() -> None:
     refused(
-        given(started(BISTRO), GameTypeSet(G.NORMAL)),
+        given(started(BISTRO), *healthy()),
         PlayCard(ANNA, c("C9")),
         "Anna played C9, which is not in the deck: this game has no nines",
     )
@@ -500,16 +811,26 @@ SCHWEINCHEN_STANDARD = rules_from_mapping({"schweinchen": True})
 
 def test_schweinchen_is_refused_where_the_rules_have_none() -> None:
     refused(
-        given(started(STANDARD), GameTypeSet(G.NORMAL)),
+        given(started(STANDARD), *healthy()),
         ShowSchweinchen(BEN),
         "these rules have no Schweinchen (option schweinchen)",
     )
 
 
-@pytest.mark.parametrize("game_type", [G.DIAMOND_SOLO, G.SILENT_SOLO, G.CLUB_SOLO])
-def test_schweinchen_only_in_a_normal_or_marriage_game(game_type: GameType) -> None:
+@pytest.mark.parametrize(
+    ("so_far", "game_type"),
+    [
+        (solo(G.DIAMOND_SOLO, BEN), G.DIAMOND_SOLO),
+        ([CardsDealt(SHORT_QUEENS_DEAL), *healthy()], G.SILENT_SOLO),
+        (solo(G.CLUB_SOLO, BEN), G.CLUB_SOLO),
+    ],
+    ids=["diamond_solo", "silent_solo", "club_solo"],
+)
+def test_schweinchen_only_in_a_normal_or_marriage_game(so_far: list[DoppelkopfEvent], game_type: GameType) -> None:
+    state = given(started(BISTRO), *so_far)
+    assert state.game_type is game_type
     refused(
-        given(started(BISTRO), GameTypeSet(game_type, BEN)),
+        state,
         ShowSchweinchen(BEN),
         "Schweinchen counts only in a normal or marriage game (RULES.md §2)",
     )
@@ -524,11 +845,11 @@ def test_schweinchen_is_refused_before_the_game_type() -> None:
 
 
 def test_schweinchen_refuses_a_seat_that_does_not_exist() -> None:
-    refused(given(started(BISTRO), GameTypeSet(G.NORMAL)), ShowSchweinchen(4), "there is no seat 4")
+    refused(given(started(BISTRO), *healthy()), ShowSchweinchen(4), "there is no seat 4")
 
 
 def test_schweinchen_shown_without_recorded_hands_puts_da_on_top() -> None:
-    state = given(started(BISTRO), GameTypeSet(G.NORMAL))
+    state = given(started(BISTRO), *healthy())
 
     events = decide(state, ShowSchweinchen(BEN))
 
@@ -540,13 +861,14 @@ def test_schweinchen_shown_without_recorded_hands_puts_da_on_top() -> None:
 
 
 def test_schweinchen_in_a_marriage_is_accepted() -> None:
-    state = given(started(BISTRO), GameTypeSet(G.MARRIAGE))
+    state = given(started(BISTRO), *reserved(ANNA, K.MARRIAGE))
+    assert state.game_type is G.MARRIAGE
 
     assert decide(state, ShowSchweinchen(BEN)) == [SchweinchenShown(BEN)]
 
 
 def test_schweinchen_is_refused_after_a_da_was_played() -> None:
-    state = run(given(started(BISTRO), GameTypeSet(G.NORMAL)), PlayCard(ANNA, c("DA")))
+    state = run(given(started(BISTRO), *healthy()), PlayCard(ANNA, c("DA")))
 
     refused(state, ShowSchweinchen(BEN), "a DA was already played: the Schweinchen is shown with the first one")
 
@@ -573,7 +895,7 @@ def test_a_dealt_schweinchen_is_known_from_the_hands() -> None:
 
 
 def test_after_a_schweinchen_call_only_its_holder_plays_a_da() -> None:
-    state = run(given(started(BISTRO), GameTypeSet(G.NORMAL)), ShowSchweinchen(BEN), PlayCard(ANNA, c("CA")))
+    state = run(given(started(BISTRO), *healthy()), ShowSchweinchen(BEN), PlayCard(ANNA, c("CA")))
 
     assert decide(state, PlayCard(BEN, c("DA"))) == [CardPlayed(BEN, c("DA"))]
     state = run(state, *plays((BEN, "C10"), (CLEO, "CK"), (DIRK, "CK")))
@@ -604,7 +926,7 @@ def test_second_dulle_in_a_trick(option: bool, winner: int) -> None:
 @pytest.mark.parametrize("option", [False, True])
 def test_first_dulle_wins_the_last_trick_even_under_the_option(option: bool) -> None:
     rules = rules_from_mapping({"second_dulle_beats_first": option})
-    state = given(started(rules), GameTypeSet(G.NORMAL))
+    state = given(started(rules), *healthy())
     rest = Counter(deck()) - Counter(cards("H10 H10 C9 C9"))
     for card in sorted(rest.elements(), key=str):
         assert state.to_play is not None
@@ -637,8 +959,10 @@ def random_game(
     commands: list[Command] = [
         StartGame(f"game-{seed}", PLAYERS, dealer, rules),
         DealCards(hands),
-        SetGameType(game_type, declarer),
+        *declare(dealer, reserving=() if declarer is None else (declarer,)),
     ]
+    if declarer is not None:
+        commands.append(NameReservation(declarer, K.SOLO, game_type))
     state = GameState()
     states = [state]
     events: list[DoppelkopfEvent] = []
@@ -647,6 +971,8 @@ def random_game(
             state = evolve(state, event)
             events.append(event)
             states.append(state)
+    assert state.game_type is game_type
+    assert state.declarer == declarer
     while not state.finished:
         seat = state.to_play
         assert seat is not None and state.hands is not None

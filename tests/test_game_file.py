@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 import pytest
 
 from doko_ledger.events.codec import to_payload
+from doko_ledger.events.doppelkopf import ReservationDeclared
 from doko_ledger.formats import game_file
 from doko_ledger.formats.yaml_source import MAX_FILE_BYTES, SourceError
 from doko_ledger.ledger import Ledger
+from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.ruleset import preset
 
 if TYPE_CHECKING:
@@ -29,13 +31,12 @@ played_on: '2026-11-28'
 players: [Anna, Ben, Clara, Dirk]
 dealer: Dirk
 rules: standard
-game_type: normal
 hands:
   Anna: [D10, HJ, S10, S10, C9, D9, C9, SK, HQ, DA, DK, DQ]
   Ben: [HK, CJ, CA, S9, SQ, SA, DJ, HA, SJ, D9, HK, D10]
   Clara: [SQ, CA, H9, SK, HQ, CQ, DJ, H10, H10, CK, C10, SA]
   Dirk: [HJ, DQ, DA, S9, CQ, H9, CK, C10, DK, HA, CJ, SJ]
-tricks:
+tricks:  # normal
   - [SK, S9, SK, S9]  # 1: Anna leads, Anna wins 8
   - [C9, CA, C10, C10]  # 2: Anna leads, Ben wins 31
   - [HA, H9, HA, HQ]  # 3: Ben leads, Anna wins 25
@@ -56,13 +57,12 @@ id: pig-1
 players: [Anna, Ben, Clara, Dirk]
 dealer: Dirk
 rules: bistro
-game_type: normal
-tricks:
+tricks:  # normal
   - [{Anna: schweinchen}, DA, DK, D10, DQ]  # 1: Anna leads, Anna wins 28
   - [DA, HJ]  # 2: Anna leads
 """
 
-NO_HANDS = SMOKE.split("hands:\n")[0] + "tricks:\n" + SMOKE.split("tricks:\n")[1]
+NO_HANDS = SMOKE.split("hands:\n")[0] + SMOKE[SMOKE.index("tricks:") :]
 
 
 def change(text: str, old: str, new: str) -> str:
@@ -127,8 +127,11 @@ def test_smoke_game_reads_as_expected() -> None:
     assert len(record.tricks) == 12
     assert loaded.state.points_won() == (33, 31, 105, 71)
     assert loaded.state.finished
-    assert [type(e).__name__ for e in loaded.events[:3]] == ["GameStarted", "CardsDealt", "GameTypeSet"]
-    assert len(loaded.events) == 3 + 48
+    assert loaded.state.game_type is GameType.NORMAL
+    assert loaded.state.declarer is None
+    assert [type(e).__name__ for e in loaded.events[:6]] == ["GameStarted", "CardsDealt"] + ["ReservationDeclared"] * 4
+    assert loaded.events[2:6] == [ReservationDeclared(seat, True) for seat in (0, 1, 2, 3)]  # from Dirk's left
+    assert len(loaded.events) == 2 + 4 + 48
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -279,7 +282,7 @@ def test_broken_yaml_names_the_line() -> None:
 
 def test_a_tab_indent_names_the_line() -> None:
     err = error_of(change(SMOKE, "  Ben: [", "\tBen: ["))
-    assert_error(err, line=10, field="", says="not valid YAML")
+    assert_error(err, line=9, field="", says="not valid YAML")
 
 
 @pytest.mark.parametrize(
@@ -310,7 +313,7 @@ def test_a_key_given_twice_is_an_error_on_its_second_line() -> None:
 
 def test_a_hand_given_twice_is_an_error() -> None:
     err = error_of(change(SMOKE, "  Dirk: [", "  Anna: ["))
-    assert_error(err, line=12, field="", says="key 'Anna' is given twice")
+    assert_error(err, line=11, field="", says="key 'Anna' is given twice")
 
 
 @pytest.mark.parametrize(
@@ -353,29 +356,29 @@ def test_a_game_file_must_be_a_mapping() -> None:
 
 def test_an_unknown_card_in_a_hand() -> None:
     err = error_of(change(SMOKE, "Anna: [D10, HJ, S10, S10, C9", "Anna: [D10, HJ, S10, S10, XZ"))
-    assert_error(err, line=9, field="hands.Anna[4]", says="unknown card 'XZ'")
+    assert_error(err, line=8, field="hands.Anna[4]", says="unknown card 'XZ'")
 
 
 def test_an_unknown_card_in_a_trick() -> None:
     err = error_of(change(SMOKE, "[CK, HJ, D10, D10]", "[CK, XZ, D10, D10]"))
-    assert_error(err, line=20, field="tricks[6][1]", says="unknown card 'XZ'")
+    assert_error(err, line=19, field="tricks[6][1]", says="unknown card 'XZ'")
 
 
 def test_a_hand_of_thirteen_cards() -> None:
     err = error_of(change(SMOKE, "Ben: [HK, CJ,", "Ben: [HK, HK, CJ,"))
-    assert_error(err, line=10, field="hands.Ben", says="too long")
+    assert_error(err, line=9, field="hands.Ben", says="too long")
 
 
 def test_a_hand_of_eleven_cards() -> None:
     err = error_of(change(SMOKE, "Ben: [HK, CJ,", "Ben: [CJ,"))
     assert "Ben's hand has 11 cards; each hand has 12" in err.message
-    assert err.line == 10, str(err)  # Ben's hand, not the first hand
+    assert err.line == 9, str(err)  # Ben's hand, not the first hand
 
 
 def test_a_card_played_twice_by_the_same_player() -> None:
     # Anna holds one SK and plays it in trick 1; she leads it again in trick 4
     err = error_of(change(SMOKE, "[C9, SA, CA, CK]", "[SK, SA, CA, CK]"))
-    assert_error(err, line=17, field="tricks[3][0]", says="Anna does not hold SK")
+    assert_error(err, line=16, field="tricks[3][0]", says="Anna does not hold SK")
 
 
 def test_a_third_copy_of_a_card_without_hands() -> None:
@@ -387,17 +390,17 @@ def test_a_third_copy_of_a_card_without_hands() -> None:
 def test_a_trick_written_from_the_wrong_leader_is_out_of_turn() -> None:
     # Anna won trick 1 and leads trick 2; the file lists it from Ben's card
     err = error_of(change(SMOKE, "[C9, CA, C10, C10]", "[CA, C10, C10, C9]"))
-    assert_error(err, line=15, field="tricks[1][0]", says="Anna does not hold CA")
+    assert_error(err, line=14, field="tricks[1][0]", says="Anna does not hold CA")
 
 
 def test_a_short_trick_before_the_last() -> None:
     err = error_of(change(SMOKE, "[HA, H9, HA, HQ]", "[HA, H9, HA]"))
-    assert_error(err, line=16, field="tricks[2]", says="trick 3 has 3 cards; only the last trick may be unfinished")
+    assert_error(err, line=15, field="tricks[2]", says="trick 3 has 3 cards; only the last trick may be unfinished")
 
 
 def test_a_trick_of_five_cards() -> None:
     err = error_of(change(SMOKE, "[HA, H9, HA, HQ]", "[HA, H9, HA, HQ, C9]"))
-    assert_error(err, line=16, field="tricks[2]", says="trick 3 has 5 cards; a trick has four")
+    assert_error(err, line=15, field="tricks[2]", says="trick 3 has 5 cards; a trick has four")
 
 
 def test_a_thirteenth_trick() -> None:
@@ -408,7 +411,7 @@ def test_a_thirteenth_trick() -> None:
 
 def test_a_revoke_names_the_line_of_the_card() -> None:
     err = error_of(change(SMOKE, "[SK, S9, SK, S9]", "[SK, S9, SK, CK]"))
-    assert_error(err, line=14, field="tricks[0][3]", says="revoke: Dirk must follow the led suit of SK with one of S9")
+    assert_error(err, line=13, field="tricks[0][3]", says="revoke: Dirk must follow the led suit of SK with one of S9")
 
 
 def test_a_revoke_in_a_block_list_names_the_line_of_the_card() -> None:
@@ -421,7 +424,7 @@ def test_a_revoke_in_a_block_list_names_the_line_of_the_card() -> None:
 
 def test_an_unknown_call() -> None:
     err = error_of(change(SMOKE, "[SK, S9, SK, S9]", "[SK, {Ben: hello}, S9, SK, S9]"))
-    assert_error(err, line=14, field="tricks[0][1]", says="{'Ben': 'hello'}")
+    assert_error(err, line=13, field="tricks[0][1]", says="{'Ben': 'hello'}")
 
 
 def test_an_unknown_rule_preset() -> None:
@@ -451,7 +454,7 @@ def test_a_wrong_rule_option_value_is_named_on_its_line(option: str, value: str)
 
 def test_a_hand_for_an_unknown_player() -> None:
     err = error_of(change(SMOKE, "  Ben: [", "  Zoe: ["))
-    assert_error(err, line=10, field="hands.Zoe", says="hand of unknown player 'Zoe' (players: Anna, Ben, Clara, Dirk)")
+    assert_error(err, line=9, field="hands.Zoe", says="hand of unknown player 'Zoe' (players: Anna, Ben, Clara, Dirk)")
 
 
 def test_an_unknown_dealer() -> None:
@@ -459,9 +462,28 @@ def test_an_unknown_dealer() -> None:
     assert_error(err, line=5, field="dealer", says="unknown player 'Zoe'")
 
 
-def test_a_solo_without_its_soloist() -> None:
-    err = error_of(change(SMOKE, "game_type: normal", "game_type: queen_solo"))
-    assert_error(err, line=7, field="game_type", says="a queen_solo needs its soloist")
+@pytest.mark.parametrize(
+    ("reservations", "field", "says"),
+    [
+        ("{Ben: reservation}", "reservations.Ben", "Ben's reservation decides the game: say what it is"),
+        ("{Ben: solo}", "reservations.Ben", "'solo' is not one of"),
+        ("{Ben: silent_solo}", "reservations.Ben", "'silent_solo' is not one of"),
+        ("{Ben: pure_club_solo}", "reservations.Ben", "pure_club_solo is not allowed under these rules"),
+        ("{Ben: marriage}", "reservations.Ben", "Ben cannot announce a marriage without both CQ (RULES.md §4)"),
+        ("{Ben: poverty}", "reservations.Ben", "Ben holds 6 trumps: a poverty needs 3 or fewer (RULES.md §4)"),
+        ("{Zoe: queen_solo}", "reservations.Zoe", "reservation of unknown player 'Zoe'"),
+    ],
+)
+def test_a_reservation_that_cannot_be_recorded(reservations: str, field: str, says: str) -> None:
+    text = change(SMOKE, "rules: standard\n", f"rules: standard\nreservations: {reservations}\n")
+    err = error_of(text)
+    assert_error(err, line=line_with(text, "reservations:"), field=field, says=says)
+
+
+def test_a_reservation_error_names_the_players_line() -> None:
+    text = change(SMOKE, "rules: standard\n", "rules: standard\nreservations:\n  Anna: healthy\n  Ben: reservation\n")
+    err = error_of(text)
+    assert_error(err, line=line_with(text, "Ben: reservation"), field="reservations.Ben", says="say what it is")
 
 
 def test_a_file_over_one_megabyte_is_refused(tmp_path: Path) -> None:
@@ -503,7 +525,7 @@ def test_errors_carry_the_source_name(tmp_path: Path) -> None:
     path.write_text(change(SMOKE, "[CK, HJ, D10, D10]", "[CK, XZ, D10, D10]"), encoding="utf-8")
     with pytest.raises(SourceError) as info:
         game_file.read_file(path)
-    assert str(info.value).startswith(f"{path}:20: tricks[6][1]: unknown card 'XZ'")
+    assert str(info.value).startswith(f"{path}:19: tricks[6][1]: unknown card 'XZ'")
 
 
 # -- hostile YAML: refused promptly, as a SourceError ----------------------------------------

@@ -58,11 +58,13 @@ def test_preset_options(name: str, expected: dict[str, Any]) -> None:
         assert getattr(rules, option) == value, option
 
 
-def test_duel_preset_plays_the_standard_cards() -> None:
+def test_duel_preset_is_standard_with_two_computer_seats_opposite() -> None:
     rules = preset("duel")
 
     assert rules.preset == "duel"
-    assert dataclasses.replace(rules, preset="standard") == preset("standard")
+    assert rules.computer_seats == (1, 3)
+    assert [rules.is_computer(seat) for seat in range(4)] == [False, True, False, True]
+    assert dataclasses.replace(rules, preset="standard", computer_seats=()) == preset("standard")
 
 
 def test_standard_is_the_default() -> None:

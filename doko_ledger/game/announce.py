@@ -41,6 +41,8 @@ def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
     if any(level >= command.announcement.level for level in own_levels):
         raise IllegalMove(f"{who} already announced {label} (or more)")
     calls = party_calls(state)
+    if state.rules.is_computer(command.seat) and calls[party].level < 0:
+        raise IllegalMove(f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, RULES.md §8)")
     played = len(state.played_by(command.seat))
     problem = announcement_problem(command.announcement, party, played, shift, calls[party], calls[party.other])
     if problem is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections import Counter
 
-from doko_ledger.cards import FUCHS, Card, deck
+from doko_ledger.cards import ALTE, FUCHS, Card, deck
 from doko_ledger.events.doppelkopf import CardPlayed, CardsDealt, DoppelkopfEvent, GameStarted, SchweinchenShown
 from doko_ledger.game import reserve
 from doko_ledger.game.announce import announce
@@ -128,6 +128,10 @@ def _deal(state: GameState, hands: tuple[Hand, ...]) -> CardsDealt:
             raise IllegalMove(
                 f"the deal has {count} copies of {card} ({names}); the deck has two (RULES.md §1)", holders[-1]
             )
+    people = [s for s in range(SEATS) if not state.rules.is_computer(s)]
+    if state.rules.computer_seats and all(ALTE in hands[s] and hands[s].count(ALTE) == 1 for s in people):
+        names = " and ".join(seat_name(state, s) for s in people)
+        raise IllegalMove(f"{names} would be one party: in a duel the two people never are (RULES.md §8)")
     return CardsDealt(tuple(tuple(h) for h in hands))
 
 
@@ -170,6 +174,9 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
         holder = state.schweinchen_seat
         if card == FUCHS and holder is not None and holder != seat:
             raise IllegalMove(f"{who} cannot hold {card}: {seat_name(state, holder)} showed both (Schweinchen)")
+        married = state.declarer if state.game_type is GameType.MARRIAGE else None
+        if card is ALTE and married is not None and married != seat:
+            raise IllegalMove(f"{who} cannot hold {card}: {seat_name(state, married)} announced a marriage with both")
         return CardPlayed(seat, card)
     hand = state.hands[seat]
     if card not in hand:

@@ -25,7 +25,9 @@ from doko_ledger.events.doppelkopf import (
 from doko_ledger.game.state import Call, GameState, Hand, PovertyExchange, Trick, schweinchen_holder
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import winning_index
-from doko_ledger.rules.reservations import Named, resolve, silent_soloist
+from doko_ledger.rules.reservations import Named, duel_marriage, resolve, silent_soloist
+
+DUEL_UNSCORED = "duel_marriage_unscored"
 
 
 def evolve(state: GameState, event: Any) -> GameState:
@@ -141,7 +143,13 @@ def _card_played(state: GameState, seat: int, card: Card) -> GameState:
         last_trick=current.number == state.hand_size,
     )
     done = Trick(current.number, current.leader, current.cards, current.seat_of(index))
-    return state.but(hands=hands, current=None, tricks=state.tricks + (done,))
+    state = state.but(hands=hands, current=None, tricks=state.tricks + (done,))
+    if state.game_type is GameType.MARRIAGE and state.rules.computer_seats and done.number <= 3:
+        assert state.declarer is not None
+        led = [(t.cards[0], t.winner) for t in state.tricks if t.winner is not None]
+        if duel_marriage(led, state.declarer, state.rules.computer_seats)[2]:
+            return state.but(abandoned=DUEL_UNSCORED)  # the duel's marriage ends the game (RULES.md §8)
+    return state
 
 
 def fold(events: Iterable[Any], state: GameState | None = None) -> GameState:

@@ -19,7 +19,7 @@ from doko_ledger.rules.announcements import (
 )
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
-from doko_ledger.rules.reservations import marriage_partner
+from doko_ledger.rules.reservations import duel_marriage, marriage_partner
 
 Parties = tuple[Party | None, ...]
 
@@ -28,8 +28,11 @@ def marriage_status(state: GameState) -> tuple[int | None, int | None]:
     """(partner, clarifying trick) of a marriage; (None, 3) for a lone marriage; (None, None) while open."""
     if state.game_type is not GameType.MARRIAGE or state.declarer is None:
         return None, None
-    trumps = frozenset(state.order.trumps)
     led = [(t.cards[0], t.winner) for t in state.tricks if t.winner is not None]
+    if state.rules.computer_seats:
+        partner, clarified, _ = duel_marriage(led, state.declarer, state.rules.computer_seats)
+        return partner, clarified
+    trumps = frozenset(state.order.trumps)
     return marriage_partner(led, state.declarer, state.rules.marriage_clarification, trumps)
 
 

@@ -73,6 +73,8 @@ def name(state: GameState, command: NameReservation) -> list[DoppelkopfEvent]:
     if seat != turn:
         raise IllegalMove(f"{who} cannot name a reservation now: {seat_name(state, turn)} names theirs first")
     if kind is ReservationKind.SOLO:
+        if state.rules.is_computer(seat):
+            raise IllegalMove(f"{who} is a computer seat: computers never play a solo (duel rules, RULES.md §8)")
         if solo is None or not solo.is_declared_solo:
             raise IllegalMove(f"{who}'s solo needs its type (club_solo, queen_solo, …)")
         if solo.is_pure_suit_solo and not state.rules.pure_suit_solos:
@@ -98,6 +100,9 @@ def _three_cards(state: GameState, cards: tuple[Card, ...], who: str, verb: str)
     missing = [c for c in cards if c not in deck(state.rules.with_nines)]
     if missing:
         raise IllegalMove(f"{who} {verb} {missing[0]}, which is not in this deck")
+    twice = [c for c, n in Counter(cards).items() if n > 2]
+    if twice:
+        raise IllegalMove(f"{who} {verb} three copies of {twice[0]}; the deck has two (RULES.md §1)")
 
 
 def _taken(hand: tuple[Card, ...], cards: tuple[Card, ...]) -> bool:
@@ -178,4 +183,6 @@ def return_cards(state: GameState, command: ReturnPovertyCards) -> list[Doppelko
 
 def abandon(state: GameState, command: AbandonDeal) -> list[DoppelkopfEvent]:
     _before_play(state, "throw-in")
+    if state.declared:
+        raise IllegalMove("a misdeal is thrown in before the reservations: the players have already spoken")
     return [DealAbandoned(command.reason)]

@@ -121,3 +121,26 @@ def marriage_partner(
     if len(tricks) >= 3:
         return None, 3
     return None, None
+
+
+def duel_marriage(
+    tricks: Sequence[tuple[Card, int]], declarer: int, computers: Sequence[int]
+) -> tuple[int | None, int | None, bool]:
+    """(partner, clarifying trick, unscored) of a marriage under duel rules (RULES.md §8).
+
+    A person's marriage is clarified by a trick a computer wins; if the other person
+    wins one first, the game ends unscored; if the marriage player wins all three, it
+    is a solo. A computer's marriage is clarified by a person; the other computer's
+    tricks do not count; without a person's trick among the first three, it ends unscored.
+    """
+    person = declarer not in computers
+    for number, (_, winner) in enumerate(tricks[:3], 1):
+        if winner == declarer:
+            continue
+        if (winner in computers) == person:
+            return winner, number, False
+        if person:
+            return None, number, True
+    if len(tricks) >= 3:
+        return None, 3, not person
+    return None, None, False

@@ -40,6 +40,11 @@ class RuleSet:
     scoring: Scoring = "standard"
     special_points_in_poverty: bool = True
     karlchen_in_poverty: bool = True
+    computer_seats: tuple[int, ...] = ()
+
+    def is_computer(self, seat: int) -> bool:
+        """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (RULES.md §8)."""
+        return seat in self.computer_seats
 
     @property
     def hand_size(self) -> int:
@@ -47,7 +52,10 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """Every option and its value, in field order (the snapshot stored with a game)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {
+            f.name: list(value) if isinstance(value := getattr(self, f.name), tuple) else value
+            for f in dataclasses.fields(self)
+        }
 
     def changed_from_preset(self) -> dict[str, Any]:
         """Only the options that differ from this rule set's own preset."""
@@ -66,7 +74,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "karlchen_in_poverty": False,
     },
     "ddv": {"poverty": False, "karlchen_capture": False, "scoring": "ddv", "special_points_in_poverty": False},
-    "duel": {},
+    "duel": {"computer_seats": (1, 3)},
 }
 
 _HINTS = get_type_hints(RuleSet)
@@ -75,6 +83,16 @@ OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet
 
 def _check_value(name: str, value: Any) -> None:
     hint = _HINTS[name]
+    if name == "computer_seats":
+        seats = list(value) if isinstance(value, (list, tuple)) else None
+        if (
+            seats is None
+            or len(seats) not in (0, 2)
+            or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 3 for s in seats)
+            or len(set(seats)) != len(seats)
+        ):
+            raise RuleSetError(f"rule option 'computer_seats' takes [] or two different seats 0-3, not {value!r}")
+        return
     if hint is bool:
         if not isinstance(value, bool):
             raise RuleSetError(f"rule option {name!r} takes true or false, not {value!r}")
@@ -102,10 +120,15 @@ def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
         if name not in OPTION_NAMES:
             raise RuleSetError(f"unknown rule option {name!r}")
         _check_value(name, value)
-    return dataclasses.replace(base, **overrides)
+    return dataclasses.replace(base, **_typed(overrides))
+
+
+def _typed(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Option values as the fields hold them (JSON and YAML give lists for tuples)."""
+    return {k: tuple(v) if k == "computer_seats" else v for k, v in options.items()}
 
 
 def rules_from_snapshot(data: Mapping[str, Any]) -> RuleSet:
     """The rule set stored with a game. Options the snapshot predates keep their defaults."""
     known = {k: v for k, v in data.items() if k in _HINTS}
-    return RuleSet(**known)
+    return RuleSet(**_typed(known))
