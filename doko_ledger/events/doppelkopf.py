@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from doko_ledger.cards import Card, parse_card
-from doko_ledger.events.codec import event_type, register_value
+from doko_ledger.events.codec import event_type, register_value, upcaster
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.reservations import ReservationKind
@@ -25,10 +25,11 @@ class AbandonReason(Enum):
     MISDEAL = "misdeal"
 
 
-@event_type("GameStarted", version=1)
+@event_type("GameStarted", version=2)
 @dataclass(frozen=True, slots=True)
 class GameStarted:
-    """A game began: players by seat (clockwise), the dealer's seat, the rules in force."""
+    """A game began: players by seat (clockwise), the dealer's seat, the rules in force,
+    when it was played and a note (a game file's leading comment). Version 2 added `note`."""
 
     event_name: ClassVar[str]
     schema_version: ClassVar[int]
@@ -37,6 +38,13 @@ class GameStarted:
     dealer: int
     rules: RuleSet
     played_on: str | None = None
+    note: str | None = None
+
+
+@upcaster("GameStarted", 1)
+def _game_started_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no note."""
+    return {**payload, "note": None}
 
 
 @event_type("CardsDealt", version=1)

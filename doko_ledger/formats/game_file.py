@@ -87,6 +87,16 @@ def load(path: str | Path | TextIO) -> GameRecord:
     return loads(path.read(), getattr(path, "name", "<stream>"))
 
 
+def leading_comment(text: str) -> str | None:
+    """The comment lines before the first key, without their `#` (the game's note)."""
+    lines = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line[2:] if line.startswith("# ") else line[1:])
+    return "\n".join(lines) if lines else None
+
+
 def _record(doc: YamlDocument) -> GameRecord:
     data = doc.data
     if not isinstance(data, dict):
@@ -135,6 +145,7 @@ def _record(doc: YamlDocument) -> GameRecord:
         tricks=tricks,
         played_on=data.get("played_on"),
         summary=None if "summary" not in data else _summary(data["summary"]),
+        note=leading_comment(doc.text),
     )
 
 
@@ -209,7 +220,8 @@ def dumps(record: GameRecord) -> str:
     except DokoError:
         state = None
     tricks_done = state.all_tricks if state is not None else ()
-    lines = [
+    lines = [] if record.note is None else [f"# {line}".rstrip() for line in record.note.split("\n")]
+    lines += [
         f"format: {FORMAT}",
         f"id: {dump_flow(record.id)}",
     ]

@@ -50,6 +50,7 @@ class YamlDocument:
     data: Any
     root: yaml.Node | None
     source: str
+    text: str = ""
 
     def line_of(self, path: Sequence[str | int]) -> int | None:
         """1-based line of the value at `path`, or of its nearest existing parent."""
@@ -140,7 +141,7 @@ def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
         raise SourceError(f"not valid YAML: {what}", source=source, line=line) from None
     except yaml.YAMLError as exc:
         raise SourceError(f"not valid YAML: {exc}", source=source) from None
-    return YamlDocument(data, root, source)
+    return YamlDocument(data, root, source, text)
 
 
 def dump_flow(value: Any) -> str:

@@ -29,6 +29,7 @@ class StartGame:
     dealer: int
     rules: RuleSet
     played_on: str | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

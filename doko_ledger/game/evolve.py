@@ -42,6 +42,7 @@ def evolve(state: GameState, event: Any) -> GameState:
                 dealer=event.dealer,
                 rules=event.rules,
                 played_on=event.played_on,
+                note=event.note,
                 started=True,
             )
         case CardsDealt(hands=hands):

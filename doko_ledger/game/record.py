@@ -122,6 +122,7 @@ class GameRecord:
     tricks: tuple[tuple[PlayItem, ...], ...] = ()
     played_on: str | None = None
     summary: SummaryRecord | None = None
+    note: str | None = None
 
 
 class RecordError(DokoError, ValueError):
@@ -233,7 +234,7 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
 
 def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, Path]]:
     dealer = _seat(record, record.dealer, ("dealer",))
-    yield StartGame(record.id, record.players, dealer, record.rules, record.played_on), ("players",)
+    yield StartGame(record.id, record.players, dealer, record.rules, record.played_on, record.note), ("players",)
     if record.summary is not None:
         yield _summary_command(record, record.summary), ("summary",)
         return
@@ -337,6 +338,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         tricks=tuple(tuple(t) for t in tricks),
         played_on=state.played_on,
         summary=summary,
+        note=state.note,
     )
 
 

@@ -91,6 +91,7 @@ class GameState:
     dealer: int = 0
     rules: RuleSet = RuleSet()
     played_on: str | None = None
+    note: str | None = None
     started: bool = False
     dealt: tuple[Hand, ...] | None = None
     hands: tuple[Hand, ...] | None = None

@@ -91,7 +91,7 @@ def command_of(event: Any) -> Command | None:
     """The command that produces `event` (None for an event another one brings with it)."""
     match event:
         case GameStarted():
-            return StartGame(event.game_id, event.players, event.dealer, event.rules, event.played_on)
+            return StartGame(event.game_id, event.players, event.dealer, event.rules, event.played_on, event.note)
         case CardsDealt():
             return DealCards(event.hands)
         case ReservationDeclared():
