@@ -28,11 +28,10 @@ from typing import Any
 from sqlite_utils import Database
 
 from doko_ledger.events.store import StreamEvents
-from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
-from doko_ledger.projections.parties import revelations
+from doko_ledger.projections.parties import Revelation, fold_revealing
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Party
 
@@ -94,10 +93,10 @@ class GamesProjection:
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
         rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
         for stream in streams:
-            state = fold(stream.events)
+            state, revealed = fold_revealing(stream.events)
             rows["games"].append(game_row(state, stream))
             rows["tricks"].extend(trick_rows(state))
-            rows["parties"].extend(party_rows(state, stream.events))
+            rows["parties"].extend(party_rows(state, revealed))
             rows["announcements"].extend(announcement_rows(state))
             if state.finished or state.abandoned is not None:
                 try:
@@ -150,8 +149,8 @@ def game_row(state: GameState, stream: StreamEvents) -> dict[str, Any]:
     }
 
 
-def party_rows(state: GameState, events: Sequence[Any]) -> list[dict[str, Any]]:
-    public = {r.seat: r for r in revelations(events)}
+def party_rows(state: GameState, revealed: Sequence[Revelation]) -> list[dict[str, Any]]:
+    public = {r.seat: r for r in revealed}
     return [
         {
             "game_id": state.game_id,

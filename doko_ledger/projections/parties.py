@@ -69,6 +69,11 @@ def _may_reveal(before: GameState, after: GameState, event: Any) -> bool:
 
 def revelations(events: Iterable[Any]) -> list[Revelation]:
     """Every party revelation of a game, in the order they happened."""
+    return fold_revealing(events)[1]
+
+
+def fold_revealing(events: Iterable[Any]) -> tuple[GameState, list[Revelation]]:
+    """The final state and every revelation, in one fold."""
     state = GameState()
     known: tuple[Party | None, ...] = (None,) * 4
     out: list[Revelation] = []
@@ -82,4 +87,4 @@ def revelations(events: Iterable[Any]) -> list[Revelation]:
             if party is not None and known[seat] is None:
                 out.append(Revelation(seat, party, trick, _cause(before, state, event, seat)))
         known = tuple(k if k is not None else n for k, n in zip(known, now, strict=True))
-    return out
+    return state, out

@@ -140,8 +140,12 @@ def _too_late(what: str, allowed: str, played: int) -> str:
 def after(own: PartyCalls, announcement: Announcement, played: int, shift: int) -> PartyCalls:
     """The party's calls after an accepted announcement."""
     level = max(own.level, announcement.level)
-    base_in_time = own.base_in_time if own.level >= 0 else played <= deadline(0, shift)
-    return PartyCalls(level, base_in_time)
+    in_time = played <= deadline(0, shift)
+    if own.level < 0:
+        return PartyCalls(level, in_time)
+    # A partner's Re/Kontra in time as a first announcement means the party's call no
+    # longer came only as a late reply (RULES.md §5).
+    return PartyCalls(level, own.base_in_time or (announcement.level == 0 and in_time))
 
 
 def marriage_shift(clarifying_trick: int, mode: str) -> int:
