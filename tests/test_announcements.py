@@ -351,7 +351,9 @@ def test_too_late_messages(
         (PartyCalls(), A.RE, 2, 0, PartyCalls(0, False)),
         (PartyCalls(), A.RE, 2, 1, PartyCalls(0, True)),
         (PartyCalls(), A.NO60, 1, 0, PartyCalls(2, True)),
-        (PartyCalls(0, False), A.KONTRA, 1, 0, PartyCalls(0, False)),
+        # a partner's Kontra in time as a first call lifts the late-reply restriction
+        (PartyCalls(0, False), A.KONTRA, 1, 0, PartyCalls(0, True)),
+        (PartyCalls(0, False), A.KONTRA, 2, 0, PartyCalls(0, False)),
         (PartyCalls(2, True), A.NO90, 2, 0, PartyCalls(2, True)),
         (PartyCalls(1, True), A.SCHWARZ, 3, 0, PartyCalls(4, True)),
     ],
