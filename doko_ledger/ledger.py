@@ -179,9 +179,9 @@ class Ledger:
         out = []
         for row in rows:
             item = dict(zip(columns, row, strict=True))
-            for key in ("players", "points", "tricks_won"):
+            for key in ("players", "points", "tricks_won", "re_players"):
                 item[key] = json.loads(item[key])
-            for key in ("hands_recorded", "finished"):
+            for key in ("hands_recorded", "finished", "lone", "summarized"):
                 item[key] = bool(item[key])
             out.append(item)
         return out

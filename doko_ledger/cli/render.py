@@ -164,7 +164,33 @@ def totals_table(shown: Replay, show_all: bool) -> Table:
     return table
 
 
+def summary(shown: Replay) -> RenderableType:
+    """A deal recorded by its facts: who was Re, the points, the calls, the special points."""
+    state = shown.state
+    facts = state.summary
+    assert facts is not None
+    names = state.players
+    table = Table(title=game_header(state), title_justify="left", show_header=False)
+    table.add_column("what")
+    table.add_column("recorded")
+    re_names = ", ".join(names[s] for s in facts.re_seats)
+    table.add_row("Re", re_names)
+    table.add_row("card points", f"Re {facts.re_points} : Kontra {240 - facts.re_points}")
+    if facts.re_tricks is not None:
+        table.add_row("tricks", f"Re {facts.re_tricks} : Kontra {facts.kontra_tricks}")
+    calls = ", ".join(f"{names[c.seat]} {c.announcement.label}" for c in facts.announcements)
+    table.add_row("announcements", calls or "none")
+    specials = ", ".join(
+        s.party.title + " " + s.kind.label + ("" if s.caught_from is None else f" from {names[s.caught_from]}")
+        for s in facts.specials
+    )
+    table.add_row("special points", specials or "none")
+    return table
+
+
 def replay(shown: Replay, show_all: bool = False) -> RenderableType:
+    if shown.state.summary is not None:
+        return summary(shown)
     parts: list[RenderableType] = []
     intro = before_play(shown)
     if intro.plain:
@@ -229,8 +255,10 @@ def games_table(rows: Sequence[dict[str, Any]]) -> Table:
             ", ".join(row["players"]),
             kind,
             row["rules"],
-            str(row["tricks_played"]) + ("" if row["finished"] else " (unfinished)"),
-            " ".join(str(p) for p in row["points"]),
+            "summary"
+            if row["summarized"]
+            else str(row["tricks_played"]) + ("" if row["finished"] else " (unfinished)"),
+            f"Re {row['re_points']}" if row["summarized"] else " ".join(str(p) for p in row["points"]),
         )
     return table
 

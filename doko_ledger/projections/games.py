@@ -56,6 +56,7 @@ class GamesProjection:
                 game_id TEXT PRIMARY KEY, stream TEXT NOT NULL, played_on TEXT, players TEXT NOT NULL,
                 dealer TEXT NOT NULL, rules TEXT NOT NULL, game_type TEXT, declarer TEXT,
                 hands_recorded INTEGER NOT NULL, abandoned TEXT, re_players TEXT NOT NULL, lone INTEGER NOT NULL,
+                summarized INTEGER NOT NULL, re_points INTEGER,
                 tricks_played INTEGER NOT NULL, finished INTEGER NOT NULL,
                 points TEXT NOT NULL, tricks_won TEXT NOT NULL, events INTEGER NOT NULL,
                 first_position INTEGER NOT NULL, last_position INTEGER NOT NULL
@@ -139,6 +140,8 @@ def game_row(state: GameState, stream: StreamEvents) -> dict[str, Any]:
         "abandoned": state.abandoned,
         "re_players": json.dumps([players[s] for s, p in enumerate(true_parties(state)) if p is Party.RE]),
         "lone": is_lone(state),
+        "summarized": state.summary is not None,
+        "re_points": _re_points(state),
         "tricks_played": len(state.tricks),
         "finished": state.finished,
         "points": json.dumps(list(state.points_won())),
@@ -147,6 +150,17 @@ def game_row(state: GameState, stream: StreamEvents) -> dict[str, Any]:
         "first_position": stream.first_position,
         "last_position": stream.last_position,
     }
+
+
+def _re_points(state: GameState) -> int | None:
+    """Re's card points: from the summary, or from the tricks once every party is known."""
+    if state.summary is not None:
+        return state.summary.re_points
+    parties = true_parties(state)
+    if None in parties or state.game_type is None:
+        return None
+    won = state.points_won()
+    return sum(won[s] for s, p in enumerate(parties) if p is Party.RE)
 
 
 def party_rows(state: GameState, revealed: Sequence[Revelation]) -> list[dict[str, Any]]:
