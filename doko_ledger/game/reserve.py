@@ -58,6 +58,12 @@ def declare(state: GameState, command: DeclareReservation) -> list[DoppelkopfEve
         raise IllegalMove(
             f"{who} speaks out of turn: {seat_name(state, turn)} is asked next (from the dealer's left, RULES.md §4)"
         )
+    hand = state.hands[command.seat] if state.hands is not None else ()
+    if command.healthy and state.rules.is_computer(command.seat) and hand.count(ALTE) == 2:
+        raise IllegalMove(
+            f"{who} is a computer seat with both CQ: computers never play a solo, so not even a silent one "
+            "(duel rules, RULES.md §8): announce the marriage"
+        )
     return [ReservationDeclared(command.seat, command.healthy)]
 
 

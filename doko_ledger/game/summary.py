@@ -28,13 +28,15 @@ def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]
     if game is GameType.POVERTY and not rules.poverty:
         raise IllegalMove("these rules have no poverty (option poverty)")
     re_seats = command.re_seats
-    if any(not 0 <= s < SEATS for s in re_seats) or len(set(re_seats)) != len(re_seats):
+    bad_seats = any(not 0 <= s < SEATS for s in re_seats) or len(set(re_seats)) != len(re_seats)
+    if bad_seats or len(re_seats) not in (1, 2):
         raise IllegalMove(f"Re must be one or two different seats 0-3, not {list(re_seats)}")
     lone = len(re_seats) == 1
     if game.is_solo and not lone:
         raise IllegalMove(f"a {game.value.replace('_', ' ')} is played by one soloist, not {len(re_seats)}")
     if game in (GameType.NORMAL, GameType.POVERTY) and lone:
         raise IllegalMove(f"a {game.value} game has two Re players")
+    _check_duel(state, command)
     _check_points(state, command, lone)
     _check_calls(state, command)
     _check_specials(state, command, lone or game.is_solo)
@@ -49,6 +51,28 @@ def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]
             command.specials,
         )
     ]
+
+
+def _check_duel(state: GameState, command: SummarizeDeal) -> None:
+    """Duel rules (RULES.md §8): computers play no solo and never say Re/Kontra; the two
+    people are never one party in a normal game."""
+    rules = state.rules
+    if not rules.computer_seats:
+        return
+    if command.game_type.is_solo and any(rules.is_computer(s) for s in command.re_seats):
+        raise IllegalMove("a computer seat never plays a solo (duel rules, RULES.md §8)")
+    people = tuple(s for s in range(SEATS) if not rules.is_computer(s))
+    if command.game_type is GameType.NORMAL and sorted(command.re_seats) == sorted(people):
+        raise IllegalMove("in a duel the two people are never one party in a normal game (RULES.md §8)")
+    said: set[Party] = set()
+    for call in command.announcements:
+        party = _party(command, call.seat)
+        if rules.is_computer(call.seat) and party not in said:
+            who = seat_name(state, call.seat)
+            raise IllegalMove(
+                f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, RULES.md §8)"
+            )
+        said.add(party)
 
 
 def _check_points(state: GameState, command: SummarizeDeal, lone: bool) -> None:

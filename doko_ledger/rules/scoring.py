@@ -103,8 +103,8 @@ class Score:
 
     @property
     def value(self) -> int:
-        """What the winners get each (Re's net when nobody wins)."""
-        return abs(self.re_value) if self.winner is not None else self.re_value
+        """What each winner gets per share (may be negative, RULES.md §7); Re's net when nobody wins."""
+        return -self.re_value if self.winner is Party.KONTRA else self.re_value
 
     def deltas(self, re_seats: Sequence[int], seats: Sequence[int]) -> dict[int, int]:
         """Points per seat; they always sum to zero. A lone Re player gets three shares."""
