@@ -429,7 +429,9 @@ def test_an_unknown_call() -> None:
 
 def test_an_unknown_rule_preset() -> None:
     err = error_of(change(SMOKE, "rules: standard", "rules: fancy"))
-    assert_error(err, line=6, field="rules", says="unknown rule preset 'fancy' (known: standard, bistro, ddv, duel)")
+    assert_error(
+        err, line=6, field="rules", says="unknown rule preset 'fancy' (known: standard, bistro, ddv, duel, tournament)"
+    )
 
 
 def test_an_unknown_rule_option_is_named_on_its_line() -> None:

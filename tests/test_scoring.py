@@ -597,5 +597,5 @@ def test_score_invariants(deal: DealFacts, rules: RuleSet) -> None:
         # without special points the winners always gain
         assert (result.re_value > 0) == (result.winner is RE)
         assert result.value == abs(result.re_value) >= 1
-    assert any(line.item.startswith("Re's target") for line in result.lines)
-    assert any(line.item.startswith("Kontra's target") for line in result.lines)
+    assert any(line.item.startswith("Re's goal") for line in result.lines)
+    assert any(line.item.startswith("Kontra's goal") for line in result.lines)

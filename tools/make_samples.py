@@ -22,18 +22,29 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from doko_ledger.cards import ALTE, DULLE, FUCHS, Card, Rank, deck
-from doko_ledger.formats import game_file
+from doko_ledger.cards import ALTE, DULLE, FUCHS, KARLCHEN, Card, Rank, deck, parse_card
+from doko_ledger.formats import game_file, rules_file
 from doko_ledger.game import Announce, IllegalMove, PlayCard, decide, evolve
+from doko_ledger.game.facts import deal_facts
 from doko_ledger.game.parties import marriage_status, true_parties
-from doko_ledger.game.record import GameRecord, PlayItem, PovertyRecord, Said, from_events, to_events
+from doko_ledger.game.record import (
+    GameRecord,
+    PlayItem,
+    PovertyRecord,
+    Said,
+    SummaryRecord,
+    from_events,
+    to_events,
+)
 from doko_ledger.game.state import GameState
+from doko_ledger.projections.score import score_game
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import CardOrder, card_order
 from doko_ledger.rules.play import SEATS, legal_plays, winning_index
 from doko_ledger.rules.reservations import POVERTY_CARDS, POVERTY_MAX_TRUMPS, asking_order, trump_count
 from doko_ledger.rules.ruleset import RuleSet, preset, rules_from_mapping
+from doko_ledger.rules.scoring import winner
 
 OUT = Path(__file__).resolve().parent.parent / "sample_games"
 MAX_SEEDS = 20_000
@@ -85,6 +96,7 @@ class Sample:
     script: tuple[Step, ...] = ()
     deal_ok: Callable[[Hands, int | None, CardOrder], bool] = field(default=lambda hands, declarer, order: True)
     play_ok: Callable[[GameState], bool] = field(default=lambda state: True)
+    note: str | None = None
 
 
 # -- dealing -----------------------------------------------------------------
@@ -218,6 +230,7 @@ def setup(sample: Sample, hands: Hands, declarer: int | None) -> GameRecord:
         rules=sample.rules,
         hands=tuple(shown.sorted(h) for h in hands),
         played_on=sample.played_on,
+        note=sample.note,
     )
     game_type = sample.game_type
     if game_type.is_declared_solo:
@@ -320,11 +333,9 @@ def play(record: GameRecord, script: tuple[Step, ...]) -> GameRecord:
     _, state = to_events(record)
     tricks: list[list[PlayItem]] = []
     pending = list(script)
-    while not state.finished:
+    while (seat := state.to_play) is not None:  # None: finished, or a duel's marriage ended it
         if state.current is None:
             tricks.append([])
-        seat = state.to_play
-        assert seat is not None
         while pending:
             step = pending[0]
             caller = announcer(state, step.who)
@@ -675,6 +686,358 @@ SAMPLES = [
 ]
 
 
+# -- scoring samples (RULES.md §6-§8) --------------------------------------------------
+#
+# Games that show a scoring rule: who wins when both parties denied, Kontra's
+# announcement flipping 120:120, a schwarz broken by a trick worth nothing, the
+# special points of the last trick; deals written down by their facts only; a
+# duel. Each comes with its leading comment (the game's note).
+
+DUEL = preset("duel")
+DOUBLING = rules_from_mapping({"preset": "standard", "announcement_scoring": "doubling"})
+DUEL_NIGHT = "2026-12-06"
+DUEL_TABLE = ("Nina", "Bot-1", "Tom", "Bot-2")  # seats 1 and 3 are the computer's (RULES.md §8)
+
+
+def nobody_wins(state: GameState) -> bool:
+    """Both parties denied and both missed their targets (RULES.md §6)."""
+    return winner(deal_facts(state)) is None
+
+
+def re_points_in(low: int, high: int) -> Callable[[GameState], bool]:
+    """Re took between `low` and `high` card points."""
+    return lambda state: low <= deal_facts(state).re_points <= high
+
+
+def fox_and_karlchen_in_last_trick(state: GameState) -> bool:
+    """The last trick is won with CJ and holds a DA of the other party (RULES.md §7)."""
+    last = state.tricks[-1]
+    assert last.winner is not None
+    parties = true_parties(state)
+    won_with = last.cards[(last.winner - last.leader) % SEATS]
+    caught = [s for s, c in last.plays if c == FUCHS and parties[s] is not parties[last.winner]]
+    return won_with == KARLCHEN and last.cards.count(KARLCHEN) == 1 and len(caught) == 1
+
+
+def duel_marriage_with_a_computer(state: GameState) -> bool:
+    """A person's marriage (duel rules) clarified by a trick a computer seat won, played to the end."""
+    partner, clarified = marriage_status(state)
+    return state.finished and partner is not None and state.rules.is_computer(partner) and clarified in (1, 2)
+
+
+def person_marriage(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
+    """A person (not a computer seat) holds both CQ and five trumps; nobody is poor."""
+    return queens_deal(5)(hands, declarer, order) and declarer is not None and not DUEL.is_computer(declarer)
+
+
+def scores_in_note(rule_sets: dict[str, RuleSet]) -> Callable[[GameState], bool]:
+    """The results written in the game's note (`standard: Anna +5, Ben -5, ...`) are the
+    scores under each named rule set; the note says them first, the library must agree."""
+
+    def ok(state: GameState) -> bool:
+        noted = noted_results(state.note or "")
+        return set(noted) == set(rule_sets) and all(
+            score_game(state, rules).by_player == noted[name] for name, rules in rule_sets.items()
+        )
+
+    return ok
+
+
+def noted_results(note: str) -> dict[str, dict[str, int]]:
+    """`name: Player +N, Player -N, ...` lines of a note, as {name: {player: points}}."""
+    results = {}
+    for line in note.splitlines():
+        name, sep, rest = line.partition(": ")
+        if sep and rest and all(len(p.split()) == 2 for p in rest.split(", ")):
+            pairs = [p.split() for p in rest.split(", ")]
+            if all(v.lstrip("+-").isdigit() for _, v in pairs):
+                results[name] = {player: int(v) for player, v in pairs}
+    return results
+
+
+THREE_RULES_NOTE = """\
+One deal, three rule sets (RULES.md §7, §8): Kontra said no 90 and missed it,
+and Re won with 90 to 119 card points (enough against a no 90, short of 120).
+standard: {standard}
+ddv: {ddv}
+doubling: {doubling}
+(doubling: {{preset: standard, announcement_scoring: doubling}}, as in rules/doubling.yaml)"""
+
+SAMPLES += [
+    kitchen_game(
+        26,
+        14,
+        "nobody-wins",
+        "Anna",
+        GameType.NORMAL,
+        2600,
+        deal_ok=normal_deal,
+        script=(Step("re", NO90, 1), Step("kontra", NO90, 1)),
+        play_ok=all_of(script_said(2), nobody_wins),
+        note="Re said no 90 and Kontra said no 90; both missed their 151, so nobody wins\n"
+        "and only the special points count (RULES.md §6, §7).",
+    ),
+    kitchen_game(
+        27,
+        15,
+        "kontra-only-120",
+        "Ben",
+        GameType.NORMAL,
+        2700,
+        deal_ok=normal_deal,
+        script=(Step("kontra", KONTRA, 1),),
+        play_ok=all_of(script_said(1), re_points_in(120, 120)),
+        note="Only Kontra announced, and the cards split 120:120: Re needs only 120,\n"
+        "Kontra 121, so Re wins (RULES.md §6).",
+    ),
+    kitchen_game(
+        29,
+        17,
+        "fox-and-karlchen",
+        "Dirk",
+        GameType.NORMAL,
+        2900,
+        deal_ok=normal_deal,
+        play_ok=fox_and_karlchen_in_last_trick,
+        note="The last trick is won with CJ (Karlchen) and holds the other party's DA:\n"
+        "a fox caught and the Karlchen, two special points in one trick (RULES.md §7).",
+    ),
+    kitchen_game(
+        30,
+        18,
+        "three-rule-sets",
+        "Anna",
+        GameType.NORMAL,
+        3000,
+        deal_ok=normal_deal,
+        script=(Step("kontra", NO90, 1),),
+        play_ok=all_of(
+            script_said(1),
+            re_points_in(90, 119),
+            scores_in_note({"standard": STANDARD, "ddv": preset("ddv"), "doubling": DOUBLING}),
+        ),
+        note=THREE_RULES_NOTE.format(
+            standard="Anna -7, Ben +7, Clara +7, Dirk -7",
+            ddv="Anna -6, Ben +6, Clara +6, Dirk -6",
+            doubling="Anna -8, Ben +8, Clara +8, Dirk -8",
+        ),
+    ),
+    Sample(
+        file="34-duel-marriage.yaml",
+        id=f"{DUEL_NIGHT}-duel-01-marriage",
+        played_on=DUEL_NIGHT,
+        players=DUEL_TABLE,
+        dealer="Bot-2",
+        rules=DUEL,
+        game_type=GameType.MARRIAGE,
+        base_seed=3400,
+        deal_ok=person_marriage,
+        play_ok=duel_marriage_with_a_computer,
+        note="Duel rules: Nina and Tom against the computer's two seats (Bot-1, Bot-2). Tom's\n"
+        "marriage is clarified by a trick a computer seat wins: Bot-2 is his partner (RULES.md §8).",
+    ),
+]
+
+
+# -- games written trick by trick, and deals written by their facts ---------------------
+
+
+@dataclass(frozen=True)
+class Written:
+    """A sample written down trick by trick, for a game no heuristic would play.
+
+    Each trick is its cards in play order from the leader, with a call as `Player:call`
+    between them. The deal is what each player is seen to play; `to_events` then checks
+    every card against it (following suit, the deadlines of the calls).
+    """
+
+    file: str
+    id: str
+    played_on: str
+    players: tuple[str, ...]
+    dealer: str
+    rules: RuleSet
+    tricks: tuple[str, ...]
+    note: str | None = None
+    play_ok: Callable[[GameState], bool] = field(default=lambda state: True)
+
+
+@dataclass(frozen=True)
+class Summarized:
+    """A sample recorded by its facts only (`summary:`), as many score sheets are."""
+
+    file: str
+    id: str
+    played_on: str
+    players: tuple[str, ...]
+    dealer: str
+    rules: RuleSet
+    summary: SummaryRecord
+    note: str | None = None
+
+
+def written_item(token: str) -> PlayItem:
+    player, sep, call = token.partition(":")
+    return Said(player, call) if sep else parse_card(token)
+
+
+def generate_written(sample: Written) -> str:
+    """The canonical text of a written sample: the tricks replayed once to see who
+    played what, then again with those hands dealt."""
+    record = GameRecord(
+        id=sample.id,
+        players=sample.players,
+        dealer=sample.dealer,
+        rules=sample.rules,
+        tricks=tuple(tuple(written_item(t) for t in trick.split()) for trick in sample.tricks),
+        played_on=sample.played_on,
+        note=sample.note,
+    )
+    _, seen = to_events(record)
+    hands = tuple(seen.order.sorted(seen.played_by(seat)) for seat in range(SEATS))
+    events, state = to_events(replace(record, hands=hands))
+    if not (state.finished and sample.play_ok(state)):
+        raise SystemExit(f"{sample.file}: the written game does not show what it should")
+    return game_file.dumps(from_events(events))
+
+
+def generate_summarized(sample: Summarized) -> str:
+    record = GameRecord(
+        id=sample.id,
+        players=sample.players,
+        dealer=sample.dealer,
+        rules=sample.rules,
+        played_on=sample.played_on,
+        summary=sample.summary,
+        note=sample.note,
+    )
+    return game_file.dumps(from_events(to_events(record)[0]))
+
+
+def broken_by_nothing(state: GameState) -> bool:
+    """Re announced schwarz and won every trick but one: a trick worth 0 card points."""
+    facts = deal_facts(state)
+    nothing = [t for t in state.tricks if t.points == 0]
+    return facts.level(Party.RE) == 4 and facts.kontra_tricks == 1 and len(nothing) == 1 and facts.re_points == 240
+
+
+WRITTEN = [
+    Written(
+        file="28-schwarz-broken-by-nines.yaml",
+        id=f"{KITCHEN_NIGHT}-kitchen-16-schwarz-broken-by-nines",
+        played_on=KITCHEN_NIGHT,
+        players=KITCHEN,
+        dealer="Dirk",
+        rules=STANDARD,
+        tricks=(
+            "Anna:re H10 HJ DA CJ",
+            "H10 HJ DA SJ",
+            "Anna:schwarz CQ DJ CQ DK",
+            "SQ DJ DQ HA",
+            "SQ D10 DQ HA",
+            "HQ D10 CJ HK",
+            "HQ DK SJ HK",
+            "CA CK C9 C10",
+            "CA C10 C9 CK",
+            "SA SK S9 S10",
+            "SA S10 S9 SK",
+            "H9 D9 D9 H9",
+        ),
+        play_ok=broken_by_nothing,
+        note="Anna announced schwarz and Re took all 240 card points, but Ben won the\n"
+        "last trick with D9 on four nines: one trick breaks a schwarz, however little\n"
+        "it is worth, so Kontra wins with 0 card points (RULES.md §6, §7).",
+    ),
+]
+
+SUMMARIES = [
+    Summarized(
+        file="31-summary-specials.yaml",
+        id=f"{VEREIN_NIGHT}-verein-09-summary-specials",
+        played_on=VEREIN_NIGHT,
+        players=VEREIN,
+        dealer="Greta",
+        rules=STANDARD,
+        summary=SummaryRecord(
+            game="normal",
+            re=("Hannes", "Karl"),
+            re_points=164,
+            announcements=(("Hannes", "re"), ("Ilse", "kontra")),
+            specials=(
+                ("fox_caught", "re", "Greta"),
+                ("doppelkopf", "re", None),
+                ("doppelkopf", "re", None),
+                ("karlchen", "kontra", None),
+            ),
+        ),
+        note="From the score sheet: no cards, only what the table wrote down (RULES.md §7).",
+    ),
+    Summarized(
+        file="32-summary-queen-solo.yaml",
+        id=f"{VEREIN_NIGHT}-verein-10-summary-queen-solo",
+        played_on=VEREIN_NIGHT,
+        players=VEREIN,
+        dealer="Hannes",
+        rules=STANDARD,
+        summary=SummaryRecord(
+            game="queen_solo",
+            re=("Ilse",),
+            re_points=187,
+            announcements=(("Ilse", "re"), ("Ilse", "no90")),
+        ),
+        note="From the score sheet: Ilse's queen solo with no 90, three times the value\n"
+        "for the soloist (RULES.md §7).",
+    ),
+    Summarized(
+        file="33-summary-schwarz.yaml",
+        id=f"{VEREIN_NIGHT}-verein-11-summary-schwarz",
+        played_on=VEREIN_NIGHT,
+        players=VEREIN,
+        dealer="Ilse",
+        rules=STANDARD,
+        summary=SummaryRecord(
+            game="normal",
+            re=("Greta", "Karl"),
+            re_points=0,
+            tricks=(0, 12),
+            announcements=(("Hannes", "kontra"),),
+        ),
+        note="From the score sheet: Re played schwarz, no trick at all; the tricks are\n"
+        "written down because schwarz counts tricks, not card points (RULES.md §7).",
+    ),
+]
+
+RULE_FILES = {
+    "doubling.yaml": (
+        DOUBLING,
+        "Doubling, a widespread house rule (RULES.md §7): Re and Kontra add nothing\n"
+        "themselves; each doubles the game points instead. Special points, against\n"
+        "the old ones included, are added after the doubling (specials_doubled: false).",
+    ),
+    "kitchen.yaml": (
+        rules_from_mapping(
+            {
+                "preset": "standard",
+                "second_dulle_beats_first": True,
+                "soloist_leads": True,
+                "karlchen_capture": False,
+            }
+        ),
+        "The kitchen table's house rules: the standard rules with seed 001's three\n"
+        "common variants (RULES.md §8).\n"
+        "- second_dulle_beats_first: the second H10 beats the first, except in the last trick;\n"
+        "- soloist_leads: in a solo the soloist leads the first trick;\n"
+        "- karlchen_capture: false: no point for catching the other party's CJ in the\n"
+        "  last trick (winning the last trick with CJ still counts).",
+    ),
+}
+
+
+def rule_file_text(rules: RuleSet, comment: str) -> str:
+    """A house-rule file: the comment, then what `rules_file.dumps` writes."""
+    return "".join(f"# {line}\n" for line in comment.split("\n")) + rules_file.dumps(rules)
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     only = set(sys.argv[1:])
@@ -684,6 +1047,19 @@ def main() -> None:
         text, seed = generate(sample)
         (OUT / sample.file).write_text(text, encoding="utf-8")
         print(f"{sample.file}: {sample.id} (seed {seed})", file=sys.stderr)
+    others: list[Written | Summarized] = [*WRITTEN, *SUMMARIES]
+    for other in others:
+        if only and other.file not in only:
+            continue
+        text = generate_written(other) if isinstance(other, Written) else generate_summarized(other)
+        (OUT / other.file).write_text(text, encoding="utf-8")
+        print(f"{other.file}: {other.id}", file=sys.stderr)
+    (OUT / "rules").mkdir(exist_ok=True)
+    for name, (rules, comment) in RULE_FILES.items():
+        if only and f"rules/{name}" not in only:
+            continue
+        (OUT / "rules" / name).write_text(rule_file_text(rules, comment), encoding="utf-8")
+        print(f"rules/{name}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -228,11 +228,16 @@ def _claim(text: str) -> dict[str, int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = part.partition("=")
         try:
-            claimed[name.strip()] = int(value)
+            points = int(value)
         except ValueError:
             sep = ""
-        if not sep:
+        if not sep or not name.strip():
             raise typer.BadParameter(f"{part!r}: write PLAYER=POINTS, e.g. Anna=+5", param_hint="--claimed")
+        claimed[name.strip()] = points
+    if not claimed:
+        raise typer.BadParameter(
+            "name every player's points, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5", param_hint="--claimed"
+        )
     return claimed
 
 

@@ -331,7 +331,8 @@ def score_lines_table(result: GameScore) -> Table:
         party = "" if line.party is None else line.party.title
         table.add_row(line.item + (" (special)" if line.special else ""), party, points, line.cause)
     if score.winner is None:
-        table.add_row(Text("nobody wins", style="bold"), "", "", "only the special points count")
+        counted = "each party's own items count" if result.rules.scoring == "ddv" else "only the special points count"
+        table.add_row(Text("nobody wins", style="bold"), "", str(score.value), f"{counted}; the value is Re's")
     else:
         table.add_row(Text(f"{score.winner.title} wins", style="bold"), score.winner.title, str(score.value), "")
     return table

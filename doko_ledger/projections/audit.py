@@ -150,7 +150,8 @@ def _redecide(recorded: Sequence[Recorded]) -> tuple[GameState, Check, Check, Ch
     return state, cards, calls, other
 
 
-def _revokes(state: GameState) -> Check:
+def _revokes(state: GameState, cards: Sequence[Recorded]) -> Check:
+    """Revokes proven by later cards, each with both card events (RULES.md §3)."""
     check = Check("no revoke proven by a later card", True)
     if state.dealt is not None:
         check.details.append("hands recorded: every revoke was refused when played")
@@ -159,10 +160,19 @@ def _revokes(state: GameState) -> Check:
     for seat, trick, later, card in proven_revokes(tricks, state.order):
         check.ok = False
         led = state.all_tricks[trick - 1].cards[0]
+        first, shown = _card_event(state, cards, trick, seat), _card_event(state, cards, later, seat)
         check.details.append(
-            f"{state.players[seat]} did not follow {led} in trick {trick} but played {card} in trick {later}"
+            f"{state.players[seat]} did not follow {led} in trick {trick} ({first}) "
+            f"but played {card} in trick {later} ({shown})"
         )
     return check
+
+
+def _card_event(state: GameState, cards: Sequence[Recorded], trick: int, seat: int) -> str:
+    """The event of `seat`'s card in `trick`: card events come four to a trick, in order."""
+    index = next(i for i, (s, _) in enumerate(state.all_tricks[trick - 1].plays) if s == seat)
+    envelope = cards[(trick - 1) * 4 + index].envelope
+    return f"event {envelope.version}, position {envelope.position}"
 
 
 def _points(state: GameState) -> Check:
@@ -240,7 +250,8 @@ def audit(
     """Every check of a game; with `claimed` (player → points), the differences explained."""
     chain = Check("hash chain intact", not chain_problems, list(chain_problems) or ["every hash matches"])
     state, cards, calls, other = _redecide(recorded)
-    checks = [chain, cards, _revokes(state), calls, other, _points(state)]
+    card_events = [r for r in recorded if isinstance(r.event, CardPlayed)]
+    checks = [chain, cards, _revokes(state, card_events), calls, other, _points(state)]
     result: GameScore | None
     try:
         result = score_game(state)
@@ -255,5 +266,10 @@ def audit(
             raise DokoError(
                 f"claimed result names {unknown[0]!r}, who did not play (players: {', '.join(state.players)})"
             )
+        missing = [p for p in state.players if p not in claimed]
+        if missing:
+            raise DokoError(f"the claimed result must name every player: {', '.join(missing)} missing")
+        total = sum(claimed.values())
+        checks.append(Check("the claim sums to zero", total == 0, [f"sum {total:+d}"]))
         claim = _explain(result, claimed, state)
     return AuditReport(state.game_id, checks, result, claim)

@@ -13,11 +13,17 @@ from doko_ledger.errors import DokoError
 class RuleSetError(DokoError, ValueError):
     """An unknown preset, an unknown option or a value an option does not take."""
 
+    exit_code = 2
+
 
 MarriageClarification = Literal["any", "trump", "plain"]
 MarriageShift = Literal["after_first", "tricks"]
 AnnouncementScoring = Literal["additive", "doubling"]
 Scoring = Literal["standard", "ddv"]
+ForcedSolos = Literal["after_deals", "when_owed"]
+BOCK_TRIGGERS = ("tie", "lost_solo", "lost_re", "lost_kontra", "nobody_wins")
+"""What can start a bock round (RULES.md §9): a 120:120 tie, a lost solo, a lost Re or
+Kontra announcement, a game nobody wins."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +47,11 @@ class RuleSet:
     special_points_in_poverty: bool = True
     karlchen_in_poverty: bool = True
     computer_seats: tuple[int, ...] = ()
+    bock_triggers: tuple[str, ...] = ()
+    bock_multiplier: int = 2
+    compulsory_solo: bool = False
+    tournament_deals: int = 20
+    forced_solos: ForcedSolos = "after_deals"
 
     def is_computer(self, seat: int) -> bool:
         """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (RULES.md §8)."""
@@ -75,6 +86,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     "ddv": {"poverty": False, "karlchen_capture": False, "scoring": "ddv", "special_points_in_poverty": False},
     "duel": {"computer_seats": (1, 3)},
+    "tournament": {"compulsory_solo": True},
 }
 
 _HINTS = get_type_hints(RuleSet)
@@ -83,6 +95,15 @@ OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet
 
 def _check_value(name: str, value: Any) -> None:
     hint = _HINTS[name]
+    if name == "bock_triggers":
+        if not isinstance(value, (list, tuple)) or any(t not in BOCK_TRIGGERS for t in value):
+            raise RuleSetError(f"rule option 'bock_triggers' takes a list of {', '.join(BOCK_TRIGGERS)}, not {value!r}")
+        return
+    if hint is int:
+        lowest = {"bock_multiplier": 1, "tournament_deals": 1}[name]
+        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= 100:
+            raise RuleSetError(f"rule option {name!r} takes a whole number from {lowest} to 100, not {value!r}")
+        return
     if name == "computer_seats":
         seats = list(value) if isinstance(value, (list, tuple)) else None
         if (
@@ -125,7 +146,7 @@ def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
 
 def _typed(options: Mapping[str, Any]) -> dict[str, Any]:
     """Option values as the fields hold them (JSON and YAML give lists for tuples)."""
-    return {k: tuple(v) if k == "computer_seats" else v for k, v in options.items()}
+    return {k: tuple(v) if k in ("computer_seats", "bock_triggers") else v for k, v in options.items()}
 
 
 def rules_from_snapshot(data: Mapping[str, Any]) -> RuleSet:

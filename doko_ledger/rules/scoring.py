@@ -130,6 +130,19 @@ def own_target(facts: DealFacts, party: Party) -> str:
     return f"{_base_target(facts, party)}"
 
 
+def _goal(facts: DealFacts, party: Party) -> tuple[str, bool]:
+    """What the party had to do (RULES.md §6), and whether it did: its own target, or, when
+    only the other party denied, to break that denial."""
+    other = party.other
+    if facts.level(party) < 1 and facts.level(other) >= 1:
+        step = facts.level(other) - 1
+        denial = DENIALS[step].label
+        if step == 3:
+            return f"one trick against {other.title}'s {denial}", facts.tricks(party) > 0
+        return f"{THRESHOLDS[step]} against {other.title}'s {denial}", facts.points(party) >= THRESHOLDS[step]
+    return f"target {own_target(facts, party)}", reaches_target(facts, party)
+
+
 def _base_target(facts: DealFacts, party: Party) -> int:
     """121 for Re and 120 for Kontra, swapped when only Kontra announced (RULES.md §6)."""
     kontra_only = facts.level(Party.KONTRA) >= 0 and facts.level(Party.RE) < 0
@@ -210,7 +223,8 @@ def _threshold_lines(facts: DealFacts, party: Party, rules: RuleSet, won: bool) 
 def _took(facts: DealFacts, party: Party) -> str:
     if not facts.tricks_known:
         return f"{facts.points(party)} card points"
-    return f"{facts.points(party)} card points in {facts.tricks(party)} tricks"
+    tricks = facts.tricks(party)
+    return f"{facts.points(party)} card points in {tricks} trick{'' if tricks == 1 else 's'}"
 
 
 def _specials_count(facts: DealFacts, rules: RuleSet) -> bool:
@@ -239,15 +253,9 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
     won = winner(facts)
     lines: list[ScoreLine] = []
     for party in Party:
-        lines.append(
-            ScoreLine(
-                f"{party.title}'s target {own_target(facts, party)}",
-                party,
-                0,
-                cause=f"{party.title} took {_took(facts, party)}"
-                + ("; reached" if reaches_target(facts, party) else "; missed"),
-            )
-        )
+        goal, reached = _goal(facts, party)
+        cause = f"{party.title} took {_took(facts, party)}; " + ("reached" if reached else "missed")
+        lines.append(ScoreLine(f"{party.title}'s goal: {goal}", party, 0, cause=cause))
     specials = special_lines(facts, rules)
     if won is None:
         if rules.scoring == "ddv":

@@ -1,0 +1,143 @@
+"""Recording a card night in memory: every command decided against the night so far, the
+events it makes for the session stream and for each deal's game stream.
+
+Pure: the ledger loads a night into a `Night`, asks it for events, and appends them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from doko_ledger.game.evolve import fold as fold_game
+from doko_ledger.game.record import MISDEAL, GameRecord, SummaryRecord, to_events
+from doko_ledger.game.state import GameState
+from doko_ledger.session.decide import (
+    AddDeal,
+    CloseSession,
+    CorrectDeal,
+    SessionCommand,
+    StartSession,
+    VoidDeal,
+    decide,
+)
+from doko_ledger.session.outcome import DealOutcome, deal_outcome
+from doko_ledger.session.schedule import Schedule, plan
+from doko_ledger.session.state import SessionState, evolve
+
+
+@dataclass(slots=True)
+class Night:
+    """A card night with the games of its deals; `new_session_events`/`new_games` hold what
+    was decided since it was loaded (to be appended)."""
+
+    state: SessionState = field(default_factory=SessionState)
+    games: dict[str, GameState] = field(default_factory=dict)
+    new_session_events: list[Any] = field(default_factory=list)
+    new_games: dict[str, list[Any]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, session_events: Sequence[Any], games: dict[str, Sequence[Any]]) -> Night:
+        """A night from its stored session events and the events of every game it names."""
+        night = cls()
+        for event in session_events:
+            night.state = evolve(night.state, event)
+        night.games = {game_id: fold_game(events) for game_id, events in games.items()}
+        return night
+
+    def outcomes(self) -> list[DealOutcome]:
+        return [deal_outcome(self.games[g]) for g in self.state.deals]
+
+    def schedule(self) -> Schedule:
+        return plan(self.state, self.outcomes())
+
+    def _apply(self, command: SessionCommand) -> None:
+        for event in decide(self.state, command, self.schedule()):
+            self.state = evolve(self.state, event)
+            self.new_session_events.append(event)
+
+    def start(self, command: StartSession) -> None:
+        self._apply(command)
+
+    def next_game_id(self) -> str:
+        number = len(self.state.deals) + len(self.state.voided) + len(self.state.replaced) + 1
+        return f"{self.state.session_id}-{number:02d}"
+
+    def deal_record(
+        self, summary: SummaryRecord | None, abandoned: bool = False, game_id: str | None = None
+    ) -> GameRecord:
+        """The game record of the next deal: its players from the dealer's left, the night's rules."""
+        nxt = self.schedule().next
+        state = self.state
+        at_table = nxt.playing
+        dealer = nxt.dealer if state.table_size == len(at_table) else at_table[-1]
+        note = None
+        if state.table_size > len(at_table):
+            out = ", ".join(p for p in state.players if p not in at_table)
+            note = f"deal {nxt.number} of {state.session_id}: {nxt.dealer} deals; sitting out: {out}"
+        return GameRecord(
+            id=game_id or self.next_game_id(),
+            players=at_table,
+            dealer=dealer,
+            rules=state.rules,
+            abandoned=MISDEAL if abandoned else None,
+            played_on=state.played_on,
+            summary=summary,
+            note=note,
+        )
+
+    def add(self, record: GameRecord) -> tuple[list[Any], GameState]:
+        """Add a deal recorded as a game: the game's events (decided) and its state."""
+        events, game = to_events(record)
+        self._add_game(record.id, events, game)
+        return events, game
+
+    def _add_game(self, game_id: str, events: list[Any], game: GameState) -> None:
+        nxt = self.schedule().next
+        self.games[game_id] = game
+        self._apply(AddDeal(deal_outcome(game), nxt.dealer))
+        self.new_games[game_id] = events
+
+    def void_last(self, reason: str = "undone") -> str:
+        if not self.state.deals:
+            raise_no_deal(self.state)
+        game_id = self.state.deals[-1]
+        self._apply(VoidDeal(game_id, reason))
+        return game_id
+
+    def correct(self, game_id: str, summary: SummaryRecord, reason: str = "corrected") -> tuple[list[Any], GameState]:
+        """Replace a deal by a corrected summary, in the same place with the same players."""
+        if game_id not in self.state.deals:
+            from doko_ledger.game.commands import IllegalMove
+
+            raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
+        old = self.games[game_id]
+        count = sum(1 for g in self.state.replaced if g.split("-c")[0] == game_id.split("-c")[0]) + 1
+        new_id = f"{game_id.split('-c')[0]}-c{count}"
+        record = GameRecord(
+            id=new_id,
+            players=old.players,
+            dealer=old.players[old.dealer],
+            rules=old.rules,
+            played_on=old.played_on,
+            summary=summary,
+            note=old.note,
+        )
+        events, game = to_events(record)
+        self.games[new_id] = game
+        self._apply(CorrectDeal(game_id, deal_outcome(game), reason))
+        self.new_games[new_id] = events
+        return events, game
+
+    def close(self) -> None:
+        self._apply(CloseSession())
+
+    def with_rules(self) -> Night:
+        return replace(self)
+
+
+def raise_no_deal(state: SessionState) -> None:
+    from doko_ledger.game.commands import IllegalMove
+
+    raise IllegalMove(f"session {state.session_id!r} has no deal to take back")

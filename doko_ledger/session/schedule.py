@@ -1,0 +1,149 @@
+"""The course of a card night, derived from its deals (RULES.md §9): who deals, who sits out,
+matches and rounds, bock rounds, and a tournament's compulsory and forced solos.
+
+Nothing here is stored: voiding or correcting a deal changes the outcomes and so
+everything after it (a bock round a voided deal caused disappears).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from doko_ledger.session.outcome import DealOutcome
+from doko_ledger.session.state import SessionState
+
+TABLE = 4
+
+
+def playing(players: Sequence[str], dealer: int) -> tuple[str, ...]:
+    """The four who play a deal: from the dealer's left; with five or more the others sit out
+    (with five, the dealer)."""
+    n = len(players)
+    first = 1 if n > TABLE else 0
+    seats = [(dealer + first + i) % n for i in range(TABLE)] if n > TABLE else list(range(n))
+    return tuple(players[s] for s in seats)
+
+
+@dataclass(frozen=True, slots=True)
+class DealRow:
+    """One deal of the night with everything derived about it; `deltas` include the bock
+    multiplier, and `totals` are the running totals after it."""
+
+    number: int
+    game_id: str
+    dealer: str
+    playing: tuple[str, ...]
+    sitting_out: tuple[str, ...]
+    match: int
+    round: int
+    multiplier: int
+    counts: bool
+    compulsory: bool
+    forced: bool
+    bock_rounds_started: int
+    deltas: dict[str, int]
+    totals: dict[str, int]
+    outcome: DealOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    """What the next deal must look like."""
+
+    number: int
+    dealer: str
+    dealer_seat: int
+    playing: tuple[str, ...]
+    multiplier: int
+    forced_solo_by: tuple[str, ...]
+    over: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Schedule:
+    rows: tuple[DealRow, ...]
+    next: NextDeal
+    owed: tuple[str, ...]
+    counted: int
+    bock_deals_left: int
+
+
+def _owed(state: SessionState, solos: set[str]) -> tuple[str, ...]:
+    if not state.rules.compulsory_solo:
+        return ()
+    return tuple(p for p in state.players if p not in solos)
+
+
+def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
+    """A tournament's owed solos are due now (seed 003: after the counted deals; DDV: when the
+    deals left equal the solos owed)."""
+    if not owed:
+        return False
+    left = state.rules.tournament_deals - counted
+    if state.rules.forced_solos == "when_owed":
+        return left <= len(owed)
+    return left <= 0
+
+
+def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
+    """Fold the night's deal outcomes into the schedule, in order."""
+    rules, n = state.rules, state.table_size
+    dealer, counted, bock_left = state.first_dealer, 0, 0
+    solos: set[str] = set()
+    totals = dict.fromkeys(state.players, 0)
+    rows: list[DealRow] = []
+    for number, outcome in enumerate(outcomes, 1):
+        at_table = playing(state.players, dealer)
+        owed = _owed(state, solos)
+        forced = _forced(state, counted, owed)
+        first_solo = outcome.solo_by is not None and outcome.solo_by in owed
+        compulsory = rules.compulsory_solo and first_solo and not forced
+        live = not outcome.abandoned
+        multiplier = rules.bock_multiplier if bock_left > 0 and live and outcome.finished else 1
+        deltas = {p: outcome.deltas.get(p, 0) * multiplier for p in state.players}
+        for player, delta in deltas.items():
+            totals[player] += delta
+        counts = live and not compulsory and not (forced and rules.forced_solos == "after_deals")
+        index = max(counted - 1 + counts, 0)
+        started = sum(1 for t in outcome.triggers if t in rules.bock_triggers) if outcome.finished else 0
+        rows.append(
+            DealRow(
+                number=number,
+                game_id=outcome.game_id,
+                dealer=state.players[dealer],
+                playing=at_table,
+                sitting_out=tuple(p for p in state.players if p not in at_table),
+                match=index // state.match_length + 1,
+                round=index // n + 1,
+                multiplier=multiplier,
+                counts=counts,
+                compulsory=compulsory,
+                forced=forced and first_solo,
+                bock_rounds_started=started,
+                deltas=deltas,
+                totals=dict(totals),
+                outcome=outcome,
+            )
+        )
+        if outcome.solo_by is not None:
+            solos.add(outcome.solo_by)
+        counted += counts
+        if multiplier > 1:
+            bock_left -= 1
+        bock_left += started * n
+        if live and not compulsory:
+            dealer = (dealer + 1) % n
+    owed = _owed(state, solos)
+    forced_now = _forced(state, counted, owed)
+    over = rules.compulsory_solo and counted >= rules.tournament_deals and not owed
+    next_deal = NextDeal(
+        number=len(outcomes) + 1,
+        dealer=state.players[dealer],
+        dealer_seat=dealer,
+        playing=playing(state.players, dealer),
+        multiplier=rules.bock_multiplier if bock_left > 0 else 1,
+        forced_solo_by=owed if forced_now else (),
+        over=over,
+    )
+    return Schedule(tuple(rows), next_deal, owed, counted, bock_left)
