@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from doko_ledger.card_nights import CardNights
 from doko_ledger.errors import DokoError
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
@@ -15,6 +16,7 @@ from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.record import GameRecord, from_events
 from doko_ledger.game.state import GameState
+from doko_ledger.game.undo import in_force
 from doko_ledger.projections import runner
 from doko_ledger.projections.audit import AuditReport, audit
 from doko_ledger.projections.games import GAME_STREAM_PREFIX, GamesProjection, game_stream
@@ -50,6 +52,7 @@ class Ledger:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self.projections = [GamesProjection()]
+        self.nights = CardNights(store)
 
     @classmethod
     def open(cls, path: str | Path, *, create: bool = False) -> Ledger:
@@ -137,15 +140,19 @@ class Ledger:
             raise GameNotFound(f"{ref!r} matches {len(matches)} games: {', '.join(matches[:5])}")
         raise GameNotFound(f"no game {ref!r} in the ledger (see `doko games`)")
 
+    def game_events(self, game_id: str) -> list[Any]:
+        """The game's events in force (undone ones left out), in order."""
+        return in_force([r.event for r in self.events(game_id)])
+
     def events(self, game_id: str) -> list[Recorded]:
         return self.store.read_stream(game_stream(game_id))
 
     def state(self, game_id: str) -> GameState:
-        return fold(r.event for r in self.events(game_id))
+        return fold(self.game_events(game_id))
 
     def replay(self, game_id: str, before_trick: int | None = None) -> Replay:
         """The game for a replay, whole or as it stood before trick `before_trick`."""
-        events = [r.event for r in self.events(game_id)]
+        events = self.game_events(game_id)
         if before_trick is not None:
             size = fold(events).hand_size
             if before_trick > size:
@@ -164,10 +171,11 @@ class Ledger:
     def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> AuditReport:
         """Every disputable check of one game, and a claimed result explained."""
         problems = self.store.verify(game_stream(game_id)).problems
-        return audit(self.events(game_id), problems, claimed)
+        recorded = self.events(game_id)
+        return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed)
 
     def record(self, game_id: str) -> GameRecord:
-        return from_events(r.event for r in self.events(game_id))
+        return from_events(self.game_events(game_id))
 
     def games(self) -> list[dict[str, Any]]:
         """One row per game from the `games` read model, in recorded order."""

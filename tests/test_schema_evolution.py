@@ -22,7 +22,8 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def test_the_fixture_holds_version_1_rows() -> None:
-    rows = sqlite3.connect(FIXTURE).execute("SELECT schema_version FROM events WHERE type = 'GameStarted'").fetchall()
+    assert FIXTURE.stat().st_size > 0
+    rows = sqlite3.connect(f"file:{FIXTURE}?mode=ro", uri=True).execute("SELECT schema_version FROM events WHERE type = 'GameStarted'").fetchall()
     assert rows == [(1,), (1,), (1,)]
     assert GameStarted.schema_version == 2
 

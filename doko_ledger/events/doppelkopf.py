@@ -204,6 +204,16 @@ class CardPlayed:
     card: Card
 
 
+@event_type("EventVoided", version=1)
+@dataclass(frozen=True, slots=True)
+class EventVoided:
+    """Undo: the game's event at `version` (its newest one still in force) no longer counts."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    version: int
+
+
 DoppelkopfEvent = (
     GameStarted
     | CardsDealt
@@ -217,4 +227,5 @@ DoppelkopfEvent = (
     | DealSummarized
     | SchweinchenShown
     | CardPlayed
+    | EventVoided
 )

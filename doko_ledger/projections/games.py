@@ -31,6 +31,7 @@ from doko_ledger.events.store import StreamEvents
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
+from doko_ledger.game.undo import in_force
 from doko_ledger.projections.parties import Revelation, fold_revealing
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Party
@@ -94,7 +95,7 @@ class GamesProjection:
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
         rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
         for stream in streams:
-            state, revealed = fold_revealing(stream.events)
+            state, revealed = fold_revealing(in_force(stream.events))
             rows["games"].append(game_row(state, stream))
             rows["tricks"].extend(trick_rows(state))
             rows["parties"].extend(party_rows(state, revealed))

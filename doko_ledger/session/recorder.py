@@ -6,13 +6,15 @@ Pure: the ledger loads a night into a `Night`, asks it for events, and appends t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.evolve import fold as fold_game
 from doko_ledger.game.record import MISDEAL, GameRecord, SummaryRecord, to_events
 from doko_ledger.game.state import GameState
+from doko_ledger.game.undo import in_force
 from doko_ledger.session.decide import (
     AddDeal,
     CloseSession,
@@ -38,12 +40,12 @@ class Night:
     new_games: dict[str, list[Any]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, session_events: Sequence[Any], games: dict[str, Sequence[Any]]) -> Night:
+    def load(cls, session_events: Sequence[Any], games: Mapping[str, Sequence[Any]]) -> Night:
         """A night from its stored session events and the events of every game it names."""
         night = cls()
         for event in session_events:
             night.state = evolve(night.state, event)
-        night.games = {game_id: fold_game(events) for game_id, events in games.items()}
+        night.games = {game_id: fold_game(in_force(events)) for game_id, events in games.items()}
         return night
 
     def outcomes(self) -> list[DealOutcome]:
@@ -101,7 +103,7 @@ class Night:
 
     def void_last(self, reason: str = "undone") -> str:
         if not self.state.deals:
-            raise_no_deal(self.state)
+            raise IllegalMove(f"session {self.state.session_id!r} has no deal to take back")
         game_id = self.state.deals[-1]
         self._apply(VoidDeal(game_id, reason))
         return game_id
@@ -109,8 +111,6 @@ class Night:
     def correct(self, game_id: str, summary: SummaryRecord, reason: str = "corrected") -> tuple[list[Any], GameState]:
         """Replace a deal by a corrected summary, in the same place with the same players."""
         if game_id not in self.state.deals:
-            from doko_ledger.game.commands import IllegalMove
-
             raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
         old = self.games[game_id]
         count = sum(1 for g in self.state.replaced if g.split("-c")[0] == game_id.split("-c")[0]) + 1
@@ -132,12 +132,3 @@ class Night:
 
     def close(self) -> None:
         self._apply(CloseSession())
-
-    def with_rules(self) -> Night:
-        return replace(self)
-
-
-def raise_no_deal(state: SessionState) -> None:
-    from doko_ledger.game.commands import IllegalMove
-
-    raise IllegalMove(f"session {state.session_id!r} has no deal to take back")

@@ -1,0 +1,169 @@
+"""Card nights in the ledger: start one, add deals, take back, correct, close, standings.
+
+Each night is a stream `session/<id>`; each deal is a game stream of its own that the
+night names. A command loads the night, decides, and appends the night's new events and
+any new game in one transaction, or nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from doko_ledger.errors import DokoError
+from doko_ledger.events.session import SessionClosed
+from doko_ledger.events.store import EventStore, NewStreamEvents
+from doko_ledger.game.commands import IllegalMove
+from doko_ledger.game.record import GameRecord, SummaryRecord
+from doko_ledger.game.state import GameState
+from doko_ledger.game.undo import in_force, void_last
+from doko_ledger.projections.games import game_stream
+from doko_ledger.projections.score import GameScore, score_game
+from doko_ledger.session.decide import StartSession
+from doko_ledger.session.recorder import Night
+from doko_ledger.session.standings import Standings, standings
+
+SESSION_PREFIX = "session/"
+
+
+def session_stream(session_id: str) -> str:
+    return SESSION_PREFIX + session_id
+
+
+class SessionNotFound(DokoError, LookupError):
+    """No such card night, or no open one."""
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedDeal:
+    """A deal decided but not yet appended: its game, the score it will get, and the night."""
+
+    night: Night
+    game_id: str
+    game: GameState
+    score: GameScore | None
+
+
+class CardNights:
+    """The card nights of one ledger."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    # -- finding ----------------------------------------------------------------
+
+    def session_ids(self) -> list[str]:
+        return [s[len(SESSION_PREFIX) :] for s in self.store.streams(SESSION_PREFIX)]
+
+    def open_ids(self) -> list[str]:
+        return [
+            sid
+            for sid in self.session_ids()
+            if not any(isinstance(r.event, SessionClosed) for r in self.store.read_stream(session_stream(sid)))
+        ]
+
+    def resolve(self, ref: str | None) -> str:
+        """The session `ref` names, or the open one when `ref` is None."""
+        if ref is None:
+            open_ids = self.open_ids()
+            if not open_ids:
+                raise SessionNotFound("no open card night: start one with `doko session start`")
+            return open_ids[0]
+        ids = self.session_ids()
+        if ref in ids:
+            return ref
+        matches = [i for i in ids if i.startswith(ref)]
+        if len(matches) == 1:
+            return matches[0]
+        raise SessionNotFound(f"no card night {ref!r} in the ledger" if not matches else f"{ref!r} is ambiguous")
+
+    def night(self, session_id: str) -> Night:
+        """The night as recorded, with the games of all its deals (voided and replaced too)."""
+        events = [r.event for r in self.store.read_stream(session_stream(session_id))]
+        if not events:
+            raise SessionNotFound(f"no card night {session_id!r} in the ledger")
+        night = Night.load(events, {})
+        ids = (*night.state.deals, *night.state.voided, *night.state.replaced)
+        games = {g: [r.event for r in self.store.read_stream(game_stream(g))] for g in ids}
+        return Night.load(events, games)
+
+    # -- writing ---------------------------------------------------------------------
+
+    def _commit(self, session_id: str, night: Night, *, by: str, at: str, game_updates: Sequence[Any] = ()) -> None:
+        """Append what the night decided: its events and new games, in one transaction."""
+        batches = []
+        if night.new_session_events:
+            stream = session_stream(session_id)
+            batches.append(NewStreamEvents(stream, self.store.stream_version(stream), night.new_session_events))
+        for game_id, events in night.new_games.items():
+            batches.append(NewStreamEvents(game_stream(game_id), 0, events))
+        batches.extend(game_updates)
+        self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+
+    def start(self, command: StartSession, *, by: str, at: str) -> Night:
+        """Start a card night; a second open night is refused."""
+        open_ids = self.open_ids()
+        if open_ids:
+            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it first (`doko session close`)")
+        if command.session_id in self.session_ids():
+            raise IllegalMove(f"a card night {command.session_id!r} is already in the ledger")
+        night = Night()
+        night.start(command)
+        self._commit(command.session_id, night, by=by, at=at)
+        return night
+
+    def prepare(self, session_id: str, summary: SummaryRecord | None, *, misdeal: bool = False) -> PreparedDeal:
+        """Decide the next deal from its facts (or a misdeal) without writing anything."""
+        night = self.night(session_id)
+        record = night.deal_record(summary, abandoned=misdeal)
+        _, game = night.add(record)
+        score = None if misdeal else score_game(game)
+        return PreparedDeal(night, record.id, game, score)
+
+    def start_deal(self, session_id: str, record: GameRecord, *, by: str, at: str) -> GameState:
+        """Add a deal that will be played card by card (its game so far is `record`)."""
+        night = self.night(session_id)
+        _, game = night.add(record)
+        self._commit(session_id, night, by=by, at=at)
+        return game
+
+    def commit(self, prepared: PreparedDeal, *, by: str, at: str) -> None:
+        self._commit(prepared.night.state.session_id, prepared.night, by=by, at=at)
+
+    def undo(self, session_id: str, *, by: str, at: str) -> str:
+        """Take back the newest thing recorded: a card or call of a deal still being played,
+        else the last deal. Returns what was taken back."""
+        night = self.night(session_id)
+        if not night.state.deals:
+            raise IllegalMove(f"card night {session_id!r} has nothing to take back")
+        last = night.state.deals[-1]
+        game = night.games[last]
+        if not game.finished and game.abandoned is None and game.summary is None:
+            stream = game_stream(last)
+            events = [r.event for r in self.store.read_stream(stream)]
+            if len(in_force(events)) > 1:
+                voided = void_last(events)
+                update = NewStreamEvents(stream, len(events), [voided])
+                self.store.append_streams([update], recorded_by=by, recorded_at=at)
+                return f"event {voided.version} of {last}"
+        night.void_last()
+        self._commit(session_id, night, by=by, at=at)
+        return f"deal {last}"
+
+    def correct(self, session_id: str, game_id: str, summary: SummaryRecord, *, by: str, at: str) -> GameState:
+        night = self.night(session_id)
+        _, game = night.correct(game_id, summary)
+        self._commit(session_id, night, by=by, at=at)
+        return game
+
+    def close(self, session_id: str, *, by: str, at: str) -> None:
+        night = self.night(session_id)
+        night.close()
+        self._commit(session_id, night, by=by, at=at)
+
+    # -- reading -------------------------------------------------------------------
+
+    def standings(self, session_id: str) -> Standings:
+        night = self.night(session_id)
+        return standings(night.state, night.schedule())
