@@ -14,8 +14,9 @@ from typing import Any
 from doko_ledger.errors import DokoError
 from doko_ledger.events.session import SessionClosed
 from doko_ledger.events.store import EventStore, NewStreamEvents
+from doko_ledger.formats.quick_entry import extend_record
 from doko_ledger.game.commands import IllegalMove
-from doko_ledger.game.record import GameRecord, SummaryRecord
+from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force, void_last
 from doko_ledger.projections.games import game_stream
@@ -161,6 +162,36 @@ class CardNights:
         night = self.night(session_id)
         night.close()
         self._commit(session_id, night, by=by, at=at)
+
+    def play(self, session_id: str, tokens: Sequence[str], *, by: str, at: str) -> GameState:
+        """Record more of the deal being played (cards, calls, reservations typed at the table).
+
+        Without a deal in progress, the next deal starts without recorded hands. The whole
+        game is decided again with the new entries, and only the new events are appended.
+        """
+        night = self.night(session_id)
+        last = night.state.deals[-1] if night.state.deals else None
+        game = night.games[last] if last is not None else None
+        if game is None or game.finished or game.abandoned is not None or game.summary is not None:
+            if not tokens:
+                raise IllegalMove("no deal is being played: start one with `doko deal --seed TEXT` or give its cards")
+            game = self.start_deal(session_id, night.deal_record(None, live=True), by=by, at=at)
+            night = self.night(session_id)
+            last = night.state.deals[-1]
+        assert last is not None
+        if not tokens:
+            return night.games[last]
+        stream = game_stream(last)
+        stored = [r.event for r in self.store.read_stream(stream)]
+        current = in_force(stored)
+        record = extend_record(from_events(current), tokens, reservations_open=night.games[last].game_type is None)
+        events, state = to_events(record)
+        if events[: len(current)] != current:
+            raise IllegalMove("the deal changed while recording; look at it again with `doko standings`")
+        self.store.append_streams(
+            [NewStreamEvents(stream, len(stored), events[len(current) :])], recorded_by=by, recorded_at=at
+        )
+        return state
 
     # -- reading -------------------------------------------------------------------
 

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-import getpass
-import json
-import os
-from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import Progress
-from typer.core import TyperGroup
 
-from doko_ledger.cli import render
-from doko_ledger.errors import DokoError
+from doko_ledger.cli import nights, render
+from doko_ledger.cli.common import (
+    DbOption,
+    GameArg,
+    JsonOption,
+    app,
+    echo_json,
+    err_console,
+    ledger_path,
+    now,
+    out,
+    recorder,
+)
 from doko_ledger.events.codec import dumps_canonical
 from doko_ledger.formats import game_file
 from doko_ledger.formats.game_file import LoadedGame
@@ -26,61 +31,9 @@ from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import audit_view, event_view, replay_view, score_view
 
 
-class _Group(TyperGroup):
-    """Turns every `DokoError` into one line on stderr and its exit code: the one place that does."""
-
-    def invoke(self, ctx: Any) -> Any:
-        try:
-            return super().invoke(ctx)
-        except DokoError as exc:
-            err_console().print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
-            raise typer.Exit(exc.exit_code) from None
-
-
-app = typer.Typer(
-    cls=_Group,
-    help="doko_ledger: record, replay and audit Doppelkopf games in an append-only ledger.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-DbOption = Annotated[
-    Path,
-    typer.Option("--db", envvar="DOKO_DB", help="The ledger file (or $DOKO_DB).", show_default=True),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
-GameArg = Annotated[str, typer.Argument(help="A game id, a unique prefix of one, or #N from `doko games`.")]
-
-
 class ExportFormat(StrEnum):
     yaml = "yaml"
     jsonl = "jsonl"
-
-
-def out() -> Console:
-    return Console(highlight=False)
-
-
-def err_console() -> Console:
-    return Console(stderr=True, highlight=False)
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _user(by: str | None) -> str:
-    return by or os.environ.get("DOKO_USER") or getpass.getuser()
-
-
-def _db(ctx: typer.Context) -> Path:
-    path: Path = ctx.obj["db"]
-    return path
-
-
-def _echo_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
 @app.callback()
@@ -111,22 +64,22 @@ def import_(
             progress.advance(task)
     if valid:
         with (
-            Ledger.open(_db(ctx), create=True) as ledger,
+            Ledger.open(ledger_path(ctx), create=True) as ledger,
             Progress(console=err_console(), transient=True, disable=len(valid) < 20) as progress,
         ):
             task = progress.add_task("importing", total=len(valid))
             report = ledger.import_games(
                 valid,
-                recorded_by=_user(by),
-                recorded_at=_now(),
+                recorded_by=recorder(by),
+                recorded_at=now(),
                 progress=lambda n: progress.advance(task, n),
             )
         failed += [f"{source}: {message}" for source, message in report.refused]
         games, events = report.games, report.events
     if as_json:
-        _echo_json({"imported_games": games, "imported_events": events, "errors": failed})
+        echo_json({"imported_games": games, "imported_events": events, "errors": failed})
     elif games:
-        console.print(f"imported {games} game(s), {events} events into {_db(ctx)}")
+        console.print(f"imported {games} game(s), {events} events into {ledger_path(ctx)}")
     for message in failed:
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
     if failed:
@@ -144,7 +97,7 @@ def export(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
 ) -> None:
     """Write a game as a YAML game file, or its raw events as JSON lines."""
-    with Ledger.open(_db(ctx)) as ledger:
+    with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         if format is ExportFormat.yaml:
             text = game_file.dumps(ledger.record(game_id))
@@ -159,10 +112,10 @@ def export(
 @app.command()
 def games(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """List the recorded games."""
-    with Ledger.open(_db(ctx)) as ledger:
+    with Ledger.open(ledger_path(ctx)) as ledger:
         rows = ledger.games()
     if as_json:
-        _echo_json(rows)
+        echo_json(rows)
     else:
         out().print(render.games_table(rows))
 
@@ -178,10 +131,10 @@ def replay(
     as_json: JsonOption = False,
 ) -> None:
     """Replay a game trick by trick (parties as they became public), or show it before trick N."""
-    with Ledger.open(_db(ctx)) as ledger:
+    with Ledger.open(ledger_path(ctx)) as ledger:
         shown = ledger.replay(ledger.resolve(game), trick)
     if as_json:
-        _echo_json(replay_view(shown, trick))
+        echo_json(replay_view(shown, trick))
     elif trick is None:
         out().print(render.replay(shown, show_all))
     else:
@@ -205,7 +158,7 @@ def rules_show(
     """Print every option of a rule set and its value."""
     rules = rules_named(spec)
     if as_json:
-        _echo_json(rules.to_dict())
+        echo_json(rules.to_dict())
     else:
         out().print(render.rules_table(rules))
 
@@ -214,11 +167,11 @@ def rules_show(
 def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json: JsonOption = False) -> None:
     """Score a game with its derivation; `--rules` re-scores it under other rules, side by side."""
     alternatives = [rules_named(spec) for spec in rules or []]
-    with Ledger.open(_db(ctx)) as ledger:
+    with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         results = [ledger.score(game_id)] + [ledger.score(game_id, r) for r in alternatives]
     if as_json:
-        _echo_json(score_view(results[0]) if len(results) == 1 else [score_view(r) for r in results])
+        echo_json(score_view(results[0]) if len(results) == 1 else [score_view(r) for r in results])
     else:
         out().print(render.score(results))
 
@@ -252,10 +205,10 @@ def audit(
 ) -> None:
     """Check everything that can be disputed in a game; explain a claimed result's difference."""
     claim = None if claimed is None else _claim(claimed)
-    with Ledger.open(_db(ctx)) as ledger:
+    with Ledger.open(ledger_path(ctx)) as ledger:
         report = ledger.audit(ledger.resolve(game), claim)
     if as_json:
-        _echo_json(audit_view(report))
+        echo_json(audit_view(report))
     else:
         out().print(render.audit(report))
     if not report.ok:
@@ -265,11 +218,11 @@ def audit(
 @app.command()
 def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
     """Print a game's raw events with their positions, versions and hashes."""
-    with Ledger.open(_db(ctx)) as ledger:
+    with Ledger.open(ledger_path(ctx)) as ledger:
         recorded = ledger.events(ledger.resolve(game))
     views = [event_view(r) for r in recorded]
     if as_json:
-        _echo_json(views)
+        echo_json(views)
     else:
         out().print(render.log_table(recorded, [dumps_canonical(v["payload"]) for v in views]))
 
@@ -277,10 +230,10 @@ def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
 @app.command()
 def verify(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """Recompute every hash chain; name the first event of each stream that does not match."""
-    with Ledger.open(_db(ctx)) as ledger:
+    with Ledger.open(ledger_path(ctx)) as ledger:
         report = ledger.verify()
     if as_json:
-        _echo_json(
+        echo_json(
             {
                 "ok": report.ok,
                 "events": report.events,
@@ -298,9 +251,12 @@ def verify(ctx: typer.Context, as_json: JsonOption = False) -> None:
 @app.command()
 def rebuild(ctx: typer.Context) -> None:
     """Drop every read model and fold the whole log again."""
-    with Ledger.open(_db(ctx)) as ledger:
+    with Ledger.open(ledger_path(ctx)) as ledger:
         count = ledger.rebuild()
     out().print(f"rebuilt the read models from {count} game(s)")
+
+
+nights.register(app)
 
 
 def main() -> None:

@@ -105,6 +105,8 @@ def _record(doc: YamlDocument) -> GameRecord:
     errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
         error = errors[0]
+        if error.validator == "oneOf" and error.context and list(error.absolute_path)[:1] == ["reservations"]:
+            error = max(error.context, key=lambda e: len(list(e.absolute_path)))
         path: list[str | int] = list(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})
@@ -138,7 +140,8 @@ def _record(doc: YamlDocument) -> GameRecord:
         players=players,
         dealer=data["dealer"],
         rules=rules,
-        reservations=_reservations(doc, data.get("reservations", {}), players, data["dealer"]),
+        reservations=_reservations(doc, _said(data), players, data["dealer"]),
+        reservations_open=data.get("reservations") == "open",
         poverty=poverty,
         abandoned=data.get("abandoned"),
         hands=hands,
@@ -159,6 +162,11 @@ def _summary(data: dict[str, Any]) -> SummaryRecord:
         announcements=tuple(next(iter(call.items())) for call in data.get("announcements", [])),
         specials=tuple((s["kind"], s["party"], s.get("from")) for s in data.get("specials", [])),
     )
+
+
+def _said(data: dict[str, Any]) -> dict[str, str]:
+    said = data.get("reservations", {})
+    return {} if said == "open" else dict(said)
 
 
 def _reservations(doc: YamlDocument, said: dict[str, str], players: tuple[str, ...], dealer: str) -> Any:
@@ -234,7 +242,9 @@ def dumps(record: GameRecord) -> str:
     ]
     if record.abandoned is not None:
         lines.append(f"abandoned: {record.abandoned}")
-    if record.reservations:
+    if record.reservations_open:
+        lines.append("reservations: open")
+    elif record.reservations:
         lines.append(f"reservations: {dump_flow(dict(record.reservations))}")
     if record.poverty is not None:
         lines.append("poverty:")

@@ -123,6 +123,8 @@ class GameRecord:
     played_on: str | None = None
     summary: SummaryRecord | None = None
     note: str | None = None
+    reservations_open: bool = False
+    """A deal being played whose players have not all spoken yet (`reservations: open`)."""
 
 
 class RecordError(DokoError, ValueError):
@@ -247,6 +249,10 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
             raise RecordError("a deal thrown in has no reservations, poverty or tricks", ("abandoned",))
         yield AbandonDeal(AbandonReason.MISDEAL), ("abandoned",)
         return
+    if record.reservations_open:
+        if record.reservations or record.poverty or record.tricks:
+            raise RecordError("the reservations are open: nothing is said or played yet", ("reservations",))
+        return
     yield from _reservation_commands(record, dealer, now)
     yield from _poverty_commands(record, now)
     if now().abandoned is not None and record.tricks:
@@ -339,6 +345,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         played_on=state.played_on,
         summary=summary,
         note=state.note,
+        reservations_open=not state.declared and state.abandoned is None and state.summary is None,
     )
 
 

@@ -13,6 +13,7 @@ from doko_ledger.projections.replay import Replay
 from doko_ledger.projections.score import GameScore
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
+from doko_ledger.session.standings import Standings
 
 
 def running_points(state: GameState) -> list[tuple[int, ...]]:
@@ -183,5 +184,56 @@ def audit_view(report: AuditReport) -> dict[str, Any]:
             "difference": claim.difference,
             "explained_by_lines": [[line.item for line in lines] for lines in claim.lines],
             "right_under_rules": claim.rules,
+        },
+    }
+
+
+def standings_view(night: Standings) -> dict[str, Any]:
+    """A card night for scripts: every deal with its points and running totals, and the table."""
+    return {
+        "session": night.session_id,
+        "players": list(night.players),
+        "closed": night.closed,
+        "rate": None if night.rate is None else str(night.rate),
+        "deals": [
+            {
+                "number": r.number,
+                "game_id": r.game_id,
+                "dealer": r.dealer,
+                "playing": list(r.playing),
+                "sitting_out": list(r.sitting_out),
+                "match": r.match,
+                "round": r.round,
+                "multiplier": r.multiplier,
+                "counts": r.counts,
+                "compulsory_solo": r.compulsory,
+                "forced_solo": r.forced,
+                "game_type": None if r.outcome.game_type is None else r.outcome.game_type.value,
+                "thrown_in": r.outcome.abandoned,
+                "points": r.deltas,
+                "totals": r.totals,
+            }
+            for r in night.rows
+        ],
+        "table": [
+            {
+                "player": s.player,
+                "total": s.total,
+                "played": s.played,
+                "won": s.won,
+                "solos": s.solos,
+                "solos_won": s.solos_won,
+                "owes_solo": s.owes_solo,
+                "money": None if s.money is None else str(s.money),
+            }
+            for s in night.table
+        ],
+        "next": {
+            "number": night.next.number,
+            "dealer": night.next.dealer,
+            "playing": list(night.next.playing),
+            "multiplier": night.next.multiplier,
+            "forced_solo_by": list(night.next.forced_solo_by),
+            "over": night.next.over,
         },
     }

@@ -67,7 +67,7 @@ class Night:
         return f"{self.state.session_id}-{number:02d}"
 
     def deal_record(
-        self, summary: SummaryRecord | None, abandoned: bool = False, game_id: str | None = None
+        self, summary: SummaryRecord | None, abandoned: bool = False, game_id: str | None = None, live: bool = False
     ) -> GameRecord:
         """The game record of the next deal: its players from the dealer's left, the night's rules."""
         nxt = self.schedule().next
@@ -87,6 +87,7 @@ class Night:
             played_on=state.played_on,
             summary=summary,
             note=note,
+            reservations_open=live,
         )
 
     def add(self, record: GameRecord) -> tuple[list[Any], GameState]:

@@ -88,6 +88,8 @@ def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
 
 def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
     """Fold the night's deal outcomes into the schedule, in order."""
+    if not state.started:
+        return Schedule((), NextDeal(1, "", 0, (), 1, (), False), (), 0, 0)
     rules, n = state.rules, state.table_size
     dealer, counted, bock_left = state.first_dealer, 0, 0
     solos: set[str] = set()

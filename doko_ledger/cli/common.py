@@ -1,0 +1,68 @@
+"""What every `doko` command shares: the app, its error handling, options, consoles, clock."""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+
+from doko_ledger.errors import DokoError
+
+
+class _Group(TyperGroup):
+    """Turns every `DokoError` into one line on stderr and its exit code: the one place that does."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DokoError as exc:
+            err_console().print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+            raise typer.Exit(exc.exit_code) from None
+
+
+app = typer.Typer(
+    cls=_Group,
+    help="doko_ledger: record, replay and audit Doppelkopf games in an append-only ledger.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+DbOption = Annotated[
+    Path,
+    typer.Option("--db", envvar="DOKO_DB", help="The ledger file (or $DOKO_DB).", show_default=True),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+GameArg = Annotated[str, typer.Argument(help="A game id, a unique prefix of one, or #N from `doko games`.")]
+
+
+def out() -> Console:
+    return Console(highlight=False)
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def recorder(by: str | None) -> str:
+    return by or os.environ.get("DOKO_USER") or getpass.getuser()
+
+
+def ledger_path(ctx: typer.Context) -> Path:
+    path: Path = ctx.obj["db"]
+    return path
+
+
+def echo_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))

@@ -1,0 +1,302 @@
+"""`doko session`, `record`, `undo`, `correct`, `standings`, `settle`, `deal`, `play`: card nights."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import sys
+from decimal import Decimal
+from typing import Annotated
+
+import typer
+from rich.prompt import Confirm, IntPrompt, Prompt
+
+from doko_ledger.cards import deck
+from doko_ledger.cli import render, render_nights
+from doko_ledger.cli.common import JsonOption, echo_json, err_console, ledger_path, now, out, recorder
+from doko_ledger.errors import DokoError
+from doko_ledger.formats import quick_entry
+from doko_ledger.formats.rules_file import rules_named
+from doko_ledger.game.record import GameRecord, SummaryRecord
+from doko_ledger.ledger import Ledger
+from doko_ledger.projections.views import standings_view
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.session.decide import StartSession
+from doko_ledger.session.standings import settle
+
+SessionOption = Annotated[
+    str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
+]
+ByOption = Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")]
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
+GameOption = Annotated[str | None, typer.Option("--game", help="Game type: normal, marriage, club_solo, ...")]
+ReOption = Annotated[str | None, typer.Option("--re", help="The Re players, or the soloist alone: Anna,Clara.")]
+PointsOption = Annotated[int | None, typer.Option("--re-points", help="Re's card points, 0-240.")]
+TricksOption = Annotated[str | None, typer.Option("--tricks", help="Tricks won RE:KONTRA, where it matters (9:3).")]
+CallOption = Annotated[list[str] | None, typer.Option("--call", help="Announcements in order: Anna=re,Clara=no90.")]
+SpecialOption = Annotated[
+    list[str] | None, typer.Option("--special", help="Special points PARTY:KIND[:FROM]: re:fox_caught:Ben.")
+]
+
+session_app = typer.Typer(help="Card nights: start, list, close.", no_args_is_help=True)
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty()
+
+
+def _facts(
+    game: str | None, re: str | None, re_points: int | None, tricks: str | None, calls: list[str], specials: list[str]
+) -> SummaryRecord:
+    """The deal's facts from the flags; what is missing is asked for when a person is at the keyboard."""
+    if (re is None or re_points is None) and not _interactive():
+        raise quick_entry.EntryError("give --re and --re-points (or run `doko record` at a terminal to be asked)")
+    if game is None:
+        types = [g.value for g in GameType]
+        game = Prompt.ask("game type", default="normal", choices=types) if _interactive() else "normal"
+    if re is None:
+        re = Prompt.ask("Re players (or the soloist)")
+    if re_points is None:
+        re_points = IntPrompt.ask("Re's card points")
+    if _interactive() and not calls and not specials and tricks is None:
+        calls = [Prompt.ask("announcements (Anna=re,Clara=no90; Enter for none)", default="")]
+        specials = [Prompt.ask("special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)", default="")]
+    return quick_entry.summary(game, re, re_points, tricks, calls, specials)
+
+
+def _confirm(yes: bool) -> bool:
+    if yes:
+        return True
+    if not _interactive():
+        raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
+    return Confirm.ask("append this deal?", default=True)
+
+
+@session_app.command("start")
+def session_start(
+    ctx: typer.Context,
+    session_id: Annotated[str, typer.Argument(help="The night's id, e.g. 2026-11-28-kitchen.")],
+    players: Annotated[str, typer.Option("--players", help="4 to 7 players in seat order: Anna,Ben,Clara,Dirk.")],
+    dealer: Annotated[str | None, typer.Option("--dealer", help="The first dealer (default the first player).")] = None,
+    rules: Annotated[str, typer.Option("--rules", help="A preset or a house-rule file.")] = "standard",
+    match: Annotated[int, typer.Option("--match", help="Deals per match.")] = 8,
+    rate: Annotated[str | None, typer.Option("--rate", help="Money per point, e.g. 0.05.")] = None,
+    date: Annotated[str | None, typer.Option("--date", help="When it is played.")] = None,
+    by: ByOption = None,
+) -> None:
+    """Start a card night (only one may be open)."""
+    names = quick_entry.names(players, "--players")
+    first = dealer or names[0]
+    if first not in names:
+        raise quick_entry.EntryError(f"--dealer: {first!r} is not one of the players ({', '.join(names)})")
+    command = StartSession(session_id, names, names.index(first), rules_named(rules), match, date, rate)
+    with Ledger.open(ledger_path(ctx), create=True) as ledger:
+        ledger.nights.start(command, by=recorder(by), at=now())
+    out().print(f"card night {session_id} started: {', '.join(names)}; {first} deals first")
+
+
+@session_app.command("list")
+def session_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """The card nights in the ledger."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        rows = [ledger.nights.standings(sid) for sid in ledger.nights.session_ids()]
+    if as_json:
+        echo_json(
+            [
+                {"session": s.session_id, "players": list(s.players), "deals": len(s.rows), "closed": s.closed}
+                for s in rows
+            ]
+        )
+    else:
+        out().print(render_nights.sessions_table(rows))
+
+
+@session_app.command("close")
+def session_close(
+    ctx: typer.Context, session: Annotated[str | None, typer.Argument()] = None, by: ByOption = None
+) -> None:
+    """Close a card night: nothing more is added."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = ledger.nights.resolve(session)
+        ledger.nights.close(session_id, by=recorder(by), at=now())
+    out().print(f"card night {session_id} closed")
+
+
+def record(
+    ctx: typer.Context,
+    session: SessionOption = None,
+    game: GameOption = None,
+    re: ReOption = None,
+    re_points: PointsOption = None,
+    tricks: TricksOption = None,
+    call: CallOption = None,
+    special: SpecialOption = None,
+    misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
+    yes: YesOption = False,
+    by: ByOption = None,
+) -> None:
+    """Add the next deal of the card night by its facts; shows the score before appending."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = ledger.nights.resolve(session)
+        upcoming = ledger.nights.standings(session_id).next
+        out().print(render_nights.next_deal(upcoming))
+        facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
+        prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal)
+        if prepared.score is not None:
+            out().print(render.score([prepared.score]))
+        if not _confirm(yes):
+            out().print("nothing appended")
+            raise typer.Exit(1)
+        ledger.nights.commit(prepared, by=recorder(by), at=now())
+        ledger.refresh()
+    out().print(f"recorded deal {upcoming.number} as {prepared.game_id}")
+
+
+def undo(ctx: typer.Context, session: SessionOption = None, by: ByOption = None) -> None:
+    """Take back the newest card or call of a deal being played, else the last deal (appends a void)."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = ledger.nights.resolve(session)
+        what = ledger.nights.undo(session_id, by=recorder(by), at=now())
+        ledger.refresh()
+    out().print(f"took back {what}")
+
+
+def correct(
+    ctx: typer.Context,
+    game_id: Annotated[str, typer.Argument(help="The deal's game id (see `doko standings`).")],
+    session: SessionOption = None,
+    game: GameOption = None,
+    re: ReOption = None,
+    re_points: PointsOption = None,
+    tricks: TricksOption = None,
+    call: CallOption = None,
+    special: SpecialOption = None,
+    yes: YesOption = False,
+    by: ByOption = None,
+) -> None:
+    """Replace a deal's facts (a new game takes its place; the old one stays in the log)."""
+    facts = _facts(game, re, re_points, tricks, call or [], special or [])
+    if not _confirm(yes):
+        raise typer.Exit(1)
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = ledger.nights.resolve(session)
+        new = ledger.nights.correct(session_id, game_id, facts, by=recorder(by), at=now())
+        ledger.refresh()
+    out().print(f"deal {game_id} corrected: now {new.game_id}")
+
+
+def standings(
+    ctx: typer.Context,
+    session: SessionOption = None,
+    as_json: JsonOption = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print the running table as CSV.")] = False,
+) -> None:
+    """The running table of a card night after every deal, with a chart of the totals."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        table = ledger.nights.standings(ledger.nights.resolve(session))
+    if as_json:
+        echo_json(standings_view(table))
+    elif as_csv:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["deal", "game", "dealer", "multiplier", *table.players])
+        for row in table.rows:
+            writer.writerow(
+                [row.number, row.game_id, row.dealer, row.multiplier, *(row.totals[p] for p in table.players)]
+            )
+        typer.echo(buffer.getvalue(), nl=False)
+    else:
+        out().print(render_nights.standings(table))
+
+
+def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOption = False) -> None:
+    """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        table = ledger.nights.standings(ledger.nights.resolve(session))
+    rate = table.rate if table.rate is not None else Decimal(1)
+    payments = settle({s.player: s.total * rate for s in table.table})
+    if as_json:
+        echo_json([{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in payments])
+    else:
+        out().print(render_nights.payments(payments, table.rate))
+
+
+def deal(
+    ctx: typer.Context,
+    seed: Annotated[str, typer.Option("--seed", help="The same text always deals the same hands (e.g. a date).")],
+    session: SessionOption = None,
+    by: ByOption = None,
+) -> None:
+    """Deal the next deal's four hands from a seed and record them; then `doko play`."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        nights = ledger.nights
+        session_id = nights.resolve(session)
+        night = nights.night(session_id)
+        rules = night.state.rules
+        cards = sorted(deck(rules.with_nines).elements(), key=str)
+        random.Random(seed).shuffle(cards)
+        size = rules.hand_size
+        hands = tuple(tuple(cards[i * size : (i + 1) * size]) for i in range(4))
+        base = night.deal_record(None, live=True)
+        record = GameRecord(
+            id=base.id,
+            players=base.players,
+            dealer=base.dealer,
+            rules=base.rules,
+            hands=hands,
+            played_on=base.played_on,
+            note=f"dealt from seed {seed!r}" + (f"; {base.note}" if base.note else ""),
+            reservations_open=True,
+        )
+        game = nights.start_deal(session_id, record, by=recorder(by), at=now())
+        ledger.refresh()
+    out().print(render_nights.dealt(game))
+
+
+def play(
+    ctx: typer.Context,
+    tokens: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Cards in play order (CQ, ♥10), calls NAME=re or NAME=no90, reservations NAME=club_solo first."
+        ),
+    ] = None,
+    session: SessionOption = None,
+    by: ByOption = None,
+) -> None:
+    """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = ledger.nights.resolve(session)
+        if tokens:
+            game = ledger.nights.play(session_id, tokens, by=recorder(by), at=now())
+            ledger.refresh()
+            out().print(render_nights.live(game))
+            return
+        if not _interactive():
+            raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
+        while True:
+            game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
+            out().print(render_nights.live(game))
+            if game.finished or game.abandoned is not None:
+                break
+            line = Prompt.ask("card, NAME=call, or q to stop")
+            if line.strip().lower() in ("q", "quit", ""):
+                break
+            try:
+                ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
+            except DokoError as exc:
+                err_console().print(f"refused: {exc}", markup=False)
+        ledger.refresh()
+
+
+def register(app: typer.Typer) -> None:
+    """Add the card-night commands to the `doko` app."""
+    app.add_typer(session_app, name="session")
+    app.command()(record)
+    app.command()(undo)
+    app.command()(correct)
+    app.command()(standings)
+    app.command("settle")(settle_up)
+    app.command()(deal)
+    app.command()(play)

@@ -1,0 +1,155 @@
+"""Rich renderables for card nights: the running table, a chart of totals, payments, a live deal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from doko_ledger.cli.render import card_text, cards_text, game_header
+from doko_ledger.game.state import GameState
+from doko_ledger.rules.play import legal_plays
+from doko_ledger.session.schedule import NextDeal
+from doko_ledger.session.standings import Payment, Standings
+
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def _signed(value: int) -> Text:
+    return Text(f"{value:+d}" if value else "0", style="green" if value > 0 else "red" if value < 0 else "dim")
+
+
+def next_deal(upcoming: NextDeal) -> Text:
+    text = Text.assemble(("deal ", "bold"), (str(upcoming.number), "bold"), f": {upcoming.dealer} deals; ")
+    text.append("playing " + ", ".join(upcoming.playing))
+    if upcoming.multiplier > 1:
+        text.append(f"  bock ×{upcoming.multiplier}", style="bold magenta")
+    if upcoming.forced_solo_by:
+        text.append("  forced solo due: " + ", ".join(upcoming.forced_solo_by), style="bold yellow")
+    if upcoming.over:
+        text.append("  the tournament is complete", style="bold")
+    return text
+
+
+def sessions_table(nights: Sequence[Standings]) -> Table:
+    table = Table(title="card nights", title_justify="left")
+    for name in ("night", "players", "deals", "leader", ""):
+        table.add_column(name)
+    for night in nights:
+        leader = max(night.table, key=lambda s: s.total) if night.table else None
+        table.add_row(
+            night.session_id,
+            ", ".join(night.players),
+            str(len(night.rows)),
+            f"{leader.player} {leader.total:+d}" if leader is not None and night.rows else "",
+            "closed" if night.closed else "open",
+        )
+    return table
+
+
+def chart(night: Standings) -> Table:
+    """Each player's running total over the night as a bar line, lowest to highest total."""
+    values = [r.totals[p] for r in night.rows for p in night.players] or [0]
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    table = Table(title="running totals", title_justify="left", box=None, show_header=False)
+    table.add_column("player")
+    table.add_column("chart")
+    table.add_column("total", justify="right")
+    for player in night.players:
+        line = "".join(BARS[(r.totals[player] - low) * (len(BARS) - 1) // span] for r in night.rows)
+        total = night.rows[-1].totals[player] if night.rows else 0
+        table.add_row(player, Text(line, style="cyan"), _signed(total))
+    table.add_row("", Text(f"from {low:+d} to {high:+d}", style="dim"), "")
+    return table
+
+
+def standings(night: Standings) -> RenderableType:
+    deals = Table(title=f"card night {night.session_id}", title_justify="left")
+    for name in ("#", "game", "dealer", "×"):
+        deals.add_column(name, justify="right" if name in ("#", "×") else "left")
+    for player in night.players:
+        deals.add_column(player, justify="right")
+    for row in night.rows:
+        outcome = row.outcome
+        kind = "thrown in" if outcome.abandoned else (outcome.game_type.value if outcome.game_type else "playing")
+        if outcome.solo_by:
+            kind += f" ({outcome.solo_by})"
+        if row.compulsory:
+            kind += " compulsory"
+        if row.forced:
+            kind += " forced"
+        cells = []
+        for player in night.players:
+            if player not in row.playing:
+                cells.append(Text("·", style="dim"))
+            else:
+                cell = _signed(row.deltas[player])
+                cell.append(f" {row.totals[player]:+d}", style="dim")
+                cells.append(cell)
+        bock = Text(f"{row.multiplier}" if row.multiplier > 1 else "", style="magenta")
+        deals.add_row(str(row.number), kind, row.dealer, bock, *cells)
+    summary = Table(box=None)
+    for name in ("player", "total", "played", "won", "solos", "solos won", ""):
+        summary.add_column(name, justify="left" if name in ("player", "") else "right")
+    if night.rate is not None:
+        summary.add_column("money", justify="right")
+    for s in sorted(night.table, key=lambda s: -s.total):
+        extra = [f"{s.money:+.2f}"] if s.money is not None else []
+        owes = Text("owes a solo", style="yellow") if s.owes_solo else Text("")
+        summary.add_row(
+            s.player, _signed(s.total), str(s.played), str(s.won), str(s.solos), str(s.solos_won), owes, *extra
+        )
+    parts: list[RenderableType] = [deals, Text(""), summary, Text(""), chart(night), Text(""), next_deal(night.next)]
+    if night.bock_deals_left:
+        parts.append(Text(f"bock deals still queued: {night.bock_deals_left}", style="magenta"))
+    return Group(*parts)
+
+
+def payments(items: Sequence[Payment], rate: Decimal | None) -> RenderableType:
+    if not items:
+        return Text("everybody is even: nothing to pay")
+    unit = "" if rate is not None else " points"
+    lines = [
+        Text(f"{p.payer} pays {p.payee} {p.amount:.2f}{unit}" if rate else f"{p.payer} pays {p.payee} {p.amount}{unit}")
+        for p in items
+    ]
+    return Group(*lines, Text(f"{len(items)} payment(s)", style="dim"))
+
+
+def dealt(game: GameState) -> RenderableType:
+    table = Table(title=game_header(game), title_justify="left", show_header=False)
+    table.add_column("player")
+    table.add_column("hand")
+    assert game.hands is not None
+    for name, hand in zip(game.players, game.hands, strict=True):
+        table.add_row(name, cards_text(game.order.sorted(hand)))
+    return table
+
+
+def live(game: GameState) -> RenderableType:
+    """The deal being played: the trick on the table, whose turn, and the legal cards when known."""
+    parts: list[RenderableType] = [game_header(game)]
+    if game.game_type is None:
+        parts.append(Text("reservations open: NAME=club_solo / NAME=marriage, or play the first card"))
+        return Group(*parts)
+    if game.finished or game.abandoned is not None:
+        parts.append(Text("the deal is complete", style="bold"))
+        return Group(*parts)
+    trick = game.current
+    shown = Text(f"trick {len(game.tricks) + 1}: ")
+    if trick is not None:
+        shown.append_text(Text(" ").join(Text(f"{game.players[s]} ") + card_text(c) for s, c in trick.plays))
+    parts.append(shown)
+    seat = game.to_play
+    if seat is not None:
+        turn = Text(f"{game.players[seat]} to play", style="bold")
+        if game.hands is not None:
+            legal = legal_plays(game.hands[seat], trick.cards if trick else (), game.order)
+            turn.append(": ")
+            turn.append_text(cards_text(game.order.sorted(list(legal))))
+        parts.append(turn)
+    return Group(*parts)

@@ -1,0 +1,134 @@
+"""The short text forms of quick entry at the table: `Anna,Clara`, `9:3`, `Anna=re,Clara=no90`,
+`re:fox_caught:Ben`. Each parser names the flag and the bad part when it refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from doko_ledger.cards import Card, parse_card
+from doko_ledger.errors import DokoError
+from doko_ledger.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord
+from doko_ledger.rules.announcements import Announcement, Party
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.scoring import SpecialKind
+
+
+class EntryError(DokoError, ValueError):
+    """A quick-entry value that cannot be read; says which flag and what is expected."""
+
+    exit_code = 2
+
+
+def names(text: str, flag: str) -> tuple[str, ...]:
+    """`Anna, Clara` → ("Anna", "Clara")."""
+    out = tuple(n.strip() for n in text.split(",") if n.strip())
+    if not out:
+        raise EntryError(f"{flag}: name at least one player, e.g. Anna,Clara")
+    return out
+
+
+def tricks(text: str, flag: str = "--tricks") -> tuple[int, int]:
+    """`9:3` → Re's and Kontra's tricks."""
+    re_part, _, kontra_part = text.partition(":")
+    if not (re_part.strip().isdigit() and kontra_part.strip().isdigit()):
+        raise EntryError(f"{flag}: write Re's and Kontra's tricks as RE:KONTRA, e.g. 9:3, not {text!r}")
+    return int(re_part), int(kontra_part)
+
+
+def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], ...]:
+    """`Anna=re,Clara=no90` (also repeated) → (("Anna", "re"), ("Clara", "no90")), in order."""
+    known = {a.value for a in Announcement}
+    out = []
+    for part in (p.strip() for text in parts for p in text.split(",")):
+        if not part:
+            continue
+        player, sep, what = part.partition("=")
+        if not sep or not player.strip() or what.strip() not in known:
+            raise EntryError(f"{flag}: write PLAYER=CALL with a call of {', '.join(sorted(known))}, not {part!r}")
+        out.append((player.strip(), what.strip()))
+    return tuple(out)
+
+
+def specials(parts: Sequence[str], flag: str = "--special") -> tuple[tuple[str, str, str | None], ...]:
+    """`re:fox_caught:Ben`, `kontra:doppelkopf` → (kind, party, caught from)."""
+    kinds = {k.value for k in SpecialKind}
+    out = []
+    for part in (p.strip() for text in parts for p in text.split(",")):
+        if not part:
+            continue
+        fields = part.split(":")
+        if len(fields) not in (2, 3) or fields[0] not in {p.value for p in Party} or fields[1] not in kinds:
+            raise EntryError(
+                f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {', '.join(sorted(kinds))}), not {part!r}"
+            )
+        out.append((fields[1], fields[0], fields[2] if len(fields) == 3 else None))
+    return tuple(out)
+
+
+def summary(
+    game: str,
+    re: str,
+    re_points: int,
+    tricks_text: str | None = None,
+    call_parts: Sequence[str] = (),
+    special_parts: Sequence[str] = (),
+) -> SummaryRecord:
+    """The facts of a deal from quick-entry text; the game rules check them when recorded."""
+    if game not in {g.value for g in GameType}:
+        raise EntryError(f"--game: unknown game type {game!r} ({', '.join(g.value for g in GameType)})")
+    return SummaryRecord(
+        game=game,
+        re=names(re, "--re"),
+        re_points=re_points,
+        tricks=None if tricks_text is None else tricks(tricks_text),
+        announcements=calls(call_parts),
+        specials=specials(special_parts),
+    )
+
+
+def extend_record(record: GameRecord, tokens: Sequence[str], reservations_open: bool) -> GameRecord:
+    """The game record with more of the play typed at the table: cards (`CQ`, `♥10`) in play
+    order, calls `NAME=re` … `NAME=schweinchen` between them, and, while the reservations are
+    open, `NAME=club_solo` / `NAME=marriage` before the first card (the others said healthy)."""
+    reservations = dict(record.reservations)
+    tricks = [list(t) for t in record.tricks]
+    solo_words = {g.value for g in GameType if g.is_declared_solo} | {"marriage", "reservation", "healthy"}
+    calls_ = {a.value for a in Announcement} | {SCHWEINCHEN}
+    for token in tokens:
+        player, sep, what = token.partition("=")
+        if sep:
+            player, what = player.strip(), what.strip()
+            if player not in record.players:
+                raise EntryError(f"{token!r}: unknown player {player!r} (players: {', '.join(record.players)})")
+            if what in calls_ or " " in what:
+                _append(tricks, Said(player, what))
+            elif what == "poverty":
+                raise EntryError("a poverty's exchange is recorded with a game file (`doko import`), not card by card")
+            elif what in solo_words and reservations_open and not any(tricks):
+                if what == "healthy":
+                    reservations.pop(player, None)
+                else:
+                    reservations[player] = what
+            else:
+                raise EntryError(f"{token!r}: not a call{' or reservation' if reservations_open else ''} here")
+        else:
+            _append(tricks, parse_card(token))
+    order = [p for p in _asking(record) if p in reservations]
+    return replace(
+        record,
+        reservations=tuple((p, reservations[p]) for p in order),
+        tricks=tuple(tuple(t) for t in tricks),
+        reservations_open=record.reservations_open and not tokens,
+    )
+
+
+def _asking(record: GameRecord) -> list[str]:
+    start = record.players.index(record.dealer) + 1
+    return [record.players[(start + i) % 4] for i in range(4)]
+
+
+def _append(tricks: list[list[PlayItem]], item: PlayItem) -> None:
+    if not tricks or sum(isinstance(i, Card) for i in tricks[-1]) == 4:
+        tricks.append([])
+    tricks[-1].append(item)
