@@ -23,7 +23,8 @@ def _copy(tmp_path: Path) -> Path:
 
 def test_the_fixture_holds_version_1_rows() -> None:
     assert FIXTURE.stat().st_size > 0
-    rows = sqlite3.connect(f"file:{FIXTURE}?mode=ro", uri=True).execute("SELECT schema_version FROM events WHERE type = 'GameStarted'").fetchall()
+    conn = sqlite3.connect(f"file:{FIXTURE}?mode=ro", uri=True)
+    rows = conn.execute("SELECT schema_version FROM events WHERE type = 'GameStarted'").fetchall()
     assert rows == [(1,), (1,), (1,)]
     assert GameStarted.schema_version == 2
 
