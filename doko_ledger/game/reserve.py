@@ -111,8 +111,17 @@ def _three_cards(state: GameState, cards: tuple[Card, ...], who: str, verb: str)
         raise IllegalMove(f"{who} {verb} three copies of {twice[0]}; the deck has two (RULES.md §1)")
 
 
-def _taken(hand: tuple[Card, ...], cards: tuple[Card, ...]) -> bool:
-    return not Counter(cards) - Counter(hand)
+def _check_exchange(state: GameState, seat: int, cards: tuple[Card, ...] | None, verb: str, when: str = "") -> None:
+    """Three cards of the deck; where the hands are recorded, given and held (RULES.md §4)."""
+    who = seat_name(state, seat)
+    if cards is not None:
+        _three_cards(state, cards, who, verb)
+    if state.hands is not None:
+        hand = state.hands[seat]
+        if cards is None:
+            raise IllegalMove(f"the hands are recorded, so the three cards {who} {verb} must be too")
+        if Counter(cards) - Counter(hand):
+            raise IllegalMove(f"{who} {verb} {cards_text(cards)} but holds {cards_text(hand)}{when}")
 
 
 def pass_cards(state: GameState, command: PassPovertyCards) -> list[DoppelkopfEvent]:
@@ -126,14 +135,9 @@ def pass_cards(state: GameState, command: PassPovertyCards) -> list[DoppelkopfEv
     if poverty.passed:
         raise IllegalMove(f"{who} already passed the poverty cards")
     cards = command.cards
-    if cards is not None:
-        _three_cards(state, cards, who, "passes")
-    if state.hands is not None:
+    _check_exchange(state, command.seat, cards, "passes")
+    if state.hands is not None and cards is not None:
         hand = state.hands[command.seat]
-        if cards is None:
-            raise IllegalMove(f"the hands are recorded, so the three cards {who} passes must be too")
-        if not _taken(hand, cards):
-            raise IllegalMove(f"{who} passes {cards_text(cards)} but holds {cards_text(hand)}")
         order = card_order(GameType.NORMAL)
         kept = list(hand)
         for card in cards:
@@ -173,18 +177,8 @@ def return_cards(state: GameState, command: ReturnPovertyCards) -> list[Doppelko
         raise IllegalMove(f"{who} cannot return cards: {seat_name(state, poverty.acceptor)} took the poverty")
     if poverty.returned:
         raise IllegalMove(f"{who} already returned three cards")
-    cards = command.cards
-    if cards is not None:
-        _three_cards(state, cards, who, "returns")
-    if state.hands is not None:
-        hand = state.hands[command.seat]
-        if cards is None:
-            raise IllegalMove(f"the hands are recorded, so the three cards {who} returns must be too")
-        if not _taken(hand, cards):
-            raise IllegalMove(
-                f"{who} returns {cards_text(cards)} but holds {cards_text(hand)} after taking the poverty"
-            )
-    return [PovertyCardsReturned(command.seat, cards)]
+    _check_exchange(state, command.seat, command.cards, "returns", " after taking the poverty")
+    return [PovertyCardsReturned(command.seat, command.cards)]
 
 
 def abandon(state: GameState, command: AbandonDeal) -> list[DoppelkopfEvent]:
