@@ -29,7 +29,9 @@ class AbandonReason(Enum):
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     """A game began: players by seat (clockwise), the dealer's seat, the rules in force,
-    when it was played and a note (a game file's leading comment). Version 2 added `note`."""
+    when it was played, a note (a game file's leading comment), and in a tournament the
+    players who still owe their compulsory solo (whose solo the soloist leads, RULES.md §9).
+    Version 2 added `note` and `solo_owed_by`."""
 
     event_name: ClassVar[str]
     schema_version: ClassVar[int]
@@ -39,12 +41,13 @@ class GameStarted:
     rules: RuleSet
     played_on: str | None = None
     note: str | None = None
+    solo_owed_by: tuple[str, ...] = ()
 
 
 @upcaster("GameStarted", 1)
 def _game_started_v1(payload: dict[str, Any]) -> dict[str, Any]:
-    """Version 1 had no note."""
-    return {**payload, "note": None}
+    """Version 1 had no note and no tournament."""
+    return {**payload, "note": None, "solo_owed_by": []}
 
 
 @event_type("CardsDealt", version=1)

@@ -142,6 +142,7 @@ def _record(doc: YamlDocument) -> GameRecord:
         rules=rules,
         reservations=_reservations(doc, _said(data), players, data["dealer"]),
         reservations_open=data.get("reservations") == "open",
+        solo_owed_by=tuple(data.get("solo_owed_by", ())),
         poverty=poverty,
         abandoned=data.get("abandoned"),
         hands=hands,
@@ -240,6 +241,8 @@ def dumps(record: GameRecord) -> str:
         f"dealer: {dump_flow(record.dealer)}",
         f"rules: {_dump_rules(record.rules)}",
     ]
+    if record.solo_owed_by:
+        lines.append(f"solo_owed_by: {dump_flow(list(record.solo_owed_by))}")
     if record.abandoned is not None:
         lines.append(f"abandoned: {record.abandoned}")
     if record.reservations_open:

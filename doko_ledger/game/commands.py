@@ -30,6 +30,7 @@ class StartGame:
     rules: RuleSet
     played_on: str | None = None
     note: str | None = None
+    solo_owed_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

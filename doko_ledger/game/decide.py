@@ -100,7 +100,12 @@ def _start(state: GameState, command: StartGame) -> GameStarted:
         raise IllegalMove(f"player {twice[0]!r} sits at the table twice")
     if not 0 <= command.dealer < SEATS:
         raise IllegalMove(f"the dealer must be seat 0-3, not {command.dealer}")
-    return GameStarted(command.game_id, players, command.dealer, command.rules, command.played_on, command.note)
+    unknown = [p for p in command.solo_owed_by if p not in players]
+    if unknown:
+        raise IllegalMove(f"{unknown[0]!r} owes a solo but does not play this game")
+    return GameStarted(
+        command.game_id, players, command.dealer, command.rules, command.played_on, command.note, command.solo_owed_by
+    )
 
 
 def _deal(state: GameState, hands: tuple[Hand, ...]) -> CardsDealt:

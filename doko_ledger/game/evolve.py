@@ -43,6 +43,7 @@ def evolve(state: GameState, event: Any) -> GameState:
                 rules=event.rules,
                 played_on=event.played_on,
                 note=event.note,
+                solo_owed_by=event.solo_owed_by,
                 started=True,
             )
         case CardsDealt(hands=hands):

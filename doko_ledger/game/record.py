@@ -125,6 +125,8 @@ class GameRecord:
     note: str | None = None
     reservations_open: bool = False
     """A deal being played whose players have not all spoken yet (`reservations: open`)."""
+    solo_owed_by: tuple[str, ...] = ()
+    """Tournament: who still owes a compulsory solo (`solo_owed_by: [..]`)."""
 
 
 class RecordError(DokoError, ValueError):
@@ -236,7 +238,10 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
 
 def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, Path]]:
     dealer = _seat(record, record.dealer, ("dealer",))
-    yield StartGame(record.id, record.players, dealer, record.rules, record.played_on, record.note), ("players",)
+    start = StartGame(
+        record.id, record.players, dealer, record.rules, record.played_on, record.note, record.solo_owed_by
+    )
+    yield start, ("players",)
     if record.summary is not None:
         yield _summary_command(record, record.summary), ("summary",)
         return
@@ -346,6 +351,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         summary=summary,
         note=state.note,
         reservations_open=not state.declared and state.abandoned is None and state.summary is None,
+        solo_owed_by=state.solo_owed_by,
     )
 
 

@@ -92,6 +92,7 @@ class GameState:
     rules: RuleSet = RuleSet()
     played_on: str | None = None
     note: str | None = None
+    solo_owed_by: tuple[str, ...] = ()
     started: bool = False
     dealt: tuple[Hand, ...] | None = None
     hands: tuple[Hand, ...] | None = None
@@ -131,14 +132,12 @@ class GameState:
 
     @property
     def first_leader(self) -> int:
-        """Left of the dealer, or the soloist under `soloist_leads` (RULES.md §3)."""
-        if (
-            self.rules.soloist_leads
-            and self.game_type is not None
-            and self.game_type.is_declared_solo
-            and self.declarer is not None
-        ):
-            return self.declarer
+        """Left of the dealer; the soloist of a declared solo under `soloist_leads` (RULES.md §3)
+        or of a tournament's compulsory solo (§9)."""
+        if self.game_type is not None and self.game_type.is_declared_solo and self.declarer is not None:
+            compulsory = self.players[self.declarer] in self.solo_owed_by
+            if self.rules.soloist_leads or compulsory:
+                return self.declarer
         return (self.dealer + 1) % SEATS
 
     @property

@@ -91,7 +91,9 @@ def command_of(event: Any) -> Command | None:
     """The command that produces `event` (None for an event another one brings with it)."""
     match event:
         case GameStarted():
-            return StartGame(event.game_id, event.players, event.dealer, event.rules, event.played_on, event.note)
+            return StartGame(
+                event.game_id, event.players, event.dealer, event.rules, event.played_on, event.note, event.solo_owed_by
+            )
         case CardsDealt():
             return DealCards(event.hands)
         case ReservationDeclared():

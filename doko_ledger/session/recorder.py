@@ -88,6 +88,7 @@ class Night:
             summary=summary,
             note=note,
             reservations_open=live,
+            solo_owed_by=tuple(p for p in self.schedule().owed if p in at_table),
         )
 
     def add(self, record: GameRecord) -> tuple[list[Any], GameState]:
