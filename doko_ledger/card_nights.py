@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.errors import DokoError
+from doko_ledger.events.doppelkopf import CardsDealt, GameStarted
 from doko_ledger.events.session import SessionClosed
 from doko_ledger.events.store import EventStore, NewStreamEvents
 from doko_ledger.formats.quick_entry import extend_record
@@ -143,7 +144,8 @@ class CardNights:
         if not game.finished and game.abandoned is None and game.summary is None:
             stream = game_stream(last)
             events = [r.event for r in self.store.read_stream(stream)]
-            if len(in_force(events)) > 1:
+            current = in_force(events)
+            if not isinstance(current[-1], GameStarted | CardsDealt):
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)

@@ -248,6 +248,7 @@ def deal(
             played_on=base.played_on,
             note=f"dealt from seed {seed!r}" + (f"; {base.note}" if base.note else ""),
             reservations_open=True,
+            solo_owed_by=base.solo_owed_by,
         )
         game = nights.start_deal(session_id, record, by=recorder(by), at=now())
         ledger.refresh()

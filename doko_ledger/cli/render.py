@@ -245,7 +245,7 @@ def games_table(rows: Sequence[dict[str, Any]]) -> Table:
     ):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
     for i, row in enumerate(rows, 1):
-        kind = row["game_type"] or "?"
+        kind = "thrown in" if row["abandoned"] else row["game_type"] or "reservations open"
         if row["declarer"]:
             kind += f" ({row['declarer']})"
         table.add_row(

@@ -106,7 +106,7 @@ class EventStore:
         """Open the ledger at `path`; create it only with `create` (read commands never do)."""
         path = Path(path)
         if not create and not path.exists():
-            raise LedgerError(f"no ledger at {path} (import a game first, or pass --db)")
+            raise LedgerError(f"no ledger at {path} (import a game or start a card night first, or pass --db)")
         try:
             db = Database(path)
             db.execute("PRAGMA busy_timeout = 10000")

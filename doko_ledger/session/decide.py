@@ -80,6 +80,15 @@ def decide(state: SessionState, command: SessionCommand, schedule: Schedule) -> 
             row = next(r for r in schedule.rows if r.game_id == game_id)
             if set(outcome.players) != set(row.playing):
                 raise IllegalMove(f"the corrected deal must have the same players: {', '.join(row.playing)}")
+            later = row.number < len(schedule.rows)
+            moves_dealer = row.outcome.abandoned != outcome.abandoned or (
+                state.rules.compulsory_solo and row.outcome.solo_by != outcome.solo_by
+            )
+            if later and moves_dealer:
+                raise IllegalMove(
+                    "this correction would change who deals the later deals (a deal thrown in, or a "
+                    "compulsory solo): take the later deals back first (`doko undo`)"
+                )
             return [DealCorrected(game_id, outcome.game_id, reason)]
         case CloseSession():
             return [SessionClosed()]

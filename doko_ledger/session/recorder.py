@@ -6,6 +6,7 @@ Pure: the ledger loads a night into a `Night`, asks it for events, and appends t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,9 @@ from doko_ledger.session.decide import (
 from doko_ledger.session.outcome import DealOutcome, deal_outcome
 from doko_ledger.session.schedule import Schedule, plan
 from doko_ledger.session.state import SessionState, evolve
+
+_CORRECTED = re.compile(r"(.+)-c\d+")
+"""A corrected deal's game id: the original's id and `-c1`, `-c2`, …"""
 
 
 @dataclass(slots=True)
@@ -93,9 +97,23 @@ class Night:
 
     def add(self, record: GameRecord) -> tuple[list[Any], GameState]:
         """Add a deal recorded as a game: the game's events (decided) and its state."""
+        self._check_at_table(record)
         events, game = to_events(record)
         self._add_game(record.id, events, game)
         return events, game
+
+    def _check_at_table(self, record: GameRecord) -> None:
+        """Name a player who sits this deal out as such (not as an unknown player)."""
+        summary = record.summary
+        if summary is None:
+            return
+        named = [*summary.re, *(p for p, _ in summary.announcements), *(s[2] for s in summary.specials if s[2])]
+        for name in named:
+            if name in self.state.players and name not in record.players:
+                nxt = self.schedule().next
+                raise IllegalMove(
+                    f"{name!r} sits out deal {nxt.number} ({nxt.dealer} deals): {', '.join(record.players)} play"
+                )
 
     def _add_game(self, game_id: str, events: list[Any], game: GameState) -> None:
         nxt = self.schedule().next
@@ -115,8 +133,10 @@ class Night:
         if game_id not in self.state.deals:
             raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
         old = self.games[game_id]
-        count = sum(1 for g in self.state.replaced if g.split("-c")[0] == game_id.split("-c")[0]) + 1
-        new_id = f"{game_id.split('-c')[0]}-c{count}"
+        match = _CORRECTED.fullmatch(game_id)
+        base = match.group(1) if match else game_id
+        taken = {*self.state.deals, *self.state.replaced, *self.state.voided}
+        new_id = next(f"{base}-c{n}" for n in range(1, 1000) if f"{base}-c{n}" not in taken)
         record = GameRecord(
             id=new_id,
             players=old.players,

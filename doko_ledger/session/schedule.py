@@ -97,9 +97,9 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
     rows: list[DealRow] = []
     for number, outcome in enumerate(outcomes, 1):
         at_table = playing(state.players, dealer)
-        owed = _owed(state, solos)
-        forced = _forced(state, counted, owed)
-        first_solo = outcome.solo_by is not None and outcome.solo_by in owed
+        owed = tuple(p for p in _owed(state, solos) if p in at_table)  # a player sitting out plays no solo
+        forced = _forced(state, counted, _owed(state, solos)) and bool(owed)
+        first_solo = outcome.solo_by is not None and outcome.solo_by not in solos and rules.compulsory_solo
         compulsory = rules.compulsory_solo and first_solo and not forced
         live = not outcome.abandoned
         multiplier = rules.bock_multiplier if bock_left > 0 and live and outcome.finished else 1
@@ -137,15 +137,16 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
         if live and not compulsory:
             dealer = (dealer + 1) % n
     owed = _owed(state, solos)
-    forced_now = _forced(state, counted, owed)
+    at_next = playing(state.players, dealer)
+    forced_now = _forced(state, counted, owed) and any(p in at_next for p in owed)
     over = rules.compulsory_solo and counted >= rules.tournament_deals and not owed
     next_deal = NextDeal(
         number=len(outcomes) + 1,
         dealer=state.players[dealer],
         dealer_seat=dealer,
-        playing=playing(state.players, dealer),
+        playing=at_next,
         multiplier=rules.bock_multiplier if bock_left > 0 else 1,
-        forced_solo_by=owed if forced_now else (),
+        forced_solo_by=tuple(p for p in owed if p in at_next) if forced_now else (),
         over=over,
     )
     return Schedule(tuple(rows), next_deal, owed, counted, bock_left)
