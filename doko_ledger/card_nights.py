@@ -115,6 +115,22 @@ class CardNights:
         self._commit(command.session_id, night, by=by, at=at)
         return night
 
+    def import_night(self, night: Night, *, by: str, at: str) -> int:
+        """Append a whole night read from a session file (its stream and every deal's game),
+        atomically. Refused if the night or one of its games is in the ledger already, or if
+        it is open while another night is. Returns the number of deals."""
+        session_id = night.state.session_id
+        if session_id in self.session_ids():
+            raise IllegalMove(f"card night {session_id!r} is already in the ledger")
+        taken = [g for g in night.new_games if self.store.stream_version(game_stream(g)) > 0]
+        if taken:
+            raise IllegalMove(f"game {taken[0]!r} of card night {session_id!r} is already in the ledger")
+        open_ids = self.open_ids()
+        if not night.state.closed and open_ids:
+            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it before importing an open night")
+        self._commit(session_id, night, by=by, at=at)
+        return len(night.state.deals)
+
     def prepare(self, session_id: str, summary: SummaryRecord | None, *, misdeal: bool = False) -> PreparedDeal:
         """Decide the next deal from its facts (or a misdeal) without writing anything."""
         night = self.night(session_id)

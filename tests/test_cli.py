@@ -281,7 +281,9 @@ def test_games_before_any_import_is_an_error(cli: Cli, ledger_path: Path, tmp_pa
     failed(cli("import", bad))
     assert not ledger_path.exists()
     result = failed(cli("games"), 1)
-    assert error_lines(result) == [f"error: no ledger at {ledger_path} (import a game or start a card night first, or pass --db)"]
+    assert error_lines(result) == [
+        f"error: no ledger at {ledger_path} (import a game or start a card night first, or pass --db)"
+    ]
 
 
 def test_games_on_a_ledger_without_events(cli: Cli, ledger_path: Path) -> None:
@@ -587,7 +589,9 @@ def test_an_unknown_game_is_a_one_line_error(
 @pytest.mark.parametrize("args", [["games"], ["replay", "x"], ["log", "x"], ["export", "x"], ["verify"], ["rebuild"]])
 def test_read_commands_never_create_a_ledger(cli: Cli, ledger_path: Path, args: list[str]) -> None:
     result = failed(cli(*args), 1)
-    assert error_lines(result) == [f"error: no ledger at {ledger_path} (import a game or start a card night first, or pass --db)"]
+    assert error_lines(result) == [
+        f"error: no ledger at {ledger_path} (import a game or start a card night first, or pass --db)"
+    ]
     assert not ledger_path.exists()
 
 

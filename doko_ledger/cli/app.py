@@ -22,10 +22,12 @@ from doko_ledger.cli.common import (
     out,
     recorder,
 )
+from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import dumps_canonical
-from doko_ledger.formats import game_file
+from doko_ledger.formats import game_file, session_file
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.formats.rules_file import rules_named
+from doko_ledger.formats.session_file import LoadedSession
 from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import audit_view, event_view, replay_view, score_view
@@ -45,23 +47,38 @@ def main_options(ctx: typer.Context, db: DbOption = Path("doko.sqlite")) -> None
 @app.command("import")
 def import_(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(help="Game files (YAML) to import.")],
+    files: Annotated[list[Path], typer.Argument(help="Game files or session files (YAML) to import.")],
     by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Import game files: each is validated completely, then appended atomically."""
+    """Import game files and card-night (session) files: each is validated completely, then
+    appended atomically."""
     console = out()
     valid: list[tuple[str, LoadedGame]] = []
+    nights: list[tuple[str, LoadedSession]] = []
     failed: list[str] = []
     games = events = 0
     with Progress(console=err_console(), transient=True, disable=len(files) < 20) as progress:
         task = progress.add_task("reading", total=len(files))
         for path in files:
             try:
-                valid.append((str(path), game_file.read_file(path)))
+                if session_file.is_session_file(path):
+                    nights.append((str(path), session_file.read_file(path)))
+                else:
+                    valid.append((str(path), game_file.read_file(path)))
             except SourceError as exc:
                 failed.append(str(exc))
             progress.advance(task)
+    imported_nights = 0
+    if nights:
+        with Ledger.open(ledger_path(ctx), create=True) as ledger:
+            for source, loaded in nights:
+                try:
+                    ledger.nights.import_night(loaded.night, by=recorder(by), at=now())
+                    imported_nights += 1
+                except DokoError as exc:
+                    failed.append(f"{source}: {exc}")
+            ledger.refresh()
     if valid:
         with (
             Ledger.open(ledger_path(ctx), create=True) as ledger,
@@ -77,9 +94,14 @@ def import_(
         failed += [f"{source}: {message}" for source, message in report.refused]
         games, events = report.games, report.events
     if as_json:
-        echo_json({"imported_games": games, "imported_events": events, "errors": failed})
-    elif games:
-        console.print(f"imported {games} game(s), {events} events into {ledger_path(ctx)}")
+        echo_json(
+            {"imported_games": games, "imported_events": events, "imported_nights": imported_nights, "errors": failed}
+        )
+    else:
+        if games:
+            console.print(f"imported {games} game(s), {events} events into {ledger_path(ctx)}")
+        if imported_nights:
+            console.print(f"imported {imported_nights} card night(s) into {ledger_path(ctx)}")
     for message in failed:
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
     if failed:
