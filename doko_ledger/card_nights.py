@@ -157,7 +157,7 @@ class CardNights:
             raise IllegalMove(f"card night {session_id!r} has nothing to take back")
         last = night.state.deals[-1]
         game = night.games[last]
-        if not game.finished and game.abandoned is None and game.summary is None:
+        if game.penalties or (not game.finished and game.abandoned is None and game.summary is None):
             stream = game_stream(last)
             events = [r.event for r in self.store.read_stream(stream)]
             current = in_force(events)

@@ -13,10 +13,12 @@ from doko_ledger.errors import DokoError
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
 from doko_ledger.formats.game_file import LoadedGame
+from doko_ledger.game.commands import ImposePenalty
+from doko_ledger.game.decide import decide
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.record import GameRecord, from_events
 from doko_ledger.game.state import GameState
-from doko_ledger.game.undo import in_force
+from doko_ledger.game.undo import in_force, void_last
 from doko_ledger.projections import runner
 from doko_ledger.projections.audit import AuditReport, audit
 from doko_ledger.projections.games import GAME_STREAM_PREFIX, GamesProjection, game_stream
@@ -108,6 +110,25 @@ class Ledger:
         report.events += sum(len(b.events) for b in batch)
         if progress is not None:
             progress(len(batch))
+
+    def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore:
+        """Record a penalty in a game (RULES.md §9) and return the game's new score."""
+        stream = game_stream(game_id)
+        stored = self.events(game_id)
+        state = fold(in_force([r.event for r in stored]))
+        events = decide(state, command)
+        self.store.append(stream, events, expected_version=len(stored), recorded_by=by, recorded_at=at)
+        self.refresh()
+        return self.score(game_id)
+
+    def undo(self, game_id: str, *, by: str, at: str) -> int:
+        """Take back the game's newest event in force (a card, a call, a penalty) by appending a
+        void; returns the voided event's version."""
+        stored = [r.event for r in self.events(game_id)]
+        voided = void_last(stored)
+        self.store.append(game_stream(game_id), [voided], expected_version=len(stored), recorded_by=by, recorded_at=at)
+        self.refresh()
+        return voided.version
 
     def refresh(self) -> None:
         """Bring every read model up to the end of the log."""

@@ -18,6 +18,7 @@ from doko_ledger.cli.common import JsonOption, echo_json, err_console, ledger_pa
 from doko_ledger.errors import DokoError
 from doko_ledger.formats import quick_entry
 from doko_ledger.formats.rules_file import rules_named
+from doko_ledger.game.commands import ImposePenalty
 from doko_ledger.game.record import GameRecord, SummaryRecord
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import standings_view
@@ -153,13 +154,58 @@ def record(
     out().print(f"recorded deal {upcoming.number} as {prepared.game_id}")
 
 
-def undo(ctx: typer.Context, session: SessionOption = None, by: ByOption = None) -> None:
-    """Take back the newest card or call of a deal being played, else the last deal (appends a void)."""
+def undo(
+    ctx: typer.Context,
+    session: SessionOption = None,
+    game: Annotated[str | None, typer.Option("--game", help="Take back the newest event of this game instead.")] = None,
+    by: ByOption = None,
+) -> None:
+    """Take back the newest card, call or penalty of the night's last deal, else the last deal;
+    with --game, the newest event of that game (appends a void, never deletes)."""
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = ledger.nights.resolve(session)
-        what = ledger.nights.undo(session_id, by=recorder(by), at=now())
-        ledger.refresh()
+        if game is not None:
+            game_id = ledger.resolve(game)
+            what = f"event {ledger.undo(game_id, by=recorder(by), at=now())} of {game_id}"
+        else:
+            what = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now())
+            ledger.refresh()
     out().print(f"took back {what}")
+
+
+def penalty(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="The game (deal) the violation happened in.")],
+    player: Annotated[str | None, typer.Option("--player", help="Who offended.")] = None,
+    severe: Annotated[
+        bool | None, typer.Option("--severe/--minor", help="Severe (voids the game) or minor.", show_default=False)
+    ] = None,
+    harms_soloist: Annotated[
+        bool, typer.Option("--harms-soloist", help="Minor, in a solo: the offence could harm the soloist.")
+    ] = False,
+    denials: Annotated[
+        int | None, typer.Option("--denials", help="Severe: the denials that count (default: from the record).")
+    ] = None,
+    reason: Annotated[str, typer.Option("--reason", help="What happened.")] = "",
+    yes: YesOption = False,
+    by: ByOption = None,
+) -> None:
+    """Record penalty points for a rule violation (RULES.md §9); `doko undo` takes it back."""
+    if (player is None or severe is None) and not _interactive():
+        raise quick_entry.EntryError("give --player and --minor or --severe (or run `doko penalty` at a terminal)")
+    if player is None:
+        player = Prompt.ask("who offended")
+    if severe is None:
+        severe = Prompt.ask("minor or severe", choices=["minor", "severe"], default="minor") == "severe"
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        players = ledger.state(game_id).players
+        if player not in players:
+            raise quick_entry.EntryError(f"--player: {player!r} did not play {game_id} ({', '.join(players)})")
+        command = ImposePenalty(players.index(player), severe, harms_soloist, denials, reason)
+        if not _confirm(yes):
+            raise typer.Exit(1)
+        result = ledger.impose_penalty(game_id, command, by=recorder(by), at=now())
+    out().print(render.score([result]))
 
 
 def correct(
@@ -296,6 +342,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(session_app, name="session")
     app.command()(record)
     app.command()(undo)
+    app.command()(penalty)
     app.command()(correct)
     app.command()(standings)
     app.command("settle")(settle_up)

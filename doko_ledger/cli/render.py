@@ -338,6 +338,19 @@ def score_lines_table(result: GameScore) -> Table:
     return table
 
 
+def penalties_table(result: GameScore) -> Table | None:
+    if not result.penalties:
+        return None
+    table = Table(title="penalties", title_justify="left", box=None)
+    table.add_column("penalty")
+    for player in result.players:
+        table.add_column(player, justify="right")
+    table.add_column("why")
+    for line in result.penalties:
+        table.add_row(line.item, *(_signed(p) for p in line.points), line.reason)
+    return table
+
+
 def deltas_table(results: list[GameScore]) -> Table:
     """Each player's points, one column per rule set (side by side for what-if)."""
     table = Table(box=None)
@@ -353,6 +366,9 @@ def score(results: list[GameScore]) -> RenderableType:
     parts: list[RenderableType] = []
     for result in results:
         parts += [score_lines_table(result), Text("")]
+        penalties = penalties_table(result)
+        if penalties is not None:
+            parts += [penalties, Text("")]
     parts.append(deltas_table(results))
     return Group(*parts)
 

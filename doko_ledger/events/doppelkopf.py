@@ -207,6 +207,21 @@ class CardPlayed:
     card: Card
 
 
+@event_type("PenaltyImposed", version=1)
+@dataclass(frozen=True, slots=True)
+class PenaltyImposed:
+    """A rule violation settled with penalty points (RULES.md §9): the offender, minor or
+    severe, whether it could harm the soloist, the denials that count, and why."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    severe: bool
+    harms_soloist: bool = False
+    denials: int = 0
+    reason: str = ""
+
+
 @event_type("EventVoided", version=1)
 @dataclass(frozen=True, slots=True)
 class EventVoided:
@@ -230,5 +245,6 @@ DoppelkopfEvent = (
     | DealSummarized
     | SchweinchenShown
     | CardPlayed
+    | PenaltyImposed
     | EventVoided
 )

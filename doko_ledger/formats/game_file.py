@@ -28,6 +28,7 @@ from doko_ledger.events.doppelkopf import DoppelkopfEvent
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml
 from doko_ledger.game.record import (
     GameRecord,
+    PenaltyRecord,
     PlayItem,
     PovertyRecord,
     RecordError,
@@ -143,6 +144,16 @@ def _record(doc: YamlDocument) -> GameRecord:
         reservations=_reservations(doc, _said(data), players, data["dealer"]),
         reservations_open=data.get("reservations") == "open",
         solo_owed_by=tuple(data.get("solo_owed_by", ())),
+        penalties=tuple(
+            PenaltyRecord(
+                p["player"],
+                p["severity"] == "severe",
+                p.get("harms_soloist", False),
+                p.get("denials"),
+                p.get("reason", ""),
+            )
+            for p in data.get("penalties", [])
+        ),
         poverty=poverty,
         abandoned=data.get("abandoned"),
         hands=hands,
@@ -277,6 +288,17 @@ def dumps(record: GameRecord) -> str:
             lines.append(f"  - [{items}]{comment}")
     elif record.summary is None:
         lines.append("tricks: []")
+    if record.penalties:
+        lines.append("penalties:")
+        for penalty in record.penalties:
+            entry: dict[str, Any] = {"player": penalty.player, "severity": "severe" if penalty.severe else "minor"}
+            if penalty.harms_soloist:
+                entry["harms_soloist"] = True
+            if penalty.denials is not None:
+                entry["denials"] = penalty.denials
+            if penalty.reason:
+                entry["reason"] = penalty.reason
+            lines.append(f"  - {dump_flow(entry)}")
     return "\n".join(lines) + "\n"
 
 

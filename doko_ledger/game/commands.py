@@ -101,6 +101,17 @@ class SummarizeDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class ImposePenalty:
+    """A rule violation (RULES.md §9); `denials` None: counted from the record."""
+
+    seat: int
+    severe: bool
+    harms_soloist: bool = False
+    denials: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ShowSchweinchen:
     seat: int
 
@@ -122,6 +133,7 @@ Command = (
     | AbandonDeal
     | Announce
     | SummarizeDeal
+    | ImposePenalty
     | ShowSchweinchen
     | PlayCard
 )

@@ -22,6 +22,7 @@ from doko_ledger.game.commands import (
     DealCards,
     DeclareReservation,
     IllegalMove,
+    ImposePenalty,
     NameReservation,
     PassPovertyCards,
     PlayCard,
@@ -31,6 +32,7 @@ from doko_ledger.game.commands import (
     SummarizeDeal,
     seat_name,
 )
+from doko_ledger.game.penalty import impose
 from doko_ledger.game.state import GameState, Hand
 from doko_ledger.game.summary import summarize
 from doko_ledger.rules.game_types import GameType
@@ -60,6 +62,8 @@ def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
             return announce(state, command)
         case SummarizeDeal():
             return summarize(state, command)
+        case ImposePenalty():
+            return impose(state, command)
         case ShowSchweinchen(seat=seat):
             return [_show_schweinchen(state, seat)]
         case PlayCard(seat=seat, card=card):

@@ -15,6 +15,7 @@ from doko_ledger.events.doppelkopf import (
     DealAbandoned,
     DealSummarized,
     GameStarted,
+    PenaltyImposed,
     PovertyAnswered,
     PovertyCardsPassed,
     PovertyCardsReturned,
@@ -69,6 +70,8 @@ def evolve(state: GameState, event: Any) -> GameState:
             return state.but(summary=event, game_type=game_type, declarer=declarer)
         case SchweinchenShown(seat=seat):
             return state.but(schweinchen_seat=seat)
+        case PenaltyImposed():
+            return state.but(penalties=(*state.penalties, event))
     return state
 
 

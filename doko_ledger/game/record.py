@@ -22,6 +22,7 @@ from doko_ledger.events.doppelkopf import (
     DealAbandoned,
     DealSummarized,
     DoppelkopfEvent,
+    PenaltyImposed,
     PovertyAnswered,
     PovertyCardsPassed,
     PovertyCardsReturned,
@@ -39,6 +40,7 @@ from doko_ledger.game.commands import (
     DealCards,
     DeclareReservation,
     IllegalMove,
+    ImposePenalty,
     NameReservation,
     PassPovertyCards,
     PlayCard,
@@ -103,6 +105,18 @@ class SummaryRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class PenaltyRecord:
+    """A penalty as written: the offender, minor or severe, could it harm the soloist, the
+    denials that count (None: counted from the record), why."""
+
+    player: str
+    severe: bool
+    harms_soloist: bool = False
+    denials: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game as written in a game file.
 
@@ -127,6 +141,8 @@ class GameRecord:
     """A deal being played whose players have not all spoken yet (`reservations: open`)."""
     solo_owed_by: tuple[str, ...] = ()
     """Tournament: who still owes a compulsory solo (`solo_owed_by: [..]`)."""
+    penalties: tuple[PenaltyRecord, ...] = ()
+    """Rule violations settled with penalty points, after the play (RULES.md §9)."""
 
 
 class RecordError(DokoError, ValueError):
@@ -244,6 +260,7 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
     yield start, ("players",)
     if record.summary is not None:
         yield _summary_command(record, record.summary), ("summary",)
+        yield from _penalty_commands(record)
         return
     if record.hands is not None:
         yield DealCards(record.hands), ("hands",)
@@ -253,6 +270,7 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
         if record.reservations or record.poverty or record.tricks:
             raise RecordError("a deal thrown in has no reservations, poverty or tricks", ("abandoned",))
         yield AbandonDeal(AbandonReason.MISDEAL), ("abandoned",)
+        yield from _penalty_commands(record)
         return
     if record.reservations_open:
         if record.reservations or record.poverty or record.tricks:
@@ -271,6 +289,14 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
         for i, item in enumerate(trick):
             path: Path = ("tricks", t, i)
             yield (_call(record, item, path) if isinstance(item, Said) else item), path
+    yield from _penalty_commands(record)
+
+
+def _penalty_commands(record: GameRecord) -> Iterator[tuple[Command, Path]]:
+    for i, penalty in enumerate(record.penalties):
+        path: Path = ("penalties", i)
+        seat = _seat(record, penalty.player, path)
+        yield ImposePenalty(seat, penalty.severe, penalty.harms_soloist, penalty.denials, penalty.reason), path
 
 
 def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent], GameState]:
@@ -304,6 +330,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
     accepted_by = abandoned = None
     tricks: list[list[PlayItem]] = []
     summary = None
+    penalties: list[PenaltyRecord] = []
     cards_in_last = SEATS
     for event in events:
         before, state = state, evolve(state, event)
@@ -323,6 +350,16 @@ def from_events(events: Iterable[Any]) -> GameRecord:
                 abandoned = MISDEAL
             case DealSummarized():
                 summary = _summary_record(players, event)
+            case PenaltyImposed():
+                penalties.append(
+                    PenaltyRecord(
+                        players[event.seat],
+                        event.severe,
+                        event.harms_soloist,
+                        event.denials if event.severe else None,
+                        event.reason,
+                    )
+                )
             case SchweinchenShown() | AnnouncementMade() | CardPlayed():
                 if cards_in_last == SEATS:
                     tricks.append([])
@@ -352,6 +389,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         note=state.note,
         reservations_open=not state.declared and state.abandoned is None and state.summary is None,
         solo_owed_by=state.solo_owed_by,
+        penalties=tuple(penalties),
     )
 
 

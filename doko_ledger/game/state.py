@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from doko_ledger.cards import FUCHS, Card, card_points
-from doko_ledger.events.doppelkopf import DealSummarized
+from doko_ledger.events.doppelkopf import DealSummarized, PenaltyImposed
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import CardOrder, card_order
@@ -105,6 +105,7 @@ class GameState:
     abandoned: str | None = None
     calls: tuple[Call, ...] = ()
     summary: DealSummarized | None = None
+    penalties: tuple[PenaltyImposed, ...] = ()
     tricks: tuple[Trick, ...] = ()
     current: Trick | None = None
 
@@ -141,9 +142,14 @@ class GameState:
         return (self.dealer + 1) % SEATS
 
     @property
+    def void(self) -> bool:
+        """A severe penalty voided the game (RULES.md §9): nothing more is played."""
+        return any(p.severe for p in self.penalties)
+
+    @property
     def ready(self) -> bool:
         """True once the reservations (and a poverty's exchange) are done and the deal stands."""
-        if self.game_type is None or self.abandoned is not None:
+        if self.game_type is None or self.abandoned is not None or self.void:
             return False
         return self.poverty is None or self.poverty.returned
 

@@ -22,6 +22,7 @@ from doko_ledger.events.doppelkopf import (
     DealAbandoned,
     DealSummarized,
     GameStarted,
+    PenaltyImposed,
     PovertyAnswered,
     PovertyCardsPassed,
     PovertyCardsReturned,
@@ -37,6 +38,7 @@ from doko_ledger.game.commands import (
     Command,
     DealCards,
     DeclareReservation,
+    ImposePenalty,
     NameReservation,
     PassPovertyCards,
     PlayCard,
@@ -114,6 +116,8 @@ def command_of(event: Any) -> Command | None:
             return ShowSchweinchen(event.seat)
         case CardPlayed():
             return PlayCard(event.seat, event.card)
+        case PenaltyImposed():
+            return ImposePenalty(event.seat, event.severe, event.harms_soloist, event.denials, event.reason)
         case DealSummarized():
             return SummarizeDeal(
                 event.game_type,
@@ -191,7 +195,10 @@ def _sums(result: GameScore | None) -> list[Check]:
     total = sum(result.deltas)
     zero = Check("scores sum to zero", total == 0, [f"sum {total}"])
     parities = {d % 2 for d in result.deltas}
-    parity = Check("all scores even or all odd", len(parities) == 1, [" ".join(f"{d:+d}" for d in result.deltas)])
+    details = [" ".join(f"{d:+d}" for d in result.deltas)]
+    if len(parities) > 1 and result.solo_penalty:
+        details.append("mixed because of a penalty in a solo, the one thing that may mix them (RULES.md §9)")
+    parity = Check("all scores even or all odd", len(parities) == 1 or result.solo_penalty, details)
     return [zero, parity]
 
 

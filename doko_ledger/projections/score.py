@@ -1,4 +1,4 @@
-"""A game's score: the derivation lines and what each player gets (RULES.md §7)."""
+"""A game's score: the derivation lines, penalties, and what each player gets (RULES.md §7, §9)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,37 @@ from dataclasses import dataclass
 
 from doko_ledger.game.facts import deal_facts
 from doko_ledger.game.parties import true_parties
+from doko_ledger.game.penalty import soloist
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Party
+from doko_ledger.rules.penalties import Penalty, penalty_points
 from doko_ledger.rules.ruleset import RuleSet
 from doko_ledger.rules.scoring import Score, score
 
 
 @dataclass(frozen=True, slots=True)
+class PenaltyLine:
+    """A penalty as its own line of the score: who, how grave, why, and the points per player."""
+
+    player: str
+    severe: bool
+    harms_soloist: bool
+    denials: int
+    reason: str
+    points: tuple[int, ...]
+
+    @property
+    def item(self) -> str:
+        grave = "severe" if self.severe else "minor"
+        extra = f", {self.denials} denial(s)" if self.denials else ""
+        extra += ", could harm the soloist" if self.harms_soloist else ""
+        return f"{grave} penalty: {self.player}{extra}"
+
+
+@dataclass(frozen=True, slots=True)
 class GameScore:
-    """The score of one game under one rule set; `score` is None for a deal thrown in."""
+    """The score of one game under one rule set; `score` is None for a deal thrown in or a game
+    voided by a severe penalty. `deltas` include the penalties."""
 
     game_id: str
     players: tuple[str, ...]
@@ -22,24 +44,44 @@ class GameScore:
     score: Score | None
     deltas: tuple[int, ...]
     note: str = ""
+    penalties: tuple[PenaltyLine, ...] = ()
+    in_solo: bool = False
 
     @property
     def by_player(self) -> dict[str, int]:
         return dict(zip(self.players, self.deltas, strict=True))
 
+    @property
+    def solo_penalty(self) -> bool:
+        """A penalty in a solo: the only thing that may make the scores mixed even and odd."""
+        return bool(self.penalties) and self.in_solo
+
 
 def score_game(state: GameState, rules: RuleSet | None = None) -> GameScore:
     """Score a finished game under its own rules (the snapshot) or under `rules` (what-if).
 
-    Raises `NotScorable` for an unfinished game. A deal thrown in scores nothing.
+    Raises `NotScorable` for an unfinished game that no severe penalty voided. A deal thrown
+    in scores nothing; penalties are added (a severe one replaces the game's score).
     """
     rules = rules or state.rules
-    if state.abandoned is not None:
-        reason = state.abandoned.replace("_", " ")
-        return GameScore(state.game_id, state.players, rules, None, (0,) * 4, f"thrown in: {reason}")
-    facts = deal_facts(state)
-    result = score(facts, rules)
-    parties = true_parties(state)
-    re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
+    lone = soloist(state)
+    lines = tuple(
+        PenaltyLine(
+            state.players[p.seat],
+            p.severe,
+            p.harms_soloist,
+            p.denials,
+            p.reason,
+            penalty_points(Penalty(p.seat, p.severe, p.harms_soloist, p.denials), lone),
+        )
+        for p in state.penalties
+    )
+    extra = [sum(line.points[s] for line in lines) for s in range(4)]
+    if state.void or state.abandoned is not None:
+        note = "void: a severe penalty" if state.void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
+        return GameScore(state.game_id, state.players, rules, None, tuple(extra), note, lines, lone is not None)
+    result = score(deal_facts(state), rules)
+    re_seats = [s for s, p in enumerate(true_parties(state)) if p is Party.RE]
     deltas = result.deltas(re_seats, range(4))
-    return GameScore(state.game_id, state.players, rules, result, tuple(deltas[s] for s in range(4)))
+    total = tuple(deltas[s] + extra[s] for s in range(4))
+    return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None)

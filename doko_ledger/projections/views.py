@@ -165,6 +165,17 @@ def score_view(result: GameScore) -> dict[str, Any]:
             }
             for line in score.lines
         ],
+        "penalties": [
+            {
+                "player": line.player,
+                "severe": line.severe,
+                "harms_soloist": line.harms_soloist,
+                "denials": line.denials,
+                "reason": line.reason,
+                "points": dict(zip(result.players, line.points, strict=True)),
+            }
+            for line in result.penalties
+        ],
         "players": result.by_player,
     }
 

@@ -46,6 +46,19 @@ def deal_outcome(state: GameState) -> DealOutcome:
     solo_by = None
     if state.game_type is not None and state.game_type.is_declared_solo and state.declarer is not None:
         solo_by = names[state.declarer]
+    if state.void or (state.abandoned is not None and state.penalties):
+        return DealOutcome(
+            state.game_id,
+            names,
+            score_game(state).by_player,
+            state.abandoned is not None,
+            state.void,
+            state.game_type,
+            solo_by,
+            False,
+            None,
+            (),
+        )
     if state.abandoned is not None or not state.finished:
         return DealOutcome(
             state.game_id,
