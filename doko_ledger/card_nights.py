@@ -190,7 +190,7 @@ class CardNights:
         night = self.night(session_id)
         last = night.state.deals[-1] if night.state.deals else None
         game = night.games[last] if last is not None else None
-        if game is None or game.finished or game.abandoned is not None or game.summary is not None:
+        if game is None or game.finished or game.void or game.abandoned is not None or game.summary is not None:
             if not tokens:
                 raise IllegalMove("no deal is being played: start one with `doko deal --seed TEXT` or give its cards")
             game = self.start_deal(session_id, night.deal_record(None, live=True), by=by, at=at)

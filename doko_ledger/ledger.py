@@ -16,6 +16,7 @@ from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.game.commands import ImposePenalty
 from doko_ledger.game.decide import decide
 from doko_ledger.game.evolve import fold
+from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.record import GameRecord, from_events
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force, void_last
@@ -81,6 +82,8 @@ class Ledger:
     ) -> ImportReport:
         """Append already validated games, each atomically at stream version 0.
 
+        The read models catch up when next read (`refresh`), not here: an import only appends.
+
         A game whose id is in the ledger already (or twice in `games`) is refused
         and reported by its source; the others are appended in batches.
         """
@@ -99,7 +102,6 @@ class Ledger:
                 self._append(batch, report, recorded_by, recorded_at, progress)
                 batch = []
         self._append(batch, report, recorded_by, recorded_at, progress)
-        self.refresh()
         return report
 
     def _append(self, batch: list[NewStreamEvents], report: ImportReport, by: str, at: str, progress: Any) -> None:
@@ -111,15 +113,19 @@ class Ledger:
         if progress is not None:
             progress(len(batch))
 
-    def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore:
-        """Record a penalty in a game (RULES.md §9) and return the game's new score."""
+    def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
+        """Record a penalty in a game (RULES.md §9) and return the game's new score (None while
+        the game is still being played)."""
         stream = game_stream(game_id)
         stored = self.events(game_id)
         state = fold(in_force([r.event for r in stored]))
         events = decide(state, command)
         self.store.append(stream, events, expected_version=len(stored), recorded_by=by, recorded_at=at)
         self.refresh()
-        return self.score(game_id)
+        try:
+            return self.score(game_id)
+        except NotScorable:
+            return None
 
     def undo(self, game_id: str, *, by: str, at: str) -> int:
         """Take back the game's newest event in force (a card, a call, a penalty) by appending a

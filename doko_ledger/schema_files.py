@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import fastjsonschema
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
@@ -47,5 +49,18 @@ def validator(relative: str) -> Draft202012Validator:
 
 
 def event_schema_validator(name: str, version: int) -> Draft202012Validator:
-    """The validator of one event type at one schema version."""
+    """The validator of one event type at one schema version (precise messages)."""
     return validator(f"events/{name}.v{version}.json")
+
+
+@cache
+def fast_event_check(name: str, version: int) -> Callable[[Any], Any]:
+    """The same schema compiled by fastjsonschema: a check ~20x faster on the append path.
+
+    The event schemas use only keywords draft 7 knows, and refer only within themselves, so
+    they compile as draft 7; a failure is re-validated with jsonschema for its message.
+    """
+    schema = dict(load_schema(f"events/{name}.v{version}.json"))
+    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+    check: Callable[[Any], Any] = fastjsonschema.compile(schema)
+    return check

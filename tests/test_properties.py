@@ -157,7 +157,9 @@ def test_rebuild_gives_the_same_rows_as_incremental_catch_up(
     with tempfile.TemporaryDirectory() as tmp, Ledger.open(Path(tmp) / "ledger.sqlite", create=True) as ledger:
         # two imports, so that the second catch-up starts from the position the first one left
         ledger.import_games(loaded[:cut], recorded_by="a", recorded_at=AT)
+        ledger.refresh()
         ledger.import_games(loaded[cut:], recorded_by="b", recorded_at=AT)
+        ledger.refresh()
         incremental = _rows(ledger)
         assert ledger.rebuild() == len(games)
         assert _rows(ledger) == incremental

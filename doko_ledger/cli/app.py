@@ -91,6 +91,7 @@ def import_(
                 recorded_at=now(),
                 progress=lambda n: progress.advance(task, n),
             )
+            ledger.refresh()
         failed += [f"{source}: {message}" for source, message in report.refused]
         games, events = report.games, report.events
     if as_json:

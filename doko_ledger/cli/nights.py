@@ -205,7 +205,10 @@ def penalty(
         if not _confirm(yes):
             raise typer.Exit(1)
         result = ledger.impose_penalty(game_id, command, by=recorder(by), at=now())
-    out().print(render.score([result]))
+    if result is None:
+        out().print(f"penalty recorded in {game_id}; the deal is still being played")
+    else:
+        out().print(render.score([result]))
 
 
 def correct(

@@ -17,8 +17,10 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar, get_type_hints
 
+import fastjsonschema
+
 from doko_ledger.errors import DokoError
-from doko_ledger.schema_files import event_schema_validator
+from doko_ledger.schema_files import event_schema_validator, fast_event_check
 
 
 class EventCodecError(DokoError):
@@ -149,18 +151,25 @@ def _schema_problem(name: str, version: int, payload_text: str) -> str | None:
     except ValueError as exc:
         return f"{name} v{version} payload is not JSON: {exc}"
     try:
-        schema = event_schema_validator(name, version)
+        fast_event_check(name, version)(payload)
+        return None
     except FileNotFoundError:
         return f"no schema for {name} v{version}: not an event this doko_ledger knows"
-    error = next(iter(schema.iter_errors(payload)), None)
+    except fastjsonschema.JsonSchemaException:
+        pass  # jsonschema names the field precisely
+    error = next(iter(event_schema_validator(name, version).iter_errors(payload)), None)
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "(payload)"
     return f"{name} v{version} event does not match its schema at {where}: {error.message}"
 
 
+@lru_cache(maxsize=8192)
 def encode_event(event: Any) -> tuple[str, int, str]:
-    """Validated (type name, schema version, payload JSON text) of an event, ready to store."""
+    """Validated (type name, schema version, payload JSON text) of an event, ready to store.
+
+    Events are immutable values, so equal events (a seat's card, a reservation) share one encoding.
+    """
     name, version = event.event_name, event.schema_version
     text = dumps_canonical(to_payload(event))
     validate(name, version, text)
@@ -186,6 +195,9 @@ def decode_event(name: str, version: int, payload_text: str) -> Any:
     return from_payload(name, payload)
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps_canonical(data: Any) -> str:
     """One fixed JSON text for a value: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(data)

@@ -151,6 +151,7 @@ def _record(doc: YamlDocument) -> GameRecord:
                 p.get("harms_soloist", False),
                 p.get("denials"),
                 p.get("reason", ""),
+                p.get("after_card"),
             )
             for p in data.get("penalties", [])
         ),
@@ -298,6 +299,8 @@ def dumps(record: GameRecord) -> str:
                 entry["denials"] = penalty.denials
             if penalty.reason:
                 entry["reason"] = penalty.reason
+            if penalty.at_card is not None:
+                entry["after_card"] = penalty.at_card
             lines.append(f"  - {dump_flow(entry)}")
     return "\n".join(lines) + "\n"
 

@@ -27,6 +27,8 @@ def _party(state: GameState, command: Announce) -> Party:
 def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
     who = seat_name(state, command.seat)
     label = command.announcement.label
+    if state.void:
+        raise IllegalMove(f"{who} cannot announce {label}: a severe penalty voided the game (RULES.md §9)")
     if not state.ready:
         raise IllegalMove(f"{who} cannot announce {label} before the reservations are settled")
     if state.finished:

@@ -165,6 +165,8 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
     _require_started(state)
     who = seat_name(state, seat)
     if not state.ready:
+        if state.void:
+            raise IllegalMove(f"{who} cannot play {card}: a severe penalty voided the game (RULES.md §9)")
         if state.abandoned is not None:
             raise IllegalMove(f"{who} cannot play {card}: the deal was thrown in")
         raise IllegalMove(f"{who} cannot play {card}: the reservations are not settled yet (RULES.md §4)")

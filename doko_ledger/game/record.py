@@ -10,7 +10,7 @@ trick with the calls between the cards. `to_events` runs every entry through
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from doko_ledger.cards import Card
@@ -114,6 +114,8 @@ class PenaltyRecord:
     harms_soloist: bool = False
     denials: int | None = None
     reason: str = ""
+    at_card: int | None = None
+    """Imposed after this many cards were played (None: after the play so far)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +282,7 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
     yield from _poverty_commands(record, now)
     if now().abandoned is not None and record.tricks:
         raise RecordError("nobody took the poverty, so the deal was thrown in: no tricks", ("tricks",))
+    played = 0
     for t, trick in enumerate(record.tricks):
         cards = sum(isinstance(item, Card) for item in trick)
         if cards > SEATS:
@@ -289,11 +292,19 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
         for i, item in enumerate(trick):
             path: Path = ("tricks", t, i)
             yield (_call(record, item, path) if isinstance(item, Said) else item), path
-    yield from _penalty_commands(record)
+            played += isinstance(item, Card)
+            if isinstance(item, Card):
+                yield from _penalty_commands(record, at_card=played)
+    yield from _penalty_commands(record, at_card=None)
 
 
-def _penalty_commands(record: GameRecord) -> Iterator[tuple[Command, Path]]:
+def _penalty_commands(record: GameRecord, at_card: int | None = None) -> Iterator[tuple[Command, Path]]:
+    """The penalties imposed after card `at_card`; with None, those of no card or after the play."""
+    played = sum(isinstance(i, Card) for t in record.tricks for i in t)
     for i, penalty in enumerate(record.penalties):
+        moment = penalty.at_card if penalty.at_card is not None and penalty.at_card < played else None
+        if moment != at_card:
+            continue
         path: Path = ("penalties", i)
         seat = _seat(record, penalty.player, path)
         yield ImposePenalty(seat, penalty.severe, penalty.harms_soloist, penalty.denials, penalty.reason), path
@@ -358,6 +369,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
                         event.harms_soloist,
                         event.denials if event.severe else None,
                         event.reason,
+                        len(before.cards_played),
                     )
                 )
             case SchweinchenShown() | AnnouncementMade() | CardPlayed():
@@ -389,8 +401,15 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         note=state.note,
         reservations_open=not state.declared and state.abandoned is None and state.summary is None,
         solo_owed_by=state.solo_owed_by,
-        penalties=tuple(penalties),
+        penalties=tuple(_at_card(p, len(state.cards_played)) if state.finished or state.void else p for p in penalties),
     )
+
+
+def _at_card(penalty: PenaltyRecord, played: int) -> PenaltyRecord:
+    """In a finished or void game a penalty after the last card is simply after the play."""
+    if penalty.at_card is not None and penalty.at_card >= played:
+        return replace(penalty, at_card=None)
+    return penalty
 
 
 def _summary_record(players: tuple[str, ...], event: DealSummarized) -> SummaryRecord:

@@ -150,7 +150,7 @@ def score_view(result: GameScore) -> dict[str, Any]:
         "rules": result.rules.to_dict(),
         "winner": None if score is None or score.winner is None else score.winner.value,
         "value": 0 if score is None else score.value,
-        "lone": score is not None and score.lone,
+        "lone": result.in_solo,
         "note": result.note,
         "lines": []
         if score is None
