@@ -6,11 +6,11 @@ import json
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import fastjsonschema
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+if TYPE_CHECKING:  # jsonschema is imported when a schema is first needed: read commands never are
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
 
 
 def schema_dir() -> Path:
@@ -32,6 +32,8 @@ def load_schema(relative: str) -> dict[str, Any]:
 @cache
 def _registry() -> Registry:
     """Every top-level schema by its `$id`, so that schemas can `$ref` each other."""
+    from referencing import Registry, Resource
+
     registry: Registry = Registry()
     for path in sorted(schema_dir().glob("*.json")):
         resource = Resource.from_contents(load_schema(path.name))
@@ -43,6 +45,8 @@ def _registry() -> Registry:
 
 @cache
 def validator(relative: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     schema = load_schema(relative)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema, registry=_registry())
@@ -60,6 +64,8 @@ def fast_event_check(name: str, version: int) -> Callable[[Any], Any]:
     The event schemas use only keywords draft 7 knows, and refer only within themselves, so
     they compile as draft 7; a failure is re-validated with jsonschema for its message.
     """
+    import fastjsonschema
+
     schema = dict(load_schema(f"events/{name}.v{version}.json"))
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     check: Callable[[Any], Any] = fastjsonschema.compile(schema)

@@ -17,8 +17,6 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar, get_type_hints
 
-import fastjsonschema
-
 from doko_ledger.errors import DokoError
 from doko_ledger.schema_files import event_schema_validator, fast_event_check
 
@@ -155,8 +153,8 @@ def _schema_problem(name: str, version: int, payload_text: str) -> str | None:
         return None
     except FileNotFoundError:
         return f"no schema for {name} v{version}: not an event this doko_ledger knows"
-    except fastjsonschema.JsonSchemaException:
-        pass  # jsonschema names the field precisely
+    except ValueError:  # fastjsonschema's JsonSchemaException; jsonschema names the field precisely
+        pass
     error = next(iter(event_schema_validator(name, version).iter_errors(payload)), None)
     if error is None:
         return None
