@@ -114,7 +114,7 @@ def main() -> None:
         assert read_count == n_events
 
     rows = [
-        ("import (validate, hash, append, project)", import_s, raw_insert_s, "plain sqlite3 executemany insert"),
+        ("import (validate, hash, append)", import_s, raw_insert_s, "plain sqlite3 executemany insert"),
         ("rebuild all projections", rebuild_s, raw_read_s, "plain sqlite3 select + json.loads"),
     ]
     print(f"\n{'step':<42} {'seconds':>8} {'events/s':>10} {'raw s':>7} {'ratio':>6}  baseline")

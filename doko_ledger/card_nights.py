@@ -193,9 +193,10 @@ class CardNights:
         if game is None or game.finished or game.void or game.abandoned is not None or game.summary is not None:
             if not tokens:
                 raise IllegalMove("no deal is being played: start one with `doko deal --seed TEXT` or give its cards")
-            game = self.start_deal(session_id, night.deal_record(None, live=True), by=by, at=at)
-            night = self.night(session_id)
-            last = night.state.deals[-1]
+            base = night.deal_record(None, live=True)
+            _, state = night.add(extend_record(base, tokens, reservations_open=True))
+            self._commit(session_id, night, by=by, at=at)  # the new deal and its first entries, or nothing
+            return state
         assert last is not None
         if not tokens:
             return night.games[last]

@@ -129,7 +129,10 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise SourceError(f"cannot write the export: {exc.strerror}", source=str(output)) from None
 
 
 @app.command()

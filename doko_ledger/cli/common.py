@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -15,9 +16,29 @@ from typer.core import TyperGroup
 
 from doko_ledger.errors import DokoError
 
+try:  # typer 0.2x vendors click; older typers use click itself
+    from typer._click.exceptions import ClickException
+except ImportError:  # pragma: no cover
+    from click.exceptions import ClickException  # type: ignore[assignment]
+
 
 class _Group(TyperGroup):
-    """Turns every `DokoError` into one line on stderr and its exit code: the one place that does."""
+    """Turns every `DokoError`, and every usage error, into one line on stderr and its exit
+    code: the one place that does."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            result = super().main(*args, **kwargs)
+        except ClickException as exc:
+            err_console().print(f"error: {exc.format_message()}", markup=False, highlight=False, soft_wrap=True)
+            sys.exit(exc.exit_code)
+        except (typer.Abort, EOFError, KeyboardInterrupt):
+            err_console().print("error: aborted", markup=False)
+            sys.exit(1)
+        if isinstance(result, int):  # typer.Exit(n) comes back as n when not standalone
+            sys.exit(result)
+        return result
 
     def invoke(self, ctx: Any) -> Any:
         try:

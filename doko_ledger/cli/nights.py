@@ -24,6 +24,7 @@ from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import standings_view
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.session.decide import StartSession
+from doko_ledger.session.recorder import Night
 from doko_ledger.session.standings import settle
 
 SessionOption = Annotated[
@@ -92,6 +93,7 @@ def session_start(
     if first not in names:
         raise quick_entry.EntryError(f"--dealer: {first!r} is not one of the players ({', '.join(names)})")
     command = StartSession(session_id, names, names.index(first), rules_named(rules), match, date, rate)
+    Night().start(command)  # refuse a bad night before a ledger file is created for it
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         ledger.nights.start(command, by=recorder(by), at=now())
     out().print(f"card night {session_id} started: {', '.join(names)}; {first} deals first")

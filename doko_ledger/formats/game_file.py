@@ -203,6 +203,8 @@ def _schema_message(error: Any) -> str:
         return str(error.message).replace("Additional properties are not allowed", "unknown field(s)")
     if error.validator == "oneOf" and isinstance(error.instance, dict):
         return f"expected a card or one call such as {{Anna: re}}, not {error.instance!r}"
+    if error.validator == "oneOf" and list(error.absolute_path)[:1] == ["tricks"]:
+        return f"expected a card written as text (H10, CQ) or a call such as {{Anna: re}}, not {error.instance!r}"
     return str(error.message)
 
 

@@ -38,8 +38,19 @@ _Loader.yaml_implicit_resolvers = {
     key: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:bool")]
     for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, rx) for tag, rx in resolvers if tag not in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
+    for key, resolvers in _Loader.yaml_implicit_resolvers.items()
+}
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+# Numbers without YAML 1.1's base-60 form: `tricks: 9:3` stays text, not 543.
+_Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"), list("-+0123456789"))
+_Loader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]+(?:[eE][-+][0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$"),
+    list("-+0123456789."),
 )
 
 
@@ -89,6 +100,10 @@ def _check_duplicate_keys(node: yaml.Node | None, source: str) -> None:
     if isinstance(node, yaml.MappingNode):
         seen: set[Any] = set()
         for key, value in node.value:
+            if not isinstance(key, yaml.ScalarNode):
+                raise SourceError(
+                    "a key must be plain text, not a list or a mapping", source=source, line=_line(key.start_mark)
+                )
             if key.value in seen:
                 raise SourceError(f"key {key.value!r} is given twice", source=source, line=key.start_mark.line + 1)
             seen.add(key.value)
@@ -139,6 +154,11 @@ def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
         if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in what:
             what = f"{what}; only plain YAML data is read"
         raise SourceError(f"not valid YAML: {what}", source=source, line=line) from None
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1
+        raise SourceError(
+            f"not valid text: character #x{exc.character:04x} is not allowed", source=source, line=line
+        ) from None
     except yaml.YAMLError as exc:
         raise SourceError(f"not valid YAML: {exc}", source=source) from None
     return YamlDocument(data, root, source, text)

@@ -15,6 +15,7 @@ from doko_ledger.session.schedule import Schedule
 from doko_ledger.session.state import SessionState
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 7
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 _RATE = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,4})?$")
 
 
@@ -98,6 +99,11 @@ def decide(state: SessionState, command: SessionCommand, schedule: Schedule) -> 
 def _start(state: SessionState, command: StartSession) -> SessionStarted:
     if state.started:
         raise IllegalMove(f"session {state.session_id!r} has already started")
+    if not _ID.match(command.session_id):
+        raise IllegalMove(
+            f"a night's id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, "
+            f"not {command.session_id!r}"
+        )
     players = command.players
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise IllegalMove(f"a card night has 4 to 7 players, not {len(players)}")
