@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from doko_ledger.cards import FUCHS, Card, card_points
+from doko_ledger.cards import FUCHS, Card
 from doko_ledger.events.doppelkopf import DealSummarized, PenaltyImposed
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
@@ -15,6 +15,9 @@ from doko_ledger.rules.reservations import Named
 from doko_ledger.rules.ruleset import RuleSet
 
 Hand = tuple[Card, ...]
+
+
+_SEATS_FROM = tuple(tuple((leader + i) % SEATS for i in range(SEATS)) for leader in range(SEATS))
 
 
 class Trick(NamedTuple):
@@ -34,11 +37,12 @@ class Trick(NamedTuple):
 
     @property
     def plays(self) -> tuple[tuple[int, Card], ...]:
-        return tuple((self.seat_of(i), c) for i, c in enumerate(self.cards))
+        """(seat, card) in play order."""
+        return tuple(zip(_SEATS_FROM[self.leader], self.cards, strict=False))
 
     @property
     def points(self) -> int:
-        return card_points(self.cards)
+        return sum([c.points for c in self.cards])
 
     @property
     def complete(self) -> bool:

@@ -79,6 +79,9 @@ def fold_revealing(events: Iterable[Any]) -> tuple[GameState, list[Revelation]]:
     out: list[Revelation] = []
     for event in events:
         before, state = state, evolve(state, event)
+        # a plain card (most events) cannot change what the table knows: skip it cheaply
+        if type(event) is CardPlayed and event.card is not ALTE and state.game_type is not GameType.MARRIAGE:
+            continue
         if state.game_type is None or not _may_reveal(before, state, event):
             continue
         now = public_parties(state)
