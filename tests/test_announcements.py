@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import pytest
+from helpers import MARRIAGE_DEAL, c, cards, run, swap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doko_ledger.cards import ALTE, Card, deck, parse_card
+from doko_ledger.cards import ALTE, deck
 from doko_ledger.events.doppelkopf import AnnouncementMade, CardPlayed, DoppelkopfEvent
 from doko_ledger.game import (
     Announce,
@@ -68,30 +69,6 @@ def call_at(party: Party, level: int) -> Announcement:
     return DENIAL_AT[level]
 
 
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_card(t) for t in text.split())
-
-
-def c(text: str) -> Card:
-    return parse_card(text)
-
-
-def swap(deal: tuple[Hand, ...], a: int, card_a: str, b: int, card_b: str) -> tuple[Hand, ...]:
-    hands = [list(h) for h in deal]
-    hands[a].remove(c(card_a))
-    hands[b].remove(c(card_b))
-    hands[a].append(c(card_b))
-    hands[b].append(c(card_a))
-    return tuple(tuple(h) for h in hands)
-
-
-# Anna holds both CQ. Every seat holds a little of each plain suit.
-MARRIAGE_DEAL = (
-    cards("CQ CQ D9 D9 DK DK CA C9 SA S9 HA H9"),
-    cards("H10 SQ SQ HQ DJ DA D10 C10 CK S10 SK HK"),
-    cards("H10 HQ DQ CJ SJ HJ DJ CA CK SA SK HA"),
-    cards("DQ CJ SJ HJ DA D10 C10 C9 S10 S9 HK H9"),
-)
 # The old ones split: Anna and Ben are Re, Cleo and Dirk Kontra.
 NORMAL_DEAL = swap(MARRIAGE_DEAL, ANNA, "CQ", BEN, "SQ")
 # 40 cards, suit by suit (bistro rules have no nines).
@@ -105,13 +82,6 @@ PARTY_SEATS = {RE: (ANNA, BEN), KONTRA: (CLEO, DIRK)}
 
 
 # --- helpers -------------------------------------------------------------------------------------
-
-
-def run(state: GameState, *commands: Command) -> GameState:
-    for command in commands:
-        for event in decide(state, command):
-            state = evolve(state, event)
-    return state
 
 
 def refused(state: GameState, command: Command, message: str | None = None) -> IllegalMove:

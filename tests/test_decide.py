@@ -7,8 +7,9 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from helpers import c, cards, run
 
-from doko_ledger.cards import ALTE, Card, card_points, deck, parse_card
+from doko_ledger.cards import ALTE, Card, card_points, deck
 from doko_ledger.events.doppelkopf import (
     AbandonReason,
     CardPlayed,
@@ -54,14 +55,6 @@ STANDARD = preset("standard")
 BISTRO = preset("bistro")
 
 Hands = tuple[tuple[Card, ...], ...]
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_card(t) for t in text.split())
-
-
-def c(text: str) -> Card:
-    return parse_card(text)
 
 
 def swapped(hands: Hands, one: int, card: str, other: int, other_card: str) -> Hands:
@@ -115,14 +108,6 @@ def started(rules: RuleSet = STANDARD, dealer: int = DIRK) -> GameStarted:
 
 def given(*events: DoppelkopfEvent) -> GameState:
     return fold(events)
-
-
-def run(state: GameState, *commands: Command) -> GameState:
-    """Decide and evolve each command in turn."""
-    for command in commands:
-        for event in decide(state, command):
-            state = evolve(state, event)
-    return state
 
 
 def plays(*moves: tuple[int, str]) -> list[PlayCard]:

@@ -6,12 +6,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from helpers import cards, run
 
 from doko_ledger.cards import Card, deck, parse_card
 from doko_ledger.events.doppelkopf import SummaryCall
 from doko_ledger.game import (
     Announce,
-    Command,
     DealCards,
     DeclareReservation,
     GameState,
@@ -20,7 +20,6 @@ from doko_ledger.game import (
     PlayCard,
     StartGame,
     decide,
-    evolve,
 )
 from doko_ledger.game.commands import SummarizeDeal
 from doko_ledger.game.evolve import DUEL_UNSCORED
@@ -40,10 +39,6 @@ ANNA, BOT1, CLEO, BOT3 = range(4)
 DEALER = BOT3  # Anna leads the first trick
 
 Hands = tuple[tuple[Card, ...], ...]
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_card(t) for t in text.split())
 
 
 def swapped(hands: Hands, one: int, card: str, other: int, other_card: str) -> Hands:
@@ -78,13 +73,6 @@ def test_the_deals_are_whole_decks() -> None:
 def test_the_duel_preset() -> None:
     assert DUEL.computer_seats == (1, 3)
     assert [DUEL.is_computer(s) for s in range(4)] == [False, True, False, True]
-
-
-def run(state: GameState, *commands: Command) -> GameState:
-    for command in commands:
-        for event in decide(state, command):
-            state = evolve(state, event)
-    return state
 
 
 def dealt(hands: Hands) -> GameState:

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from helpers import MARRIAGE_DEAL, c, cards, run
 
-from doko_ledger.cards import Card, parse_card
 from doko_ledger.game import (
     Announce,
     AnswerPoverty,
-    Command,
     DealCards,
     DeclareReservation,
     GameState,
@@ -19,8 +18,6 @@ from doko_ledger.game import (
     PlayCard,
     ReturnPovertyCards,
     StartGame,
-    decide,
-    evolve,
 )
 from doko_ledger.game.parties import (
     Announced,
@@ -47,21 +44,6 @@ STANDARD = preset("standard")
 NOBODY = (None, None, None, None)
 
 
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_card(t) for t in text.split())
-
-
-def c(text: str) -> Card:
-    return parse_card(text)
-
-
-# Anna holds both CQ.
-MARRIAGE_DEAL = (
-    cards("CQ CQ D9 D9 DK DK CA C9 SA S9 HA H9"),
-    cards("H10 SQ SQ HQ DJ DA D10 C10 CK S10 SK HK"),
-    cards("H10 HQ DQ CJ SJ HJ DJ CA CK SA SK HA"),
-    cards("DQ CJ SJ HJ DA D10 C10 C9 S10 S9 HK H9"),
-)
 # The old ones split: Anna (CQ SQ …) and Ben (… CQ) are Re.
 NORMAL_DEAL = (
     cards("CQ SQ D9 D9 DK DK CA C9 SA S9 HA H9"),
@@ -76,13 +58,6 @@ POVERTY_DEAL = (
     cards("DA D10 HJ CA CA C10 C10 SA SA S10 HA HA"),
     cards("DJ DA D10 DK DK D9 D9 S10 SK S9 HK H9"),
 )
-
-
-def run(state: GameState, *commands: Command) -> GameState:
-    for command in commands:
-        for event in decide(state, command):
-            state = evolve(state, event)
-    return state
 
 
 def started(deal: tuple[Hand, ...] | None, dealer: int = DIRK, rules: RuleSet = STANDARD) -> GameState:

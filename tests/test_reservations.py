@@ -7,8 +7,9 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from helpers import MARRIAGE_DEAL, c, cards, run, swap
 
-from doko_ledger.cards import Card, deck, parse_card
+from doko_ledger.cards import Card, deck
 from doko_ledger.events.doppelkopf import (
     AbandonReason,
     DealAbandoned,
@@ -63,32 +64,6 @@ STANDARD = preset("standard")
 NORMAL_ORDER = card_order(G.NORMAL)
 
 
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_card(t) for t in text.split())
-
-
-def c(text: str) -> Card:
-    return parse_card(text)
-
-
-def swap(deal: tuple[Hand, ...], a: int, card_a: str, b: int, card_b: str) -> tuple[Hand, ...]:
-    """The deal with one card of seat `a` and one of seat `b` exchanged."""
-    hands = [list(h) for h in deal]
-    hands[a].remove(c(card_a))
-    hands[b].remove(c(card_b))
-    hands[a].append(c(card_b))
-    hands[b].append(c(card_a))
-    return tuple(tuple(h) for h in hands)
-
-
-# Anna holds both CQ (a marriage, or a silent solo if she says healthy). Every seat holds a little
-# of each plain suit, so scripted tricks can be won by whoever the test needs.
-MARRIAGE_DEAL = (
-    cards("CQ CQ D9 D9 DK DK CA C9 SA S9 HA H9"),
-    cards("H10 SQ SQ HQ DJ DA D10 C10 CK S10 SK HK"),
-    cards("H10 HQ DQ CJ SJ HJ DJ CA CK SA SK HA"),
-    cards("DQ CJ SJ HJ DA D10 C10 C9 S10 S9 HK H9"),
-)
 # Cleo holds three trumps (DA D10 HJ): a poverty. CQ with Anna and Ben.
 POVERTY_DEAL = (
     cards("H10 H10 CQ SQ SQ HQ HQ DQ CK C9 SK S9"),
@@ -124,14 +99,6 @@ def test_the_fixed_deals_have_what_their_names_say() -> None:
 
 
 # --- helpers -------------------------------------------------------------------------------------
-
-
-def run(state: GameState, *commands: Command) -> GameState:
-    """Decide and evolve each command in turn."""
-    for command in commands:
-        for event in decide(state, command):
-            state = evolve(state, event)
-    return state
 
 
 def refused(state: GameState, command: Command, message: str | None = None) -> IllegalMove:

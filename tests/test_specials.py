@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from helpers import cards
 
-from doko_ledger.cards import Card, deck, parse_card
+from doko_ledger.cards import Card, deck
 from doko_ledger.formats.game_file import read_file
 from doko_ledger.game import (
     AnswerPoverty,
@@ -49,10 +50,6 @@ FOX, KARLCHEN, CAPTURED, DOPPELKOPF = (
 STANDARD = preset("standard")
 PLAYERS = ("Anna", "Ben", "Cleo", "Dirk")
 DEALER = 3  # Anna (seat 0) leads the first trick
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_card(t) for t in text.split())
 
 
 def replaced(tricks: list[str], changes: dict[int, str]) -> list[str]:

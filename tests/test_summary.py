@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import run
 
 from doko_ledger.cards import parse_card
 from doko_ledger.events.doppelkopf import DealSummarized, SummaryCall, SummarySpecial
 from doko_ledger.formats.game_file import dumps, loads, read
 from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.game import (
-    Command,
     DealCards,
     DeclareReservation,
     GameState,
@@ -38,13 +38,6 @@ RE, KONTRA = Party.RE, Party.KONTRA
 PLAYERS = ("Anna", "Ben", "Cleo", "Dirk")
 ANNA, BEN, CLEO, DIRK = range(4)
 STANDARD = preset("standard")
-
-
-def run(state: GameState, *commands: Command) -> GameState:
-    for command in commands:
-        for event in decide(state, command):
-            state = evolve(state, event)
-    return state
 
 
 def started(rules: RuleSet = STANDARD) -> GameState:

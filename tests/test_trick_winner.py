@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from helpers import cards
 
-from doko_ledger.cards import Card, parse_card
+from doko_ledger.cards import parse_card
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import card_order
 from doko_ledger.rules.play import is_revoke, legal_plays, must_follow, next_seat, winning_index
 
 G = GameType
-
-
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(parse_card(t) for t in text.split())
 
 
 # (game type, cards in play order, index of the winning card, why)
