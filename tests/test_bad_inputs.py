@@ -199,7 +199,7 @@ FILES: dict[str, BadFile] = {
     "rules_bad_bock_multiplier.yaml": BadFile(3, "bock_multiplier", "a whole number from 1 to 100, not -2"),
     "rules_computer_seats_out_of_range.yaml": BadFile(2, "computer_seats", "two different seats 0-3, not [1, 7]"),
     "rules_python_tag.yaml": BadFile(1, "", "python/object/apply:os.system'; only plain YAML data is read"),
-    "rules_non_utf8.yaml": BadFile(None, "", "cannot read rule file"),
+    "rules_non_utf8.yaml": BadFile(None, "", "not UTF-8 text"),
     "rules_mapping_key_is_a_list.yaml": BadFile((2, None), "", ""),
 }
 
@@ -357,7 +357,7 @@ COMMANDS: dict[str, BadCommand] = {
         ("rules_wrong_value_type.yaml:2: with_nines:",),
     ),
     "score_missing_rule_file": BadCommand(
-        ("score", "#1", "--rules", "{tmp}/missing.yaml"), 2, ("missing.yaml: cannot read rule file",)
+        ("score", "#1", "--rules", "{tmp}/missing.yaml"), 2, ("missing.yaml: cannot read file: No such file",)
     ),
     "rules_show_unknown_preset": BadCommand(("rules", "show", "turbo"), 2, ("no preset or rule file 'turbo'",)),
     # card nights

@@ -244,7 +244,7 @@ def test_score_under_a_bad_rule_file(
 
 def test_score_under_a_missing_rule_file(cli: Cli, samples: list[str], tmp_path: Path) -> None:
     result = failed(cli("score", THREE_RULES, "--rules", tmp_path / "nowhere.yaml"), 2)
-    assert result.stderr.startswith(f"error: {tmp_path / 'nowhere.yaml'}: cannot read rule file")
+    assert result.stderr.startswith(f"error: {tmp_path / 'nowhere.yaml'}: cannot read file: No such file")
 
 
 # -- doko rules show --------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 from doko_ledger.cards import Card, CardError, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.events.doppelkopf import DoppelkopfEvent
-from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.game.record import (
     GameRecord,
     PenaltyRecord,
@@ -73,13 +73,7 @@ def loads(text: str, source: str = "<text>") -> GameRecord:
 
 def read_file(path: str | Path) -> LoadedGame:
     """`read` a game file from disk; unreadable files are a `SourceError` too."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
-    except OSError as exc:
-        raise SourceError(f"cannot read file: {exc.strerror}", source=str(path)) from None
-    return read(text, str(path))
+    return read(read_text(path), str(path))
 
 
 def load(path: str | Path | TextIO) -> GameRecord:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from doko_ledger.formats.yaml_source import SourceError, dump_flow, parse_yaml
+from doko_ledger.formats.yaml_source import dump_flow, parse_yaml, read_text
 from doko_ledger.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset, rules_from_mapping
 
 
@@ -33,11 +33,7 @@ def loads(text: str, source: str = "<text>") -> RuleSet:
 
 
 def load(path: str | Path) -> RuleSet:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SourceError(f"cannot read rule file: {exc}", source=str(path)) from None
-    return loads(text, str(path))
+    return loads(read_text(path), str(path))
 
 
 def dumps(rules: RuleSet, *, full: bool = False) -> str:

@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from doko_ledger.errors import DokoError
 from doko_ledger.formats.game_file import leading_comment
-from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.record import MISDEAL as MISDEAL_REASON
 from doko_ledger.game.record import GameRecord, RecordError, SummaryRecord, to_events
@@ -119,13 +119,7 @@ def loads(text: str, source: str = "<text>") -> SessionFile:
 
 def read_file(path: str | Path) -> LoadedSession:
     """`read` a session file from disk; unreadable files are a `SourceError` too."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
-    except OSError as exc:
-        raise SourceError(f"cannot read file: {exc.strerror}", source=str(path)) from None
-    return read(text, str(path))
+    return read(read_text(path), str(path))
 
 
 def load(path: str | Path | TextIO) -> SessionFile:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -136,6 +137,16 @@ def _check_plain(text: str, source: str) -> None:
                 raise SourceError(f"nested deeper than {MAX_DEPTH} levels", source=source, line=_line(event.start_mark))
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
             depth -= 1
+
+
+def read_text(path: str | Path) -> str:
+    """A file's UTF-8 text; an unreadable file is a `SourceError` naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+    except OSError as exc:
+        raise SourceError(f"cannot read file: {exc.strerror}", source=str(path)) from None
 
 
 def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
