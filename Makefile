@@ -4,6 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_DB ?= demo.sqlite
+GAMES ?= 10000
 
 .PHONY: demo test lint bench clean
 
@@ -27,8 +28,8 @@ lint: $(STAMP)  ## ruff and mypy --strict
 	$(BIN)/ruff format --check doko_ledger tests bench
 	$(BIN)/mypy
 
-bench: $(STAMP)  ## speed benchmarks (not tests)
-	$(BIN)/python bench/bench_ledger.py --games 10000
+bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for the large ledger
+	$(BIN)/python bench/bench_ledger.py --games $(GAMES)
 
 clean:
 	rm -rf $(VENV) $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm .pytest_cache .mypy_cache .ruff_cache

@@ -18,6 +18,7 @@ from doko_ledger.game.evolve import fold
 from doko_ledger.game.record import to_events
 from doko_ledger.game.state import GameState
 from doko_ledger.ledger import Ledger, state_before_trick
+from doko_ledger.projections.score import score_game
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
 from doko_ledger.rules.ruleset import RuleSet, preset, rules_from_mapping
@@ -176,3 +177,18 @@ def test_rebuild_gives_the_same_rows_as_incremental_catch_up(
         assert len(games_rows) == len(games)
         assert len(trick_rows) == sum(len(g.final.all_tricks) for g in games)
         assert ledger.verify().ok
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(seed=SEEDS, rules=RULES, game_type=GAME_TYPES, other=st.sampled_from(["standard", "ddv", "bistro"]))
+def test_the_score_is_the_same_after_an_export_import_round_trip(
+    make_game: MakeGame, seed: int, rules: RuleSet, game_type: GameType, other: str
+) -> None:
+    game = _game(make_game, seed, rules, game_type)
+    _, again = to_events(game_file.loads(game_file.dumps(game_file.loads(game.text))))
+    assert again == game.final
+    for scoring in (None, preset(other)):
+        before, after = score_game(game.final, scoring), score_game(again, scoring)
+        assert after.deltas == before.deltas
+        assert sum(after.deltas) == 0
+        assert after.score == before.score
