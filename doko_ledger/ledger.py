@@ -152,9 +152,9 @@ class Ledger:
 
     def resolve(self, ref: str) -> str:
         """The game id that `ref` names: an exact id, a unique prefix, or `#N` from `doko games`."""
-        ids = self.game_ids()
-        if ref in ids:
+        if self.store.stream_version(game_stream(ref)) > 0:  # an exact id: one index look-up
             return ref
+        ids = self.game_ids()
         if ref.startswith("#") and ref[1:].isdigit():
             index = int(ref[1:])
             if 1 <= index <= len(ids):
