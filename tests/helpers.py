@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from doko_ledger.cards import Card, parse_card
-from doko_ledger.game import Command, GameState, decide, evolve
+from doko_ledger.game import Command, GameState, PlayCard, decide, evolve
 from doko_ledger.game.state import Hand
+from doko_ledger.rules.play import legal_plays
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -21,6 +22,25 @@ def run(state: GameState, *commands: Command) -> GameState:
     for command in commands:
         for event in decide(state, command):
             state = evolve(state, event)
+    return state
+
+
+def play_script(state: GameState, *texts: str) -> GameState:
+    """Play the given cards in turn order (whoever is to play)."""
+    for text in texts:
+        seat = state.to_play
+        assert seat is not None
+        state = run(state, PlayCard(seat, c(text)))
+    return state
+
+
+def play_any(state: GameState, count: int) -> GameState:
+    """Play `count` legal cards (the first legal one each turn)."""
+    for _ in range(count):
+        seat = state.to_play
+        assert seat is not None and state.hands is not None
+        trick = state.current.cards if state.current is not None else ()
+        state = run(state, PlayCard(seat, legal_plays(state.hands[seat], trick, state.order)[0]))
     return state
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import pytest
-from helpers import MARRIAGE_DEAL, c, cards, run, swap
+from helpers import MARRIAGE_DEAL, c, cards, play_script, run, swap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -115,14 +115,6 @@ def game(
     if reservation is not None:
         state = run(state, NameReservation(*reservation))
     assert state.ready
-    return state
-
-
-def play_script(state: GameState, *texts: str) -> GameState:
-    for text in texts:
-        seat = state.to_play
-        assert seat is not None
-        state = run(state, PlayCard(seat, c(text)))
     return state
 
 

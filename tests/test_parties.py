@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from helpers import MARRIAGE_DEAL, c, cards, run
+from helpers import MARRIAGE_DEAL, c, cards, play_any, run
+from helpers import play_script as play
 
 from doko_ledger.game import (
     Announce,
@@ -15,7 +16,6 @@ from doko_ledger.game import (
     GameState,
     NameReservation,
     PassPovertyCards,
-    PlayCard,
     ReturnPovertyCards,
     StartGame,
 )
@@ -30,7 +30,6 @@ from doko_ledger.game.parties import (
 from doko_ledger.game.state import Hand
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
-from doko_ledger.rules.play import legal_plays
 from doko_ledger.rules.reservations import ReservationKind, asking_order
 from doko_ledger.rules.ruleset import RuleSet, preset
 
@@ -79,24 +78,6 @@ def game(
     state = declared(started(deal, dealer), None if reservation is None else reservation[0])
     if reservation is not None:
         state = run(state, NameReservation(*reservation))
-    return state
-
-
-def play(state: GameState, *texts: str) -> GameState:
-    """Play the given cards in turn order."""
-    for text in texts:
-        seat = state.to_play
-        assert seat is not None
-        state = run(state, PlayCard(seat, c(text)))
-    return state
-
-
-def play_any(state: GameState, count: int) -> GameState:
-    for _ in range(count):
-        seat = state.to_play
-        assert seat is not None and state.hands is not None
-        trick = state.current.cards if state.current is not None else ()
-        state = run(state, PlayCard(seat, legal_plays(state.hands[seat], trick, state.order)[0]))
     return state
 
 

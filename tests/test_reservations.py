@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from helpers import MARRIAGE_DEAL, c, cards, run, swap
+from helpers import MARRIAGE_DEAL, c, cards, play_any, play_script, run, swap
 
 from doko_ledger.cards import Card, deck
 from doko_ledger.events.doppelkopf import (
@@ -41,7 +41,6 @@ from doko_ledger.game.state import Hand
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import card_order
-from doko_ledger.rules.play import legal_plays
 from doko_ledger.rules.reservations import (
     Contract,
     Named,
@@ -130,25 +129,6 @@ def table_cards(state: GameState) -> Counter[Card]:
     if poverty is not None and poverty.passed and poverty.acceptor is None and poverty.passed_cards is not None:
         total.update(poverty.passed_cards)
     return total
-
-
-def play_script(state: GameState, *texts: str) -> GameState:
-    """Play the given cards in turn order (whoever is to play)."""
-    for text in texts:
-        seat = state.to_play
-        assert seat is not None
-        state = run(state, PlayCard(seat, c(text)))
-    return state
-
-
-def play_any(state: GameState, count: int) -> GameState:
-    """Play `count` legal cards (the first legal one each turn)."""
-    for _ in range(count):
-        seat = state.to_play
-        assert seat is not None and state.hands is not None
-        trick = state.current.cards if state.current is not None else ()
-        state = run(state, PlayCard(seat, legal_plays(state.hands[seat], trick, state.order)[0]))
-    return state
 
 
 # --- asking order and precedence (pure) ----------------------------------------------------------
