@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.progress import Progress
 
-from doko_ledger.cli import nights, render
+from doko_ledger.cli import nights, render, render_scores
 from doko_ledger.cli.common import (
     DbOption,
     GameArg,
@@ -186,7 +186,7 @@ def rules_show(
     if as_json:
         echo_json(rules.to_dict())
     else:
-        out().print(render.rules_table(rules))
+        out().print(render_scores.rules_table(rules))
 
 
 @app.command()
@@ -199,7 +199,7 @@ def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json:
     if as_json:
         echo_json(score_view(results[0]) if len(results) == 1 else [score_view(r) for r in results])
     else:
-        out().print(render.score(results))
+        out().print(render_scores.score(results))
 
 
 def _claim(text: str) -> dict[str, int]:
@@ -236,7 +236,7 @@ def audit(
     if as_json:
         echo_json(audit_view(report))
     else:
-        out().print(render.audit(report))
+        out().print(render_scores.audit(report))
     if not report.ok:
         raise typer.Exit(5)
 

@@ -13,7 +13,7 @@ import typer
 from rich.prompt import Confirm, IntPrompt, Prompt
 
 from doko_ledger.cards import deck
-from doko_ledger.cli import render, render_nights
+from doko_ledger.cli import render_nights, render_scores
 from doko_ledger.cli.common import JsonOption, echo_json, err_console, ledger_path, now, out, recorder
 from doko_ledger.errors import DokoError
 from doko_ledger.formats import quick_entry
@@ -147,7 +147,7 @@ def record(
         facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
         prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal)
         if prepared.score is not None:
-            out().print(render.score([prepared.score]))
+            out().print(render_scores.score([prepared.score]))
         if not _confirm(yes):
             out().print("nothing appended")
             raise typer.Exit(1)
@@ -210,7 +210,7 @@ def penalty(
     if result is None:
         out().print(f"penalty recorded in {game_id}; the deal is still being played")
     else:
-        out().print(render.score([result]))
+        out().print(render_scores.score([result]))
 
 
 def correct(

@@ -10,16 +10,13 @@ from rich.table import Table
 from rich.text import Text
 
 from doko_ledger.cli.render import card_text, cards_text, game_header
+from doko_ledger.cli.render_scores import signed
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.play import legal_plays
 from doko_ledger.session.schedule import NextDeal
 from doko_ledger.session.standings import Payment, Standings
 
 BARS = "▁▂▃▄▅▆▇█"
-
-
-def _signed(value: int) -> Text:
-    return Text(f"{value:+d}" if value else "0", style="green" if value > 0 else "red" if value < 0 else "dim")
 
 
 def next_deal(upcoming: NextDeal) -> Text:
@@ -62,7 +59,7 @@ def chart(night: Standings) -> Table:
     for player in night.players:
         line = "".join(BARS[(r.totals[player] - low) * (len(BARS) - 1) // span] for r in night.rows)
         total = night.rows[-1].totals[player] if night.rows else 0
-        table.add_row(player, Text(line, style="cyan"), _signed(total))
+        table.add_row(player, Text(line, style="cyan"), signed(total))
     table.add_row("", Text(f"from {low:+d} to {high:+d}", style="dim"), "")
     return table
 
@@ -87,7 +84,7 @@ def standings(night: Standings) -> RenderableType:
             if player not in row.playing:
                 cells.append(Text("·", style="dim"))
             else:
-                cell = _signed(row.deltas[player])
+                cell = signed(row.deltas[player])
                 cell.append(f" {row.totals[player]:+d}", style="dim")
                 cells.append(cell)
         bock = Text(f"{row.multiplier}" if row.multiplier > 1 else "", style="magenta")
@@ -101,7 +98,7 @@ def standings(night: Standings) -> RenderableType:
         extra = [f"{s.money:+.2f}"] if s.money is not None else []
         owes = Text("owes a solo", style="yellow") if s.owes_solo else Text("")
         summary.add_row(
-            s.player, _signed(s.total), str(s.played), str(s.won), str(s.solos), str(s.solos_won), owes, *extra
+            s.player, signed(s.total), str(s.played), str(s.won), str(s.solos), str(s.solos_won), owes, *extra
         )
     parts: list[RenderableType] = [deals, Text(""), summary, Text(""), chart(night), Text(""), next_deal(night.next)]
     if night.bock_deals_left:

@@ -1,0 +1,125 @@
+"""Rich renderables for scores, audits and rule sets. Rendering only: every figure comes from the library."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from doko_ledger.projections.audit import AuditReport
+from doko_ledger.projections.score import GameScore
+from doko_ledger.rules.ruleset import RuleSet
+
+
+def rules_table(rules: RuleSet) -> Table:
+    """Every option of a rule set, marking what differs from its preset."""
+    changed = rules.changed_from_preset()
+    table = Table(title=f"rules: {rules.preset}" + (" (changed)" if changed else ""), title_justify="left")
+    table.add_column("option")
+    table.add_column("value")
+    for name, value in rules.to_dict().items():
+        shown = Text(str(value).lower() if isinstance(value, bool) else str(value))
+        if name in changed:
+            shown.stylize("bold yellow")
+            shown.append("  (changed)", style="dim")
+        table.add_row(name, shown)
+    return table
+
+
+def signed(value: int) -> Text:
+    """A player's points: +n green, -n red, 0 dim."""
+    return Text(f"{value:+d}", style="green" if value > 0 else "red" if value < 0 else "")
+
+
+def score_lines_table(result: GameScore) -> Table:
+    """The derivation: one line per item, who scores it, the points or doubling, the cause."""
+    title = Text.assemble((result.game_id, "bold"), f"  ·  rules {result.rules.preset}")
+    changed = result.rules.changed_from_preset()
+    if changed:
+        title.append("  (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")", style="dim")
+    table = Table(title=title, title_justify="left")
+    table.add_column("item")
+    table.add_column("party")
+    table.add_column("points", justify="right")
+    table.add_column("because")
+    score = result.score
+    if score is None:
+        table.add_row(result.note, "", "0", "")
+        return table
+    for line in score.lines:
+        points = f"×{line.factor}" if line.factor != 1 else (f"+{line.points}" if line.points else "")
+        party = "" if line.party is None else line.party.title
+        table.add_row(line.item + (" (special)" if line.special else ""), party, points, line.cause)
+    if score.winner is None:
+        counted = "each party's own items count" if result.rules.scoring == "ddv" else "only the special points count"
+        table.add_row(Text("nobody wins", style="bold"), "", str(score.value), f"{counted}; the value is Re's")
+    else:
+        table.add_row(Text(f"{score.winner.title} wins", style="bold"), score.winner.title, str(score.value), "")
+    return table
+
+
+def penalties_table(result: GameScore) -> Table | None:
+    if not result.penalties:
+        return None
+    table = Table(title="penalties", title_justify="left", box=None)
+    table.add_column("penalty")
+    for player in result.players:
+        table.add_column(player, justify="right")
+    table.add_column("why")
+    for line in result.penalties:
+        table.add_row(line.item, *(signed(p) for p in line.points), line.reason)
+    return table
+
+
+def deltas_table(results: list[GameScore]) -> Table:
+    """Each player's points, one column per rule set (side by side for what-if)."""
+    table = Table(box=None)
+    table.add_column("player")
+    for result in results:
+        table.add_column(result.rules.preset + ("*" if result.rules.changed_from_preset() else ""), justify="right")
+    for seat, player in enumerate(results[0].players):
+        table.add_row(player, *(signed(r.deltas[seat]) for r in results))
+    return table
+
+
+def score(results: list[GameScore]) -> RenderableType:
+    parts: list[RenderableType] = []
+    for result in results:
+        parts += [score_lines_table(result), Text("")]
+        penalties = penalties_table(result)
+        if penalties is not None:
+            parts += [penalties, Text("")]
+    parts.append(deltas_table(results))
+    return Group(*parts)
+
+
+def audit(report: AuditReport) -> RenderableType:
+    parts: list[RenderableType] = [Text.assemble(("audit of ", "bold"), (report.game_id, "bold"))]
+    for check in report.checks:
+        mark = Text("  ok  ", style="green") if check.ok else Text(" FAIL ", style="bold red")
+        parts.append(Text.assemble(mark, check.name))
+        for detail in check.details:
+            parts.append(Text(f"        {detail}", style="" if check.ok else "red"))
+    if report.score is not None:
+        parts += [Text(""), score_lines_table(report.score)]
+    claim = report.claim
+    if claim is not None:
+        table = Table(title="claimed against computed", title_justify="left", box=None)
+        for name in ("player", "claimed", "computed", "difference"):
+            table.add_column(name, justify="right" if name != "player" else "left")
+        for player, computed in claim.computed.items():
+            claimed = claim.claimed.get(player, 0)
+            table.add_row(player, f"{claimed:+d}", f"{computed:+d}", signed(claim.difference[player]))
+        parts += [Text(""), table]
+        if not any(claim.difference.values()):
+            parts.append(Text("the claim matches the computed score", style="green"))
+        for lines in claim.lines:
+            items = "; ".join(
+                f"{line.item} ({line.points:+d}, {line.party.title if line.party else ''})" for line in lines
+            )
+            parts.append(Text(f"the difference is exactly: {items}"))
+        for name in claim.rules:
+            parts.append(Text(f"the claim is right under: {name}", style="cyan"))
+        if any(claim.difference.values()) and not claim.lines and not claim.rules:
+            parts.append(Text("no derivation line or single rule change explains the difference", style="yellow"))
+    return Group(*parts)
