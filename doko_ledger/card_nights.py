@@ -8,9 +8,10 @@ any new game in one transaction, or nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from doko_ledger.cards import seeded_deal
 from doko_ledger.errors import DokoError
 from doko_ledger.events.doppelkopf import CardsDealt, GameStarted
 from doko_ledger.events.session import SessionClosed
@@ -145,6 +146,14 @@ class CardNights:
         _, game = night.add(record)
         self._commit(session_id, night, by=by, at=at)
         return game
+
+    def deal(self, session_id: str, seed: str, *, by: str, at: str) -> GameState:
+        """Deal the next deal's hands from a seed (the same text, the same hands) and record them."""
+        night = self.night(session_id)
+        base = night.deal_record(None, live=True)
+        note = f"dealt from seed {seed!r}" + (f"; {base.note}" if base.note else "")
+        record = replace(base, hands=seeded_deal(seed, base.rules.with_nines), note=note)
+        return self.start_deal(session_id, record, by=by, at=at)
 
     def commit(self, prepared: PreparedDeal, *, by: str, at: str) -> None:
         self._commit(prepared.night.state.session_id, prepared.night, by=by, at=at)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import unicodedata
 from collections import Counter
@@ -174,6 +175,15 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
 def deck(with_nines: bool = True) -> Counter[Card]:
     """The full deck as a multiset: two of each card (nines only `with_nines`)."""
     return Counter({c: 2 for c in ALL_CARDS if with_nines or c.rank is not Rank.NINE})
+
+
+def seeded_deal(seed: str, with_nines: bool = True) -> tuple[tuple[Card, ...], ...]:
+    """Four hands dealt from a seed text: the same text always deals the same hands (a daily
+    deal, RULES.md §9). The randomness is the seed's own; nothing else is read."""
+    cards = sorted(deck(with_nines).elements(), key=str)
+    random.Random(seed).shuffle(cards)
+    size = len(cards) // 4
+    return tuple(tuple(cards[i * size : (i + 1) * size]) for i in range(4))
 
 
 def card_points(cards: Iterable[Card]) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import random
 import sys
 from decimal import Decimal
 from typing import Annotated
@@ -12,14 +11,13 @@ from typing import Annotated
 import typer
 from rich.prompt import Confirm, IntPrompt, Prompt
 
-from doko_ledger.cards import deck
 from doko_ledger.cli import render_nights, render_scores
 from doko_ledger.cli.common import JsonOption, echo_json, err_console, ledger_path, now, out, recorder
 from doko_ledger.errors import DokoError
 from doko_ledger.formats import quick_entry
 from doko_ledger.formats.rules_file import rules_named
 from doko_ledger.game.commands import ImposePenalty
-from doko_ledger.game.record import GameRecord, SummaryRecord
+from doko_ledger.game.record import SummaryRecord
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import standings_view
 from doko_ledger.rules.game_types import GameType
@@ -281,27 +279,7 @@ def deal(
 ) -> None:
     """Deal the next deal's four hands from a seed and record them; then `doko play`."""
     with Ledger.open(ledger_path(ctx)) as ledger:
-        nights = ledger.nights
-        session_id = nights.resolve(session)
-        night = nights.night(session_id)
-        rules = night.state.rules
-        cards = sorted(deck(rules.with_nines).elements(), key=str)
-        random.Random(seed).shuffle(cards)
-        size = rules.hand_size
-        hands = tuple(tuple(cards[i * size : (i + 1) * size]) for i in range(4))
-        base = night.deal_record(None, live=True)
-        record = GameRecord(
-            id=base.id,
-            players=base.players,
-            dealer=base.dealer,
-            rules=base.rules,
-            hands=hands,
-            played_on=base.played_on,
-            note=f"dealt from seed {seed!r}" + (f"; {base.note}" if base.note else ""),
-            reservations_open=True,
-            solo_owed_by=base.solo_owed_by,
-        )
-        game = nights.start_deal(session_id, record, by=recorder(by), at=now())
+        game = ledger.nights.deal(ledger.nights.resolve(session), seed, by=recorder(by), at=now())
         ledger.refresh()
     out().print(render_nights.dealt(game))
 
