@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import sys
-from decimal import Decimal
 from typing import Annotated
 
 import typer
@@ -23,7 +22,7 @@ from doko_ledger.projections.views import standings_view
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.session.decide import StartSession
 from doko_ledger.session.recorder import Night
-from doko_ledger.session.standings import settle
+from doko_ledger.session.standings import payments
 
 SessionOption = Annotated[
     str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
@@ -263,12 +262,11 @@ def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOp
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         table = ledger.nights.standings(ledger.nights.resolve(session))
-    rate = table.rate if table.rate is not None else Decimal(1)
-    payments = settle({s.player: s.total * rate for s in table.table})
+    owed = payments(table)
     if as_json:
-        echo_json([{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in payments])
+        echo_json([{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in owed])
     else:
-        out().print(render_nights.payments(payments, table.rate))
+        out().print(render_nights.payments(owed, table.rate))
 
 
 def deal(

@@ -67,6 +67,12 @@ def standings(state: SessionState, schedule: Schedule) -> Standings:
     )
 
 
+def payments(night: Standings) -> list[Payment]:
+    """Who pays whom to settle the night: in money with a rate, else in points."""
+    rate = night.rate if night.rate is not None else Decimal(1)
+    return settle({s.player: s.total * rate for s in night.table})
+
+
 @dataclass(frozen=True, slots=True)
 class Payment:
     payer: str
