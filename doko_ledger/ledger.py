@@ -10,6 +10,7 @@ from typing import Any
 
 from doko_ledger.card_nights import CardNights
 from doko_ledger.errors import DokoError
+from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
 from doko_ledger.formats.game_file import LoadedGame
@@ -17,14 +18,17 @@ from doko_ledger.game.commands import ImposePenalty
 from doko_ledger.game.decide import decide
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
+from doko_ledger.game.notes import annotate
 from doko_ledger.game.record import GameRecord, from_events
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force, void_last
 from doko_ledger.projections import runner
 from doko_ledger.projections.audit import AuditReport, audit
+from doko_ledger.projections.frames import frames, notes_in
 from doko_ledger.projections.games import GAME_STREAM_PREFIX, GamesProjection, game_stream
 from doko_ledger.projections.replay import Replay, replay, state_before_trick
 from doko_ledger.projections.score import GameScore, score_game
+from doko_ledger.projections.views import ALL, TOURNAMENT, frames_view
 from doko_ledger.rules.ruleset import RuleSet
 
 __all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "state_before_trick"]
@@ -136,6 +140,15 @@ class Ledger:
         self.refresh()
         return voided.version
 
+    def annotate(
+        self, game_id: str, trick: int | None, card: int | None, text: str, *, by: str, at: str
+    ) -> AnnotationAdded:
+        """Add a note to a game: on the game, a trick, or one card of a trick."""
+        stored = [r.event for r in self.events(game_id)]
+        note = annotate(fold(in_force(stored)), trick, card, text, author=by, written_at=at)
+        self.store.append(game_stream(game_id), [note], expected_version=len(stored), recorded_by=by, recorded_at=at)
+        return note
+
     def refresh(self) -> None:
         """Bring every read model up to the end of the log."""
         for projection in self.projections:
@@ -189,6 +202,23 @@ class Ledger:
             played = len(result.state.tricks)
             raise DokoError(f"trick {before_trick} was not played: the game has {played} complete tricks")
         return result
+
+    def notes(self, game_id: str) -> list[AnnotationAdded]:
+        return notes_in(self.game_events(game_id))
+
+    def frames(self, game_id: str, perspective: str = ALL) -> dict[str, Any]:
+        """The game as frames, card by card, as `perspective` saw it: `all`, `tournament` or a
+        player of the game (see `views.frames_view`)."""
+        events = self.game_events(game_id)
+        shown = frames(events)
+        players = shown[-1].state.players
+        if perspective not in (ALL, TOURNAMENT, *players):
+            raise DokoError(f"{perspective!r} did not play in {game_id} (players: {', '.join(players)})")
+        try:
+            result: GameScore | None = score_game(shown[-1].state)
+        except NotScorable:
+            result = None
+        return frames_view(shown, notes_in(events), perspective, result)
 
     def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:
         """The game's score under the rules it was played with, or under `rules` (what-if;

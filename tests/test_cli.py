@@ -16,6 +16,7 @@ from typer.testing import Result
 from doko_ledger.events.codec import dumps_canonical, to_payload
 from doko_ledger.events.doppelkopf import CardPlayed
 from doko_ledger.events.store import EventStore
+from doko_ledger.game.parties import true_parties
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.ruleset import preset
 
@@ -300,9 +301,14 @@ def test_replay_shows_every_trick_with_its_winner(cli: Cli, imported: list[Rando
     out = ok(cli("replay", "kitchen-01")).stdout
     players = game.record.players
     column = table_columns(out, "#")
-    assert [column[name] for name in players] == [column["lead"] + 1 + seat for seat in range(4)]
+    parties = true_parties(game.final)
+    # piped, the replay prints the whole game; its default view knows every hand, so the true parties
+    named = [f"{name} ({party.title})" for name, party in zip(players, parties, strict=True) if party is not None]
+    assert [column[name] for name in named] == [column["lead"] + 1 + seat for seat in range(4)]
+    width = len(column)
+    column |= {name: column[header] for name, header in zip(players, named, strict=True)}
     # a row per trick; a cell that wraps continues on rows without a trick number
-    trick_rows = [r for r in table_rows(out) if len(r) == len(column) and r[column["#"]]]
+    trick_rows = [r for r in table_rows(out) if len(r) == width and r[column["#"]]]
     assert [r[column["#"]] for r in trick_rows] == [str(n) for n in range(1, 13)]
     for row, trick in zip(trick_rows, game.final.tricks, strict=True):
         assert trick.winner is not None

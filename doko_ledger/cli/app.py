@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -9,14 +10,16 @@ from typing import Annotated
 import typer
 from rich.progress import Progress
 
-from doko_ledger.cli import nights, render, render_scores
+from doko_ledger.cli import nights, render, render_frames, render_scores, stepper
 from doko_ledger.cli.common import (
+    ByOption,
     DbOption,
     GameArg,
     JsonOption,
     app,
     echo_json,
     err_console,
+    interactive,
     ledger_path,
     now,
     out,
@@ -30,12 +33,13 @@ from doko_ledger.formats.rules_file import rules_named
 from doko_ledger.formats.session_file import LoadedSession
 from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.views import audit_view, event_view, replay_view, score_view
+from doko_ledger.projections.views import audit_view, event_view, notes_view, replay_view, score_view
 
 
 class ExportFormat(StrEnum):
     yaml = "yaml"
     jsonl = "jsonl"
+    html = "html"
 
 
 @app.callback()
@@ -114,18 +118,28 @@ def import_(
 def export(
     ctx: typer.Context,
     game: GameArg,
-    format: Annotated[ExportFormat, typer.Option("--format", help="yaml: the game file; jsonl: raw events.")] = (
-        ExportFormat.yaml
-    ),
+    format: Annotated[
+        ExportFormat,
+        typer.Option(
+            "--format", help="yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser."
+        ),
+    ] = ExportFormat.yaml,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    perspective: PerspectiveOption = None,
+    tournament: TournamentOption = False,
 ) -> None:
-    """Write a game as a YAML game file, or its raw events as JSON lines."""
+    """Write a game as a YAML game file, its raw events as JSON lines, or a self-contained HTML
+    replay (no network needed) with its notes."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         if format is ExportFormat.yaml:
             text = game_file.dumps(ledger.record(game_id))
-        else:
+        elif format is ExportFormat.jsonl:
             text = "".join(dumps_canonical(event_view(r)) + "\n" for r in ledger.events(game_id))
+        else:
+            from doko_ledger.formats import html_replay
+
+            text = html_replay.dumps(ledger.frames(game_id, _perspective(perspective, tournament)))
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -146,25 +160,84 @@ def games(ctx: typer.Context, as_json: JsonOption = False) -> None:
         out().print(render.games_table(rows))
 
 
+PerspectiveOption = Annotated[
+    str | None,
+    typer.Option("--as", help="Show only what this player could know: their hand, the cards played, public parties."),
+]
+TournamentOption = Annotated[
+    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the end (seed 000).")
+]
+
+
+def _perspective(player: str | None, tournament: bool) -> str:
+    if player is not None and tournament:
+        raise DokoError("choose one perspective: --as PLAYER or --tournament")
+    return player if player is not None else "tournament" if tournament else "all"
+
+
 @app.command()
 def replay(
     ctx: typer.Context,
     game: GameArg,
     trick: Annotated[int | None, typer.Option("--trick", min=1, help="Show the game before trick N.")] = None,
     show_all: Annotated[
-        bool, typer.Option("--all", help="Show the true parties too, not only what the table knew.")
+        bool, typer.Option("--all", help="Print the whole game at once instead of stepping through it.")
     ] = False,
+    perspective: PerspectiveOption = None,
+    tournament: TournamentOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Replay a game trick by trick (parties as they became public), or show it before trick N."""
+    """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
+    number and Enter, q). Piped or with --all it prints the game at once; --trick N shows the
+    game before trick N."""
+    seen_as = _perspective(perspective, tournament)
     with Ledger.open(ledger_path(ctx)) as ledger:
-        shown = ledger.replay(ledger.resolve(game), trick)
+        game_id = ledger.resolve(game)
+        view = ledger.frames(game_id, seen_as)
+        shown = ledger.replay(game_id, trick) if seen_as == "all" else None
+        remarks = notes_view(ledger.notes(game_id))
     if as_json:
-        echo_json(replay_view(shown, trick))
-    elif trick is None:
-        out().print(render.replay(shown, show_all))
+        echo_json(view if shown is None else replay_view(shown, trick) | {"notes": remarks})
+    elif trick is not None and shown is not None:
+        out().print(render.position(shown, trick, show_all=True))
+    elif trick is not None:
+        out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick)))
+    elif not show_all and interactive() and sys.stdout.isatty():
+        stepper.run(view, out())
+    elif shown is not None:
+        out().print(render.replay(shown, show_all=True))
+        out().print(render_frames.notes(view))
     else:
-        out().print(render.position(shown, trick, show_all))
+        out().print(render_frames.tricks(view))
+
+
+@app.command()
+def annotate(
+    ctx: typer.Context,
+    game: GameArg,
+    text: Annotated[str, typer.Argument(help="The note.")],
+    trick: Annotated[int | None, typer.Option("--trick", min=1, help="The trick (left out: the whole game).")] = None,
+    card: Annotated[int | None, typer.Option("--card", min=1, max=4, help="The card within the trick (1-4).")] = None,
+    by: ByOption = None,
+) -> None:
+    """Add a note to a game, a trick or one card; replays and exports show it in place."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        note = ledger.annotate(game_id, trick, card, text, by=recorder(by), at=now())
+    where = "the game" if note.trick is None else f"trick {note.trick}" + (f", card {note.card}" if note.card else "")
+    out().print(f"noted on {where} of {game_id}", markup=False)
+
+
+@app.command()
+def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
+    """List a game's notes: where, who, when, what."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        shown = notes_view(ledger.notes(game_id))
+    if as_json:
+        echo_json(shown)
+    else:
+        out().print(render_frames.notes_table(game_id, shown))
 
 
 rules_app = typer.Typer(help="Rule sets: presets and house-rule files.", no_args_is_help=True)

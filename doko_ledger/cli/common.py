@@ -56,6 +56,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+ByOption = Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")]
 DbOption = Annotated[
     Path,
     typer.Option("--db", envvar="DOKO_DB", help="The ledger file (or $DOKO_DB).", show_default=True),
@@ -70,6 +71,11 @@ def out() -> Console:
 
 def err_console() -> Console:
     return Console(stderr=True, highlight=False)
+
+
+def interactive() -> bool:
+    """A person at the keyboard (input is a terminal): prompts and stepping make sense."""
+    return sys.stdin.isatty()
 
 
 def now() -> str:

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import csv
 import io
-import sys
 from typing import Annotated
 
 import typer
 from rich.prompt import Confirm, IntPrompt, Prompt
 
 from doko_ledger.cli import render_nights, render_scores
-from doko_ledger.cli.common import JsonOption, echo_json, err_console, ledger_path, now, out, recorder
+from doko_ledger.cli.common import (
+    ByOption,
+    JsonOption,
+    echo_json,
+    err_console,
+    interactive,
+    ledger_path,
+    now,
+    out,
+    recorder,
+)
 from doko_ledger.errors import DokoError
 from doko_ledger.formats import quick_entry
 from doko_ledger.formats.rules_file import rules_named
@@ -27,7 +36,6 @@ from doko_ledger.session.standings import payments
 SessionOption = Annotated[
     str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
 ]
-ByOption = Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
 GameOption = Annotated[str | None, typer.Option("--game", help="Game type: normal, marriage, club_solo, ...")]
 ReOption = Annotated[str | None, typer.Option("--re", help="The Re players, or the soloist alone: Anna,Clara.")]
@@ -41,24 +49,20 @@ SpecialOption = Annotated[
 session_app = typer.Typer(help="Card nights: start, list, close.", no_args_is_help=True)
 
 
-def _interactive() -> bool:
-    return sys.stdin.isatty()
-
-
 def _facts(
     game: str | None, re: str | None, re_points: int | None, tricks: str | None, calls: list[str], specials: list[str]
 ) -> SummaryRecord:
     """The deal's facts from the flags; what is missing is asked for when a person is at the keyboard."""
-    if (re is None or re_points is None) and not _interactive():
+    if (re is None or re_points is None) and not interactive():
         raise quick_entry.EntryError("give --re and --re-points (or run `doko record` at a terminal to be asked)")
     if game is None:
         types = [g.value for g in GameType]
-        game = Prompt.ask("game type", default="normal", choices=types) if _interactive() else "normal"
+        game = Prompt.ask("game type", default="normal", choices=types) if interactive() else "normal"
     if re is None:
         re = Prompt.ask("Re players (or the soloist)")
     if re_points is None:
         re_points = IntPrompt.ask("Re's card points")
-    if _interactive() and not calls and not specials and tricks is None:
+    if interactive() and not calls and not specials and tricks is None:
         calls = [Prompt.ask("announcements (Anna=re,Clara=no90; Enter for none)", default="")]
         specials = [Prompt.ask("special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)", default="")]
     return quick_entry.summary(game, re, re_points, tricks, calls, specials)
@@ -67,7 +71,7 @@ def _facts(
 def _confirm(yes: bool) -> bool:
     if yes:
         return True
-    if not _interactive():
+    if not interactive():
         raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
     return Confirm.ask("append this deal?", default=True)
 
@@ -189,7 +193,7 @@ def penalty(
     by: ByOption = None,
 ) -> None:
     """Record penalty points for a rule violation (RULES.md §9); `doko undo` takes it back."""
-    if (player is None or severe is None) and not _interactive():
+    if (player is None or severe is None) and not interactive():
         raise quick_entry.EntryError("give --player and --minor or --severe (or run `doko penalty` at a terminal)")
     if player is None:
         player = Prompt.ask("who offended")
@@ -301,7 +305,7 @@ def play(
             ledger.refresh()
             out().print(render_nights.live(game))
             return
-        if not _interactive():
+        if not interactive():
             raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
         while True:
             game = ledger.nights.play(session_id, [], by=recorder(by), at=now())

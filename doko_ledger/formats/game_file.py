@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from doko_ledger.cards import Card, CardError, parse_card
 from doko_ledger.errors import DokoError
+from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import DoppelkopfEvent
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.game.record import (
@@ -50,7 +51,7 @@ class LoadedGame:
     """A game file read and replayed: the record, its events and the state after them."""
 
     record: GameRecord
-    events: list[DoppelkopfEvent]
+    events: list[DoppelkopfEvent | AnnotationAdded]
     state: GameState
 
 
@@ -156,6 +157,10 @@ def _record(doc: YamlDocument) -> GameRecord:
         played_on=data.get("played_on"),
         summary=None if "summary" not in data else _summary(data["summary"]),
         note=leading_comment(doc.text),
+        notes=tuple(
+            AnnotationAdded(n.get("trick"), n.get("card"), n["text"], n["author"], str(n["at"]))
+            for n in data.get("notes", [])
+        ),
     )
 
 
@@ -298,6 +303,11 @@ def dumps(record: GameRecord) -> str:
             if penalty.at_card is not None:
                 entry["after_card"] = penalty.at_card
             lines.append(f"  - {dump_flow(entry)}")
+    if record.notes:
+        lines.append("notes:")
+        for note in record.notes:
+            where = {k: v for k, v in (("trick", note.trick), ("card", note.card)) if v is not None}
+            lines.append(f"  - {dump_flow(where | {'author': note.author, 'at': note.written_at, 'text': note.text})}")
     return "\n".join(lines) + "\n"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from doko_ledger.cards import Card
 from doko_ledger.errors import DokoError
+from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import (
     AbandonReason,
     AnnouncementMade,
@@ -51,6 +52,7 @@ from doko_ledger.game.commands import (
 )
 from doko_ledger.game.decide import decide
 from doko_ledger.game.evolve import evolve
+from doko_ledger.game.notes import annotate
 from doko_ledger.game.parties import true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Announcement, Party
@@ -145,6 +147,8 @@ class GameRecord:
     """Tournament: who still owes a compulsory solo (`solo_owed_by: [..]`)."""
     penalties: tuple[PenaltyRecord, ...] = ()
     """Rule violations settled with penalty points, after the play (RULES.md §9)."""
+    notes: tuple[AnnotationAdded, ...] = ()
+    """Comments on the game, its tricks and cards (`doko annotate`)."""
 
 
 class RecordError(DokoError, ValueError):
@@ -310,10 +314,10 @@ def _penalty_commands(record: GameRecord, at_card: int | None = None) -> Iterato
         yield ImposePenalty(seat, penalty.severe, penalty.harms_soloist, penalty.denials, penalty.reason), path
 
 
-def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent], GameState]:
+def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent | AnnotationAdded], GameState]:
     """The events that record this game, and the state after them; `RecordError` on any illegal entry."""
     now = [GameState()]  # the commands ask for the state as it is when they are generated
-    events: list[DoppelkopfEvent] = []
+    events: list[DoppelkopfEvent | AnnotationAdded] = []
     for command, path in _commands(record, lambda: now[0]):
         state = now[0]
         if isinstance(command, Card):
@@ -330,6 +334,13 @@ def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent], GameState]:
             state = evolve(state, event)
         now[0] = state
         events.extend(new)
+    for i, note in enumerate(record.notes):
+        try:
+            events.append(
+                annotate(now[0], note.trick, note.card, note.text, author=note.author, written_at=note.written_at)
+            )
+        except IllegalMove as exc:
+            raise RecordError(str(exc), ("notes", i)) from exc
     return events, now[0]
 
 
@@ -342,6 +353,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
     tricks: list[list[PlayItem]] = []
     summary = None
     penalties: list[PenaltyRecord] = []
+    notes: list[AnnotationAdded] = []
     cards_in_last = SEATS
     for event in events:
         before, state = state, evolve(state, event)
@@ -361,6 +373,8 @@ def from_events(events: Iterable[Any]) -> GameRecord:
                 abandoned = MISDEAL
             case DealSummarized():
                 summary = _summary_record(players, event)
+            case AnnotationAdded():
+                notes.append(event)
             case PenaltyImposed():
                 penalties.append(
                     PenaltyRecord(
@@ -402,6 +416,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         reservations_open=not state.declared and state.abandoned is None and state.summary is None,
         solo_owed_by=state.solo_owed_by,
         penalties=tuple(_at_card(p, len(state.cards_played)) if state.finished or state.void else p for p in penalties),
+        notes=tuple(notes),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import EventVoided, GameStarted
 from doko_ledger.game.commands import IllegalMove
 
@@ -32,8 +33,9 @@ def in_force(items: Sequence[T], events: Sequence[Any] | None = None) -> list[T]
 
 
 def void_last(events: Sequence[Any]) -> EventVoided:
-    """The event that takes back the newest event in force; the game's start cannot be."""
-    kept = versions_in_force(events)
+    """The event that takes back the newest event in force; the game's start cannot be, and
+    notes are comments, not moves: undo passes them by."""
+    kept = [v for v in versions_in_force(events) if not isinstance(events[v - 1], AnnotationAdded)]
     if not kept or isinstance(events[kept[-1] - 1], GameStarted):
         raise IllegalMove("nothing to undo in this game")
     return EventVoided(kept[-1])

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.game.parties import Parties, marriage_status
+from doko_ledger.game.parties import Parties, announced, marriage_status, public_parties, true_parties
 from doko_ledger.game.state import GameState, Trick
 from doko_ledger.projections.audit import AuditReport
+from doko_ledger.projections.frames import Frame, note_step
 from doko_ledger.projections.replay import Replay
 from doko_ledger.projections.score import GameScore
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
+from doko_ledger.rules.scoring import ScoreLine
 from doko_ledger.session.standings import Standings
 
 
@@ -248,3 +252,121 @@ def standings_view(night: Standings) -> dict[str, Any]:
             "over": night.next.over,
         },
     }
+
+
+ALL = "all"
+TOURNAMENT = "tournament"
+
+
+def frames_view(
+    shown: Sequence[Frame], notes: Sequence[AnnotationAdded], perspective: str = ALL, result: GameScore | None = None
+) -> dict[str, Any]:
+    """A replay as frames, as one viewer could see it: `all` (every hand and the true parties),
+    `tournament` (no card points, parties or announcements before the end, seed 000) or a
+    player's name (their own hand, and only what the table knew). Feeds the terminal stepper
+    and the HTML export alike."""
+    final = shown[-1].state
+    players = final.players
+    truth = _parties(players, true_parties(final))
+    placed = [(note_step(n, shown), n) for n in notes]
+    return {
+        "game_id": final.game_id,
+        "played_on": final.played_on,
+        "players": list(players),
+        "dealer": players[final.dealer],
+        "game_type": None if final.game_type is None else final.game_type.value,
+        "declarer": None if final.declarer is None else players[final.declarer],
+        "perspective": perspective,
+        "frames": [
+            _frame_view(frame, perspective, truth, [n for step, n in placed if step == frame.step], frame is shown[-1])
+            for frame in shown
+        ],
+        "result": None if result is None else _result_view(result),
+    }
+
+
+def _frame_view(
+    frame: Frame, perspective: str, truth: dict[str, str | None], notes: list[AnnotationAdded], last: bool
+) -> dict[str, Any]:
+    state = frame.state
+    players = state.players
+    hidden = perspective == TOURNAMENT and not last
+    dealt = hands_view(state) or {}
+    hands: dict[str, list[str] | None] = {
+        p: dealt.get(p) if perspective in (p, ALL, TOURNAMENT) else None for p in players
+    }
+    public = _parties(players, public_parties(state))
+    if perspective in players:
+        public[perspective] = public[perspective] or _parties(players, true_parties(state))[perspective]
+    trick = state.current or (state.tricks[-1] if state.tricks and frame.step else None)
+    leader = state.to_play
+    return {
+        "step": frame.step,
+        "trick": frame.trick,
+        "card": frame.card,
+        "caption": _caption(frame),
+        "hands": hands,
+        "trick_cards": [] if trick is None else [{"player": players[s], "card": str(c)} for s, c in trick.plays],
+        "trick_winner": None if trick is None or trick.winner is None else players[trick.winner],
+        "leader": None if leader is None else players[leader],
+        "tricks_won": dict(zip(players, state.tricks_won(), strict=True)),
+        "card_points": None if hidden else dict(zip(players, state.points_won(), strict=True)),
+        "parties": None if hidden else public,
+        "true_parties": truth if perspective == ALL else None,
+        "announcements": None
+        if hidden
+        else [
+            {
+                "player": None if a.seat is None else players[a.seat],
+                "party": a.party.value,
+                "announcement": a.announcement.value,
+                "implied": a.implied,
+            }
+            for a in announced(state)
+        ],
+        "notes": [_note_view(n) for n in notes],
+    }
+
+
+def _caption(frame: Frame) -> str:
+    state = frame.state
+    players = state.players
+    if frame.played is None:
+        if state.summary is not None:
+            return "a deal recorded by its facts, without its cards"
+        if state.abandoned is not None:
+            return f"deal thrown in ({state.abandoned.replace('_', ' ')})"
+        leader = state.to_play
+        return "before the first card" if leader is None else f"{players[leader]} leads trick 1"
+    seat, card = frame.played
+    caption = f"trick {frame.trick} · {players[seat]} plays {card}"
+    done = state.tricks[-1] if frame.card == SEATS and state.tricks else None
+    if done is not None and done.winner is not None:
+        caption += f" · {players[done.winner]} wins the trick ({done.points})"
+    return caption
+
+
+def _note_view(note: AnnotationAdded) -> dict[str, Any]:
+    return {"author": note.author, "at": note.written_at, "text": note.text, "trick": note.trick, "card": note.card}
+
+
+def notes_view(notes: Sequence[AnnotationAdded]) -> list[dict[str, Any]]:
+    return [_note_view(n) for n in notes]
+
+
+def _result_view(result: GameScore) -> dict[str, Any]:
+    score = result.score
+    lines = [] if score is None else [_line_text(line) for line in score.lines if line.points or line.factor != 1]
+    lines += [f"penalty for {p.player}" + (f": {p.reason}" if p.reason else "") for p in result.penalties]
+    return {
+        "value": 0 if score is None else score.value,
+        "winner": None if score is None or score.winner is None else score.winner.value,
+        "deltas": result.by_player,
+        "lines": lines,
+    }
+
+
+def _line_text(line: ScoreLine) -> str:
+    party = "" if line.party is None else f" ({line.party.value})"
+    amount = f"×{line.factor}" if line.factor != 1 else f"{line.points:+d}"
+    return f"{line.item}{party}: {amount}"

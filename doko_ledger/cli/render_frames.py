@@ -1,0 +1,169 @@
+"""Rich renderables for frame-by-frame replays (the terminal stepper and its static print).
+
+They draw the plain-data frames of `views.frames_view`, so the terminal shows exactly
+what the HTML export shows, perspective and all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from doko_ledger.cards import parse_card
+from doko_ledger.cli.render import card_text
+
+KEYS = "→/← card · ↓/↑ trick · Home/End · number+Enter: trick · q: quit"
+
+
+def _card(text: str, *, winner: bool = False) -> Text:
+    return card_text(parse_card(text), winner=winner)
+
+
+def _hand(cards: Sequence[str] | None, recorded: bool) -> Text:
+    if cards is None:
+        return Text("hidden" if recorded else "not recorded", style="dim")
+    return Text(" ").join(_card(c) for c in cards)
+
+
+def _party(frame: Mapping[str, Any], player: str) -> Text:
+    if frame["parties"] is None:
+        return Text("·", style="dim")
+    known = frame["parties"][player]
+    text = Text("?" if known is None else known.title(), style="" if known else "dim")
+    truth = frame["true_parties"]
+    if truth is not None and truth[player] != known and truth[player] is not None:
+        text.append(f" ({truth[player].title()})", style="dim")
+    return text
+
+
+def header(view: Mapping[str, Any]) -> Text:
+    head = Text.assemble((view["game_id"], "bold"))
+    if view["game_type"]:
+        head.append(f"  {view['game_type'].replace('_', ' ')}")
+        if view["declarer"]:
+            head.append(f" ({view['declarer']})")
+    head.append(f"  ·  dealer {view['dealer']}")
+    if view["played_on"]:
+        head.append(f"  ·  {view['played_on']}")
+    perspective = view["perspective"]
+    if perspective != "all":
+        head.append(f"  ·  {'tournament view' if perspective == 'tournament' else 'as ' + perspective}", style="cyan")
+    return head
+
+
+def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> RenderableType:
+    """One frame: every player's party, hand, card on the table, tricks and points; the calls,
+    the notes on this moment and, at the end, the result."""
+    shown = view["frames"][index]
+    recorded = any(h is not None for f in view["frames"] for h in f["hands"].values()) or view["perspective"] != "all"
+    table = Table(title=header(view), title_justify="left", caption=shown["caption"], caption_justify="left")
+    for name, justify in (("player", "left"), ("party", "left"), ("hand", "left"), ("trick", "center")):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    table.add_column("tricks", justify="right")
+    table.add_column("points", justify="right")
+    on_table = {play["player"]: play["card"] for play in shown["trick_cards"]}
+    for player in view["players"]:
+        label = Text(player, style="bold" if player == shown["leader"] else "")
+        if player == shown["leader"]:
+            label.append(" ▸", style="bold green")
+        card = on_table.get(player)
+        points = "·" if shown["card_points"] is None else str(shown["card_points"][player])
+        table.add_row(
+            label,
+            _party(shown, player),
+            _hand(shown["hands"][player], recorded),
+            Text("") if card is None else _card(card, winner=player == shown["trick_winner"]),
+            str(shown["tricks_won"][player]),
+            points,
+        )
+    parts: list[RenderableType] = [table]
+    calls = shown["announcements"]
+    if calls:
+        said = [f"{a['player'] or a['party'].title()}: {a['announcement']}" for a in calls if not a["implied"]]
+        parts.append(Text("calls: " + ", ".join(said), style="magenta"))
+    parts += [_note_panel(n) for n in shown["notes"]]
+    if index == len(view["frames"]) - 1 and view["result"] is not None:
+        parts.append(result(view["result"]))
+    footer = f"frame {index} of {len(view['frames']) - 1}"
+    parts.append(Text(footer + (f"  ·  {KEYS}" if keys else ""), style="dim"))
+    return Group(*parts)
+
+
+def result(shown: Mapping[str, Any]) -> Text:
+    text = Text("result: ", style="bold")
+    winner = shown["winner"]
+    text.append(f"{winner.title() if winner else 'nobody'} wins, value {shown['value']}  ·  ")
+    text.append("  ".join(f"{p} {d:+d}" for p, d in shown["deltas"].items()))
+    for line in shown["lines"]:
+        text.append(f"\n  {line}", style="dim")
+    return text
+
+
+def tricks(view: Mapping[str, Any]) -> RenderableType:
+    """The static print of a perspective: each trick as the viewer saw it once it was complete."""
+    frames = view["frames"]
+    ends = [f for f in frames if f["card"] == 4] + ([frames[-1]] if frames[-1]["card"] not in (0, 4) else [])
+    table = Table(title=header(view), title_justify="left")
+    table.add_column("#", justify="right")
+    for player in view["players"]:
+        table.add_column(player, justify="center")
+    table.add_column("won by")
+    table.add_column("points (running)", justify="right")
+    table.add_column("parties known")
+    for shown in ends:
+        cards = {
+            p["player"]: _card(p["card"], winner=p["player"] == shown["trick_winner"]) for p in shown["trick_cards"]
+        }
+        points = "·" if shown["card_points"] is None else " ".join(str(v) for v in shown["card_points"].values())
+        known = "" if shown["parties"] is None else _known(shown["parties"])
+        table.add_row(
+            str(shown["trick"]),
+            *(cards.get(p, Text("")) for p in view["players"]),
+            shown["trick_winner"] or "",
+            points,
+            known,
+        )
+    parts: list[RenderableType] = [table]
+    own = [p for p in view["players"] if p == view["perspective"]]
+    if own and frames[0]["hands"][own[0]] is not None:
+        parts.insert(0, Text.assemble(f"{own[0]}'s hand: ", _hand(frames[0]["hands"][own[0]], True)))
+    if view["result"] is not None:
+        parts.append(result(view["result"]))
+    return Group(*parts)
+
+
+def _known(parties: Mapping[str, str | None]) -> str:
+    sides = {side: [p for p, v in parties.items() if v == side] for side in ("re", "kontra")}
+    return " · ".join(f"{side.title()} {', '.join(names)}" for side, names in sides.items() if names)
+
+
+def notes(view: Mapping[str, Any]) -> RenderableType:
+    """Every note of a replay, where it sits."""
+    placed = [(f["step"], n) for f in view["frames"] for n in f["notes"]]
+    return Group(*(_note_panel(n) for _, n in placed))
+
+
+def _note_panel(note: Mapping[str, Any]) -> Panel:
+    return Panel(Text(note["text"]), title=f"{_where(note)} · {note['author']} · {note['at']}", title_align="left")
+
+
+def _where(note: Mapping[str, Any]) -> str:
+    if note["trick"] is None:
+        return "the game"
+    return f"trick {note['trick']}" + (f", card {note['card']}" if note["card"] else "")
+
+
+def notes_table(game_id: str, shown: Sequence[Mapping[str, Any]]) -> RenderableType:
+    if not shown:
+        return Text(f"no notes on {game_id} (add one with `doko annotate`)", style="dim")
+    table = Table(title=f"notes on {game_id}", title_justify="left")
+    for name in ("on", "by", "at", "note"):
+        table.add_column(name)
+    for note in shown:
+        table.add_row(_where(note), note["author"], note["at"], Text(note["text"]))
+    return table

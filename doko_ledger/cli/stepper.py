@@ -1,0 +1,155 @@
+"""The interactive replay: one frame on screen, keys to step through the game.
+
+`Stepper` is the pure part (which frame a key leads to) and is tested on its own;
+`run` reads keys from a terminal in raw mode and redraws.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+
+from doko_ledger.cli import render_frames
+from doko_ledger.errors import DokoError
+
+NEXT_CARD = {"RIGHT", "l", "n", " "}
+PREVIOUS_CARD = {"LEFT", "h", "p"}
+NEXT_TRICK = {"DOWN", "j", "PAGEDOWN"}
+PREVIOUS_TRICK = {"UP", "k", "PAGEUP"}
+FIRST = {"HOME", "g"}
+LAST = {"END", "G"}
+QUIT = {"q", "Q", "ESC", "CTRL-C", "CTRL-D"}
+_ESCAPES = {
+    "[C": "RIGHT",
+    "[D": "LEFT",
+    "[B": "DOWN",
+    "[A": "UP",
+    "[H": "HOME",
+    "[F": "END",
+    "[1~": "HOME",
+    "[4~": "END",
+    "[5~": "PAGEUP",
+    "[6~": "PAGEDOWN",
+    "OH": "HOME",
+    "OF": "END",
+}
+
+
+@dataclass(slots=True)
+class Stepper:
+    """Where a replay is: a frame index, and a trick number being typed."""
+
+    tricks: Sequence[int]
+    """The trick of each frame's last card (0 before play)."""
+    cards: Sequence[int]
+    """The position of each frame's last card in its trick (0 before play)."""
+    index: int = 0
+    typed: str = ""
+
+    @classmethod
+    def of(cls, view: Mapping[str, Any]) -> Stepper:
+        frames = view["frames"]
+        return cls([f["trick"] for f in frames], [f["card"] for f in frames])
+
+    @property
+    def last(self) -> int:
+        return len(self.tricks) - 1
+
+    def _trick_end(self, trick: int) -> int:
+        """The frame that shows trick `trick` whole (or as far as it was played)."""
+        frames = [i for i, t in enumerate(self.tricks) if t == trick]
+        return frames[-1] if frames else 0
+
+    def before_trick(self, trick: int) -> int:
+        """The frame just before the first card of trick `trick`; `DokoError` if it was not played."""
+        if trick - 1 not in self.tricks:
+            raise DokoError(f"trick {trick} was not played: the game has {max(self.tricks)} trick(s)")
+        return self._trick_end(trick - 1)
+
+    def press(self, key: str) -> bool:
+        """Move for one key; False when the key quits."""
+        if key in QUIT:
+            return False
+        if key.isdigit():
+            self.typed = (self.typed + key)[-2:]
+            return True
+        if key == "ENTER" and self.typed:
+            wanted = int(self.typed)
+            self.typed = ""
+            if wanted in self.tricks:
+                self.index = self._trick_end(wanted)
+            return True
+        self.typed = ""
+        here = self.tricks[self.index]
+        if key in NEXT_CARD:
+            self.index = min(self.index + 1, self.last)
+        elif key in PREVIOUS_CARD:
+            self.index = max(self.index - 1, 0)
+        elif key in NEXT_TRICK:
+            target = here if 0 < self.cards[self.index] < 4 else here + 1
+            self.index = self._trick_end(target) if target in self.tricks else self.last
+        elif key in PREVIOUS_TRICK:
+            self.index = self._trick_end(here - 1) if here > 1 else 0
+        elif key in FIRST:
+            self.index = 0
+        elif key in LAST:
+            self.index = self.last
+        return True
+
+
+def keys_from(read: Callable[[], str]) -> Iterator[str]:
+    """Key names from a stream of characters: arrows and Home/End/PageUp/PageDown decoded."""
+    while True:
+        char = read()
+        if char == "":
+            yield "CTRL-D"
+            return
+        if char == "\x1b":
+            seq = read()
+            if seq not in ("[", "O"):
+                yield "ESC"
+                continue
+            seq += read()
+            while seq[-1].isdigit():
+                seq += read()
+            yield _ESCAPES.get(seq, "UNKNOWN")
+        elif char in ("\r", "\n"):
+            yield "ENTER"
+        elif char == "\x03":
+            yield "CTRL-C"
+        elif char == "\x04":
+            yield "CTRL-D"
+        else:
+            yield char
+
+
+@contextmanager
+def _raw_terminal(fd: int) -> Iterator[None]:
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def run(view: Mapping[str, Any], console: Console) -> None:
+    """Step through `view` at the terminal until the viewer quits."""
+    stepper = Stepper.of(view)
+    fd = sys.stdin.fileno()
+    with _raw_terminal(fd), console.screen():
+        console.print(render_frames.frame(view, stepper.index, keys=True))
+        for key in keys_from(lambda: os.read(fd, 1).decode("utf-8", "replace")):
+            if not stepper.press(key):
+                break
+            console.clear()
+            console.print(render_frames.frame(view, stepper.index, keys=True))

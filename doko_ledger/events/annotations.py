@@ -1,0 +1,28 @@
+"""Annotations: comments on a moment of a game, kept in the game's own stream.
+
+Game-agnostic: a game's `evolve` leaves them alone (unknown events change nothing),
+the replay shows them where they point to, and export writes them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from doko_ledger.events.codec import event_type
+
+
+@event_type("AnnotationAdded", version=1)
+@dataclass(frozen=True, slots=True)
+class AnnotationAdded:
+    """A comment on a game: on trick `trick` (1-based), on its `card`-th card (1-based) when
+    given, or on the game as a whole when `trick` is None. `author` and `written_at` are the
+    comment's own (an imported note keeps them), not the recording's."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    trick: int | None
+    card: int | None
+    text: str
+    author: str
+    written_at: str
