@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.progress import Progress
 
-from doko_ledger.cli import nights, render, render_frames, render_scores, stepper
+from doko_ledger.cli import nights, render, render_frames, render_scores, stats, stepper
 from doko_ledger.cli.common import (
     ByOption,
     DbOption,
@@ -356,6 +356,7 @@ def rebuild(ctx: typer.Context) -> None:
 
 
 nights.register(app)
+stats.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,154 @@
+"""Rich renderables for `doko stats`: the table per player, the details, and a bar chart.
+Rendering only: every figure comes from `doko_ledger.projections.stats`."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from doko_ledger.cli.render_scores import signed
+from doko_ledger.projections.stats import PlayerStats, Stats
+from doko_ledger.rules.announcements import Announcement
+
+BAR_WIDTH = 16
+"""Characters of the longest bar on each side of the chart's zero."""
+
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _average(value: float | None, signed_value: bool = False) -> str:
+    if value is None:
+        return "–"
+    return f"{value:+.2f}" if signed_value else f"{value:.1f}"
+
+
+def _of(part: int, whole: int) -> str:
+    return f"{part}/{whole}" if whole else "–"
+
+
+def _scope(stats: Stats) -> Text:
+    where = "the whole ledger" if stats.session_id is None else f"card night {stats.session_id}"
+    text = Text.assemble(("stats", "bold"), f" of {where}: {stats.games} game(s)")
+    if stats.unscored:
+        text.append(f", {stats.unscored} unscored (thrown in or voided)")
+    if stats.in_progress:
+        text.append(f"; {stats.in_progress} still being played, not counted", style="dim")
+    return text
+
+
+def players_table(stats: Stats) -> Table:
+    """One row per player: games, wins, score, solos, announcements, foxes, card points."""
+    table = Table(
+        title=_scope(stats), title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True
+    )
+    table.add_column("player", no_wrap=True)
+    for name in ("games", "won", "win%", "total", "Ø/game", "solos", "calls", "foxes", "Ø party", "Ø own"):
+        table.add_column(name, justify="right", overflow="fold")
+    for p in stats.players:
+        table.add_row(
+            p.player,
+            str(p.games) + ("*" if p.unscored else ""),
+            str(p.wins),
+            _percent(p.win_rate),
+            signed(p.total),
+            _average(p.average_score, signed_value=True),
+            _of(p.solos_won, p.solos_played),
+            _of(p.announcements_won, p.announcements_made),
+            f"+{p.foxes_caught} −{p.foxes_lost}" if p.foxes_caught or p.foxes_lost else "–",
+            _average(p.average_party_points),
+            _average(p.average_own_points),
+        )
+    return table
+
+
+def _legend() -> Text:
+    return Text(
+        "* some unscored (thrown in or voided); win% of the scored games; Ø/game: points per game played;"
+        " solos and calls: won/made; foxes: +caught −lost; Ø party: the party's card points per"
+        " scored game; Ø own: card points in the player's own tricks (games recorded card by card)",
+        style="dim",
+    )
+
+
+def announcements_table(players: tuple[PlayerStats, ...]) -> Table | None:
+    """Announcements by kind, won/made, for the players who made any."""
+    callers = [p for p in players if p.announcements_made]
+    if not callers:
+        return None
+    table = Table(title="announcements (won/made)", title_justify="left", box=None)
+    table.add_column("player", no_wrap=True)
+    for kind in Announcement:
+        table.add_column(kind.label, justify="right")
+    for p in callers:
+        table.add_row(p.player, *(_of(a.won, a.made) for a in p.announcements))
+    return table
+
+
+def solos_table(players: tuple[PlayerStats, ...]) -> Table | None:
+    """Solos by type: played, won, lost and the soloist's points."""
+    rows = [(p.player, s) for p in players for s in p.solos]
+    if not rows:
+        return None
+    table = Table(title="solos", title_justify="left", box=None)
+    table.add_column("player", no_wrap=True)
+    table.add_column("solo")
+    for name in ("played", "won", "lost", "points"):
+        table.add_column(name, justify="right")
+    for player, s in rows:
+        table.add_row(
+            player, s.game_type.value.replace("_", " "), str(s.played), str(s.won), str(s.lost), signed(s.points)
+        )
+    return table
+
+
+def _bar(value: float, scale: float, *, leftward: bool = False) -> str:
+    """A bar of `value / scale` of the full width, in eighths of a character; a `leftward` bar
+    grows to the left (in halves: no left-growing eighths exist) and reads right to left."""
+    eighths = round(abs(value) / scale * BAR_WIDTH * 8) if scale else 0
+    if value and not eighths:
+        eighths = 1
+    full, part = divmod(eighths, 8)
+    if leftward:
+        tip = "" if not part else "▐" if part >= 4 or not full else ""
+        return tip + "█" * full
+    return "█" * full + (_EIGHTHS[part] if part else "")
+
+
+def chart(stats: Stats) -> Table:
+    """Horizontal bars per player: the total score around zero (red left, green right) and the
+    win rate."""
+    scale = max((abs(p.total) for p in stats.players), default=0)
+    table = Table(title="total score and win rate", title_justify="left", box=None, show_header=False)
+    table.add_column("player", no_wrap=True)
+    table.add_column("below zero", justify="right", no_wrap=True)
+    table.add_column("axis", no_wrap=True)
+    table.add_column("above zero", no_wrap=True)
+    table.add_column("total", justify="right")
+    table.add_column("win rate", no_wrap=True)
+    table.add_column("win %", justify="right")
+    for p in stats.players:
+        below = Text(_bar(p.total, scale, leftward=True) if p.total < 0 else "", style="red")
+        above = Text(_bar(p.total, scale) if p.total > 0 else "", style="green")
+        rate = p.win_rate
+        wins = Text(_bar(rate, 1.0) if rate else "", style="cyan")
+        wins.append("·" * max(0, BAR_WIDTH - len(wins.plain)), style="dim")
+        table.add_row(p.player, below, "│", above, signed(p.total), wins, _percent(rate))
+    return table
+
+
+def stats(result: Stats) -> RenderableType:
+    """The whole `doko stats` output."""
+    if not result.players or not result.games:
+        return _scope(result)
+    parts: list[RenderableType] = [players_table(result), _legend()]
+    for detail in (announcements_table(result.players), solos_table(result.players)):
+        if detail is not None:
+            parts += [Text(""), detail]
+    parts += [Text(""), chart(result)]
+    return Group(*parts)
