@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from doko_ledger.card_nights import CardNights
+from doko_ledger.doudizhu_games import DouDizhuGames
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
+from doko_ledger.formats.doudizhu_file import LoadedDeal
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.game.commands import ImposePenalty
 from doko_ledger.game.decide import decide
@@ -24,6 +26,8 @@ from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force, void_last
 from doko_ledger.projections import runner
 from doko_ledger.projections.audit import AuditReport, audit
+from doko_ledger.projections.doudizhu import FIRST_EVENT as DOUDIZHU_FIRST_EVENT
+from doko_ledger.projections.doudizhu import DouDizhuProjection
 from doko_ledger.projections.frames import frames, notes_in
 from doko_ledger.projections.games import GAME_STREAM_PREFIX, GamesProjection, game_stream
 from doko_ledger.projections.replay import Replay, replay, state_before_trick
@@ -58,8 +62,9 @@ class Ledger:
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self.projections = [GamesProjection()]
+        self.projections: list[runner.Projection] = [GamesProjection(), DouDizhuProjection()]
         self.nights = CardNights(store)
+        self.doudizhu = DouDizhuGames(store)
 
     @classmethod
     def open(cls, path: str | Path, *, create: bool = False) -> Ledger:
@@ -78,7 +83,7 @@ class Ledger:
 
     def import_games(
         self,
-        games: Sequence[tuple[str, LoadedGame]],
+        games: Sequence[tuple[str, LoadedGame | LoadedDeal]],
         *,
         recorded_by: str,
         recorded_at: str,
@@ -145,6 +150,8 @@ class Ledger:
     ) -> AnnotationAdded:
         """Add a note to a game: on the game, a trick, or one card of a trick."""
         stored = [r.event for r in self.events(game_id)]
+        if trick is not None and self.kind(game_id) == "doudizhu":
+            raise DokoError("a note on a Dou Dizhu game is on the whole game: leave out --trick and --card")
         note = annotate(fold(in_force(stored)), trick, card, text, author=by, written_at=at)
         self.store.append(game_stream(game_id), [note], expected_version=len(stored), recorded_by=by, recorded_at=at)
         return note
@@ -155,8 +162,9 @@ class Ledger:
             runner.catch_up(self.store, projection)
 
     def rebuild(self) -> int:
-        """Drop and refold every read model; returns the number of streams folded."""
-        return sum(runner.rebuild(self.store, p) for p in self.projections)
+        """Drop and refold every read model; returns the number of game streams (every game
+        projection reads each of them and keeps those of its own game)."""
+        return max(runner.rebuild(self.store, p) for p in self.projections)
 
     # -- reading -------------------------------------------------------------
 
@@ -248,8 +256,32 @@ class Ledger:
                 item[key] = json.loads(item[key])
             for key in ("hands_recorded", "finished", "lone", "summarized"):
                 item[key] = bool(item[key])
-            out.append(item)
+            out.append({"game": "doppelkopf"} | item)
+        out += self._doudizhu_rows()
+        return sorted(out, key=lambda r: r["first_position"])
+
+    def _doudizhu_rows(self) -> list[dict[str, Any]]:
+        if "doudizhu_games" not in self.store.db.table_names():
+            return []
+        cursor = self.store.db.execute("SELECT * FROM doudizhu_games")
+        columns = [c[0] for c in cursor.description]
+        out = []
+        for row in cursor.fetchall():
+            item = dict(zip(columns, row, strict=True))
+            item["players"] = json.loads(item["players"])
+            item["payments"] = None if item["payments"] is None else json.loads(item["payments"])
+            item["hands_recorded"] = bool(item["hands_recorded"])
+            out.append({"game": "doudizhu"} | item)
         return out
+
+    def kind(self, game_id: str) -> str:
+        """Which game a recorded game is: `doppelkopf` or `doudizhu` (by its first event)."""
+        row = self.store.db.execute(
+            "SELECT type FROM events WHERE stream = ? AND version = 1", [game_stream(game_id)]
+        ).fetchone()
+        if row is None:
+            raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
+        return "doudizhu" if row[0] == DOUDIZHU_FIRST_EVENT else "doppelkopf"
 
     def verify(self) -> VerifyReport:
         return self.store.verify()

@@ -50,7 +50,7 @@ def build(path: Path, *files: Path) -> Path:
     with Ledger.open(path, create=True) as ledger:
         games = []
         for file in files:
-            if session_file.is_session_file(file):
+            if session_file.is_session_text(file.read_text(encoding="utf-8")):
                 ledger.nights.import_night(session_file.read_file(file).night, by="test", at="2026-12-01T00:00:00")
             else:
                 games.append((str(file), game_file.read_file(file)))

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.progress import Progress
 
-from doko_ledger.cli import nights, render, render_frames, render_scores, stats, stepper
+from doko_ledger.cli import doudizhu, nights, render, render_frames, render_scores, stats, stepper
 from doko_ledger.cli.common import (
     ByOption,
     DbOption,
@@ -27,7 +27,8 @@ from doko_ledger.cli.common import (
 )
 from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import dumps_canonical
-from doko_ledger.formats import game_file, session_file
+from doko_ledger.formats import any_file, game_file
+from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.formats.rules_file import rules_named
 from doko_ledger.formats.session_file import LoadedSession
@@ -58,27 +59,32 @@ def import_(
     """Import game files and card-night (session) files: each is validated completely, then
     appended atomically."""
     console = out()
-    valid: list[tuple[str, LoadedGame]] = []
-    nights: list[tuple[str, LoadedSession]] = []
+    valid: list[tuple[str, LoadedGame | LoadedDeal]] = []
+    nights: list[tuple[str, LoadedSession | LoadedDouDizhuSession]] = []
     failed: list[str] = []
     games = events = 0
     with Progress(console=err_console(), transient=True, disable=len(files) < 20) as progress:
         task = progress.add_task("reading", total=len(files))
         for path in files:
             try:
-                if session_file.is_session_file(path):
-                    nights.append((str(path), session_file.read_file(path)))
-                else:
-                    valid.append((str(path), game_file.read_file(path)))
+                loaded = any_file.read_file(path)
             except SourceError as exc:
                 failed.append(str(exc))
+            else:
+                if isinstance(loaded, LoadedSession | LoadedDouDizhuSession):
+                    nights.append((str(path), loaded))
+                else:
+                    valid.append((str(path), loaded))
             progress.advance(task)
     imported_nights = 0
     if nights:
         with Ledger.open(ledger_path(ctx), create=True) as ledger:
-            for source, loaded in nights:
+            for source, night in nights:
                 try:
-                    ledger.nights.import_night(loaded.night, by=recorder(by), at=now())
+                    if isinstance(night, LoadedSession):
+                        ledger.nights.import_night(night.night, by=recorder(by), at=now())
+                    else:
+                        ledger.doudizhu.import_session(night, by=recorder(by), at=now())
                     imported_nights += 1
                 except DokoError as exc:
                     failed.append(f"{source}: {exc}")
@@ -106,7 +112,7 @@ def import_(
         if games:
             console.print(f"imported {games} game(s), {events} events into {ledger_path(ctx)}")
         if imported_nights:
-            console.print(f"imported {imported_nights} card night(s) into {ledger_path(ctx)}")
+            console.print(f"imported {imported_nights} session(s) into {ledger_path(ctx)}")
     for message in failed:
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
     if failed:
@@ -132,7 +138,9 @@ def export(
     replay (no network needed) with its notes."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
-        if format is ExportFormat.yaml:
+        if format is not ExportFormat.jsonl and ledger.kind(game_id) == "doudizhu":
+            text = doudizhu.export_text(ledger, game_id, format.value)
+        elif format is ExportFormat.yaml:
             text = game_file.dumps(ledger.record(game_id))
         elif format is ExportFormat.jsonl:
             text = "".join(dumps_canonical(event_view(r)) + "\n" for r in ledger.events(game_id))
@@ -190,9 +198,12 @@ def replay(
     """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
     number and Enter, q). Piped or with --all it prints the game at once; --trick N shows the
     game before trick N."""
-    seen_as = _perspective(perspective, tournament)
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
+        if ledger.kind(game_id) == "doudizhu":
+            options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
+            return doudizhu.replay(ledger, game_id, as_json, options)
+        seen_as = _perspective(perspective, tournament)
         view = ledger.frames(game_id, seen_as)
         shown = ledger.replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
@@ -268,6 +279,8 @@ def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json:
     alternatives = [rules_named(spec) for spec in rules or []]
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
+        if ledger.kind(game_id) == "doudizhu":
+            return doudizhu.score(ledger, game_id, as_json, rules)
         results = [ledger.score(game_id)] + [ledger.score(game_id, r) for r in alternatives]
     if as_json:
         echo_json(score_view(results[0]) if len(results) == 1 else [score_view(r) for r in results])
@@ -305,7 +318,10 @@ def audit(
     """Check everything that can be disputed in a game; explain a claimed result's difference."""
     claim = None if claimed is None else _claim(claimed)
     with Ledger.open(ledger_path(ctx)) as ledger:
-        report = ledger.audit(ledger.resolve(game), claim)
+        game_id = ledger.resolve(game)
+        if ledger.kind(game_id) == "doudizhu":
+            return doudizhu.audit(ledger, game_id, as_json, claim)
+        report = ledger.audit(game_id, claim)
     if as_json:
         echo_json(audit_view(report))
     else:

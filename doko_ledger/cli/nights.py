@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.prompt import Confirm, IntPrompt, Prompt
 
-from doko_ledger.cli import render_nights, render_scores
+from doko_ledger.cli import render_doudizhu, render_nights, render_scores
 from doko_ledger.cli.common import (
     ByOption,
     JsonOption,
@@ -21,6 +21,8 @@ from doko_ledger.cli.common import (
     out,
     recorder,
 )
+from doko_ledger.doudizhu_games import DouDizhuStandings
+from doko_ledger.doudizhu_games import standings_view as doudizhu_standings_view
 from doko_ledger.errors import DokoError
 from doko_ledger.formats import quick_entry
 from doko_ledger.formats.rules_file import rules_named
@@ -105,15 +107,20 @@ def session_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """The card nights in the ledger."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         rows = [ledger.nights.standings(sid) for sid in ledger.nights.session_ids()]
+        others = [ledger.doudizhu.standings(sid) for sid in ledger.doudizhu.session_ids()]
     if as_json:
         echo_json(
             [
                 {"session": s.session_id, "players": list(s.players), "deals": len(s.rows), "closed": s.closed}
-                for s in rows
+                | {"game": game}
+                for game, sessions in (("doppelkopf", rows), ("doudizhu", others))
+                for s in sessions
             ]
         )
     else:
         out().print(render_nights.sessions_table(rows))
+        if others:
+            out().print(render_doudizhu.sessions_table(others))
 
 
 @session_app.command("close")
@@ -244,8 +251,12 @@ def standings(
     as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the running table as CSV.")] = False,
 ) -> None:
-    """The running table of a card night after every deal, with a chart of the totals."""
+    """The running table of a card night (or a Dou Dizhu session) after every deal, with a chart
+    of the totals."""
     with Ledger.open(ledger_path(ctx)) as ledger:
+        doudizhu_session = None if session is None else ledger.doudizhu.resolve_session(session)
+        if doudizhu_session is not None:
+            return _doudizhu_standings(ledger.doudizhu.standings(doudizhu_session), as_json, as_csv)
         table = ledger.nights.standings(ledger.nights.resolve(session))
     if as_json:
         echo_json(standings_view(table))
@@ -260,6 +271,22 @@ def standings(
         typer.echo(buffer.getvalue(), nl=False)
     else:
         out().print(render_nights.standings(table))
+
+
+def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -> None:
+    if as_json:
+        echo_json(doudizhu_standings_view(table))
+    elif as_csv:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["deal", "game", "landlord", "stake", *table.players])
+        for number, row in enumerate(table.rows, 1):
+            writer.writerow(
+                [number, row.game_id, row.landlord or "", row.stake, *(row.totals[p] for p in table.players)]
+            )
+        typer.echo(buffer.getvalue(), nl=False)
+    else:
+        out().print(render_doudizhu.standings(table))
 
 
 def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOption = False) -> None:

@@ -517,11 +517,7 @@ def _dump_rules(rules: RuleSet) -> str:
     return dump_flow({"preset": rules.preset, **changed})
 
 
-def is_session_file(path: str | Path) -> bool:
-    """True for a card-night file (`format: doko-session/…`, or a top-level `deals:`), as
+def is_session_text(text: str) -> bool:
+    """True for a card night's text (`format: doko-session/…`, or a top-level `deals:`), as
     `doko import` tells sessions from games."""
-    try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
     return re.search(r"^(format:\s*doko-session/|deals:)", text, flags=re.MULTILINE) is not None

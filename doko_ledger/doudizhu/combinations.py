@@ -1,0 +1,247 @@
+"""Combinations: what a set of cards can be played as, and what beats what (RULES-doudizhu.md §4).
+
+A combination is recorded as (kind, main rank, size): the main rank is the trio's rank, the
+top of a sequence or airplane, the bomb's or the four's rank, the single's or pair's rank,
+and `RJ` for the rocket; size is the number of cards.
+
+Spec tension: RULES §3 says 333444555666 "is four trios, or three trios with 666 as wings",
+but §4 says kickers may share a rank neither with the body nor with each other, so 666 cannot
+be three single wings. This module implements §4 exactly: 333444555666 is an airplane and
+nothing else. A consequence of §4's kicker rules is that the card *counts* fix the kind, so
+no multiset has more than one reading today; `readings` still returns every reading, and a
+move still records its declared combination, as §3 asks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from itertools import pairwise
+
+from doko_ledger.doudizhu.cards import SEQUENCE_RANKS, Rank, cards_text, check_players
+
+
+class Kind(Enum):
+    """The thirteen types of combination (the airplane split by its kickers: fourteen kinds)."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIO = "trio"
+    TRIO_SINGLE = "trio_single"
+    TRIO_PAIR = "trio_pair"
+    SEQUENCE = "sequence"
+    PAIR_SEQUENCE = "pair_sequence"
+    AIRPLANE = "airplane"
+    AIRPLANE_SINGLES = "airplane_singles"
+    AIRPLANE_PAIRS = "airplane_pairs"
+    BOMB = "bomb"
+    ROCKET = "rocket"
+    FOUR_TWO_SINGLES = "four_two_singles"
+    FOUR_TWO_PAIRS = "four_two_pairs"
+
+
+THREE_PLAYER_ONLY = frozenset({Kind.TRIO_SINGLE, Kind.AIRPLANE_SINGLES, Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS})
+"""Kinds the four-player game does not have (RULES-doudizhu.md §4)."""
+
+_KIND_NAMES = {
+    Kind.SINGLE: "single",
+    Kind.PAIR: "pair",
+    Kind.TRIO: "trio",
+    Kind.TRIO_SINGLE: "trio with a single",
+    Kind.TRIO_PAIR: "trio with a pair",
+    Kind.SEQUENCE: "sequence",
+    Kind.PAIR_SEQUENCE: "pair sequence",
+    Kind.AIRPLANE: "airplane",
+    Kind.AIRPLANE_SINGLES: "airplane with singles",
+    Kind.AIRPLANE_PAIRS: "airplane with pairs",
+    Kind.BOMB: "bomb",
+    Kind.ROCKET: "rocket",
+    Kind.FOUR_TWO_SINGLES: "four with two singles",
+    Kind.FOUR_TWO_PAIRS: "four with two pairs",
+}
+_WIDTH = {Kind.SEQUENCE: 1, Kind.PAIR_SEQUENCE: 2, Kind.AIRPLANE: 3, Kind.AIRPLANE_SINGLES: 4, Kind.AIRPLANE_PAIRS: 5}
+_NUMBERS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+
+def kind_name(kind: Kind) -> str:
+    """The kind in words: `trio with a single`."""
+    return _KIND_NAMES[kind]
+
+
+@dataclass(frozen=True, slots=True)
+class Combination:
+    """A reading of some cards: its kind, main rank and number of cards."""
+
+    kind: Kind
+    rank: Rank
+    size: int
+
+    def __str__(self) -> str:
+        return describe(self)
+
+    @property
+    def is_bomb_or_rocket(self) -> bool:
+        return self.kind in (Kind.BOMB, Kind.ROCKET)
+
+
+def describe(combination: Combination) -> str:
+    """The combination in words: `pair of 7s`, `sequence 3 to 7`, `bomb of five 3s`."""
+    kind, rank, size = combination.kind, combination.rank, combination.size
+    if kind is Kind.SINGLE:
+        return f"single {rank}"
+    if kind is Kind.ROCKET:
+        return "rocket"
+    if kind is Kind.BOMB:
+        return f"bomb of {_NUMBERS.get(size, str(size))} {rank.plural}"
+    if kind in (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS):
+        return f"four {rank.plural} with two {'singles' if kind is Kind.FOUR_TWO_SINGLES else 'pairs'}"
+    if kind in _WIDTH:
+        low = rank - size // _WIDTH[kind] + 1
+        start = str(Rank(low)) if Rank.THREE <= low <= rank else "?"  # "?": a combination no cards have
+        return f"{kind_name(kind)} {start} to {rank}"
+    name = kind_name(kind).split(" ", 1)  # "trio", "with a pair"
+    return f"{name[0]} of {rank.plural}" + (f" {name[1]}" if len(name) > 1 else "")
+
+
+def with_article(text: str) -> str:
+    """`text` after its indefinite article: `a pair of 7s`, `an airplane 3 to 4`."""
+    return ("an " if text[:1] in "aeiou" else "a ") + text
+
+
+def _is_pair_rank(rank: Rank, players: int) -> bool:
+    """Two of `rank` form a pair: any plain rank; BJ BJ or RJ RJ in the four-player game."""
+    return not rank.is_joker or players == 4
+
+
+def _consecutive(ranks: list[Rank]) -> bool:
+    """Sorted ranks that run without a gap, all within 3..A."""
+    return all(r in SEQUENCE_RANKS for r in ranks) and all(b == a + 1 for a, b in pairwise(ranks))
+
+
+def _kickers_ok(kickers: list[Rank]) -> bool:
+    """Kickers' ranks are distinct by construction; both jokers may not be kickers at once."""
+    return not (Rank.BLACK_JOKER in kickers and Rank.RED_JOKER in kickers)
+
+
+def readings(cards: Iterable[Rank], players: int) -> tuple[Combination, ...]:
+    """Every valid reading of the cards in the three- or four-player game (RULES-doudizhu.md §4).
+
+    Empty when the cards are no combination. Raises `PlayerCountError` unless `players` is 3 or 4.
+    """
+    check_players(players)
+    counts = Counter(cards)
+    size = sum(counts.values())
+    if size == 0:
+        return ()
+    found: list[Combination] = []
+
+    def add(kind: Kind, rank: Rank) -> None:
+        if players == 3 or kind not in THREE_PLAYER_ONLY:
+            found.append(Combination(kind, rank, size))
+
+    ranks = sorted(counts)
+    by_count: dict[int, list[Rank]] = {}
+    for rank in ranks:
+        by_count.setdefault(counts[rank], []).append(rank)
+    top = ranks[-1]
+    if len(ranks) == 1:
+        if size == 1:
+            add(Kind.SINGLE, top)
+        elif size == 2 and _is_pair_rank(top, players):
+            add(Kind.PAIR, top)
+        elif size == 3:
+            add(Kind.TRIO, top)
+        elif 4 <= size <= (4 if players == 3 else 8) and not top.is_joker:
+            add(Kind.BOMB, top)
+    jokers = 1 if players == 3 else 2
+    if counts == Counter({Rank.BLACK_JOKER: jokers, Rank.RED_JOKER: jokers}):
+        add(Kind.ROCKET, Rank.RED_JOKER)
+    for count, least, kind in ((1, 5, Kind.SEQUENCE), (2, 3, Kind.PAIR_SEQUENCE), (3, 2, Kind.AIRPLANE)):
+        if list(by_count) == [count] and len(ranks) >= least and _consecutive(ranks):
+            add(kind, top)
+    trios, singles, pairs = by_count.get(3, []), by_count.get(1, []), by_count.get(2, [])
+    if len(trios) == 1 and len(ranks) == 2:
+        if singles:
+            add(Kind.TRIO_SINGLE, trios[0])
+        elif pairs and _is_pair_rank(pairs[0], players):
+            add(Kind.TRIO_PAIR, trios[0])
+    if len(trios) >= 2 and _consecutive(trios):
+        if len(singles) == len(trios) == len(ranks) - len(trios) and _kickers_ok(singles):
+            add(Kind.AIRPLANE_SINGLES, trios[-1])
+        if (
+            len(pairs) == len(trios) == len(ranks) - len(trios)
+            and all(_is_pair_rank(r, players) for r in pairs)
+            and _kickers_ok(pairs)
+        ):
+            add(Kind.AIRPLANE_PAIRS, trios[-1])
+    fours = by_count.get(4, [])
+    if len(fours) == 1 and len(ranks) == 3:
+        if len(singles) == 2 and _kickers_ok(singles):
+            add(Kind.FOUR_TWO_SINGLES, fours[0])
+        if len(pairs) == 2 and all(_is_pair_rank(r, players) for r in pairs) and _kickers_ok(pairs):
+            add(Kind.FOUR_TWO_PAIRS, fours[0])
+    return tuple(found)
+
+
+def no_reading_reason(cards: Iterable[Rank], players: int) -> str:
+    """Why cards with no reading are no combination, in words a player understands."""
+    cards = list(cards)
+    text = cards_text(cards)
+    if players == 4:
+        forbidden = [c for c in readings(cards, 3) if c.kind in THREE_PLAYER_ONLY]
+        if forbidden:
+            return f"{text} is no combination (the four-player game has no {kind_name(forbidden[0].kind)})"
+    counts = Counter(cards)
+    distinct = sorted(counts)
+    if len(set(counts.values())) == 1 and len(distinct) > 1:
+        if any(r not in SEQUENCE_RANKS for r in distinct):
+            return f"{text} is no combination (sequences use only 3 to A, without 2s or jokers)"
+        need = {1: "a sequence needs at least 5 cards", 2: "a pair sequence needs at least 3 pairs"}
+        if _consecutive(distinct) and next(iter(counts.values())) in need:
+            return f"{text} is no combination ({need[next(iter(counts.values()))]})"
+    if counts[Rank.BLACK_JOKER] == counts[Rank.RED_JOKER] > 0 and len(distinct) > 2:
+        spare = next(r for r in SEQUENCE_RANKS[::-1] if r not in counts)
+        swapped = [spare if r is Rank.RED_JOKER else r for r in cards]
+        if readings(swapped, players):
+            return f"{text} is no combination (both jokers may not be kickers in one combination)"
+    return f"{text} is no combination"
+
+
+def beats(new: Combination, old: Combination, players: int) -> bool:
+    """True when `new` may be played on `old` (RULES-doudizhu.md §4). Equal never beats."""
+    return why_not_beats(new, old, players) is None
+
+
+def why_not_beats(new: Combination, old: Combination, players: int) -> str | None:
+    """None when `new` beats `old`; otherwise the reason, in words (`a pair does not beat a trio`)."""
+    if old.kind is Kind.ROCKET:
+        return "nothing beats the rocket"
+    if new.kind is Kind.ROCKET:
+        return None
+    if new.kind is Kind.BOMB and old.kind is not Kind.BOMB:
+        return None
+    if new.kind is Kind.BOMB:  # bomb on bomb
+        if players == 4 and new.size != old.size:
+            return None if new.size > old.size else "a bomb of fewer cards does not beat one of more cards"
+        if new.rank > old.rank:
+            return None
+        return (
+            "equal bombs do not beat each other" if new.rank == old.rank else "a lower bomb does not beat a higher one"
+        )
+    if old.kind is Kind.BOMB:
+        return "only a higher bomb or the rocket beats a bomb"
+    if new.kind is not old.kind:
+        length = " of the same length" if old.kind in _WIDTH else ""
+        want = f"a higher {kind_name(old.kind)}{length}, a bomb or the rocket"
+        return f"{with_article(kind_name(new.kind))} does not beat {with_article(kind_name(old.kind))}: play {want}"
+    if new.size != old.size:
+        return (
+            f"a {kind_name(new.kind)} of {new.size} cards does not beat one of {old.size}: the length must be the same"
+        )
+    if new.rank == old.rank:
+        return f"{new.rank} is not higher than {old.rank}: equal ranks never beat"
+    if new.rank < old.rank:
+        return f"{new.rank} is lower than {old.rank}"
+    return None

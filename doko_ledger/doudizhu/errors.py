@@ -1,0 +1,29 @@
+"""The errors the Dou Dizhu module raises on purpose; all are `DokoError` and `ValueError`."""
+
+from __future__ import annotations
+
+from doko_ledger.errors import DokoError
+
+
+class CardError(DokoError, ValueError):
+    """A text that names no Dou Dizhu card, or cards that are not in the deck."""
+
+
+class PlayerCountError(DokoError, ValueError):
+    """Dou Dizhu is played by three or four players (RULES-doudizhu.md §1)."""
+
+
+class IllegalMove(DokoError, ValueError):
+    """A command the rules or the deal so far do not allow; `seat` names whose part is wrong."""
+
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+class IllegalBid(IllegalMove):
+    """A bid or pass that breaks the bidding rules (RULES-doudizhu.md §2)."""
+
+
+class IllegalPlay(IllegalMove):
+    """A combination or pass that breaks the play rules (RULES-doudizhu.md §3-§4)."""

@@ -1,0 +1,126 @@
+"""The events of a Dou Dizhu deal, named in the past tense. Payload fields only.
+
+Cards are stored as their rank text (`7`, `10`, `BJ`); each type has a JSON Schema in
+`schemas/events/<Name>.v1.json`. Importing this module registers the types with the codec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import ClassVar
+
+from doko_ledger.doudizhu.cards import Hand, Rank, parse_card
+from doko_ledger.doudizhu.combinations import Combination, Kind
+from doko_ledger.events.codec import event_type, register_value
+
+register_value(Rank, str, parse_card)
+
+
+class AbandonReason(Enum):
+    NOBODY_BID = "nobody_bid"
+
+
+@event_type("DouDizhuDealt", version=1)
+@dataclass(frozen=True, slots=True)
+class DouDizhuDealt:
+    """A deal began: the players in counter-clockwise order (3 or 4), the dealer's seat, the
+    opener's seat (who drew the face-up card and bids first), the hands as dealt and the kitty
+    where recorded, when it was played, and a note."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    game_id: str
+    players: tuple[str, ...]
+    dealer: int
+    opener: int
+    hands: tuple[Hand, ...] | None = None
+    kitty: Hand | None = None
+    played_on: str | None = None
+    note: str | None = None
+
+
+@event_type("BidMade", version=1)
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    """A player bid 1, 2 or 3 for the landlord."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    bid: int
+
+
+@event_type("BidPassed", version=1)
+@dataclass(frozen=True, slots=True)
+class BidPassed:
+    """A player passed in the bidding."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+
+
+@event_type("KittyTaken", version=1)
+@dataclass(frozen=True, slots=True)
+class KittyTaken:
+    """The landlord took the kitty; `cards` is None where they were not recorded."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    cards: Hand | None = None
+
+
+@event_type("CombinationPlayed", version=1)
+@dataclass(frozen=True, slots=True)
+class CombinationPlayed:
+    """A player played cards as the declared combination (kind, main rank, size)."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+    cards: Hand
+    kind: Kind
+    rank: Rank
+    size: int
+
+    @property
+    def combination(self) -> Combination:
+        return Combination(self.kind, self.rank, self.size)
+
+
+@event_type("TurnPassed", version=1)
+@dataclass(frozen=True, slots=True)
+class TurnPassed:
+    """A player passed instead of beating the combination on the table."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    seat: int
+
+
+@event_type("DouDizhuAbandoned", version=1)
+@dataclass(frozen=True, slots=True)
+class DouDizhuAbandoned:
+    """The deal was thrown in and the cards are redealt: nobody bid."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    reason: AbandonReason
+
+
+DouDizhuEvent = DouDizhuDealt | BidMade | BidPassed | KittyTaken | CombinationPlayed | TurnPassed | DouDizhuAbandoned
+
+
+@event_type("DouDizhuSessionStarted", version=1)
+@dataclass(frozen=True, slots=True)
+class DouDizhuSessionStarted:
+    """A Dou Dizhu session began (stream `doudizhu-session/<id>`): its players and the day.
+    Its deals follow as `DealAdded` events naming their games; `SessionClosed` ends it."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    session_id: str
+    players: tuple[str, ...]
+    played_on: str | None = None

@@ -1,0 +1,27 @@
+"""Any file `doko import` reads: a Doppelkopf game or card night, a Dou Dizhu game or session,
+told apart by their `format:` line (a Doppelkopf game may leave it out)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from doko_ledger.formats import doudizhu_file, game_file, session_file
+from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
+from doko_ledger.formats.game_file import LoadedGame
+from doko_ledger.formats.session_file import LoadedSession
+from doko_ledger.formats.yaml_source import read_text
+
+Loaded = LoadedGame | LoadedDeal | LoadedSession | LoadedDouDizhuSession
+
+
+def read_file(path: str | Path) -> Loaded:
+    """Read, validate and replay one file of any kind; `SourceError` naming file, line and field."""
+    text = read_text(path)
+    source = str(path)
+    if doudizhu_file.is_session(text):
+        return doudizhu_file.read_session(text, source)
+    if doudizhu_file.is_doudizhu_file(text):
+        return doudizhu_file.read(text, source)
+    if session_file.is_session_text(text):
+        return session_file.read(text, source)
+    return game_file.read(text, source)

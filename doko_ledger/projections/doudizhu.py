@@ -1,0 +1,338 @@
+"""Dou Dizhu read models, plain-data views and the audit of one deal.
+
+Tables (rebuilt by `doko rebuild`):
+
+- `doudizhu_games`: game_id, stream, played_on, players (JSON list, counter-clockwise),
+  dealer, opener, hands_recorded, phase, landlord, bid, stake, winner (landlord,
+  farmers or null), out_first, payments (JSON object player → points), tricks, moves,
+  first_position, last_position.
+- `doudizhu_doublings`: game_id, number, player, combination (in words), cards, move
+  (the combination's number in the deal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from doko_ledger.doudizhu import DealState, decide, evolve, fold
+from doko_ledger.doudizhu.cards import cards_text, deck
+from doko_ledger.doudizhu.combinations import describe
+from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, TakeKitty
+from doko_ledger.doudizhu.errors import IllegalMove
+from doko_ledger.doudizhu.events import (
+    BidMade,
+    BidPassed,
+    CombinationPlayed,
+    DouDizhuAbandoned,
+    DouDizhuDealt,
+    KittyTaken,
+    TurnPassed,
+)
+from doko_ledger.doudizhu.state import Move, Phase
+from doko_ledger.events.annotations import AnnotationAdded
+from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.store import StreamEvents
+from doko_ledger.game.undo import in_force
+from doko_ledger.projections.audit import Check
+
+GAME_PREFIX = "game/"
+TABLES = ("doudizhu_games", "doudizhu_doublings")
+FIRST_EVENT = DouDizhuDealt.event_name
+
+
+class DouDizhuProjection:
+    """Folds each Dou Dizhu game stream into `doudizhu_games` and `doudizhu_doublings` rows;
+    streams of other games are left alone."""
+
+    name = "doudizhu"
+    stream_prefix = GAME_PREFIX
+
+    def create(self, db: Database) -> None:
+        db.executescript(
+            """
+            CREATE TABLE IF NOT EXISTS doudizhu_games (
+                game_id TEXT PRIMARY KEY, stream TEXT NOT NULL, played_on TEXT, players TEXT NOT NULL,
+                dealer TEXT NOT NULL, opener TEXT NOT NULL, hands_recorded INTEGER NOT NULL, phase TEXT NOT NULL,
+                landlord TEXT, bid INTEGER NOT NULL, stake INTEGER NOT NULL, winner TEXT, out_first TEXT,
+                payments TEXT, tricks INTEGER NOT NULL, moves INTEGER NOT NULL,
+                first_position INTEGER NOT NULL, last_position INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS doudizhu_doublings (
+                game_id TEXT NOT NULL, number INTEGER NOT NULL, player TEXT NOT NULL, combination TEXT NOT NULL,
+                cards TEXT NOT NULL, move INTEGER NOT NULL, PRIMARY KEY (game_id, number)
+            );
+            """
+        )
+
+    def drop(self, db: Database) -> None:
+        db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))
+
+    def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
+        games: list[tuple[Any, ...]] = []
+        doublings: list[tuple[Any, ...]] = []
+        for stream in streams:
+            if not stream.events or not isinstance(stream.events[0], DouDizhuDealt):
+                continue
+            state = fold(in_force(stream.events))
+            games.append(_game_row(state, stream))
+            plays = state.plays
+            for number, doubling in enumerate(state.stake.doublings, 1):
+                cards = plays[doubling.move - 1].cards
+                doublings.append(
+                    (
+                        state.game_id,
+                        number,
+                        state.players[doubling.seat],
+                        describe(doubling.combination),
+                        cards_text(cards),
+                        doubling.move,
+                    )
+                )
+        if not games:
+            return
+        ids = [g[0] for g in games]
+        marks = ", ".join("?" * len(ids))
+        for table in TABLES:
+            db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", ids)
+        db.conn.executemany(f"INSERT INTO doudizhu_games VALUES ({', '.join('?' * 18)})", games)
+        db.conn.executemany("INSERT INTO doudizhu_doublings VALUES (?, ?, ?, ?, ?, ?)", doublings)
+
+
+def _game_row(state: DealState, stream: StreamEvents) -> tuple[Any, ...]:
+    players = state.players
+    payments = state.payments
+    landlord, out = state.landlord, state.out_first
+    winner = state.winner_side
+    return (
+        state.game_id,
+        stream.stream,
+        state.played_on,
+        json.dumps(list(players), ensure_ascii=False),
+        players[state.dealer],
+        players[state.opener],
+        state.dealt_hands is not None,
+        state.phase.value,
+        None if landlord is None else players[landlord],
+        state.bid,
+        state.stake.amount,
+        None if winner is None else winner.value,
+        None if out is None else players[out],
+        None if payments is None else json.dumps(dict(zip(players, payments, strict=True)), ensure_ascii=False),
+        len(state.tricks) + (1 if state.current is not None and state.current.moves else 0),
+        len(state.moves),
+        stream.first_position,
+        stream.last_position,
+    )
+
+
+# -- views ---------------------------------------------------------------------
+
+
+def _move_view(state: DealState, move: Move) -> dict[str, Any]:
+    player = state.players[move.seat]
+    if move.combination is None:
+        return {"player": player, "passed": True}
+    c = move.combination
+    return {
+        "player": player,
+        "cards": [str(r) for r in move.cards],
+        "combination": describe(c),
+        "kind": c.kind.value,
+        "rank": str(c.rank),
+        "size": c.size,
+    }
+
+
+def deal_view(state: DealState, notes: Sequence[AnnotationAdded] = ()) -> dict[str, Any]:
+    """A whole deal for scripts and renderers: the deal, the bidding, every trick, the stake
+    with each doubling and its cause, the result and the payments."""
+    players = state.players
+    tricks = [*state.tricks, *([state.current] if state.current is not None and state.current.moves else [])]
+    return {
+        "game": "doudizhu",
+        "game_id": state.game_id,
+        "played_on": state.played_on,
+        "note": state.note,
+        "players": list(players),
+        "dealer": players[state.dealer],
+        "opener": players[state.opener],
+        "hands_dealt": None
+        if state.dealt_hands is None
+        else {p: [str(r) for r in h] for p, h in zip(players, state.dealt_hands, strict=True)},
+        "kitty": None if state.kitty is None else [str(r) for r in state.kitty],
+        "bidding": [{"player": players[s], "bid": "pass" if b == 0 else b} for s, b in state.calls],
+        "phase": state.phase.value,
+        "landlord": None if state.landlord is None else players[state.landlord],
+        "tricks": [
+            {
+                "number": n,
+                "leader": players[t.leader],
+                "moves": [_move_view(state, m) for m in t.moves],
+                "winner": players[t.winner],
+            }
+            for n, t in enumerate(tricks, 1)
+        ],
+        "cards_left": dict(zip(players, state.left, strict=True)),
+        "hands": None
+        if state.hands is None
+        else {p: [str(r) for r in h] for p, h in zip(players, state.hands, strict=True)},
+        "to_beat": None if state.to_beat is None else _move_view(state, state.to_beat),
+        "out_first": None if state.out_first is None else players[state.out_first],
+        "winner": None if state.winner_side is None else state.winner_side.value,
+        **score_view(state),
+        "notes": [{"author": n.author, "at": n.written_at, "text": n.text} for n in notes],
+    }
+
+
+def score_view(state: DealState) -> dict[str, Any]:
+    """The stake line by line (the bid, each doubling and what caused it) and the payments."""
+    players = state.players
+    stake = state.stake
+    plays = state.plays
+    payments = state.payments
+    return {
+        "bid": state.bid,
+        "doublings": [
+            {
+                "move": d.move,
+                "player": players[d.seat],
+                "combination": describe(d.combination),
+                "cards": [str(r) for r in plays[d.move - 1].cards],
+            }
+            for d in stake.doublings
+        ],
+        "stake": stake.amount,
+        "payments": None if payments is None else dict(zip(players, payments, strict=True)),
+    }
+
+
+# -- audit ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class DouDizhuAudit:
+    """Every check of one deal; with a claimed result, the difference and the stakes that
+    would explain it."""
+
+    game_id: str
+    checks: list[Check]
+    state: DealState
+    claimed: dict[str, int] | None = None
+    difference: dict[str, int] = field(default_factory=dict)
+    explanations: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks) and not any(self.difference.values())
+
+
+def command_of(event: Any) -> Command | None:
+    """The command that records `event` (None for what another event brings with it)."""
+    match event:
+        case DouDizhuDealt():
+            return Deal(
+                event.game_id,
+                event.players,
+                event.dealer,
+                event.opener,
+                event.hands,
+                event.kitty,
+                event.played_on,
+                event.note,
+            )
+        case BidMade(seat=seat, bid=bid):
+            return Bid(seat, bid)
+        case BidPassed(seat=seat):
+            return PassBid(seat)
+        case KittyTaken(cards=cards):
+            return TakeKitty(cards)
+        case CombinationPlayed(seat=seat, cards=cards):
+            return Play(seat, cards, event.combination)
+        case TurnPassed(seat=seat):
+            return PassTurn(seat)
+    return None
+
+
+def audit(recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: dict[str, int] | None) -> DouDizhuAudit:
+    """Re-decide every event, check the cards add up to the deck, the payments to zero, and
+    explain a claimed result."""
+    chain = Check("hash chain intact", not chain_problems, list(chain_problems) or ["every hash matches"])
+    state = DealState()
+    refused: list[str] = []
+    for r in recorded:
+        command = command_of(r.event)
+        if command is not None and not isinstance(r.event, DouDizhuAbandoned):
+            try:
+                decided = decide(state, command)
+                if decided[0] != r.event:
+                    refused.append(f"event {r.envelope.version}: recorded {r.event}, the rules give {decided[0]}")
+            except IllegalMove as exc:
+                refused.append(f"event {r.envelope.version} ({r.event.event_name}): {exc}")
+        state = evolve(state, r.event)
+    checks = [chain, Check("every call and move legal", not refused, refused or ["all re-decided"])]
+    checks.append(_conservation(state))
+    if state.payments is not None:
+        total = sum(state.payments)
+        checks.append(Check("payments sum to zero", total == 0, [f"sum {total:+d}"]))
+    report = DouDizhuAudit(state.game_id, checks, state)
+    if claimed is not None:
+        _explain(report, claimed)
+    return report
+
+
+def _conservation(state: DealState) -> Check:
+    """Hands, kitty and the cards played are exactly the deck (when the hands were recorded)."""
+    if state.dealt_hands is None or state.kitty is None:
+        return Check("cards add up to the deck", True, ["hands not recorded: nothing to count"])
+    n = len(state.players)
+    dealt = Counter(c for h in state.dealt_hands for c in h) + Counter(state.kitty)
+    now = Counter(state.cards_played) + Counter(c for h in state.hands or () for c in h)
+    if not state.kitty_taken:
+        now += Counter(state.kitty)
+    details = []
+    if dealt != deck(n):
+        details.append(f"the deal is not the {n}-player deck: {cards_text((dealt - deck(n)).elements())} too many")
+    if now != dealt:
+        details.append(f"cards lost or invented in play: {cards_text((dealt - now).elements()) or 'none'} missing")
+    return Check("cards add up to the deck", not details, details or [f"{sum(dealt.values())} cards accounted for"])
+
+
+def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
+    state = report.state
+    players = state.players
+    unknown = [p for p in claimed if p not in players]
+    if unknown:
+        raise IllegalMove(f"claimed result names {unknown[0]!r}, who did not play (players: {', '.join(players)})")
+    computed = dict(zip(players, state.payments or (0,) * len(players), strict=True))
+    report.claimed = dict(claimed)
+    report.difference = {p: claimed.get(p, 0) - computed[p] for p in players}
+    landlord = state.landlord
+    if landlord is None or not any(report.difference.values()):
+        return
+    farmer = next(p for s, p in enumerate(players) if s != landlord)
+    claimed_stake = abs(claimed.get(farmer, 0))
+    if state.stake.amount and claimed_stake:
+        ratio = claimed_stake / state.stake.amount
+        doublings = len(state.stake.doublings)
+        if ratio in (0.5, 0.25, 0.125) or ratio.is_integer():
+            steps = round(__import__("math").log2(ratio)) if ratio > 0 else 0
+            report.explanations.append(
+                f"the claim is the stake {state.bid} × 2^{doublings + steps} = {claimed_stake}: "
+                f"{abs(steps)} doubling(s) {'more' if steps > 0 else 'fewer'} than the {doublings} the rules count"
+                if steps
+                else "the claim has the right stake but the wrong side"
+            )
+
+
+def is_doudizhu(events: Sequence[Any]) -> bool:
+    return bool(events) and isinstance(events[0], DouDizhuDealt)
+
+
+__all__ = ["FIRST_EVENT", "DouDizhuAudit", "DouDizhuProjection", "audit", "deal_view", "is_doudizhu", "score_view"]
+_ = Phase
