@@ -15,11 +15,13 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)  ## import sample_games/ (games and card nights) into a fresh ledger, replay and score a game
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
-	$(BIN)/doko --db $(DEMO_DB) import sample_games/*.yaml sample_games/sessions/*.yaml
+	$(BIN)/doko --db $(DEMO_DB) import sample_games/*.yaml sample_games/sessions/*.yaml sample_games/doudizhu/*.yaml sample_games/doudizhu/sessions/*.yaml
 	$(BIN)/doko --db $(DEMO_DB) games
 	$(BIN)/doko --db $(DEMO_DB) replay '#1'
 	$(BIN)/doko --db $(DEMO_DB) score '#1'
 	$(BIN)/doko --db $(DEMO_DB) standings --session 2026-11-28-kitchen
+	$(BIN)/doko --db $(DEMO_DB) replay ddz-2026-11-29-05
+	$(BIN)/doko --db $(DEMO_DB) standings --session 2026-11-29-dorm
 	$(BIN)/doko --db $(DEMO_DB) verify
 
 test: $(STAMP)  ## the whole test suite

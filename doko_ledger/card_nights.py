@@ -13,6 +13,7 @@ from typing import Any
 
 from doko_ledger.cards import seeded_deal
 from doko_ledger.errors import DokoError
+from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import CardsDealt, GameStarted
 from doko_ledger.events.session import SessionClosed
 from doko_ledger.events.store import EventStore, NewStreamEvents
@@ -169,8 +170,8 @@ class CardNights:
         if game.penalties or (not game.finished and game.abandoned is None and game.summary is None):
             stream = game_stream(last)
             events = [r.event for r in self.store.read_stream(stream)]
-            current = in_force(events)
-            if not isinstance(current[-1], GameStarted | CardsDealt):
+            moves = [e for e in in_force(events) if not isinstance(e, AnnotationAdded)]
+            if not isinstance(moves[-1], GameStarted | CardsDealt):
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)
@@ -211,13 +212,13 @@ class CardNights:
             return night.games[last]
         stream = game_stream(last)
         stored = [r.event for r in self.store.read_stream(stream)]
-        current = in_force(stored)
-        record = extend_record(from_events(current), tokens, reservations_open=night.games[last].game_type is None)
+        moves = [e for e in in_force(stored) if not isinstance(e, AnnotationAdded)]  # notes are not play
+        record = extend_record(from_events(moves), tokens, reservations_open=night.games[last].game_type is None)
         events, state = to_events(record)
-        if events[: len(current)] != current:
+        if events[: len(moves)] != moves:
             raise IllegalMove("the deal changed while recording; look at it again with `doko standings`")
         self.store.append_streams(
-            [NewStreamEvents(stream, len(stored), events[len(current) :])], recorded_by=by, recorded_at=at
+            [NewStreamEvents(stream, len(stored), events[len(moves) :])], recorded_by=by, recorded_at=at
         )
         return state
 

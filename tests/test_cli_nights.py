@@ -111,7 +111,7 @@ def test_session_start_takes_four_to_seven_players(cli: Cli, count: int) -> None
     result = start(cli, "n", ",".join(names))
     assert f"card night n started: {', '.join(names)}; Anna deals first" in flat(result.stdout)
     [night] = as_json(cli("session", "list", "--json"))
-    assert night == {"session": "n", "players": names, "deals": 0, "closed": False}
+    assert night == {"session": "n", "players": names, "deals": 0, "closed": False, "game": "doppelkopf"}
     upcoming = standings(cli)["next"]
     assert upcoming["dealer"] == "Anna"
     # the four to the dealer's left play; with five or more the dealer sits out
@@ -189,8 +189,8 @@ def test_session_list_table_and_json(cli: Cli) -> None:
     assert "2026-11-28-kitchen │ Anna, Ben, Clara, Dirk │ 1 │ Dirk +3 │ closed" in table
     assert "2026-12-05-verein │ Anna, Ben, Clara, Dirk, Emil │ 0 │ │ open" in table
     assert as_json(cli("session", "list", "--json")) == [
-        {"session": "2026-11-28-kitchen", "players": list(PLAYERS), "deals": 1, "closed": True},
-        {"session": "2026-12-05-verein", "players": FIVE.split(","), "deals": 0, "closed": False},
+        {"session": "2026-11-28-kitchen", "players": list(PLAYERS), "deals": 1, "closed": True, "game": "doppelkopf"},
+        {"session": "2026-12-05-verein", "players": FIVE.split(","), "deals": 0, "closed": False, "game": "doppelkopf"},
     ]
 
 

@@ -155,6 +155,7 @@ def export(
             output.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise SourceError(f"cannot write the export: {exc.strerror}", source=str(output)) from None
+        err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
 
 
 @app.command()
@@ -220,6 +221,7 @@ def replay(
         out().print(render_frames.notes(view))
     else:
         out().print(render_frames.tricks(view))
+        out().print(render_frames.notes(view))
 
 
 @app.command()
@@ -234,7 +236,7 @@ def annotate(
     """Add a note to a game, a trick or one card; replays and exports show it in place."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
-        note = ledger.annotate(game_id, trick, card, text, by=recorder(by), at=now())
+        note = ledger.annotate(game_id, trick, card, text.strip(), by=recorder(by), at=now())
     where = "the game" if note.trick is None else f"trick {note.trick}" + (f", card {note.card}" if note.card else "")
     out().print(f"noted on {where} of {game_id}", markup=False)
 

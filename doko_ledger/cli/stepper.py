@@ -49,13 +49,15 @@ class Stepper:
     """The trick of each frame's last card (0 before play)."""
     cards: Sequence[int]
     """The position of each frame's last card in its trick (0 before play)."""
+    hand_size: int = 12
+    """The tricks a game has."""
     index: int = 0
     typed: str = ""
 
     @classmethod
     def of(cls, view: Mapping[str, Any]) -> Stepper:
         frames = view["frames"]
-        return cls([f["trick"] for f in frames], [f["card"] for f in frames])
+        return cls([f["trick"] for f in frames], [f["card"] for f in frames], view["hand_size"])
 
     @property
     def last(self) -> int:
@@ -67,16 +69,20 @@ class Stepper:
         return frames[-1] if frames else 0
 
     def before_trick(self, trick: int) -> int:
-        """The frame just before the first card of trick `trick`; `DokoError` if it was not played."""
-        if trick - 1 not in self.tricks:
-            raise DokoError(f"trick {trick} was not played: the game has {max(self.tricks)} trick(s)")
+        """The frame just before the first card of trick `trick`; `DokoError` if the game did not
+        get there (the trick before it is not complete, or the game has no such trick)."""
+        complete = sum(1 for card in self.cards if card == 4)
+        if trick > self.hand_size:
+            raise DokoError(f"there is no trick {trick}: a game has {self.hand_size} tricks")
+        if trick > complete + 1:
+            raise DokoError(f"trick {trick} was not played: the game has {complete} complete tricks")
         return self._trick_end(trick - 1)
 
     def press(self, key: str) -> bool:
         """Move for one key; False when the key quits."""
         if key in QUIT:
             return False
-        if key.isdigit():
+        if len(key) == 1 and key in "0123456789":
             self.typed = (self.typed + key)[-2:]
             return True
         if key == "ENTER" and self.typed:
@@ -104,20 +110,32 @@ class Stepper:
 
 
 def keys_from(read: Callable[[], str]) -> Iterator[str]:
-    """Key names from a stream of characters: arrows and Home/End/PageUp/PageDown decoded."""
+    """Key names from a stream of characters (`read` returns "" at the end): arrows and
+    Home/End/PageUp/PageDown decoded; a lone ESC is ESC and the key after it is kept."""
+    pending = ""
+
+    def next_char() -> str:
+        nonlocal pending
+        char, pending = (pending, "") if pending else (read(), "")
+        return char
+
     while True:
-        char = read()
+        char = next_char()
         if char == "":
             yield "CTRL-D"
             return
         if char == "\x1b":
-            seq = read()
-            if seq not in ("[", "O"):
+            lead = next_char()
+            if lead not in ("[", "O"):
+                pending = lead
                 yield "ESC"
                 continue
-            seq += read()
-            while seq[-1].isdigit():
-                seq += read()
+            seq = lead + next_char()
+            while seq[-1].isdigit() or seq[-1] == ";":
+                more = next_char()
+                if more == "":
+                    break
+                seq += more
             yield _ESCAPES.get(seq, "UNKNOWN")
         elif char in ("\r", "\n"):
             yield "ENTER"
@@ -137,6 +155,9 @@ def _raw_terminal(fd: int) -> Iterator[None]:
     saved = termios.tcgetattr(fd)
     try:
         tty.setcbreak(fd)
+        quiet = termios.tcgetattr(fd)
+        quiet[3] &= ~termios.ISIG  # Ctrl-C is a key that quits, not a signal
+        termios.tcsetattr(fd, termios.TCSADRAIN, quiet)
         yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)

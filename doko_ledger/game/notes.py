@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.state import GameState
@@ -15,14 +17,13 @@ def annotate(
 ) -> AnnotationAdded:
     """The event of a note. Raises `IllegalMove` for an empty or overlong text, or a trick or
     card the game does not have (yet): a note is on what was played."""
-    text = text.strip()
-    if not text:
+    if not text.strip():
         raise IllegalMove("a note needs a text")
     if len(text) > MAX_NOTE:
         raise IllegalMove(f"a note may be at most {MAX_NOTE} characters, this one has {len(text)}")
     if trick is None:
         if card is not None:
-            raise IllegalMove("a note on a card needs its trick too (--trick N --card K)")
+            raise IllegalMove("a note on a card needs its trick too")
         return AnnotationAdded(None, None, text, author, written_at)
     played = len(state.cards_played)
     if played == 0:
@@ -34,3 +35,13 @@ def annotate(
     if card is not None and not 1 <= card <= in_trick:
         raise IllegalMove(f"no card {card} in trick {trick}: it has {in_trick} card(s)")
     return AnnotationAdded(trick, card, text, author, written_at)
+
+
+def anchored(state: GameState, note: AnnotationAdded) -> AnnotationAdded:
+    """The note where it can stand in the game as it is now: on its trick or card, or, when
+    that card was taken back (`doko undo`), on the game as a whole."""
+    try:
+        annotate(state, note.trick, note.card, note.text, author=note.author, written_at=note.written_at)
+    except IllegalMove:
+        return replace(note, trick=None, card=None)
+    return note

@@ -52,7 +52,7 @@ from doko_ledger.game.commands import (
 )
 from doko_ledger.game.decide import decide
 from doko_ledger.game.evolve import evolve
-from doko_ledger.game.notes import annotate
+from doko_ledger.game.notes import anchored, annotate
 from doko_ledger.game.parties import true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Announcement, Party
@@ -416,7 +416,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         reservations_open=not state.declared and state.abandoned is None and state.summary is None,
         solo_owed_by=state.solo_owed_by,
         penalties=tuple(_at_card(p, len(state.cards_played)) if state.finished or state.void else p for p in penalties),
-        notes=tuple(notes),
+        notes=tuple(anchored(state, n) for n in notes),
     )
 
 

@@ -269,13 +269,17 @@ def frames_view(
     players = final.players
     truth = _parties(players, true_parties(final))
     placed = [(note_step(n, shown), n) for n in notes]
+    game_type, declarer = final.game_type, final.declarer
+    if game_type is GameType.SILENT_SOLO and perspective != ALL and perspective != players[declarer or 0]:
+        game_type, declarer = GameType.NORMAL, None  # a silent solo is secret: it looks like a normal game
     return {
         "game_id": final.game_id,
         "played_on": final.played_on,
         "players": list(players),
         "dealer": players[final.dealer],
-        "game_type": None if final.game_type is None else final.game_type.value,
-        "declarer": None if final.declarer is None else players[final.declarer],
+        "game_type": None if game_type is None else game_type.value,
+        "declarer": None if declarer is None else players[declarer],
+        "hand_size": final.hand_size,
         "perspective": perspective,
         "frames": [
             _frame_view(frame, perspective, truth, [n for step, n in placed if step == frame.step], frame is shown[-1])
@@ -290,7 +294,8 @@ def _frame_view(
 ) -> dict[str, Any]:
     state = frame.state
     players = state.players
-    hidden = perspective == TOURNAMENT and not last
+    over = state.finished or state.void or state.abandoned is not None or state.summary is not None
+    hidden = perspective == TOURNAMENT and not (last and over)
     dealt = hands_view(state) or {}
     hands: dict[str, list[str] | None] = {
         p: dealt.get(p) if perspective in (p, ALL, TOURNAMENT) else None for p in players
