@@ -13,8 +13,8 @@ from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.session import DealAdded, SessionClosed
 from doko_ledger.events.store import EventStore, NewStreamEvents
+from doko_ledger.events.voiding import in_force
 from doko_ledger.formats.doudizhu_file import DouDizhuRecord, LoadedDouDizhuSession, from_events
-from doko_ledger.game.undo import in_force
 from doko_ledger.projections.doudizhu import DouDizhuAudit, audit
 
 GAME_PREFIX = "game/"

@@ -7,7 +7,6 @@ Raises an `IllegalMove` (a `DokoError` and `ValueError`) naming the player and t
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 
 from doko_ledger.doudizhu.bidding import PASS, check_call
@@ -34,6 +33,7 @@ from doko_ledger.doudizhu.events import (
     TurnPassed,
 )
 from doko_ledger.doudizhu.state import DealState, Phase
+from doko_ledger.names import name_problem
 
 
 def decide(state: DealState, command: Command) -> list[DouDizhuEvent]:
@@ -54,16 +54,6 @@ def decide(state: DealState, command: Command) -> list[DouDizhuEvent]:
     raise IllegalMove(f"unknown command {command!r}")
 
 
-def _name_problem(name: str) -> str | None:
-    if not name.strip():
-        return "is empty"
-    if name != name.strip():
-        return "starts or ends with white space"
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
-        return "holds a control character or line break"
-    return None
-
-
 def _deal(state: DealState, command: Deal) -> DouDizhuDealt:
     if state.dealt:
         raise IllegalMove(f"deal {state.game_id!r} was already dealt")
@@ -73,7 +63,7 @@ def _deal(state: DealState, command: Deal) -> DouDizhuDealt:
     if n not in (3, 4):
         raise IllegalMove(f"Dou Dizhu is played by 3 or 4 players, not {n}")
     for player in players:
-        problem = _name_problem(player)
+        problem = name_problem(player)
         if problem:
             raise IllegalMove(f"player name {player!r} {problem}")
     twice = [p for p, count in Counter(players).items() if count > 1]

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from doko_ledger.cards import Card, parse_card
 from doko_ledger.events.codec import event_type, register_value, upcaster
+from doko_ledger.events.voiding import EventVoided as EventVoided  # re-exported: undo is every game's
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.reservations import ReservationKind
@@ -220,16 +221,6 @@ class PenaltyImposed:
     harms_soloist: bool = False
     denials: int = 0
     reason: str = ""
-
-
-@event_type("EventVoided", version=1)
-@dataclass(frozen=True, slots=True)
-class EventVoided:
-    """Undo: the game's event at `version` (its newest one still in force) no longer counts."""
-
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
-    version: int
 
 
 DoppelkopfEvent = (

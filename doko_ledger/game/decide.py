@@ -7,7 +7,6 @@ events to append otherwise. The rules in force come from the game's own
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 
 from doko_ledger.cards import ALTE, FUCHS, Card, deck
@@ -35,6 +34,7 @@ from doko_ledger.game.commands import (
 from doko_ledger.game.penalty import impose
 from doko_ledger.game.state import GameState, Hand
 from doko_ledger.game.summary import summarize
+from doko_ledger.names import name_problem
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS, must_follow
 
@@ -69,17 +69,6 @@ def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
         case PlayCard(seat=seat, card=card):
             return [_play(state, seat, card)]
     raise IllegalMove(f"unknown command {command!r}")
-
-
-def name_problem(name: str) -> str | None:
-    """Why a player's name cannot be used, or None: names are written in files and tables."""
-    if not name.strip():
-        return "is empty"
-    if name != name.strip():
-        return "starts or ends with white space"
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
-        return "holds a control character or line break"
-    return None
 
 
 def _require_started(state: GameState) -> None:

@@ -7,29 +7,14 @@ voided card is as if never played.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from doko_ledger.events.annotations import AnnotationAdded
-from doko_ledger.events.doppelkopf import EventVoided, GameStarted
+from doko_ledger.events.doppelkopf import GameStarted
+from doko_ledger.events.voiding import EventVoided, in_force, versions_in_force
 from doko_ledger.game.commands import IllegalMove
 
-T = TypeVar("T")
-
-
-def versions_in_force(events: Sequence[Any]) -> list[int]:
-    """The versions (index + 1) of a stream's events that count: neither voided nor voiding."""
-    kept: list[int] = []
-    for version, event in enumerate(events, 1):
-        if isinstance(event, EventVoided):
-            kept = [v for v in kept if v != event.version]
-        else:
-            kept.append(version)
-    return kept
-
-
-def in_force(items: Sequence[T], events: Sequence[Any] | None = None) -> list[T]:
-    """The items (events, or records of them, given with their `events`) that count, in order."""
-    return [items[v - 1] for v in versions_in_force(items if events is None else events)]
+__all__ = ["in_force", "versions_in_force", "void_last"]
 
 
 def void_last(events: Sequence[Any]) -> EventVoided:

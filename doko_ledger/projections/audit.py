@@ -9,7 +9,7 @@ the difference between a claimed result and the computed one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
@@ -51,19 +51,11 @@ from doko_ledger.game.decide import decide
 from doko_ledger.game.evolve import evolve
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.state import GameState
+from doko_ledger.projections.checks import Check
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.play import proven_revokes
 from doko_ledger.rules.ruleset import OPTION_NAMES, PRESETS, RuleSet, preset
 from doko_ledger.rules.scoring import ScoreLine
-
-
-@dataclass(slots=True)
-class Check:
-    """One audit check: passed or not, and what it found, with the events' positions."""
-
-    name: str
-    ok: bool
-    details: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)

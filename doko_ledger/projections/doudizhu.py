@@ -38,8 +38,8 @@ from doko_ledger.doudizhu.state import Move, Phase
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import StreamEvents
-from doko_ledger.game.undo import in_force
-from doko_ledger.projections.audit import Check
+from doko_ledger.events.voiding import in_force
+from doko_ledger.projections.checks import Check
 
 GAME_PREFIX = "game/"
 TABLES = ("doudizhu_games", "doudizhu_doublings")

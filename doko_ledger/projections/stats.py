@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from doko_ledger.cards import FUCHS
+from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import Parties, true_parties
 from doko_ledger.game.state import GameState
-from doko_ledger.game.undo import in_force
 from doko_ledger.projections.games import GAME_STREAM_PREFIX
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Announcement, Party

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, SessionClosed, SessionEvent, SessionStarted
 from doko_ledger.game.commands import IllegalMove
-from doko_ledger.game.decide import name_problem
+from doko_ledger.names import name_problem
 from doko_ledger.rules.ruleset import RuleSet
 from doko_ledger.session.outcome import DealOutcome
 from doko_ledger.session.schedule import Schedule

@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from doko_ledger.events.voiding import in_force
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.evolve import fold as fold_game
 from doko_ledger.game.record import MISDEAL, GameRecord, SummaryRecord, to_events
 from doko_ledger.game.state import GameState
-from doko_ledger.game.undo import in_force
 from doko_ledger.session.decide import (
     AddDeal,
     CloseSession,
