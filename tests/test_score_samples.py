@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from doko_ledger.formats import game_file, rules_file
+from doko_ledger.formats import game_file, rules_file, yaml_source
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.game.parties import is_lone, true_parties
 from doko_ledger.projections.score import GameScore, score_game
@@ -100,7 +100,7 @@ def test_every_sample_has_a_note_from_26_on(name: str) -> None:
         assert record.note, name
         text = (SAMPLES_DIR / name).read_text(encoding="utf-8")
         assert text.startswith("# ")
-        assert game_file.leading_comment(text) == record.note
+        assert yaml_source.leading_comment(text) == record.note
 
 
 # -- 26: nobody wins ------------------------------------------------------------------------

@@ -261,30 +261,31 @@ def standings(
     if as_json:
         echo_json(standings_view(table))
     elif as_csv:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["deal", "game", "dealer", "multiplier", *table.players])
-        for row in table.rows:
-            writer.writerow(
-                [row.number, row.game_id, row.dealer, row.multiplier, *(row.totals[p] for p in table.players)]
-            )
-        typer.echo(buffer.getvalue(), nl=False)
+        rows = [
+            [r.number, r.game_id, r.dealer, r.multiplier, *(r.totals[p] for p in table.players)] for r in table.rows
+        ]
+        _echo_csv(["deal", "game", "dealer", "multiplier", *table.players], rows)
     else:
         out().print(render_nights.standings(table))
+
+
+def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    typer.echo(buffer.getvalue(), nl=False)
 
 
 def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -> None:
     if as_json:
         echo_json(doudizhu_standings_view(table))
     elif as_csv:
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["deal", "game", "landlord", "stake", *table.players])
-        for number, row in enumerate(table.rows, 1):
-            writer.writerow(
-                [number, row.game_id, row.landlord or "", row.stake, *(row.totals[p] for p in table.players)]
-            )
-        typer.echo(buffer.getvalue(), nl=False)
+        rows = [
+            [n, r.game_id, r.landlord or "", r.stake, *(r.totals[p] for p in table.players)]
+            for n, r in enumerate(table.rows, 1)
+        ]
+        _echo_csv(["deal", "game", "landlord", "stake", *table.players], rows)
     else:
         out().print(render_doudizhu.standings(table))
 

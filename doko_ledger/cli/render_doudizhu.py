@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.cli.render_scores import signed
+from doko_ledger.cli.render_scores import checks, signed
 from doko_ledger.doudizhu_games import DouDizhuStandings
 from doko_ledger.projections.doudizhu import DouDizhuAudit
 
@@ -108,12 +108,7 @@ def score(view: Mapping[str, Any]) -> RenderableType:
 
 
 def audit(report: DouDizhuAudit, view: Mapping[str, Any]) -> RenderableType:
-    parts: list[RenderableType] = [Text.assemble(("audit of ", "bold"), (report.game_id, "bold"))]
-    for check in report.checks:
-        mark = Text("  ok  ", style="green") if check.ok else Text(" FAIL ", style="bold red")
-        parts.append(Text.assemble(mark, check.name))
-        for detail in check.details:
-            parts.append(Text(f"        {detail}", style="" if check.ok else "red"))
+    parts = checks(report.game_id, report.checks)
     parts += [Text(""), score(view)]
     if report.claimed is not None:
         table = Table(title="claimed against computed", title_justify="left", box=None)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from doko_ledger.projections.audit import AuditReport
+from doko_ledger.projections.checks import Check
 from doko_ledger.projections.score import GameScore
 from doko_ledger.rules.ruleset import RuleSet
 
@@ -93,13 +96,19 @@ def score(results: list[GameScore]) -> RenderableType:
     return Group(*parts)
 
 
-def audit(report: AuditReport) -> RenderableType:
-    parts: list[RenderableType] = [Text.assemble(("audit of ", "bold"), (report.game_id, "bold"))]
-    for check in report.checks:
+def checks(game_id: str, done: Sequence[Check]) -> list[RenderableType]:
+    """An audit's heading and each check: ok or FAIL, and what it found."""
+    parts: list[RenderableType] = [Text.assemble(("audit of ", "bold"), (game_id, "bold"))]
+    for check in done:
         mark = Text("  ok  ", style="green") if check.ok else Text(" FAIL ", style="bold red")
         parts.append(Text.assemble(mark, check.name))
         for detail in check.details:
             parts.append(Text(f"        {detail}", style="" if check.ok else "red"))
+    return parts
+
+
+def audit(report: AuditReport) -> RenderableType:
+    parts = checks(report.game_id, report.checks)
     if report.score is not None:
         parts += [Text(""), score_lines_table(report.score)]
     claim = report.claim

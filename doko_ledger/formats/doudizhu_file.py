@@ -48,7 +48,7 @@ from doko_ledger.doudizhu.cards import Hand, cards_text
 from doko_ledger.doudizhu.events import BidMade, BidPassed, CombinationPlayed, DouDizhuDealt, TurnPassed
 from doko_ledger.doudizhu.state import Phase
 from doko_ledger.events.annotations import AnnotationAdded
-from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml, read_text
+from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
 from doko_ledger.schema_files import validator
 
 FORMAT = "doudizhu-game/1"
@@ -212,15 +212,6 @@ def _record(doc: YamlDocument, data: Any, at: Path_, defaults: dict[str, Any] | 
         play=play,
         notes=notes,
     )
-
-
-def leading_comment(text: str) -> str | None:
-    lines = []
-    for line in text.splitlines():
-        if not line.startswith("#"):
-            break
-        lines.append(line[2:] if line.startswith("# ") else line[1:])
-    return "\n".join(lines) if lines else None
 
 
 def _player(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: Path_) -> tuple[str, Any]:

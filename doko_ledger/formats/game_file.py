@@ -26,7 +26,7 @@ from doko_ledger.cards import Card, CardError, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import DoppelkopfEvent
-from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
 from doko_ledger.game.record import (
     GameRecord,
     PenaltyRecord,
@@ -81,16 +81,6 @@ def load(path: str | Path | TextIO) -> GameRecord:
     if isinstance(path, (str, Path)):
         return read_file(path).record
     return loads(path.read(), getattr(path, "name", "<stream>"))
-
-
-def leading_comment(text: str) -> str | None:
-    """The comment lines before the first key, without their `#` (the game's note)."""
-    lines = []
-    for line in text.splitlines():
-        if not line.startswith("#"):
-            break
-        lines.append(line[2:] if line.startswith("# ") else line[1:])
-    return "\n".join(lines) if lines else None
 
 
 def _record(doc: YamlDocument) -> GameRecord:

@@ -33,8 +33,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from doko_ledger.errors import DokoError
-from doko_ledger.formats.game_file import leading_comment
-from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.record import MISDEAL as MISDEAL_REASON
 from doko_ledger.game.record import GameRecord, RecordError, SummaryRecord, to_events

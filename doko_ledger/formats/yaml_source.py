@@ -181,3 +181,13 @@ def dump_flow(value: Any) -> str:
     if text.endswith("\n...\n"):
         text = text[: -len("\n...\n")]
     return text.rstrip("\n")
+
+
+def leading_comment(text: str) -> str | None:
+    """The comment lines before the first key, without their `#` (the game's note)."""
+    lines = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        lines.append(line[2:] if line.startswith("# ") else line[1:])
+    return "\n".join(lines) if lines else None
