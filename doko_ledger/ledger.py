@@ -125,6 +125,7 @@ class Ledger:
     def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
         """Record a penalty in a game (RULES.md §9) and return the game's new score (None while
         the game is still being played)."""
+        self._require_doppelkopf(game_id, "penalties are")
         stream = game_stream(game_id)
         stored = self.events(game_id)
         state = fold(in_force([r.event for r in stored]))
@@ -196,7 +197,13 @@ class Ledger:
         return self.store.read_stream(game_stream(game_id))
 
     def state(self, game_id: str) -> GameState:
+        """The Doppelkopf game as it stands (a Dou Dizhu game's is `doudizhu.state`)."""
+        self._require_doppelkopf(game_id, "this is")
         return fold(self.game_events(game_id))
+
+    def _require_doppelkopf(self, game_id: str, what: str) -> None:
+        if self.kind(game_id) == "doudizhu":
+            raise DokoError(f"{what} for Doppelkopf games; {game_id} is a Dou Dizhu game")
 
     def replay(self, game_id: str, before_trick: int | None = None) -> Replay:
         """The game for a replay, whole or as it stood before trick `before_trick`."""

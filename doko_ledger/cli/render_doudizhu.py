@@ -90,7 +90,7 @@ def score(view: Mapping[str, Any]) -> RenderableType:
     for d in view["doublings"]:
         amount *= 2
         table.add_row(
-            Text.assemble(f"{d['combination']} by {d['player']} (move {d['move']}): ", _cards(d["cards"])),
+            Text.assemble(f"{d['combination']} by {d['player']} (play {d['move']}): ", _cards(d["cards"])),
             "×2",
             str(amount),
         )

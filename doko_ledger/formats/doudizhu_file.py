@@ -44,7 +44,7 @@ from doko_ledger.doudizhu import (
     parse_cards,
     readings,
 )
-from doko_ledger.doudizhu.cards import Hand, cards_text
+from doko_ledger.doudizhu.cards import Hand, Rank, cards_text, hand
 from doko_ledger.doudizhu.events import BidMade, BidPassed, CombinationPlayed, DouDizhuDealt, TurnPassed
 from doko_ledger.doudizhu.state import Phase
 from doko_ledger.events.annotations import AnnotationAdded
@@ -132,12 +132,24 @@ def replay(doc: YamlDocument, record: DouDizhuRecord, at: Path_) -> LoadedDeal:
         try:
             new = decide(state, command)
         except (IllegalMove, CardError) as exc:
+            if isinstance(command, Deal):
+                path = _deal_path(record, exc)
             raise doc.error(str(exc), (*at, *path)) from None
         for event in new:
             state = evolve(state, event)
         events += new
     events += record.notes
     return LoadedDeal(record, events, state)
+
+
+def _deal_path(record: DouDizhuRecord, exc: Exception) -> Path_:
+    """Where a refused deal is wrong: a player's hand, the kitty, or the players."""
+    seat = getattr(exc, "seat", None)
+    if seat is not None and record.hands is not None:
+        return ("hands", record.players[seat])
+    if "kitty" in str(exc) and record.kitty is not None:
+        return ("kitty",)
+    return ("hands",) if record.hands is not None else ("players",)
 
 
 def _commands(record: DouDizhuRecord) -> Iterator[tuple[Any, Path_]]:
@@ -153,7 +165,7 @@ def _commands(record: DouDizhuRecord) -> Iterator[tuple[Any, Path_]]:
             record.played_on,
             record.note,
         ),
-        ("hands",) if record.hands is not None else ("players",),
+        ("players",),
     )
     for i, (player, bid) in enumerate(record.bidding):
         yield (PassBid(seat[player]) if bid == 0 else Bid(seat[player], bid)), ("bidding", i, player)
@@ -237,11 +249,19 @@ def _move(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: P
 
 
 def _cards(doc: YamlDocument, value: Any, at: Path_) -> Hand:
-    texts = [str(v) for v in value] if isinstance(value, list) else str(value)
-    try:
-        return parse_cards(texts)
-    except CardError as exc:
-        raise doc.error(str(exc), at) from None
+    """Cards written as a list (each checked where it stands) or as text (`3 3 J`)."""
+    if not isinstance(value, list):
+        try:
+            return parse_cards(str(value))
+        except CardError as exc:
+            raise doc.error(str(exc), at) from None
+    cards: list[Rank] = []
+    for i, item in enumerate(value):
+        try:
+            cards += parse_cards([str(item)])
+        except CardError as exc:
+            raise doc.error(str(exc), (*at, i)) from None
+    return hand(cards)
 
 
 def _declared(doc: YamlDocument, text: str, cards: Hand, players: int, at: Path_) -> Combination:
@@ -252,9 +272,15 @@ def _declared(doc: YamlDocument, text: str, cards: Hand, players: int, at: Path_
     except ValueError:
         names = ", ".join(k.value for k in Kind)
         raise doc.error(f"unknown combination {kind_text!r} (one of {names})", at) from None
-    options = [c for c in readings(cards, players) if c.kind is kind and (not rank_text or str(c.rank) == rank_text)]
-    if len(options) != 1:
-        return Combination(kind, parse_cards(rank_text)[0] if rank_text else cards[-1], len(cards))
+    try:
+        rank = parse_cards(rank_text) if rank_text else None
+    except CardError as exc:
+        raise doc.error(str(exc), at) from None
+    if rank is not None and len(rank) != 1:
+        raise doc.error(f"write one rank after the combination, not {rank_text!r}", at)
+    options = [c for c in readings(cards, players) if c.kind is kind and (rank is None or c.rank == rank[0])]
+    if len(options) != 1:  # not a reading of these cards: the rules say why when the move is decided
+        return Combination(kind, rank[0] if rank else cards[-1], len(cards))
     return options[0]
 
 

@@ -309,6 +309,9 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     unknown = [p for p in claimed if p not in players]
     if unknown:
         raise IllegalMove(f"claimed result names {unknown[0]!r}, who did not play (players: {', '.join(players)})")
+    missing = [p for p in players if p not in claimed]
+    if missing:
+        raise IllegalMove(f"the claimed result must name every player: {', '.join(missing)} missing")
     computed = dict(zip(players, state.payments or (0,) * len(players), strict=True))
     report.claimed = dict(claimed)
     report.difference = {p: claimed.get(p, 0) - computed[p] for p in players}
@@ -316,18 +319,24 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     if landlord is None or not any(report.difference.values()):
         return
     farmer = next(p for s, p in enumerate(players) if s != landlord)
-    claimed_stake = abs(claimed.get(farmer, 0))
-    if state.stake.amount and claimed_stake:
-        ratio = claimed_stake / state.stake.amount
-        doublings = len(state.stake.doublings)
-        if ratio in (0.5, 0.25, 0.125) or ratio.is_integer():
-            steps = round(__import__("math").log2(ratio)) if ratio > 0 else 0
-            report.explanations.append(
-                f"the claim is the stake {state.bid} × 2^{doublings + steps} = {claimed_stake}: "
-                f"{abs(steps)} doubling(s) {'more' if steps > 0 else 'fewer'} than the {doublings} the rules count"
-                if steps
-                else "the claim has the right stake but the wrong side"
-            )
+    claimed_stake, doublings = abs(claimed[farmer]), len(state.stake.doublings)
+    if claimed_stake == state.stake.amount:
+        report.explanations.append("the claim has the stake right but the wrong side winning")
+        return
+    k = next((k for k in range(12) if state.bid << k == claimed_stake), None)
+    if k is None:
+        return
+    counted = "".join(f", for {describe(d.combination)} (play {d.move})" for d in state.stake.doublings)
+    report.explanations.append(
+        f"the claim's stake {claimed_stake} is the bid {state.bid} with {k} doubling(s); "
+        f"the rules count {doublings} doubling(s){counted}"
+    )
+    bombs = [m for m in state.plays if m.combination is not None and m.combination.is_bomb_or_rocket]
+    if len(players) == 4 and k == len(bombs) > doublings:
+        report.explanations.append(
+            "the claim doubles for every bomb, as three players do; with four players only bombs of six or more "
+            "cards and the rocket double (RULES-doudizhu.md §5)"
+        )
 
 
 def is_doudizhu(events: Sequence[Any]) -> bool:

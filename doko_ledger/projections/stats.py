@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from doko_ledger.cards import FUCHS
+from doko_ledger.events.doppelkopf import GameStarted
 from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
@@ -343,8 +344,8 @@ def ledger_stats(ledger: Ledger, session_id: str | None = None) -> Stats:
         taken.update(night.games)  # deals in force, voided and replaced: counted here or never
         tally.add_night(night)
     for stream in ledger.store.iter_stream_events(GAME_STREAM_PREFIX):
-        if stream.stream[len(GAME_STREAM_PREFIX) :] in taken:
-            continue
+        if stream.stream[len(GAME_STREAM_PREFIX) :] in taken or not isinstance(stream.events[0], GameStarted):
+            continue  # a card night's deal, or another game's (Dou Dizhu)
         tally.add(fold(in_force(stream.events)))
     return tally.result(None)
 
