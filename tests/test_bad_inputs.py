@@ -201,6 +201,16 @@ FILES: dict[str, BadFile] = {
     "rules_python_tag.yaml": BadFile(1, "", "python/object/apply:os.system'; only plain YAML data is read"),
     "rules_non_utf8.yaml": BadFile(None, "", "not UTF-8 text"),
     "rules_mapping_key_is_a_list.yaml": BadFile((2, None), "", ""),
+    # Dou Dizhu (RULES-doudizhu.md): the same reader, the same one line
+    "ddz_bid_not_higher.yaml": BadFile(11, "bidding[1].Wang", "Wang bid 2 but the bid is already 2"),
+    "ddz_card_not_in_hand.yaml": BadFile(16, "play[3].Li", "Li does not hold 2 2s"),
+    "ddz_does_not_beat.yaml": BadFile(14, "play[1].Wang", "pair of 3s does not beat Li's pair of 4s"),
+    "ddz_four_player_trio_single.yaml": BadFile(8, "play[0].Li", "the four-player game has no trio with a single"),
+    "ddz_leader_passes.yaml": BadFile(13, "play[0].Li", "Li leads and may not pass"),
+    "ddz_session_stranger.yaml": BadFile(11, "deals[1].opener", "unknown player 'Mei'"),
+    "ddz_sixteen_cards.yaml": BadFile(8, "hands.Wang", "Wang's hand has 16 cards; each hand has 17"),
+    "ddz_unknown_card.yaml": BadFile(8, "play[0].Li[2]", "unknown card '11'"),
+    "ddz_unknown_combination.yaml": BadFile(13, "play[0].Li.as", "unknown combination 'twins'"),
 }
 
 
