@@ -22,13 +22,11 @@ from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force, void_last
-from doko_ledger.projections.games import game_stream
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.session.decide import StartSession
 from doko_ledger.session.recorder import Night
 from doko_ledger.session.standings import Standings, standings
-
-SESSION_PREFIX = "session/"
+from doko_ledger.streams import SESSION_PREFIX, game_stream
 
 
 def session_stream(session_id: str) -> str:

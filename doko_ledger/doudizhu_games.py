@@ -16,9 +16,7 @@ from doko_ledger.events.store import EventStore, NewStreamEvents
 from doko_ledger.events.voiding import in_force
 from doko_ledger.formats.doudizhu_file import DouDizhuRecord, LoadedDouDizhuSession, from_events
 from doko_ledger.projections.doudizhu import DouDizhuAudit, audit
-
-GAME_PREFIX = "game/"
-SESSION_PREFIX = "doudizhu-session/"
+from doko_ledger.streams import DOUDIZHU_SESSION_PREFIX, game_stream
 
 
 class DouDizhuSessionNotFound(DokoError, LookupError):
@@ -59,7 +57,7 @@ class DouDizhuGames:
         self.store = store
 
     def events(self, game_id: str) -> list[Any]:
-        return in_force([r.event for r in self.store.read_stream(GAME_PREFIX + game_id)])
+        return in_force([r.event for r in self.store.read_stream(game_stream(game_id))])
 
     def state(self, game_id: str) -> DealState:
         return fold(self.events(game_id))
@@ -71,7 +69,7 @@ class DouDizhuGames:
         return from_events(self.events(game_id))
 
     def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> DouDizhuAudit:
-        stream = GAME_PREFIX + game_id
+        stream = game_stream(game_id)
         recorded = self.store.read_stream(stream)
         kept = in_force(recorded, [r.event for r in recorded])
         return audit(kept, self.store.verify(stream).problems, None if claimed is None else dict(claimed))
@@ -79,7 +77,7 @@ class DouDizhuGames:
     # -- sessions ------------------------------------------------------------------
 
     def session_ids(self) -> list[str]:
-        return [s[len(SESSION_PREFIX) :] for s in self.store.streams(SESSION_PREFIX)]
+        return [s[len(DOUDIZHU_SESSION_PREFIX) :] for s in self.store.streams(DOUDIZHU_SESSION_PREFIX)]
 
     def resolve_session(self, ref: str) -> str | None:
         """The session `ref` names (exactly or by a unique prefix), or None."""
@@ -94,21 +92,21 @@ class DouDizhuGames:
         the session or one of its games is in the ledger already. Returns the number of deals."""
         if loaded.session_id in self.session_ids():
             raise DokoError(f"Dou Dizhu session {loaded.session_id!r} is already in the ledger")
-        taken = [d.game_id for d in loaded.deals if self.store.stream_version(GAME_PREFIX + d.game_id) > 0]
+        taken = [d.game_id for d in loaded.deals if self.store.stream_version(game_stream(d.game_id)) > 0]
         if taken:
             raise DokoError(f"game {taken[0]!r} of session {loaded.session_id!r} is already in the ledger")
         session: list[Any] = [DouDizhuSessionStarted(loaded.session_id, loaded.players, loaded.played_on)]
         session += [DealAdded(d.game_id) for d in loaded.deals]
         if loaded.closed:
             session.append(SessionClosed())
-        batches = [NewStreamEvents(SESSION_PREFIX + loaded.session_id, 0, session)]
-        batches += [NewStreamEvents(GAME_PREFIX + d.game_id, 0, d.events) for d in loaded.deals]
+        batches = [NewStreamEvents(DOUDIZHU_SESSION_PREFIX + loaded.session_id, 0, session)]
+        batches += [NewStreamEvents(game_stream(d.game_id), 0, d.events) for d in loaded.deals]
         self.store.append_streams(batches, recorded_by=by, recorded_at=at)
         return len(loaded.deals)
 
     def standings(self, session_id: str) -> DouDizhuStandings:
         """The session after every deal: payments and running totals."""
-        events = [r.event for r in self.store.read_stream(SESSION_PREFIX + session_id)]
+        events = [r.event for r in self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)]
         start = next((e for e in events if isinstance(e, DouDizhuSessionStarted)), None)
         if start is None:
             raise DouDizhuSessionNotFound(f"no Dou Dizhu session {session_id!r} in the ledger")

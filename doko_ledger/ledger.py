@@ -29,11 +29,12 @@ from doko_ledger.projections.audit import AuditReport, audit
 from doko_ledger.projections.doudizhu import FIRST_EVENT as DOUDIZHU_FIRST_EVENT
 from doko_ledger.projections.doudizhu import DouDizhuProjection
 from doko_ledger.projections.frames import frames, notes_in
-from doko_ledger.projections.games import GAME_STREAM_PREFIX, GamesProjection, game_stream
+from doko_ledger.projections.games import GamesProjection
 from doko_ledger.projections.replay import Replay, replay, state_before_trick
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.projections.views import ALL, TOURNAMENT, frames_view
 from doko_ledger.rules.ruleset import RuleSet
+from doko_ledger.streams import GAME_PREFIX, game_stream
 
 __all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "state_before_trick"]
 
@@ -170,7 +171,7 @@ class Ledger:
     # -- reading -------------------------------------------------------------
 
     def game_ids(self) -> list[str]:
-        return [s[len(GAME_STREAM_PREFIX) :] for s in self.store.streams(GAME_STREAM_PREFIX)]
+        return [s[len(GAME_PREFIX) :] for s in self.store.streams(GAME_PREFIX)]
 
     def resolve(self, ref: str) -> str:
         """The game id that `ref` names: an exact id, a unique prefix, or `#N` from `doko games`."""

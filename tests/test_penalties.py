@@ -35,11 +35,11 @@ from doko_ledger.game.penalty import counted_denials, soloist
 from doko_ledger.game.record import PenaltyRecord, from_events
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections import audit as audit_module
-from doko_ledger.projections.games import game_stream
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Announcement
 from doko_ledger.rules.penalties import Penalty, penalty_points
 from doko_ledger.rules.play import legal_plays
+from doko_ledger.streams import game_stream
 
 Cli = Callable[..., Result]
 

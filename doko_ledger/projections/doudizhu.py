@@ -40,8 +40,8 @@ from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.events.voiding import in_force
 from doko_ledger.projections.checks import Check
+from doko_ledger.streams import GAME_PREFIX
 
-GAME_PREFIX = "game/"
 TABLES = ("doudizhu_games", "doudizhu_doublings")
 FIRST_EVENT = DouDizhuDealt.event_name
 

@@ -44,11 +44,11 @@ from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import Parties, true_parties
 from doko_ledger.game.state import GameState
-from doko_ledger.projections.games import GAME_STREAM_PREFIX
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.scoring import SpecialKind
+from doko_ledger.streams import GAME_PREFIX
 
 if TYPE_CHECKING:
     from doko_ledger.ledger import Ledger
@@ -343,8 +343,8 @@ def ledger_stats(ledger: Ledger, session_id: str | None = None) -> Stats:
         night = ledger.nights.night(sid)
         taken.update(night.games)  # deals in force, voided and replaced: counted here or never
         tally.add_night(night)
-    for stream in ledger.store.iter_stream_events(GAME_STREAM_PREFIX):
-        if stream.stream[len(GAME_STREAM_PREFIX) :] in taken or not isinstance(stream.events[0], GameStarted):
+    for stream in ledger.store.iter_stream_events(GAME_PREFIX):
+        if stream.stream[len(GAME_PREFIX) :] in taken or not isinstance(stream.events[0], GameStarted):
             continue  # a card night's deal, or another game's (Dou Dizhu)
         tally.add(fold(in_force(stream.events)))
     return tally.result(None)
