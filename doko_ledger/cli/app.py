@@ -217,7 +217,7 @@ def replay(
     elif not show_all and interactive() and sys.stdout.isatty():
         stepper.run(view, out())
     elif shown is not None:
-        out().print(render.replay(shown, show_all=True))
+        out().print(render.replay(shown, show_all=True, remarks=remarks))
         out().print(render_frames.notes(view))
     else:
         out().print(render_frames.tricks(view))

@@ -48,9 +48,14 @@ def _party_label(party: Party | None) -> str:
     return "?" if party is None else party.title
 
 
-def _trick_notes(state: GameState, shown: Replay, number: int) -> Text:
-    """Calls made during trick `number` and the parties that became public in it."""
+def _trick_notes(state: GameState, shown: Replay, number: int, remarks: Sequence[dict[str, Any]] = ()) -> Text:
+    """Calls made during trick `number`, the parties that became public in it, and a mark for
+    each note on it (the notes follow the table)."""
     notes = Text()
+    for remark in remarks:
+        if remark["trick"] == number:
+            card = f" card {remark['card']}" if remark["card"] else ""
+            notes.append(f"✎{card} {remark['author']}  ", style="yellow")
     for call in state.calls:
         if call.trick == number:
             notes.append(f"{state.players[call.seat]}: {call.announcement.label}!  ", style="bold magenta")
@@ -60,7 +65,7 @@ def _trick_notes(state: GameState, shown: Replay, number: int) -> Text:
     return notes
 
 
-def tricks_table(shown: Replay, show_all: bool) -> Table:
+def tricks_table(shown: Replay, show_all: bool, remarks: Sequence[dict[str, Any]] = ()) -> Table:
     """Every trick: who led, each player's card (winner marked), winner, points, running totals,
     calls and the parties that became public."""
     state = shown.state
@@ -91,7 +96,7 @@ def tricks_table(shown: Replay, show_all: bool) -> Table:
             players[trick.winner] if trick.winner is not None else "…",
             str(trick.points),
             totals,
-            _trick_notes(state, shown, trick.number),
+            _trick_notes(state, shown, trick.number, remarks),
         )
     return table
 
@@ -185,14 +190,15 @@ def summary(shown: Replay) -> RenderableType:
     return table
 
 
-def replay(shown: Replay, show_all: bool = False) -> RenderableType:
+def replay(shown: Replay, show_all: bool = False, remarks: Sequence[dict[str, Any]] = ()) -> RenderableType:
+    """The whole game at once; `remarks` (notes) are marked on their tricks."""
     if shown.state.summary is not None:
         return summary(shown)
     parts: list[RenderableType] = []
     intro = before_play(shown)
     if intro.plain:
         parts.append(intro)
-    parts += [tricks_table(shown, show_all), Text("")]
+    parts += [tricks_table(shown, show_all, remarks), Text("")]
     table = announced_table(shown)
     if table is not None:
         parts += [table, Text("")]
