@@ -12,7 +12,7 @@ from doko_ledger.cli.common import echo_json, out
 from doko_ledger.errors import DokoError
 from doko_ledger.formats import doudizhu_file
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.doudizhu import deal_view
+from doko_ledger.projections.doudizhu import audit_view, deal_view
 
 
 def _view(ledger: Ledger, game_id: str) -> dict[str, object]:
@@ -47,17 +47,7 @@ def audit(ledger: Ledger, game_id: str, as_json: bool, claimed: dict[str, int] |
     report = ledger.doudizhu.audit(game_id, claimed)
     view = _view(ledger, game_id)
     if as_json:
-        echo_json(
-            {
-                "game_id": game_id,
-                "ok": report.ok,
-                "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
-                "payments": view["payments"],
-                "claimed": report.claimed,
-                "difference": report.difference,
-                "explanations": report.explanations,
-            }
-        )
+        echo_json(audit_view(report))
     else:
         out().print(render_doudizhu.audit(report, view))
     if not report.ok:

@@ -34,7 +34,7 @@ from doko_ledger.doudizhu.events import (
     KittyTaken,
     TurnPassed,
 )
-from doko_ledger.doudizhu.state import Move, Phase
+from doko_ledger.doudizhu.state import Move
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import StreamEvents
@@ -339,9 +339,16 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
         )
 
 
-def is_doudizhu(events: Sequence[Any]) -> bool:
-    return bool(events) and isinstance(events[0], DouDizhuDealt)
-
-
-__all__ = ["FIRST_EVENT", "DouDizhuAudit", "DouDizhuProjection", "audit", "deal_view", "is_doudizhu", "score_view"]
-_ = Phase
+def audit_view(report: DouDizhuAudit) -> dict[str, Any]:
+    """An audit for scripts: every check, the payments, and a claim's difference explained."""
+    state = report.state
+    payments = state.payments
+    return {
+        "game_id": report.game_id,
+        "ok": report.ok,
+        "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
+        "payments": None if payments is None else dict(zip(state.players, payments, strict=True)),
+        "claimed": report.claimed,
+        "difference": report.difference,
+        "explanations": report.explanations,
+    }
