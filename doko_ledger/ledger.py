@@ -164,9 +164,9 @@ class Ledger:
             runner.catch_up(self.store, projection)
 
     def rebuild(self) -> int:
-        """Drop and refold every read model; returns the number of game streams (every game
-        projection reads each of them and keeps those of its own game)."""
-        return max(runner.rebuild(self.store, p) for p in self.projections)
+        """Drop and refold every read model; returns the number of game streams folded (each
+        game's projection reads the streams that start with its game's first event)."""
+        return sum(runner.rebuild(self.store, p) for p in self.projections)
 
     # -- reading -------------------------------------------------------------
 

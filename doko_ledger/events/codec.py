@@ -91,21 +91,64 @@ def _encode(value: Any) -> Any:
     return value
 
 
+class _ValueMemo(dict[str, Any]):
+    """A registered value type's decoded values by their JSON text (a card's `"CQ"`): value
+    types are immutable, and the same few texts recur in every game."""
+
+    def __init__(self, decode: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.decode = decode
+
+    def __missing__(self, text: str) -> Any:
+        value = self.decode(text)
+        if type(text) is str and len(self) < 4096:
+            self[text] = value
+        return value
+
+
 def _decoder(hint: Any) -> Callable[[Any], Any]:
     """A function that builds a value of type `hint` from its JSON form."""
     if hint in _VALUES:
-        return _VALUES[hint][1]
+        return _value_decoder(_VALUES[hint][1])
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in typing.get_args(hint) if a is not type(None)]
         decode_inner = _decoder(inner[0])
         return lambda v: None if v is None else decode_inner(v)
     if origin is tuple:
-        decode_item = _decoder(typing.get_args(hint)[0])
-        return lambda v: tuple(decode_item(x) for x in v)
+        item = typing.get_args(hint)[0]
+        if item in _VALUES:
+            return _value_tuple_decoder(_VALUES[item][1])
+        decode_item = _decoder(item)
+        return lambda v: tuple(map(decode_item, v))
     if isinstance(hint, type) and issubclass(hint, Enum):
         return hint
     return lambda v: v
+
+
+def _value_decoder(decode: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    memo = _ValueMemo(decode)
+
+    def read(value: Any) -> Any:
+        if type(value) is str:
+            return memo[value]
+        return decode(value)
+
+    return read
+
+
+def _value_tuple_decoder(decode: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A tuple of a registered value type (a hand of cards): one memo look-up per item."""
+    memo = _ValueMemo(decode)
+    lookup = memo.__getitem__
+
+    def read(values: Any) -> Any:
+        try:
+            return tuple(map(lookup, values))
+        except TypeError:  # an item whose JSON form is not text (a list, an object)
+            return tuple(decode(v) for v in values)
+
+    return read
 
 
 _DECODERS: dict[type[Any], tuple[tuple[str, Callable[[Any], Any]], ...]] = {}

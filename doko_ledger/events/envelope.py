@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import hashlib
+from hashlib import sha256
+from json.encoder import encode_basestring
 from typing import Any, NamedTuple
 
 from doko_ledger.events.codec import dumps_canonical
+
+_quote = encode_basestring
+"""How the JSON encoder writes a string when `ensure_ascii` is off (`dumps_canonical`)."""
 
 GENESIS = "0" * 64
 """The `prev_hash` of the first event of every stream."""
@@ -45,7 +49,35 @@ def chain_hash(
     recorded_at: str,
     recorded_by: str,
 ) -> str:
-    """SHA-256 over the previous hash and everything stored of an event except its position."""
+    """SHA-256 over the previous hash and everything stored of an event except its position:
+    over the canonical JSON text (`dumps_canonical`) of the list of those values."""
+    material = _canonical_material(
+        prev_hash, stream, version, event_type, schema_version, payload_text, recorded_at, recorded_by
+    )
+    return sha256(material.encode("utf-8")).hexdigest()
+
+
+def _canonical_material(
+    prev_hash: str,
+    stream: str,
+    version: int,
+    event_type: str,
+    schema_version: int,
+    payload_text: str,
+    recorded_at: str,
+    recorded_by: str,
+) -> str:
+    """`dumps_canonical([...])` of the hashed values, written out for the append path: the
+    same text (the JSON encoder's own string quoting, ints as `int.__repr__`) at a third of
+    the cost. Values of other types go through `dumps_canonical` itself."""
+    if type(version) is int and type(schema_version) is int:
+        try:
+            return (
+                f"[{_quote(prev_hash)},{_quote(stream)},{version},{_quote(event_type)},{schema_version},"
+                f"{_quote(payload_text)},{_quote(recorded_at)},{_quote(recorded_by)}]"
+            )
+        except TypeError:  # a value that is not text
+            pass
     material: list[Any] = [
         prev_hash,
         stream,
@@ -56,4 +88,4 @@ def chain_hash(
         recorded_at,
         recorded_by,
     ]
-    return hashlib.sha256(dumps_canonical(material).encode("utf-8")).hexdigest()
+    return dumps_canonical(material)

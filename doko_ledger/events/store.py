@@ -51,7 +51,7 @@ INSERT OR IGNORE INTO ledger (key, value) VALUES ('format', 'doko-ledger/1');
 """
 
 _COLUMNS = "position, stream, version, type, schema_version, payload, recorded_at, recorded_by, prev_hash, hash"
-_INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES ({', '.join(':' + c for c in _COLUMNS.split(', '))})"
+_INSERT = f"INSERT INTO events ({_COLUMNS}) VALUES ({', '.join('?' * len(_COLUMNS.split(', ')))})"
 
 
 class LedgerError(DokoError):
@@ -166,6 +166,7 @@ class EventStore:
         """
         encoded = [(batch, [encode_event(e) for e in batch.events]) for batch in batches]
         envelopes: list[Envelope] = []
+        at, by = recorded_at, recorded_by
         with self.transaction():
             position = self.last_position()
             for batch, items in encoded:
@@ -175,22 +176,18 @@ class EventStore:
                         f"stream {batch.stream!r} is at version {version}, "
                         f"expected {batch.expected_version}: someone else recorded first; nothing was written"
                     )
+                stream = batch.stream
                 rows = []
                 for name, schema_version, payload in items:
                     version += 1
                     position += 1
-                    digest = chain_hash(
-                        prev, batch.stream, version, name, schema_version, payload, recorded_at, recorded_by
-                    )
-                    envelope = Envelope(
-                        batch.stream, version, position, recorded_at, recorded_by, name, schema_version, prev, digest
-                    )
-                    rows.append(_row(envelope, payload))
-                    envelopes.append(envelope)
+                    digest = chain_hash(prev, stream, version, name, schema_version, payload, at, by)
+                    envelopes.append(_envelope((stream, version, position, at, by, name, schema_version, prev, digest)))
+                    rows.append((position, stream, version, name, schema_version, payload, at, by, prev, digest))
                     prev = digest
                 try:
-                    # Plain executemany rather than sqlite-utils' insert_all: the same rows
-                    # go in about ten times faster (bench/), and the table already exists.
+                    # Plain executemany of tuples rather than sqlite-utils' insert_all: the same
+                    # rows go in about ten times faster (bench/), and the table already exists.
                     self.db.conn.executemany(_INSERT, rows)
                 except sqlite3.IntegrityError as exc:
                     raise ConcurrencyError(
@@ -231,20 +228,48 @@ class EventStore:
         for row in rows:
             yield _recorded(row)
 
-    def iter_stream_events(self, prefix: str = "", up_to_position: int | None = None) -> Iterator[StreamEvents]:
-        """Each stream's decoded events, one stream at a time: the projections' fast path."""
+    def iter_stream_events(
+        self, prefix: str = "", up_to_position: int | None = None, first_events: Sequence[str] | None = None
+    ) -> Iterator[StreamEvents]:
+        """Each stream's decoded events, one stream at a time: the projections' fast path.
+
+        With `first_events`, only the streams whose first event is of one of those types.
+        """
         limit = self.last_position() if up_to_position is None else up_to_position
-        rows = self.db.execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events"
-            " WHERE stream LIKE ? ESCAPE '\\' AND position <= ? ORDER BY stream, version",
-            [_like_prefix(prefix), limit],
-        )
+        where, args = "stream LIKE ? ESCAPE '\\' AND position <= ?", [_like_prefix(prefix), limit]
+        if first_events is not None:
+            where += (
+                f" AND stream IN (SELECT stream FROM events WHERE version = 1 AND type IN ({_marks(first_events)}))"
+            )
+            args += first_events
+        rows = self.db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE {where} ORDER BY stream, version", args)
         return _grouped(rows)
 
     def read_stream_events(self, stream: str) -> StreamEvents | None:
         """One stream's decoded events, or None for a stream with none."""
         rows = self.db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream])
         return next(_grouped(rows), None)
+
+    def changed_streams(self, prefix: str, after_position: int, up_to_position: int) -> list[str]:
+        """The streams with events after one global position and up to another."""
+        rows = self.db.execute(
+            "SELECT DISTINCT stream FROM events WHERE position > ? AND position <= ? AND stream LIKE ? ESCAPE '\\'",
+            [after_position, up_to_position, _like_prefix(prefix)],
+        )
+        return [r[0] for r in rows]
+
+    def streams_starting_with(self, streams: Sequence[str], first_events: Sequence[str]) -> list[str]:
+        """Those of `streams` whose first event is of one of the types `first_events`, in order."""
+        found: set[str] = set()
+        for i in range(0, len(streams), 500):
+            chunk = list(streams[i : i + 500])
+            rows = self.db.execute(
+                f"SELECT stream FROM events WHERE version = 1 AND stream IN ({_marks(chunk)})"
+                f" AND type IN ({_marks(first_events)})",
+                [*chunk, *first_events],
+            )
+            found.update(r[0] for r in rows)
+        return [s for s in streams if s in found]
 
     # -- checking ----------------------------------------------------------
 
@@ -300,6 +325,7 @@ _EVENT_COLUMNS = "stream, position, type, schema_version, payload"
 
 def _grouped(rows: Iterable[Sequence[Any]]) -> Iterator[StreamEvents]:
     """Rows of `_EVENT_COLUMNS` ordered by stream, as one `StreamEvents` per stream."""
+    decode = decode_event
     stream: str | None = None
     events: list[Any] = []
     first = last = 0
@@ -308,29 +334,18 @@ def _grouped(rows: Iterable[Sequence[Any]]) -> Iterator[StreamEvents]:
             if stream is not None:
                 yield StreamEvents(stream, events, first, last)
             stream, events, first = name, [], position
-        events.append(decode_event(kind, schema_version, payload))
+        events.append(decode(kind, schema_version, payload))
         last = position
     if stream is not None:
         yield StreamEvents(stream, events, first, last)
 
 
+def _marks(values: Sequence[Any]) -> str:
+    return ", ".join("?" * len(values))
+
+
 def _like_prefix(prefix: str) -> str:
     return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
-def _row(envelope: Envelope, payload: str) -> dict[str, Any]:
-    return {
-        "position": envelope.position,
-        "stream": envelope.stream,
-        "version": envelope.version,
-        "type": envelope.event_type,
-        "schema_version": envelope.schema_version,
-        "payload": payload,
-        "recorded_at": envelope.recorded_at,
-        "recorded_by": envelope.recorded_by,
-        "prev_hash": envelope.prev_hash,
-        "hash": envelope.hash,
-    }
 
 
 def _recorded(row: Sequence[Any]) -> Recorded:

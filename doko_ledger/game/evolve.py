@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from functools import reduce
 from typing import Any
 
 from doko_ledger.cards import ALTE, Card
@@ -25,10 +24,11 @@ from doko_ledger.events.doppelkopf import (
 )
 from doko_ledger.game.state import Call, GameState, Hand, PovertyExchange, Trick, schweinchen_holder
 from doko_ledger.rules.game_types import GameType
-from doko_ledger.rules.play import winning_index
+from doko_ledger.rules.play import SEATS, winning_index
 from doko_ledger.rules.reservations import Named, duel_marriage, resolve, silent_soloist
 
 DUEL_UNSCORED = "duel_marriage_unscored"
+_START = GameState()
 
 
 def evolve(state: GameState, event: Any) -> GameState:
@@ -37,7 +37,7 @@ def evolve(state: GameState, event: Any) -> GameState:
         case CardPlayed(seat=seat, card=card):
             return _card_played(state, seat, card)
         case GameStarted():
-            return GameState(
+            return _START.but(
                 game_id=event.game_id,
                 players=event.players,
                 dealer=event.dealer,
@@ -157,6 +157,74 @@ def _card_played(state: GameState, seat: int, card: Card) -> GameState:
     return state
 
 
+def cards_played(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
+    """The state after a run of `CardPlayed` events: exactly what evolving them one by one
+    gives, without building a state per card (the fold's hot path: 48 of a game's ~54 events).
+
+    The cards that need the state between two cards go through `evolve`'s own step: a CQ
+    where hands were not recorded (it may reveal a silent solo), and every card of a
+    marriage under duel rules (its partner search may end the game).
+    """
+    if state.game_type is GameType.MARRIAGE and state.rules.computer_seats:
+        for event in plays:
+            state = _card_played(state, event.seat, event.card)
+        return state
+    if state.hands is not None or state.game_type is not GameType.NORMAL:
+        return _card_run(state, plays)
+    start = 0
+    for i, event in enumerate(plays):
+        if event.card is ALTE and state.hands is None and state.game_type is GameType.NORMAL:
+            state = _card_run(state, plays[start:i])
+            state = _card_played(state, event.seat, event.card)
+            start = i + 1
+    return _card_run(state, plays[start:])
+
+
+def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
+    """`_card_played` over a run in which neither the card order nor the game can change."""
+    if not plays:
+        return state
+    hands = None if state.hands is None else [list(hand) for hand in state.hands]
+    tricks = list(state.tricks)
+    current = state.current
+    number, leader = (0, 0) if current is None else (current.number, current.leader)
+    cards = None if current is None else list(current.cards)
+    order, size = state.order, state.hand_size
+    dulle = state.rules.second_dulle_beats_first
+    for event in plays:
+        seat, card = event.seat, event.card
+        if hands is not None:
+            try:  # noqa: SIM105 (contextlib.suppress costs a context manager per card)
+                hands[seat].remove(card)
+            except ValueError:  # a card the record does not show in that hand
+                pass
+        if cards is None:
+            number, leader, cards = len(tricks) + 1, seat, [card]
+        else:
+            cards.append(card)
+        if len(cards) == SEATS:
+            done = tuple(cards)
+            index = winning_index(done, order, second_dulle_beats_first=dulle, last_trick=number == size)
+            tricks.append(Trick(number, leader, done, (leader + index) % SEATS))
+            cards = None
+    return state.but(
+        hands=None if hands is None else tuple(map(tuple, hands)),
+        current=None if cards is None else Trick(number, leader, tuple(cards)),
+        tricks=tuple(tricks),
+    )
+
+
 def fold(events: Iterable[Any], state: GameState | None = None) -> GameState:
-    """Replay: the state after all `events`, from `state` or from nothing."""
-    return reduce(evolve, events, state or GameState())
+    """Replay: the state after all `events`, from `state` or from nothing (the same as
+    `functools.reduce(evolve, events, state)`, with each run of cards played at once)."""
+    state = state or _START
+    run: list[CardPlayed] = []
+    for event in events:
+        if type(event) is CardPlayed:
+            run.append(event)
+            continue
+        if run:
+            state = cards_played(state, run)
+            run = []
+        state = evolve(state, event)
+    return cards_played(state, run) if run else state

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from doko_ledger.cards import FUCHS, Card
 from doko_ledger.events.doppelkopf import DealSummarized, PenaltyImposed
@@ -20,29 +21,63 @@ Hand = tuple[Card, ...]
 _SEATS_FROM = tuple(tuple((leader + i) % SEATS for i in range(SEATS)) for leader in range(SEATS))
 
 
-class Trick(NamedTuple):
-    """A trick: who led, the cards in play order, and (once complete) who won it.
-
-    A NamedTuple rather than a frozen dataclass: the fold builds one for every card.
-    """
-
+class _TrickFields(NamedTuple):
     number: int
     leader: int
     cards: tuple[Card, ...] = ()
     winner: int | None = None
 
+
+T = TypeVar("T")
+
+
+class _Derived(Generic[T]):
+    """A value derived from an immutable trick: computed on first use, then kept in the
+    trick's `__dict__`, where later look-ups find it before this descriptor."""
+
+    def __init__(self, compute: Callable[[Trick], T]) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type[Trick], name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, trick: None, owner: type[Trick]) -> _Derived[T]: ...
+
+    @overload
+    def __get__(self, trick: Trick, owner: type[Trick]) -> T: ...
+
+    def __get__(self, trick: Trick | None, owner: type[Trick]) -> T | _Derived[T]:
+        if trick is None:
+            return self
+        value = trick.__dict__[self._name] = self._compute(trick)
+        return value
+
+
+class Trick(_TrickFields):
+    """A trick: who led, the cards in play order, and (once complete) who won it.
+
+    A NamedTuple rather than a frozen dataclass: the fold builds one for every card. The
+    values derived from it (`plays`, `points`) are kept once computed: every read model and
+    the score read them, some several times.
+    """
+
     def seat_of(self, index: int) -> int:
         """The seat that played the `index`-th card of this trick."""
         return (self.leader + index) % SEATS
 
-    @property
-    def plays(self) -> tuple[tuple[int, Card], ...]:
+    def _plays(self) -> tuple[tuple[int, Card], ...]:
         """(seat, card) in play order."""
-        return tuple(zip(_SEATS_FROM[self.leader], self.cards, strict=False))
+        return tuple(zip(_SEATS_FROM[self.leader], self.cards))  # noqa: B905 (a trick may be incomplete)
 
-    @property
-    def points(self) -> int:
+    def _points(self) -> int:
+        """The card points in the trick."""
         return sum([c.points for c in self.cards])
+
+    plays = _Derived(_plays)
+    points = _Derived(_points)
 
     @property
     def complete(self) -> bool:

@@ -52,6 +52,7 @@ class DouDizhuProjection:
 
     name = "doudizhu"
     stream_prefix = GAME_PREFIX
+    first_events = (FIRST_EVENT,)
 
     def create(self, db: Database) -> None:
         db.executescript(

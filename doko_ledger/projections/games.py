@@ -17,6 +17,9 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
   each winner gets; Re's net when nobody wins), lone, note, and one column per
   seat: seat0..seat3 with the player's name in player0..player3.
 - `score_lines`: game_id, number, item, party, points, factor, special, cause.
+
+Only streams that start with a Doppelkopf `GameStarted` are Doppelkopf games; another
+game's streams under `game/` (Dou Dizhu) are left to that game's projection.
 """
 
 from __future__ import annotations
@@ -27,28 +30,79 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from doko_ledger.cards import ALL_CARDS
+from doko_ledger.events.doppelkopf import EventVoided, GameStarted
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.game.facts import NotScorable
-from doko_ledger.game.parties import announced, is_lone, true_parties
+from doko_ledger.game.parties import Parties, announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force
 from doko_ledger.projections.parties import Revelation, fold_revealing
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Party
+from doko_ledger.streams import GAME_PREFIX
 
-GAME_STREAM_PREFIX = "game/"
 TABLES = ("games", "tricks", "parties", "announcements", "scores", "score_lines")
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "games": (
+        "game_id",
+        "stream",
+        "played_on",
+        "players",
+        "dealer",
+        "rules",
+        "game_type",
+        "declarer",
+        "hands_recorded",
+        "abandoned",
+        "re_players",
+        "lone",
+        "summarized",
+        "re_points",
+        "tricks_played",
+        "finished",
+        "points",
+        "tricks_won",
+        "events",
+        "first_position",
+        "last_position",
+    ),
+    "tricks": ("game_id", "number", "leader", "cards", "winner", "points"),
+    "parties": ("game_id", "seat", "player", "party", "public_in_trick", "public_cause"),
+    "announcements": ("game_id", "number", "party", "announcement", "player", "played", "trick", "implied", "cause"),
+    "scores": (
+        "game_id",
+        "rules",
+        "winner",
+        "value",
+        "lone",
+        "note",
+        *(f"{column}{seat}" for seat in range(4) for column in ("player", "seat")),
+    ),
+    "score_lines": ("game_id", "number", "item", "party", "points", "factor", "special", "cause"),
+}
+"""Each table's columns, in the order of the row tuples written."""
+
+_INSERT = {
+    table: f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    for table, columns in COLUMNS.items()
+}
+
+Row = tuple[Any, ...]
 
 
-def game_stream(game_id: str) -> str:
-    return GAME_STREAM_PREFIX + game_id
+def is_doppelkopf(events: Sequence[Any]) -> bool:
+    """A stream is a Doppelkopf game when its first event is a Doppelkopf `GameStarted`."""
+    return bool(events) and type(events[0]) is GameStarted
 
 
 class GamesProjection:
-    """Folds each game stream with the game's own `evolve` into `games` and `tricks` rows."""
+    """Folds each Doppelkopf game stream once, with the game's own `evolve`, into the rows of
+    all six tables; streams of other games are left alone."""
 
     name = "games"
-    stream_prefix = GAME_STREAM_PREFIX
+    stream_prefix = GAME_PREFIX
+    first_events = (GameStarted.event_name,)
 
     def create(self, db: Database) -> None:
         db.executescript(
@@ -93,151 +147,195 @@ class GamesProjection:
         db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))
 
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
-        rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TABLES}
+        rows: dict[str, list[Row]] = {table: [] for table in TABLES}
         for stream in streams:
-            state, revealed = fold_revealing(in_force(stream.events))
-            rows["games"].append(game_row(state, stream))
-            rows["tricks"].extend(trick_rows(state))
-            rows["parties"].extend(party_rows(state, revealed))
-            rows["announcements"].extend(announcement_rows(state))
-            if state.finished or state.abandoned is not None:
-                try:
-                    result = score_game(state)
-                except NotScorable:
-                    continue
-                rows["scores"].append(score_row(result))
-                rows["score_lines"].extend(score_line_rows(result))
+            if is_doppelkopf(stream.events):
+                _add_rows(rows, stream)
         if not rows["games"]:
             return
-        ids = [g["game_id"] for g in rows["games"]]
-        marks = ", ".join("?" * len(ids))
+        _delete_stale(db, [row[0] for row in rows["games"]])
         for table in TABLES:
-            db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", ids)
-            _insert(db, table, rows[table])
+            if rows[table]:
+                # plain executemany of tuples: projection rows are many and uniform
+                db.conn.executemany(_INSERT[table], rows[table])
 
 
-def _insert(db: Database, table: str, rows: list[dict[str, Any]]) -> None:
-    """Plain `executemany`: projection rows are many and uniform, and sqlite-utils'
-    per-value conversion was a third of a rebuild."""
-    if rows:
-        columns = list(rows[0])
-        names = ", ".join(columns)
-        marks = ", ".join(f":{c}" for c in columns)
-        db.conn.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+def _delete_stale(db: Database, ids: list[str]) -> None:
+    """Delete the rows of the games that have rows already (none on a rebuild: its tables are
+    new). A game's rows in every table are written together with its `games` row."""
+    marks = ", ".join("?" * len(ids))
+    stale = [r[0] for r in db.execute(f"SELECT game_id FROM games WHERE game_id IN ({marks})", ids)]
+    if stale:
+        marks = ", ".join("?" * len(stale))
+        for table in TABLES:
+            db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", stale)
 
 
-def game_row(state: GameState, stream: StreamEvents) -> dict[str, Any]:
+def _add_rows(rows: dict[str, list[Row]], stream: StreamEvents) -> None:
+    """One fold of the stream, and every table's rows from its final state."""
+    events = stream.events
+    state, revealed = fold_revealing(in_force(events) if EventVoided in map(type, events) else events)
+    parties = true_parties(state)
+    won = state.points_won()
+    rows["games"].append(game_row(state, stream, parties, won))
+    rows["tricks"].extend(trick_rows(state))
+    rows["parties"].extend(party_rows(state, revealed, parties))
+    rows["announcements"].extend(announcement_rows(state))
+    if state.finished or state.abandoned is not None:
+        try:
+            result = score_game(state)
+        except NotScorable:
+            return
+        rows["scores"].append(score_row(result))
+        rows["score_lines"].extend(score_line_rows(result))
+
+
+_JSON_NAMES: dict[tuple[tuple[str, ...], bool], str] = {}
+
+
+def _names_json(names: tuple[str, ...], ensure_ascii: bool) -> str:
+    """`json.dumps(list(names))`, remembered: the same players sit at many games."""
+    key = (names, ensure_ascii)
+    text = _JSON_NAMES.get(key)
+    if text is None:
+        text = json.dumps(list(names), ensure_ascii=ensure_ascii)
+        if len(_JSON_NAMES) < 4096:
+            _JSON_NAMES[key] = text
+    return text
+
+
+def _ints_json(values: tuple[int, ...]) -> str:
+    """`json.dumps(list(values))` for ints, without the encoder's set-up."""
+    return "[" + ", ".join(map(str, values)) + "]"
+
+
+def game_row(
+    state: GameState, stream: StreamEvents, parties: Parties | None = None, won: tuple[int, ...] | None = None
+) -> Row:
+    """The `games` row (columns `COLUMNS["games"]`); `parties` and `won` as computed from `state`
+    when the caller has them already."""
     players = state.players
-    return {
-        "game_id": state.game_id,
-        "stream": stream.stream,
-        "played_on": state.played_on,
-        "players": json.dumps(list(players), ensure_ascii=False),
-        "dealer": players[state.dealer],
-        "rules": state.rules.preset,
-        "game_type": None if state.game_type is None else state.game_type.value,
-        "declarer": None if state.declarer is None else players[state.declarer],
-        "hands_recorded": state.dealt is not None,
-        "abandoned": state.abandoned,
-        "re_players": json.dumps([players[s] for s, p in enumerate(true_parties(state)) if p is Party.RE]),
-        "lone": is_lone(state),
-        "summarized": state.summary is not None,
-        "re_points": _re_points(state),
-        "tricks_played": len(state.tricks),
-        "finished": state.finished,
-        "points": json.dumps(list(state.points_won())),
-        "tricks_won": json.dumps(list(state.tricks_won())),
-        "events": len(stream.events),
-        "first_position": stream.first_position,
-        "last_position": stream.last_position,
-    }
+    parties = true_parties(state) if parties is None else parties
+    won = state.points_won() if won is None else won
+    re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
+    return (
+        state.game_id,
+        stream.stream,
+        state.played_on,
+        _names_json(players, ensure_ascii=False),
+        players[state.dealer],
+        state.rules.preset,
+        None if state.game_type is None else state.game_type.value,
+        None if state.declarer is None else players[state.declarer],
+        state.dealt is not None,
+        state.abandoned,
+        _names_json(tuple(players[s] for s in re_seats), ensure_ascii=True),
+        is_lone(state),
+        state.summary is not None,
+        _re_points(state, parties, won, re_seats),
+        len(state.tricks),
+        state.finished,
+        _ints_json(won),
+        _ints_json(state.tricks_won()),
+        len(stream.events),
+        stream.first_position,
+        stream.last_position,
+    )
 
 
-def _re_points(state: GameState) -> int | None:
+def _re_points(state: GameState, parties: Parties, won: tuple[int, ...], re_seats: list[int]) -> int | None:
     """Re's card points: from the summary, or from the tricks once every party is known."""
     if state.summary is not None:
         return state.summary.re_points
-    parties = true_parties(state)
     if None in parties or state.game_type is None:
         return None
-    won = state.points_won()
-    return sum(won[s] for s, p in enumerate(parties) if p is Party.RE)
+    return sum(won[s] for s in re_seats)
 
 
-def party_rows(state: GameState, revealed: Sequence[Revelation]) -> list[dict[str, Any]]:
+def party_rows(state: GameState, revealed: Sequence[Revelation], parties: Parties | None = None) -> list[Row]:
     public = {r.seat: r for r in revealed}
-    return [
-        {
-            "game_id": state.game_id,
-            "seat": seat,
-            "player": state.players[seat],
-            "party": None if party is None else party.value,
-            "public_in_trick": public[seat].trick if seat in public else None,
-            "public_cause": public[seat].cause if seat in public else None,
-        }
-        for seat, party in enumerate(true_parties(state))
-    ]
+    game_id, players = state.game_id, state.players
+    out = []
+    for seat, party in enumerate(true_parties(state) if parties is None else parties):
+        shown = public.get(seat)
+        out.append(
+            (
+                game_id,
+                seat,
+                players[seat],
+                None if party is None else party.value,
+                None if shown is None else shown.trick,
+                None if shown is None else shown.cause,
+            )
+        )
+    return out
 
 
-def announcement_rows(state: GameState) -> list[dict[str, Any]]:
+def announcement_rows(state: GameState) -> list[Row]:
+    players = state.players
     return [
-        {
-            "game_id": state.game_id,
-            "number": number,
-            "party": a.party.value,
-            "announcement": a.announcement.value,
-            "player": None if a.seat is None else state.players[a.seat],
-            "played": a.played,
-            "trick": a.trick,
-            "implied": a.implied,
-            "cause": a.cause,
-        }
+        (
+            state.game_id,
+            number,
+            a.party.value,
+            a.announcement.value,
+            None if a.seat is None else players[a.seat],
+            a.played,
+            a.trick,
+            a.implied,
+            a.cause,
+        )
         for number, a in enumerate(announced(state), 1)
     ]
 
 
-def score_row(result: GameScore) -> dict[str, Any]:
+def score_row(result: GameScore) -> Row:
     score = result.score
-    row: dict[str, Any] = {
-        "game_id": result.game_id,
-        "rules": result.rules.preset,
-        "winner": None if score is None or score.winner is None else score.winner.value,
-        "value": 0 if score is None else score.value,
-        "lone": score is not None and score.lone,
-        "note": result.note,
-    }
-    for seat, (player, delta) in enumerate(zip(result.players, result.deltas, strict=True)):
-        row[f"player{seat}"], row[f"seat{seat}"] = player, delta
-    return row
+    seats: list[Any] = []
+    for player, delta in zip(result.players, result.deltas, strict=True):
+        seats += (player, delta)
+    return (
+        result.game_id,
+        result.rules.preset,
+        None if score is None or score.winner is None else score.winner.value,
+        0 if score is None else score.value,
+        score is not None and score.lone,
+        result.note,
+        *seats,
+    )
 
 
-def score_line_rows(result: GameScore) -> list[dict[str, Any]]:
+def score_line_rows(result: GameScore) -> list[Row]:
     lines = () if result.score is None else result.score.lines
+    game_id = result.game_id
     return [
-        {
-            "game_id": result.game_id,
-            "number": number,
-            "item": line.item,
-            "party": None if line.party is None else line.party.value,
-            "points": line.points,
-            "factor": line.factor,
-            "special": line.special,
-            "cause": line.cause,
-        }
+        (
+            game_id,
+            number,
+            line.item,
+            None if line.party is None else line.party.value,
+            line.points,
+            line.factor,
+            line.special,
+            line.cause,
+        )
         for number, line in enumerate(lines, 1)
     ]
 
 
-def trick_rows(state: GameState) -> list[dict[str, Any]]:
-    players = state.players
+_CARD_TEXT = {card: str(card) for card in ALL_CARDS}
+
+
+def trick_rows(state: GameState) -> list[Row]:
+    game_id, players, text = state.game_id, state.players, _CARD_TEXT
     return [
-        {
-            "game_id": state.game_id,
-            "number": trick.number,
-            "leader": players[trick.leader],
-            "cards": " ".join(str(c) for c in trick.cards),
-            "winner": None if trick.winner is None else players[trick.winner],
-            "points": trick.points,
-        }
+        (
+            game_id,
+            trick.number,
+            players[trick.leader],
+            " ".join([text[card] for card in trick.cards]),
+            None if trick.winner is None else players[trick.winner],
+            trick.points,
+        )
         for trick in state.all_tricks
     ]

@@ -19,7 +19,7 @@ from doko_ledger.events.doppelkopf import (
     ReservationDeclared,
     ReservationNamed,
 )
-from doko_ledger.game.evolve import evolve
+from doko_ledger.game.evolve import cards_played, evolve
 from doko_ledger.game.parties import public_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Party
@@ -36,7 +36,8 @@ class Revelation:
     cause: str
 
 
-def _cause(before: GameState, after: GameState, event: Any, seat: int) -> str:
+def _cause(trick_done: bool, after: GameState, event: Any, seat: int) -> str:
+    """Why `seat`'s party became known with `event` (`trick_done`: the event completed a trick)."""
     match event:
         case CardPlayed(seat=player, card=card) if card is ALTE and player == seat:
             if after.game_type is GameType.SILENT_SOLO and after.played_by(seat).count(ALTE) == 2:
@@ -44,7 +45,7 @@ def _cause(before: GameState, after: GameState, event: Any, seat: int) -> str:
             return "played CQ"
         case CardPlayed() if after.game_type is GameType.SILENT_SOLO:
             return "silent solo shown"
-        case CardPlayed() if after.game_type is GameType.MARRIAGE and len(after.tricks) > len(before.tricks):
+        case CardPlayed() if after.game_type is GameType.MARRIAGE and trick_done:
             trick = after.tricks[-1]
             if trick.winner == seat and seat != after.declarer:
                 return f"won trick {trick.number}: the marriage partner"
@@ -59,11 +60,10 @@ def _cause(before: GameState, after: GameState, event: Any, seat: int) -> str:
     return "follows from the others"
 
 
-def _may_reveal(before: GameState, after: GameState, event: Any) -> bool:
+def _may_reveal(trick_done: bool, after: GameState, event: Any) -> bool:
     """False for the many events that cannot change what the table knows (a plain card)."""
     if not isinstance(event, CardPlayed):
         return True
-    trick_done = len(after.tricks) > len(before.tricks)
     return event.card is ALTE or (trick_done and after.game_type is GameType.MARRIAGE)
 
 
@@ -73,21 +73,46 @@ def revelations(events: Iterable[Any]) -> list[Revelation]:
 
 
 def fold_revealing(events: Iterable[Any]) -> tuple[GameState, list[Revelation]]:
-    """The final state and every revelation, in one fold."""
-    state = GameState()
-    known: tuple[Party | None, ...] = (None,) * 4
+    """The final state and every revelation, in one fold.
+
+    Outside a marriage a card can reveal a party only when it is a CQ, so the cards are
+    played in runs (`cards_played`) that end with a CQ or another event (and a card there
+    never changes whether the game is ready). Once every party is public, nothing more can
+    be revealed.
+    """
+    state = _START
+    known: list[Party | None] = [None] * 4
     out: list[Revelation] = []
+    run: list[CardPlayed] = []
+    marriage = GameType.MARRIAGE
     for event in events:
-        before, state = state, evolve(state, event)
-        # a plain card (most events) cannot change what the table knows: skip it cheaply
-        if type(event) is CardPlayed and event.card is not ALTE and state.game_type is not GameType.MARRIAGE:
+        if type(event) is CardPlayed and state.game_type is not marriage:
+            run.append(event)
+            if event.card is not ALTE:
+                continue
+            state = cards_played(state, run)
+            run = []
+            trick_done = state.current is None  # the CQ was a trick's last card
+            tricks_before = len(state.tricks) - trick_done
+            ready_before = state.ready
+        else:
+            if run:
+                state = cards_played(state, run)
+                run = []
+            before, state = state, evolve(state, event)
+            tricks_before = len(before.tricks)
+            trick_done = len(state.tricks) > tricks_before
+            ready_before = before.ready
+        if state.game_type is None or None not in known or not _may_reveal(trick_done, state, event):
             continue
-        if state.game_type is None or not _may_reveal(before, state, event):
-            continue
-        now = public_parties(state)
-        trick = len(before.tricks) + 1 if before.ready else 0
-        for seat, party in enumerate(now):
+        trick = tricks_before + 1 if ready_before else 0
+        for seat, party in enumerate(public_parties(state)):
             if party is not None and known[seat] is None:
-                out.append(Revelation(seat, party, trick, _cause(before, state, event, seat)))
-        known = tuple(k if k is not None else n for k, n in zip(known, now, strict=True))
+                out.append(Revelation(seat, party, trick, _cause(trick_done, state, event, seat)))
+                known[seat] = party
+    if run:
+        state = cards_played(state, run)
     return state, out
+
+
+_START = GameState()

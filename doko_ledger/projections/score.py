@@ -76,12 +76,12 @@ def score_game(state: GameState, rules: RuleSet | None = None) -> GameScore:
         )
         for p in state.penalties
     )
-    extra = [sum(line.points[s] for line in lines) for s in range(4)]
+    extra = [sum(line.points[s] for line in lines) for s in range(4)] if lines else [0, 0, 0, 0]
     if state.void or state.abandoned is not None:
         note = "void: a severe penalty" if state.void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
         return GameScore(state.game_id, state.players, rules, None, tuple(extra), note, lines, lone is not None)
     result = score(deal_facts(state), rules)
     re_seats = [s for s, p in enumerate(true_parties(state)) if p is Party.RE]
     deltas = result.deltas(re_seats, range(4))
-    total = tuple(deltas[s] + extra[s] for s in range(4))
+    total = tuple([deltas[s] + extra[s] for s in range(4)])
     return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None)

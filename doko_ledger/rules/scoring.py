@@ -22,6 +22,16 @@ OWN_TARGETS = (151, 181, 211)
 AGAINST_DENIAL = (120, 90, 60, 30)
 """DDV: card points that earn +1 against the losers' no 90, no 60, no 30, schwarz."""
 
+_PARTIES = tuple(Party)
+"""Re, Kontra: iterating the Enum itself is slower."""
+_TITLES = tuple(party.title for party in _PARTIES)
+_DENIAL_LABELS = tuple(denial.label for denial in DENIALS)
+
+
+def _title(party: Party) -> str:
+    """`party.title`, without the Enum's `value` look-up (scoring writes it on every line)."""
+    return _TITLES[0] if party is Party.RE else _TITLES[1]
+
 
 class SpecialKind(Enum):
     """Special points (*Sonderpunkte*), scored by the party that earns them."""
@@ -76,7 +86,11 @@ class DealFacts:
         return self.re_tricks if party is Party.RE else self.kontra_tricks
 
     def level(self, party: Party) -> int:
-        return self.announced.get(party, -1)
+        # by identity rather than `announced.get(party, -1)`: an Enum's hash is a Python call
+        for key, value in self.announced.items():
+            if key is party:
+                return value
+        return -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,10 +150,10 @@ def _goal(facts: DealFacts, party: Party) -> tuple[str, bool]:
     other = party.other
     if facts.level(party) < 1 and facts.level(other) >= 1:
         step = facts.level(other) - 1
-        denial = DENIALS[step].label
+        denial = _DENIAL_LABELS[step]
         if step == 3:
-            return f"one trick against {other.title}'s {denial}", facts.tricks(party) > 0
-        return f"{THRESHOLDS[step]} against {other.title}'s {denial}", facts.points(party) >= THRESHOLDS[step]
+            return f"one trick against {_title(other)}'s {denial}", facts.tricks(party) > 0
+        return f"{THRESHOLDS[step]} against {_title(other)}'s {denial}", facts.points(party) >= THRESHOLDS[step]
     return f"target {own_target(facts, party)}", reaches_target(facts, party)
 
 
@@ -164,7 +178,7 @@ def winner(facts: DealFacts) -> Party | None:
     """Who wins: the party that reaches its target; when both denied and both miss, nobody."""
     re_denied, kontra_denied = facts.level(Party.RE) >= 1, facts.level(Party.KONTRA) >= 1
     if re_denied and kontra_denied:
-        for party in Party:
+        for party in _PARTIES:
             if reaches_target(facts, party):
                 return party
         return None
@@ -186,37 +200,39 @@ def _below(facts: DealFacts, party: Party, step: int) -> bool:
 def _threshold_lines(facts: DealFacts, party: Party, rules: RuleSet, won: bool) -> list[ScoreLine]:
     """The no 90 … schwarz items `party` scores against the other party."""
     other = party.other
+    title, other_title = _title(party), _title(other)
+    own_level, other_level = facts.level(party), facts.level(other)
+    ddv = rules.scoring == "ddv"
     lines: list[ScoreLine] = []
-    for step, denial in enumerate(DENIALS):
+    for step, name in enumerate(_DENIAL_LABELS):
         level = step + 1
-        name = denial.label
         if _below(facts, other, step):
             what = "no trick" if step == 3 else f"below {THRESHOLDS[step]}"
             lines.append(
-                ScoreLine(f"{other.title} {what}", party, 1, cause=f"{other.title} took {_took(facts, other)}")
+                ScoreLine(f"{other_title} {what}", party, 1, cause=f"{other_title} took {_took(facts, other)}")
             )
-        if rules.scoring == "ddv":
+        if ddv:
             if won:
                 for announcer in (party, other):
                     if facts.level(announcer) >= level:
                         cause = facts.causes.get((announcer, level), "")
-                        lines.append(ScoreLine(f"{name} announced by {announcer.title}", party, 1, cause=cause))
-            if facts.level(other) >= level and facts.points(party) >= AGAINST_DENIAL[step]:
+                        lines.append(ScoreLine(f"{name} announced by {_title(announcer)}", party, 1, cause=cause))
+            if other_level >= level and facts.points(party) >= AGAINST_DENIAL[step]:
                 lines.append(
                     ScoreLine(
-                        f"{AGAINST_DENIAL[step]} reached against {other.title}'s {name}",
+                        f"{AGAINST_DENIAL[step]} reached against {other_title}'s {name}",
                         party,
                         1,
-                        cause=f"{party.title} took {_took(facts, party)}",
+                        cause=f"{title} took {_took(facts, party)}",
                     )
                 )
         else:
-            if facts.level(party) >= level:
+            if own_level >= level:
                 cause = facts.causes.get((party, level), "")
-                lines.append(ScoreLine(f"{name} announced by {party.title}", party, 1, cause=cause))
-            if facts.level(other) >= level and not _below(facts, party, step):
+                lines.append(ScoreLine(f"{name} announced by {title}", party, 1, cause=cause))
+            if other_level >= level and not _below(facts, party, step):
                 cause = facts.causes.get((other, level), "")
-                lines.append(ScoreLine(f"{other.title}'s {name} missed", party, 2, cause=cause))
+                lines.append(ScoreLine(f"{other_title}'s {name} missed", party, 2, cause=cause))
     return lines
 
 
@@ -252,14 +268,15 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
     """The score of a deal with its derivation (RULES.md §6-§8)."""
     won = winner(facts)
     lines: list[ScoreLine] = []
-    for party in Party:
+    for party in _PARTIES:
         goal, reached = _goal(facts, party)
-        cause = f"{party.title} took {_took(facts, party)}; " + ("reached" if reached else "missed")
-        lines.append(ScoreLine(f"{party.title}'s goal: {goal}", party, 0, cause=cause))
+        title = _title(party)
+        cause = f"{title} took {_took(facts, party)}; " + ("reached" if reached else "missed")
+        lines.append(ScoreLine(f"{title}'s goal: {goal}", party, 0, cause=cause))
     specials = special_lines(facts, rules)
     if won is None:
         if rules.scoring == "ddv":
-            for party in Party:
+            for party in _PARTIES:
                 lines += _threshold_lines(facts, party, rules, won=False)
         lines += specials
         re_value = _net(lines, Party.RE, rules, doubling=False)
@@ -270,13 +287,13 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
         aold = _specials_count(facts, rules)
     if aold:
         lines.append(ScoreLine("against the old ones", won, 1, special=rules.announcement_scoring == "doubling"))
-    for party in Party:
+    for party in _PARTIES:
         if facts.level(party) >= 0:
             cause = facts.causes.get((party, 0), "")
             if rules.announcement_scoring == "doubling":
-                lines.append(ScoreLine(f"{party.title} announced: doubles", won, 0, factor=2, cause=cause))
+                lines.append(ScoreLine(f"{_title(party)} announced: doubles", won, 0, factor=2, cause=cause))
             else:
-                lines.append(ScoreLine(f"{party.title} announced", won, 2, cause=cause))
+                lines.append(ScoreLine(f"{_title(party)} announced", won, 2, cause=cause))
     lines += _threshold_lines(facts, won, rules, won=True)
     lines += specials
     net = _net(lines, won, rules, doubling=rules.announcement_scoring == "doubling")
@@ -285,13 +302,20 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
 
 def _net(lines: list[ScoreLine], party: Party, rules: RuleSet, doubling: bool) -> int:
     """`party`'s points minus the other party's, doublings applied (RULES.md §7)."""
-    factor = 1
+    factor, game, specials = 1, 0, 0
+    other = party.other
     for line in lines:
         factor *= line.factor
-    game = sum(line.points for line in lines if line.party is party and not line.special)
-    game -= sum(line.points for line in lines if line.party is party.other and not line.special)
-    specials = sum(line.points for line in lines if line.party is party and line.special)
-    specials -= sum(line.points for line in lines if line.party is party.other and line.special)
+        if line.party is party:
+            points = line.points
+        elif line.party is other:
+            points = -line.points
+        else:
+            continue
+        if line.special:
+            specials += points
+        else:
+            game += points
     if not doubling:
         return game + specials
     return game * factor + specials * (factor if rules.specials_doubled else 1)
