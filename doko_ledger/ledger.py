@@ -5,38 +5,37 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from doko_ledger.card_nights import CardNights
-from doko_ledger.doudizhu_games import DouDizhuGames
 from doko_ledger.errors import DokoError
-from doko_ledger.events.annotations import AnnotationAdded
-from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
-from doko_ledger.formats.doudizhu_file import LoadedDeal
-from doko_ledger.formats.game_file import LoadedGame
-from doko_ledger.game.commands import ImposePenalty
-from doko_ledger.game.decide import decide
+from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
-from doko_ledger.game.notes import annotate
-from doko_ledger.game.record import GameRecord, from_events
-from doko_ledger.game.state import GameState
-from doko_ledger.game.undo import in_force, void_last
 from doko_ledger.projections import runner
-from doko_ledger.projections.audit import AuditReport, audit
-from doko_ledger.projections.doudizhu import FIRST_EVENT as DOUDIZHU_FIRST_EVENT
-from doko_ledger.projections.doudizhu import DouDizhuProjection
-from doko_ledger.projections.frames import frames, notes_in
-from doko_ledger.projections.games import GamesProjection
-from doko_ledger.projections.replay import Replay, replay, state_before_trick
 from doko_ledger.projections.score import GameScore, score_game
-from doko_ledger.projections.views import ALL, TOURNAMENT, frames_view
-from doko_ledger.rules.ruleset import RuleSet
 from doko_ledger.streams import GAME_PREFIX, game_stream
 
-__all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "state_before_trick"]
+if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
+    from doko_ledger.card_nights import CardNights
+    from doko_ledger.doudizhu_games import DouDizhuGames
+    from doko_ledger.events.annotations import AnnotationAdded
+    from doko_ledger.events.envelope import Recorded
+    from doko_ledger.formats.doudizhu_file import LoadedDeal
+    from doko_ledger.formats.game_file import LoadedGame
+    from doko_ledger.game.commands import ImposePenalty
+    from doko_ledger.game.record import GameRecord
+    from doko_ledger.game.state import GameState
+    from doko_ledger.projections.audit import AuditReport
+    from doko_ledger.projections.replay import Replay
+    from doko_ledger.rules.ruleset import RuleSet
+
+DOUDIZHU_FIRST_EVENT = "DouDizhuDealt"
+"""The first event of a Dou Dizhu game's stream (`doudizhu.events.DouDizhuDealt`)."""
+
+__all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger"]
 
 IMPORT_BATCH = 200
 
@@ -63,9 +62,27 @@ class Ledger:
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
-        self.projections: list[runner.Projection] = [GamesProjection(), DouDizhuProjection()]
-        self.nights = CardNights(store)
-        self.doudizhu = DouDizhuGames(store)
+
+    @cached_property
+    def projections(self) -> list[runner.Projection]:
+        from doko_ledger.projections.doudizhu import DouDizhuProjection
+        from doko_ledger.projections.games import GamesProjection
+
+        return [GamesProjection(), DouDizhuProjection()]
+
+    @cached_property
+    def nights(self) -> CardNights:
+        """The card nights (Doppelkopf sessions)."""
+        from doko_ledger.card_nights import CardNights
+
+        return CardNights(self.store)
+
+    @cached_property
+    def doudizhu(self) -> DouDizhuGames:
+        """The Dou Dizhu games and sessions."""
+        from doko_ledger.doudizhu_games import DouDizhuGames
+
+        return DouDizhuGames(self.store)
 
     @classmethod
     def open(cls, path: str | Path, *, create: bool = False) -> Ledger:
@@ -126,6 +143,8 @@ class Ledger:
     def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
         """Record a penalty in a game (RULES.md §9) and return the game's new score (None while
         the game is still being played)."""
+        from doko_ledger.game.decide import decide
+
         self._require_doppelkopf(game_id, "penalties are")
         stream = game_stream(game_id)
         stored = self.events(game_id)
@@ -141,6 +160,8 @@ class Ledger:
     def undo(self, game_id: str, *, by: str, at: str) -> int:
         """Take back the game's newest event in force (a card, a call, a penalty) by appending a
         void; returns the voided event's version."""
+        from doko_ledger.game.undo import void_last
+
         stored = [r.event for r in self.events(game_id)]
         voided = void_last(stored)
         self.store.append(game_stream(game_id), [voided], expected_version=len(stored), recorded_by=by, recorded_at=at)
@@ -151,6 +172,8 @@ class Ledger:
         self, game_id: str, trick: int | None, card: int | None, text: str, *, by: str, at: str
     ) -> AnnotationAdded:
         """Add a note to a game: on the game, a trick, or one card of a trick."""
+        from doko_ledger.game.notes import annotate
+
         stored = [r.event for r in self.events(game_id)]
         if trick is not None and self.kind(game_id) == "doudizhu":
             raise DokoError("a note on a Dou Dizhu game is on the whole game: leave out --trick and --card")
@@ -208,6 +231,8 @@ class Ledger:
 
     def replay(self, game_id: str, before_trick: int | None = None) -> Replay:
         """The game for a replay, whole or as it stood before trick `before_trick`."""
+        from doko_ledger.projections.replay import replay
+
         events = self.game_events(game_id)
         if before_trick is not None:
             size = fold(events).hand_size
@@ -220,11 +245,16 @@ class Ledger:
         return result
 
     def notes(self, game_id: str) -> list[AnnotationAdded]:
+        from doko_ledger.projections.frames import notes_in
+
         return notes_in(self.game_events(game_id))
 
-    def frames(self, game_id: str, perspective: str = ALL) -> dict[str, Any]:
+    def frames(self, game_id: str, perspective: str = "all") -> dict[str, Any]:
         """The game as frames, card by card, as `perspective` saw it: `all`, `tournament` or a
         player of the game (see `views.frames_view`)."""
+        from doko_ledger.projections.frames import frames, notes_in
+        from doko_ledger.projections.views import ALL, TOURNAMENT, frames_view
+
         events = self.game_events(game_id)
         shown = frames(events)
         players = shown[-1].state.players
@@ -243,11 +273,15 @@ class Ledger:
 
     def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> AuditReport:
         """Every disputable check of one game, and a claimed result explained."""
+        from doko_ledger.projections.audit import audit
+
         problems = self.store.verify(game_stream(game_id)).problems
         recorded = self.events(game_id)
         return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed)
 
     def record(self, game_id: str) -> GameRecord:
+        from doko_ledger.game.record import from_events
+
         return from_events(self.game_events(game_id))
 
     def games(self) -> list[dict[str, Any]]:

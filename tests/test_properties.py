@@ -17,7 +17,8 @@ from doko_ledger.formats import game_file
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.record import to_events
 from doko_ledger.game.state import GameState
-from doko_ledger.ledger import Ledger, state_before_trick
+from doko_ledger.ledger import Ledger
+from doko_ledger.projections.replay import state_before_trick
 from doko_ledger.projections.score import score_game
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS

@@ -5,12 +5,11 @@ from __future__ import annotations
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import Progress
 
-from doko_ledger.cli import doudizhu, nights, render, render_frames, render_scores, stats, stepper
+from doko_ledger.cli import nights, stats
 from doko_ledger.cli.common import (
     ByOption,
     DbOption,
@@ -26,15 +25,15 @@ from doko_ledger.cli.common import (
     recorder,
 )
 from doko_ledger.errors import DokoError
-from doko_ledger.events.codec import dumps_canonical
-from doko_ledger.formats import any_file, game_file
-from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
-from doko_ledger.formats.game_file import LoadedGame
-from doko_ledger.formats.rules_file import rules_named
-from doko_ledger.formats.session_file import LoadedSession
-from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.views import audit_view, event_view, notes_view, replay_view, score_view
+
+if TYPE_CHECKING:
+    from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
+    from doko_ledger.formats.game_file import LoadedGame
+    from doko_ledger.formats.session_file import LoadedSession
+
+# Each command imports the renderers and formats it uses itself: `doko score` should not wait
+# for the HTML export, the YAML reader or Dou Dizhu to load.
 
 
 class ExportFormat(StrEnum):
@@ -58,6 +57,13 @@ def import_(
 ) -> None:
     """Import game files and card-night (session) files: each is validated completely, then
     appended atomically."""
+    from rich.progress import Progress
+
+    from doko_ledger.formats import any_file
+    from doko_ledger.formats.doudizhu_file import LoadedDouDizhuSession
+    from doko_ledger.formats.session_file import LoadedSession
+    from doko_ledger.formats.yaml_source import SourceError
+
     console = out()
     valid: list[tuple[str, LoadedGame | LoadedDeal]] = []
     nights: list[tuple[str, LoadedSession | LoadedDouDizhuSession]] = []
@@ -136,6 +142,12 @@ def export(
 ) -> None:
     """Write a game as a YAML game file, its raw events as JSON lines, or a self-contained HTML
     replay (no network needed) with its notes."""
+    from doko_ledger.cli import doudizhu
+    from doko_ledger.events.codec import dumps_canonical
+    from doko_ledger.formats import game_file
+    from doko_ledger.formats.yaml_source import SourceError
+    from doko_ledger.projections.views import event_view
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         if format is not ExportFormat.jsonl and ledger.kind(game_id) == "doudizhu":
@@ -161,6 +173,8 @@ def export(
 @app.command()
 def games(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """List the recorded games."""
+    from doko_ledger.cli import render
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         rows = ledger.games()
     if as_json:
@@ -199,6 +213,9 @@ def replay(
     """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
     number and Enter, q). Piped or with --all it prints the game at once; --trick N shows the
     game before trick N."""
+    from doko_ledger.cli import doudizhu, render, render_frames, stepper
+    from doko_ledger.projections.views import notes_view, replay_view
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         if ledger.kind(game_id) == "doudizhu":
@@ -244,6 +261,9 @@ def annotate(
 @app.command()
 def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
     """List a game's notes: where, who, when, what."""
+    from doko_ledger.cli import render_frames
+    from doko_ledger.projections.views import notes_view
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         shown = notes_view(ledger.notes(game_id))
@@ -268,6 +288,9 @@ def rules_show(
     as_json: JsonOption = False,
 ) -> None:
     """Print every option of a rule set and its value."""
+    from doko_ledger.cli import render_scores
+    from doko_ledger.formats.rules_file import rules_named
+
     rules = rules_named(spec)
     if as_json:
         echo_json(rules.to_dict())
@@ -278,6 +301,10 @@ def rules_show(
 @app.command()
 def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json: JsonOption = False) -> None:
     """Score a game with its derivation; `--rules` re-scores it under other rules, side by side."""
+    from doko_ledger.cli import doudizhu, render_scores
+    from doko_ledger.formats.rules_file import rules_named
+    from doko_ledger.projections.views import score_view
+
     alternatives = [rules_named(spec) for spec in rules or []]
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
@@ -318,6 +345,9 @@ def audit(
     as_json: JsonOption = False,
 ) -> None:
     """Check everything that can be disputed in a game; explain a claimed result's difference."""
+    from doko_ledger.cli import doudizhu, render_scores
+    from doko_ledger.projections.views import audit_view
+
     claim = None if claimed is None else _claim(claimed)
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
@@ -335,6 +365,10 @@ def audit(
 @app.command()
 def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
     """Print a game's raw events with their positions, versions and hashes."""
+    from doko_ledger.cli import render
+    from doko_ledger.events.codec import dumps_canonical
+    from doko_ledger.projections.views import event_view
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         recorded = ledger.events(ledger.resolve(game))
     views = [event_view(r) for r in recorded]
@@ -347,6 +381,8 @@ def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
 @app.command()
 def verify(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """Recompute every hash chain; name the first event of each stream that does not match."""
+    from doko_ledger.cli import render
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         report = ledger.verify()
     if as_json:

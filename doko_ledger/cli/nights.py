@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.prompt import Confirm, IntPrompt, Prompt
 
-from doko_ledger.cli import render_doudizhu, render_nights, render_scores
+if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
+    from doko_ledger.doudizhu_games import DouDizhuStandings
+    from doko_ledger.game.record import SummaryRecord
+
 from doko_ledger.cli.common import (
     ByOption,
     JsonOption,
@@ -21,19 +23,7 @@ from doko_ledger.cli.common import (
     out,
     recorder,
 )
-from doko_ledger.doudizhu_games import DouDizhuStandings
-from doko_ledger.doudizhu_games import standings_view as doudizhu_standings_view
 from doko_ledger.errors import DokoError
-from doko_ledger.formats import quick_entry
-from doko_ledger.formats.rules_file import rules_named
-from doko_ledger.game.commands import ImposePenalty
-from doko_ledger.game.record import SummaryRecord
-from doko_ledger.ledger import Ledger
-from doko_ledger.projections.views import standings_view
-from doko_ledger.rules.game_types import GameType
-from doko_ledger.session.decide import StartSession
-from doko_ledger.session.recorder import Night
-from doko_ledger.session.standings import payments
 
 SessionOption = Annotated[
     str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
@@ -55,6 +45,11 @@ def _facts(
     game: str | None, re: str | None, re_points: int | None, tricks: str | None, calls: list[str], specials: list[str]
 ) -> SummaryRecord:
     """The deal's facts from the flags; what is missing is asked for when a person is at the keyboard."""
+    from rich.prompt import IntPrompt, Prompt
+
+    from doko_ledger.formats import quick_entry
+    from doko_ledger.rules.game_types import GameType
+
     if (re is None or re_points is None) and not interactive():
         raise quick_entry.EntryError("give --re and --re-points (or run `doko record` at a terminal to be asked)")
     if game is None:
@@ -71,6 +66,10 @@ def _facts(
 
 
 def _confirm(yes: bool) -> bool:
+    from rich.prompt import Confirm
+
+    from doko_ledger.formats import quick_entry
+
     if yes:
         return True
     if not interactive():
@@ -91,6 +90,12 @@ def session_start(
     by: ByOption = None,
 ) -> None:
     """Start a card night (only one may be open)."""
+    from doko_ledger.formats import quick_entry
+    from doko_ledger.formats.rules_file import rules_named
+    from doko_ledger.ledger import Ledger
+    from doko_ledger.session.decide import StartSession
+    from doko_ledger.session.recorder import Night
+
     names = quick_entry.names(players, "--players")
     first = dealer or names[0]
     if first not in names:
@@ -105,6 +110,9 @@ def session_start(
 @session_app.command("list")
 def session_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """The card nights in the ledger."""
+    from doko_ledger.cli import render_doudizhu, render_nights
+    from doko_ledger.ledger import Ledger
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         rows = [ledger.nights.standings(sid) for sid in ledger.nights.session_ids()]
         others = [ledger.doudizhu.standings(sid) for sid in ledger.doudizhu.session_ids()]
@@ -128,6 +136,8 @@ def session_close(
     ctx: typer.Context, session: Annotated[str | None, typer.Argument()] = None, by: ByOption = None
 ) -> None:
     """Close a card night: nothing more is added."""
+    from doko_ledger.ledger import Ledger
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         ledger.nights.close(session_id, by=recorder(by), at=now())
@@ -148,6 +158,9 @@ def record(
     by: ByOption = None,
 ) -> None:
     """Add the next deal of the card night by its facts; shows the score before appending."""
+    from doko_ledger.cli import render_nights, render_scores
+    from doko_ledger.ledger import Ledger
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         upcoming = ledger.nights.standings(session_id).next
@@ -172,6 +185,8 @@ def undo(
 ) -> None:
     """Take back the newest card, call or penalty of the night's last deal, else the last deal;
     with --game, the newest event of that game (appends a void, never deletes)."""
+    from doko_ledger.ledger import Ledger
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
@@ -200,6 +215,13 @@ def penalty(
     by: ByOption = None,
 ) -> None:
     """Record penalty points for a rule violation (RULES.md §9); `doko undo` takes it back."""
+    from rich.prompt import Prompt
+
+    from doko_ledger.cli import render_scores
+    from doko_ledger.formats import quick_entry
+    from doko_ledger.game.commands import ImposePenalty
+    from doko_ledger.ledger import Ledger
+
     if (player is None or severe is None) and not interactive():
         raise quick_entry.EntryError("give --player and --minor or --severe (or run `doko penalty` at a terminal)")
     if player is None:
@@ -235,6 +257,8 @@ def correct(
     by: ByOption = None,
 ) -> None:
     """Replace a deal's facts (a new game takes its place; the old one stays in the log)."""
+    from doko_ledger.ledger import Ledger
+
     facts = _facts(game, re, re_points, tricks, call or [], special or [])
     if not _confirm(yes):
         raise typer.Exit(1)
@@ -253,6 +277,10 @@ def standings(
 ) -> None:
     """The running table of a card night (or a Dou Dizhu session) after every deal, with a chart
     of the totals."""
+    from doko_ledger.cli import render_nights
+    from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import standings_view
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         doudizhu_session = None if session is None else ledger.doudizhu.resolve_session(session)
         if doudizhu_session is not None:
@@ -278,6 +306,9 @@ def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
 
 
 def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -> None:
+    from doko_ledger.cli import render_doudizhu
+    from doko_ledger.doudizhu_games import standings_view as doudizhu_standings_view
+
     if as_json:
         echo_json(doudizhu_standings_view(table))
     elif as_csv:
@@ -292,6 +323,10 @@ def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -
 
 def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOption = False) -> None:
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
+    from doko_ledger.cli import render_nights
+    from doko_ledger.ledger import Ledger
+    from doko_ledger.session.standings import payments
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         table = ledger.nights.standings(ledger.nights.resolve(session))
     owed = payments(table)
@@ -308,6 +343,9 @@ def deal(
     by: ByOption = None,
 ) -> None:
     """Deal the next deal's four hands from a seed and record them; then `doko play`."""
+    from doko_ledger.cli import render_nights
+    from doko_ledger.ledger import Ledger
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         game = ledger.nights.deal(ledger.nights.resolve(session), seed, by=recorder(by), at=now())
         ledger.refresh()
@@ -326,6 +364,12 @@ def play(
     by: ByOption = None,
 ) -> None:
     """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
+    from rich.prompt import Prompt
+
+    from doko_ledger.cli import render_nights
+    from doko_ledger.formats import quick_entry
+    from doko_ledger.ledger import Ledger
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         if tokens:

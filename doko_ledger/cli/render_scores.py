@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.projections.audit import AuditReport
-from doko_ledger.projections.checks import Check
-from doko_ledger.projections.score import GameScore
-from doko_ledger.rules.ruleset import RuleSet
+if TYPE_CHECKING:
+    from doko_ledger.projections.audit import AuditReport
+    from doko_ledger.projections.checks import Check
+    from doko_ledger.projections.score import GameScore
+    from doko_ledger.rules.ruleset import RuleSet
 
 
 def rules_table(rules: RuleSet) -> Table:

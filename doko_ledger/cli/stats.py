@@ -3,14 +3,13 @@ over the whole ledger or one card night."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from doko_ledger.cli import render_stats
+if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
+    pass
 from doko_ledger.cli.common import JsonOption, echo_json, ledger_path, out
-from doko_ledger.ledger import Ledger
-from doko_ledger.projections.stats import ledger_stats, stats_view
 
 StatsSessionOption = Annotated[
     str | None,
@@ -25,6 +24,10 @@ StatsSessionOption = Annotated[
 def stats(ctx: typer.Context, session: StatsSessionOption = None, as_json: JsonOption = False) -> None:
     """Per player: games, wins and win rate, solos, announcements, foxes caught and lost, card
     points and score, with a chart; over every game or one card night (--session)."""
+    from doko_ledger.cli import render_stats
+    from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.stats import ledger_stats, stats_view
+
     with Ledger.open(ledger_path(ctx)) as ledger:
         result = ledger_stats(ledger, session)
     if as_json:

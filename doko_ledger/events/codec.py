@@ -70,10 +70,16 @@ def register_value(cls: type[Any], encode: Callable[[Any], Any], decode: Callabl
 
 
 def event_class(name: str) -> type[Any]:
-    try:
-        return _EVENT_TYPES[name]
-    except KeyError:
-        raise EventCodecError(f"unknown event type {name!r}") from None
+    """The class of an event type; the event modules not loaded yet are loaded to find it."""
+    cls = _EVENT_TYPES.get(name)
+    if cls is None:
+        from doko_ledger.events.catalog import load_all
+
+        load_all()
+        cls = _EVENT_TYPES.get(name)
+    if cls is None:
+        raise EventCodecError(f"unknown event type {name!r}")
+    return cls
 
 
 def event_names() -> tuple[str, ...]:
