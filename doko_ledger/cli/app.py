@@ -51,12 +51,12 @@ def main_options(ctx: typer.Context, db: DbOption = Path("doko.sqlite")) -> None
 @app.command("import")
 def import_(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(help="Game files or session files (YAML) to import.")],
+    files: Annotated[list[Path], typer.Argument(help="Game files or session files (YAML, Doppelkopf or Dou Dizhu) to import.")],
     by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Import game files and card-night (session) files: each is validated completely, then
-    appended atomically."""
+    """Import game and session files, Doppelkopf or Dou Dizhu: each is validated completely,
+    then appended atomically."""
     from rich.progress import Progress
 
     from doko_ledger.formats import any_file
