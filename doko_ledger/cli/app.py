@@ -51,7 +51,9 @@ def main_options(ctx: typer.Context, db: DbOption = Path("doko.sqlite")) -> None
 @app.command("import")
 def import_(
     ctx: typer.Context,
-    files: Annotated[list[Path], typer.Argument(help="Game files or session files (YAML, Doppelkopf or Dou Dizhu) to import.")],
+    files: Annotated[
+        list[Path], typer.Argument(help="Game files or session files (YAML, Doppelkopf or Dou Dizhu) to import.")
+    ],
     by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
     as_json: JsonOption = False,
 ) -> None:

@@ -51,9 +51,9 @@ def evolve(state: GameState, event: Any) -> GameState:
             holder = schweinchen_holder(hands) if state.rules.schweinchen else None
             return state.but(dealt=hands, hands=hands, schweinchen_seat=holder)
         case ReservationDeclared(seat=seat, healthy=healthy):
-            return _resolved(state.but(declared=(*state.declared, (seat, healthy))))
+            return _resolved(state, (*state.declared, (seat, healthy)), state.named)
         case ReservationNamed(seat=seat, kind=kind, solo=solo):
-            return _resolved(state.but(named=(*state.named, Named(seat, kind, solo))))
+            return _resolved(state, state.declared, (*state.named, Named(seat, kind, solo)))
         case PovertyCardsPassed(seat=seat, cards=cards):
             return _poverty_passed(state, seat, cards)
         case PovertyAnswered(seat=seat, accepted=accepted):
@@ -75,18 +75,19 @@ def evolve(state: GameState, event: Any) -> GameState:
     return state
 
 
-def _resolved(state: GameState) -> GameState:
-    """Set the game type once the reservations decide it (a silent solo where the deal shows one)."""
-    contract = resolve(state.dealer, state.declared, state.named)
+def _resolved(state: GameState, declared: tuple[tuple[int, bool], ...], named: tuple[Named, ...]) -> GameState:
+    """The state with these reservations, and the game type once they decide it (a silent solo
+    where the deal shows one)."""
+    contract = resolve(state.dealer, declared, named)
     if contract is None:
-        return state
+        return state.but(declared=declared, named=named)
     game_type, declarer = contract.game_type, contract.declarer
     if game_type is GameType.NORMAL and state.hands is not None:
         soloist = silent_soloist(state.hands)
         if soloist is not None:
             game_type, declarer = GameType.SILENT_SOLO, soloist
     poverty = PovertyExchange(declarer) if game_type is GameType.POVERTY and declarer is not None else None
-    return state.but(game_type=game_type, declarer=declarer, poverty=poverty)
+    return state.but(declared=declared, named=named, game_type=game_type, declarer=declarer, poverty=poverty)
 
 
 def _moved(hands: tuple[Hand, ...] | None, seat: int, take: Iterable[Card], give: Iterable[Card]) -> Any:
@@ -184,32 +185,36 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
     """`_card_played` over a run in which neither the card order nor the game can change."""
     if not plays:
         return state
-    hands = None if state.hands is None else [list(hand) for hand in state.hands]
     tricks = list(state.tricks)
-    current = state.current
-    number, leader = (0, 0) if current is None else (current.number, current.leader)
-    cards = None if current is None else list(current.cards)
+    current = state.current  # never an empty trick: a trick starts with its first card
+    if current is None:
+        number = leader = 0
+        cards: list[Card] = []
+    else:
+        number, leader, cards = current.number, current.leader, list(current.cards)
     order, size = state.order, state.hand_size
     dulle = state.rules.second_dulle_beats_first
     for event in plays:
-        seat, card = event.seat, event.card
-        if hands is not None:
-            try:  # noqa: SIM105 (contextlib.suppress costs a context manager per card)
-                hands[seat].remove(card)
-            except ValueError:  # a card the record does not show in that hand
-                pass
-        if cards is None:
-            number, leader, cards = len(tricks) + 1, seat, [card]
-        else:
-            cards.append(card)
+        if not cards:
+            number, leader = len(tricks) + 1, event.seat
+        cards.append(event.card)
         if len(cards) == SEATS:
             done = tuple(cards)
             index = winning_index(done, order, second_dulle_beats_first=dulle, last_trick=number == size)
             tricks.append(Trick(number, leader, done, (leader + index) % SEATS))
-            cards = None
+            cards = []
+    hands = state.hands
+    if hands is not None:
+        held = [list(hand) for hand in hands]
+        for event in plays:  # the same removals, seat by seat in the same order, as card by card
+            try:  # noqa: SIM105 (contextlib.suppress costs a context manager per card)
+                held[event.seat].remove(event.card)
+            except ValueError:  # a card the record does not show in that hand
+                pass
+        hands = tuple(map(tuple, held))
     return state.but(
-        hands=None if hands is None else tuple(map(tuple, hands)),
-        current=None if cards is None else Trick(number, leader, tuple(cards)),
+        hands=hands,
+        current=Trick(number, leader, tuple(cards)) if cards else None,
         tricks=tuple(tricks),
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from doko_ledger.cards import FUCHS, KARLCHEN
 from doko_ledger.errors import DokoError
 from doko_ledger.events.doppelkopf import DealSummarized
-from doko_ledger.game.parties import announced, is_lone, party_calls, true_parties
+from doko_ledger.game.parties import Parties, announced, is_lone, party_calls, solo_no90, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.scoring import DealFacts, Special, SpecialKind
@@ -18,30 +18,38 @@ class NotScorable(DokoError):
 def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Special, ...]:
     """Every special point earned in play, by the party of the trick's winner (RULES.md §7)."""
     names = state.players
+    last = state.hand_size
     out: list[Special] = []
     for trick in state.tricks:
-        assert trick.winner is not None
-        side = parties[trick.winner]
+        winner = trick.winner
+        assert winner is not None
+        side = parties[winner]
         if side is None:
             continue
-        winner = names[trick.winner]
-        for seat, card in trick.plays:
-            if card is FUCHS and parties[seat] is not side:
-                out.append(
-                    Special(SpecialKind.FOX_CAUGHT, side, f"trick {trick.number}: {winner} caught {names[seat]}'s DA")
-                )
+        if FUCHS in trick.cards:  # most tricks hold no DA: look before walking the plays
+            for seat, card in trick.plays:
+                if card is FUCHS and parties[seat] is not side:
+                    out.append(
+                        Special(
+                            SpecialKind.FOX_CAUGHT,
+                            side,
+                            f"trick {trick.number}: {names[winner]} caught {names[seat]}'s DA",
+                        )
+                    )
         if trick.points >= 40:
-            out.append(Special(SpecialKind.DOPPELKOPF, side, f"trick {trick.number}: {winner} took {trick.points}"))
-        if trick.number == state.hand_size:
-            if trick.cards[(trick.winner - trick.leader) % 4] is KARLCHEN:
-                out.append(Special(SpecialKind.KARLCHEN, side, f"trick {trick.number}: {winner} won it with CJ"))
+            out.append(
+                Special(SpecialKind.DOPPELKOPF, side, f"trick {trick.number}: {names[winner]} took {trick.points}")
+            )
+        if trick.number == last:
+            if trick.cards[(winner - trick.leader) % 4] is KARLCHEN:
+                out.append(Special(SpecialKind.KARLCHEN, side, f"trick {trick.number}: {names[winner]} won it with CJ"))
             for seat, card in trick.plays:
                 if card is KARLCHEN and parties[seat] is not side:
                     out.append(
                         Special(
                             SpecialKind.KARLCHEN_CAPTURED,
                             side,
-                            f"trick {trick.number}: {winner} caught {names[seat]}'s CJ",
+                            f"trick {trick.number}: {names[winner]} caught {names[seat]}'s CJ",
                         )
                     )
     return tuple(out)
@@ -82,32 +90,45 @@ def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
     )
 
 
-def deal_facts(state: GameState) -> DealFacts:
-    """The facts of a finished game; `NotScorable` when it is not finished or its parties are unknown."""
+def deal_facts(
+    state: GameState,
+    parties: Parties | None = None,
+    won: tuple[int, ...] | None = None,
+    tricks: tuple[int, ...] | None = None,
+) -> DealFacts:
+    """The facts of a finished game; `NotScorable` when it is not finished or its parties are unknown.
+
+    `parties`, `won` and `tricks` are `true_parties(state)`, `state.points_won()` and
+    `state.tricks_won()`, when the caller has them already.
+    """
     if state.summary is not None:
         return summary_facts(state, state.summary)
     if state.game_type is None or not state.finished:
         raise NotScorable(f"game {state.game_id!r} is not finished: {len(state.tricks)} of {state.hand_size} tricks")
-    parties = true_parties(state)
+    parties = true_parties(state) if parties is None else parties
     if None in parties:
         raise NotScorable(f"game {state.game_id!r}: the record does not show every player's party")
-    won = state.points_won()
-    tricks = state.tricks_won()
+    won = state.points_won() if won is None else won
+    tricks = state.tricks_won() if tricks is None else tricks
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
     causes: dict[tuple[Party, int], str] = {}
-    for a in announced(state):
-        who = "" if a.seat is None else state.players[a.seat]
-        causes.setdefault(
-            (a.party, a.announcement.level),
-            a.cause if a.implied else f"{who}, after {a.played} card(s), trick {a.trick}",
-        )
+    if state.calls or solo_no90(state):
+        for a in announced(state):
+            who = "" if a.seat is None else state.players[a.seat]
+            causes.setdefault(
+                (a.party, a.announcement.level),
+                a.cause if a.implied else f"{who}, after {a.played} card(s), trick {a.trick}",
+            )
+        levels = {party: calls.level for party, calls in party_calls(state).items()}
+    else:  # nothing announced: what `party_calls` gives then
+        levels = {Party.RE: -1, Party.KONTRA: -1}
     return DealFacts(
         game_type=state.game_type,
         lone=is_lone(state),
-        re_points=sum(won[s] for s in re_seats),
-        re_tricks=sum(tricks[s] for s in re_seats),
-        kontra_tricks=sum(tricks[s] for s in range(4) if s not in re_seats),
-        announced={party: calls.level for party, calls in party_calls(state).items()},
+        re_points=sum([won[s] for s in re_seats]),
+        re_tricks=sum([tricks[s] for s in re_seats]),
+        kontra_tricks=sum([tricks[s] for s in range(4) if s not in re_seats]),
+        announced=levels,
         specials=specials(state, parties),
         causes=causes,
     )

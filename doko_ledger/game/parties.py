@@ -5,10 +5,11 @@ Everything here is derived from a `GameState` (RULES.md §4-§5); nothing is sto
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from doko_ledger.cards import ALTE
-from doko_ledger.game.state import GameState
+from doko_ledger.game.state import Call, GameState
 from doko_ledger.rules.announcements import (
     Announcement,
     Party,
@@ -51,7 +52,7 @@ def is_lone(state: GameState) -> bool:
 def _contract_parties(state: GameState, public: bool) -> dict[int, Party]:
     """The parties the contract itself settles (and, when `public`, makes known)."""
     game_type, declarer = state.game_type, state.declarer
-    if game_type is None or declarer is None:
+    if game_type is None or declarer is None or game_type is GameType.NORMAL:
         return {}
     if game_type.is_solo and (not public or game_type.is_declared_solo):
         return {s: Party.RE if s == declarer else Party.KONTRA for s in range(SEATS)}
@@ -70,20 +71,36 @@ def _contract_parties(state: GameState, public: bool) -> dict[int, Party]:
     return known
 
 
-def _evidence(state: GameState, known: dict[int, Party], eliminate: bool) -> dict[int, Party]:
-    """Add what the cards and calls show: a CQ played is Re, a call shows its party;
+def queens_played(state: GameState) -> list[int]:
+    """The seat of each CQ played so far (the trick on the table included), in play order."""
+    seats: list[int] = []
+    for trick in state.all_tricks:
+        cards = trick.cards
+        if ALTE in cards:  # most tricks hold none: look before walking the plays
+            leader = trick.leader
+            seats += [(leader + i) % SEATS for i, card in enumerate(cards) if card is ALTE]
+    return seats
+
+
+def _evidence(known: dict[int, Party], queens: Sequence[int], calls: Sequence[Call], eliminate: bool) -> None:
+    """Add to `known` what the cards and calls show: a CQ played is Re, a call shows its party;
     in a normal game two known Re make the other two Kontra (two known Kontra do not:
     a silent solo looks the same)."""
-    known = dict(known)
-    for trick in state.all_tricks:
-        for seat, card in trick.plays:
-            if card is ALTE:
-                known.setdefault(seat, Party.RE)
-    for call in state.calls:
+    for seat in queens:
+        known.setdefault(seat, Party.RE)
+    for call in calls:
         known.setdefault(call.seat, call.party)
-    if eliminate and sum(1 for p in known.values() if p is Party.RE) == 2:
+    if eliminate and list(known.values()).count(Party.RE) == 2:
         known.update({s: Party.KONTRA for s in range(SEATS) if s not in known})
-    return known
+
+
+def _by_seat(known: dict[int, Party]) -> Parties:
+    """`known` as a party (or None) per seat."""
+    get = known.get
+    return (get(0), get(1), get(2), get(3))
+
+
+_NOBODY: Parties = (None,) * SEATS
 
 
 def _summary_parties(state: GameState) -> Parties | None:
@@ -100,14 +117,14 @@ def true_parties(state: GameState) -> Parties:
         return summarized
     game_type = state.game_type
     if game_type is None:
-        return (None,) * SEATS
-    known = _contract_parties(state, public=False)
+        return _NOBODY
     if game_type is GameType.NORMAL:
         if state.dealt is not None:
-            known = {s: Party.RE if ALTE in hand else Party.KONTRA for s, hand in enumerate(state.dealt)}
-        else:
-            known = _evidence(state, known, eliminate=True)
-    return tuple(known.get(s) for s in range(SEATS))
+            return _by_seat({s: Party.RE if ALTE in hand else Party.KONTRA for s, hand in enumerate(state.dealt)})
+        known: dict[int, Party] = {}
+        _evidence(known, queens_played(state), state.calls, eliminate=True)
+        return _by_seat(known)
+    return _by_seat(_contract_parties(state, public=False))
 
 
 def public_parties(state: GameState) -> Parties:
@@ -118,14 +135,21 @@ def public_parties(state: GameState) -> Parties:
         return summarized
     game_type = state.game_type
     if game_type is None:
-        return (None,) * SEATS
-    known = _contract_parties(state, public=True)
-    soloist = state.declarer if game_type is GameType.SILENT_SOLO else None
-    if soloist is not None and state.played_by(soloist).count(ALTE) == 2:
-        return tuple(Party.RE if s == soloist else Party.KONTRA for s in range(SEATS))
-    if game_type in (GameType.NORMAL, GameType.SILENT_SOLO):
-        known = _evidence(state, known, eliminate=game_type is GameType.NORMAL)
-    return tuple(known.get(s) for s in range(SEATS))
+        return _NOBODY
+    if game_type is GameType.NORMAL or game_type is GameType.SILENT_SOLO:
+        return shown_parties(game_type, state.declarer, queens_played(state), state.calls)
+    return _by_seat(_contract_parties(state, public=True))
+
+
+def shown_parties(game_type: GameType, declarer: int | None, queens: Sequence[int], calls: Sequence[Call]) -> Parties:
+    """What the table knows in a normal game or a silent solo (`declarer`: its soloist), where
+    only the cards and the calls show a party: `queens` are the seats of the CQs played so
+    far, in play order (RULES.md §4). A silent solo is public once its soloist has played both."""
+    if game_type is GameType.SILENT_SOLO and declarer is not None and queens.count(declarer) == 2:
+        return tuple([Party.RE if s == declarer else Party.KONTRA for s in range(SEATS)])
+    known: dict[int, Party] = {}
+    _evidence(known, queens, calls, eliminate=game_type is GameType.NORMAL)
+    return _by_seat(known)
 
 
 def announcement_shift(state: GameState) -> int | None:

@@ -183,7 +183,7 @@ class GameState:
     @property
     def void(self) -> bool:
         """A severe penalty voided the game (RULES.md §9): nothing more is played."""
-        return any(p.severe for p in self.penalties)
+        return bool(self.penalties) and any(p.severe for p in self.penalties)
 
     @property
     def ready(self) -> bool:

@@ -176,14 +176,14 @@ def _add_rows(rows: dict[str, list[Row]], stream: StreamEvents) -> None:
     events = stream.events
     state, revealed = fold_revealing(in_force(events) if EventVoided in map(type, events) else events)
     parties = true_parties(state)
-    won = state.points_won()
-    rows["games"].append(game_row(state, stream, parties, won))
+    won, tricks = state.points_won(), state.tricks_won()
+    rows["games"].append(game_row(state, stream, parties, won, tricks))
     rows["tricks"].extend(trick_rows(state))
     rows["parties"].extend(party_rows(state, revealed, parties))
     rows["announcements"].extend(announcement_rows(state))
     if state.finished or state.abandoned is not None:
         try:
-            result = score_game(state)
+            result = score_game(state, parties=parties, won=won, tricks=tricks)
         except NotScorable:
             return
         rows["scores"].append(score_row(result))
@@ -210,13 +210,18 @@ def _ints_json(values: tuple[int, ...]) -> str:
 
 
 def game_row(
-    state: GameState, stream: StreamEvents, parties: Parties | None = None, won: tuple[int, ...] | None = None
+    state: GameState,
+    stream: StreamEvents,
+    parties: Parties | None = None,
+    won: tuple[int, ...] | None = None,
+    tricks: tuple[int, ...] | None = None,
 ) -> Row:
-    """The `games` row (columns `COLUMNS["games"]`); `parties` and `won` as computed from `state`
-    when the caller has them already."""
+    """The `games` row (columns `COLUMNS["games"]`); `parties`, `won` and `tricks` as computed
+    from `state` when the caller has them already."""
     players = state.players
     parties = true_parties(state) if parties is None else parties
     won = state.points_won() if won is None else won
+    tricks = state.tricks_won() if tricks is None else tricks
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
     return (
         state.game_id,
@@ -236,7 +241,7 @@ def game_row(
         len(state.tricks),
         state.finished,
         _ints_json(won),
-        _ints_json(state.tricks_won()),
+        _ints_json(tricks),
         len(stream.events),
         stream.first_position,
         stream.last_position,
@@ -327,15 +332,18 @@ _CARD_TEXT = {card: str(card) for card in ALL_CARDS}
 
 
 def trick_rows(state: GameState) -> list[Row]:
-    game_id, players, text = state.game_id, state.players, _CARD_TEXT
-    return [
-        (
-            game_id,
-            trick.number,
-            players[trick.leader],
-            " ".join([text[card] for card in trick.cards]),
-            None if trick.winner is None else players[trick.winner],
-            trick.points,
+    game_id, players, text = state.game_id, state.players, _CARD_TEXT.__getitem__
+    out = []
+    for trick in state.all_tricks:
+        number, leader, cards, winner = trick
+        out.append(
+            (
+                game_id,
+                number,
+                players[leader],
+                " ".join(map(text, cards)),
+                None if winner is None else players[winner],
+                trick.points,
+            )
         )
-        for trick in state.all_tricks
-    ]
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from doko_ledger.game.facts import deal_facts
-from doko_ledger.game.parties import true_parties
+from doko_ledger.game.parties import Parties, true_parties
 from doko_ledger.game.penalty import soloist
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Party
@@ -57,31 +57,44 @@ class GameScore:
         return bool(self.penalties) and self.in_solo
 
 
-def score_game(state: GameState, rules: RuleSet | None = None) -> GameScore:
+def score_game(
+    state: GameState,
+    rules: RuleSet | None = None,
+    *,
+    parties: Parties | None = None,
+    won: tuple[int, ...] | None = None,
+    tricks: tuple[int, ...] | None = None,
+) -> GameScore:
     """Score a finished game under its own rules (the snapshot) or under `rules` (what-if).
 
     Raises `NotScorable` for an unfinished game that no severe penalty voided. A deal thrown
     in scores nothing; penalties are added (a severe one replaces the game's score).
+    `parties`, `won` and `tricks`: `true_parties(state)`, `state.points_won()` and
+    `state.tricks_won()`, when the caller has them already.
     """
     rules = rules or state.rules
     lone = soloist(state)
     lines = tuple(
-        PenaltyLine(
-            state.players[p.seat],
-            p.severe,
-            p.harms_soloist,
-            p.denials,
-            p.reason,
-            penalty_points(Penalty(p.seat, p.severe, p.harms_soloist, p.denials), lone),
-        )
-        for p in state.penalties
+        [
+            PenaltyLine(
+                state.players[p.seat],
+                p.severe,
+                p.harms_soloist,
+                p.denials,
+                p.reason,
+                penalty_points(Penalty(p.seat, p.severe, p.harms_soloist, p.denials), lone),
+            )
+            for p in state.penalties
+        ]
     )
     extra = [sum(line.points[s] for line in lines) for s in range(4)] if lines else [0, 0, 0, 0]
-    if state.void or state.abandoned is not None:
-        note = "void: a severe penalty" if state.void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
+    void = state.void
+    if void or state.abandoned is not None:
+        note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
         return GameScore(state.game_id, state.players, rules, None, tuple(extra), note, lines, lone is not None)
-    result = score(deal_facts(state), rules)
-    re_seats = [s for s, p in enumerate(true_parties(state)) if p is Party.RE]
+    parties = true_parties(state) if parties is None else parties
+    result = score(deal_facts(state, parties, won, tricks), rules)
+    re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
     deltas = result.deltas(re_seats, range(4))
     total = tuple([deltas[s] + extra[s] for s in range(4)])
     return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None)

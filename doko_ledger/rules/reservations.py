@@ -62,13 +62,12 @@ def next_to_name(dealer: int, declared: Sequence[tuple[int, bool]], named: Seque
     """
     if len(declared) < SEATS or any(n.kind is ReservationKind.SOLO for n in named):
         return None
-    reserving = [seat for seat, healthy in _in_order(dealer, declared) if not healthy]
-    return reserving[len(named)] if len(named) < len(reserving) else None
-
-
-def _in_order(dealer: int, declared: Sequence[tuple[int, bool]]) -> list[tuple[int, bool]]:
-    order = asking_order(dealer)
-    return sorted(declared, key=lambda d: order.index(d[0]))
+    reserving = [seat for seat, healthy in declared if not healthy]
+    if len(named) >= len(reserving):
+        return None
+    if len(reserving) > 1:
+        reserving.sort(key=asking_order(dealer).index)  # stable: as if the declarations were sorted first
+    return reserving[len(named)]
 
 
 def resolve(dealer: int, declared: Sequence[tuple[int, bool]], named: Sequence[Named]) -> Contract | None:
@@ -99,7 +98,7 @@ def trump_count(hand: Sequence[Card]) -> int:
 def silent_soloist(hands: Sequence[Sequence[Card]]) -> int | None:
     """The seat holding both CQ, who plays a silent solo if they said healthy (RULES.md §4)."""
     for seat, hand in enumerate(hands):
-        if list(hand).count(ALTE) == 2:
+        if hand.count(ALTE) == 2:
             return seat
     return None
 

@@ -150,6 +150,21 @@ def _typed(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def rules_from_snapshot(data: Mapping[str, Any]) -> RuleSet:
-    """The rule set stored with a game. Options the snapshot predates keep their defaults."""
-    known = {k: v for k, v in data.items() if k in _HINTS}
-    return RuleSet(**_typed(known))
+    """The rule set stored with a game. Options the snapshot predates keep their defaults.
+
+    Remembered by the snapshot's options and values (with their types): every game stores
+    its snapshot, and a ledger's games share a few rule sets (a `RuleSet` is immutable).
+    """
+    try:
+        key = tuple([(k, type(v), tuple([(type(x), x) for x in v]) if type(v) is list else v) for k, v in data.items()])
+        rules = _SNAPSHOTS.get(key)
+    except TypeError:  # a value that cannot be a key (the snapshot is not plain JSON)
+        key, rules = None, None
+    if rules is None:
+        rules = RuleSet(**_typed({k: v for k, v in data.items() if k in _HINTS}))
+        if key is not None and len(_SNAPSHOTS) < 1024:
+            _SNAPSHOTS[key] = rules
+    return rules
+
+
+_SNAPSHOTS: dict[tuple[Any, ...], RuleSet] = {}

@@ -28,11 +28,6 @@ _TITLES = tuple(party.title for party in _PARTIES)
 _DENIAL_LABELS = tuple(denial.label for denial in DENIALS)
 
 
-def _title(party: Party) -> str:
-    """`party.title`, without the Enum's `value` look-up (scoring writes it on every line)."""
-    return _TITLES[0] if party is Party.RE else _TITLES[1]
-
-
 class SpecialKind(Enum):
     """Special points (*Sonderpunkte*), scored by the party that earns them."""
 
@@ -132,115 +127,151 @@ class Score:
 
 
 # -- who wins (RULES.md §6) ---------------------------------------------------
+#
+# The helpers below take a party by its index in `_PARTIES` (0 Re, 1 Kontra) and a `_Deal`:
+# the facts' levels, card points and tricks read once per score rather than on every test.
+
+_RE, _KONTRA = 0, 1
+
+
+class _Deal:
+    """`facts` with each party's announced level, card points and tricks by party index."""
+
+    __slots__ = ("facts", "levels", "points", "tricks")
+
+    def __init__(self, facts: DealFacts) -> None:
+        self.facts = facts
+        self.levels = (facts.level(Party.RE), facts.level(Party.KONTRA))
+        self.points = (facts.re_points, 240 - facts.re_points)
+        self.tricks = (facts.re_tricks, facts.kontra_tricks)
+
+
+def _index(party: Party) -> int:
+    return _RE if party is Party.RE else _KONTRA
 
 
 def own_target(facts: DealFacts, party: Party) -> str:
     """The party's own target, for the derivation."""
-    level = facts.level(party)
+    return _own_target(_Deal(facts), _index(party))
+
+
+def _own_target(deal: _Deal, i: int) -> str:
+    level = deal.levels[i]
     if level >= 4:
         return "every trick"
     if level >= 1:
         return f"{OWN_TARGETS[level - 1]}"
-    return f"{_base_target(facts, party)}"
+    return f"{_base_target(deal, i)}"
 
 
-def _goal(facts: DealFacts, party: Party) -> tuple[str, bool]:
+def _goal(deal: _Deal, i: int) -> tuple[str, bool]:
     """What the party had to do (RULES.md §6), and whether it did: its own target, or, when
     only the other party denied, to break that denial."""
-    other = party.other
-    if facts.level(party) < 1 and facts.level(other) >= 1:
-        step = facts.level(other) - 1
+    other = 1 - i
+    other_level = deal.levels[other]
+    if deal.levels[i] < 1 and other_level >= 1:
+        step = other_level - 1
         denial = _DENIAL_LABELS[step]
         if step == 3:
-            return f"one trick against {_title(other)}'s {denial}", facts.tricks(party) > 0
-        return f"{THRESHOLDS[step]} against {_title(other)}'s {denial}", facts.points(party) >= THRESHOLDS[step]
-    return f"target {own_target(facts, party)}", reaches_target(facts, party)
+            return f"one trick against {_TITLES[other]}'s {denial}", deal.tricks[i] > 0
+        return f"{THRESHOLDS[step]} against {_TITLES[other]}'s {denial}", deal.points[i] >= THRESHOLDS[step]
+    return f"target {_own_target(deal, i)}", _reaches_target(deal, i)
 
 
-def _base_target(facts: DealFacts, party: Party) -> int:
+def _base_target(deal: _Deal, i: int) -> int:
     """121 for Re and 120 for Kontra, swapped when only Kontra announced (RULES.md §6)."""
-    kontra_only = facts.level(Party.KONTRA) >= 0 and facts.level(Party.RE) < 0
-    if party is Party.RE:
+    kontra_only = deal.levels[_KONTRA] >= 0 and deal.levels[_RE] < 0
+    if i == _RE:
         return 120 if kontra_only else 121
     return 121 if kontra_only else 120
 
 
 def reaches_target(facts: DealFacts, party: Party) -> bool:
-    level = facts.level(party)
+    return _reaches_target(_Deal(facts), _index(party))
+
+
+def _reaches_target(deal: _Deal, i: int) -> bool:
+    level = deal.levels[i]
     if level >= 4:
-        return facts.tricks(party.other) == 0
+        return deal.tricks[1 - i] == 0
     if level >= 1:
-        return facts.points(party) >= OWN_TARGETS[level - 1]
-    return facts.points(party) >= _base_target(facts, party)
+        return deal.points[i] >= OWN_TARGETS[level - 1]
+    return deal.points[i] >= _base_target(deal, i)
 
 
 def winner(facts: DealFacts) -> Party | None:
     """Who wins: the party that reaches its target; when both denied and both miss, nobody."""
-    re_denied, kontra_denied = facts.level(Party.RE) >= 1, facts.level(Party.KONTRA) >= 1
+    i = _winner(_Deal(facts))
+    return None if i is None else _PARTIES[i]
+
+
+def _winner(deal: _Deal) -> int | None:
+    re_denied, kontra_denied = deal.levels[_RE] >= 1, deal.levels[_KONTRA] >= 1
     if re_denied and kontra_denied:
-        for party in _PARTIES:
-            if reaches_target(facts, party):
-                return party
+        for i in (_RE, _KONTRA):
+            if _reaches_target(deal, i):
+                return i
         return None
     if kontra_denied:
-        return Party.KONTRA if reaches_target(facts, Party.KONTRA) else Party.RE
-    return Party.RE if reaches_target(facts, Party.RE) else Party.KONTRA
+        return _KONTRA if _reaches_target(deal, _KONTRA) else _RE
+    return _RE if _reaches_target(deal, _RE) else _KONTRA
 
 
 # -- game value (RULES.md §7, §8 ddv) ------------------------------------------
 
 
-def _below(facts: DealFacts, party: Party, step: int) -> bool:
-    """`party` stayed below the threshold of denial `step` (0: no 90 … 3: schwarz)."""
+def _below(deal: _Deal, i: int, step: int) -> bool:
+    """Party `i` stayed below the threshold of denial `step` (0: no 90 … 3: schwarz)."""
     if step == 3:
-        return facts.tricks(party) == 0
-    return facts.points(party) < THRESHOLDS[step]
+        return deal.tricks[i] == 0
+    return deal.points[i] < THRESHOLDS[step]
 
 
-def _threshold_lines(facts: DealFacts, party: Party, rules: RuleSet, won: bool) -> list[ScoreLine]:
-    """The no 90 … schwarz items `party` scores against the other party."""
-    other = party.other
-    title, other_title = _title(party), _title(other)
-    own_level, other_level = facts.level(party), facts.level(other)
+def _threshold_lines(deal: _Deal, i: int, rules: RuleSet, won: bool) -> list[ScoreLine]:
+    """The no 90 … schwarz items party `i` scores against the other party."""
+    other = 1 - i
+    party = _PARTIES[i]
+    title, other_title = _TITLES[i], _TITLES[other]
+    own_level, other_level = deal.levels[i], deal.levels[other]
+    causes = deal.facts.causes
     ddv = rules.scoring == "ddv"
     lines: list[ScoreLine] = []
     for step, name in enumerate(_DENIAL_LABELS):
         level = step + 1
-        if _below(facts, other, step):
+        if _below(deal, other, step):
             what = "no trick" if step == 3 else f"below {THRESHOLDS[step]}"
-            lines.append(
-                ScoreLine(f"{other_title} {what}", party, 1, cause=f"{other_title} took {_took(facts, other)}")
-            )
+            lines.append(ScoreLine(f"{other_title} {what}", party, 1, cause=f"{other_title} took {_took(deal, other)}"))
         if ddv:
             if won:
-                for announcer in (party, other):
-                    if facts.level(announcer) >= level:
-                        cause = facts.causes.get((announcer, level), "")
-                        lines.append(ScoreLine(f"{name} announced by {_title(announcer)}", party, 1, cause=cause))
-            if other_level >= level and facts.points(party) >= AGAINST_DENIAL[step]:
+                for announcer in (i, other):
+                    if deal.levels[announcer] >= level:
+                        cause = causes.get((_PARTIES[announcer], level), "")
+                        lines.append(ScoreLine(f"{name} announced by {_TITLES[announcer]}", party, 1, cause=cause))
+            if other_level >= level and deal.points[i] >= AGAINST_DENIAL[step]:
                 lines.append(
                     ScoreLine(
                         f"{AGAINST_DENIAL[step]} reached against {other_title}'s {name}",
                         party,
                         1,
-                        cause=f"{title} took {_took(facts, party)}",
+                        cause=f"{title} took {_took(deal, i)}",
                     )
                 )
         else:
             if own_level >= level:
-                cause = facts.causes.get((party, level), "")
+                cause = causes.get((party, level), "")
                 lines.append(ScoreLine(f"{name} announced by {title}", party, 1, cause=cause))
-            if other_level >= level and not _below(facts, party, step):
-                cause = facts.causes.get((other, level), "")
+            if other_level >= level and not _below(deal, i, step):
+                cause = causes.get((_PARTIES[other], level), "")
                 lines.append(ScoreLine(f"{other_title}'s {name} missed", party, 2, cause=cause))
     return lines
 
 
-def _took(facts: DealFacts, party: Party) -> str:
-    if not facts.tricks_known:
-        return f"{facts.points(party)} card points"
-    tricks = facts.tricks(party)
-    return f"{facts.points(party)} card points in {tricks} trick{'' if tricks == 1 else 's'}"
+def _took(deal: _Deal, i: int) -> str:
+    points = deal.points[i]
+    if not deal.facts.tricks_known:
+        return f"{points} card points"
+    tricks = deal.tricks[i]
+    return f"{points} card points in {tricks} trick{'' if tricks == 1 else 's'}"
 
 
 def _specials_count(facts: DealFacts, rules: RuleSet) -> bool:
@@ -251,7 +282,7 @@ def _specials_count(facts: DealFacts, rules: RuleSet) -> bool:
 
 
 def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
-    if not _specials_count(facts, rules):
+    if not facts.specials or not _specials_count(facts, rules):
         return []
     lines = []
     for special in facts.specials:
@@ -266,38 +297,40 @@ def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
 
 def score(facts: DealFacts, rules: RuleSet) -> Score:
     """The score of a deal with its derivation (RULES.md §6-§8)."""
-    won = winner(facts)
+    deal = _Deal(facts)
+    won = _winner(deal)
     lines: list[ScoreLine] = []
-    for party in _PARTIES:
-        goal, reached = _goal(facts, party)
-        title = _title(party)
-        cause = f"{title} took {_took(facts, party)}; " + ("reached" if reached else "missed")
+    for i, party in enumerate(_PARTIES):
+        goal, reached = _goal(deal, i)
+        title = _TITLES[i]
+        cause = f"{title} took {_took(deal, i)}; " + ("reached" if reached else "missed")
         lines.append(ScoreLine(f"{title}'s goal: {goal}", party, 0, cause=cause))
     specials = special_lines(facts, rules)
     if won is None:
         if rules.scoring == "ddv":
-            for party in _PARTIES:
-                lines += _threshold_lines(facts, party, rules, won=False)
+            for i in (_RE, _KONTRA):
+                lines += _threshold_lines(deal, i, rules, won=False)
         lines += specials
         re_value = _net(lines, Party.RE, rules, doubling=False)
         return Score(None, tuple(lines), re_value, facts.lone)
-    lines.append(ScoreLine("won", won, 1))
-    aold = won is Party.KONTRA and not facts.lone and not facts.game_type.is_solo
+    winning = _PARTIES[won]
+    lines.append(ScoreLine("won", winning, 1))
+    aold = won == _KONTRA and not facts.lone and not facts.game_type.is_solo
     if aold and rules.scoring == "ddv":
         aold = _specials_count(facts, rules)
     if aold:
-        lines.append(ScoreLine("against the old ones", won, 1, special=rules.announcement_scoring == "doubling"))
-    for party in _PARTIES:
-        if facts.level(party) >= 0:
+        lines.append(ScoreLine("against the old ones", winning, 1, special=rules.announcement_scoring == "doubling"))
+    for i, party in enumerate(_PARTIES):
+        if deal.levels[i] >= 0:
             cause = facts.causes.get((party, 0), "")
             if rules.announcement_scoring == "doubling":
-                lines.append(ScoreLine(f"{_title(party)} announced: doubles", won, 0, factor=2, cause=cause))
+                lines.append(ScoreLine(f"{_TITLES[i]} announced: doubles", winning, 0, factor=2, cause=cause))
             else:
-                lines.append(ScoreLine(f"{_title(party)} announced", won, 2, cause=cause))
-    lines += _threshold_lines(facts, won, rules, won=True)
+                lines.append(ScoreLine(f"{_TITLES[i]} announced", winning, 2, cause=cause))
+    lines += _threshold_lines(deal, won, rules, won=True)
     lines += specials
-    net = _net(lines, won, rules, doubling=rules.announcement_scoring == "doubling")
-    return Score(won, tuple(lines), net if won is Party.RE else -net, facts.lone)
+    net = _net(lines, winning, rules, doubling=rules.announcement_scoring == "doubling")
+    return Score(winning, tuple(lines), net if won == _RE else -net, facts.lone)
 
 
 def _net(lines: list[ScoreLine], party: Party, rules: RuleSet, doubling: bool) -> int:
