@@ -127,6 +127,21 @@ def ledger_append(ledger: Ledger, count: int) -> float:
     return statistics.median(times)
 
 
+TYPER_HELLO = """
+import typer
+from rich.console import Console
+app = typer.Typer()
+@app.command()
+def hello(name: str = "world") -> None:
+    Console().print(f"hello {name}")
+@app.command()
+def other() -> None:
+    pass
+app()
+"""
+"""The least any Typer + Rich command costs: the floor under `doko score GAME`'s cold start."""
+
+
 def cold_start(args: list[str], runs: int = 5) -> float:
     """Median wall time of a fresh process."""
     times = []
@@ -184,6 +199,7 @@ def main() -> None:
         doko = str(Path(sys.executable).with_name("doko"))
         score_cold = cold_start([doko, "--db", str(path), "score", ids[-1]])
         import_cold = cold_start([sys.executable, "-c", "import typer, rich"])
+        typer_cold = cold_start([sys.executable, "-c", TYPER_HELLO, "hello"])
 
     rows = [
         ("import (validate, hash, append)", import_s, raw_insert_s, "plain sqlite3 executemany insert", n_events),
@@ -192,6 +208,7 @@ def main() -> None:
         ("score every game", score_s, raw_read_s, "plain sqlite3 select + json.loads", n_events),
         ("one append (median)", append_s, raw_append_s, "plain sqlite3 insert + commit", 1),
         ("cold `doko score GAME` (median)", score_cold, import_cold, 'python -c "import typer, rich"', 1),
+        ("cold `doko score GAME` (median)", score_cold, typer_cold, "a one-command Typer app printing with Rich", 1),
     ]
     print(f"\n{'step':<36} {'seconds':>10} {'per second':>11} {'raw s':>10} {'ratio':>6}  baseline")
     for name, seconds, raw, baseline, count in rows:
@@ -201,7 +218,9 @@ def main() -> None:
     print(
         f"targets (issue 7): the six Doppelkopf read models rebuilt within 3x the raw read-and-parse"
         f" baseline: {games_s / raw_read_s:.1f}x (all projections: {rebuild_s / raw_read_s:.1f}x);"
-        f" import at least 100,000 events/s: {n_events / import_s:,.0f}"
+        f" import at least 100,000 events/s: {n_events / import_s:,.0f};"
+        f" cold `doko score GAME` within 2x `import typer, rich`: {score_cold / import_cold:.1f}x"
+        f" (a bare one-command Typer app alone is {typer_cold / import_cold:.1f}x)"
     )
 
 
