@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from cli_helpers import as_json, ok, table_rows
 from typer.testing import Result
 
 from doko_ledger.events.codec import dumps_canonical, to_payload
@@ -31,11 +32,6 @@ COMMANDS = ["import", "export", "games", "replay", "log", "verify", "rebuild", "
 CARD = re.compile(r"[♣♠♥♦](?:10|[AKQJ9])")
 
 
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
-
-
 def failed(result: Result, code: int | None = None) -> Result:
     assert result.exit_code != 0, result.output
     if code is not None:
@@ -47,15 +43,6 @@ def failed(result: Result, code: int | None = None) -> Result:
 
 def error_lines(result: Result) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.startswith("error:")]
-
-
-def as_json(result: Result) -> Any:
-    return json.loads(ok(result).stdout)
-
-
-def table_rows(text: str) -> list[list[str]]:
-    """The body rows of Rich tables in `text`, as stripped cells."""
-    return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
 
 
 def table_columns(text: str, first: str) -> dict[str, int]:

@@ -8,7 +8,6 @@ were and say why in one line on stderr.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from decimal import Decimal
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import as_json, flat, ok, refused, snapshot
 from typer.testing import Result
 
 from doko_ledger.events.doppelkopf import CardPlayed
@@ -32,38 +32,6 @@ SEED = "2026-11-30"
 
 
 # -- helpers ---------------------------------------------------------------------------
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
-
-
-def refused(result: Result, *fragments: str) -> str:
-    """A clean refusal: non-zero exit, no traceback, one `error:` line on stderr naming `fragments`."""
-    assert result.exit_code != 0, result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
-
-
-def as_json(result: Result) -> Any:
-    return json.loads(ok(result).stdout)
-
-
-def flat(text: str) -> str:
-    """The text with Rich's line wrapping undone (runs of white space made one space)."""
-    return " ".join(text.split())
-
-
-def snapshot(path: Path) -> dict[str, bytes]:
-    """The bytes of the ledger file and any journal beside it."""
-    return {p.name: p.read_bytes() for p in sorted(path.parent.glob(path.name + "*"))}
 
 
 def start(cli: Cli, session: str = "n", players: str = FOUR, *options: str | Path) -> Result:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import as_json, flat, ok, table_rows
 from typer.testing import Result
 
 from doko_ledger.events.codec import dumps_canonical
@@ -36,11 +37,6 @@ SUMMARY_SOLO = "2026-12-05-verein-10-summary-queen-solo"
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
 
 
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
-
-
 def failed(result: Result, code: int | None = None) -> Result:
     """A clean refusal: non-zero exit, no traceback."""
     assert result.exit_code != 0, result.output
@@ -49,20 +45,6 @@ def failed(result: Result, code: int | None = None) -> Result:
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Traceback" not in result.output
     return result
-
-
-def as_json(result: Result) -> Any:
-    return json.loads(ok(result).stdout)
-
-
-def flat(text: str) -> str:
-    """The text with Rich's line wrapping undone (runs of white space made one space)."""
-    return " ".join(text.split())
-
-
-def table_rows(text: str) -> list[list[str]]:
-    """The body rows of the boxed Rich tables in `text`, as stripped cells."""
-    return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
 
 
 def deltas(text: str, players: tuple[str, ...] = PLAYERS) -> dict[str, list[int]]:

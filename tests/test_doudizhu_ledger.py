@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 import yaml
+from cli_helpers import as_json, ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_doudizhu_files import (
@@ -59,15 +60,6 @@ DDZ_FILES = [SAMPLES / name for name in SAMPLE_FILES]
 SESSION_ID = "2026-11-29-dorm"
 ENV = {"COLUMNS": "120", "NO_COLOR": "1", "DOKO_USER": "tester", "TERM": "dumb"}
 WIDE = {"COLUMNS": "1000"}
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
-
-
-def as_json(result: Result) -> Any:
-    return json.loads(ok(result).stdout)
 
 
 def refused(result: Result, code: int) -> str:

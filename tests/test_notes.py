@@ -8,14 +8,14 @@ A refused note must leave the ledger's bytes as they were and say why in one lin
 from __future__ import annotations
 
 import io
-import json
 import re
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
+from cli_helpers import as_json, flat, ok, snapshot
 from rich.console import Console
 from typer.testing import Result
 
@@ -48,11 +48,6 @@ SEED = "2026-11-30"
 # -- helpers ------------------------------------------------------------------------------
 
 
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
-
-
 def refused(result: Result, *fragments: str, code: int = 1, also: tuple[str, ...] = ()) -> str:
     """A clean refusal: the exit code, no traceback, one `error:` line on stderr naming
     `fragments` (and the lines `also`, as `doko import` adds its count)."""
@@ -65,19 +60,6 @@ def refused(result: Result, *fragments: str, code: int = 1, also: tuple[str, ...
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
     return lines[0]
-
-
-def as_json(result: Result) -> Any:
-    return json.loads(ok(result).stdout)
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
-
-
-def snapshot(path: Path) -> dict[str, bytes]:
-    """The bytes of the ledger file and any journal beside it."""
-    return {p.name: p.read_bytes() for p in sorted(path.parent.glob(path.name + "*"))}
 
 
 def line_with(text: str, needle: str) -> int:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_helpers import flat, ok, refused, snapshot
 from typer.testing import Result
 
 from doko_ledger.events.doppelkopf import CardPlayed, PenaltyImposed
@@ -117,34 +118,6 @@ def deltas(state: GameState) -> tuple[int, ...]:
 
 def one_parity(values: Sequence[int]) -> bool:
     return len({v % 2 for v in values}) == 1
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
-
-
-def refused(result: Result, *fragments: str) -> str:
-    """A clean refusal: non-zero exit, no traceback, one `error:` line on stderr naming `fragments`."""
-    assert result.exit_code != 0, result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
-
-
-def flat(text: str) -> str:
-    """The text with Rich's alignment undone (runs of white space made one space)."""
-    return " ".join(text.split())
-
-
-def snapshot(path: Path) -> dict[str, bytes]:
-    """The bytes of the ledger file and any journal beside it."""
-    return {p.name: p.read_bytes() for p in sorted(path.parent.glob(path.name + "*"))}
 
 
 def cli_points(cli: Cli, game_id: str) -> dict[str, int]:

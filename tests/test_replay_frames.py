@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
+from cli_helpers import ok, refused, table_rows
 from typer.testing import Result
 
 from doko_ledger.errors import DokoError
@@ -446,28 +447,6 @@ def test_a_perspective_that_is_no_player_is_refused(samples: Samples, perspectiv
 
 
 # -- the CLI ------------------------------------------------------------------------------
-
-
-def ok(result: Result) -> Result:
-    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
-    return result
-
-
-def refused(result: Result, *fragments: str) -> str:
-    """Non-zero exit, no traceback, one `error:` line on stderr naming `fragments`."""
-    assert result.exit_code != 0, result.output
-    assert isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("error: "), result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
-
-
-def table_rows(text: str) -> list[list[str]]:
-    return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
 
 
 def table_header(text: str) -> list[str]:

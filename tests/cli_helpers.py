@@ -1,0 +1,47 @@
+"""What the CLI tests share: a command that succeeded, a clean refusal, JSON and table output,
+and the bytes of a ledger."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import Result
+
+
+def ok(result: Result) -> Result:
+    assert result.exit_code == 0, f"exit {result.exit_code}\n{result.output}\n{result.exception!r}"
+    return result
+
+
+def refused(result: Result, *fragments: str) -> str:
+    """A clean refusal: non-zero exit, no traceback, one `error:` line on stderr naming `fragments`."""
+    assert result.exit_code != 0, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+def as_json(result: Result) -> Any:
+    return json.loads(ok(result).stdout)
+
+
+def flat(text: str) -> str:
+    """The text with Rich's line wrapping undone (runs of white space made one space)."""
+    return " ".join(text.split())
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The cells of every row of the Rich tables in `text`."""
+    return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
+
+
+def snapshot(path: Path) -> dict[str, bytes]:
+    """The bytes of the ledger file and any journal beside it."""
+    return {p.name: p.read_bytes() for p in sorted(path.parent.glob(path.name + "*"))}
