@@ -107,7 +107,8 @@ def result(shown: Mapping[str, Any]) -> Text:
 def tricks(view: Mapping[str, Any]) -> RenderableType:
     """The static print of a perspective: each trick as the viewer saw it once it was complete."""
     frames = view["frames"]
-    ends = [f for f in frames if f["card"] == 4] + ([frames[-1]] if frames[-1]["card"] not in (0, 4) else [])
+    unfinished = frames[-1]["trick"] and frames[-1]["trick_winner"] is None
+    ends = [f for f in frames if f["trick_winner"] is not None] + ([frames[-1]] if unfinished else [])
     table = Table(title=header(view), title_justify="left")
     table.add_column("#", justify="right")
     for player in view["players"]:
