@@ -47,8 +47,8 @@ class Stepper:
 
     tricks: Sequence[int]
     """The trick of each frame's last card (0 before play)."""
-    complete: Sequence[bool]
-    """Whether each frame shows a complete trick (its winner known)."""
+    cards: Sequence[int]
+    """The position of each frame's last card in its trick (0 before play)."""
     hand_size: int = 12
     """The tricks a game has."""
     index: int = 0
@@ -57,7 +57,7 @@ class Stepper:
     @classmethod
     def of(cls, view: Mapping[str, Any]) -> Stepper:
         frames = view["frames"]
-        return cls([f["trick"] for f in frames], [f["trick_winner"] is not None for f in frames], view["hand_size"])
+        return cls([f["trick"] for f in frames], [f["card"] for f in frames], view["hand_size"])
 
     @property
     def last(self) -> int:
@@ -71,7 +71,7 @@ class Stepper:
     def before_trick(self, trick: int) -> int:
         """The frame just before the first card of trick `trick`; `DokoError` if the game did not
         get there (the trick before it is not complete, or the game has no such trick)."""
-        complete = sum(self.complete)
+        complete = sum(1 for card in self.cards if card == 4)
         if trick > self.hand_size:
             raise DokoError(f"there is no trick {trick}: a game has {self.hand_size} tricks")
         if trick > complete + 1:
@@ -98,7 +98,7 @@ class Stepper:
         elif key in PREVIOUS_CARD:
             self.index = max(self.index - 1, 0)
         elif key in NEXT_TRICK:
-            target = here if here and not self.complete[self.index] else here + 1
+            target = here if 0 < self.cards[self.index] < 4 else here + 1
             self.index = self._trick_end(target) if target in self.tricks else self.last
         elif key in PREVIOUS_TRICK:
             self.index = self._trick_end(here - 1) if here > 1 else 0
