@@ -190,7 +190,7 @@ PerspectiveOption = Annotated[
     typer.Option("--as", help="Show only what this player could know: their hand, the cards played, public parties."),
 ]
 TournamentOption = Annotated[
-    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the end (seed 000).")
+    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the game is over.")
 ]
 
 

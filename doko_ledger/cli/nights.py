@@ -214,7 +214,7 @@ def penalty(
     yes: YesOption = False,
     by: ByOption = None,
 ) -> None:
-    """Record penalty points for a rule violation (RULES.md §9); `doko undo` takes it back."""
+    """Record penalty points for a rule violation (docs/rules.md §9); `doko undo` takes it back."""
     from rich.prompt import Prompt
 
     from doko_ledger.cli import render_scores

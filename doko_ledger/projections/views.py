@@ -262,7 +262,7 @@ def frames_view(
     shown: Sequence[Frame], notes: Sequence[AnnotationAdded], perspective: str = ALL, result: GameScore | None = None
 ) -> dict[str, Any]:
     """A replay as frames, as one viewer could see it: `all` (every hand and the true parties),
-    `tournament` (no card points, parties or announcements before the end, seed 000) or a
+    `tournament` (no card points, parties or announcements before the end) or a
     player's name (their own hand, and only what the table knew). Feeds the terminal stepper
     and the HTML export alike."""
     final = shown[-1].state

@@ -1,4 +1,4 @@
-"""The rule set: every option of RULES.md as a named field, chosen by preset (RULES.md §8)."""
+"""The rule set: every option of docs/rules.md as a named field, chosen by preset (docs/rules.md §8)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ AnnouncementScoring = Literal["additive", "doubling"]
 Scoring = Literal["standard", "ddv"]
 ForcedSolos = Literal["after_deals", "when_owed"]
 BOCK_TRIGGERS = ("tie", "lost_solo", "lost_re", "lost_kontra", "nobody_wins")
-"""What can start a bock round (RULES.md §9): a 120:120 tie, a lost solo, a lost Re or
+"""What can start a bock round (docs/rules.md §9): a 120:120 tie, a lost solo, a lost Re or
 Kontra announcement, a game nobody wins."""
 
 
@@ -54,7 +54,7 @@ class RuleSet:
     forced_solos: ForcedSolos = "after_deals"
 
     def is_computer(self, seat: int) -> bool:
-        """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (RULES.md §8)."""
+        """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""
         return seat in self.computer_seats
 
     @property
