@@ -89,6 +89,33 @@ PRESETS: dict[str, dict[str, Any]] = {
     "tournament": {"compulsory_solo": True},
 }
 
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "standard": "the default rules: 48 cards, poverty and marriage, Re/Kontra worth 2 each (docs/rules.md §8)",
+    "bistro": "pub rules: no nines, the soloist leads, pure suit solos, solos announce no 90, schweinchen",
+    "ddv": "the DDV's tournament rules: no poverty, DDV scoring, no Karlchen capture",
+    "duel": "two people against two computer seats (1 and 3)",
+    "tournament": "the standard rules with a compulsory solo for every player (docs/rules.md §9)",
+}
+"""One line per preset, for `doko rules list`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named preset: what it is, and the options it changes from the defaults."""
+
+    name: str
+    description: str
+    changes: dict[str, Any]
+
+
+def presets() -> tuple[Preset, ...]:
+    """Every preset, in the order of `PRESETS`."""
+    return tuple(
+        Preset(name, PRESET_DESCRIPTIONS[name], {k: list(v) if isinstance(v, tuple) else v for k, v in changes.items()})
+        for name, changes in PRESETS.items()
+    )
+
+
 _HINTS = get_type_hints(RuleSet)
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset")
 
