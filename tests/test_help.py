@@ -81,6 +81,10 @@ def test_paragraphs_are_wrapped_by_the_terminal_not_by_the_docstring(path: tuple
     paragraphs = _paragraphs(getattr(command.callback, "__doc__", None) if path else command.help)
     for paragraph in paragraphs:
         assert any(paragraph in line for line in lines), paragraph
+    ctx = typer.Context(command, info_name="doko")
+    for param in command.get_params(ctx):  # each help in one piece, nothing taken for markup
+        said = " ".join((param.help or "").split())
+        assert any(said in line for line in lines), said
     if path:
         parent = [" ".join(line.strip(" │").split()) for line in _help(*path[:-1], columns=400).stdout.splitlines()]
         first = _paragraphs(command.callback.__doc__ if command.callback else command.help)[0]

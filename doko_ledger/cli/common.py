@@ -89,6 +89,8 @@ class _Option(TyperOption):
 
 
 def _tidy(param: Any) -> None:
+    """Typer builds a command's parameters itself, with no say in their classes: each is given
+    the subclass above that draws it as a tool's help does, and a metavar where it has none."""
     if type(param) is TyperArgument:
         param.__class__ = _Argument
     elif type(param) is TyperOption:
@@ -130,7 +132,7 @@ class Command(_Help, TyperCommand):
 
 class _Group(_Help, TyperGroup):
     """Turns every `DokoError`, and every usage error, into one line on stderr and its exit
-    code: the one place that does."""
+    code: the one place that does. Its help is drawn as `_Help` says."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
