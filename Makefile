@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_DB ?= demo.sqlite
 GAMES ?= 10000
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test system-deps lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,11 @@ demo: $(STAMP)  ## import sample_games/ (games and card nights) into a fresh led
 	$(BIN)/doko --db $(DEMO_DB) standings --session 2026-11-29-dorm
 	$(BIN)/doko --db $(DEMO_DB) verify
 
-test: $(STAMP)  ## the whole test suite
+test: system-deps $(STAMP)  ## the whole test suite (as root it first installs the Debian packages it needs)
 	$(BIN)/pytest
+
+system-deps:  ## the Debian packages the tests need (Chromium for the browser tests), when missing
+	tools/install-system-deps
 
 lint: $(STAMP)  ## ruff and mypy --strict
 	$(BIN)/ruff check doko_ledger tests bench

@@ -141,7 +141,7 @@ class Ledger:
             progress(len(batch))
 
     def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
-        """Record a penalty in a game (RULES.md §9) and return the game's new score (None while
+        """Record a penalty in a game (docs/rules.md §9) and return the game's new score (None while
         the game is still being played)."""
         from doko_ledger.game.decide import decide
 

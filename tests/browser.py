@@ -60,7 +60,7 @@ class Browser:
         if missing:
             raise FileNotFoundError(
                 f"{' and '.join(missing)} not found: install the Debian packages with "
-                "`apt-get install -y chromium chromium-driver` (.ci/run does this)"
+                "`sudo tools/install-system-deps` (`make test` does this as root)"
             )
         port = _free_port()
         driver = subprocess.Popen(

@@ -201,7 +201,7 @@ FILES: dict[str, BadFile] = {
     "rules_python_tag.yaml": BadFile(1, "", "python/object/apply:os.system'; only plain YAML data is read"),
     "rules_non_utf8.yaml": BadFile(None, "", "not UTF-8 text"),
     "rules_mapping_key_is_a_list.yaml": BadFile((2, None), "", ""),
-    # Dou Dizhu (RULES-doudizhu.md): the same reader, the same one line
+    # Dou Dizhu (docs/rules.md §D): the same reader, the same one line
     "ddz_bid_not_higher.yaml": BadFile(11, "bidding[1].Wang", "Wang bid 2 but the bid is already 2"),
     "ddz_card_not_in_hand.yaml": BadFile(16, "play[3].Li", "Li does not hold 2 2s"),
     "ddz_does_not_beat.yaml": BadFile(14, "play[1].Wang", "pair of 3s does not beat Li's pair of 4s"),

@@ -1,4 +1,4 @@
-"""Card nights through typer's CliRunner (RULES.md §9): `doko session start|list|close`,
+"""Card nights through typer's CliRunner (docs/rules.md §9): `doko session start|list|close`,
 `record`, `undo`, `correct`, `standings`, `settle`, `deal --seed` and `play`.
 
 The runner's stdin is not a terminal, so every command runs without prompts: `record` and

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -254,9 +255,9 @@ def test_notes_lists_where_who_when_and_what(cli: Cli) -> None:
     rows = [[c.strip() for c in line.split("│")[1:-1]] for line in ok(cli("notes", "#1")).stdout.splitlines()]
     rows = [r for r in rows if r and r[0]]
     assert [(r[0], r[1], r[2]) for r in rows] == [
-        ("the game", "Anna", notes[0]["at"]),
-        ("trick 5", "tester", notes[1]["at"]),
-        ("trick 7, card 4", "Zoë", notes[2]["at"]),
+        ("the game", "Anna", render_frames.local_minute(notes[0]["at"])),
+        ("trick 5", "tester", render_frames.local_minute(notes[1]["at"])),
+        ("trick 7, card 4", "Zoë", render_frames.local_minute(notes[2]["at"])),
     ]
     # the other game has none
     assert as_json(cli("notes", "#2", "--json")) == []
@@ -265,6 +266,34 @@ def test_notes_lists_where_who_when_and_what(cli: Cli) -> None:
     added = [e for e in log if e["type"] == "AnnotationAdded"]
     assert [e["recorded_by"] for e in added] == ["Anna", "tester", "Zoë"]
     assert [e["payload"]["text"] for e in added] == [n["text"] for n in notes]
+
+
+@pytest.fixture
+def in_kolkata(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This computer's time zone is UTC+05:30 (no daylight saving time)."""
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.usefixtures("in_kolkata")
+def test_notes_are_shown_in_local_time_to_the_minute_and_stored_in_utc(cli: Cli, ledger_path: Path) -> None:
+    ok(cli("import", NORMAL))
+    with Ledger.open(ledger_path) as ledger:
+        ledger.annotate(NORMAL_ID, None, None, "late at night", by="Ben", at="2026-11-30T20:59:41.123456+00:00")
+        ledger.annotate(NORMAL_ID, 2, None, "the Alte", by="Anna", at="2026-11-30T18:29:59+00:00")
+    listed = ok(cli("notes", "#1")).stdout
+    assert "2026-12-01 02:29" in listed and "2026-11-30 23:59" in listed
+    assert "20:59" not in listed and "+00:00" not in listed and ":41" not in listed
+    for perspective in ([], ["--all"], ["--as", "Anna"], ["--tournament"]):
+        shown = flat(ok(cli("replay", "#1", *perspective)).stdout)
+        assert "the game · Ben · 2026-12-01 02:29" in shown, perspective
+        assert "trick 2 · Anna · 2026-11-30 23:59" in shown, perspective
+        assert "+00:00" not in shown
+    stored = as_json(cli("notes", "#1", "--json"))
+    assert [n["at"] for n in stored] == ["2026-11-30T20:59:41.123456+00:00", "2026-11-30T18:29:59+00:00"]
 
 
 # -- undo passes over notes -------------------------------------------------------------------

@@ -1,7 +1,7 @@
-"""Penalty points (RULES.md §9, "Penalties", DDV): minor and severe, in normal games and
+"""Penalty points (docs/rules.md §9, "Penalties", DDV): minor and severe, in normal games and
 solos; what they do to the score, the audit, a card night's standings, game files and the CLI.
 
-Every expectation is worked out by hand in the comment beside it, from RULES.md §9 and the
+Every expectation is worked out by hand in the comment beside it, from docs/rules.md §9 and the
 sample game's own score (given in the comment, from §7):
 
 - minor: the offender -3, each other player +1, added to the game's result; in a solo, when
@@ -61,7 +61,7 @@ NORMAL_ID = "2026-11-28-kitchen-01-normal"
 CLUB_SOLO_ID = "2026-11-28-kitchen-05-club-solo"
 SCHWARZ_ID = "2026-11-28-kitchen-10-announced-schwarz"
 
-# 05-club-solo with Anna's no 90 (which makes her Re too, RULES.md §5) before her first card
+# 05-club-solo with Anna's no 90 (which makes her Re too, docs/rules.md §5) before her first card
 # and Ben's no 90 (Kontra too) before his: each party has made one denial.
 SOLO_WITH_DENIALS = "  - [{Anna: no90}, CJ, {Ben: no90}, C9, HJ, DQ]"
 
@@ -274,7 +274,7 @@ def test_re_and_no_90_of_the_other_party_is_one_denial() -> None:
 
 
 def test_a_skipped_no_60_counts_as_two_denials() -> None:
-    # sample 23: Anna (Re) says no 60 at once, which makes no 90 too (RULES.md §5)
+    # sample 23: Anna (Re) says no 60 at once, which makes no 90 too (docs/rules.md §5)
     state = load(NO60_SKIPPING).state
     assert counted_denials(state, BEN) == 2
     # Ben -12 -6 = -18; the others +6 each

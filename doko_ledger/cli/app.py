@@ -15,6 +15,7 @@ from doko_ledger.cli.common import (
     DbOption,
     GameArg,
     JsonOption,
+    Typer,
     app,
     echo_json,
     err_console,
@@ -42,8 +43,23 @@ class ExportFormat(StrEnum):
     html = "html"
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import version
+
+        typer.echo(f"doko {version('doko-ledger')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def main_options(ctx: typer.Context, db: DbOption = Path("doko.sqlite")) -> None:
+def main_options(
+    ctx: typer.Context,
+    db: DbOption = Path("doko.sqlite"),
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
+    ] = False,
+) -> None:
     """Options shared by every command."""
     ctx.obj = {"db": db}
 
@@ -190,7 +206,7 @@ PerspectiveOption = Annotated[
     typer.Option("--as", help="Show only what this player could know: their hand, the cards played, public parties."),
 ]
 TournamentOption = Annotated[
-    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the end (seed 000).")
+    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the game is over.")
 ]
 
 
@@ -275,7 +291,7 @@ def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> Non
         out().print(render_frames.notes_table(game_id, shown))
 
 
-rules_app = typer.Typer(help="Rule sets: presets and house-rule files.", no_args_is_help=True)
+rules_app = Typer(help="Rule sets: presets and house-rule files.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 
 RulesOption = Annotated[
@@ -284,9 +300,22 @@ RulesOption = Annotated[
 ]
 
 
+@rules_app.command("list")
+def rules_list(as_json: JsonOption = False) -> None:
+    """List the rule presets, each with what it changes."""
+    from doko_ledger.cli import render_scores
+    from doko_ledger.rules.ruleset import presets
+
+    shown = presets()
+    if as_json:
+        echo_json([{"name": p.name, "description": p.description, "changes": p.changes} for p in shown])
+    else:
+        out().print(render_scores.presets_table(shown))
+
+
 @rules_app.command("show")
 def rules_show(
-    spec: Annotated[str, typer.Argument(help="A preset name (standard, bistro, ddv, duel) or a rule file.")],
+    spec: Annotated[str, typer.Argument(help="A preset name (see `doko rules list`) or a house-rule file.")],
     as_json: JsonOption = False,
 ) -> None:
     """Print every option of a rule set and its value."""

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
 from doko_ledger.cli.common import (
     ByOption,
     JsonOption,
+    Typer,
     echo_json,
     err_console,
     interactive,
@@ -29,7 +30,9 @@ SessionOption = Annotated[
     str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
-GameOption = Annotated[str | None, typer.Option("--game", help="Game type: normal, marriage, club_solo, ...")]
+GameOption = Annotated[
+    str | None, typer.Option("--game", metavar="TYPE", help="Game type: normal, marriage, club_solo, ...")
+]
 ReOption = Annotated[str | None, typer.Option("--re", help="The Re players, or the soloist alone: Anna,Clara.")]
 PointsOption = Annotated[int | None, typer.Option("--re-points", help="Re's card points, 0-240.")]
 TricksOption = Annotated[str | None, typer.Option("--tricks", help="Tricks won RE:KONTRA, where it matters (9:3).")]
@@ -38,7 +41,7 @@ SpecialOption = Annotated[
     list[str] | None, typer.Option("--special", help="Special points PARTY:KIND[:FROM]: re:fox_caught:Ben.")
 ]
 
-session_app = typer.Typer(help="Card nights: start, list, close.", no_args_is_help=True)
+session_app = Typer(help="Card nights: start, list, close.", no_args_is_help=True)
 
 
 def _facts(
@@ -133,7 +136,9 @@ def session_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 @session_app.command("close")
 def session_close(
-    ctx: typer.Context, session: Annotated[str | None, typer.Argument()] = None, by: ByOption = None
+    ctx: typer.Context,
+    session: Annotated[str | None, typer.Argument(help="The card night (default: the open one).")] = None,
+    by: ByOption = None,
 ) -> None:
     """Close a card night: nothing more is added."""
     from doko_ledger.ledger import Ledger
@@ -214,7 +219,7 @@ def penalty(
     yes: YesOption = False,
     by: ByOption = None,
 ) -> None:
-    """Record penalty points for a rule violation (RULES.md §9); `doko undo` takes it back."""
+    """Record penalty points for a rule violation (docs/rules.md §9); `doko undo` takes it back."""
     from rich.prompt import Prompt
 
     from doko_ledger.cli import render_scores

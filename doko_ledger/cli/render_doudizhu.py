@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from doko_ledger.cli.render_frames import local_minute
 from doko_ledger.cli.render_scores import checks, signed
 from doko_ledger.doudizhu_games import DouDizhuStandings
 from doko_ledger.projections.doudizhu import DouDizhuAudit
@@ -75,7 +76,7 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
     if view["payments"] is not None:
         parts.append(score(view))
     for note in view["notes"]:
-        parts.append(Text(f"note by {note['author']} ({note['at']}): {note['text']}", style="cyan"))
+        parts.append(Text(f"note by {note['author']} ({local_minute(note['at'])}): {note['text']}", style="cyan"))
     return Group(*parts)
 
 

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from doko_ledger.projections.audit import AuditReport
     from doko_ledger.projections.checks import Check
     from doko_ledger.projections.score import GameScore
-    from doko_ledger.rules.ruleset import RuleSet
+    from doko_ledger.rules.ruleset import Preset, RuleSet
 
 
 def rules_table(rules: RuleSet) -> Table:
@@ -28,6 +28,18 @@ def rules_table(rules: RuleSet) -> Table:
             shown.stylize("bold yellow")
             shown.append("  (changed)", style="dim")
         table.add_row(name, shown)
+    return table
+
+
+def presets_table(presets: Sequence[Preset]) -> Table:
+    """The rule presets, one line each, with the options each changes."""
+    table = Table(title="rule presets", title_justify="left")
+    table.add_column("preset", style="bold")
+    table.add_column("what it is")
+    table.add_column("changes", style="dim")
+    for preset in presets:
+        changes = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in preset.changes.items())
+        table.add_row(preset.name, preset.description, changes or "-")
     return table
 
 

@@ -1,4 +1,4 @@
-"""The stake and the payments of a deal (RULES-doudizhu.md §5)."""
+"""The stake and the payments of a deal (docs/rules.md §D5)."""
 
 from __future__ import annotations
 

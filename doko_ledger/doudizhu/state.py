@@ -188,7 +188,7 @@ class DealState:
 
     @property
     def stake(self) -> Stake:
-        """The bid, doubled by the bombs and rockets played so far (RULES-doudizhu.md §5)."""
+        """The bid, doubled by the bombs and rockets played so far (docs/rules.md §D5)."""
         if len(self.players) not in (3, 4):
             return Stake(self.bid)
         return stake(self.bid, ((m.seat, m.combination) for m in self.plays if m.combination), len(self.players))

@@ -1,4 +1,4 @@
-"""Deciding an announcement against the deadlines and the parties (RULES.md §5)."""
+"""Deciding an announcement against the deadlines and the parties (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -28,23 +28,25 @@ def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
     who = seat_name(state, command.seat)
     label = command.announcement.label
     if state.void:
-        raise IllegalMove(f"{who} cannot announce {label}: a severe penalty voided the game (RULES.md §9)")
+        raise IllegalMove(f"{who} cannot announce {label}: a severe penalty voided the game (docs/rules.md §9)")
     if not state.ready:
         raise IllegalMove(f"{who} cannot announce {label} before the reservations are settled")
     if state.finished:
         raise IllegalMove(f"{who} cannot announce {label}: the game is over")
     shift = announcement_shift(state)
     if shift is None:
-        raise IllegalMove(f"no announcement before the marriage is clarified (RULES.md §5): {who} said {label}")
+        raise IllegalMove(f"no announcement before the marriage is clarified (docs/rules.md §5): {who} said {label}")
     party = _party(state, command)
     own_levels = [c.announcement.level for c in state.calls if c.seat == command.seat]
     if solo_no90(state) and command.seat == state.declarer:
-        own_levels.append(1)  # the solo rule's no 90 is the soloist's own (RULES.md §5)
+        own_levels.append(1)  # the solo rule's no 90 is the soloist's own (docs/rules.md §5)
     if any(level >= command.announcement.level for level in own_levels):
         raise IllegalMove(f"{who} already announced {label} (or more)")
     calls = party_calls(state)
     if state.rules.is_computer(command.seat) and calls[party].level < 0:
-        raise IllegalMove(f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, RULES.md §8)")
+        raise IllegalMove(
+            f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, docs/rules.md §8)"
+        )
     played = len(state.played_by(command.seat))
     problem = announcement_problem(command.announcement, party, played, shift, calls[party], calls[party.other])
     if problem is not None:

@@ -146,7 +146,7 @@ class GameRecord:
     solo_owed_by: tuple[str, ...] = ()
     """Tournament: who still owes a compulsory solo (`solo_owed_by: [..]`)."""
     penalties: tuple[PenaltyRecord, ...] = ()
-    """Rule violations settled with penalty points, after the play (RULES.md §9)."""
+    """Rule violations settled with penalty points, after the play (docs/rules.md §9)."""
     notes: tuple[AnnotationAdded, ...] = ()
     """Comments on the game, its tricks and cards (`doko annotate`)."""
 

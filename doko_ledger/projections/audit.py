@@ -149,7 +149,7 @@ def _redecide(recorded: Sequence[Recorded]) -> tuple[GameState, Check, Check, Ch
 
 
 def _revokes(state: GameState, cards: Sequence[Recorded]) -> Check:
-    """Revokes proven by later cards, each with both card events (RULES.md §3)."""
+    """Revokes proven by later cards, each with both card events (docs/rules.md §3)."""
     check = Check("no revoke proven by a later card", True)
     if state.dealt is not None:
         check.details.append("hands recorded: every revoke was refused when played")
@@ -189,7 +189,7 @@ def _sums(result: GameScore | None) -> list[Check]:
     parities = {d % 2 for d in result.deltas}
     details = [" ".join(f"{d:+d}" for d in result.deltas)]
     if len(parities) > 1 and result.solo_penalty:
-        details.append("mixed because of a penalty in a solo, the one thing that may mix them (RULES.md §9)")
+        details.append("mixed because of a penalty in a solo, the one thing that may mix them (docs/rules.md §9)")
     parity = Check("all scores even or all odd", len(parities) == 1 or result.solo_penalty, details)
     return [zero, parity]
 

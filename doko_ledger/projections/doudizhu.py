@@ -336,7 +336,7 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     if len(players) == 4 and k == len(bombs) > doublings:
         report.explanations.append(
             "the claim doubles for every bomb, as three players do; with four players only bombs of six or more "
-            "cards and the rocket double (RULES-doudizhu.md §5)"
+            "cards and the rocket double (docs/rules.md §D5)"
         )
 
 

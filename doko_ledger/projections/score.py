@@ -1,4 +1,4 @@
-"""A game's score: the derivation lines, penalties, and what each player gets (RULES.md §7, §9)."""
+"""A game's score: the derivation lines, penalties, and what each player gets (docs/rules.md §7, §9)."""
 
 from __future__ import annotations
 

@@ -8,12 +8,14 @@ from typing import Any
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.game.facts import summary_facts
 from doko_ledger.game.parties import Parties, announced, marriage_status, public_parties, true_parties
 from doko_ledger.game.state import GameState, Trick
 from doko_ledger.projections.audit import AuditReport
 from doko_ledger.projections.frames import Frame, note_step
 from doko_ledger.projections.replay import Replay
 from doko_ledger.projections.score import GameScore
+from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
 from doko_ledger.rules.scoring import ScoreLine
@@ -262,7 +264,7 @@ def frames_view(
     shown: Sequence[Frame], notes: Sequence[AnnotationAdded], perspective: str = ALL, result: GameScore | None = None
 ) -> dict[str, Any]:
     """A replay as frames, as one viewer could see it: `all` (every hand and the true parties),
-    `tournament` (no card points, parties or announcements before the end, seed 000) or a
+    `tournament` (no card points, parties or announcements before the end) or a
     player's name (their own hand, and only what the table knew). Feeds the terminal stepper
     and the HTML export alike."""
     final = shown[-1].state
@@ -305,21 +307,33 @@ def _frame_view(
         public[perspective] = public[perspective] or _parties(players, true_parties(state))[perspective]
     trick = state.current or (state.tricks[-1] if state.tricks and frame.step else None)
     leader = state.to_play
+    summary = state.summary  # a score-sheet deal: the parties' points and the calls, no cards
+    party_points: dict[str, int] | None = None
+    party_tricks: dict[str, int] | None = None
+    if summary is not None and not hidden:
+        facts = summary_facts(state, summary)
+        party_points = {p.value: facts.points(p) for p in (Party.RE, Party.KONTRA)}
+        if summary.re_tricks is not None:
+            party_tricks = {p.value: facts.tricks(p) for p in (Party.RE, Party.KONTRA)}
     return {
         "step": frame.step,
         "trick": frame.trick,
         "card": frame.card,
-        "caption": _caption(frame),
+        "caption": _caption(frame, points=not hidden),
         "hands": hands,
         "trick_cards": [] if trick is None else [{"player": players[s], "card": str(c)} for s, c in trick.plays],
         "trick_winner": None if trick is None or trick.winner is None else players[trick.winner],
         "leader": None if leader is None else players[leader],
-        "tricks_won": dict(zip(players, state.tricks_won(), strict=True)),
-        "card_points": None if hidden else dict(zip(players, state.points_won(), strict=True)),
+        "tricks_won": None if summary is not None else dict(zip(players, state.tricks_won(), strict=True)),
+        "card_points": None if hidden or summary is not None else dict(zip(players, state.points_won(), strict=True)),
+        "party_points": party_points,
+        "party_tricks": party_tricks,
         "parties": None if hidden else public,
         "true_parties": truth if perspective == ALL else None,
         "announcements": None
         if hidden
+        else _summary_calls(state)
+        if summary is not None
         else [
             {
                 "player": None if a.seat is None else players[a.seat],
@@ -333,12 +347,30 @@ def _frame_view(
     }
 
 
-def _caption(frame: Frame) -> str:
+def _summary_calls(state: GameState) -> list[dict[str, Any]]:
+    """A score-sheet deal's announcements as the frames show calls (each as it was said)."""
+    assert state.summary is not None
+    re_seats = state.summary.re_seats
+    return [
+        {
+            "player": state.players[call.seat],
+            "party": (Party.RE if call.seat in re_seats else Party.KONTRA).value,
+            "announcement": call.announcement.value,
+            "implied": False,
+        }
+        for call in state.summary.announcements
+    ]
+
+
+def _caption(frame: Frame, *, points: bool = True) -> str:
+    """What the frame shows, in words; `points=False` (the tournament view) leaves out the
+    trick's card points."""
     state = frame.state
     players = state.players
     if frame.played is None:
         if state.summary is not None:
-            return "a deal recorded by its facts, without its cards"
+            re = ", ".join(players[s] for s in state.summary.re_seats)
+            return f"a deal recorded by its facts, without its cards: Re ({re})"
         if state.abandoned is not None:
             return f"deal thrown in ({state.abandoned.replace('_', ' ')})"
         leader = state.to_play
@@ -347,7 +379,7 @@ def _caption(frame: Frame) -> str:
     caption = f"trick {frame.trick} · {players[seat]} plays {card}"
     done = state.tricks[-1] if frame.card == SEATS and state.tricks else None
     if done is not None and done.winner is not None:
-        caption += f" · {players[done.winner]} wins the trick ({done.points})"
+        caption += f" · {players[done.winner]} wins the trick" + (f" ({done.points})" if points else "")
     return caption
 
 

@@ -1,4 +1,4 @@
-"""The course of a card night, derived from its deals (RULES.md §9): who deals, who sits out,
+"""The course of a card night, derived from its deals (docs/rules.md §9): who deals, who sits out,
 matches and rounds, bock rounds, and a tournament's compulsory and forced solos.
 
 Nothing here is stored: voiding or correcting a deal changes the outcomes and so
@@ -76,8 +76,8 @@ def _owed(state: SessionState, solos: set[str]) -> tuple[str, ...]:
 
 
 def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
-    """A tournament's owed solos are due now (seed 003: after the counted deals; DDV: when the
-    deals left equal the solos owed)."""
+    """A tournament's owed solos are due now (`after_deals`: after the counted deals; `when_owed`, the DDV's: when
+    the deals left equal the solos owed)."""
     if not owed:
         return False
     left = state.rules.tournament_deals - counted
