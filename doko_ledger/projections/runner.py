@@ -82,11 +82,11 @@ def _fewer_collections() -> Iterator[None]:
 
 def catch_up(store: EventStore, projection: Projection) -> int:
     """Apply every event recorded since the projection's position; returns how many streams changed."""
-    db = store.db
-    start = position(db, projection)
+    start = position(store.db, projection)
     if start == store.last_position():
         return 0
-    with _fewer_collections(), store.transaction():
+    with _fewer_collections(), store.transaction(derived=True):
+        db = store.db
         _ensure(db, projection)
         start = position(db, projection)
         end = store.last_position()
@@ -103,9 +103,9 @@ def catch_up(store: EventStore, projection: Projection) -> int:
 
 def rebuild(store: EventStore, projection: Projection) -> int:
     """Drop the projection's tables and fold every stream again; returns the number of streams."""
-    db = store.db
     count = 0
-    with _fewer_collections(), store.transaction():
+    with _fewer_collections(), store.transaction(derived=True):
+        db = store.db
         projection.drop(db)
         _ensure(db, projection)
         end = store.last_position()
