@@ -507,6 +507,8 @@ class EventStore:
         except sqlite3.Error as exc:
             raise _translate(exc, self.path, self.busy_timeout_ms) from None
         report.format = f"{FORMAT_NAME}/{self.format_version}"
+        if wanted is not None and GENESIS.startswith(wanted):
+            report.expected_at = 0  # the head of the empty log, which every log extends
         if wanted is not None:
             report.expected = wanted
             if report.expected_at is None:
