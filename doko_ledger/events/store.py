@@ -263,6 +263,9 @@ class EventStore:
                 self.db.execute(trigger)
             self.db.execute(_SET, ["format", LEDGER_FORMAT])
             self.db.execute(_SET, [EVENT_TYPES_KEY, json.dumps(types, sort_keys=True)])
+            after = _verify(self.db, None)
+            if not after.ok:  # cannot happen unless the rows changed under us: keep the old table
+                raise LedgerError(f"{self.path}: the upgraded log does not verify: {after.problems[0]}")
         self.format_version = FORMAT_VERSION
 
     def close(self) -> None:
