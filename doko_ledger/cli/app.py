@@ -147,7 +147,6 @@ def export(
     from doko_ledger.cli import doudizhu
     from doko_ledger.events.codec import dumps_canonical
     from doko_ledger.formats import game_file
-    from doko_ledger.formats.yaml_source import SourceError
     from doko_ledger.projections.views import event_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
@@ -165,10 +164,9 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise SourceError(f"cannot write the export: {exc.strerror}", source=str(output)) from None
+        from doko_ledger.formats.output import write_export
+
+        write_export(output, text, ledger=ledger_path(ctx))
         err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
 
 
