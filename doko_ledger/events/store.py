@@ -725,25 +725,28 @@ def _read_only_reason(path: Path) -> str | None:
 
 
 def _connect(path: Path, read_only: str | None, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A connection to the ledger; one that cannot write makes no -wal or -shm file beside it.
+
+    Read-only, the file is opened `immutable` (as it is, without locks or a -shm file) unless a
+    -wal file beside it holds changes not yet in it: then SQLite's read-only mode reads those too.
+    """
     if read_only is None:
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000)
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         return conn
     uri = path.absolute().as_uri()
+    wal = path.with_name(path.name + "-wal")
+    if not (wal.exists() and wal.stat().st_size > 0):
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True)
     conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError:
-        # a ledger in WAL mode whose -shm cannot be made here: read the file as it is, which is
-        # all of it when no -wal file holds changes not yet written back
         conn.close()
-        wal = path.with_name(path.name + "-wal")
-        if wal.exists() and wal.stat().st_size > 0:
-            raise LedgerReadOnly(
-                f"cannot read {path}: it is read-only and its -wal file holds changes not yet in it;"
-                " open it once where it can be written"
-            ) from None
-        conn = sqlite3.connect(f"{uri}?immutable=1", uri=True)
+        raise LedgerReadOnly(
+            f"cannot read {path}: it is read-only and its -wal file holds changes not yet in it;"
+            " open it once where it can be written"
+        ) from None
     return conn
 
 

@@ -17,7 +17,8 @@ from sqlite_utils import Database
 from doko_ledger.events.store import EventStore, StreamEvents
 
 POSITIONS = "projection_positions"
-BATCH = 500
+BATCH = 100
+"""Streams folded per write transaction: the longest any other writer waits for a read model."""
 
 
 class Projection(Protocol):
