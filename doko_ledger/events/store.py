@@ -169,6 +169,7 @@ class EventStore:
         self.format_version = FORMAT_VERSION
         self._scratch = False
         self._types: dict[str, int] = {}
+        self._types_text: str | None = None
 
     @classmethod
     def open(cls, path: str | Path, *, create: bool = False) -> EventStore:
@@ -380,25 +381,34 @@ class EventStore:
 
     def _check_event_types(self) -> None:
         row = self.db.execute("SELECT value FROM ledger WHERE key = ?", [EVENT_TYPES_KEY]).fetchone()
-        if row is None:
+        if row is not None and row[0] == self._types_text:  # as this store last checked it
+            return
+        if row is None:  # kept by every writer since format 2; made once if missing
             rows = self.db.execute("SELECT type, max(schema_version) FROM events GROUP BY type")
-            self._types = {str(kind): int(version) for kind, version in rows}
-            self.db.execute(_SET, [EVENT_TYPES_KEY, json.dumps(self._types, sort_keys=True)])
+            types = {str(kind): int(version) for kind, version in rows}
+            text = json.dumps(types, sort_keys=True)
+            self.db.execute(_SET, [EVENT_TYPES_KEY, text])
         else:
-            self._types = {str(k): int(v) for k, v in json.loads(row[0]).items()}
+            text = str(row[0])
+            try:
+                types = {str(k): int(v) for k, v in json.loads(text).items()}
+            except (ValueError, TypeError, AttributeError):
+                raise LedgerError(f"{self.path}: its {EVENT_TYPES_KEY!r} row is not readable: {text[:60]!r}") from None
         known = known_event_versions()
-        unknown = [f"{kind} v{version}" for kind, version in self._types.items() if known.get(kind, 0) < version]
+        unknown = [f"{kind} v{version}" for kind, version in types.items() if known.get(kind, 0) < version]
         if unknown:
             raise LedgerReadOnly(
                 f"cannot write to {self.path}: it holds events this doko_ledger does not know"
                 f" ({', '.join(sorted(unknown)[:3])}); upgrade doko_ledger to write to it; nothing was written"
             )
+        self._types, self._types_text = types, text
 
     def _note_event_types(self, written: set[tuple[str, int]]) -> None:
         new = {kind: version for kind, version in written if self._types.get(kind, 0) < version}
         if new:
             self._types |= new
-            self.db.execute(_SET, [EVENT_TYPES_KEY, json.dumps(self._types, sort_keys=True)])
+            self._types_text = json.dumps(self._types, sort_keys=True)
+            self.db.execute(_SET, [EVENT_TYPES_KEY, self._types_text])
 
     # -- reading -----------------------------------------------------------
 
