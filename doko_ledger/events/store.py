@@ -729,7 +729,10 @@ def is_sqlite_file(path: Path) -> bool:
 def _read_only_reason(path: Path) -> str | None:
     if path.exists() and not os.access(path, os.W_OK):
         return "the file is read-only"
-    if not os.access(path.absolute().parent, os.W_OK | os.X_OK):
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        return f"there is no folder {folder}"
+    if not os.access(folder, os.W_OK | os.X_OK):
         return "its folder is read-only"
     return None
 
