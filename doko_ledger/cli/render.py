@@ -296,8 +296,8 @@ def verify_report(report: VerifyReport) -> RenderableType:
         )
         return Text.assemble(
             ("ledger verified: ", "green bold"),
-            f"{report.events} events in {report.streams} streams; the hash chain over every position matches"
-            f"{extends}. head {report.head} (position {report.position})",
+            f"{report.events} events in {report.streams} streams; every hash chain matches{extends}."
+            f" head {report.head} (position {report.position}: it covers every event before it)",
         )
     count = len(report.problems) + report.more_problems
     first = "" if report.first_bad_position is None else f", the first at position {report.first_bad_position}"
