@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from doko_ledger.errors import DokoError
-from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
+from doko_ledger.events.store import EventStore, Head, NewStreamEvents, VerifyReport
 from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
@@ -94,8 +94,11 @@ class Ledger:
     def __enter__(self) -> Ledger:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
         self.close()
+        problem = self.store.failure(exc)  # an error of the storage (locked, damaged) as one line
+        if problem is not None:
+            raise problem from None
 
     # -- writing -------------------------------------------------------------
 
@@ -325,5 +328,12 @@ class Ledger:
             raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
         return "doudizhu" if row[0] == DOUDIZHU_FIRST_EVENT else "doppelkopf"
 
-    def verify(self) -> VerifyReport:
-        return self.store.verify()
+    def verify(self, expect: str | None = None) -> VerifyReport:
+        """Recompute the hash chain over the whole log; with `expect`, also check that the log
+        extends that head (noted earlier from `head`)."""
+        return self.store.verify(expect=expect)
+
+    def head(self) -> Head:
+        """The hash of the newest event, which covers every event before it: what a group notes
+        outside the file to check it later (`verify(expect=...)`)."""
+        return self.store.head()

@@ -619,7 +619,7 @@ def test_settle_with_a_rate(cli: Cli) -> None:
         "Clara": "-0.05",
         "Dirk": "-0.15",
     }
-    payments = as_json(cli("settle", "--json"))
+    payments = as_json(cli("settle", "--json"))["payments"]
     _check_payments(payments, {p: t * Decimal("0.05") for p, t in totals.items()})
     text = ok(cli("settle")).stdout
     for p in payments:
@@ -631,7 +631,7 @@ def test_settle_with_a_rate(cli: Cli) -> None:
 
 def test_settle_without_a_rate_is_in_points(cli: Cli) -> None:
     _three_deals(cli)
-    payments = as_json(cli("settle", "--json"))
+    payments = as_json(cli("settle", "--json"))["payments"]
     _check_payments(payments, {"Anna": Decimal(-4), "Ben": Decimal(-6), "Clara": Decimal(4), "Dirk": Decimal(6)})
     text = ok(cli("settle")).stdout
     for p in payments:
@@ -646,7 +646,7 @@ def test_settle_takes_the_fewest_payments(cli: Cli) -> None:
     night = standings(cli)
     totals = {s["player"]: s["total"] for s in night["table"]}
     assert totals == {"Anna": 0, "Ben": 1, "Clara": -1, "Dirk": 1, "Emil": -1}
-    payments = as_json(cli("settle", "--json"))
+    payments = as_json(cli("settle", "--json"))["payments"]
     _check_payments(payments, {p: t * Decimal("0.50") for p, t in totals.items()})
     assert len(payments) == 2
 
@@ -654,7 +654,22 @@ def test_settle_takes_the_fewest_payments(cli: Cli) -> None:
 def test_settle_when_everybody_is_even(cli: Cli) -> None:
     start(cli, "n")
     assert "everybody is even: nothing to pay" in ok(cli("settle")).stdout
-    assert as_json(cli("settle", "--json")) == []
+    settled = as_json(cli("settle", "--json"))
+    assert settled["payments"] == []
+    assert settled["ledger_head"] == as_json(cli("head", "--json"))
+    assert ok(cli("settle")).stdout.rstrip().endswith(ok(cli("head")).stdout.strip())
+
+
+def test_the_standings_end_with_the_ledger_head(cli: Cli) -> None:
+    _three_deals(cli)
+    head = as_json(cli("head", "--json"))
+    assert standings(cli)["ledger_head"] == head
+    text = ok(cli("standings")).stdout
+    assert (
+        text.rstrip().splitlines()[-1]
+        == f"ledger head {head['head']} (position {head['position']}, {head['events']} events)"
+    )
+    ok(cli("verify", "--expect", head["head"]))
 
 
 # -- deal and play ---------------------------------------------------------------------

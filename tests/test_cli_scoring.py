@@ -377,7 +377,7 @@ def test_audit_after_tampering_names_the_event(cli: Cli, samples: list[str], led
     found = checks(result.stdout)
     assert found["hash chain intact"] is False
     assert [name for name, passed in found.items() if not passed] == ["hash chain intact"]
-    where = f"stream 'game/{THREE_RULES}' version {call['version']} (position {call['position']}, AnnouncementMade)"
+    where = f"position {call['position']} (stream 'game/{THREE_RULES}' version {call['version']}, AnnouncementMade)"
     assert f"{where}: hash does not match its content; the event was altered" in flat(result.stdout)
     data = json.loads(failed(cli("audit", THREE_RULES, "--json"), 5).stdout)
     (chain,) = [c for c in data["checks"] if c["name"] == "hash chain intact"]

@@ -163,7 +163,6 @@ def export(
     from doko_ledger.cli import doudizhu
     from doko_ledger.events.codec import dumps_canonical
     from doko_ledger.formats import game_file
-    from doko_ledger.formats.yaml_source import SourceError
     from doko_ledger.projections.views import event_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
@@ -181,10 +180,9 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise SourceError(f"cannot write the export: {exc.strerror}", source=str(output)) from None
+        from doko_ledger.formats.output import write_export
+
+        write_export(output, text, ledger=ledger_path(ctx))
         err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
 
 
@@ -410,26 +408,47 @@ def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
 
 
 @app.command()
-def verify(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """Recompute every hash chain; name the first event of each stream that does not match."""
+def verify(
+    ctx: typer.Context,
+    expect: Annotated[
+        str | None,
+        typer.Option(
+            "--expect",
+            metavar="HEAD",
+            help="A head noted earlier (`doko head`): exit 4 unless the log still extends it.",
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Recompute the hash chain over every position; name the first event that does not match.
+    With --expect, also check that the log extends a head noted earlier."""
     from doko_ledger.cli import render
+    from doko_ledger.projections.views import verify_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        report = ledger.verify()
+        report = ledger.verify(expect)
     if as_json:
-        echo_json(
-            {
-                "ok": report.ok,
-                "events": report.events,
-                "streams": report.streams,
-                "head": report.head,
-                "problems": report.problems,
-            }
-        )
+        echo_json(verify_view(report))
     else:
         out().print(render.verify_report(report))
     if not report.ok:
         raise typer.Exit(4)
+
+
+@app.command()
+def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Print the ledger's head: the hash of the newest event, which covers every event before it.
+    Note it outside the file (a group chat, the score sheet); `doko verify --expect HEAD` checks
+    the log still extends it."""
+    from doko_ledger.cli import render
+    from doko_ledger.projections.views import head_view
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        found = ledger.head()
+    if as_json:
+        echo_json(head_view(found))
+    else:
+        out().print(render.head_line(found), markup=False, soft_wrap=True)
 
 
 @app.command()

@@ -10,6 +10,7 @@ import typer
 
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     from doko_ledger.doudizhu_games import DouDizhuStandings
+    from doko_ledger.events.store import Head
     from doko_ledger.game.record import SummaryRecord
 
 from doko_ledger.cli.common import (
@@ -282,17 +283,19 @@ def standings(
 ) -> None:
     """The running table of a card night (or a Dou Dizhu session) after every deal, with a chart
     of the totals."""
-    from doko_ledger.cli import render_nights
+    from doko_ledger.cli import render, render_nights
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import standings_view
+    from doko_ledger.projections.views import head_view, standings_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         doudizhu_session = None if session is None else ledger.doudizhu.resolve_session(session)
         if doudizhu_session is not None:
-            return _doudizhu_standings(ledger.doudizhu.standings(doudizhu_session), as_json, as_csv)
+            night = ledger.doudizhu.standings(doudizhu_session)
+            return _doudizhu_standings(night, as_json, as_csv, ledger.head())
         table = ledger.nights.standings(ledger.nights.resolve(session))
+        head = ledger.head()
     if as_json:
-        echo_json(standings_view(table))
+        echo_json(standings_view(table) | {"ledger_head": head_view(head)})
     elif as_csv:
         rows = [
             [r.number, r.game_id, r.dealer, r.multiplier, *(r.totals[p] for p in table.players)] for r in table.rows
@@ -300,6 +303,7 @@ def standings(
         _echo_csv(["deal", "game", "dealer", "multiplier", *table.players], rows)
     else:
         out().print(render_nights.standings(table))
+        out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
 def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
@@ -310,12 +314,13 @@ def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
     typer.echo(buffer.getvalue(), nl=False)
 
 
-def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -> None:
-    from doko_ledger.cli import render_doudizhu
+def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool, head: Head) -> None:
+    from doko_ledger.cli import render, render_doudizhu
     from doko_ledger.doudizhu_games import standings_view as doudizhu_standings_view
+    from doko_ledger.projections.views import head_view
 
     if as_json:
-        echo_json(doudizhu_standings_view(table))
+        echo_json(doudizhu_standings_view(table) | {"ledger_head": head_view(head)})
     elif as_csv:
         rows = [
             [n, r.game_id, r.landlord or "", r.stake, *(r.totals[p] for p in table.players)]
@@ -324,21 +329,31 @@ def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -
         _echo_csv(["deal", "game", "landlord", "stake", *table.players], rows)
     else:
         out().print(render_doudizhu.standings(table))
+        out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
 def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOption = False) -> None:
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
-    from doko_ledger.cli import render_nights
+    from doko_ledger.cli import render, render_nights
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import head_view
     from doko_ledger.session.standings import payments
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         table = ledger.nights.standings(ledger.nights.resolve(session))
+        head = ledger.head()
     owed = payments(table)
     if as_json:
-        echo_json([{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in owed])
+        echo_json(
+            {
+                "session": table.session_id,
+                "payments": [{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in owed],
+                "ledger_head": head_view(head),
+            }
+        )
     else:
         out().print(render_nights.payments(owed, table.rate))
+        out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
 def deal(

@@ -17,7 +17,8 @@ from sqlite_utils import Database
 from doko_ledger.events.store import EventStore, StreamEvents
 
 POSITIONS = "projection_positions"
-BATCH = 500
+BATCH = 100
+"""Streams folded per write transaction: the longest any other writer waits for a read model."""
 
 
 class Projection(Protocol):
@@ -81,42 +82,60 @@ def _fewer_collections() -> Iterator[None]:
 
 
 def catch_up(store: EventStore, projection: Projection) -> int:
-    """Apply every event recorded since the projection's position; returns how many streams changed."""
-    db = store.db
-    start = position(db, projection)
-    if start == store.last_position():
+    """Apply every event recorded since the projection's position; returns how many streams changed.
+
+    The write lock is held for one batch of streams at a time (their events read and folded
+    inside it, so rows are never older than what another writer stored), and the position is
+    moved only from where this catch-up found it (else another catch-up or a rebuild moved it
+    first, and its own position stands).
+    """
+    start = position(store.db, projection)
+    end = store.last_position()
+    if start == end:
         return 0
-    with _fewer_collections(), store.transaction():
-        _ensure(db, projection)
-        start = position(db, projection)
-        end = store.last_position()
-        changed = store.changed_streams(projection.stream_prefix, start, end)
-        first = _first_events(projection)
-        if first is not None:
-            changed = store.streams_starting_with(changed, first)
-        for i in range(0, len(changed), BATCH):
-            batch = [store.read_stream_events(s) for s in changed[i : i + BATCH]]
-            projection.write(db, [s for s in batch if s is not None])
-        _set_position(db, projection, end)
+    changed = store.changed_streams(projection.stream_prefix, start, end)
+    first = _first_events(projection)
+    if first is not None:
+        changed = store.streams_starting_with(changed, first)
+    with _fewer_collections():
+        _write_batches(store, projection, changed, derived=True)
+    with store.transaction(derived=True):
+        _ensure(store.db, projection)
+        _move_position(store.db, projection, start, end)
     return len(changed)
 
 
 def rebuild(store: EventStore, projection: Projection) -> int:
-    """Drop the projection's tables and fold every stream again; returns the number of streams."""
-    db = store.db
-    count = 0
-    with _fewer_collections(), store.transaction():
-        projection.drop(db)
-        _ensure(db, projection)
-        end = store.last_position()
-        batch: list[StreamEvents] = []
-        for stream in store.iter_stream_events(projection.stream_prefix, end, _first_events(projection)):
-            batch.append(stream)
-            if len(batch) == BATCH:
-                projection.write(db, batch)
-                count += len(batch)
-                batch = []
-        projection.write(db, batch)
-        count += len(batch)
+    """Drop the projection's tables and fold every stream again; returns the number of streams.
+
+    The tables are emptied (position 0) in one short transaction, then filled a batch of
+    streams per transaction, so other writers wait for one batch at most, never the whole
+    rebuild; a rebuild cut short leaves position 0, which the next catch-up completes.
+    """
+    with store.transaction():  # a rebuild is asked for: refused outright on a read-only ledger
+        projection.drop(store.db)
+        _ensure(store.db, projection)
+        _set_position(store.db, projection, 0)
+    end = store.last_position()
+    streams = store.streams(projection.stream_prefix)  # any recorded after `end` are folded early: harmless
+    first = _first_events(projection)
+    if first is not None:
+        streams = store.streams_starting_with(streams, first)
+    with _fewer_collections():
+        _write_batches(store, projection, streams, derived=False)
+    with store.transaction():
+        _move_position(store.db, projection, 0, end)
+    return len(streams)
+
+
+def _write_batches(store: EventStore, projection: Projection, streams: Sequence[str], *, derived: bool) -> None:
+    for i in range(0, len(streams), BATCH):
+        with store.transaction(derived=derived):
+            _ensure(store.db, projection)
+            projection.write(store.db, list(store.read_streams_events(streams[i : i + BATCH])))
+
+
+def _move_position(db: Database, projection: Projection, start: int, end: int) -> None:
+    """Move the position from `start` to `end`, only if it is still at `start`."""
+    if position(db, projection) == start:
         _set_position(db, projection, end)
-    return count

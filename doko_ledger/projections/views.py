@@ -8,6 +8,7 @@ from typing import Any
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.store import Head, VerifyReport
 from doko_ledger.game.facts import summary_facts
 from doko_ledger.game.parties import Parties, announced, marriage_status, public_parties, true_parties
 from doko_ledger.game.state import GameState, Trick
@@ -130,6 +131,26 @@ def event_view(recorded: Recorded) -> dict[str, Any]:
         "hash": e.hash,
         "payload": to_payload(recorded.event),
     }
+
+
+def verify_view(report: VerifyReport) -> dict[str, Any]:
+    return {
+        "ok": report.ok,
+        "format": report.format,
+        "events": report.events,
+        "streams": report.streams,
+        "head": report.head,
+        "position": report.position,
+        "first_bad_position": report.first_bad_position,
+        "expected": report.expected,
+        "expected_at": report.expected_at,
+        "problems": report.problems,
+        "more_problems": report.more_problems,
+    }
+
+
+def head_view(head: Head) -> dict[str, Any]:
+    return {"head": head.hash, "position": head.position, "events": head.events}
 
 
 def describe(state: GameState) -> str:
