@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import yaml
 from cli_helpers import as_json, ok, refused, snapshot
+from hypothesis import given, settings
 from test_doudizhu_files import (
     SAMPLE_FILES,
     SAMPLES,
@@ -31,12 +32,14 @@ from test_doudizhu_files import (
     referee,
     referee_session,
 )
+from test_doudizhu_properties import PLAYERS, SEEDS, random_deal
 from typer.testing import Result
 
 from doko_ledger.doudizhu import Deal, DealState, Phase, decide, evolve, fold
+from doko_ledger.doudizhu.combinations import Kind
 from doko_ledger.doudizhu.commands import Bid, PassTurn, Summarize, TakeKitty
 from doko_ledger.doudizhu.errors import IllegalMove, IllegalSummary
-from doko_ledger.doudizhu.events import DouDizhuSummarized
+from doko_ledger.doudizhu.events import CombinationPlayed, DouDizhuSummarized
 from doko_ledger.doudizhu_games import DouDizhuSessionError
 from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.formats import any_file, doudizhu_file
@@ -135,6 +138,32 @@ def test_a_summary_stakes_and_pays_like_each_played_deal_of_the_session_sample(i
     played = loaded.deals[index].state
     summary = doudizhu_file.read(summary_file(facts_of(session_deals()[index]))).state
     assert (summary.stake.amount, summary.payments) == (played.stake.amount, played.payments)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_the_facts_of_any_legal_deal_are_accepted_and_stake_and_pay_the_same(seed: int, players: int) -> None:
+    deal = random_deal(seed, players)
+    played = deal.final
+    if played.landlord is None or played.out_first is None:
+        return  # thrown in: a sheet has no facts to stake
+    plays = [e for e in deal.events if isinstance(e, CombinationPlayed)]
+    bombs = [e for e in plays if e.kind is Kind.BOMB]
+    facts = Summarize(
+        played.landlord,
+        played.bid,
+        played.out_first,
+        bombs=len(bombs),
+        rockets=sum(1 for e in plays if e.kind is Kind.ROCKET),
+        big_bombs=sum(1 for e in bombs if len(e.cards) >= 6),
+    )
+    start = fold(decide(DealState(), Deal("sheet", played.players, played.dealer, played.opener)))
+    summary = fold(decide(start, facts), start)
+    assert (summary.stake.amount, summary.payments, summary.winner_side) == (
+        played.stake.amount,
+        played.payments,
+        played.winner_side,
+    )
 
 
 # -- decide ------------------------------------------------------------------------------------------
