@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from doko_ledger.cli import nights, stats
+from doko_ledger.cli import nights, serve, stats
 from doko_ledger.cli.common import (
     ByOption,
     DbOption,
@@ -413,6 +413,7 @@ def rebuild(ctx: typer.Context) -> None:
 
 nights.register(app)
 stats.register(app)
+serve.register(app)
 
 
 def main() -> None:
