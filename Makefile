@@ -26,9 +26,7 @@ demo: $(STAMP)  ## import sample_games/ (games and card nights) into a fresh led
 	$(BIN)/doko --db $(DEMO_DB) standings --session 2026-11-29-dorm
 	$(BIN)/doko --db $(DEMO_DB) verify
 
-serve: $(STAMP)  ## the demo ledger served to the phones on the local network (`make serve HOST=127.0.0.1` for this machine only)
-	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
-	$(BIN)/doko --db $(DEMO_DB) import sample_games/*.yaml sample_games/sessions/*.yaml sample_games/doudizhu/*.yaml sample_games/doudizhu/sessions/*.yaml
+serve: demo  ## the demo ledger served to the phones on the local network (`make serve HOST=127.0.0.1` for this machine only)
 	$(BIN)/doko --db $(DEMO_DB) serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)  ## the whole test suite
