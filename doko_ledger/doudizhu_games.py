@@ -234,12 +234,22 @@ class DouDizhuGames:
             raise self._stale(session_id, version) from None
         return RecordedDeal(session_id, game_id, state, version + 1)
 
+    def change_since(self, session_id: str, version: int) -> str:
+        """What happened to the session after `version`, in words (`deal dorm-03 was just recorded
+        by Wang`), or "" when nothing did."""
+        since = self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)[max(version, 0) :]
+        out = []
+        for recorded in since:
+            event, by = recorded.event, recorded.envelope.recorded_by
+            if isinstance(event, DealAdded):
+                out.append(f"deal {event.game_id} was just recorded by {by}")
+            elif isinstance(event, SessionClosed):
+                out.append(f"the session was closed by {by}")
+        return "; ".join(out)
+
     def _stale(self, session_id: str, version: int) -> ConcurrencyError:
         """The refusal of a write made from the session at `version`, naming what came since."""
-        since = self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)[version:]
-        added = [r.event for r in since if isinstance(r.event, DealAdded)]
-        by = [r.envelope.recorded_by for r in since if isinstance(r.event, DealAdded)]
-        what = f"deal {added[-1].game_id} was just recorded by {by[-1]}" if added else "the session changed"
+        what = self.change_since(session_id, version) or "the session changed"
         return ConcurrencyError(f"{what}: look at the session again; nothing was written")
 
     def session_ids(self) -> list[str]:

@@ -12,7 +12,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from doko_ledger.errors import DokoError
-from doko_ledger.web import api, games, nights
+from doko_ledger.web import api, doudizhu, games, nights
 from doko_ledger.web.common import STATIC, Settings, render, status_of
 from doko_ledger.web.guard import BodyLimit, ClientCookie, SecurityHeaders
 
@@ -35,7 +35,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.mount("/static", StaticFiles(directory=Path(STATIC)), name="static")
     app.include_router(nights.router)
     app.include_router(games.router)
+    app.include_router(doudizhu.router)
     app.include_router(api.router)
+    app.include_router(doudizhu.api)
 
     @app.exception_handler(DokoError)
     async def refused(request: Request, exc: DokoError) -> Response:

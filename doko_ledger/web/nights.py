@@ -317,19 +317,3 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
                 request, ledger, sid, fields, version=version, correcting=game_id, error=str(exc), status=status
             )
     return RedirectResponse(f"/nights/{sid}", status_code=303)
-
-
-# -- Dou Dizhu sessions -----------------------------------------------------------------------
-
-
-@router.get("/doudizhu/{session_id}")
-def doudizhu_session(request: Request, session_id: str) -> Response:
-    from doko_ledger.doudizhu_games import DouDizhuSessionNotFound
-    from doko_ledger.doudizhu_games import standings_view as doudizhu_view
-
-    with open_ledger(request) as ledger:
-        sid = ledger.doudizhu.resolve_session(session_id)
-        if sid is None:
-            raise DouDizhuSessionNotFound(f"no Dou Dizhu session {session_id!r} in the ledger")
-        view = doudizhu_view(ledger.doudizhu.standings(sid))
-    return render(request, "doudizhu.html", {"session": view})
