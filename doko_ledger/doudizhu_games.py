@@ -39,6 +39,8 @@ class DouDizhuSessionError(DokoError):
 SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
 """A session's id: its deals are `<id>-01`, `<id>-02`, ... (ids of at most 100 characters)."""
 
+PLAYED_ON = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
 
 @dataclass(frozen=True, slots=True)
 class RecordedDeal:
@@ -141,6 +143,8 @@ class DouDizhuGames:
             )
         if len(players) not in (3, 4):
             raise DouDizhuSessionError(f"Dou Dizhu is played by 3 or 4 players, not {len(players)}")
+        if played_on is not None and not PLAYED_ON.match(played_on):
+            raise DouDizhuSessionError(f"the day is written YYYY-MM-DD, not {played_on!r}")
         for player in players:
             problem = name_problem(player) or ("is longer than 40 characters" if len(player) > 40 else None)
             if problem:

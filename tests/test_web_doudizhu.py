@@ -253,3 +253,44 @@ def test_the_api_gives_the_standings_and_records_a_deal_at_its_version(db: Path)
     assert refused.status_code == 422
     assert refused.json() == {"error": "the bid is 1, 2 or 3, not 5 (docs/rules.md, Dou Dizhu §2)"}
     assert len(table(db)["deals"]) == 1
+
+
+def test_start_a_dou_dizhu_session_from_the_home_page(tmp_path: Path) -> None:
+    db = tmp_path / "start.sqlite"
+    Ledger.open(db, create=True).close()
+    app = app_for(db)
+    assert 'id="ddz-start-link"' not in client(app).get("/").text
+    phone = joined(app, "Li")
+    assert 'href="/doudizhu" id="ddz-start-link"' in phone.get("/").text
+    page = phone.get("/doudizhu").text
+    typed = {"csrf": csrf_of(page), "session_id": "dorm", "player_0": "Li", "player_1": "Wang", "played_on": ""}
+    refused = phone.post("/doudizhu", data=typed)
+    assert refused.status_code == 422
+    assert "Dou Dizhu is played by 3 or 4 players, not 2" in refused.text and 'value="Wang"' in refused.text
+    bad_day = phone.post("/doudizhu", data={**typed, "player_2": "Zhang", "played_on": "yesterday"})
+    assert bad_day.status_code == 422 and "the day is written YYYY-MM-DD, not &#39;yesterday&#39;" in bad_day.text
+    made = phone.post("/doudizhu", data={**typed, "player_2": "Zhang", "played_on": "2026-12-01"})
+    assert made.status_code == 303 and made.headers["location"] == "/doudizhu/dorm"
+    assert table(db) | {"deals": []} == {
+        "game": "doudizhu",
+        "session": "dorm",
+        "players": ["Li", "Wang", "Zhang"],
+        "played_on": "2026-12-01",
+        "closed": False,
+        "deals": [],
+        "totals": {"Li": 0, "Wang": 0, "Zhang": 0},
+    }
+    assert "/doudizhu/dorm" in phone.get("/").text
+    again = phone.post("/doudizhu", data={**typed, "session_id": "other", "player_2": "Zhang"})
+    assert again.status_code == 422 and "&#39;dorm&#39; is still open: close it first" in again.text
+    assert client(app).post("/doudizhu", data={**typed, "player_2": "Zhang"}).status_code == 403
+
+
+def test_the_game_page_of_a_deal_by_its_facts(db: Path) -> None:
+    phone = joined(app_for(db))
+    post(phone, sheet("Zhang", 2, "Zhang", bombs=1))
+    page = html.unescape(phone.get("/games/dorm-01").text)
+    assert "recorded by its facts: bid 2, 1 bomb(s), 0 rocket(s)" in page
+    assert "landlord Zhang · stake 4" in page
+    audited = phone.get("/games/dorm-01/audit").text
+    assert "Everything checks out." in audited

@@ -103,6 +103,27 @@ def _summary(ledger: Ledger, game_id: str) -> dict[str, Any] | None:
     return summary_view(ledger.doudizhu.state(game_id))
 
 
+@router.get("/doudizhu")
+def start_form(request: Request) -> Response:
+    return render(request, "doudizhu_start.html", {"typed": {}, "error": None})
+
+
+@router.post("/doudizhu")
+def start_session(request: Request, post: PostedForm) -> Response:
+    """Start a Dou Dizhu session: its id, 3 or 4 players counter-clockwise, the day."""
+    session_id = post.get("session_id")
+    players = tuple(name for name in (post.get(f"player_{i}") for i in range(4)) if name)
+    with open_ledger(request) as ledger:
+        try:
+            ledger.doudizhu.start_session(
+                session_id, players, played_on=post.get("played_on") or None, by=post.by, at=now()
+            )
+        except DokoError as exc:
+            context = {"typed": dict(post.form), "error": str(exc)}
+            return render(request, "doudizhu_start.html", context, status=status_of(exc))
+    return RedirectResponse(f"/doudizhu/{session_id}", status_code=303)
+
+
 @router.get("/doudizhu/{session_id}")
 def doudizhu_session(request: Request, session_id: str) -> Response:
     with open_ledger(request) as ledger:

@@ -34,7 +34,11 @@ def game_context(ledger: Ledger, game_id: str) -> dict[str, Any]:
     context: dict[str, Any] = {"game_id": game_id, "kind": kind, "row": row, "score": None, "unscored": None}
     if kind == "doudizhu":
         context["notes"] = notes_view(ledger.doudizhu.notes(game_id))
-        context["players"] = list(ledger.doudizhu.state(game_id).players)
+        from doko_ledger.projections.doudizhu import summary_view
+
+        deal = ledger.doudizhu.state(game_id)
+        context["players"] = list(deal.players)
+        context["ddz_summary"] = summary_view(deal)
         return context
     state = ledger.state(game_id)
     context["players"] = list(state.players)
