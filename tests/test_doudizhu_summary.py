@@ -222,7 +222,7 @@ REFUSED: dict[str, tuple[tuple[str, ...], Summarize, str, str]] = {
         FOUR,
         Summarize(0, 1, 0, bombs=1, big_bombs=2),
         "big_bombs",
-        "2 bombs of six or more cards but 1 bombs in all",
+        "2 bombs of six or more cards but 1 bomb in all",
     ),
     "a 14th bomb": (THREE, Summarize(0, 1, 0, bombs=14), "bombs", "13 ranks of four cards make at most 13 bombs"),
     "a 27th bomb": (FOUR, Summarize(0, 1, 0, bombs=27), "bombs", "13 ranks of eight cards make at most 26 bombs"),

@@ -110,7 +110,7 @@ def test_a_four_player_sheet_counts_the_big_bombs_apart(tmp_path: Path) -> None:
     assert table(db)["deals"][0]["payments"] == {"Li": -4, "Wang": -4, "Zhang": -4, "Zhao": 12}
     refused = post(phone, sheet("Zhao", 2, "Zhao", bombs=1, big_bombs=2))
     assert refused.status_code == 422
-    assert "2 bombs of six or more cards but 1 bombs in all" in html.unescape(refused.text)
+    assert "2 bombs of six or more cards but 1 bomb in all" in html.unescape(refused.text)
 
 
 @pytest.mark.parametrize(

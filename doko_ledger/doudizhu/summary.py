@@ -62,7 +62,7 @@ def _check_possible(state: DealState, command: Summarize) -> None:
         )
     if big > bombs:
         raise IllegalSummary(
-            f"{big} bombs of six or more cards but {bombs} bombs in all: the big ones count among the bombs",
+            f"{big} bombs of six or more cards but {_counted(bombs, 0)} in all: the big ones count among the bombs",
             "big_bombs",
         )
     small = bombs - big
