@@ -117,7 +117,7 @@ def test_record_a_deal_and_see_it_in_the_standings(db: Path) -> None:
     phone = joined(app_for(db))
     recorded = post_deal(phone, "night", deal(["Ben", "Clara"], 151))
     assert recorded.status_code == 303
-    assert recorded.headers["location"] == "/nights/night#deal-night-01"
+    assert recorded.headers["location"] == "/nights/night?new=night-01"
     view = standings(db)
     assert [d["game_id"] for d in view["deals"]] == ["night-01"]
     page = phone.get("/nights/night").text

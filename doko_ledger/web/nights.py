@@ -73,14 +73,19 @@ def start_night(request: Request, post: PostedForm) -> Response:
 def join_page(request: Request, code: str = "") -> Response:
     with open_ledger(request) as ledger:
         open_ids = ledger.nights.open_ids()
-        players = ledger.nights.standings(open_ids[0]).players if open_ids else ()
+        if open_ids:
+            players: tuple[str, ...] = ledger.nights.standings(open_ids[0]).players
+        else:  # the names of the earlier nights, the newest first
+            known = [p for sid in reversed(ledger.nights.session_ids()) for p in ledger.nights.night(sid).state.players]
+            players = tuple(dict.fromkeys(known))[:16]
     return render(request, "join.html", {"code": code, "players": players})
 
 
 @router.post("/join")
 async def join_table(request: Request) -> Response:
     form = await request.form()
-    code, name = str(form.get("code", "")).strip(), str(form.get("name", "")).strip()
+    names = [str(n).strip() for n in form.getlist("name") if str(n).strip()]  # a tapped name, or the typed one
+    code, name = str(form.get("code", "")).strip(), (names[0] if names else "")
     if not same(str(form.get(CSRF_FIELD, "")), request.state.csrf):
         return render(request, "join.html", {"code": code, "players": (), "error": "reload the page"}, status=403)
     if not same(code.upper(), settings_of(request).join_code):
@@ -105,6 +110,7 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
     return {
         "night": view,
         "version": nights.version(session_id),
+        "etag": live_tag(nights, session_id),
         "bock": bock_causes(table, state.rules.bock_triggers, state.table_size),
         "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in payments(table)],
         "rate": table.rate,
@@ -125,10 +131,10 @@ def _replacements(nights: CardNights, session_id: str) -> list[tuple[str, str]]:
 
 
 @router.get("/nights/{session_id}")
-def night_page(request: Request, session_id: str) -> Response:
+def night_page(request: Request, session_id: str, new: str | None = None) -> Response:
     with open_ledger(request) as ledger:
         sid = ledger.nights.resolve(session_id)
-        context = night_context(ledger.nights, sid)
+        context = night_context(ledger.nights, sid) | {"new": new}
     settings = settings_of(request)
     if settings.join_url:
         context |= {"qr": qr.svg(settings.join_url), "join_code": settings.join_code}
@@ -163,6 +169,12 @@ def change_text(nights: CardNights, session_id: str, since: int) -> str:
     return "; ".join(out)
 
 
+def live_tag(nights: CardNights, session_id: str) -> str:
+    """The ETag of a night's live state: its version and the ledger's newest position (a deal
+    finished card by card changes only its game's stream)."""
+    return f'"{nights.version(session_id)}-{nights.store.last_position()}"'
+
+
 @router.get("/nights/{session_id}/live")
 def night_live(request: Request, session_id: str, since: int | None = None) -> Response:
     """The night's version, cheap to poll: 304 while the ETag (the night's version and the
@@ -171,7 +183,7 @@ def night_live(request: Request, session_id: str, since: int | None = None) -> R
         version = ledger.nights.version(session_id)
         if version == 0:
             return JSONResponse({"error": f"no card night {session_id!r} in the ledger"}, status_code=404)
-        tag = f'"{version}-{ledger.store.last_position()}"'
+        tag = live_tag(ledger.nights, session_id)
         if same(request.headers.get("if-none-match"), tag):
             return Response(status_code=304, headers={"etag": tag})
         text = change_text(ledger.nights, session_id, since) if since is not None and since < version else ""
@@ -253,7 +265,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
             return _deal_page(request, ledger, sid, fields, error=error, status=409)
         except DokoError as exc:
             return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
-    return RedirectResponse(f"/nights/{sid}#deal-{prepared.game_id}", status_code=303)
+    return RedirectResponse(f"/nights/{sid}?new={prepared.game_id}", status_code=303)
 
 
 @router.post("/nights/{session_id}/undo")
