@@ -362,3 +362,31 @@ def test_only_doko_serve_imports_the_web_stack() -> None:
     code = f"import sys, doko_ledger.cli.app; print(sorted(m for m in {stack} if m in sys.modules))"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
+
+
+def test_the_qr_code_of_the_join_link_is_on_the_night_page_for_those_who_joined(db: Path) -> None:
+    app = app_for(db)
+    page = joined(app).get("/nights/night").text
+    assert '<svg width="' in page and 'class="segno"' in page and f'<strong class="code">{CODE}</strong>' in page
+    assert "segno" not in client(app).get("/nights/night").text  # read-only visitors do not get the code
+
+
+def test_doko_serve_prints_the_url_the_qr_code_and_the_join_code(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from doko_ledger.cli.app import app as cli_app
+
+    started: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
+    result = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--host", "0.0.0.0", "--join-code", "kitchen"])
+    assert result.exit_code == 0, result.output
+    assert started["host"] == "0.0.0.0" and started["port"] == 8000
+    assert "join code: KITCHEN" in result.output
+    assert "█" in result.output or "▀" in result.output  # the QR code, drawn in text
+    url = re.search(r"http://[\d.]+:8000/join\?code=KITCHEN", result.output)
+    assert url is not None
+    served = client(started["app"])
+    assert served.get("/nights/night").status_code == 200
+    local = CliRunner().invoke(cli_app, ["--db", str(db), "serve"])
+    assert "http://127.0.0.1:8000/join?code=" in local.output and "█" not in local.output
