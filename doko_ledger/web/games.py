@@ -91,7 +91,7 @@ def _claim(typed: dict[str, str]) -> dict[str, int] | None:
 
 @router.post("/games/{game}/notes")
 def add_note(request: Request, game: str, post: PostedForm) -> Response:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         game_id = ledger.resolve(game)
         text = post.get("text")
         try:

@@ -17,6 +17,7 @@ from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import bock_causes, score_view, standings_view
 from doko_ledger.session.standings import payments
+from doko_ledger.session.standings import standings as standings_of
 from doko_ledger.web import forms, qr
 from doko_ledger.web.chart import running_totals
 from doko_ledger.web.common import NAME_COOKIE, PostedForm, now, open_ledger, render, settings_of, status_of
@@ -58,7 +59,7 @@ def home(request: Request) -> Response:
 
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         rules = [(sid, ledger.nights.night(sid).state.rules) for sid in ledger.nights.session_ids()]
         try:
             command = forms.start_command(post, rules)
@@ -104,7 +105,7 @@ async def join_table(request: Request) -> Response:
 def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
     """Everything the night page shows, from the library's views."""
     night = nights.night(session_id)
-    table = nights.standings(session_id)
+    table = standings_of(night.state, night.schedule())  # what `nights.standings` gives, from the night loaded once
     view = standings_view(table)
     state = night.state
     return {
@@ -205,8 +206,8 @@ def _deal_page(
     error: str | None = None,
     status: int = 200,
 ) -> Response:
-    table = ledger.nights.standings(session_id)
     night = ledger.nights.night(session_id)
+    table = standings_of(night.state, night.schedule())
     playing = table.next.playing if correcting is None else night.games[correcting].players
     context = {
         "night": standings_view(table),
@@ -242,7 +243,7 @@ def _version(post: Any) -> int:
 @router.post("/nights/{session_id}/record")
 def record_deal(request: Request, session_id: str, post: PostedForm) -> Response:
     """Preview (score and derivation, nothing written) or record the next deal."""
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session_id)
         playing = ledger.nights.standings(sid).next.playing
         fields = forms.deal_fields(post, playing)
@@ -270,7 +271,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
 
 @router.post("/nights/{session_id}/undo")
 def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session_id)
         version = _version(post)
         try:
@@ -287,7 +288,7 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
 
 @router.post("/nights/{session_id}/close")
 def close_night(request: Request, session_id: str, post: PostedForm) -> Response:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session_id)
         ledger.nights.close(sid, by=post.by, at=now())
     return RedirectResponse(f"/nights/{sid}", status_code=303)
@@ -306,7 +307,7 @@ def correct_form(request: Request, session_id: str, game_id: str) -> Response:
 @router.post("/nights/{session_id}/deals/{game_id}/correct")
 def correct_deal(request: Request, session_id: str, game_id: str, post: PostedForm) -> Response:
     """Preview the corrected score beside the old one, or record the correction."""
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session_id)
         players = ledger.record(game_id).players
         fields = forms.deal_fields(post, players)
