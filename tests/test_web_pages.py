@@ -188,6 +188,9 @@ def test_undo_takes_back_the_last_deal_at_its_version(db: Path) -> None:
     assert undone.status_code == 303
     assert standings(db)["deals"] == []
     assert "Taken back: night-01" in phone.get("/nights/night").text
+    game = phone.get("/games/night-01").text
+    assert '<span class="tag mark">taken back</span>' in game and "it does not count" in game
+    assert '<span class="tag mark">taken back</span>' in phone.get("/games").text
 
 
 def test_correct_a_deal_shows_old_and_new_side_by_side(db: Path) -> None:
@@ -212,6 +215,10 @@ def test_correct_a_deal_shows_old_and_new_side_by_side(db: Path) -> None:
     assert view["deals"][0]["game_id"] == "night-01-c1" and view["deals"][0]["points"]["Ben"] == -2
     page = phone.get("/nights/night").text
     assert "corrected" in page and "night-01 → night-01-c1" in page
+    old_game = phone.get("/games/night-01").text
+    assert '<span class="tag mark">corrected</span>' in old_game and 'href="/games/night-01-c1"' in old_game
+    new_game = phone.get("/games/night-01-c1").text
+    assert "Deal 1 of" in new_game and 'id="correct-link"' in new_game
 
 
 def test_bock_in_force_and_why(db: Path) -> None:
@@ -223,6 +230,8 @@ def test_bock_in_force_and_why(db: Path) -> None:
     view = standings(db)
     assert view["deals"][1]["multiplier"] == 2
     assert "×2" in phone.get("/nights/night").text
+    game = phone.get("/games/night-02").text  # the game's own score, and what the night made of it
+    assert "bock ×2</strong>: in the standings" in game and "Clara +4" in game
 
 
 def test_the_chart_of_running_totals_is_svg_drawn_on_the_server(db: Path) -> None:

@@ -4,6 +4,7 @@ function, renders."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,6 +17,7 @@ from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import bock_causes, score_view, standings_view
+from doko_ledger.session.decide import MAX_PLAYERS
 from doko_ledger.session.standings import payments
 from doko_ledger.session.standings import standings as standings_of
 from doko_ledger.web import forms, qr
@@ -47,7 +49,8 @@ def _home(ledger: Ledger) -> dict[str, Any]:
         "known_names": names,
         "rules_choices": forms.rules_choices(rules),
         "doudizhu": [ledger.doudizhu.standings(sid) for sid in ledger.doudizhu.session_ids()],
-        "max_players": 7,
+        "max_players": MAX_PLAYERS,
+        "default_id": date.today().isoformat() if date.today().isoformat() not in ids else "",
     }
 
 
@@ -333,6 +336,11 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
 
 
 # -- Dou Dizhu sessions -----------------------------------------------------------------------
+
+
+# A Dou Dizhu deal recorded by its facts (landlord, bid, bombs and rockets, who went out first)
+# comes with the library's Dou Dizhu summary record; its form goes here, as a GET/POST pair like
+# `record_form` / `record_deal` above (version-checked), shown in doudizhu.html's "ddz-record".
 
 
 @router.get("/doudizhu/{session_id}")
