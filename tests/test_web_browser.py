@@ -31,7 +31,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     imported = CliRunner().invoke(cli_app, ["--db", str(db), "import", *map(str, nights)])
     assert imported.exit_code == 0, imported.output
     port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app_for(db), host="127.0.0.1", port=port, log_level="warning"))
+    app = app_for(db, join_url=f"http://127.0.0.1:{port}/join?code={CODE}")
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -153,6 +154,10 @@ def test_a_whole_night_recorded_by_taps(served: tuple[str, Path], phone: Browser
     tap(b, "#start button.primary")
     wait_for(b, "#record-link")
     assert "Clara deals" in b.text(".next-line")
+    tap(b, ".join-qr summary")
+    assert b.script("return document.querySelector('.qr svg').getBoundingClientRect().width") > 150
+    b.screenshot(ARTIFACTS / "web-join-qr.png")
+    tap(b, ".join-qr summary")
 
     record(b, base, re=2, points=151)  # 1
     record(b, base, re=2, pad="130", shot="web-record-preview")  # 2, on the number pad
