@@ -117,7 +117,7 @@ def test_record_a_deal_and_see_it_in_the_standings(db: Path) -> None:
     phone = joined(app_for(db))
     recorded = post_deal(phone, "night", deal(["Ben", "Clara"], 151))
     assert recorded.status_code == 303
-    assert recorded.headers["location"] == "/nights/night#deal-night-01"
+    assert recorded.headers["location"] == "/nights/night?new=night-01"
     view = standings(db)
     assert [d["game_id"] for d in view["deals"]] == ["night-01"]
     page = phone.get("/nights/night").text
@@ -188,6 +188,9 @@ def test_undo_takes_back_the_last_deal_at_its_version(db: Path) -> None:
     assert undone.status_code == 303
     assert standings(db)["deals"] == []
     assert "Taken back: night-01" in phone.get("/nights/night").text
+    game = phone.get("/games/night-01").text
+    assert '<span class="tag mark">taken back</span>' in game and "it does not count" in game
+    assert '<span class="tag mark">taken back</span>' in phone.get("/games").text
 
 
 def test_correct_a_deal_shows_old_and_new_side_by_side(db: Path) -> None:
@@ -212,6 +215,10 @@ def test_correct_a_deal_shows_old_and_new_side_by_side(db: Path) -> None:
     assert view["deals"][0]["game_id"] == "night-01-c1" and view["deals"][0]["points"]["Ben"] == -2
     page = phone.get("/nights/night").text
     assert "corrected" in page and "night-01 → night-01-c1" in page
+    old_game = phone.get("/games/night-01").text
+    assert '<span class="tag mark">corrected</span>' in old_game and 'href="/games/night-01-c1"' in old_game
+    new_game = phone.get("/games/night-01-c1").text
+    assert "Deal 1 of" in new_game and 'id="correct-link"' in new_game
 
 
 def test_bock_in_force_and_why(db: Path) -> None:
@@ -223,6 +230,8 @@ def test_bock_in_force_and_why(db: Path) -> None:
     view = standings(db)
     assert view["deals"][1]["multiplier"] == 2
     assert "×2" in phone.get("/nights/night").text
+    game = phone.get("/games/night-02").text  # the game's own score, and what the night made of it
+    assert "bock ×2</strong>: in the standings" in game and "Clara +4" in game
 
 
 def test_the_chart_of_running_totals_is_svg_drawn_on_the_server(db: Path) -> None:
@@ -362,3 +371,31 @@ def test_only_doko_serve_imports_the_web_stack() -> None:
     code = f"import sys, doko_ledger.cli.app; print(sorted(m for m in {stack} if m in sys.modules))"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[]"
+
+
+def test_the_qr_code_of_the_join_link_is_on_the_night_page_for_those_who_joined(db: Path) -> None:
+    app = app_for(db)
+    page = joined(app).get("/nights/night").text
+    assert '<svg width="' in page and 'class="segno"' in page and f'<strong class="code">{CODE}</strong>' in page
+    assert "segno" not in client(app).get("/nights/night").text  # read-only visitors do not get the code
+
+
+def test_doko_serve_prints_the_url_the_qr_code_and_the_join_code(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from doko_ledger.cli.app import app as cli_app
+
+    started: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
+    result = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--host", "0.0.0.0", "--join-code", "kitchen"])
+    assert result.exit_code == 0, result.output
+    assert started["host"] == "0.0.0.0" and started["port"] == 8000
+    assert "join code: KITCHEN" in result.output
+    assert "█" in result.output or "▀" in result.output  # the QR code, drawn in text
+    url = re.search(r"http://[\d.]+:8000/join\?code=KITCHEN", result.output)
+    assert url is not None
+    served = client(started["app"])
+    assert served.get("/nights/night").status_code == 200
+    local = CliRunner().invoke(cli_app, ["--db", str(db), "serve"])
+    assert "http://127.0.0.1:8000/join?code=" in local.output and "█" not in local.output

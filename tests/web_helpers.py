@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ PLAYERS = ("Anna", "Ben", "Clara", "Dirk", "Emil")
 
 def app_for(db: Path, **options: Any) -> Any:
     settings = Settings(db=db, join_code=CODE, secret=b"s" * 32, join_url=f"http://testserver/join?code={CODE}")
-    return create_app(Settings(**{**settings.__dict__, **options}) if options else settings)
+    return create_app(replace(settings, **options))
 
 
 def start_night(db: Path, session_id: str = "night", players: tuple[str, ...] = PLAYERS, **rules: Any) -> None:

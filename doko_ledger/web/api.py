@@ -30,6 +30,11 @@ def api_page(request: Request) -> Response:
 # -- reading ----------------------------------------------------------------------------------
 
 
+@router.get("/health", summary="The server answers (no ledger read)")
+def health() -> dict[str, str]:
+    return {"status": "ok"}
+
+
 @router.get("/games", summary="The recorded games (doko games --json)")
 def games(request: Request) -> list[dict[str, Any]]:
     with open_ledger(request) as ledger:
@@ -171,7 +176,7 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
     if body.rules not in PRESETS:
         raise EntryError(f"rules: a preset ({', '.join(PRESETS)}), not {body.rules!r}")
     command = StartSession(body.session_id, players, first, preset(body.rules), body.match, body.played_on, body.rate)
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         ledger.nights.start(command, by=by, at=now())
         return standings_view(ledger.nights.standings(body.session_id)) | {
             "version": ledger.nights.version(body.session_id)
@@ -188,7 +193,7 @@ def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
 
 @router.post("/nights/{session}/deals", status_code=201, summary="Record the next deal (doko record)")
 def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
         prepared = ledger.nights.record_at(
             sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
@@ -203,7 +208,7 @@ def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[
 
 @router.post("/nights/{session}/undo", summary="Take back the night's last deal (doko undo)")
 def undo(request: Request, session: str, body: Versioned, by: ApiWriter) -> dict[str, Any]:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
         game_id = ledger.nights.undo_at(sid, body.version, by=by, at=now())
         ledger.refresh()
@@ -215,7 +220,7 @@ def correct(request: Request, session: str, game: str, body: DealAt, by: ApiWrit
     summary = body.deal.summary()
     if summary is None:
         raise EntryError("a correction gives the deal's facts, not a misdeal")
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
         new = ledger.nights.correct_at(sid, body.version, game, summary, by=by, at=now())
         ledger.refresh()
@@ -224,7 +229,7 @@ def correct(request: Request, session: str, game: str, body: DealAt, by: ApiWrit
 
 @router.post("/games/{game}/notes", status_code=201, summary="Add a note on a game (doko annotate)")
 def add_note(request: Request, game: str, body: NoteIn, by: ApiWriter) -> dict[str, Any]:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         game_id = ledger.resolve(game)
         note = ledger.annotate(game_id, None, None, body.text.strip(), by=by, at=now())
     return {"game_id": game_id, "author": note.author, "text": note.text}

@@ -3,8 +3,9 @@ the CSRF check, and the one place that maps a refusal to an HTTP status."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -93,11 +94,17 @@ def status_of(exc: DokoError) -> int:
     return 422
 
 
+WRITES = threading.Lock()
+"""One write at a time in this server: a phone whose form is out of date is then told so at
+once instead of folding the night only to lose at the append. The store's version check still
+decides against other processes (the CLI)."""
+
+
 @contextmanager
-def open_ledger(request: Request) -> Iterator[Ledger]:
+def open_ledger(request: Request, *, writing: bool = False) -> Iterator[Ledger]:
     """The ledger for one request (opened in the thread that uses it: SQLite connections stay
-    in their thread)."""
-    with Ledger.open(settings_of(request).db) as ledger:
+    in their thread); `writing` takes this server's write turn for the request."""
+    with WRITES if writing else nullcontext(), Ledger.open(settings_of(request).db) as ledger:
         yield ledger
 
 

@@ -10,10 +10,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from doko_ledger.errors import DokoError
+from doko_ledger.events.session import DealCorrected
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import audit_view, notes_view, score_view
+from doko_ledger.session.state import fold as fold_session
 from doko_ledger.web.common import PostedForm, now, open_ledger, render, status_of
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
@@ -21,24 +23,58 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 _POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
 
 
+def deal_marks(ledger: Ledger) -> dict[str, dict[str, Any]]:
+    """Each card-night deal by its game id: its night, its number, and whether it was taken
+    back or corrected (and by which game), from the nights' own streams."""
+    marks: dict[str, dict[str, Any]] = {}
+    for sid in ledger.nights.session_ids():
+        recorded = ledger.nights.changes_since(sid, 0)
+        state = fold_session(r.event for r in recorded)
+        for number, game_id in enumerate(state.deals, 1):
+            marks[game_id] = {"session": sid, "number": number, "status": "counts", "open": not state.closed}
+        for game_id in state.voided:
+            marks[game_id] = {"session": sid, "status": "taken back", "open": not state.closed}
+        for r in recorded:
+            if isinstance(r.event, DealCorrected):
+                marks[r.event.game_id] = {
+                    "session": sid,
+                    "status": "corrected",
+                    "replaced_by": r.event.new_game_id,
+                    "open": not state.closed,
+                }
+    return marks
+
+
 @router.get("/games")
 def games_page(request: Request) -> Response:
     with open_ledger(request) as ledger:
         rows = ledger.games()
-    return render(request, "games.html", {"games": rows})
+        marks = deal_marks(ledger)
+    return render(request, "games.html", {"games": rows, "marks": marks})
 
 
 def game_context(ledger: Ledger, game_id: str) -> dict[str, Any]:
     kind = ledger.kind(game_id)
     row = next((r for r in ledger.games() if r["game_id"] == game_id), None)
-    context: dict[str, Any] = {"game_id": game_id, "kind": kind, "row": row, "score": None, "unscored": None}
+    mark = deal_marks(ledger).get(game_id)
+    if mark is not None and mark["status"] == "counts":
+        deal = next(r for r in ledger.nights.standings(mark["session"]).rows if r.game_id == game_id)
+        mark = mark | {"multiplier": deal.multiplier, "deltas": deal.deltas}
+    context: dict[str, Any] = {
+        "game_id": game_id,
+        "kind": kind,
+        "row": row,
+        "score": None,
+        "unscored": None,
+        "mark": mark,
+    }
     if kind == "doudizhu":
         context["notes"] = notes_view(ledger.doudizhu.notes(game_id))
         from doko_ledger.projections.doudizhu import summary_view
 
-        deal = ledger.doudizhu.state(game_id)
-        context["players"] = list(deal.players)
-        context["ddz_summary"] = summary_view(deal)
+        dealt = ledger.doudizhu.state(game_id)
+        context["players"] = list(dealt.players)
+        context["ddz_summary"] = summary_view(dealt)
         return context
     state = ledger.state(game_id)
     context["players"] = list(state.players)
@@ -95,7 +131,7 @@ def _claim(typed: dict[str, str]) -> dict[str, int] | None:
 
 @router.post("/games/{game}/notes")
 def add_note(request: Request, game: str, post: PostedForm) -> Response:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         game_id = ledger.resolve(game)
         text = post.get("text")
         try:

@@ -4,6 +4,7 @@ function, renders."""
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,7 +17,9 @@ from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import bock_causes, score_view, standings_view
+from doko_ledger.session.decide import MAX_PLAYERS
 from doko_ledger.session.standings import payments
+from doko_ledger.session.standings import standings as standings_of
 from doko_ledger.web import forms, qr
 from doko_ledger.web.chart import running_totals
 from doko_ledger.web.common import NAME_COOKIE, PostedForm, now, open_ledger, render, settings_of, status_of
@@ -46,7 +49,8 @@ def _home(ledger: Ledger) -> dict[str, Any]:
         "known_names": names,
         "rules_choices": forms.rules_choices(rules),
         "doudizhu": [ledger.doudizhu.standings(sid) for sid in ledger.doudizhu.session_ids()],
-        "max_players": 7,
+        "max_players": MAX_PLAYERS,
+        "default_id": date.today().isoformat() if date.today().isoformat() not in ids else "",
     }
 
 
@@ -58,7 +62,7 @@ def home(request: Request) -> Response:
 
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         rules = [(sid, ledger.nights.night(sid).state.rules) for sid in ledger.nights.session_ids()]
         try:
             command = forms.start_command(post, rules)
@@ -73,14 +77,19 @@ def start_night(request: Request, post: PostedForm) -> Response:
 def join_page(request: Request, code: str = "") -> Response:
     with open_ledger(request) as ledger:
         open_ids = ledger.nights.open_ids()
-        players = ledger.nights.standings(open_ids[0]).players if open_ids else ()
+        if open_ids:
+            players: tuple[str, ...] = ledger.nights.standings(open_ids[0]).players
+        else:  # the names of the earlier nights, the newest first
+            known = [p for sid in reversed(ledger.nights.session_ids()) for p in ledger.nights.night(sid).state.players]
+            players = tuple(dict.fromkeys(known))[:16]
     return render(request, "join.html", {"code": code, "players": players})
 
 
 @router.post("/join")
 async def join_table(request: Request) -> Response:
     form = await request.form()
-    code, name = str(form.get("code", "")).strip(), str(form.get("name", "")).strip()
+    names = [str(n).strip() for n in form.getlist("name") if str(n).strip()]  # a tapped name, or the typed one
+    code, name = str(form.get("code", "")).strip(), (names[0] if names else "")
     if not same(str(form.get(CSRF_FIELD, "")), request.state.csrf):
         return render(request, "join.html", {"code": code, "players": (), "error": "reload the page"}, status=403)
     if not same(code.upper(), settings_of(request).join_code):
@@ -99,12 +108,13 @@ async def join_table(request: Request) -> Response:
 def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
     """Everything the night page shows, from the library's views."""
     night = nights.night(session_id)
-    table = nights.standings(session_id)
+    table = standings_of(night.state, night.schedule())  # what `nights.standings` gives, from the night loaded once
     view = standings_view(table)
     state = night.state
     return {
         "night": view,
         "version": nights.version(session_id),
+        "etag": live_tag(nights, session_id),
         "bock": bock_causes(table, state.rules.bock_triggers, state.table_size),
         "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in payments(table)],
         "rate": table.rate,
@@ -125,10 +135,10 @@ def _replacements(nights: CardNights, session_id: str) -> list[tuple[str, str]]:
 
 
 @router.get("/nights/{session_id}")
-def night_page(request: Request, session_id: str) -> Response:
+def night_page(request: Request, session_id: str, new: str | None = None) -> Response:
     with open_ledger(request) as ledger:
         sid = ledger.nights.resolve(session_id)
-        context = night_context(ledger.nights, sid)
+        context = night_context(ledger.nights, sid) | {"new": new}
     settings = settings_of(request)
     if settings.join_url:
         context |= {"qr": qr.svg(settings.join_url), "join_code": settings.join_code}
@@ -163,6 +173,12 @@ def change_text(nights: CardNights, session_id: str, since: int) -> str:
     return "; ".join(out)
 
 
+def live_tag(nights: CardNights, session_id: str) -> str:
+    """The ETag of a night's live state: its version and the ledger's newest position (a deal
+    finished card by card changes only its game's stream)."""
+    return f'"{nights.version(session_id)}-{nights.store.last_position()}"'
+
+
 @router.get("/nights/{session_id}/live")
 def night_live(request: Request, session_id: str, since: int | None = None) -> Response:
     """The night's version, cheap to poll: 304 while the ETag (the night's version and the
@@ -171,7 +187,7 @@ def night_live(request: Request, session_id: str, since: int | None = None) -> R
         version = ledger.nights.version(session_id)
         if version == 0:
             return JSONResponse({"error": f"no card night {session_id!r} in the ledger"}, status_code=404)
-        tag = f'"{version}-{ledger.store.last_position()}"'
+        tag = live_tag(ledger.nights, session_id)
         if same(request.headers.get("if-none-match"), tag):
             return Response(status_code=304, headers={"etag": tag})
         text = change_text(ledger.nights, session_id, since) if since is not None and since < version else ""
@@ -193,8 +209,8 @@ def _deal_page(
     error: str | None = None,
     status: int = 200,
 ) -> Response:
-    table = ledger.nights.standings(session_id)
     night = ledger.nights.night(session_id)
+    table = standings_of(night.state, night.schedule())
     playing = table.next.playing if correcting is None else night.games[correcting].players
     context = {
         "night": standings_view(table),
@@ -230,7 +246,7 @@ def _version(post: Any) -> int:
 @router.post("/nights/{session_id}/record")
 def record_deal(request: Request, session_id: str, post: PostedForm) -> Response:
     """Preview (score and derivation, nothing written) or record the next deal."""
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session_id)
         playing = ledger.nights.standings(sid).next.playing
         fields = forms.deal_fields(post, playing)
@@ -253,12 +269,12 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
             return _deal_page(request, ledger, sid, fields, error=error, status=409)
         except DokoError as exc:
             return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
-    return RedirectResponse(f"/nights/{sid}#deal-{prepared.game_id}", status_code=303)
+    return RedirectResponse(f"/nights/{sid}?new={prepared.game_id}", status_code=303)
 
 
 @router.post("/nights/{session_id}/undo")
 def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session_id)
         version = _version(post)
         try:
@@ -275,7 +291,7 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
 
 @router.post("/nights/{session_id}/close")
 def close_night(request: Request, session_id: str, post: PostedForm) -> Response:
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session_id)
         ledger.nights.close(sid, by=post.by, at=now())
     return RedirectResponse(f"/nights/{sid}", status_code=303)
@@ -294,7 +310,7 @@ def correct_form(request: Request, session_id: str, game_id: str) -> Response:
 @router.post("/nights/{session_id}/deals/{game_id}/correct")
 def correct_deal(request: Request, session_id: str, game_id: str, post: PostedForm) -> Response:
     """Preview the corrected score beside the old one, or record the correction."""
-    with open_ledger(request) as ledger:
+    with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session_id)
         players = ledger.record(game_id).players
         fields = forms.deal_fields(post, players)

@@ -13,7 +13,7 @@ def svg(url: str) -> Markup:
     import segno
 
     code = segno.make(url, error="m")
-    return Markup(code.svg_inline(scale=5, border=2, title="join the table"))
+    return Markup(code.svg_inline(scale=7, border=2, title="join the table"))
 
 
 def terminal(url: str) -> str:

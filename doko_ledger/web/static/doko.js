@@ -43,7 +43,7 @@
   }
 
   function watch(element) {
-    var etag = null;
+    var etag = element.dataset.etag || null;
     function tick() {
       var since = element.dataset.version;
       var headers = etag ? { "If-None-Match": etag } : {};
@@ -71,7 +71,10 @@
               if (!known[row.id]) row.classList.add("fresh");
             });
             var section = element.querySelector("[data-version]");
-            if (section) element.dataset.version = section.dataset.version;
+            if (section) {
+              element.dataset.version = section.dataset.version;
+              etag = section.dataset.etag || etag;
+            }
             if (String(data.version) !== since) notice(data.change);
           });
         })
