@@ -181,17 +181,19 @@ class DouDizhuGames:
     def summary_deal(
         self, session_id: str, facts: DouDizhuSummary, *, dealer: str | None = None, opener: str | None = None
     ) -> tuple[str, list[Any], DealState]:
-        """The session's next deal recorded by its facts, decided but not written: its game id,
-        events and state. The dealer is the next player after the last deal's dealer (the
-        first player for the first deal) unless given; the opener is the dealer unless given.
-        Raises the rules' `IllegalMove` (an `IllegalSummary` for facts that cannot be)."""
+        """The session's next deal recorded by its facts, decided but not written: its game id
+        (`<session>-NN`, the next free number), events and state. The dealer is the next player
+        after the last deal's dealer (the first player for the first deal) unless given; the
+        opener is the dealer unless given. Raises the rules' `IllegalMove` (an `IllegalSummary`
+        for facts that cannot be)."""
         events = self._open_session(session_id)
         start = next(e for e in events if isinstance(e, DouDizhuSessionStarted))
         players = start.players
         deals = [e.game_id for e in events if isinstance(e, DealAdded)]
-        game_id = f"{session_id}-{len(deals) + 1:02d}"
-        if self.store.stream_version(game_stream(game_id)) > 0:
-            raise DouDizhuSessionError(f"game {game_id!r} is already in the ledger")
+        number = len(deals) + 1
+        while self.store.stream_version(game_stream(f"{session_id}-{number:02d}")) > 0:
+            number += 1  # a game of that name is in the ledger already (another file, another session)
+        game_id = f"{session_id}-{number:02d}"
         seat = self._next_dealer(players, deals) if dealer is None else _seat(players, dealer, "dealer")
         opens = seat if opener is None else _seat(players, opener, "opener")
         dealt = decide(DealState(), Deal(game_id, players, seat, opens, played_on=start.played_on))

@@ -653,3 +653,13 @@ def test_importing_a_session_file_of_summaries_gives_its_standings(cli: Cli, tmp
     assert isinstance(loaded, LoadedDouDizhuSession)
     assert all(isinstance(d, LoadedDeal) and d.state.summary is not None for d in loaded.deals)
     assert yaml.safe_load(ok(cli("export", "2026-11-30-sheet-02")).stdout)["summary"]["out_first"] == "Wang"
+
+
+def test_the_next_deal_takes_the_next_free_game_id(cli: Cli, tmp_path: Path) -> None:
+    taken = tmp_path / "taken.yaml"
+    taken.write_text(SHEET3.replace("id: sheet-01", "id: dorm-02"), encoding="utf-8")
+    ok(cli("import", taken))
+    start(cli)
+    ids = [record(cli, "--landlord", "Li", "--bid", "1", "--out-first", "Li")["game_id"] for _ in range(2)]
+    assert ids == ["dorm-01", "dorm-03"]
+    assert [d["game_id"] for d in as_json(cli("standings", "--session", "dorm", "--json"))["deals"]] == ids
