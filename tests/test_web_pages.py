@@ -364,6 +364,14 @@ def test_a_dou_dizhu_session_page(tmp_path: Path) -> None:
     page = phone.get(f"/doudizhu/{session_id}").text
     for player, total in totals.items():
         assert f"<strong>{player}</strong> {total:+d}" in page
+    link = re.search(r'href="/games/([^"]+)"', page)
+    assert link is not None
+    game_id = link.group(1)
+    game = phone.get(f"/games/{game_id}")
+    assert game.status_code == 200 and "Dou Dizhu" in game.text and "landlord" in game.text
+    audit = phone.get(f"/games/{game_id}/audit")
+    assert audit.status_code == 200 and "Everything checks out" in audit.text
+    assert phone.get(f"/games/{game_id}/replay").status_code == 422  # the HTML replay is Doppelkopf's
 
 
 def test_only_doko_serve_imports_the_web_stack() -> None:
