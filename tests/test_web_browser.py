@@ -268,6 +268,12 @@ def test_two_phones_record_at_once(served: tuple[str, Path], phone: Browser) -> 
             wait_for(b, "#record")
         tap(phone, "#record")
         wait_for(phone, "#standings")
+        deadline = time.monotonic() + 3.0  # Dirk's open form hears of it too, before he taps
+        while "deal 2 was just recorded (by Ben)" not in other.script(
+            "return document.getElementById('live-notice').textContent"
+        ):
+            assert time.monotonic() < deadline, "the open form was not told of the new deal"
+            time.sleep(0.1)
         tap(other, "#record")
         wait_for(other, "#form-error")
         assert "deal 2 was just recorded (by Ben)" in other.text("#form-error")
