@@ -202,6 +202,15 @@ def test_a_whole_night_recorded_by_taps(served: tuple[str, Path], phone: Browser
     assert any(d["thrown_in"] for d in view["deals"])
     assert any(d["game_type"] == "club_solo" for d in view["deals"])
     assert page_totals(b) == {row["player"]: row["total"] for row in view["table"]}
+    cells = b.script(
+        "return [...document.querySelectorAll('#standings tbody tr')].map(tr => [...tr.querySelectorAll('td.num')]"
+        ".map(td => [td.querySelector('.pts').textContent, +td.querySelector('.run').textContent]))"
+    )
+    players = view["players"]
+    expected = [
+        [[f"{d['points'][p]:+d}" if p in d["playing"] else "·", d["totals"][p]] for p in players] for d in view["deals"]
+    ]
+    assert cells == expected  # every deal's points and running totals, as `doko standings --json` has them
     payments = cli_json(db, "settle", "--session", "2026-12-01-kitchen")
     settle_text = b.text("#settle")
     for p in payments:
@@ -259,6 +268,12 @@ def test_two_phones_record_at_once(served: tuple[str, Path], phone: Browser) -> 
             wait_for(b, "#record")
         tap(phone, "#record")
         wait_for(phone, "#standings")
+        deadline = time.monotonic() + 3.0  # Dirk's open form hears of it too, before he taps
+        while "deal 2 was just recorded (by Ben)" not in other.script(
+            "return document.getElementById('live-notice').textContent"
+        ):
+            assert time.monotonic() < deadline, "the open form was not told of the new deal"
+            time.sleep(0.1)
         tap(other, "#record")
         wait_for(other, "#form-error")
         assert "deal 2 was just recorded (by Ben)" in other.text("#form-error")

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from browser import _free_port
 from web_helpers import CODE, app_for, client, csrf_of, deal, joined, post_deal, standings, start_night, version_of
 
 from doko_ledger.ledger import Ledger
@@ -364,6 +365,14 @@ def test_a_dou_dizhu_session_page(tmp_path: Path) -> None:
     page = phone.get(f"/doudizhu/{session_id}").text
     for player, total in totals.items():
         assert f"<strong>{player}</strong> {total:+d}" in page
+    link = re.search(r'href="/games/([^"]+)"', page)
+    assert link is not None
+    game_id = link.group(1)
+    game = phone.get(f"/games/{game_id}")
+    assert game.status_code == 200 and "Dou Dizhu" in game.text and "landlord" in game.text
+    audit = phone.get(f"/games/{game_id}/audit")
+    assert audit.status_code == 200 and "Everything checks out" in audit.text
+    assert phone.get(f"/games/{game_id}/replay").status_code == 422  # the HTML replay is Doppelkopf's
 
 
 def test_only_doko_serve_imports_the_web_stack() -> None:
@@ -388,14 +397,32 @@ def test_doko_serve_prints_the_url_the_qr_code_and_the_join_code(db: Path, monke
 
     started: dict[str, object] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
-    result = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--host", "0.0.0.0", "--join-code", "kitchen"])
+    port = str(_free_port())
+    options = ["--host", "0.0.0.0", "--port", port, "--join-code", "kitchen"]
+    result = CliRunner().invoke(cli_app, ["--db", str(db), "serve", *options])
     assert result.exit_code == 0, result.output
-    assert started["host"] == "0.0.0.0" and started["port"] == 8000
+    assert started["host"] == "0.0.0.0" and started["port"] == int(port)
     assert "join code: KITCHEN" in result.output
     assert "█" in result.output or "▀" in result.output  # the QR code, drawn in text
-    url = re.search(r"http://[\d.]+:8000/join\?code=KITCHEN", result.output)
+    url = re.search(rf"http://[\d.]+:{port}/join\?code=KITCHEN", result.output)
     assert url is not None
     served = client(started["app"])
     assert served.get("/nights/night").status_code == 200
-    local = CliRunner().invoke(cli_app, ["--db", str(db), "serve"])
-    assert "http://127.0.0.1:8000/join?code=" in local.output and "█" not in local.output
+    local = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--port", port])
+    assert f"http://127.0.0.1:{port}/join?code=" in local.output and "█" not in local.output
+
+
+def test_doko_serve_on_a_port_in_use_is_one_line(db: Path) -> None:
+    import socket
+
+    from typer.testing import CliRunner
+
+    from doko_ledger.cli.app import app as cli_app
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--port", str(port)])
+    assert result.exit_code == 1
+    assert f"error: cannot serve on 127.0.0.1:{port}" in result.output and "Traceback" not in result.output

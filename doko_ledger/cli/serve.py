@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from doko_ledger.cli.common import ledger_path, out
+from doko_ledger.errors import DokoError
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
 
@@ -29,6 +30,14 @@ def lan_address() -> str:
         except OSError:
             address = "127.0.0.1"
     return address
+
+
+def _check_port(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise DokoError(f"cannot serve on {host}:{port}: {exc.strerror} (choose another with --port)") from None
 
 
 def serve(
@@ -50,6 +59,7 @@ def serve(
     from doko_ledger.web.app import Settings, create_app
 
     path = ledger_path(ctx)
+    _check_port(host, port)
     Ledger.open(path, create=True).close()  # a fresh ledger can be filled from the phones
     code = (join_code or new_join_code()).strip().upper()
     shown = lan_address() if host in ("0.0.0.0", "::") else host

@@ -20,6 +20,8 @@ from doko_ledger.projections.views import bock_causes, score_view, standings_vie
 from doko_ledger.session.decide import MAX_PLAYERS
 from doko_ledger.session.standings import payments
 from doko_ledger.session.standings import standings as standings_of
+from doko_ledger.session.state import SessionState
+from doko_ledger.session.state import fold as fold_session
 from doko_ledger.web import forms, qr
 from doko_ledger.web.chart import running_totals
 from doko_ledger.web.common import NAME_COOKIE, PostedForm, now, open_ledger, render, settings_of, status_of
@@ -33,6 +35,11 @@ COOKIE = {"httponly": True, "samesite": "strict", "max_age": 60 * 60 * 24 * 30}
 # -- home and joining -------------------------------------------------------------------------
 
 
+def night_state(nights: CardNights, session_id: str) -> SessionState:
+    """A night's players, rules and deals from its own stream (its games not folded)."""
+    return fold_session(r.event for r in nights.changes_since(session_id, 0))
+
+
 def _home(ledger: Ledger) -> dict[str, Any]:
     nights = ledger.nights
     ids = nights.session_ids()
@@ -42,7 +49,7 @@ def _home(ledger: Ledger) -> dict[str, Any]:
     names: list[str] = []
     for view in listed:
         names += [p for p in view["players"] if p not in names]
-    rules = [(sid, nights.night(sid).state.rules) for sid in ids]
+    rules = [(sid, night_state(nights, sid).rules) for sid in ids]
     return {
         "nights": listed,
         "open_ids": open_ids,
@@ -63,7 +70,7 @@ def home(request: Request) -> Response:
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
     with open_ledger(request, writing=True) as ledger:
-        rules = [(sid, ledger.nights.night(sid).state.rules) for sid in ledger.nights.session_ids()]
+        rules = [(sid, night_state(ledger.nights, sid).rules) for sid in ledger.nights.session_ids()]
         try:
             command = forms.start_command(post, rules)
             ledger.nights.start(command, by=post.by, at=now())
@@ -80,7 +87,8 @@ def join_page(request: Request, code: str = "") -> Response:
         if open_ids:
             players: tuple[str, ...] = ledger.nights.standings(open_ids[0]).players
         else:  # the names of the earlier nights, the newest first
-            known = [p for sid in reversed(ledger.nights.session_ids()) for p in ledger.nights.night(sid).state.players]
+            sids = reversed(ledger.nights.session_ids())
+            known = [p for sid in sids for p in night_state(ledger.nights, sid).players]
             players = tuple(dict.fromkeys(known))[:16]
     return render(request, "join.html", {"code": code, "players": players})
 
@@ -246,7 +254,7 @@ def _version(post: Any) -> int:
 @router.post("/nights/{session_id}/record")
 def record_deal(request: Request, session_id: str, post: PostedForm) -> Response:
     """Preview (score and derivation, nothing written) or record the next deal."""
-    with open_ledger(request, writing=True) as ledger:
+    with open_ledger(request, writing=post.get("action") == "record") as ledger:
         sid = ledger.nights.resolve(session_id)
         playing = ledger.nights.standings(sid).next.playing
         fields = forms.deal_fields(post, playing)
@@ -310,7 +318,7 @@ def correct_form(request: Request, session_id: str, game_id: str) -> Response:
 @router.post("/nights/{session_id}/deals/{game_id}/correct")
 def correct_deal(request: Request, session_id: str, game_id: str, post: PostedForm) -> Response:
     """Preview the corrected score beside the old one, or record the correction."""
-    with open_ledger(request, writing=True) as ledger:
+    with open_ledger(request, writing=post.get("action") == "record") as ledger:
         sid = ledger.nights.resolve(session_id)
         players = ledger.record(game_id).players
         fields = forms.deal_fields(post, players)
