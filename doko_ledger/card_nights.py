@@ -15,8 +15,9 @@ from doko_ledger.cards import seeded_deal
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import CardsDealt, GameStarted
+from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.session import SessionClosed
-from doko_ledger.events.store import EventStore, NewStreamEvents
+from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
 from doko_ledger.formats.quick_entry import extend_record
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_events
@@ -225,3 +226,62 @@ class CardNights:
     def standings(self, session_id: str) -> Standings:
         night = self.night(session_id)
         return standings(night.state, night.schedule())
+
+    # -- at a version (the web: a form carries the night's version it was made from) ------------
+
+    def version(self, session_id: str) -> int:
+        """The night's stream version: it changes with every deal added, taken back, corrected."""
+        return self.store.stream_version(session_stream(session_id))
+
+    def changes_since(self, session_id: str, version: int) -> list[Recorded]:
+        """The night's events recorded after `version` (who recorded what since a form was made)."""
+        return [r for r in self.store.read_stream(session_stream(session_id)) if r.envelope.version > version]
+
+    def _at(self, session_id: str, version: int) -> Night:
+        """The night, refused with `ConcurrencyError` when it moved past `version`."""
+        current = self.version(session_id)
+        if current != version:
+            raise ConcurrencyError(
+                f"card night {session_id!r} is at version {current}, not {version}: "
+                "someone else recorded first; nothing was written"
+            )
+        return self.night(session_id)
+
+    def _commit_at(self, session_id: str, night: Night, version: int, *, by: str, at: str) -> None:
+        batches = [NewStreamEvents(session_stream(session_id), version, night.new_session_events)]
+        batches += [NewStreamEvents(game_stream(g), 0, events) for g, events in night.new_games.items()]
+        self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+
+    def record_at(
+        self, session_id: str, version: int, summary: SummaryRecord | None, *, misdeal: bool = False, by: str, at: str
+    ) -> PreparedDeal:
+        """Decide and append the next deal, only if the night is still at `version` (else
+        `ConcurrencyError`, and nothing is written)."""
+        night = self._at(session_id, version)
+        record = night.deal_record(summary, abandoned=misdeal)
+        _, game = night.add(record)
+        prepared = PreparedDeal(night, record.id, game, None if misdeal else score_game(game))
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return prepared
+
+    def undo_at(self, session_id: str, version: int, *, by: str, at: str) -> str:
+        """Take back the last deal, only if the night is still at `version`."""
+        night = self._at(session_id, version)
+        game_id = night.void_last()
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return game_id
+
+    def correct_at(
+        self, session_id: str, version: int, game_id: str, summary: SummaryRecord, *, by: str, at: str
+    ) -> GameState:
+        """Replace a deal's facts, only if the night is still at `version`."""
+        night = self._at(session_id, version)
+        _, game = night.correct(game_id, summary)
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return game
+
+    def preview_correction(self, session_id: str, game_id: str, summary: SummaryRecord) -> GameScore:
+        """The score a deal would have with corrected facts; nothing is written."""
+        night = self.night(session_id)
+        _, game = night.correct(game_id, summary)
+        return score_game(game)

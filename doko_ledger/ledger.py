@@ -316,6 +316,7 @@ class Ledger:
             item["players"] = json.loads(item["players"])
             item["payments"] = None if item["payments"] is None else json.loads(item["payments"])
             item["hands_recorded"] = bool(item["hands_recorded"])
+            item["summarized"] = bool(item.get("summarized", False))
             out.append({"game": "doudizhu"} | item)
         return out
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from doko_ledger.cli import nights, stats
+from doko_ledger.cli import ddz, nights, serve, stats
 from doko_ledger.cli.common import (
     ByOption,
     DbOption,
@@ -460,7 +460,9 @@ def rebuild(ctx: typer.Context) -> None:
 
 
 nights.register(app)
+app.add_typer(ddz.ddz_app, name="ddz")
 stats.register(app)
+serve.register(app)
 
 
 def main() -> None:

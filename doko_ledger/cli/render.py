@@ -258,7 +258,10 @@ def _game_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
         kind = "Dou Dizhu" + (f" (landlord {row['landlord']})" if row["landlord"] else "")
         if row["phase"] == "abandoned":
             return kind + ", redealt", "doudizhu", "0", "nobody bid"
-        tricks = str(row["tricks"]) + ("" if row["phase"] == "over" else " (unfinished)")
+        if row.get("summarized"):  # absent from a read model of an older layout: not summarized
+            tricks = "summary"
+        else:
+            tricks = str(row["tricks"]) + ("" if row["phase"] == "over" else " (unfinished)")
         won = f"{row['winner']} win, stake {row['stake']}" if row["winner"] else f"stake {row['stake']}"
         return kind, "doudizhu", tricks, won
     kind = "thrown in" if row["abandoned"] else row["game_type"] or "reservations open"

@@ -27,3 +27,12 @@ class IllegalBid(IllegalMove):
 
 class IllegalPlay(IllegalMove):
     """A combination or pass that breaks the play rules (docs/rules.md §D3-§D4)."""
+
+
+class IllegalSummary(IllegalMove):
+    """Facts of a deal that cannot all be true (docs/rules.md §D1-§D5); `fact` names the one
+    that is wrong (`bid`, `bombs`, ...)."""
+
+    def __init__(self, message: str, fact: str) -> None:
+        super().__init__(message)
+        self.fact = fact
