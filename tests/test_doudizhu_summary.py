@@ -636,6 +636,7 @@ def test_a_read_model_of_the_older_layout_is_folded_again(cli: Cli, ledger_path:
         expected = db.execute("SELECT game_id, stake, payments FROM doudizhu_games ORDER BY game_id").fetchall()
         db.execute("ALTER TABLE doudizhu_games DROP COLUMN summarized")
         db.execute("DELETE FROM doudizhu_games")
+        db.execute("UPDATE projection_positions SET name = 'doudizhu' WHERE name = 'doudizhu-v2'")
     start(cli)
     record(cli, "--landlord", "Li", "--bid", "1", "--out-first", "Li")
     with sqlite3.connect(ledger_path) as db:

@@ -211,7 +211,7 @@ def test_a_whole_night_recorded_by_taps(served: tuple[str, Path], phone: Browser
         [[f"{d['points'][p]:+d}" if p in d["playing"] else "·", d["totals"][p]] for p in players] for d in view["deals"]
     ]
     assert cells == expected  # every deal's points and running totals, as `doko standings --json` has them
-    payments = cli_json(db, "settle", "--session", "2026-12-01-kitchen")
+    payments = cli_json(db, "settle", "--session", "2026-12-01-kitchen")["payments"]
     settle_text = b.text("#settle")
     for p in payments:
         assert f"{p['payer']} pays {p['payee']} {float(p['amount']):.2f}" in settle_text

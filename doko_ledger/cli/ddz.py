@@ -7,9 +7,9 @@ from typing import Annotated
 
 import typer
 
-from doko_ledger.cli.common import ByOption, JsonOption, echo_json, ledger_path, now, out, recorder
+from doko_ledger.cli.common import ByOption, JsonOption, Typer, echo_json, ledger_path, now, out, recorder
 
-ddz_app = typer.Typer(help="Dou Dizhu sessions: start one, record a deal by its facts, close it.", no_args_is_help=True)
+ddz_app = Typer(help="Dou Dizhu sessions: start one, record a deal by its facts, close it.", no_args_is_help=True)
 
 SessionOption = Annotated[
     str | None, typer.Option("--session", help="The Dou Dizhu session (default: the open one).", show_default=False)

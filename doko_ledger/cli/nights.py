@@ -285,7 +285,7 @@ def standings(
     of the totals."""
     from doko_ledger.cli import render, render_nights
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import head_view, standings_view
+    from doko_ledger.projections.views import anchored_standings_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         doudizhu_session = None if session is None else ledger.doudizhu.resolve_session(session)
@@ -295,7 +295,7 @@ def standings(
         table = ledger.nights.standings(ledger.nights.resolve(session))
         head = ledger.head()
     if as_json:
-        echo_json(standings_view(table) | {"ledger_head": head_view(head)})
+        echo_json(anchored_standings_view(table, head))
     elif as_csv:
         rows = [
             [r.number, r.game_id, r.dealer, r.multiplier, *(r.totals[p] for p in table.players)] for r in table.rows
@@ -336,23 +336,16 @@ def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOp
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
     from doko_ledger.cli import render, render_nights
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import head_view
+    from doko_ledger.projections.views import settle_view
     from doko_ledger.session.standings import payments
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         table = ledger.nights.standings(ledger.nights.resolve(session))
         head = ledger.head()
-    owed = payments(table)
     if as_json:
-        echo_json(
-            {
-                "session": table.session_id,
-                "payments": [{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in owed],
-                "ledger_head": head_view(head),
-            }
-        )
+        echo_json(settle_view(table, head))
     else:
-        out().print(render_nights.payments(owed, table.rate))
+        out().print(render_nights.payments(payments(table), table.rate))
         out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 

@@ -88,8 +88,7 @@ def _check_possible(state: DealState, command: Summarize) -> None:
             "out_first",
         )
     raise IllegalSummary(
-        f"{played} need more cards than the players can play before one of them goes out "
-        "(docs/rules.md §D1, §D3)",
+        f"{played} need more cards than the players can play before one of them goes out (docs/rules.md §D1, §D3)",
         "bombs",
     )
 

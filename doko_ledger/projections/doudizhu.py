@@ -42,7 +42,6 @@ from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.events.voiding import in_force
 from doko_ledger.projections.checks import Check
-from doko_ledger.projections.runner import POSITIONS
 from doko_ledger.streams import GAME_PREFIX
 
 TABLES = ("doudizhu_games", "doudizhu_doublings")
@@ -53,16 +52,15 @@ class DouDizhuProjection:
     """Folds each Dou Dizhu game stream into `doudizhu_games` and `doudizhu_doublings` rows;
     streams of other games are left alone."""
 
-    name = "doudizhu"
+    name = "doudizhu-v2"
+    """Versioned with the tables' layout: a ledger whose read models have an older layout has no
+    position under this name, so every stream is folded again (`create` drops the old tables)."""
     stream_prefix = GAME_PREFIX
     first_events = (FIRST_EVENT,)
 
     def create(self, db: Database) -> None:
         if "doudizhu_games" in db.table_names() and "summarized" not in db["doudizhu_games"].columns_dict:
-            # an older layout: drop it and fold every stream again from the start
-            self.drop(db)
-            if POSITIONS in db.table_names():
-                db.execute(f"DELETE FROM {POSITIONS} WHERE name = ?", [self.name])
+            self.drop(db)  # an older layout
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS doudizhu_games (

@@ -153,6 +153,22 @@ def head_view(head: Head) -> dict[str, Any]:
     return {"head": head.hash, "position": head.position, "events": head.events}
 
 
+def anchored_standings_view(night: Standings, head: Head) -> dict[str, Any]:
+    """`doko standings --json`: the night, and the ledger head it was read at."""
+    return standings_view(night) | {"ledger_head": head_view(head)}
+
+
+def settle_view(night: Standings, head: Head) -> dict[str, Any]:
+    """`doko settle --json`: who pays whom in the fewest payments, and the ledger head."""
+    from doko_ledger.session.standings import payments
+
+    return {
+        "session": night.session_id,
+        "payments": [{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in payments(night)],
+        "ledger_head": head_view(head),
+    }
+
+
 def describe(state: GameState) -> str:
     """One line for people: the game type, its declarer, a marriage's partner."""
     if state.game_type is None:

@@ -11,10 +11,16 @@ from pydantic import BaseModel, Field
 
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.record import SummaryRecord
-from doko_ledger.projections.views import audit_view, notes_view, score_view, standings_view
+from doko_ledger.projections.views import (
+    anchored_standings_view,
+    audit_view,
+    notes_view,
+    score_view,
+    settle_view,
+    standings_view,
+)
 from doko_ledger.rules.ruleset import PRESETS, preset
 from doko_ledger.session.decide import StartSession
-from doko_ledger.session.standings import payments
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -94,14 +100,14 @@ def nights(request: Request) -> list[dict[str, Any]]:
 def standings(request: Request, session: str) -> dict[str, Any]:
     with open_ledger(request) as ledger:
         sid = ledger.nights.resolve(session)
-        return standings_view(ledger.nights.standings(sid)) | {"version": ledger.nights.version(sid)}
+        night = ledger.nights.standings(sid)
+        return anchored_standings_view(night, ledger.head()) | {"version": ledger.nights.version(sid)}
 
 
 @router.get("/nights/{session}/settle", summary="Who pays whom (doko settle --json)")
-def settle(request: Request, session: str) -> list[dict[str, str]]:
+def settle(request: Request, session: str) -> dict[str, Any]:
     with open_ledger(request) as ledger:
-        table = ledger.nights.standings(ledger.nights.resolve(session))
-    return [{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in payments(table)]
+        return settle_view(ledger.nights.standings(ledger.nights.resolve(session)), ledger.head())
 
 
 @router.get("/stats", summary="Per-player statistics (doko stats --json)")
