@@ -15,15 +15,16 @@ from doko_ledger.cards import seeded_deal
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import CardsDealt, GameStarted
-from doko_ledger.events.session import SessionClosed
+from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, SessionClosed
 from doko_ledger.events.store import EventStore, NewStreamEvents
 from doko_ledger.formats.quick_entry import extend_record
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.game.state import GameState
-from doko_ledger.game.undo import in_force, void_last
+from doko_ledger.game.undo import in_force, taken_back, void_last
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.session.decide import StartSession
+from doko_ledger.session.place import DealPlace
 from doko_ledger.session.recorder import Night
 from doko_ledger.session.standings import Standings, standings
 from doko_ledger.streams import SESSION_PREFIX, game_stream
@@ -136,7 +137,7 @@ class CardNights:
         night = self.night(session_id)
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record)
-        score = None if misdeal else score_game(game)
+        score = None if misdeal else score_game(game, place=night.places()[record.id])
         return PreparedDeal(night, record.id, game, score)
 
     def start_deal(self, session_id: str, record: GameRecord, *, by: str, at: str) -> GameState:
@@ -164,6 +165,7 @@ class CardNights:
         if not night.state.deals:
             raise IllegalMove(f"card night {session_id!r} has nothing to take back")
         last = night.state.deals[-1]
+        number = len(night.state.deals)
         game = night.games[last]
         if game.penalties or (not game.finished and game.abandoned is None and game.summary is None):
             stream = game_stream(last)
@@ -173,10 +175,10 @@ class CardNights:
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)
-                return f"event {voided.version} of {last}"
+                return f"{taken_back(events, voided)} (deal {number}, {last})"
         night.void_last()
         self._commit(session_id, night, by=by, at=at)
-        return f"deal {last}"
+        return f"deal {number} ({last})"
 
     def correct(self, session_id: str, game_id: str, summary: SummaryRecord, *, by: str, at: str) -> GameState:
         night = self.night(session_id)
@@ -222,6 +224,24 @@ class CardNights:
 
     # -- reading -------------------------------------------------------------------
 
+    def place(self, game_id: str) -> DealPlace | None:
+        """Where a game stands in the card night whose deal it is (None: no night's deal): its
+        number, in force, voided or corrected, and its bock round."""
+        for sid in self.session_ids():
+            events = [r.event for r in self.store.read_stream(session_stream(sid))]
+            if any(game_id in _games_named(e) for e in events):
+                return self.night(sid).places().get(game_id)
+        return None
+
     def standings(self, session_id: str) -> Standings:
         night = self.night(session_id)
         return standings(night.state, night.schedule())
+
+
+def _games_named(event: Any) -> tuple[str, ...]:
+    """The games a session event names."""
+    if isinstance(event, DealAdded | DealVoided):
+        return (event.game_id,)
+    if isinstance(event, DealCorrected):
+        return (event.game_id, event.new_game_id)
+    return ()

@@ -11,6 +11,8 @@ import typer
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     from doko_ledger.doudizhu_games import DouDizhuStandings
     from doko_ledger.game.record import SummaryRecord
+    from doko_ledger.game.state import GameState
+    from doko_ledger.ledger import Ledger
 
 from doko_ledger.cli.common import (
     ByOption,
@@ -190,7 +192,7 @@ def undo(
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
-            what = f"event {ledger.undo(game_id, by=recorder(by), at=now())} of {game_id}"
+            what = ledger.take_back(game_id, by=recorder(by), at=now())
         else:
             what = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now())
             ledger.refresh()
@@ -366,7 +368,6 @@ def play(
     """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
     from rich.prompt import Prompt
 
-    from doko_ledger.cli import render_nights
     from doko_ledger.formats import quick_entry
     from doko_ledger.ledger import Ledger
 
@@ -375,23 +376,32 @@ def play(
         if tokens:
             game = ledger.nights.play(session_id, tokens, by=recorder(by), at=now())
             ledger.refresh()
-            out().print(render_nights.live(game))
+            _show_played(ledger, game)
             return
         if not interactive():
             raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
-        while True:
-            game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
-            out().print(render_nights.live(game))
-            if game.finished or game.abandoned is not None:
-                break
+        game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
+        while not _show_played(ledger, game):
             line = Prompt.ask("card, NAME=call, or q to stop")
             if line.strip().lower() in ("q", "quit", ""):
                 break
-            try:
-                ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
+            try:  # the deal as this entry left it: the last card finishes it
+                game = ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
             except DokoError as exc:
                 err_console().print(f"refused: {exc}", markup=False)
         ledger.refresh()
+
+
+def _show_played(ledger: Ledger, game: GameState) -> bool:
+    """Print the deal being played; once it is over, its result and score. True when over."""
+    from doko_ledger.cli import render_nights, render_scores
+
+    out().print(render_nights.live(game))
+    if not (game.finished or game.abandoned is not None or game.void):
+        return False
+    ledger.refresh()
+    out().print(render_scores.score([ledger.score(game.game_id)]))
+    return True
 
 
 def register(app: typer.Typer) -> None:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from doko_ledger.projections.checks import Check
     from doko_ledger.projections.score import GameScore
     from doko_ledger.rules.ruleset import RuleSet
+    from doko_ledger.session.place import DealPlace
 
 
 def rules_table(rules: RuleSet) -> Table:
@@ -42,6 +43,8 @@ def score_lines_table(result: GameScore) -> Table:
     changed = result.rules.changed_from_preset()
     if changed:
         title.append("  (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")", style="dim")
+    if result.place is not None:
+        title.append_text(place_text(result.place))
     table = Table(title=title, title_justify="left")
     table.add_column("item")
     table.add_column("party")
@@ -50,6 +53,8 @@ def score_lines_table(result: GameScore) -> Table:
     score = result.score
     if score is None:
         table.add_row(result.note, "", "0", "")
+        if result.bock is not None:
+            table.add_row(result.bock.item, "", f"×{result.bock.multiplier}", result.bock.cause)
         return table
     for line in score.lines:
         points = f"×{line.factor}" if line.factor != 1 else (f"+{line.points}" if line.points else "")
@@ -61,6 +66,14 @@ def score_lines_table(result: GameScore) -> Table:
     else:
         table.add_row(Text(f"{score.winner.title} wins", style="bold"), score.winner.title, str(score.value), "")
     return table
+
+
+def place_text(place: DealPlace) -> Text:
+    """ "  ·  deal 3 of kitchen", a voided or corrected deal marked in yellow."""
+    text = Text(f"  ·  deal {place.number} of {place.session_id}")
+    if place.marks:
+        text.append(f"  ({place.marks})", style="bold yellow")
+    return text
 
 
 def penalties_table(result: GameScore) -> Table | None:
@@ -111,6 +124,9 @@ def checks(game_id: str, done: Sequence[Check]) -> list[RenderableType]:
 
 def audit(report: AuditReport) -> RenderableType:
     parts = checks(report.game_id, report.checks)
+    heading = parts[0]
+    if report.place is not None and isinstance(heading, Text):
+        heading.append_text(place_text(report.place))
     if report.score is not None:
         parts += [Text(""), score_lines_table(report.score)]
     claim = report.claim
