@@ -25,7 +25,9 @@ class Projection(Protocol):
 
     A projection may also name `first_events` (a tuple of event type names): the types its
     streams start with. The runner then reads only those streams of `stream_prefix`, so that
-    two games sharing `game/` do not each read the other's streams.
+    two games sharing `game/` do not each read the other's streams. A projection that reads
+    streams under more than one prefix names `more_streams`: further prefixes, each with the
+    first events of its streams.
     """
 
     name: str
@@ -44,6 +46,12 @@ class Projection(Protocol):
 def _first_events(projection: Projection) -> tuple[str, ...] | None:
     first: tuple[str, ...] | None = getattr(projection, "first_events", None)
     return first
+
+
+def _prefixes(projection: Projection) -> list[tuple[str, tuple[str, ...] | None]]:
+    """Each stream prefix the projection reads, with the first events of its streams."""
+    more: dict[str, tuple[str, ...]] = getattr(projection, "more_streams", {})
+    return [(projection.stream_prefix, _first_events(projection)), *more.items()]
 
 
 def _ensure(db: Database, projection: Projection) -> None:
@@ -90,10 +98,10 @@ def catch_up(store: EventStore, projection: Projection) -> int:
         _ensure(db, projection)
         start = position(db, projection)
         end = store.last_position()
-        changed = store.changed_streams(projection.stream_prefix, start, end)
-        first = _first_events(projection)
-        if first is not None:
-            changed = store.streams_starting_with(changed, first)
+        changed = []
+        for prefix, first in _prefixes(projection):
+            streams = store.changed_streams(prefix, start, end)
+            changed += streams if first is None else store.streams_starting_with(streams, first)
         for i in range(0, len(changed), BATCH):
             batch = [store.read_stream_events(s) for s in changed[i : i + BATCH]]
             projection.write(db, [s for s in batch if s is not None])
@@ -102,21 +110,24 @@ def catch_up(store: EventStore, projection: Projection) -> int:
 
 
 def rebuild(store: EventStore, projection: Projection) -> int:
-    """Drop the projection's tables and fold every stream again; returns the number of streams."""
+    """Drop the projection's tables and fold every stream again; returns the number of streams
+    of its `stream_prefix` (a game projection: the games)."""
     db = store.db
     count = 0
     with _fewer_collections(), store.transaction():
         projection.drop(db)
         _ensure(db, projection)
         end = store.last_position()
-        batch: list[StreamEvents] = []
-        for stream in store.iter_stream_events(projection.stream_prefix, end, _first_events(projection)):
-            batch.append(stream)
-            if len(batch) == BATCH:
-                projection.write(db, batch)
-                count += len(batch)
-                batch = []
-        projection.write(db, batch)
-        count += len(batch)
+        for prefix, first in _prefixes(projection):
+            counted = prefix == projection.stream_prefix
+            batch: list[StreamEvents] = []
+            for stream in store.iter_stream_events(prefix, end, first):
+                batch.append(stream)
+                if len(batch) == BATCH:
+                    projection.write(db, batch)
+                    count += len(batch) if counted else 0
+                    batch = []
+            projection.write(db, batch)
+            count += len(batch) if counted else 0
         _set_position(db, projection, end)
     return count

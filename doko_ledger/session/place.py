@@ -41,14 +41,7 @@ class DealPlace:
     @property
     def marks(self) -> str:
         """What sets the game apart from a normal one: "voided", "corrected by X", "replaces X"."""
-        parts = []
-        if self.status == VOIDED:
-            parts.append("voided")
-        if self.replaces is not None:
-            parts.append(f"replaces {self.replaces}")
-        if self.corrected_by is not None:
-            parts.append(f"corrected by {self.corrected_by}")
-        return ", ".join(parts)
+        return deal_marks(self.status, self.corrected_by, self.replaces)
 
     @property
     def label(self) -> str:
@@ -66,3 +59,16 @@ class DealPlace:
             "replaces": self.replaces,
             "bock": None if self.bock is None else {"multiplier": self.bock.multiplier, "cause": self.bock.cause},
         }
+
+
+def deal_marks(status: str | None, corrected_by: str | None, replaces: str | None) -> str:
+    """A night's deal marked for a list: "voided", "replaces X", "corrected by X" (empty for a
+    deal that counts as first recorded, or a game of no night)."""
+    parts = []
+    if status == VOIDED:
+        parts.append("voided")
+    if replaces is not None:
+        parts.append(f"replaces {replaces}")
+    if corrected_by is not None:
+        parts.append(f"corrected by {corrected_by}")
+    return ", ".join(parts)
