@@ -19,6 +19,7 @@ from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, Ses
 from doko_ledger.events.store import EventStore, NewStreamEvents
 from doko_ledger.formats.quick_entry import extend_record
 from doko_ledger.game.commands import IllegalMove
+from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force, taken_back, void_last
@@ -46,6 +47,26 @@ class PreparedDeal:
     game_id: str
     game: GameState
     score: GameScore | None
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCorrection:
+    """A correction decided but not yet appended: the deal's number, the game it replaces, the
+    new game, and the deal's score before and after (None for a deal not finished)."""
+
+    night: Night
+    number: int
+    game_id: str
+    game: GameState
+    before: GameScore | None
+    after: GameScore | None
+
+
+def _score_or_none(game: GameState, place: DealPlace | None) -> GameScore | None:
+    try:
+        return score_game(game, place=place)
+    except NotScorable:
+        return None
 
 
 class CardNights:
@@ -155,7 +176,7 @@ class CardNights:
         record = replace(base, hands=seeded_deal(seed, base.rules.with_nines), note=note)
         return self.start_deal(session_id, record, by=by, at=at)
 
-    def commit(self, prepared: PreparedDeal, *, by: str, at: str) -> None:
+    def commit(self, prepared: PreparedDeal | PreparedCorrection, *, by: str, at: str) -> None:
         self._commit(prepared.night.state.session_id, prepared.night, by=by, at=at)
 
     def undo(self, session_id: str, *, by: str, at: str) -> str:
@@ -180,11 +201,26 @@ class CardNights:
         self._commit(session_id, night, by=by, at=at)
         return f"deal {number} ({last})"
 
-    def correct(self, session_id: str, game_id: str, summary: SummaryRecord, *, by: str, at: str) -> GameState:
+    def prepare_correction(
+        self, session_id: str, deal: str, summary: SummaryRecord | None, *, misdeal: bool = False
+    ) -> PreparedCorrection:
+        """Decide a correction of a deal (named by its number in the standings or its game id)
+        from new facts, or make it a misdeal, without writing anything; with the deal's score
+        before and after (each in its bock round)."""
         night = self.night(session_id)
-        _, game = night.correct(game_id, summary)
-        self._commit(session_id, night, by=by, at=at)
-        return game
+        game_id = night.deal_named(deal)
+        number = night.state.deals.index(game_id) + 1
+        before = _score_or_none(night.games[game_id], night.places().get(game_id))
+        _, game = night.correct(game_id, summary, misdeal=misdeal)
+        after = _score_or_none(game, night.places().get(game.game_id))
+        return PreparedCorrection(night, number, game_id, game, before, after)
+
+    def correct(
+        self, session_id: str, game_id: str, summary: SummaryRecord | None, *, by: str, at: str, misdeal: bool = False
+    ) -> GameState:
+        prepared = self.prepare_correction(session_id, game_id, summary, misdeal=misdeal)
+        self.commit(prepared, by=by, at=at)
+        return prepared.game
 
     def close(self, session_id: str, *, by: str, at: str) -> None:
         night = self.night(session_id)

@@ -476,7 +476,7 @@ def test_correct_replaces_a_deal(cli: Cli, ledger_path: Path) -> None:
     refused(cli("correct", "n-01", "--re", "Ben,Zed", "--re-points", "150", "--yes"), "unknown player 'Zed'")
     assert snapshot(ledger_path) == before
     result = ok(cli("correct", "n-01", "--re", "Ben,Dirk", "--re-points", "150", "--call", "Ben=re", "--yes"))
-    assert result.stdout.strip() == "deal n-01 corrected: now n-01-c1"
+    assert result.stdout.splitlines()[-1] == "deal 1 (n-01) corrected: now n-01-c1"
     night = standings(cli)
     assert [d["game_id"] for d in night["deals"]] == ["n-01-c1", "n-02"]
     assert night["deals"][0]["dealer"] == "Anna"
@@ -490,7 +490,7 @@ def test_correct_replaces_a_deal(cli: Cli, ledger_path: Path) -> None:
     # a corrected deal can be corrected again; the replaced one cannot
     refused(cli("correct", "n-01", "--re", "Ben,Dirk", "--re-points", "100", "--yes"), "'n-01' is not a deal")
     result = ok(cli("correct", "n-01-c1", "--re", "Ben,Dirk", "--re-points", "100", "--yes"))
-    assert result.stdout.strip() == "deal n-01-c1 corrected: now n-01-c2"
+    assert result.stdout.splitlines()[-1] == "deal 1 (n-01-c1) corrected: now n-01-c2"
 
 
 def test_correct_keeps_the_night_in_the_new_id(cli: Cli) -> None:
@@ -501,7 +501,7 @@ def test_correct_keeps_the_night_in_the_new_id(cli: Cli) -> None:
     start(cli, "kitchen-cafe")
     record(cli, "--re", "Anna,Clara", "--re-points", "150")
     result = ok(cli("correct", "kitchen-cafe-01", "--re", "Anna,Clara", "--re-points", "100", "--yes"))
-    assert result.stdout.strip() == "deal kitchen-cafe-01 corrected: now kitchen-cafe-01-c1"
+    assert result.stdout.splitlines()[-1] == "deal 1 (kitchen-cafe-01) corrected: now kitchen-cafe-01-c1"
 
 
 def test_correcting_a_misdeal_keeps_the_later_deals_consistent(cli: Cli) -> None:

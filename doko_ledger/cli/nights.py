@@ -247,7 +247,7 @@ def penalty(
 
 def correct(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(help="The deal's game id (see `doko standings`).")],
+    deal: Annotated[str, typer.Argument(help="The deal: its number in `doko standings`, or its game id.")],
     session: SessionOption = None,
     game: GameOption = None,
     re: ReOption = None,
@@ -255,20 +255,44 @@ def correct(
     tricks: TricksOption = None,
     call: CallOption = None,
     special: SpecialOption = None,
+    misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in after all.")] = False,
     yes: YesOption = False,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Replace a deal's facts (a new game takes its place; the old one stays in the log)."""
+    """Replace a deal's facts, or make it a misdeal; shows the old and the new score side by
+    side before appending (a new game takes its place; the old one stays in the log)."""
+    from doko_ledger.cli import render_scores
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import score_view
 
-    facts = _facts(game, re, re_points, tricks, call or [], special or [])
-    if not _confirm(yes):
-        raise typer.Exit(1)
+    facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
-        new = ledger.nights.correct(session_id, game_id, facts, by=recorder(by), at=now())
+        prepared = ledger.nights.prepare_correction(session_id, deal, facts, misdeal=misdeal)
+        new_id = prepared.game.game_id
+        if not as_json:
+            before, after = prepared.before, prepared.after
+            out().print(render_scores.correction(prepared.number, prepared.game_id, new_id, before, after))
+        if not _confirm(yes):
+            out().print("nothing appended")
+            raise typer.Exit(1)
+        ledger.nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
-    out().print(f"deal {game_id} corrected: now {new.game_id}")
+    if as_json:
+        before, after = prepared.before, prepared.after
+        echo_json(
+            {
+                "session": session_id,
+                "deal": prepared.number,
+                "game_id": prepared.game_id,
+                "new_game_id": new_id,
+                "before": None if before is None else score_view(before),
+                "after": None if after is None else score_view(after),
+            }
+        )
+    else:
+        out().print(f"deal {prepared.number} ({prepared.game_id}) corrected: now {new_id}")
 
 
 def standings(

@@ -89,12 +89,13 @@ def penalties_table(result: GameScore) -> Table | None:
     return table
 
 
-def deltas_table(results: list[GameScore]) -> Table:
-    """Each player's points, one column per rule set (side by side for what-if)."""
+def deltas_table(results: list[GameScore], labels: Sequence[str] | None = None) -> Table:
+    """Each player's points, one column per rule set (side by side for what-if), or per label."""
     table = Table(box=None)
     table.add_column("player")
-    for result in results:
-        table.add_column(result.rules.preset + ("*" if result.rules.changed_from_preset() else ""), justify="right")
+    for i, result in enumerate(results):
+        label = result.rules.preset + ("*" if result.rules.changed_from_preset() else "")
+        table.add_column(labels[i] if labels else label, justify="right")
     for seat, player in enumerate(results[0].players):
         table.add_row(player, *(signed(r.deltas[seat]) for r in results))
     return table
@@ -108,6 +109,19 @@ def score(results: list[GameScore]) -> RenderableType:
         if penalties is not None:
             parts += [penalties, Text("")]
     parts.append(deltas_table(results))
+    return Group(*parts)
+
+
+def correction(number: int, game_id: str, new_id: str, before: GameScore | None, after: GameScore | None) -> Group:
+    """A correction before it is appended: the deal's old and new score, side by side."""
+    parts: list[RenderableType] = [Text(f"deal {number}: {game_id} as recorded, {new_id} corrected", style="bold")]
+    for label, result in (("as recorded", before), ("corrected", after)):
+        if result is None:
+            parts += [Text(f"{label}: not finished, no score"), Text("")]
+        else:
+            parts += [Text(label, style="bold"), score_lines_table(result), Text("")]
+    if before is not None and after is not None:
+        parts.append(deltas_table([before, after], ["as recorded", "corrected"]))
     return Group(*parts)
 
 

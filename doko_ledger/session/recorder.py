@@ -166,8 +166,31 @@ class Night:
         self._apply(VoidDeal(game_id, reason))
         return game_id
 
-    def correct(self, game_id: str, summary: SummaryRecord, reason: str = "corrected") -> tuple[list[Any], GameState]:
-        """Replace a deal by a corrected summary, in the same place with the same players."""
+    def deal_named(self, ref: str) -> str:
+        """The game id of the deal `ref` names: its number in the standings (`3`) or its game id."""
+        deals, sid = self.state.deals, self.state.session_id
+        if ref.isdigit():
+            number = int(ref)
+            if not 1 <= number <= len(deals):
+                raise IllegalMove(f"card night {sid!r} has no deal {number}: it has {len(deals)} deal(s)")
+            return deals[number - 1]
+        if ref in deals:
+            return ref
+        place = self.places().get(ref)
+        if place is not None and place.corrected_by is not None:
+            raise IllegalMove(
+                f"{ref!r} is not a deal of session {sid!r} any more: it was corrected by {place.corrected_by}; "
+                f"correct deal {place.number} instead"
+            )
+        if place is not None:
+            raise IllegalMove(f"{ref!r} is not a deal of session {sid!r} any more: it was taken back (voided)")
+        raise IllegalMove(f"{ref!r} is not a deal of session {sid!r}: give the deal's number from `doko standings`")
+
+    def correct(
+        self, game_id: str, summary: SummaryRecord | None, reason: str = "corrected", *, misdeal: bool = False
+    ) -> tuple[list[Any], GameState]:
+        """Replace a deal by a corrected summary (or a misdeal: the deal thrown in), in the same
+        place with the same players."""
         if game_id not in self.state.deals:
             raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
         old = self.games[game_id]
@@ -181,7 +204,8 @@ class Night:
             dealer=old.players[old.dealer],
             rules=old.rules,
             played_on=old.played_on,
-            summary=summary,
+            summary=None if misdeal else summary,
+            abandoned=MISDEAL if misdeal else None,
             note=old.note,
         )
         events, game = to_events(record)
