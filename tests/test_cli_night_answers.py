@@ -205,6 +205,7 @@ def test_voided_and_corrected_deals_are_marked_everywhere(cli: Cli) -> None:
     audit = as_json(cli("audit", "n-01", "--json"))
     assert audit["night"]["corrected_by"] == "n-01-c1"
     assert "corrected by n-01-c1" in flat(ok(cli("audit", "n-01")).stdout)
+    assert "deal 2 of n (voided)" in ok(cli("export", "n-02", "--format", "html")).stdout
 
 
 def test_deal_numbers_and_ids_stay_in_step_after_an_undo(cli: Cli) -> None:
