@@ -67,7 +67,7 @@ def _facts(
     return quick_entry.summary(game, re, re_points, tricks, calls, specials)
 
 
-def _confirm(yes: bool) -> bool:
+def _confirm(yes: bool, question: str = "append this deal?") -> bool:
     from rich.prompt import Confirm
 
     from doko_ledger.formats import quick_entry
@@ -76,7 +76,7 @@ def _confirm(yes: bool) -> bool:
         return True
     if not interactive():
         raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
-    return Confirm.ask("append this deal?", default=True)
+    return Confirm.ask(question, default=True)
 
 
 @session_app.command("start")
@@ -274,7 +274,7 @@ def correct(
         if not as_json:
             before, after = prepared.before, prepared.after
             out().print(render_scores.correction(prepared.number, prepared.game_id, new_id, before, after))
-        if not _confirm(yes):
+        if not _confirm(yes, "append this correction?"):
             out().print("nothing appended")
             raise typer.Exit(1)
         ledger.nights.commit(prepared, by=recorder(by), at=now())
