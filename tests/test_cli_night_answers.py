@@ -91,7 +91,8 @@ def test_audit_takes_the_standings_claim_and_explains_the_unbocked_one(bock_nigh
     unbocked = bock_night("audit", "b-02", "--claimed", "Anna=+1,Ben=+1,Clara=-1,Dirk=-1", "--json")
     assert unbocked.exit_code == 5
     report = as_json_any(unbocked)
-    assert f"standard without the night's bock x2 ({TIE_IS_BOCK})" in report["claim"]["right_under_rules"]
+    assert report["claim"]["right_under_rules"] == [f"standard without the night's bock x2 ({TIE_IS_BOCK})"]
+    assert report["claim"]["explained_by_lines"] == []
     assert report["score"]["players"]["Anna"] == 2
 
 

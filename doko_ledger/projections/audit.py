@@ -206,6 +206,10 @@ def _explain(
     lines: list[list[ScoreLine]] = []
     rule_names: list[str] = []
     if any(difference.values()) and result.score is not None:
+        unbocked = _without_bock(state, claimed, place)
+        if unbocked is not None:  # the night's bock round is the whole difference
+            return ClaimReport(dict(claimed), computed, difference, [], [unbocked])
+        rule_names = _rules_matching(state, claimed, place)
         lone_seat = state.declarer if result.score.lone else None
         share = next(abs(difference[p]) for s, p in enumerate(result.players) if s != lone_seat)
         scoring = [line for line in result.score.lines if line.points]
@@ -213,20 +217,25 @@ def _explain(
             lines += [list(c) for c in combinations(scoring, size) if sum(line.points for line in c) == share]
             if lines:
                 break
-        rule_names = _rules_matching(state, claimed, place)
     return ClaimReport(dict(claimed), computed, difference, lines[:5], rule_names)
+
+
+def _without_bock(state: GameState, claimed: Mapping[str, int], place: DealPlace | None) -> str | None:
+    """The claim is the deal's score without its night's bock round: said so, else None."""
+    if place is None or place.bock is None:
+        return None
+    try:
+        if score_game(state).by_player != dict(claimed):
+            return None
+    except NotScorable:
+        return None
+    return f"{state.rules.preset} without the night's {place.bock.item} ({place.bock.cause})"
 
 
 def _rules_matching(state: GameState, claimed: Mapping[str, int], place: DealPlace | None = None) -> list[str]:
     """Presets, and single option changes of the game's rules, under which the claim holds
-    (a card night's deal in its bock round; and the deal without that round)."""
+    (a card night's deal in its bock round)."""
     found = []
-    if place is not None and place.bock is not None:
-        try:
-            if score_game(state).by_player == dict(claimed):
-                found.append(f"{state.rules.preset} without the night's {place.bock.item} ({place.bock.cause})")
-        except NotScorable:
-            pass
     candidates: list[tuple[str, RuleSet]] = [(name, preset(name)) for name in PRESETS]
     base = state.rules
     for name in OPTION_NAMES:

@@ -208,13 +208,12 @@ def _is_night(stream: StreamEvents) -> bool:
 
 def _nights_of(db: Database, streams: list[str]) -> set[str]:
     """The session streams of the card nights these game streams are deals of (as projected)."""
-    if not streams or "games" not in db.table_names():
-        return set()
+    ids = [s[len(GAME_PREFIX) :] for s in streams]
     found: set[str] = set()
-    for i in range(0, len(streams), 500):
-        chunk = streams[i : i + 500]
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
         marks = ", ".join("?" * len(chunk))
-        query = f"SELECT night FROM games WHERE night IS NOT NULL AND stream IN ({marks})"
+        query = f"SELECT night FROM games WHERE game_id IN ({marks}) AND night IS NOT NULL"  # by primary key
         found.update(SESSION_PREFIX + r[0] for r in db.execute(query, chunk))
     return found
 
