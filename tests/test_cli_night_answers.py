@@ -270,3 +270,20 @@ def test_undo_names_the_card_the_call_and_the_deal(cli: Cli) -> None:
     assert ok(cli("undo")).stdout.strip() == "took back Clara's S9 in trick 1 (deal 1, p-01)"
     ok(cli("undo"))
     assert ok(cli("undo")).stdout.strip() == "took back Dirk's reservation (club solo) (deal 1, p-01)"
+
+
+def test_a_ledger_with_the_older_games_tables_folds_them_again(cli: Cli, ledger_path: Path) -> None:
+    """Tables written before the night's columns existed are replaced on the next read."""
+    start(cli, "n")
+    record(cli, "--re", "Anna,Clara", "--re-points", "150")
+    ok(cli("undo"))
+    ok(cli("games"))
+    with sqlite3.connect(ledger_path) as db:  # as the previous version left them
+        for column in ("night", "deal", "status", "corrected_by", "replaces"):
+            db.execute(f"ALTER TABLE games DROP COLUMN {column}")
+        db.execute("UPDATE projection_positions SET name = 'games' WHERE name = 'games-v2'")
+    (row,) = as_json(cli("games", "--json"))
+    assert (row["game_id"], row["status"]) == ("n-01", "voided")
+    with sqlite3.connect(ledger_path) as db:
+        names = [r[0] for r in db.execute("SELECT name FROM projection_positions ORDER BY name")]
+    assert "games" not in names and "games-v2" in names
