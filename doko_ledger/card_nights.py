@@ -16,15 +16,17 @@ from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import CardsDealt, GameStarted
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.events.session import SessionClosed
+from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, SessionClosed
 from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
 from doko_ledger.formats.quick_entry import extend_record
 from doko_ledger.game.commands import IllegalMove
+from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.game.state import GameState
-from doko_ledger.game.undo import in_force, void_last
+from doko_ledger.game.undo import in_force, taken_back, void_last
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.session.decide import StartSession
+from doko_ledger.session.place import DealPlace
 from doko_ledger.session.recorder import Night
 from doko_ledger.session.standings import Standings, standings
 from doko_ledger.streams import SESSION_PREFIX, game_stream
@@ -46,6 +48,26 @@ class PreparedDeal:
     game_id: str
     game: GameState
     score: GameScore | None
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCorrection:
+    """A correction decided but not yet appended: the deal's number, the game it replaces, the
+    new game, and the deal's score before and after (None for a deal not finished)."""
+
+    night: Night
+    number: int
+    game_id: str
+    game: GameState
+    before: GameScore | None
+    after: GameScore | None
+
+
+def _score_or_none(game: GameState, place: DealPlace | None) -> GameScore | None:
+    try:
+        return score_game(game, place=place)
+    except NotScorable:
+        return None
 
 
 class CardNights:
@@ -137,7 +159,7 @@ class CardNights:
         night = self.night(session_id)
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record)
-        score = None if misdeal else score_game(game)
+        score = None if misdeal else score_game(game, place=night.places()[record.id])
         return PreparedDeal(night, record.id, game, score)
 
     def start_deal(self, session_id: str, record: GameRecord, *, by: str, at: str) -> GameState:
@@ -155,7 +177,7 @@ class CardNights:
         record = replace(base, hands=seeded_deal(seed, base.rules.with_nines), note=note)
         return self.start_deal(session_id, record, by=by, at=at)
 
-    def commit(self, prepared: PreparedDeal, *, by: str, at: str) -> None:
+    def commit(self, prepared: PreparedDeal | PreparedCorrection, *, by: str, at: str) -> None:
         self._commit(prepared.night.state.session_id, prepared.night, by=by, at=at)
 
     def undo(self, session_id: str, *, by: str, at: str) -> str:
@@ -165,6 +187,7 @@ class CardNights:
         if not night.state.deals:
             raise IllegalMove(f"card night {session_id!r} has nothing to take back")
         last = night.state.deals[-1]
+        number = len(night.state.deals)
         game = night.games[last]
         if game.penalties or (not game.finished and game.abandoned is None and game.summary is None):
             stream = game_stream(last)
@@ -174,16 +197,31 @@ class CardNights:
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)
-                return f"event {voided.version} of {last}"
+                return f"{taken_back(events, voided)} (deal {number}, {last})"
         night.void_last()
         self._commit(session_id, night, by=by, at=at)
-        return f"deal {last}"
+        return f"deal {number} ({last})"
 
-    def correct(self, session_id: str, game_id: str, summary: SummaryRecord, *, by: str, at: str) -> GameState:
+    def prepare_correction(
+        self, session_id: str, deal: str, summary: SummaryRecord | None, *, misdeal: bool = False
+    ) -> PreparedCorrection:
+        """Decide a correction of a deal (named by its number in the standings or its game id)
+        from new facts, or make it a misdeal, without writing anything; with the deal's score
+        before and after (each in its bock round)."""
         night = self.night(session_id)
-        _, game = night.correct(game_id, summary)
-        self._commit(session_id, night, by=by, at=at)
-        return game
+        game_id = night.deal_named(deal)
+        number = night.state.deals.index(game_id) + 1
+        before = _score_or_none(night.games[game_id], night.places().get(game_id))
+        _, game = night.correct(game_id, summary, misdeal=misdeal)
+        after = _score_or_none(game, night.places().get(game.game_id))
+        return PreparedCorrection(night, number, game_id, game, before, after)
+
+    def correct(
+        self, session_id: str, game_id: str, summary: SummaryRecord | None, *, by: str, at: str, misdeal: bool = False
+    ) -> GameState:
+        prepared = self.prepare_correction(session_id, game_id, summary, misdeal=misdeal)
+        self.commit(prepared, by=by, at=at)
+        return prepared.game
 
     def close(self, session_id: str, *, by: str, at: str) -> None:
         night = self.night(session_id)
@@ -222,6 +260,15 @@ class CardNights:
         return state
 
     # -- reading -------------------------------------------------------------------
+
+    def place(self, game_id: str) -> DealPlace | None:
+        """Where a game stands in the card night whose deal it is (None: no night's deal): its
+        number, in force, voided or corrected, and its bock round."""
+        for sid in self.session_ids():
+            events = [r.event for r in self.store.read_stream(session_stream(sid))]
+            if any(game_id in _games_named(e) for e in events):
+                return self.night(sid).places().get(game_id)
+        return None
 
     def standings(self, session_id: str) -> Standings:
         night = self.night(session_id)
@@ -285,3 +332,12 @@ class CardNights:
         night = self.night(session_id)
         _, game = night.correct(game_id, summary)
         return score_game(game)
+
+
+def _games_named(event: Any) -> tuple[str, ...]:
+    """The games a session event names."""
+    if isinstance(event, DealAdded | DealVoided):
+        return (event.game_id,)
+    if isinstance(event, DealCorrected):
+        return (event.game_id, event.new_game_id)
+    return ()

@@ -16,7 +16,7 @@ from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.projections import runner
 from doko_ledger.projections.score import GameScore, score_game
-from doko_ledger.streams import GAME_PREFIX, game_stream
+from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
     from doko_ledger.card_nights import CardNights
@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
     from doko_ledger.projections.audit import AuditReport
     from doko_ledger.projections.replay import Replay
     from doko_ledger.rules.ruleset import RuleSet
+    from doko_ledger.session.place import DealPlace
 
 DOUDIZHU_FIRST_EVENT = "DouDizhuDealt"
 """The first event of a Dou Dizhu game's stream (`doudizhu.events.DouDizhuDealt`)."""
@@ -163,13 +164,21 @@ class Ledger:
     def undo(self, game_id: str, *, by: str, at: str) -> int:
         """Take back the game's newest event in force (a card, a call, a penalty) by appending a
         void; returns the voided event's version."""
-        from doko_ledger.game.undo import void_last
+        return self._undo(game_id, by=by, at=at)[0]
+
+    def take_back(self, game_id: str, *, by: str, at: str) -> str:
+        """`undo`, saying what was taken back ("Ben's CK in trick 4 (event 40 of g1)")."""
+        version, what = self._undo(game_id, by=by, at=at)
+        return f"{what} (event {version} of {game_id})"
+
+    def _undo(self, game_id: str, *, by: str, at: str) -> tuple[int, str]:
+        from doko_ledger.game.undo import taken_back, void_last
 
         stored = [r.event for r in self.events(game_id)]
         voided = void_last(stored)
         self.store.append(game_stream(game_id), [voided], expected_version=len(stored), recorded_by=by, recorded_at=at)
         self.refresh()
-        return voided.version
+        return voided.version, taken_back(stored, voided)
 
     def annotate(
         self, game_id: str, trick: int | None, card: int | None, text: str, *, by: str, at: str
@@ -263,16 +272,24 @@ class Ledger:
         players = shown[-1].state.players
         if perspective not in (ALL, TOURNAMENT, *players):
             raise DokoError(f"{perspective!r} did not play in {game_id} (players: {', '.join(players)})")
+        place = self.place(game_id)
         try:
-            result: GameScore | None = score_game(shown[-1].state)
+            result: GameScore | None = score_game(shown[-1].state, place=place)
         except NotScorable:
             result = None
-        return frames_view(shown, notes_in(events), perspective, result)
+        return frames_view(shown, notes_in(events), perspective, result, place)
+
+    def place(self, game_id: str) -> DealPlace | None:
+        """The game's place in the card night whose deal it is: deal number, voided or
+        corrected, bock round (None for a game of no night)."""
+        if not self.store.streams(SESSION_PREFIX):
+            return None
+        return self.nights.place(game_id)
 
     def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:
         """The game's score under the rules it was played with, or under `rules` (what-if;
-        nothing is written)."""
-        return score_game(self.state(game_id), rules)
+        nothing is written); a card night's deal keeps the night's bock round either way."""
+        return score_game(self.state(game_id), rules, place=self.place(game_id))
 
     def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> AuditReport:
         """Every disputable check of one game, and a claimed result explained."""
@@ -280,7 +297,7 @@ class Ledger:
 
         problems = self.store.verify(game_stream(game_id)).problems
         recorded = self.events(game_id)
-        return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed)
+        return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed, self.place(game_id))
 
     def record(self, game_id: str) -> GameRecord:
         from doko_ledger.game.record import from_events

@@ -432,8 +432,13 @@ def test_a_late_reply_carries_no_denial_through_decide() -> None:
         "first announcement (docs/rules.md §5, DDV)"
     )
     refused(state, Announce(CLEO, A.NO90), f"Cleo: {late}")
-    # the party is barred, even the partner who could have said Kontra in time himself
-    refused(state, Announce(DIRK, A.NO90), f"Dirk: {late}")
+    # the party is barred, even the partner who could have said Kontra in time himself; the
+    # table does not know Dirk's party, so the refusal does not name it
+    hidden = (
+        "no 90 is not allowed: the announcer's party said its first word only as a late reply, which would not "
+        "have been in time as a first announcement (docs/rules.md §5, DDV)"
+    )
+    refused(state, Announce(DIRK, A.NO90), f"Dirk: {hidden}")
     refused(state, Announce(DIRK, A.NO60))
     # Re is not affected
     assert accepts(state, Announce(ANNA, A.NO90))
@@ -458,24 +463,36 @@ def test_a_skip_whose_word_would_be_a_late_reply_is_refused() -> None:
     refused(
         state,
         Announce(CLEO, A.NO90),
-        "Cleo: no 90 includes Kontra, which is too late: allowed with at most 1 card(s) played; the announcer "
-        "has played 2 (docs/rules.md §5)",
+        "Cleo: no 90 includes the party's Re or Kontra, which is too late: allowed with at most 1 card(s) played; "
+        "the announcer has played 2 (docs/rules.md §5)",
     )
 
 
 @pytest.mark.parametrize(("seat", "wrong"), [(CLEO, A.RE), (DIRK, A.RE), (ANNA, A.KONTRA), (BEN, A.KONTRA)])
-def test_the_wrong_partys_word_is_refused(seat: int, wrong: Announcement) -> None:
-    party = KONTRA if wrong is A.RE else RE
-    refused(
+def test_the_wrong_partys_word_is_refused_without_telling_the_party(seat: int, wrong: Announcement) -> None:
+    """Nothing is played: the table does not know the parties, and the refusal must not tell them."""
+    error = refused(
         NORMAL_STATE,
         Announce(seat, wrong),
-        f"{PLAYERS[seat]} is {party.title}: a {party.title} player cannot speak for {party.other.title}",
+        f"{PLAYERS[seat]} cannot announce {wrong.label}: a player announces only for their own party "
+        "(docs/rules.md §5)",
     )
+    assert " is Re" not in str(error) and " is Kontra" not in str(error)
 
 
 def test_a_denial_for_the_wrong_party_is_refused() -> None:
-    refused(NORMAL_STATE, Announce(CLEO, A.NO90, RE), "Cleo is Kontra: a Kontra player cannot speak for Re")
+    refused(
+        NORMAL_STATE,
+        Announce(CLEO, A.NO90, RE),
+        "Cleo cannot announce no 90 for Re: a player announces only for their own party (docs/rules.md §5)",
+    )
     assert accepts(NORMAL_STATE, Announce(CLEO, A.NO90, KONTRA))
+
+
+def test_a_wrong_word_names_the_party_once_the_table_knows_it() -> None:
+    """Anna played CQ: everyone knows she is Re, so the refusal may say so."""
+    state = play_script(NORMAL_STATE, "CQ")
+    refused(state, Announce(ANNA, A.KONTRA), "Anna is Re: a Re player cannot speak for Kontra")
 
 
 def test_the_same_player_cannot_repeat_a_call() -> None:
@@ -622,7 +639,12 @@ def test_in_a_silent_solo_the_soloist_is_re() -> None:
     assert state.game_type is G.SILENT_SOLO
     assert accepts(state, Announce(ANNA, A.RE))
     for seat in (BEN, CLEO, DIRK):
-        refused(state, Announce(seat, A.RE), f"{PLAYERS[seat]} is Kontra: a Kontra player cannot speak for Re")
+        # the silent solo is secret: the refusal does not tell the table who is Kontra
+        refused(
+            state,
+            Announce(seat, A.RE),
+            f"{PLAYERS[seat]} cannot announce Re: a player announces only for their own party (docs/rules.md §5)",
+        )
         assert accepts(state, Announce(seat, A.KONTRA))
 
 

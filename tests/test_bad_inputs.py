@@ -132,7 +132,7 @@ FILES: dict[str, BadFile] = {
     "thirteen_tricks.yaml": BadFile((12, 24), "tricks", "is too long"),
     # calls
     "late_announcement.yaml": BadFile(14, "tricks[2][0]", "Anna: Re is too late"),
-    "wrong_party_call.yaml": BadFile(12, "tricks[0][1]", "Ben is Kontra: a Kontra player cannot speak for Re"),
+    "wrong_party_call.yaml": BadFile(12, "tricks[0][1]", "Ben cannot announce Re: a player announces only for"),
     "unknown_call.yaml": BadFile(12, "tricks[0][1]", "{'Ben': 'doppelt'}"),
     "call_of_two_players.yaml": BadFile(12, "tricks[0][1]", "one call such as {Anna: re}"),
     "call_by_unknown_player.yaml": BadFile(12, "tricks[0][1]", "unknown player 'Zoe'"),

@@ -310,10 +310,9 @@ def test_undo_in_a_card_night_takes_back_the_card_not_the_note_after_it(cli: Cli
     _night(cli)
     ok(cli("annotate", "p-01", "Clara had to follow", "--trick", "1", "--card", "2"))
     took = ok(cli("undo")).stdout.strip()
-    match = re.fullmatch(r"took back event (\d+) of p-01", took)
-    assert match, took
+    assert took == "took back Dirk's SA in trick 1 (deal 1, p-01)"
     log = as_json(cli("log", "p-01", "--json"))
-    voided = next(e for e in log if e["version"] == int(match.group(1)))
+    voided = next(e for e in log if e["version"] == log[-1]["payload"]["version"])
     assert voided["type"] == "CardPlayed" and voided["payload"]["card"] == "SA"
     assert log[-1]["type"] == "EventVoided"
     assert log[-2]["type"] == "AnnotationAdded"
@@ -331,7 +330,8 @@ def test_undo_of_a_game_passes_over_its_notes(cli: Cli) -> None:
     ok(cli("import", NORMAL))
     ok(cli("annotate", "#1", "one", "--trick", "12"))
     ok(cli("annotate", "#1", "two"))
-    assert ok(cli("undo", "--game", "#1")).stdout.strip() == f"took back event 54 of {NORMAL_ID}"
+    took = ok(cli("undo", "--game", "#1")).stdout.strip()
+    assert re.fullmatch(rf"took back \w+'s \w+ in trick 12 \(event 54 of {NORMAL_ID}\)", took), took
     log = as_json(cli("log", "#1", "--json"))
     assert log[53]["type"] == "CardPlayed" and log[53]["version"] == 54
     assert log[-1]["payload"] == {"version": 54}
@@ -354,7 +354,7 @@ def test_undo_right_after_a_deal_with_a_note_takes_the_deal_back(cli: Cli) -> No
     ok(cli("session", "start", "p", "--players", "Anna,Ben,Clara,Dirk"))
     ok(cli("deal", "--seed", SEED))
     ok(cli("annotate", "p-01", "Anna dealt badly"))
-    assert ok(cli("undo")).stdout.strip() == "took back deal p-01"
+    assert ok(cli("undo")).stdout.strip() == "took back deal 1 (p-01)"
 
 
 # -- export and import --------------------------------------------------------------------

@@ -511,8 +511,8 @@ def test_the_audit_fails_mixed_parity_except_for_a_penalty_in_a_solo(
         ledger.impose_penalty(game_id, penalty, by=BY, at=AT)
     real = score_game
 
-    def mixed(state: GameState, rules: Any = None) -> GameScore:
-        return replace(real(state, rules), deltas=(2, -1, -1, 0))
+    def mixed(state: GameState, rules: Any = None, **options: Any) -> GameScore:
+        return replace(real(state, rules, **options), deltas=(2, -1, -1, 0))
 
     monkeypatch.setattr(audit_module, "score_game", mixed)
     report = ledger.audit(game_id)
@@ -696,7 +696,9 @@ def test_doko_undo_game_takes_the_penalty_back(cli: Cli) -> None:
     ok(cli("penalty", NORMAL_ID, "--player", "Ben", "--severe", "--yes"))
     assert cli_points(cli, NORMAL_ID) == {"Anna": 4, "Ben": -12, "Clara": 4, "Dirk": 4}
     # 54 events (start, deal, four reservations, 48 cards); the penalty is the 55th
-    assert ok(cli("undo", "--game", NORMAL_ID)).stdout.strip() == f"took back event 55 of {NORMAL_ID}"
+    assert ok(cli("undo", "--game", NORMAL_ID)).stdout.strip() == (
+        f"took back the severe penalty on Ben (event 55 of {NORMAL_ID})"
+    )
     assert cli_points(cli, NORMAL_ID) == before
     score = json.loads(ok(cli("score", NORMAL_ID, "--json")).stdout)
     assert score["penalties"] == [] and score["note"] == ""
@@ -722,9 +724,9 @@ def test_doko_undo_in_a_card_night_takes_back_the_penalty_before_the_deal(cli: C
     ok(cli("penalty", "n-01", "--player", "Ben", "--minor", "--yes"))
     assert night_points(cli) == [{"Anna": 2, "Ben": -4, "Clara": 2, "Dirk": 0}]
     # a deal of facts: GameStarted, DealSummarized, PenaltyImposed
-    assert ok(cli("undo")).stdout.strip() == "took back event 3 of n-01"
+    assert ok(cli("undo")).stdout.strip() == "took back the minor penalty on Ben (deal 1, n-01)"
     assert night_points(cli) == [{"Anna": 1, "Ben": -1, "Clara": 1, "Dirk": -1}]
-    assert ok(cli("undo")).stdout.strip() == "took back deal n-01"
+    assert ok(cli("undo")).stdout.strip() == "took back deal 1 (n-01)"
     assert night_points(cli) == []
 
 

@@ -241,9 +241,13 @@ def replay(
         view = ledger.frames(game_id, seen_as)
         shown = ledger.replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
+        place = ledger.place(game_id)
     if as_json:
-        echo_json(view if shown is None else replay_view(shown, trick) | {"notes": remarks})
-    elif trick is not None and shown is not None:
+        echo_json(view if shown is None else replay_view(shown, trick, place) | {"notes": remarks})
+        return
+    if place is not None:
+        out().print(place.label, markup=False, style="bold yellow" if place.marks else "")
+    if trick is not None and shown is not None:
         out().print(render.position(shown, trick, show_all=True))
     elif trick is not None:
         out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick)))

@@ -12,6 +12,8 @@ if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     from doko_ledger.doudizhu_games import DouDizhuStandings
     from doko_ledger.events.store import Head
     from doko_ledger.game.record import SummaryRecord
+    from doko_ledger.game.state import GameState
+    from doko_ledger.ledger import Ledger
 
 from doko_ledger.cli.common import (
     ByOption,
@@ -69,7 +71,7 @@ def _facts(
     return quick_entry.summary(game, re, re_points, tricks, calls, specials)
 
 
-def _confirm(yes: bool) -> bool:
+def _confirm(yes: bool, question: str = "append this deal?") -> bool:
     from rich.prompt import Confirm
 
     from doko_ledger.formats import quick_entry
@@ -78,7 +80,7 @@ def _confirm(yes: bool) -> bool:
         return True
     if not interactive():
         raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
-    return Confirm.ask("append this deal?", default=True)
+    return Confirm.ask(question, default=True)
 
 
 @session_app.command("start")
@@ -196,7 +198,7 @@ def undo(
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
-            what = f"event {ledger.undo(game_id, by=recorder(by), at=now())} of {game_id}"
+            what = ledger.take_back(game_id, by=recorder(by), at=now())
         else:
             what = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now())
             ledger.refresh()
@@ -251,7 +253,7 @@ def penalty(
 
 def correct(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(help="The deal's game id (see `doko standings`).")],
+    deal: Annotated[str, typer.Argument(help="The deal: its number in `doko standings`, or its game id.")],
     session: SessionOption = None,
     game: GameOption = None,
     re: ReOption = None,
@@ -259,20 +261,44 @@ def correct(
     tricks: TricksOption = None,
     call: CallOption = None,
     special: SpecialOption = None,
+    misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in after all.")] = False,
     yes: YesOption = False,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Replace a deal's facts (a new game takes its place; the old one stays in the log)."""
+    """Replace a deal's facts, or make it a misdeal; shows the old and the new score side by
+    side before appending (a new game takes its place; the old one stays in the log)."""
+    from doko_ledger.cli import render_scores
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import score_view
 
-    facts = _facts(game, re, re_points, tricks, call or [], special or [])
-    if not _confirm(yes):
-        raise typer.Exit(1)
+    facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
-        new = ledger.nights.correct(session_id, game_id, facts, by=recorder(by), at=now())
+        prepared = ledger.nights.prepare_correction(session_id, deal, facts, misdeal=misdeal)
+        new_id = prepared.game.game_id
+        if not as_json:
+            before, after = prepared.before, prepared.after
+            out().print(render_scores.correction(prepared.number, prepared.game_id, new_id, before, after))
+        if not _confirm(yes, "append this correction?"):
+            out().print("nothing appended")
+            raise typer.Exit(1)
+        ledger.nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
-    out().print(f"deal {game_id} corrected: now {new.game_id}")
+    if as_json:
+        before, after = prepared.before, prepared.after
+        echo_json(
+            {
+                "session": session_id,
+                "deal": prepared.number,
+                "game_id": prepared.game_id,
+                "new_game_id": new_id,
+                "before": None if before is None else score_view(before),
+                "after": None if after is None else score_view(after),
+            }
+        )
+    else:
+        out().print(f"deal {prepared.number} ({prepared.game_id}) corrected: now {new_id}")
 
 
 def standings(
@@ -379,7 +405,6 @@ def play(
     """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
     from rich.prompt import Prompt
 
-    from doko_ledger.cli import render_nights
     from doko_ledger.formats import quick_entry
     from doko_ledger.ledger import Ledger
 
@@ -388,23 +413,32 @@ def play(
         if tokens:
             game = ledger.nights.play(session_id, tokens, by=recorder(by), at=now())
             ledger.refresh()
-            out().print(render_nights.live(game))
+            _show_played(ledger, game)
             return
         if not interactive():
             raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
-        while True:
-            game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
-            out().print(render_nights.live(game))
-            if game.finished or game.abandoned is not None:
-                break
+        game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
+        while not _show_played(ledger, game):
             line = Prompt.ask("card, NAME=call, or q to stop")
             if line.strip().lower() in ("q", "quit", ""):
                 break
-            try:
-                ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
+            try:  # the deal as this entry left it: the last card finishes it
+                game = ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
             except DokoError as exc:
                 err_console().print(f"refused: {exc}", markup=False)
         ledger.refresh()
+
+
+def _show_played(ledger: Ledger, game: GameState) -> bool:
+    """Print the deal being played; once it is over, its result and score. True when over."""
+    from doko_ledger.cli import render_nights, render_scores
+
+    out().print(render_nights.live(game))
+    if not (game.finished or game.abandoned is not None or game.void):
+        return False
+    ledger.refresh()
+    out().print(render_scores.score([ledger.score(game.game_id)]))
+    return True
 
 
 def register(app: typer.Typer) -> None:

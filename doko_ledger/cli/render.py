@@ -16,6 +16,7 @@ from doko_ledger.game.state import GameState
 from doko_ledger.projections.replay import Replay
 from doko_ledger.projections.views import describe, running_points
 from doko_ledger.rules.announcements import Party
+from doko_ledger.session.place import deal_marks
 
 
 def card_text(card: Card, *, winner: bool = False) -> Text:
@@ -267,6 +268,9 @@ def _game_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
     kind = "thrown in" if row["abandoned"] else row["game_type"] or "reservations open"
     if row["declarer"]:
         kind += f" ({row['declarer']})"
+    marks = deal_marks(row.get("status"), row.get("corrected_by"), row.get("replaces"))
+    if marks:
+        kind += f"; {marks}"
     tricks = (
         "summary" if row["summarized"] else str(row["tricks_played"]) + ("" if row["finished"] else " (unfinished)")
     )

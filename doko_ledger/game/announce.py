@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from doko_ledger.events.doppelkopf import AnnouncementMade, DoppelkopfEvent
 from doko_ledger.game.commands import Announce, IllegalMove, seat_name
-from doko_ledger.game.parties import announcement_shift, party_calls, solo_no90, true_parties
+from doko_ledger.game.parties import announcement_shift, party_calls, public_parties, solo_no90, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Announcement, Party, announcement_problem
 
@@ -17,7 +17,13 @@ def _party(state: GameState, command: Announce) -> Party:
     said = command.party or word
     if known is not None:
         if said is not None and said is not known:
-            raise IllegalMove(f"{who} is {known.title}: a {known.title} player cannot speak for {said.title}")
+            if public_parties(state)[command.seat] is known:
+                raise IllegalMove(f"{who} is {known.title}: a {known.title} player cannot speak for {said.title}")
+            # the table does not know the party yet: the refusal must not tell it
+            what = command.announcement.label + ("" if command.party is None else f" for {said.title}")
+            raise IllegalMove(
+                f"{who} cannot announce {what}: a player announces only for their own party (docs/rules.md §5)"
+            )
         return known
     if said is None:
         raise IllegalMove(f"{who}'s party is not known from the record: say it with the call (e.g. {{{who}: re no90}})")
@@ -48,7 +54,11 @@ def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
             f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, docs/rules.md §8)"
         )
     played = len(state.played_by(command.seat))
-    problem = announcement_problem(command.announcement, party, played, shift, calls[party], calls[party.other])
+    said_party = command.party is not None or command.announcement.level == 0
+    public = said_party or public_parties(state)[command.seat] is not None
+    problem = announcement_problem(
+        command.announcement, party, played, shift, calls[party], calls[party.other], party_public=public
+    )
     if problem is not None:
         raise IllegalMove(f"{who}: {problem}")
     return [AnnouncementMade(command.seat, command.announcement, party)]

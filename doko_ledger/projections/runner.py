@@ -8,7 +8,7 @@ recorded position, and moves that position in the same transaction as the rows.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -26,7 +26,9 @@ class Projection(Protocol):
 
     A projection may also name `first_events` (a tuple of event type names): the types its
     streams start with. The runner then reads only those streams of `stream_prefix`, so that
-    two games sharing `game/` do not each read the other's streams.
+    two games sharing `game/` do not each read the other's streams. A projection that reads
+    streams under more than one prefix names `more_streams`: further prefixes, each with the
+    first events of its streams.
     """
 
     name: str
@@ -45,6 +47,12 @@ class Projection(Protocol):
 def _first_events(projection: Projection) -> tuple[str, ...] | None:
     first: tuple[str, ...] | None = getattr(projection, "first_events", None)
     return first
+
+
+def _prefixes(projection: Projection) -> list[tuple[str, tuple[str, ...] | None]]:
+    """Each stream prefix the projection reads, with the first events of its streams."""
+    more: dict[str, tuple[str, ...]] = getattr(projection, "more_streams", {})
+    return [(projection.stream_prefix, _first_events(projection)), *more.items()]
 
 
 def _ensure(db: Database, projection: Projection) -> None:
@@ -93,10 +101,9 @@ def catch_up(store: EventStore, projection: Projection) -> int:
     end = store.last_position()
     if start == end:
         return 0
-    changed = store.changed_streams(projection.stream_prefix, start, end)
-    first = _first_events(projection)
-    if first is not None:
-        changed = store.streams_starting_with(changed, first)
+    changed = [
+        s for found in _streams_of(store, projection, lambda p: store.changed_streams(p, start, end)) for s in found
+    ]
     with _fewer_collections():
         _write_batches(store, projection, changed, derived=True)
     with store.transaction(derived=True):
@@ -106,7 +113,8 @@ def catch_up(store: EventStore, projection: Projection) -> int:
 
 
 def rebuild(store: EventStore, projection: Projection) -> int:
-    """Drop the projection's tables and fold every stream again; returns the number of streams.
+    """Drop the projection's tables and fold every stream again; returns the number of streams
+    of its `stream_prefix` (a game projection: the games).
 
     The tables are emptied (position 0) in one short transaction, then filled a batch of
     streams per transaction, so other writers wait for one batch at most, never the whole
@@ -117,15 +125,23 @@ def rebuild(store: EventStore, projection: Projection) -> int:
         _ensure(store.db, projection)
         _set_position(store.db, projection, 0)
     end = store.last_position()
-    streams = store.streams(projection.stream_prefix)  # any recorded after `end` are folded early: harmless
-    first = _first_events(projection)
-    if first is not None:
-        streams = store.streams_starting_with(streams, first)
+    # streams recorded after `end` are folded early: harmless
+    own, *more = _streams_of(store, projection, store.streams)
     with _fewer_collections():
-        _write_batches(store, projection, streams, derived=False)
+        _write_batches(store, projection, [*own, *(s for found in more for s in found)], derived=False)
     with store.transaction():
         _move_position(store.db, projection, 0, end)
-    return len(streams)
+    return len(own)
+
+
+def _streams_of(store: EventStore, projection: Projection, named: Callable[[str], list[str]]) -> list[list[str]]:
+    """For each prefix the projection reads (its `stream_prefix` first), the streams `named`
+    gives that start with the first events it reads."""
+    streams: list[list[str]] = []
+    for prefix, first in _prefixes(projection):
+        found = named(prefix)
+        streams.append(found if first is None else store.streams_starting_with(found, first))
+    return streams
 
 
 def _write_batches(store: EventStore, projection: Projection, streams: Sequence[str], *, derived: bool) -> None:

@@ -20,6 +20,7 @@ from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
 from doko_ledger.rules.scoring import ScoreLine
+from doko_ledger.session.place import DealPlace
 from doko_ledger.session.standings import Standings
 
 
@@ -55,12 +56,19 @@ def _parties(players: tuple[str, ...], parties: Parties) -> dict[str, str | None
     return {name: None if p is None else p.value for name, p in zip(players, parties, strict=True)}
 
 
-def replay_view(shown: Replay, before_trick: int | None = None) -> dict[str, Any]:
+def place_view(place: DealPlace | None) -> dict[str, Any] | None:
+    """A game's place in its card night for scripts: session, deal number, status ("in force",
+    "voided", "corrected"), corrected_by, replaces, bock (None: no night's deal)."""
+    return None if place is None else place.view()
+
+
+def replay_view(shown: Replay, before_trick: int | None = None, place: DealPlace | None = None) -> dict[str, Any]:
     """A replay for scripts: the game (or the position before a trick), parties public and
-    true, each revelation, every announced level."""
+    true, each revelation, every announced level, and its place in a card night."""
     state = shown.state
     players = state.players
     view = game_view(state) if before_trick is None else position_view(state, before_trick)
+    view["night"] = place_view(place)
     view["parties_public"] = _parties(players, shown.public)
     view["parties_true"] = _parties(players, shown.truth)
     view["revealed"] = [
@@ -220,6 +228,7 @@ def score_view(result: GameScore) -> dict[str, Any]:
             for line in result.penalties
         ],
         "players": result.by_player,
+        "night": place_view(result.place),
     }
 
 
@@ -227,6 +236,7 @@ def audit_view(report: AuditReport) -> dict[str, Any]:
     claim = report.claim
     return {
         "game_id": report.game_id,
+        "night": place_view(report.place),
         "ok": report.ok,
         "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
         "score": None if report.score is None else score_view(report.score),
@@ -259,6 +269,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
                 "match": r.match,
                 "round": r.round,
                 "multiplier": r.multiplier,
+                "bock": r.bock or None,
                 "counts": r.counts,
                 "compulsory_solo": r.compulsory,
                 "forced_solo": r.forced,
@@ -298,7 +309,11 @@ TOURNAMENT = "tournament"
 
 
 def frames_view(
-    shown: Sequence[Frame], notes: Sequence[AnnotationAdded], perspective: str = ALL, result: GameScore | None = None
+    shown: Sequence[Frame],
+    notes: Sequence[AnnotationAdded],
+    perspective: str = ALL,
+    result: GameScore | None = None,
+    place: DealPlace | None = None,
 ) -> dict[str, Any]:
     """A replay as frames, as one viewer could see it: `all` (every hand and the true parties),
     `tournament` (no card points, parties or announcements before the end) or a
@@ -325,6 +340,7 @@ def frames_view(
             for frame in shown
         ],
         "result": None if result is None else _result_view(result),
+        "night": place_view(place),
     }
 
 

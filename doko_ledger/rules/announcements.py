@@ -98,12 +98,15 @@ def announcement_problem(
     shift: int,
     own: PartyCalls,
     other: PartyCalls,
+    party_public: bool = True,
 ) -> str | None:
     """Why `announcement` by a `party` player who has played `played` cards is refused, or None.
 
     `shift` moves every deadline (marriages clarified late, docs/rules.md §5). A no X
     also makes every lower step the party has not said; each must still be in
     time. A party whose Re/Kontra came only as a late reply makes no denial.
+    Without `party_public` the reason does not name the announcer's party (the table
+    does not know it yet).
     """
     if announcement in (Announcement.RE, Announcement.KONTRA) and announcement is not party_word(party):
         return f"a {party.title} player cannot say {announcement.label}"
@@ -118,6 +121,11 @@ def announcement_problem(
             allowed += f", or {reply} as a reply to {at_level(party.other, other.level).label}"
         return _too_late(announcement.label, allowed, played)
     if own.level >= 0 and not own.base_in_time:
+        if not party_public:
+            return (
+                f"{announcement.label} is not allowed: the announcer's party said its first word only as a late "
+                "reply, which would not have been in time as a first announcement (docs/rules.md §5, DDV)"
+            )
         word = party_word(party).label
         return (
             f"{announcement.label} is not allowed: {party.title}'s {word} came only as a late reply "
@@ -127,7 +135,7 @@ def announcement_problem(
     for step in range(lowest, level + 1):
         due = deadline(step, shift)
         if played > due:
-            said = at_level(party, step).label
+            said = at_level(party, step).label if party_public or step else "the party's Re or Kontra"
             what = announcement.label if step == level else f"{announcement.label} includes {said}, which"
             return _too_late(what, f"at most {due} card(s) played", played)
     return None
