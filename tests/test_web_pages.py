@@ -121,7 +121,8 @@ def test_record_a_deal_and_see_it_in_the_standings(db: Path) -> None:
     assert recorded.headers["location"] == "/nights/night?new=night-01"
     view = standings(db)
     assert [d["game_id"] for d in view["deals"]] == ["night-01"]
-    page = phone.get("/nights/night").text
+    page = phone.get(recorded.headers["location"]).text
+    assert "Deal 1 recorded: Ben +2, Clara +2, Dirk -2, Emil -2." in page
     for row in view["table"]:
         assert f'data-player="{row["player"]}" data-total="{row["total"]}"' in page
     assert "Bob" not in page and "Ben pays" not in page  # Ben won: he is paid

@@ -29,7 +29,7 @@ from doko_ledger.web.guard import CSRF_FIELD, JOIN_COOKIE, same
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
-COOKIE = {"httponly": True, "samesite": "strict", "max_age": 60 * 60 * 24 * 30}
+COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 30}
 
 
 # -- home and joining -------------------------------------------------------------------------
