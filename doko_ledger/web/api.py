@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
+from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.record import SummaryRecord
 from doko_ledger.projections.views import audit_view, notes_view, score_view, standings_view
@@ -16,6 +17,7 @@ from doko_ledger.rules.ruleset import PRESETS, preset
 from doko_ledger.session.decide import StartSession
 from doko_ledger.session.standings import payments
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
+from doko_ledger.web.nights import change_text
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -195,9 +197,13 @@ def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
 def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
     with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
-        prepared = ledger.nights.record_at(
-            sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
-        )
+        try:
+            prepared = ledger.nights.record_at(
+                sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
+            )
+        except ConcurrencyError as exc:
+            told = change_text(ledger.nights, sid, body.version)
+            raise ConcurrencyError(f"{told}: nothing was written" if told else str(exc)) from None
         ledger.refresh()
         return {
             "game_id": prepared.game_id,
