@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from browser import _free_port
+from markupsafe import escape
 from web_helpers import CODE, app_for, client, csrf_of, deal, joined, post_deal, standings, start_night, version_of
 
 from doko_ledger.ledger import Ledger
@@ -427,3 +428,12 @@ def test_doko_serve_on_a_port_in_use_is_one_line(db: Path) -> None:
         result = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--port", str(port)])
     assert result.exit_code == 1
     assert f"error: cannot serve on 127.0.0.1:{port}" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", ["Jürgen", "李", 'Zoë "the;best"'])
+def test_a_phone_records_under_any_name(db: Path, name: str) -> None:
+    phone = joined(app_for(db), name)
+    assert f"✎ {escape(name)}" in phone.get("/").text
+    assert post_deal(phone, "night", deal(["Ben", "Clara"], 151)).status_code == 303
+    with Ledger.open(db) as ledger:
+        assert ledger.events("night-01")[0].envelope.recorded_by == name

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -106,7 +107,7 @@ async def join_table(request: Request) -> Response:
     response = RedirectResponse("/", status_code=303)
     response.set_cookie(JOIN_COOKIE, settings_of(request).join_code, **COOKIE)  # type: ignore[arg-type]
     if name:
-        response.set_cookie(NAME_COOKIE, name[:40], **COOKIE)  # type: ignore[arg-type]
+        response.set_cookie(NAME_COOKIE, quote(name[:40]), **COOKIE)  # type: ignore[arg-type]
     return response
 
 
