@@ -102,6 +102,15 @@ def test_bad_input_is_a_4xx_with_one_line(db: Path) -> None:
         ({"version": 1, "deal": {"re": ["Anna", "Ben"], "re_points": 151}}, 422),  # Anna sits out
         ({"version": 1, "deal": {"game": "skat", "re": ["Ben"], "re_points": 151}}, 422),
         ({"version": 1, "deal": {"re": "Ben", "re_points": "many"}}, 422),
+        ({"version": 1, "deal": {"re": ["Ben", "Clara"], "re_points": 151, "calls": [["Ben", "shout"]]}}, 422),
+        (
+            {
+                "version": 1,
+                "deal": {"re": ["Ben", "Clara"], "re_points": 151, "specials": [{"kind": "x", "party": "re"}]},
+            },
+            422,
+        ),
+        ({"version": 1, "deal": {"re": ["Ben", "Clara"], "re_points": 10**30}}, 422),
         ({"deal": {"re": ["Ben", "Clara"], "re_points": 151}}, 422),
         ({"version": 7, "deal": {"re": ["Ben", "Clara"], "re_points": 151}}, 409),
     ]

@@ -437,3 +437,27 @@ def test_a_phone_records_under_any_name(db: Path, name: str) -> None:
     assert post_deal(phone, "night", deal(["Ben", "Clara"], 151)).status_code == 303
     with Ledger.open(db) as ledger:
         assert ledger.events("night-01")[0].envelope.recorded_by == name
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"re_points": "²"},
+        {"re_points": "9" * 5000},
+        {"version": "²"},
+        {"version": "9" * 5000},
+        {"re_tricks": "٣", "kontra_tricks": "x"},
+        {"game": "<b>"},
+        {"call_0": "shout"},
+        {"special_kind_0": "fox_caught", "special_party_0": "both"},
+        {"re": ["Nobody", "Ben"]},
+    ],
+)
+def test_odd_form_input_is_a_refusal_never_a_crash(db: Path, fields: dict[str, object]) -> None:
+    phone = joined(app_for(db))
+    page = phone.get("/nights/night/record").text
+    data = {"csrf": csrf_of(page), "version": version_of(page), "action": "record", **deal(["Ben", "Clara"], 151)}
+    answer = phone.post("/nights/night/record", data={**data, **fields})
+    assert answer.status_code in (409, 422), answer.text[:300]
+    assert '<p class="error" role="alert"' in answer.text and "Traceback" not in answer.text
+    assert standings(db)["deals"] == []

@@ -13,7 +13,10 @@ from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.record import SummaryRecord
 from doko_ledger.projections.views import audit_view, notes_view, score_view, standings_view
+from doko_ledger.rules.announcements import Announcement, Party
+from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.ruleset import PRESETS, preset
+from doko_ledger.rules.scoring import SpecialKind
 from doko_ledger.session.decide import StartSession
 from doko_ledger.session.standings import payments
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
@@ -128,19 +131,19 @@ class NightIn(BaseModel):
 
 
 class SpecialIn(BaseModel):
-    kind: str
-    party: str
+    kind: SpecialKind
+    party: Party
     caught_from: str | None = None
 
 
 class DealIn(BaseModel):
     """A deal by its facts, as `doko record` takes them."""
 
-    game: str = "normal"
+    game: GameType = GameType.NORMAL
     re: list[str] = Field(default_factory=list, max_length=4)
     re_points: int = 0
     tricks: tuple[int, int] | None = None
-    calls: list[tuple[str, str]] = Field(default_factory=list, max_length=24)
+    calls: list[tuple[str, Announcement]] = Field(default_factory=list, max_length=24)
     specials: list[SpecialIn] = Field(default_factory=list, max_length=24)
     misdeal: bool = False
 
@@ -148,12 +151,12 @@ class DealIn(BaseModel):
         if self.misdeal:
             return None
         return SummaryRecord(
-            game=self.game,
+            game=self.game.value,
             re=tuple(self.re),
             re_points=self.re_points,
             tricks=self.tricks,
-            announcements=tuple(self.calls),
-            specials=tuple((s.kind, s.party, s.caught_from) for s in self.specials),
+            announcements=tuple((player, call.value) for player, call in self.calls),
+            specials=tuple((s.kind.value, s.party.value, s.caught_from) for s in self.specials),
         )
 
 

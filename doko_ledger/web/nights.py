@@ -247,7 +247,7 @@ def record_form(request: Request, session_id: str) -> Response:
 
 def _version(post: Any) -> int:
     text = post.get("version")
-    if not text.isdigit():
+    if not forms.whole(text):
         raise EntryError("the form has no night version: reload the page")
     return int(text)
 
