@@ -167,7 +167,7 @@ def change_text(nights: CardNights, session_id: str, since: int) -> str:
     changes = nights.changes_since(session_id, since)
     if not changes:
         return ""
-    numbers = {r.game_id: r.number for r in nights.standings(session_id).rows}
+    numbers = {g: n for n, g in enumerate(night_state(nights, session_id).deals, 1)}  # no game folded
     out = []
     for recorded in changes:
         event, by = recorded.event, recorded.envelope.recorded_by
