@@ -102,6 +102,15 @@ def test_bad_input_is_a_4xx_with_one_line(db: Path) -> None:
         ({"version": 1, "deal": {"re": ["Anna", "Ben"], "re_points": 151}}, 422),  # Anna sits out
         ({"version": 1, "deal": {"game": "skat", "re": ["Ben"], "re_points": 151}}, 422),
         ({"version": 1, "deal": {"re": "Ben", "re_points": "many"}}, 422),
+        ({"version": 1, "deal": {"re": ["Ben", "Clara"], "re_points": 151, "calls": [["Ben", "shout"]]}}, 422),
+        (
+            {
+                "version": 1,
+                "deal": {"re": ["Ben", "Clara"], "re_points": 151, "specials": [{"kind": "x", "party": "re"}]},
+            },
+            422,
+        ),
+        ({"version": 1, "deal": {"re": ["Ben", "Clara"], "re_points": 10**30}}, 422),
         ({"deal": {"re": ["Ben", "Clara"], "re_points": 151}}, 422),
         ({"version": 7, "deal": {"re": ["Ben", "Clara"], "re_points": 151}}, 409),
     ]
@@ -125,7 +134,7 @@ def test_two_writes_from_the_same_version_one_wins(db: Path) -> None:
     api = client(app_for(db))
     first, second = record(api, version=1), record(api, 140, version=1)
     assert first.status_code == 201 and second.status_code == 409
-    assert "someone else recorded first" in second.json()["error"]
+    assert second.json()["error"] == "deal 1 was just recorded (by script): nothing was written"
     with Ledger.open(db) as ledger:
         assert len(ledger.nights.standings("night").rows) == 1
 
@@ -173,3 +182,47 @@ def test_the_openapi_description_and_page(db: Path) -> None:
     page = api.get("/api/")
     assert page.status_code == 200 and "/api/nights/{session}/standings" in page.text
     assert api.get("/docs").status_code == 404  # no page that loads its script from the network
+
+
+def test_phones_posting_the_same_deal_at_the_same_moment_record_it_once(db: Path) -> None:
+    """Eight phones send deal 1 at once to a real server, each from the same version: exactly
+    one is recorded; the others hear which deal was recorded, and by whom."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from web_helpers import serving
+
+    with serving(app_for(db)) as base:
+        start = threading.Barrier(8)
+        answers: list[tuple[int, str]] = []
+        lock = threading.Lock()
+
+        def send(n: int) -> None:
+            deal = {"re": ["Ben", "Clara"], "re_points": 151 - n}
+            body = json.dumps({"version": 1, "deal": deal}).encode()
+            headers = {**WRITE, "x-doko-user": f"phone{n}", "content-type": "application/json"}
+            request = urllib.request.Request(f"{base}/api/nights/night/deals", data=body, headers=headers)
+            opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+            start.wait()
+            try:
+                with opener.open(request, timeout=60) as answer:
+                    result = (answer.status, answer.read().decode())
+            except urllib.error.HTTPError as refused:
+                result = (refused.code, refused.read().decode())
+            with lock:
+                answers.append(result)
+
+        threads = [threading.Thread(target=send, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert sorted(status for status, _ in answers) == [201] + [409] * 7
+    with Ledger.open(db) as ledger:
+        (row,) = ledger.nights.standings("night").rows
+        winner = ledger.events(row.game_id)[0].envelope.recorded_by
+        assert ledger.game_ids() == [row.game_id]  # no second game half-written
+    assert winner.startswith("phone")
+    told = {json.loads(text)["error"] for status, text in answers if status == 409}
+    assert told == {f"deal 1 was just recorded (by {winner}): nothing was written"}

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from browser import _free_port
+from markupsafe import escape
 from web_helpers import CODE, app_for, client, csrf_of, deal, joined, post_deal, standings, start_night, version_of
 
 from doko_ledger.ledger import Ledger
@@ -121,7 +122,8 @@ def test_record_a_deal_and_see_it_in_the_standings(db: Path) -> None:
     assert recorded.headers["location"] == "/nights/night?new=night-01"
     view = standings(db)
     assert [d["game_id"] for d in view["deals"]] == ["night-01"]
-    page = phone.get("/nights/night").text
+    page = phone.get(recorded.headers["location"]).text
+    assert "Deal 1 recorded: Ben +2, Clara +2, Dirk -2, Emil -2." in page
     for row in view["table"]:
         assert f'data-player="{row["player"]}" data-total="{row["total"]}"' in page
     assert "Bob" not in page and "Ben pays" not in page  # Ben won: he is paid
@@ -426,3 +428,36 @@ def test_doko_serve_on_a_port_in_use_is_one_line(db: Path) -> None:
         result = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--port", str(port)])
     assert result.exit_code == 1
     assert f"error: cannot serve on 127.0.0.1:{port}" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", ["Jürgen", "李", 'Zoë "the;best"'])
+def test_a_phone_records_under_any_name(db: Path, name: str) -> None:
+    phone = joined(app_for(db), name)
+    assert f"✎ {escape(name)}" in phone.get("/").text
+    assert post_deal(phone, "night", deal(["Ben", "Clara"], 151)).status_code == 303
+    with Ledger.open(db) as ledger:
+        assert ledger.events("night-01")[0].envelope.recorded_by == name
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"re_points": "²"},
+        {"re_points": "9" * 5000},
+        {"version": "²"},
+        {"version": "9" * 5000},
+        {"re_tricks": "٣", "kontra_tricks": "x"},
+        {"game": "<b>"},
+        {"call_0": "shout"},
+        {"special_kind_0": "fox_caught", "special_party_0": "both"},
+        {"re": ["Nobody", "Ben"]},
+    ],
+)
+def test_odd_form_input_is_a_refusal_never_a_crash(db: Path, fields: dict[str, object]) -> None:
+    phone = joined(app_for(db))
+    page = phone.get("/nights/night/record").text
+    data = {"csrf": csrf_of(page), "version": version_of(page), "action": "record", **deal(["Ben", "Clara"], 151)}
+    answer = phone.post("/nights/night/record", data={**data, **fields})
+    assert answer.status_code in (409, 422), answer.text[:300]
+    assert '<p class="error" role="alert"' in answer.text and "Traceback" not in answer.text
+    assert standings(db)["deals"] == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -75,3 +77,27 @@ def standings(db: Path, session_id: str = "night") -> Any:
 
     with Ledger.open(db) as ledger:
         return standings_view(ledger.nights.standings(session_id))
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """The app on a real server (uvicorn, loopback, in a thread); yields its base URL."""
+    import threading
+    import time
+
+    import uvicorn
+    from browser import _free_port
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
+from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.record import SummaryRecord
 from doko_ledger.projections.views import (
@@ -19,9 +20,13 @@ from doko_ledger.projections.views import (
     settle_view,
     standings_view,
 )
+from doko_ledger.rules.announcements import Announcement, Party
+from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.ruleset import PRESETS, preset
+from doko_ledger.rules.scoring import SpecialKind
 from doko_ledger.session.decide import StartSession
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
+from doko_ledger.web.nights import change_text
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -132,19 +137,19 @@ class NightIn(BaseModel):
 
 
 class SpecialIn(BaseModel):
-    kind: str
-    party: str
+    kind: SpecialKind
+    party: Party
     caught_from: str | None = None
 
 
 class DealIn(BaseModel):
     """A deal by its facts, as `doko record` takes them."""
 
-    game: str = "normal"
+    game: GameType = GameType.NORMAL
     re: list[str] = Field(default_factory=list, max_length=4)
     re_points: int = 0
     tricks: tuple[int, int] | None = None
-    calls: list[tuple[str, str]] = Field(default_factory=list, max_length=24)
+    calls: list[tuple[str, Announcement]] = Field(default_factory=list, max_length=24)
     specials: list[SpecialIn] = Field(default_factory=list, max_length=24)
     misdeal: bool = False
 
@@ -152,12 +157,12 @@ class DealIn(BaseModel):
         if self.misdeal:
             return None
         return SummaryRecord(
-            game=self.game,
+            game=self.game.value,
             re=tuple(self.re),
             re_points=self.re_points,
             tricks=self.tricks,
-            announcements=tuple(self.calls),
-            specials=tuple((s.kind, s.party, s.caught_from) for s in self.specials),
+            announcements=tuple((player, call.value) for player, call in self.calls),
+            specials=tuple((s.kind.value, s.party.value, s.caught_from) for s in self.specials),
         )
 
 
@@ -201,9 +206,13 @@ def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
 def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
     with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
-        prepared = ledger.nights.record_at(
-            sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
-        )
+        try:
+            prepared = ledger.nights.record_at(
+                sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
+            )
+        except ConcurrencyError as exc:
+            told = change_text(ledger.nights, sid, body.version)
+            raise ConcurrencyError(f"{told}: nothing was written" if told else str(exc)) from None
         ledger.refresh()
         return {
             "game_id": prepared.game_id,

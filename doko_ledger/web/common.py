@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import unquote
 
 from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
@@ -63,7 +64,7 @@ def is_joined(request: Request) -> bool:
 
 def player_name(request: Request) -> str:
     """Who records from this phone (chosen when joining); `web` when nobody said."""
-    name = request.cookies.get(NAME_COOKIE, "").strip()
+    name = unquote(request.cookies.get(NAME_COOKIE, "")).strip()  # quoted: a cookie holds latin-1 only
     return name[:40] if name else "web"
 
 

@@ -77,9 +77,14 @@ def fields_of(summary: SummaryRecord, playing: Sequence[str]) -> DealFields:
     )
 
 
+def whole(text: str) -> bool:
+    """A whole number as a phone's number pad types it: ASCII digits, at most six."""
+    return text.isascii() and text.isdigit() and len(text) <= 6
+
+
 def _number(text: str, what: str) -> int:
-    if not text.isdigit():
-        raise EntryError(f"{what}: give a whole number, not {text!r}" if text else f"{what}: give a number")
+    if not whole(text):
+        raise EntryError(f"{what}: give a whole number, not {text[:20]!r}" if text else f"{what}: give a number")
     return int(text)
 
 
@@ -131,7 +136,7 @@ def start_command(post: Posted, nights: Sequence[tuple[str, RuleSet]]) -> StartS
     names = [post.get(f"player_{i}") for i in range(MAX_PLAYERS)]
     players = tuple(n for n in names if n)
     dealer_slot = post.get("dealer", "0")
-    dealer_name = names[int(dealer_slot)] if dealer_slot.isdigit() and int(dealer_slot) < len(names) else ""
+    dealer_name = names[int(dealer_slot)] if whole(dealer_slot) and int(dealer_slot) < len(names) else ""
     first = players.index(dealer_name) if dealer_name in players else 0
     choice = post.get("rules", "preset:standard")
     kind, _, name = choice.partition(":")

@@ -125,7 +125,7 @@ class ClientCookie:
 
         async def cookied(message: Message) -> None:
             if fresh and message["type"] == "http.response.start":
-                cookie = f"{CLIENT_COOKIE}={client}; Path=/; HttpOnly; SameSite=Strict"
+                cookie = f"{CLIENT_COOKIE}={client}; Path=/; HttpOnly; SameSite=Lax"
                 message = {**message, "headers": [*message.get("headers", []), (b"set-cookie", cookie.encode())]}
             await send(message)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -29,7 +30,7 @@ from doko_ledger.web.guard import CSRF_FIELD, JOIN_COOKIE, same
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
-COOKIE = {"httponly": True, "samesite": "strict", "max_age": 60 * 60 * 24 * 30}
+COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 30}
 
 
 # -- home and joining -------------------------------------------------------------------------
@@ -106,7 +107,7 @@ async def join_table(request: Request) -> Response:
     response = RedirectResponse("/", status_code=303)
     response.set_cookie(JOIN_COOKIE, settings_of(request).join_code, **COOKIE)  # type: ignore[arg-type]
     if name:
-        response.set_cookie(NAME_COOKIE, name[:40], **COOKIE)  # type: ignore[arg-type]
+        response.set_cookie(NAME_COOKIE, quote(name[:40]), **COOKIE)  # type: ignore[arg-type]
     return response
 
 
@@ -166,7 +167,7 @@ def change_text(nights: CardNights, session_id: str, since: int) -> str:
     changes = nights.changes_since(session_id, since)
     if not changes:
         return ""
-    numbers = {r.game_id: r.number for r in nights.standings(session_id).rows}
+    numbers = {g: n for n, g in enumerate(night_state(nights, session_id).deals, 1)}  # no game folded
     out = []
     for recorded in changes:
         event, by = recorded.event, recorded.envelope.recorded_by
@@ -246,7 +247,7 @@ def record_form(request: Request, session_id: str) -> Response:
 
 def _version(post: Any) -> int:
     text = post.get("version")
-    if not text.isdigit():
+    if not forms.whole(text):
         raise EntryError("the form has no night version: reload the page")
     return int(text)
 
