@@ -14,6 +14,7 @@ from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
 from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
+from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 from doko_ledger.projections import runner
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.streams import GAME_PREFIX, game_stream
@@ -201,11 +202,14 @@ class Ledger:
         if self.store.stream_version(game_stream(ref)) > 0:  # an exact id: one index look-up
             return ref
         ids = self.game_ids()
-        if ref.startswith("#") and ref[1:].isdigit():
-            index = int(ref[1:])
-            if 1 <= index <= len(ids):
+        if ref.startswith("#") and ref[1:].isascii() and ref[1:].isdigit():
+            try:
+                index = whole_number(ref[1:])
+            except NumberTooLong:
+                index = None
+            if index is not None and 1 <= index <= len(ids):
                 return ids[index - 1]
-            raise GameNotFound(f"there is no game {ref}: the ledger holds {len(ids)} games")
+            raise GameNotFound(f"there is no game {shortened(ref)}: the ledger holds {len(ids)} games")
         matches = [i for i in ids if i.startswith(ref)]
         if len(matches) == 1:
             return matches[0]

@@ -26,6 +26,7 @@ from doko_ledger.cli.common import (
 )
 from doko_ledger.errors import DokoError
 from doko_ledger.ledger import Ledger
+from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 
 if TYPE_CHECKING:
     from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
@@ -324,11 +325,13 @@ def _claim(text: str) -> dict[str, int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = part.partition("=")
         try:
-            points = int(value)
-        except ValueError:
-            sep = ""
-        if not sep or not name.strip():
-            raise typer.BadParameter(f"{part!r}: write PLAYER=POINTS, e.g. Anna=+5", param_hint="--claimed")
+            points = whole_number(value, signed=True)
+        except NumberTooLong as exc:
+            raise typer.BadParameter(f"{shortened(name, 40)!r}: {exc}", param_hint="--claimed") from None
+        if points is None or not sep or not name.strip():
+            raise typer.BadParameter(
+                f"{shortened(part, 40)!r}: write PLAYER=POINTS, e.g. Anna=+5", param_hint="--claimed"
+            )
         claimed[name.strip()] = points
     if not claimed:
         raise typer.BadParameter(

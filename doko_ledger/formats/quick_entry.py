@@ -9,6 +9,7 @@ from dataclasses import replace
 from doko_ledger.cards import Card, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord
+from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.scoring import SpecialKind
@@ -31,9 +32,13 @@ def names(text: str, flag: str) -> tuple[str, ...]:
 def tricks(text: str, flag: str = "--tricks") -> tuple[int, int]:
     """`9:3` → Re's and Kontra's tricks."""
     re_part, _, kontra_part = text.partition(":")
-    if not (re_part.strip().isdigit() and kontra_part.strip().isdigit()):
-        raise EntryError(f"{flag}: write Re's and Kontra's tricks as RE:KONTRA, e.g. 9:3, not {text!r}")
-    return int(re_part), int(kontra_part)
+    try:
+        re_tricks, kontra_tricks = whole_number(re_part), whole_number(kontra_part)
+    except NumberTooLong as exc:
+        raise EntryError(f"{flag}: {exc}") from None
+    if re_tricks is None or kontra_tricks is None:
+        raise EntryError(f"{flag}: write Re's and Kontra's tricks as RE:KONTRA, e.g. 9:3, not {shortened(text, 40)!r}")
+    return re_tricks, kontra_tricks
 
 
 def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], ...]:

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from doko_ledger.errors import DokoError
+from doko_ledger.numbers import NumberTooLong, check_length
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -48,6 +49,25 @@ _Loader.add_implicit_resolver(
 )
 # Numbers without YAML 1.1's base-60 form: `tricks: 9:3` stays text, not 543.
 _Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"), list("-+0123456789"))
+
+
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    """A YAML integer, refused before Python converts one too long to hold (`NumberTooLong`)."""
+    try:
+        check_length(str(node.value))
+    except NumberTooLong as exc:
+        raise _TooLong(str(exc), node.start_mark) from None
+    value: int = loader.construct_yaml_int(node)
+    return value
+
+
+class _TooLong(Exception):
+    def __init__(self, message: str, mark: Any) -> None:
+        super().__init__(message)
+        self.mark = mark
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]+(?:[eE][-+][0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$"),
@@ -158,6 +178,8 @@ def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
         root = yaml.compose(text, Loader=_Loader)
         _check_duplicate_keys(root, source)
         data = yaml.load(text, Loader=_Loader)
+    except _TooLong as exc:
+        raise SourceError(str(exc), source=source, line=_line(exc.mark)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = None if mark is None else mark.line + 1
