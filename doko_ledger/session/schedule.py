@@ -88,30 +88,50 @@ def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
 
 def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
     """Fold the night's deal outcomes into the schedule, in order."""
-    if not state.started:
-        return Schedule((), NextDeal(1, "", 0, (), 1, (), False), (), 0, 0)
-    rules, n = state.rules, state.table_size
-    dealer, counted, bock_left = state.first_dealer, 0, 0
-    solos: set[str] = set()
-    totals = dict.fromkeys(state.players, 0)
-    rows: list[DealRow] = []
-    for number, outcome in enumerate(outcomes, 1):
+    course = Course(state)
+    for outcome in outcomes:
+        course.add(outcome)
+    return course.schedule()
+
+
+class Course:
+    """The fold behind `plan`, one deal at a time: a night that grows by a deal extends its
+    course instead of folding every deal again."""
+
+    __slots__ = ("_bock_left", "_counted", "_dealer", "_rows", "_solos", "_totals", "outcomes", "state")
+
+    def __init__(self, state: SessionState) -> None:
+        self.state = state
+        self.outcomes: list[DealOutcome] = []
+        self._rows: list[DealRow] = []
+        self._dealer, self._counted, self._bock_left = state.first_dealer, 0, 0
+        self._solos: set[str] = set()
+        self._totals = dict.fromkeys(state.players, 0)
+
+    def add(self, outcome: DealOutcome) -> None:
+        """Fold the next deal's outcome."""
+        state = self.state
+        if not state.started:
+            self.outcomes.append(outcome)
+            return
+        rules, n, dealer, counted, solos = state.rules, state.table_size, self._dealer, self._counted, self._solos
         at_table = playing(state.players, dealer)
         owed = tuple(p for p in _owed(state, solos) if p in at_table)  # a player sitting out plays no solo
         forced = _forced(state, counted, _owed(state, solos)) and bool(owed)
         first_solo = outcome.solo_by is not None and outcome.solo_by not in solos and rules.compulsory_solo
         compulsory = rules.compulsory_solo and first_solo and not forced
         live = not outcome.abandoned
-        multiplier = rules.bock_multiplier if bock_left > 0 and live and outcome.finished else 1
+        multiplier = rules.bock_multiplier if self._bock_left > 0 and live and outcome.finished else 1
         deltas = {p: outcome.deltas.get(p, 0) * multiplier for p in state.players}
         for player, delta in deltas.items():
-            totals[player] += delta
+            self._totals[player] += delta
         counts = live and not compulsory and not (forced and rules.forced_solos == "after_deals")
         index = max(counted - 1 + counts, 0)
         started = sum(1 for t in outcome.triggers if t in rules.bock_triggers) if outcome.finished else 0
-        rows.append(
+        self.outcomes.append(outcome)
+        self._rows.append(
             DealRow(
-                number=number,
+                number=len(self.outcomes),
                 game_id=outcome.game_id,
                 dealer=state.players[dealer],
                 playing=at_table,
@@ -124,29 +144,36 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
                 forced=forced and first_solo,
                 bock_rounds_started=started,
                 deltas=deltas,
-                totals=dict(totals),
+                totals=dict(self._totals),
                 outcome=outcome,
             )
         )
         if outcome.solo_by is not None:
             solos.add(outcome.solo_by)
-        counted += counts
+        self._counted += counts
         if multiplier > 1:
-            bock_left -= 1
-        bock_left += started * n
+            self._bock_left -= 1
+        self._bock_left += started * n
         if live and not compulsory:
-            dealer = (dealer + 1) % n
-    owed = _owed(state, solos)
-    at_next = playing(state.players, dealer)
-    forced_now = _forced(state, counted, owed) and any(p in at_next for p in owed)
-    over = rules.compulsory_solo and counted >= rules.tournament_deals and not owed
-    next_deal = NextDeal(
-        number=len(outcomes) + 1,
-        dealer=state.players[dealer],
-        dealer_seat=dealer,
-        playing=at_next,
-        multiplier=rules.bock_multiplier if bock_left > 0 else 1,
-        forced_solo_by=tuple(p for p in owed if p in at_next) if forced_now else (),
-        over=over,
-    )
-    return Schedule(tuple(rows), next_deal, owed, counted, bock_left)
+            self._dealer = (dealer + 1) % n
+
+    def schedule(self) -> Schedule:
+        """The schedule of the deals folded so far."""
+        state = self.state
+        if not state.started:
+            return Schedule((), NextDeal(1, "", 0, (), 1, (), False), (), 0, 0)
+        rules, dealer, counted, bock_left = state.rules, self._dealer, self._counted, self._bock_left
+        owed = _owed(state, self._solos)
+        at_next = playing(state.players, dealer)
+        forced_now = _forced(state, counted, owed) and any(p in at_next for p in owed)
+        over = rules.compulsory_solo and counted >= rules.tournament_deals and not owed
+        next_deal = NextDeal(
+            number=len(self.outcomes) + 1,
+            dealer=state.players[dealer],
+            dealer_seat=dealer,
+            playing=at_next,
+            multiplier=rules.bock_multiplier if bock_left > 0 else 1,
+            forced_solo_by=tuple(p for p in owed if p in at_next) if forced_now else (),
+            over=over,
+        )
+        return Schedule(tuple(self._rows), next_deal, owed, counted, bock_left)
