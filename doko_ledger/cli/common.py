@@ -12,8 +12,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.text import Text
 from typer.core import TyperGroup
 
+from doko_ledger.cli.user_text import escaped
 from doko_ledger.errors import DokoError
 
 try:  # typer 0.2x vendors click; older typers use click itself
@@ -65,12 +67,20 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts
 GameArg = Annotated[str, typer.Argument(help="A game id, a unique prefix of one, or #N from `doko games`.")]
 
 
+class _TextConsole(Console):
+    """A console that prints every plain string as text: no markup, no emoji codes, control
+    characters escaped (`cli.user_text`), whoever wrote the string."""
+
+    def render_str(self, text: str, **options: Any) -> Text:
+        return super().render_str(escaped(text), **(options | {"markup": False, "emoji": False}))
+
+
 def out() -> Console:
-    return Console(highlight=False)
+    return _TextConsole(highlight=False, markup=False, emoji=False)
 
 
 def err_console() -> Console:
-    return Console(stderr=True, highlight=False)
+    return _TextConsole(stderr=True, highlight=False, markup=False, emoji=False)
 
 
 def interactive() -> bool:

@@ -16,6 +16,7 @@ from rich.text import Text
 
 from doko_ledger.cards import parse_card
 from doko_ledger.cli.render import card_text
+from doko_ledger.cli.user_text import escaped, user_text
 
 KEYS = "→/← card · ↓/↑ trick · Home/End · number+Enter: trick · q: quit"
 
@@ -42,17 +43,18 @@ def _party(frame: Mapping[str, Any], player: str) -> Text:
 
 
 def header(view: Mapping[str, Any]) -> Text:
-    head = Text.assemble((view["game_id"], "bold"))
+    head = Text.assemble((escaped(view["game_id"]), "bold"))
     if view["game_type"]:
         head.append(f"  {view['game_type'].replace('_', ' ')}")
         if view["declarer"]:
-            head.append(f" ({view['declarer']})")
-    head.append(f"  ·  dealer {view['dealer']}")
+            head.append(escaped(f" ({view['declarer']})"))
+    head.append(escaped(f"  ·  dealer {view['dealer']}"))
     if view["played_on"]:
-        head.append(f"  ·  {view['played_on']}")
+        head.append(escaped(f"  ·  {view['played_on']}"))
     perspective = view["perspective"]
     if perspective != "all":
-        head.append(f"  ·  {'tournament view' if perspective == 'tournament' else 'as ' + perspective}", style="cyan")
+        seen = "tournament view" if perspective == "tournament" else "as " + perspective
+        head.append(escaped(f"  ·  {seen}"), style="cyan")
     return head
 
 
@@ -68,7 +70,7 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
     table.add_column("points", justify="right")
     on_table = {play["player"]: play["card"] for play in shown["trick_cards"]}
     for player in view["players"]:
-        label = Text(player, style="bold" if player == shown["leader"] else "")
+        label = user_text(player, style="bold" if player == shown["leader"] else "")
         if player == shown["leader"]:
             label.append(" ▸", style="bold green")
         card = on_table.get(player)
@@ -85,7 +87,7 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
     calls = shown["announcements"]
     if calls:
         said = [f"{a['player'] or a['party'].title()}: {a['announcement']}" for a in calls if not a["implied"]]
-        parts.append(Text("calls: " + ", ".join(said), style="magenta"))
+        parts.append(user_text("calls: " + ", ".join(said), style="magenta"))
     parts += [_note_panel(n) for n in shown["notes"]]
     if index == len(view["frames"]) - 1 and view["result"] is not None:
         parts.append(result(view["result"]))
@@ -98,9 +100,9 @@ def result(shown: Mapping[str, Any]) -> Text:
     text = Text("result: ", style="bold")
     winner = shown["winner"]
     text.append(f"{winner.title() if winner else 'nobody'} wins, value {shown['value']}  ·  ")
-    text.append("  ".join(f"{p} {d:+d}" for p, d in shown["deltas"].items()))
+    text.append(escaped("  ".join(f"{p} {d:+d}" for p, d in shown["deltas"].items())))
     for line in shown["lines"]:
-        text.append(f"\n  {line}", style="dim")
+        text.append(escaped(f"\n  {line}"), style="dim")
     return text
 
 
@@ -132,7 +134,7 @@ def tricks(view: Mapping[str, Any]) -> RenderableType:
     parts: list[RenderableType] = [table]
     own = [p for p in view["players"] if p == view["perspective"]]
     if own and frames[0]["hands"][own[0]] is not None:
-        parts.insert(0, Text.assemble(f"{own[0]}'s hand: ", _hand(frames[0]["hands"][own[0]], True)))
+        parts.insert(0, Text.assemble(escaped(f"{own[0]}'s hand: "), _hand(frames[0]["hands"][own[0]], True)))
     if view["result"] is not None:
         parts.append(result(view["result"]))
     return Group(*parts)
@@ -150,7 +152,8 @@ def notes(view: Mapping[str, Any]) -> RenderableType:
 
 
 def _note_panel(note: Mapping[str, Any]) -> Panel:
-    return Panel(Text(note["text"]), title=f"{_where(note)} · {note['author']} · {note['at']}", title_align="left")
+    title = user_text(f"{_where(note)} · {note['author']} · {note['at']}")
+    return Panel(user_text(note["text"]), title=title, title_align="left")
 
 
 def _where(note: Mapping[str, Any]) -> str:
@@ -166,5 +169,5 @@ def notes_table(game_id: str, shown: Sequence[Mapping[str, Any]]) -> RenderableT
     for name in ("on", "by", "at", "note"):
         table.add_column(name)
     for note in shown:
-        table.add_row(_where(note), note["author"], note["at"], Text(note["text"]))
+        table.add_row(_where(note), note["author"], note["at"], user_text(note["text"]))
     return table
