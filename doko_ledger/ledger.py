@@ -14,6 +14,7 @@ from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
 from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
+from doko_ledger.names import normalized
 from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 from doko_ledger.projections import runner
 from doko_ledger.projections.score import GameScore, score_game
@@ -253,22 +254,27 @@ class Ledger:
 
         return notes_in(self.game_events(game_id))
 
-    def frames(self, game_id: str, perspective: str = "all") -> dict[str, Any]:
+    def frames(self, game_id: str, perspective: str = "all", *, player: str | None = None) -> dict[str, Any]:
         """The game as frames, card by card, as `perspective` saw it: `all`, `tournament` or a
-        player of the game (see `views.frames_view`)."""
+        player of the game; `player` names a player even when the name is `all` or
+        `tournament` (see `views.frames_view`)."""
         from doko_ledger.projections.frames import frames, notes_in
         from doko_ledger.projections.views import ALL, TOURNAMENT, frames_view
 
         events = self.game_events(game_id)
         shown = frames(events)
         players = shown[-1].state.players
-        if perspective not in (ALL, TOURNAMENT, *players):
+        if player is not None:
+            player = normalized(player)
+        if player is not None and player not in players:
+            raise DokoError(f"{player!r} did not play in {game_id} (players: {', '.join(players)})")
+        if player is None and perspective not in (ALL, TOURNAMENT, *players):
             raise DokoError(f"{perspective!r} did not play in {game_id} (players: {', '.join(players)})")
         try:
             result: GameScore | None = score_game(shown[-1].state)
         except NotScorable:
             result = None
-        return frames_view(shown, notes_in(events), perspective, result)
+        return frames_view(shown, notes_in(events), perspective, result, player=player)
 
     def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:
         """The game's score under the rules it was played with, or under `rules` (what-if;

@@ -52,8 +52,8 @@ def header(view: Mapping[str, Any]) -> Text:
     if view["played_on"]:
         head.append(escaped(f"  ·  {view['played_on']}"))
     perspective = view["perspective"]
-    if perspective != "all":
-        seen = "tournament view" if perspective == "tournament" else "as " + perspective
+    if view["seen_as"] != "all":
+        seen = "tournament view" if view["seen_as"] == "tournament" else "as " + perspective
         head.append(escaped(f"  ·  {seen}"), style="cyan")
     return head
 
@@ -62,7 +62,7 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
     """One frame: every player's party, hand, card on the table, tricks and points; the calls,
     the notes on this moment and, at the end, the result."""
     shown = view["frames"][index]
-    recorded = any(h is not None for f in view["frames"] for h in f["hands"].values()) or view["perspective"] != "all"
+    recorded = any(h is not None for f in view["frames"] for h in f["hands"].values()) or view["seen_as"] != "all"
     table = Table(title=header(view), title_justify="left", caption=shown["caption"], caption_justify="left")
     for name, justify in (("player", "left"), ("party", "left"), ("hand", "left"), ("trick", "center")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
@@ -132,7 +132,7 @@ def tricks(view: Mapping[str, Any]) -> RenderableType:
             known,
         )
     parts: list[RenderableType] = [table]
-    own = [p for p in view["players"] if p == view["perspective"]]
+    own = [p for p in view["players"] if p == view["perspective"] and view["seen_as"] == "player"]
     if own and frames[0]["hands"][own[0]] is not None:
         parts.insert(0, Text.assemble(escaped(f"{own[0]}'s hand: "), _hand(frames[0]["hands"][own[0]], True)))
     if view["result"] is not None:

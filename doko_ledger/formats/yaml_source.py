@@ -8,6 +8,7 @@ given twice in one mapping is an error instead of silently keeping the last.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,14 @@ class _TooLong(Exception):
 
 
 _Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+def _construct_str(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+    """Text in Unicode's composed form (NFC), so a name typed either way is one name."""
+    return unicodedata.normalize("NFC", loader.construct_scalar(node))
+
+
+_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]+(?:[eE][-+][0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$"),
