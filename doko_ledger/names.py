@@ -96,6 +96,13 @@ def look_alike(players: Sequence[str]) -> tuple[str, str] | None:
     return None
 
 
+def _odd_letter(first: str, second: str) -> tuple[str, str]:
+    """The name and the letter that makes two names look alike: one outside ASCII if any."""
+    differing = [(second, ch) for ch in second if ch not in first] + [(first, ch) for ch in first if ch not in second]
+    fallback = differing[0] if differing else (second, second[0])
+    return next((pair for pair in differing if not pair[1].isascii()), fallback)
+
+
 def table_problem(players: Sequence[str]) -> str | None:
     """Why these names cannot sit at one table (a name that is refused, or two that a reader
     cannot tell apart), or None. The same name twice is each caller's own message."""
@@ -109,7 +116,7 @@ def table_problem(players: Sequence[str]) -> str | None:
         if first.lower() == second.lower():
             how = "only in case"
         else:
-            odd = next((ch for ch in second if ch not in first), second[0])
-            how = f"only in look-alike letters ({second!r} holds U+{ord(odd):04X} {unicodedata.name(odd, '')})"
+            holder, odd = _odd_letter(first, second)
+            how = f"only in look-alike letters ({holder!r} holds U+{ord(odd):04X} {unicodedata.name(odd, '')})"
         return f"players {first!r} and {second!r} differ {how}: names at one table must be told apart"
     return None
