@@ -201,3 +201,11 @@ def test_the_views_themselves_are_unchanged(perspectives: Cli) -> None:
     assert everything["seen_as"] == "tournament" and everything["frames"][0]["card_points"] is None
     hands = everything["frames"][0]["hands"]
     assert all(hand is not None for hand in hands.values())
+
+
+def test_a_key_written_both_ways_is_given_twice() -> None:
+    text = _game_text(f"[Anna, Ben, {ZOE}, Dirk]").replace(
+        "summary:", f"reservations: {{{ZOE}: queen_solo, {ZOE_NFD}: queen_solo}}\nsummary:"
+    )
+    with pytest.raises(SourceError, match="is given twice"):
+        game_file.read(text, "g.yaml")

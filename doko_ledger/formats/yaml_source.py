@@ -120,7 +120,9 @@ def field_name(path: Sequence[str | int]) -> str:
 def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
     children: list[tuple[Any, yaml.Node]] = []
     if isinstance(node, yaml.MappingNode):
-        children = [(k.value, v) for k, v in node.value]
+        children = [
+            (unicodedata.normalize("NFC", k.value) if isinstance(k.value, str) else k.value, v) for k, v in node.value
+        ]
     elif isinstance(node, yaml.SequenceNode):
         children = list(enumerate(node.value))
     return next((child for k, child in children if k == key), None)
@@ -134,9 +136,10 @@ def _check_duplicate_keys(node: yaml.Node | None, source: str) -> None:
                 raise SourceError(
                     "a key must be plain text, not a list or a mapping", source=source, line=_line(key.start_mark)
                 )
-            if key.value in seen:
+            text = unicodedata.normalize("NFC", key.value)  # as the key is read (`_construct_str`)
+            if text in seen:
                 raise SourceError(f"key {key.value!r} is given twice", source=source, line=key.start_mark.line + 1)
-            seen.add(key.value)
+            seen.add(text)
             _check_duplicate_keys(value, source)
     elif isinstance(node, yaml.SequenceNode):
         for item in node.value:
