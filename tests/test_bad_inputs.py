@@ -493,6 +493,8 @@ COMMANDS: dict[str, BadCommand] = {
         ("play", "Anna=club_solo"), 2, ("'Anna=club_solo': not a call",), before=(("play", "CQ"),)
     ),
     # the command line itself
+    "argument_not_utf8": BadCommand(("replay", "\udcff\udcfe"), 2, ("'\\udcff\\udcfe' is not UTF-8 text",)),
+    "note_not_utf8": BadCommand(("annotate", "#1", "bad \udcff bytes"), 2, ("is not UTF-8 text",)),
     "unknown_command": usage("frobnicate", says=("frobnicate",)),
     "unknown_option": usage("games", "--bogus", says=("--bogus",)),
 }

@@ -149,11 +149,18 @@ def test_errors_and_plain_strings_are_text_too(hostile: Cli) -> None:
         ("bidi \u202eabc\u2066x\u2069 \u200f", "bidi \\u202eabc\\u2066x\\u2069 \\u200f"),
         ("line\u2028sep", "line\\u2028sep"),
         ("Zoë 👩‍👩‍👧 café", "Zoë 👩‍👩‍👧 café"),
+        ("not UTF-8 \udcff", "not UTF-8 \\udcff"),
     ],
 )
 def test_escaped(text: str, shown: str) -> None:
     assert escaped(text) == shown
     assert user_text(text, style="bold").plain == shown
+
+
+def test_a_recorder_that_is_not_text_is_refused(hostile: Cli) -> None:
+    result = hostile("annotate", GAME, "fine", env={"DOKO_USER": "x\udcff"})
+    assert result.exit_code == 2
+    assert "is not UTF-8 text" in result.stderr and "\x1b" not in result.stderr
 
 
 def _csv(result: Result) -> list[list[str]]:

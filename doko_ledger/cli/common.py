@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from doko_ledger.cli.user_text import escaped
+from doko_ledger.cli.user_text import escaped, is_text
 from doko_ledger.errors import DokoError
 
 try:  # typer 0.2x vendors click; older typers use click itself
@@ -30,6 +30,11 @@ class _Group(TyperGroup):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        given = kwargs.get("args", args[0] if args else None)
+        undecodable = next((a for a in (sys.argv[1:] if given is None else given) if not is_text(a)), None)
+        if undecodable is not None:
+            err_console().print(f"error: {undecodable!r} is not UTF-8 text", soft_wrap=True)
+            sys.exit(2)
         try:
             result = super().main(*args, **kwargs)
         except ClickException as exc:
@@ -93,7 +98,10 @@ def now() -> str:
 
 
 def recorder(by: str | None) -> str:
-    return by or os.environ.get("DOKO_USER") or getpass.getuser()
+    who = by or os.environ.get("DOKO_USER") or getpass.getuser()
+    if not is_text(who):
+        raise typer.BadParameter(f"{who!r} is not UTF-8 text", param_hint="--by or $DOKO_USER")
+    return who
 
 
 def ledger_path(ctx: typer.Context) -> Path:

@@ -15,7 +15,8 @@ from rich.text import Text
 _ACTIVE = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f"  # C0 controls but tab and line feed, DEL, C1 controls (CSI is \x9b)
     "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidirectional marks, embeddings, overrides, isolates
-    "\u2028\u2029]"  # line and paragraph separators
+    "\u2028\u2029"  # line and paragraph separators
+    "\ud800-\udfff]"  # lone surrogates: bytes that were not UTF-8 (in a command line or a path)
 )
 
 
@@ -25,8 +26,9 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def escaped(text: str) -> str:
-    """`text` with every control character but tab and line feed, and every bidirectional
-    control, written as an escape (`\\x1b`, `\\u202e`): safe to put on a terminal as it is."""
+    """`text` with every control character but tab and line feed, every bidirectional control
+    and every lone surrogate written as an escape (`\\x1b`, `\\u202e`): safe to put on a
+    terminal as it is."""
     return _ACTIVE.sub(_escape, text)
 
 
@@ -44,3 +46,12 @@ def spreadsheet_cell(value: object) -> object:
     if isinstance(value, str) and value.startswith(_FORMULA_START):
         return "'" + value
     return value
+
+
+def is_text(value: str) -> bool:
+    """`value` is Unicode text that UTF-8 can hold (no lone surrogates from undecodable bytes)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
