@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -155,6 +156,17 @@ def test_errors_and_plain_strings_are_text_too(hostile: Cli) -> None:
 def test_escaped(text: str, shown: str) -> None:
     assert escaped(text) == shown
     assert user_text(text, style="bold").plain == shown
+
+
+def test_json_is_the_same_data_and_safe_on_a_terminal(hostile: Cli) -> None:
+    """JSON escapes C0 controls itself; C1 controls (\x9b is a CSI) and bidi controls are
+    written as JSON escapes too, so the output has none of them and reads back the same."""
+    ok(hostile("annotate", GAME, "c1 \x9b2J bidi \u202e end"))
+    output = ok(hostile("notes", GAME, "--json")).stdout
+    assert "\x9b" not in output and BIDI not in output and "\x1b" not in output
+    assert "\\u009b2J bidi \\u202e end" in output
+    assert [n["text"] for n in json.loads(output)][-1] == "c1 \x9b2J bidi \u202e end"
+    assert NOTE in [n["text"] for n in json.loads(output)]
 
 
 def test_a_recorder_that_is_not_text_is_refused(hostile: Cli) -> None:

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
 
-from doko_ledger.cli.user_text import escaped, is_text
+from doko_ledger.cli.user_text import escaped, is_text, json_escaped
 from doko_ledger.errors import DokoError
 
 try:  # typer 0.2x vendors click; older typers use click itself
@@ -110,4 +110,4 @@ def ledger_path(ctx: typer.Context) -> Path:
 
 
 def echo_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    typer.echo(json_escaped(json.dumps(data, indent=2, ensure_ascii=False)))

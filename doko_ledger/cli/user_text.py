@@ -32,6 +32,12 @@ def escaped(text: str) -> str:
     return _ACTIVE.sub(_escape, text)
 
 
+def json_escaped(text: str) -> str:
+    """JSON text with the characters `escaped` shows written as JSON escapes (`\\u202e`): the
+    same data, and safe on a terminal (JSON escapes the other controls itself)."""
+    return _ACTIVE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
 def user_text(text: str, style: str = "") -> Text:
     """A `Text` of what a user wrote: escaped, never markup."""
     return Text(escaped(text), style=style)
