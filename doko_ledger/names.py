@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from doko_ledger.numbers import shortened
 
@@ -106,6 +107,12 @@ def _odd_letter(first: str, second: str) -> tuple[str, str]:
 def table_problem(players: Sequence[str]) -> str | None:
     """Why these names cannot sit at one table (a name that is refused, or two that a reader
     cannot tell apart), or None. The same name twice is each caller's own message."""
+    return _table_problem(tuple(players))
+
+
+@lru_cache(maxsize=256)
+def _table_problem(players: tuple[str, ...]) -> str | None:
+    """`table_problem`, once per table: a night's deals sit the same players again and again."""
     for player in players:
         problem = name_problem(player)
         if problem:
