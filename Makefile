@@ -42,6 +42,7 @@ lint: $(STAMP)  ## ruff and mypy --strict
 
 bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for the large ledger
 	$(BIN)/python bench/bench_ledger.py --games $(GAMES)
+	$(BIN)/python bench/bench_session_file.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm .pytest_cache .mypy_cache .ruff_cache

@@ -14,6 +14,8 @@ from doko_ledger.events.store import EventStore, Head, NewStreamEvents, VerifyRe
 from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
+from doko_ledger.names import normalized
+from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 from doko_ledger.projections import runner
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
@@ -213,11 +215,14 @@ class Ledger:
         if self.store.stream_version(game_stream(ref)) > 0:  # an exact id: one index look-up
             return ref
         ids = self.game_ids()
-        if ref.startswith("#") and ref[1:].isdigit():
-            index = int(ref[1:])
-            if 1 <= index <= len(ids):
+        if ref.startswith("#") and ref[1:].isascii() and ref[1:].isdigit():
+            try:
+                index = whole_number(ref[1:])
+            except NumberTooLong:
+                index = None
+            if index is not None and 1 <= index <= len(ids):
                 return ids[index - 1]
-            raise GameNotFound(f"there is no game {ref}: the ledger holds {len(ids)} games")
+            raise GameNotFound(f"there is no game {shortened(ref)}: the ledger holds {len(ids)} games")
         matches = [i for i in ids if i.startswith(ref)]
         if len(matches) == 1:
             return matches[0]
@@ -261,23 +266,28 @@ class Ledger:
 
         return notes_in(self.game_events(game_id))
 
-    def frames(self, game_id: str, perspective: str = "all") -> dict[str, Any]:
+    def frames(self, game_id: str, perspective: str = "all", *, player: str | None = None) -> dict[str, Any]:
         """The game as frames, card by card, as `perspective` saw it: `all`, `tournament` or a
-        player of the game (see `views.frames_view`)."""
+        player of the game; `player` names a player even when the name is `all` or
+        `tournament` (see `views.frames_view`)."""
         from doko_ledger.projections.frames import frames, notes_in
         from doko_ledger.projections.views import ALL, TOURNAMENT, frames_view
 
         events = self.game_events(game_id)
         shown = frames(events)
         players = shown[-1].state.players
-        if perspective not in (ALL, TOURNAMENT, *players):
+        if player is not None:
+            player = normalized(player)
+        if player is not None and player not in players:
+            raise DokoError(f"{player!r} did not play in {game_id} (players: {', '.join(players)})")
+        if player is None and perspective not in (ALL, TOURNAMENT, *players):
             raise DokoError(f"{perspective!r} did not play in {game_id} (players: {', '.join(players)})")
         place = self.place(game_id)
         try:
             result: GameScore | None = score_game(shown[-1].state, place=place)
         except NotScorable:
             result = None
-        return frames_view(shown, notes_in(events), perspective, result, place)
+        return frames_view(shown, notes_in(events), perspective, result, place, player=player)
 
     def place(self, game_id: str) -> DealPlace | None:
         """The game's place in the card night whose deal it is: deal number, voided or

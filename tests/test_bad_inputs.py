@@ -151,6 +151,20 @@ FILES: dict[str, BadFile] = {
     "unknown_rule_preset.yaml": BadFile(5, "rules", "unknown rule preset 'turbo'"),
     "unknown_rule_option.yaml": BadFile(7, "rules.jokers_wild", "unknown rule option 'jokers_wild'"),
     "rule_option_wrong_type.yaml": BadFile(7, "rules.with_nines", "takes true or false, not 'yes'"),
+    # numbers longer than any doko_ledger reads (Python converts at most 4,300 digits)
+    "summary_points_5000_digits.yaml": BadFile(9, "", "is a number of 5,000 digits; none here has more than 100"),
+    "player_named_5000_digits.yaml": BadFile(3, "", "is a number of 5,000 digits"),
+    "session_rate_5000_digits.yaml": BadFile(6, "", "is a number of 5,000 digits"),
+    "rules_bock_multiplier_5000_digits.yaml": BadFile(3, "", "is a number of 5,000 digits"),
+    "ddz_bid_5000_digits.yaml": BadFile(11, "", "is a number of 5,000 digits"),
+    # player names a reader cannot tell apart, or cannot see
+    "player_names_differ_in_case.yaml": BadFile(3, "players", "players 'Anna' and 'ANNA' differ only in case"),
+    "player_name_cyrillic_look_alike.yaml": BadFile(3, "players", "U+0410 CYRILLIC CAPITAL LETTER A"),
+    "player_name_fullwidth_look_alike.yaml": BadFile(3, "players", "U+FF22 FULLWIDTH LATIN CAPITAL LETTER B"),
+    "player_name_zero_width_space.yaml": BadFile(3, "players", "invisible character (U+200B ZERO WIDTH SPACE)"),
+    "player_name_bidi_override.yaml": BadFile(3, "players", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    "session_player_names_look_alike.yaml": BadFile(3, "players[3]", "U+0435 CYRILLIC SMALL LETTER IE"),
+    "ddz_player_names_differ_in_case.yaml": BadFile(3, "players", "'Wang' and 'WANG' differ only in case"),
     # deals recorded without cards
     "summary_250_points.yaml": BadFile((7, 10), "summary", "Re's card points must be 0-240, not 250"),
     "summary_negative_points.yaml": BadFile((7, 10), "summary", "Re's card points must be 0-240, not -5"),
@@ -313,6 +327,13 @@ COMMANDS: dict[str, BadCommand] = {
     "record_unknown_night": BadCommand(
         ("record", "--session", "nosuch", *FACTS, "--yes"), 1, ("no card night 'nosuch'",)
     ),
+    "record_tricks_5000_digits": BadCommand(
+        ("record", *FACTS, "--tricks", "9" * 5000 + ":3", "--yes"), 2, ("--tricks", "a number of 5,000 digits")
+    ),
+    "record_tricks_superscript": BadCommand(("record", *FACTS, "--tricks", "²:3", "--yes"), 2, ("--tricks", "'²:3'")),
+    "record_re_points_5000_digits": usage(
+        "record", "--re", "Ben,Clara", "--re-points", "9" * 5000, "--yes", says=("--re-points",)
+    ),
     # doko penalty
     "penalty_unknown_player": BadCommand(
         ("penalty", "night-01", "--player", "Zoe", "--minor", "--yes"), 2, ("--player", "'Zoe' did not play night-01")
@@ -336,9 +357,17 @@ COMMANDS: dict[str, BadCommand] = {
         ("audit", "#1", "--claimed", "Anna=+5"), 1, ("must name every player: Ben, Clara, Dirk missing",)
     ),
     "audit_unknown_game": BadCommand(("audit", "nosuch"), 1, ("no game 'nosuch'",)),
+    "audit_claimed_5000_digits": usage(
+        "audit", "#1", "--claimed", "Anna=" + "9" * 5000, says=("--claimed", "'Anna'", "a number of 5,000 digits")
+    ),
     # doko replay, export, log, score, undo, correct
     "replay_unknown_game": BadCommand(("replay", "nosuch"), 1, ("no game 'nosuch' in the ledger",)),
     "replay_number_past_the_end": BadCommand(("replay", "#99"), 1, ("there is no game #99",)),
+    "replay_number_5000_digits": BadCommand(
+        ("replay", "#" + "9" * 5000), 1, ("there is no game #99999999999…: the ledger holds",)
+    ),
+    "replay_number_superscript": BadCommand(("replay", "#²"), 1, ("no game '#²'",)),
+    "replay_trick_5000_digits": usage("replay", "#1", "--trick", "9" * 5000, says=("--trick",)),
     "replay_ambiguous_prefix": BadCommand(("replay", "2026"), 1, ("'2026' matches 3 games",)),
     "replay_trick_13": BadCommand(("replay", "#1", "--trick", "13"), 1, ("there is no trick 13",)),
     "replay_trick_13_not_dealt": BadCommand(
@@ -425,6 +454,24 @@ COMMANDS: dict[str, BadCommand] = {
         ("rules_unknown_option.yaml:2: jokers_wild:",),
         before=CLOSE,
     ),
+    "session_start_name_of_5000_digits": BadCommand(
+        ("session", "start", "other", "--players", "9" * 5000 + ",Ben,Clara,Dirk"),
+        1,
+        ("player name '999999999999", "is longer than 100 characters"),
+        before=CLOSE,
+    ),
+    "session_start_names_differ_in_case": BadCommand(
+        ("session", "start", "other", "--players", "Anna,Ben,anna,Dirk"),
+        1,
+        ("players 'Anna' and 'anna' differ only in case",),
+        before=CLOSE,
+    ),
+    "session_start_greek_look_alike": BadCommand(
+        ("session", "start", "other", "--players", "Anna,Ben,\u039ceta,Meta"),
+        1,
+        ("players 'Μeta' and 'Meta' differ only in look-alike letters ('Μeta' holds U+039C GREEK CAPITAL LETTER MU)",),
+        before=CLOSE,
+    ),
     "session_close_unknown_night": BadCommand(("session", "close", "nosuch"), 1, ("no card night 'nosuch'",)),
     "standings_unknown_night": BadCommand(("standings", "--session", "nosuch"), 1, ("no card night 'nosuch'",)),
     "settle_unknown_night": BadCommand(("settle", "--session", "nosuch"), 1, ("no card night 'nosuch'",)),
@@ -446,6 +493,8 @@ COMMANDS: dict[str, BadCommand] = {
         ("play", "Anna=club_solo"), 2, ("'Anna=club_solo': not a call",), before=(("play", "CQ"),)
     ),
     # the command line itself
+    "argument_not_utf8": BadCommand(("replay", "\udcff\udcfe"), 2, ("'\\udcff\\udcfe' is not UTF-8 text",)),
+    "note_not_utf8": BadCommand(("annotate", "#1", "bad \udcff bytes"), 2, ("is not UTF-8 text",)),
     "unknown_command": usage("frobnicate", says=("frobnicate",)),
     "unknown_option": usage("games", "--bogus", says=("--bogus",)),
 }

@@ -27,6 +27,8 @@ from doko_ledger.cli.common import (
 )
 from doko_ledger.errors import DokoError
 from doko_ledger.ledger import Ledger
+from doko_ledger.names import normalized
+from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 
 if TYPE_CHECKING:
     from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
@@ -176,7 +178,7 @@ def export(
         else:
             from doko_ledger.formats import html_replay
 
-            text = html_replay.dumps(ledger.frames(game_id, _perspective(perspective, tournament)))
+            text = html_replay.dumps(ledger.frames(game_id, _perspective(perspective, tournament), player=perspective))
     if output is None:
         typer.echo(text, nl=False)
     else:
@@ -211,7 +213,7 @@ TournamentOption = Annotated[
 def _perspective(player: str | None, tournament: bool) -> str:
     if player is not None and tournament:
         raise DokoError("choose one perspective: --as PLAYER or --tournament")
-    return player if player is not None else "tournament" if tournament else "all"
+    return "player" if player is not None else "tournament" if tournament else "all"
 
 
 @app.command()
@@ -238,7 +240,7 @@ def replay(
             options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
             return doudizhu.replay(ledger, game_id, as_json, options)
         seen_as = _perspective(perspective, tournament)
-        view = ledger.frames(game_id, seen_as)
+        view = ledger.frames(game_id, seen_as, player=perspective)
         shown = ledger.replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
         place = ledger.place(game_id)
@@ -355,12 +357,14 @@ def _claim(text: str) -> dict[str, int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = part.partition("=")
         try:
-            points = int(value)
-        except ValueError:
-            sep = ""
-        if not sep or not name.strip():
-            raise typer.BadParameter(f"{part!r}: write PLAYER=POINTS, e.g. Anna=+5", param_hint="--claimed")
-        claimed[name.strip()] = points
+            points = whole_number(value, signed=True)
+        except NumberTooLong as exc:
+            raise typer.BadParameter(f"{shortened(name, 40)!r}: {exc}", param_hint="--claimed") from None
+        if points is None or not sep or not name.strip():
+            raise typer.BadParameter(
+                f"{shortened(part, 40)!r}: write PLAYER=POINTS, e.g. Anna=+5", param_hint="--claimed"
+            )
+        claimed[normalized(name.strip())] = points
     if not claimed:
         raise typer.BadParameter(
             "name every player's points, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5", param_hint="--claimed"

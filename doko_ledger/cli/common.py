@@ -14,8 +14,10 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.text import Text
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from doko_ledger.cli.user_text import escaped, is_text, json_escaped
 from doko_ledger.errors import DokoError
 
 try:  # typer 0.2x vendors click; older typers use click itself
@@ -140,6 +142,11 @@ class _Group(_Help, TyperGroup):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        given = kwargs.get("args", args[0] if args else None)
+        undecodable = next((a for a in (sys.argv[1:] if given is None else given) if not is_text(a)), None)
+        if undecodable is not None:
+            err_console().print(f"error: {undecodable!r} is not UTF-8 text", soft_wrap=True)
+            sys.exit(2)
         try:
             result = super().main(*args, **kwargs)
         except ClickException as exc:
@@ -188,12 +195,20 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts
 GameArg = Annotated[str, typer.Argument(help="A game id, a unique prefix of one, or #N from `doko games`.")]
 
 
+class _TextConsole(Console):
+    """A console that prints every plain string as text: no markup, no emoji codes, control
+    characters escaped (`cli.user_text`), whoever wrote the string."""
+
+    def render_str(self, text: str, **options: Any) -> Text:
+        return super().render_str(escaped(text), **(options | {"markup": False, "emoji": False}))
+
+
 def out() -> Console:
-    return Console(highlight=False)
+    return _TextConsole(highlight=False, markup=False, emoji=False)
 
 
 def err_console() -> Console:
-    return Console(stderr=True, highlight=False)
+    return _TextConsole(stderr=True, highlight=False, markup=False, emoji=False)
 
 
 def interactive() -> bool:
@@ -206,7 +221,10 @@ def now() -> str:
 
 
 def recorder(by: str | None) -> str:
-    return by or os.environ.get("DOKO_USER") or getpass.getuser()
+    who = by or os.environ.get("DOKO_USER") or getpass.getuser()
+    if not is_text(who):
+        raise typer.BadParameter(f"{who!r} is not UTF-8 text", param_hint="--by or $DOKO_USER")
+    return who
 
 
 def ledger_path(ctx: typer.Context) -> Path:
@@ -215,4 +233,4 @@ def ledger_path(ctx: typer.Context) -> Path:
 
 
 def echo_json(data: Any) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    typer.echo(json_escaped(json.dumps(data, indent=2, ensure_ascii=False)))

@@ -27,6 +27,7 @@ from doko_ledger.cli.common import (
     out,
     recorder,
 )
+from doko_ledger.cli.user_text import spreadsheet_cell
 from doko_ledger.errors import DokoError
 
 SessionOption = Annotated[
@@ -335,8 +336,8 @@ def standings(
 def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow(map(spreadsheet_cell, header))
+    writer.writerows(map(spreadsheet_cell, row) for row in rows)
     typer.echo(buffer.getvalue(), nl=False)
 
 

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from doko_ledger.cards import Card
+from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import Head, VerifyReport
 from doko_ledger.game.state import GameState
@@ -34,14 +35,14 @@ def cards_text(cards: Sequence[Card]) -> Text:
 def game_header(state: GameState) -> Text:
     players = state.players
     head = Text.assemble(
-        (state.game_id, "bold"),
-        f"  {describe(state)}  ·  dealer {players[state.dealer]}  ·  rules {state.rules.preset}",
+        (escaped(state.game_id), "bold"),
+        escaped(f"  {describe(state)}  ·  dealer {players[state.dealer]}  ·  rules {state.rules.preset}"),
     )
     changed = state.rules.changed_from_preset()
     if changed:
-        head.append("  (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")", style="dim")
+        head.append(escaped("  (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")"), style="dim")
     if state.played_on:
-        head.append(f"  ·  {state.played_on}")
+        head.append(escaped(f"  ·  {state.played_on}"))
     return head
 
 
@@ -56,13 +57,13 @@ def _trick_notes(state: GameState, shown: Replay, number: int, remarks: Sequence
     for remark in remarks:
         if remark["trick"] == number:
             card = f" card {remark['card']}" if remark["card"] else ""
-            notes.append(f"✎{card} {remark['author']}  ", style="yellow")
+            notes.append(escaped(f"✎{card} {remark['author']}  "), style="yellow")
     for call in state.calls:
         if call.trick == number:
-            notes.append(f"{state.players[call.seat]}: {call.announcement.label}!  ", style="bold magenta")
+            notes.append(escaped(f"{state.players[call.seat]}: {call.announcement.label}!  "), style="bold magenta")
     for r in shown.revelations:
         if r.trick == number:
-            notes.append(f"{state.players[r.seat]} {r.party.title} ({r.cause})  ", style="cyan")
+            notes.append(escaped(f"{state.players[r.seat]} {r.party.title} ({r.cause})  "), style="cyan")
     return notes
 
 
@@ -110,15 +111,15 @@ def before_play(shown: Replay) -> Text:
     said = {seat: "healthy" if healthy else "reservation" for seat, healthy in state.declared}
     said |= {n.seat: (n.solo or n.kind).value.replace("_", " ") for n in state.named}
     if said:
-        text.append("reservations: " + ", ".join(f"{players[s]} {w}" for s, w in said.items()))
+        text.append(escaped("reservations: " + ", ".join(f"{players[s]} {w}" for s, w in said.items())))
     poverty = state.poverty
     if poverty is not None:
         taker = poverty.acceptor
-        text.append(f"\npoverty: {players[poverty.poor]} passes")
+        text.append(escaped(f"\npoverty: {players[poverty.poor]} passes"))
         if poverty.passed_cards:
             text.append(" ")
             text.append_text(cards_text(poverty.passed_cards))
-        text.append(f"; taken by {players[taker]}" if taker is not None else "; nobody takes it")
+        text.append(escaped(f"; taken by {players[taker]}") if taker is not None else "; nobody takes it")
         if poverty.returned_cards:
             text.append(", who returns ")
             text.append_text(cards_text(poverty.returned_cards))
@@ -126,7 +127,8 @@ def before_play(shown: Replay) -> Text:
         text.append(f"\nthe deal was thrown in: {state.abandoned.replace('_', ' ')}", style="bold")
     early = [r for r in shown.revelations if r.trick == 0]
     if early:
-        text.append("\nknown at once: " + ", ".join(f"{players[r.seat]} {r.party.title}" for r in early), style="cyan")
+        known = ", ".join(f"{players[r.seat]} {r.party.title}" for r in early)
+        text.append(escaped(f"\nknown at once: {known}"), style="cyan")
     return text
 
 
@@ -224,7 +226,7 @@ def position(shown: Replay, number: int, show_all: bool = False) -> RenderableTy
         hand: RenderableType = (
             cards_text(state.order.sorted(state.hands[seat])) if state.hands is not None else Text("(not recorded)")
         )
-        label = Text(name, style="bold") if seat == leader else Text(name)
+        label = user_text(name, style="bold" if seat == leader else "")
         if seat == leader:
             label.append(" leads", style="dim")
         parties = [_party_label(shown.public[seat])] + ([_party_label(shown.truth[seat])] if show_all else [])
@@ -309,7 +311,7 @@ def verify_report(report: VerifyReport) -> RenderableType:
     count = len(report.problems) + report.more_problems
     first = "" if report.first_bad_position is None else f", the first at position {report.first_bad_position}"
     lines = [Text(f"ledger NOT verified: {count} problem(s){first}", style="red bold")]
-    lines += [Text(f"  {p}") for p in report.problems]
+    lines += [user_text(f"  {p}") for p in report.problems]
     if report.more_problems:
         lines.append(Text(f"  ... and {report.more_problems} more"))
     return Group(*lines)

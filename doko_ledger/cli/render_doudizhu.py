@@ -12,6 +12,7 @@ from rich.text import Text
 
 from doko_ledger.cli.render_frames import local_minute
 from doko_ledger.cli.render_scores import checks, signed
+from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.doudizhu_games import DouDizhuStandings
 from doko_ledger.projections.doudizhu import DouDizhuAudit
 
@@ -26,10 +27,10 @@ def _cards(cards: list[str]) -> Text:
 
 
 def header(view: Mapping[str, Any]) -> Text:
-    head = Text.assemble((view["game_id"], "bold"), f"  Dou Dizhu, {len(view['players'])} players")
-    head.append(f"  ·  dealer {view['dealer']}  ·  {view['opener']} opens the bidding")
+    head = Text.assemble((escaped(view["game_id"]), "bold"), f"  Dou Dizhu, {len(view['players'])} players")
+    head.append(escaped(f"  ·  dealer {view['dealer']}  ·  {view['opener']} opens the bidding"))
     if view["played_on"]:
-        head.append(f"  ·  {view['played_on']}")
+        head.append(escaped(f"  ·  {view['played_on']}"))
     return head
 
 
@@ -46,14 +47,14 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
         parts.append(hands)
     summary = view["summary"]
     if summary is not None:
-        parts.append(Text(summary_line(summary), style="dim"))
+        parts.append(user_text(summary_line(summary), style="dim"))
     else:
         calls = ", ".join(f"{c['player']} {c['bid']}" for c in view["bidding"]) or "none yet"
-        parts.append(Text(f"bidding: {calls}"))
+        parts.append(user_text(f"bidding: {calls}"))
     if view["phase"] == "abandoned":
         parts.append(Text("nobody bid: the deal is thrown in and the cards are redealt", style="yellow"))
     elif view["landlord"]:
-        parts.append(Text.assemble("landlord: ", (view["landlord"], "bold"), f" at {view['bid']}"))
+        parts.append(Text.assemble("landlord: ", (escaped(view["landlord"]), "bold"), f" at {view['bid']}"))
     if view["tricks"]:
         table = Table(title="tricks", title_justify="left")
         table.add_column("#", justify="right")
@@ -64,7 +65,7 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
             for i, move in enumerate(trick["moves"]):
                 if i:
                     moves.append("  ·  ")
-                moves.append(f"{move['player']}: ")
+                moves.append(escaped(f"{move['player']}: "))
                 if move.get("passed"):
                     moves.append("pass", style="dim")
                 else:
@@ -74,14 +75,14 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
         parts.append(table)
     if view["cards_left"] is not None:
         left = "  ".join(f"{p} {n}" for p, n in view["cards_left"].items())
-        parts.append(Text(f"cards left: {left}", style="dim"))
+        parts.append(user_text(f"cards left: {left}", style="dim"))
     if view["out_first"]:
         side = "the landlord wins" if view["winner"] == "landlord" else "the farmers win"
-        parts.append(Text.assemble((f"{view['out_first']} went out first: {side}", "bold")))
+        parts.append(user_text(f"{view['out_first']} went out first: {side}", style="bold"))
     if view["payments"] is not None:
         parts.append(score(view))
     for note in view["notes"]:
-        parts.append(Text(f"note by {note['author']} ({local_minute(note['at'])}): {note['text']}", style="cyan"))
+        parts.append(user_text(f"note by {note['author']} ({local_minute(note['at'])}): {note['text']}", style="cyan"))
     return Group(*parts)
 
 
@@ -105,9 +106,11 @@ def score(view: Mapping[str, Any]) -> RenderableType:
     for d in view["doublings"]:
         amount *= 2
         if d["move"] is None:
-            item = Text(f"{d['combination']} (counted)")
+            item = user_text(f"{d['combination']} (counted)")
         else:
-            item = Text.assemble(f"{d['combination']} by {d['player']} (play {d['move']}): ", _cards(d["cards"]))
+            item = Text.assemble(
+                escaped(f"{d['combination']} by {d['player']} (play {d['move']}): "), _cards(d["cards"])
+            )
         table.add_row(item, "×2", str(amount))
     parts: list[RenderableType] = [table]
     if view["payments"] is None:
@@ -135,7 +138,7 @@ def audit(report: DouDizhuAudit, view: Mapping[str, Any]) -> RenderableType:
         parts += [Text(""), table]
         if not any(report.difference.values()):
             parts.append(Text("the claim matches the computed payments", style="green"))
-        parts += [Text(line, style="cyan") for line in report.explanations]
+        parts += [user_text(line, style="cyan") for line in report.explanations]
     return Group(*parts)
 
 
@@ -159,7 +162,7 @@ def standings(table: DouDizhuStandings) -> RenderableType:
             row.winner or "",
             *(Text.assemble(signed(row.payments.get(p, 0)), f" ({row.totals[p]:+d})", style="") for p in table.players),
         )
-    totals = Text("totals: " + "  ".join(f"{p} {t:+d}" for p, t in table.totals.items()), style="bold")
+    totals = user_text("totals: " + "  ".join(f"{p} {t:+d}" for p, t in table.totals.items()), style="bold")
     return Group(out, totals)
 
 

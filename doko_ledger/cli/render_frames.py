@@ -17,6 +17,7 @@ from rich.text import Text
 
 from doko_ledger.cards import parse_card
 from doko_ledger.cli.render import card_text
+from doko_ledger.cli.user_text import escaped, user_text
 
 KEYS = "→/← card · ↓/↑ trick · Home/End · number+Enter: trick · q: quit"
 
@@ -43,17 +44,18 @@ def _party(frame: Mapping[str, Any], player: str) -> Text:
 
 
 def header(view: Mapping[str, Any]) -> Text:
-    head = Text.assemble((view["game_id"], "bold"))
+    head = Text.assemble((escaped(view["game_id"]), "bold"))
     if view["game_type"]:
         head.append(f"  {view['game_type'].replace('_', ' ')}")
         if view["declarer"]:
-            head.append(f" ({view['declarer']})")
-    head.append(f"  ·  dealer {view['dealer']}")
+            head.append(escaped(f" ({view['declarer']})"))
+    head.append(escaped(f"  ·  dealer {view['dealer']}"))
     if view["played_on"]:
-        head.append(f"  ·  {view['played_on']}")
+        head.append(escaped(f"  ·  {view['played_on']}"))
     perspective = view["perspective"]
-    if perspective != "all":
-        head.append(f"  ·  {'tournament view' if perspective == 'tournament' else 'as ' + perspective}", style="cyan")
+    if view["seen_as"] != "all":
+        seen = "tournament view" if view["seen_as"] == "tournament" else "as " + perspective
+        head.append(escaped(f"  ·  {seen}"), style="cyan")
     return head
 
 
@@ -61,7 +63,7 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
     """One frame: every player's party, hand, card on the table, tricks and points; the calls,
     the notes on this moment and, at the end, the result."""
     shown = view["frames"][index]
-    recorded = any(h is not None for f in view["frames"] for h in f["hands"].values()) or view["perspective"] != "all"
+    recorded = any(h is not None for f in view["frames"] for h in f["hands"].values()) or view["seen_as"] != "all"
     table = Table(title=header(view), title_justify="left", caption=shown["caption"], caption_justify="left")
     for name, justify in (("player", "left"), ("party", "left"), ("hand", "left"), ("trick", "center")):
         table.add_column(name, justify=justify)  # type: ignore[arg-type]
@@ -69,7 +71,7 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
     table.add_column("points", justify="right")
     on_table = {play["player"]: play["card"] for play in shown["trick_cards"]}
     for player in view["players"]:
-        label = Text(player, style="bold" if player == shown["leader"] else "")
+        label = user_text(player, style="bold" if player == shown["leader"] else "")
         if player == shown["leader"]:
             label.append(" ▸", style="bold green")
         card = on_table.get(player)
@@ -102,7 +104,7 @@ def calls(shown: Mapping[str, Any]) -> Text | None:
     if not made:
         return None
     said = [f"{a['player'] or a['party'].title()}: {a['announcement']}" for a in made if not a["implied"]]
-    return Text("calls: " + ", ".join(said), style="magenta")
+    return user_text("calls: " + ", ".join(said), style="magenta")
 
 
 def frame_number(view: Mapping[str, Any], index: int) -> str:
@@ -135,9 +137,9 @@ def result(shown: Mapping[str, Any]) -> Text:
     text = Text("result: ", style="bold")
     winner = shown["winner"]
     text.append(f"{winner.title() if winner else 'nobody'} wins, value {shown['value']}  ·  ")
-    text.append("  ".join(f"{p} {d:+d}" for p, d in shown["deltas"].items()))
+    text.append(escaped("  ".join(f"{p} {d:+d}" for p, d in shown["deltas"].items())))
     for line in shown["lines"]:
-        text.append(f"\n  {line}", style="dim")
+        text.append(escaped(f"\n  {line}"), style="dim")
     return text
 
 
@@ -172,9 +174,9 @@ def tricks(view: Mapping[str, Any]) -> RenderableType:
         said = calls(frames[-1])
         if said is not None:
             parts.append(said)
-    own = [p for p in view["players"] if p == view["perspective"]]
+    own = [p for p in view["players"] if p == view["perspective"] and view["seen_as"] == "player"]
     if own and frames[0]["hands"][own[0]] is not None:
-        parts.insert(0, Text.assemble(f"{own[0]}'s hand: ", _hand(frames[0]["hands"][own[0]], True)))
+        parts.insert(0, Text.assemble(escaped(f"{own[0]}'s hand: "), _hand(frames[0]["hands"][own[0]], True)))
     if view["result"] is not None:
         parts.append(result(view["result"]))
     return Group(*parts)
@@ -192,9 +194,8 @@ def notes(view: Mapping[str, Any]) -> RenderableType:
 
 
 def _note_panel(note: Mapping[str, Any]) -> Panel:
-    return Panel(
-        Text(note["text"]), title=f"{_where(note)} · {note['author']} · {local_minute(note['at'])}", title_align="left"
-    )
+    title = user_text(f"{_where(note)} · {note['author']} · {local_minute(note['at'])}")
+    return Panel(user_text(note["text"]), title=title, title_align="left")
 
 
 def _where(note: Mapping[str, Any]) -> str:
@@ -210,5 +211,5 @@ def notes_table(game_id: str, shown: Sequence[Mapping[str, Any]]) -> RenderableT
     for name in ("on", "by", "at", "note"):
         table.add_column(name)
     for note in shown:
-        table.add_row(_where(note), note["author"], local_minute(note["at"]), Text(note["text"]))
+        table.add_row(_where(note), note["author"], local_minute(note["at"]), user_text(note["text"]))
     return table

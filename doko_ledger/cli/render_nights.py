@@ -11,6 +11,7 @@ from rich.text import Text
 
 from doko_ledger.cli.render import card_text, cards_text, game_header
 from doko_ledger.cli.render_scores import signed
+from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.play import legal_plays
 from doko_ledger.session.schedule import NextDeal
@@ -20,12 +21,12 @@ BARS = "▁▂▃▄▅▆▇█"
 
 
 def next_deal(upcoming: NextDeal) -> Text:
-    text = Text.assemble(("deal ", "bold"), (str(upcoming.number), "bold"), f": {upcoming.dealer} deals; ")
-    text.append("playing " + ", ".join(upcoming.playing))
+    text = Text.assemble(("deal ", "bold"), (str(upcoming.number), "bold"), escaped(f": {upcoming.dealer} deals; "))
+    text.append(escaped("playing " + ", ".join(upcoming.playing)))
     if upcoming.multiplier > 1:
         text.append(f"  bock ×{upcoming.multiplier}", style="bold magenta")
     if upcoming.forced_solo_by:
-        text.append("  forced solo due: " + ", ".join(upcoming.forced_solo_by), style="bold yellow")
+        text.append(escaped("  forced solo due: " + ", ".join(upcoming.forced_solo_by)), style="bold yellow")
     if upcoming.over:
         text.append("  the tournament is complete", style="bold")
     return text
@@ -111,8 +112,7 @@ def payments(items: Sequence[Payment], rate: Decimal | None) -> RenderableType:
         return Text("everybody is even: nothing to pay")
     unit = "" if rate is not None else " points"
     lines = [
-        Text(f"{p.payer} pays {p.payee} {p.amount:.2f}{unit}" if rate else f"{p.payer} pays {p.payee} {p.amount}{unit}")
-        for p in items
+        user_text(f"{p.payer} pays {p.payee} " + (f"{p.amount:.2f}" if rate else f"{p.amount}") + unit) for p in items
     ]
     return Group(*lines, Text(f"{len(items)} payment(s)", style="dim"))
 
@@ -139,11 +139,11 @@ def live(game: GameState) -> RenderableType:
     trick = game.current
     shown = Text(f"trick {len(game.tricks) + 1}: ")
     if trick is not None:
-        shown.append_text(Text(" ").join(Text(f"{game.players[s]} ") + card_text(c) for s, c in trick.plays))
+        shown.append_text(Text(" ").join(user_text(f"{game.players[s]} ") + card_text(c) for s, c in trick.plays))
     parts.append(shown)
     seat = game.to_play
     if seat is not None:
-        turn = Text(f"{game.players[seat]} to play", style="bold")
+        turn = user_text(f"{game.players[seat]} to play", style="bold")
         if game.hands is not None:
             legal = legal_plays(game.hands[seat], trick.cards if trick else (), game.order)
             turn.append(": ")

@@ -9,6 +9,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from doko_ledger.cli.user_text import user_text
+
 if TYPE_CHECKING:
     from doko_ledger.projections.audit import AuditReport
     from doko_ledger.projections.checks import Check
@@ -144,7 +146,7 @@ def checks(game_id: str, done: Sequence[Check]) -> list[RenderableType]:
         mark = Text("  ok  ", style="green") if check.ok else Text(" FAIL ", style="bold red")
         parts.append(Text.assemble(mark, check.name))
         for detail in check.details:
-            parts.append(Text(f"        {detail}", style="" if check.ok else "red"))
+            parts.append(user_text(f"        {detail}", style="" if check.ok else "red"))
     return parts
 
 
@@ -170,9 +172,9 @@ def audit(report: AuditReport) -> RenderableType:
             items = "; ".join(
                 f"{line.item} ({line.points:+d}, {line.party.title if line.party else ''})" for line in lines
             )
-            parts.append(Text(f"the difference is exactly: {items}"))
+            parts.append(user_text(f"the difference is exactly: {items}"))
         for name in claim.rules:
-            parts.append(Text(f"the claim is right under: {name}", style="cyan"))
+            parts.append(user_text(f"the claim is right under: {name}", style="cyan"))
         if any(claim.difference.values()) and not claim.lines and not claim.rules:
             parts.append(Text("no derivation line or single rule change explains the difference", style="yellow"))
     return Group(*parts)

@@ -35,7 +35,7 @@ from doko_ledger.doudizhu.events import (
 )
 from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.doudizhu.summary import summarize
-from doko_ledger.names import name_problem
+from doko_ledger.names import normalized, table_problem
 
 
 def decide(state: DealState, command: Command) -> list[DouDizhuEvent]:
@@ -63,13 +63,12 @@ def _deal(state: DealState, command: Deal) -> DouDizhuDealt:
         raise IllegalMove(f"deal {state.game_id!r} was already dealt")
     if not command.game_id.strip():
         raise IllegalMove("a deal needs an id")
-    players, n = command.players, len(command.players)
+    players, n = tuple(map(normalized, command.players)), len(command.players)
     if n not in (3, 4):
         raise IllegalMove(f"Dou Dizhu is played by 3 or 4 players, not {n}")
-    for player in players:
-        problem = name_problem(player)
-        if problem:
-            raise IllegalMove(f"player name {player!r} {problem}")
+    problem = table_problem(players)
+    if problem:
+        raise IllegalMove(problem)
     twice = [p for p, count in Counter(players).items() if count > 1]
     if twice:
         raise IllegalMove(f"player {twice[0]!r} sits at the table twice")

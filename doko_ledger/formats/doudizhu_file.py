@@ -203,6 +203,8 @@ def _deal_path(record: DouDizhuRecord, exc: Exception) -> Path_:
         return ("hands", record.players[seat])
     if "kitty" in str(exc) and record.kitty is not None:
         return ("kitty",)
+    if str(exc).startswith(("player name ", "players ")):
+        return ("players",)
     return ("hands",) if record.hands is not None else ("players",)
 
 

@@ -18,7 +18,9 @@
   const frames = Array.isArray(view.frames) && view.frames.length ? view.frames : [{ step: 0, caption: "" }];
   const last = frames.length - 1;
   const perspective = view.perspective;
-  const bottom = Math.max(0, players.indexOf(perspective));
+  // which view it is: "all", "tournament" or "player" (a player may be called "all")
+  const seenAs = view.seen_as || (perspective === "all" || perspective === "tournament" ? perspective : "player");
+  const bottom = seenAs === "player" ? Math.max(0, players.indexOf(perspective)) : 0;
   const seatOf = new Map(players.map((name, i) => [name, SEATS[(i - bottom + players.length) % players.length % 4]]));
   let current = -1;
 
@@ -94,8 +96,8 @@
     if (view.game_type) facts.push(words(view.game_type) + (view.game_type === "normal" ? " game" : ""));
     if (view.declarer) facts.push("declarer " + view.declarer);
     if (view.dealer) facts.push("dealer " + view.dealer);
-    if (perspective === "all") facts.push("all hands open");
-    else if (perspective === "tournament") facts.push("tournament view: points and parties shown at the end");
+    if (seenAs === "all") facts.push("all hands open");
+    else if (seenAs === "tournament") facts.push("tournament view: points and parties shown at the end");
     else if (perspective) facts.push("as " + perspective + " saw it");
     meta.replaceChildren(...facts.map((fact) => el("span", "", fact)));
   }
@@ -176,8 +178,8 @@
       if (!cards.length) hand.append(el("span", "hand-note", trickCards.length ? "no cards left" : "no cards"));
     } else {
       hand.classList.add("hidden");
-      hand.classList.toggle("unrecorded", perspective === "all");
-      if (perspective === "all") {
+      hand.classList.toggle("unrecorded", seenAs === "all");
+      if (seenAs === "all") {
         hand.replaceChildren(el("span", "hand-note", "hand not recorded"));
       } else {
         const back = el("span", "card back");

@@ -9,6 +9,8 @@ from dataclasses import replace
 from doko_ledger.cards import Card, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord
+from doko_ledger.names import normalized
+from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.scoring import SpecialKind
@@ -21,8 +23,8 @@ class EntryError(DokoError, ValueError):
 
 
 def names(text: str, flag: str) -> tuple[str, ...]:
-    """`Anna, Clara` → ("Anna", "Clara")."""
-    out = tuple(n.strip() for n in text.split(",") if n.strip())
+    """`Anna, Clara` → ("Anna", "Clara"), in Unicode's composed form (NFC) as names are kept."""
+    out = tuple(normalized(n.strip()) for n in text.split(",") if n.strip())
     if not out:
         raise EntryError(f"{flag}: name at least one player, e.g. Anna,Clara")
     return out
@@ -31,9 +33,13 @@ def names(text: str, flag: str) -> tuple[str, ...]:
 def tricks(text: str, flag: str = "--tricks") -> tuple[int, int]:
     """`9:3` → Re's and Kontra's tricks."""
     re_part, _, kontra_part = text.partition(":")
-    if not (re_part.strip().isdigit() and kontra_part.strip().isdigit()):
-        raise EntryError(f"{flag}: write Re's and Kontra's tricks as RE:KONTRA, e.g. 9:3, not {text!r}")
-    return int(re_part), int(kontra_part)
+    try:
+        re_tricks, kontra_tricks = whole_number(re_part), whole_number(kontra_part)
+    except NumberTooLong as exc:
+        raise EntryError(f"{flag}: {exc}") from None
+    if re_tricks is None or kontra_tricks is None:
+        raise EntryError(f"{flag}: write Re's and Kontra's tricks as RE:KONTRA, e.g. 9:3, not {shortened(text, 40)!r}")
+    return re_tricks, kontra_tricks
 
 
 def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], ...]:
@@ -46,7 +52,7 @@ def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], 
         player, sep, what = part.partition("=")
         if not sep or not player.strip() or what.strip() not in known:
             raise EntryError(f"{flag}: write PLAYER=CALL with a call of {', '.join(sorted(known))}, not {part!r}")
-        out.append((player.strip(), what.strip()))
+        out.append((normalized(player.strip()), what.strip()))
     return tuple(out)
 
 
@@ -62,7 +68,7 @@ def specials(parts: Sequence[str], flag: str = "--special") -> tuple[tuple[str, 
             raise EntryError(
                 f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {', '.join(sorted(kinds))}), not {part!r}"
             )
-        out.append((fields[1], fields[0], fields[2] if len(fields) == 3 else None))
+        out.append((fields[1], fields[0], normalized(fields[2]) if len(fields) == 3 else None))
     return tuple(out)
 
 
@@ -98,7 +104,7 @@ def extend_record(record: GameRecord, tokens: Sequence[str], reservations_open: 
     for token in tokens:
         player, sep, what = token.partition("=")
         if sep:
-            player, what = player.strip(), what.strip()
+            player, what = normalized(player.strip()), what.strip()
             if player not in record.players:
                 raise EntryError(f"{token!r}: unknown player {player!r} (players: {', '.join(record.players)})")
             if what in calls_ or " " in what:

@@ -8,6 +8,7 @@ given twice in one mapping is an error instead of silently keeping the last.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import yaml
 
 from doko_ledger.errors import DokoError
+from doko_ledger.numbers import NumberTooLong, check_length
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -48,6 +50,33 @@ _Loader.add_implicit_resolver(
 )
 # Numbers without YAML 1.1's base-60 form: `tricks: 9:3` stays text, not 543.
 _Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"), list("-+0123456789"))
+
+
+def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    """A YAML integer, refused before Python converts one too long to hold (`NumberTooLong`)."""
+    try:
+        check_length(str(node.value))
+    except NumberTooLong as exc:
+        raise _TooLong(str(exc), node.start_mark) from None
+    value: int = loader.construct_yaml_int(node)
+    return value
+
+
+class _TooLong(Exception):
+    def __init__(self, message: str, mark: Any) -> None:
+        super().__init__(message)
+        self.mark = mark
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+def _construct_str(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+    """Text in Unicode's composed form (NFC), so a name typed either way is one name."""
+    return unicodedata.normalize("NFC", loader.construct_scalar(node))
+
+
+_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]+(?:[eE][-+][0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$"),
@@ -91,7 +120,9 @@ def field_name(path: Sequence[str | int]) -> str:
 def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
     children: list[tuple[Any, yaml.Node]] = []
     if isinstance(node, yaml.MappingNode):
-        children = [(k.value, v) for k, v in node.value]
+        children = [
+            (unicodedata.normalize("NFC", k.value) if isinstance(k.value, str) else k.value, v) for k, v in node.value
+        ]
     elif isinstance(node, yaml.SequenceNode):
         children = list(enumerate(node.value))
     return next((child for k, child in children if k == key), None)
@@ -105,9 +136,10 @@ def _check_duplicate_keys(node: yaml.Node | None, source: str) -> None:
                 raise SourceError(
                     "a key must be plain text, not a list or a mapping", source=source, line=_line(key.start_mark)
                 )
-            if key.value in seen:
+            text = unicodedata.normalize("NFC", key.value)  # as the key is read (`_construct_str`)
+            if text in seen:
                 raise SourceError(f"key {key.value!r} is given twice", source=source, line=key.start_mark.line + 1)
-            seen.add(key.value)
+            seen.add(text)
             _check_duplicate_keys(value, source)
     elif isinstance(node, yaml.SequenceNode):
         for item in node.value:
@@ -158,6 +190,8 @@ def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
         root = yaml.compose(text, Loader=_Loader)
         _check_duplicate_keys(root, source)
         data = yaml.load(text, Loader=_Loader)
+    except _TooLong as exc:
+        raise SourceError(str(exc), source=source, line=_line(exc.mark)) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = None if mark is None else mark.line + 1

@@ -34,7 +34,7 @@ from doko_ledger.game.commands import (
 from doko_ledger.game.penalty import impose
 from doko_ledger.game.state import GameState, Hand
 from doko_ledger.game.summary import summarize
-from doko_ledger.names import name_problem
+from doko_ledger.names import normalized, table_problem
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS, must_follow
 
@@ -81,23 +81,23 @@ def _start(state: GameState, command: StartGame) -> GameStarted:
         raise IllegalMove(f"game {state.game_id!r} has already started")
     if not command.game_id.strip():
         raise IllegalMove("a game needs an id")
-    players = command.players
+    players = tuple(map(normalized, command.players))
     if len(players) != SEATS:
         raise IllegalMove(f"a game has 4 players, not {len(players)}")
-    for player in players:
-        problem = name_problem(player)
-        if problem:
-            raise IllegalMove(f"player name {player!r} {problem}")
+    problem = table_problem(players)
+    if problem:
+        raise IllegalMove(problem)
     twice = [p for p, n in Counter(players).items() if n > 1]
     if twice:
         raise IllegalMove(f"player {twice[0]!r} sits at the table twice")
     if not 0 <= command.dealer < SEATS:
         raise IllegalMove(f"the dealer must be seat 0-3, not {command.dealer}")
-    unknown = [p for p in command.solo_owed_by if p not in players]
+    owed_by = tuple(map(normalized, command.solo_owed_by))
+    unknown = [p for p in owed_by if p not in players]
     if unknown:
         raise IllegalMove(f"{unknown[0]!r} owes a solo but does not play this game")
     return GameStarted(
-        command.game_id, players, command.dealer, command.rules, command.played_on, command.note, command.solo_owed_by
+        command.game_id, players, command.dealer, command.rules, command.played_on, command.note, owed_by
     )
 
 

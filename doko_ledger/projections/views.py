@@ -306,6 +306,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
 
 ALL = "all"
 TOURNAMENT = "tournament"
+PLAYER = "player"
 
 
 def frames_view(
@@ -314,17 +315,24 @@ def frames_view(
     perspective: str = ALL,
     result: GameScore | None = None,
     place: DealPlace | None = None,
+    *,
+    player: str | None = None,
 ) -> dict[str, Any]:
     """A replay as frames, as one viewer could see it: `all` (every hand and the true parties),
     `tournament` (no card points, parties or announcements before the end) or a
-    player's name (their own hand, and only what the table knew). Feeds the terminal stepper
-    and the HTML export alike."""
+    player's name (their own hand, and only what the table knew); `player` names the player
+    even when the name is `all` or `tournament`. `seen_as` says which of the three it is.
+    Feeds the terminal stepper and the HTML export alike."""
     final = shown[-1].state
     players = final.players
+    if player is not None:
+        perspective = player
+    seen_as = PLAYER if player is not None or perspective not in (ALL, TOURNAMENT) else perspective
+    viewer = perspective if seen_as == PLAYER else None
     truth = _parties(players, true_parties(final))
     placed = [(note_step(n, shown), n) for n in notes]
     game_type, declarer = final.game_type, final.declarer
-    if game_type is GameType.SILENT_SOLO and perspective != ALL and perspective != players[declarer or 0]:
+    if game_type is GameType.SILENT_SOLO and seen_as != ALL and viewer != players[declarer or 0]:
         game_type, declarer = GameType.NORMAL, None  # a silent solo is secret: it looks like a normal game
     return {
         "game_id": final.game_id,
@@ -335,8 +343,9 @@ def frames_view(
         "declarer": None if declarer is None else players[declarer],
         "hand_size": final.hand_size,
         "perspective": perspective,
+        "seen_as": seen_as,
         "frames": [
-            _frame_view(frame, perspective, truth, [n for step, n in placed if step == frame.step], frame is shown[-1])
+            _frame_view(frame, seen_as, viewer, truth, [n for at, n in placed if at == frame.step], frame is shown[-1])
             for frame in shown
         ],
         "result": None if result is None else _result_view(result),
@@ -345,19 +354,24 @@ def frames_view(
 
 
 def _frame_view(
-    frame: Frame, perspective: str, truth: dict[str, str | None], notes: list[AnnotationAdded], last: bool
+    frame: Frame,
+    seen_as: str,
+    viewer: str | None,
+    truth: dict[str, str | None],
+    notes: list[AnnotationAdded],
+    last: bool,
 ) -> dict[str, Any]:
     state = frame.state
     players = state.players
     over = state.finished or state.void or state.abandoned is not None or state.summary is not None
-    hidden = perspective == TOURNAMENT and not (last and over)
+    hidden = seen_as == TOURNAMENT and not (last and over)
     dealt = hands_view(state) or {}
     hands: dict[str, list[str] | None] = {
-        p: dealt.get(p) if perspective in (p, ALL, TOURNAMENT) else None for p in players
+        p: dealt.get(p) if seen_as != PLAYER or p == viewer else None for p in players
     }
     public = _parties(players, public_parties(state))
-    if perspective in players:
-        public[perspective] = public[perspective] or _parties(players, true_parties(state))[perspective]
+    if viewer in players:
+        public[viewer] = public[viewer] or _parties(players, true_parties(state))[viewer]
     trick = state.current or (state.tricks[-1] if state.tricks and frame.step else None)
     leader = state.to_play
     summary = state.summary  # a score-sheet deal: the parties' points and the calls, no cards
@@ -382,7 +396,7 @@ def _frame_view(
         "party_points": party_points,
         "party_tricks": party_tricks,
         "parties": None if hidden else public,
-        "true_parties": truth if perspective == ALL else None,
+        "true_parties": truth if seen_as == ALL else None,
         "announcements": None
         if hidden
         else _summary_calls(state)

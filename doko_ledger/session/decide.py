@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, SessionClosed, SessionEvent, SessionStarted
 from doko_ledger.game.commands import IllegalMove
-from doko_ledger.names import name_problem
+from doko_ledger.names import normalized, table_problem
+from doko_ledger.numbers import shortened
 from doko_ledger.rules.ruleset import RuleSet
 from doko_ledger.session.outcome import DealOutcome
 from doko_ledger.session.schedule import Schedule
@@ -104,13 +105,12 @@ def _start(state: SessionState, command: StartSession) -> SessionStarted:
             f"a night's id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, "
             f"not {command.session_id!r}"
         )
-    players = command.players
+    players = tuple(map(normalized, command.players))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise IllegalMove(f"a card night has 4 to 7 players, not {len(players)}")
-    for player in players:
-        problem = name_problem(player)
-        if problem:
-            raise IllegalMove(f"player name {player!r} {problem}")
+    problem = table_problem(players)
+    if problem:
+        raise IllegalMove(problem)
     twice = [p for p, n in Counter(players).items() if n > 1]
     if twice:
         raise IllegalMove(f"player {twice[0]!r} is at the table twice")
@@ -119,7 +119,9 @@ def _start(state: SessionState, command: StartSession) -> SessionStarted:
     if not 1 <= command.match_length <= 100:
         raise IllegalMove(f"a match has 1 to 100 deals, not {command.match_length}")
     if command.rate is not None and not _RATE.match(command.rate):
-        raise IllegalMove(f"the money rate must be a decimal amount per point such as 0.05, not {command.rate!r}")
+        raise IllegalMove(
+            f"the money rate must be a decimal amount per point such as 0.05, not {shortened(command.rate, 20)!r}"
+        )
     return SessionStarted(
         command.session_id,
         players,

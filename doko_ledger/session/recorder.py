@@ -29,7 +29,7 @@ from doko_ledger.session.decide import (
 )
 from doko_ledger.session.outcome import DealOutcome, deal_outcome
 from doko_ledger.session.place import CORRECTED, VOIDED, Bock, DealPlace
-from doko_ledger.session.schedule import Schedule, plan
+from doko_ledger.session.schedule import Course, Schedule
 from doko_ledger.session.state import SessionState, evolve
 
 _CORRECTED = re.compile(r"(.+)-c\d+")
@@ -47,6 +47,9 @@ class Night:
     new_games: dict[str, list[Any]] = field(default_factory=dict)
     history: list[Any] = field(default_factory=list)
     """Every session event, stored and new."""
+    _outcomes: dict[str, tuple[GameState, DealOutcome]] = field(default_factory=dict, repr=False)
+    _course: Course | None = field(default=None, repr=False)
+    _folded: tuple[list[str], list[GameState]] = field(default_factory=lambda: ([], []), repr=False)
 
     @classmethod
     def load(cls, session_events: Sequence[Any], games: Mapping[str, Sequence[Any]]) -> Night:
@@ -58,11 +61,42 @@ class Night:
         night.games = {game_id: fold_game(in_force(events)) for game_id, events in games.items()}
         return night
 
+    def outcome(self, game_id: str) -> DealOutcome:
+        """A deal's outcome, derived once per state of its game."""
+        game = self.games[game_id]
+        known = self._outcomes.get(game_id)
+        if known is None or known[0] is not game:
+            known = self._outcomes[game_id] = (game, deal_outcome(game))
+        return known[1]
+
     def outcomes(self) -> list[DealOutcome]:
-        return [deal_outcome(self.games[g]) for g in self.state.deals]
+        return [self.outcome(g) for g in self.state.deals]
 
     def schedule(self) -> Schedule:
-        return plan(self.state, self.outcomes())
+        """The night's course so far (`plan`); extended by the deals added since it was last
+        derived, so recording a night deal by deal stays linear."""
+        state, course = self.state, self._course
+        ids, games = self._folded
+        before = state.deals[: len(ids)]
+        if (
+            course is None
+            or course.state.started != state.started
+            or course.state.players != state.players
+            or course.state.rules != state.rules
+            or course.state.first_dealer != state.first_dealer
+            or course.state.match_length != state.match_length
+            or len(before) < len(ids)
+            or ids != list(before)
+            or games != list(map(self.games.__getitem__, before))
+        ):
+            course, ids, games = Course(state), [], []
+            self._folded = ids, games
+        for game_id in state.deals[len(ids) :]:
+            course.add(self.outcome(game_id))
+            ids.append(game_id)
+            games.append(self.games[game_id])
+        self._course = course
+        return course.schedule()
 
     def _apply(self, command: SessionCommand) -> None:
         for event in decide(self.state, command, self.schedule()):
@@ -156,7 +190,7 @@ class Night:
     def _add_game(self, game_id: str, events: list[Any], game: GameState) -> None:
         nxt = self.schedule().next
         self.games[game_id] = game
-        self._apply(AddDeal(deal_outcome(game), nxt.dealer))
+        self._apply(AddDeal(self.outcome(game_id), nxt.dealer))
         self.new_games[game_id] = events
 
     def void_last(self, reason: str = "undone") -> str:
@@ -210,7 +244,7 @@ class Night:
         )
         events, game = to_events(record)
         self.games[new_id] = game
-        self._apply(CorrectDeal(game_id, deal_outcome(game), reason))
+        self._apply(CorrectDeal(game_id, self.outcome(new_id), reason))
         self.new_games[new_id] = events
         return events, game
 

@@ -100,15 +100,35 @@ TRIGGER_WORDS = {
 
 def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
     """Fold the night's deal outcomes into the schedule, in order."""
-    if not state.started:
-        return Schedule((), NextDeal(1, "", 0, (), 1, (), False), (), 0, 0)
-    rules, n = state.rules, state.table_size
-    dealer, counted = state.first_dealer, 0
-    rounds: list[tuple[int, str]] = []  # the bock rounds queued: deals left, what started it
-    solos: set[str] = set()
-    totals = dict.fromkeys(state.players, 0)
-    rows: list[DealRow] = []
-    for number, outcome in enumerate(outcomes, 1):
+    course = Course(state)
+    for outcome in outcomes:
+        course.add(outcome)
+    return course.schedule()
+
+
+class Course:
+    """The fold behind `plan`, one deal at a time: a night that grows by a deal extends its
+    course instead of folding every deal again."""
+
+    __slots__ = ("_counted", "_dealer", "_rounds", "_rows", "_solos", "_totals", "outcomes", "state")
+
+    def __init__(self, state: SessionState) -> None:
+        self.state = state
+        self.outcomes: list[DealOutcome] = []
+        self._rows: list[DealRow] = []
+        self._dealer, self._counted = state.first_dealer, 0
+        self._rounds: list[tuple[int, str]] = []  # the bock rounds queued: deals left, what started it
+        self._solos: set[str] = set()
+        self._totals = dict.fromkeys(state.players, 0)
+
+    def add(self, outcome: DealOutcome) -> None:
+        """Fold the next deal's outcome."""
+        state = self.state
+        self.outcomes.append(outcome)
+        if not state.started:
+            return
+        rules, n, dealer, counted, solos = state.rules, state.table_size, self._dealer, self._counted, self._solos
+        rounds, number = self._rounds, len(self.outcomes)
         at_table = playing(state.players, dealer)
         owed = tuple(p for p in _owed(state, solos) if p in at_table)  # a player sitting out plays no solo
         forced = _forced(state, counted, _owed(state, solos)) and bool(owed)
@@ -118,12 +138,11 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
         multiplier = rules.bock_multiplier if rounds and live and outcome.finished else 1
         deltas = {p: outcome.deltas.get(p, 0) * multiplier for p in state.players}
         for player, delta in deltas.items():
-            totals[player] += delta
+            self._totals[player] += delta
         counts = live and not compulsory and not (forced and rules.forced_solos == "after_deals")
         index = max(counted - 1 + counts, 0)
         triggered = [t for t in outcome.triggers if t in rules.bock_triggers] if outcome.finished else []
-        started = len(triggered)
-        rows.append(
+        self._rows.append(
             DealRow(
                 number=number,
                 game_id=outcome.game_id,
@@ -137,32 +156,39 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
                 counts=counts,
                 compulsory=compulsory,
                 forced=forced and first_solo,
-                bock_rounds_started=started,
+                bock_rounds_started=len(triggered),
                 deltas=deltas,
-                totals=dict(totals),
+                totals=dict(self._totals),
                 outcome=outcome,
             )
         )
         if outcome.solo_by is not None:
             solos.add(outcome.solo_by)
-        counted += counts
+        self._counted += counts
         if multiplier > 1:
             left, cause = rounds[0]
             rounds[0:1] = [(left - 1, cause)] if left > 1 else []
         rounds += [(n, f"deal {number}, {TRIGGER_WORDS.get(t, t)}") for t in triggered]
         if live and not compulsory:
-            dealer = (dealer + 1) % n
-    owed = _owed(state, solos)
-    at_next = playing(state.players, dealer)
-    forced_now = _forced(state, counted, owed) and any(p in at_next for p in owed)
-    over = rules.compulsory_solo and counted >= rules.tournament_deals and not owed
-    next_deal = NextDeal(
-        number=len(outcomes) + 1,
-        dealer=state.players[dealer],
-        dealer_seat=dealer,
-        playing=at_next,
-        multiplier=rules.bock_multiplier if rounds else 1,
-        forced_solo_by=tuple(p for p in owed if p in at_next) if forced_now else (),
-        over=over,
-    )
-    return Schedule(tuple(rows), next_deal, owed, counted, sum(left for left, _ in rounds))
+            self._dealer = (dealer + 1) % n
+
+    def schedule(self) -> Schedule:
+        """The schedule of the deals folded so far."""
+        state = self.state
+        if not state.started:
+            return Schedule((), NextDeal(1, "", 0, (), 1, (), False), (), 0, 0)
+        rules, dealer, counted, rounds = state.rules, self._dealer, self._counted, self._rounds
+        owed = _owed(state, self._solos)
+        at_next = playing(state.players, dealer)
+        forced_now = _forced(state, counted, owed) and any(p in at_next for p in owed)
+        over = rules.compulsory_solo and counted >= rules.tournament_deals and not owed
+        next_deal = NextDeal(
+            number=len(self.outcomes) + 1,
+            dealer=state.players[dealer],
+            dealer_seat=dealer,
+            playing=at_next,
+            multiplier=rules.bock_multiplier if rounds else 1,
+            forced_solo_by=tuple(p for p in owed if p in at_next) if forced_now else (),
+            over=over,
+        )
+        return Schedule(tuple(self._rows), next_deal, owed, counted, sum(left for left, _ in rounds))
