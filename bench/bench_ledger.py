@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from doko_ledger.cards import deck
+from doko_ledger.events.codec import _schema_problem
 from doko_ledger.events.doppelkopf import PenaltyImposed
 from doko_ledger.events.store import _COLUMNS
 from doko_ledger.formats.game_file import LoadedGame
@@ -242,9 +243,14 @@ def main() -> None:
         after_scoring = peak_mib()
         append_s = ledger_append(ledger, 200)
         ledger.close()
-        with Ledger.open(path) as reopened:
-            verify_cpu, report = cpu(reopened.verify)
-        floor_cpu, hashed = cpu(lambda: raw_read_and_hash(path))
+        verify_cpu = floor_cpu = float("inf")
+        for _ in range(3):  # the best of three of each, alternating: the machine is shared
+            _schema_problem.cache_clear()  # as in a fresh `doko verify`: no payload checked yet
+            with Ledger.open(path) as reopened:
+                seconds, report = cpu(reopened.verify)
+            verify_cpu = min(verify_cpu, seconds)
+            seconds, hashed = cpu(lambda: raw_read_and_hash(path))
+            floor_cpu = min(floor_cpu, seconds)
         assert report.ok and hashed == report.events
         raw_read_s, read_count = timed(lambda: raw_read(path))
         raw_insert_s, _ = timed(lambda: raw_insert(path, Path(tmp) / "raw.sqlite"))

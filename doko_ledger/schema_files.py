@@ -67,9 +67,26 @@ def fast_event_check(name: str, version: int) -> Callable[[Any], Any]:
     import fastjsonschema
 
     schema = dict(load_schema(f"events/{name}.v{version}.json"))
+    schema = _inline_refs(schema, schema.get("$defs", {}), 0)
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     check: Callable[[Any], Any] = fastjsonschema.compile(schema)
     return check
+
+
+def _inline_refs(node: Any, defs: dict[str, Any], depth: int) -> Any:
+    """The schema with every `#/$defs/...` reference replaced by its definition: fastjsonschema
+    calls a function (and formats a name) for each reference, per card of a hand; inlined, a
+    hand of cards is checked in one loop. A reference nested too deep is kept as it is."""
+    if isinstance(node, list):
+        return [_inline_refs(item, defs, depth) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1 and depth < 8:
+        target = defs.get(ref.removeprefix("#/$defs/"))
+        if isinstance(target, dict):
+            return _inline_refs(target, defs, depth + 1)
+    return {key: _inline_refs(value, defs, depth) for key, value in node.items()}
 
 
 @cache

@@ -60,13 +60,14 @@ while not (signals / "go").exists():
     time.sleep(0.002)
 log, own_done, attempt = [], 0, 0
 while True:
-    open_races = [s for s, events in races.items() if store.stream_version(s) < len(events)]
+    versions = {s: store.stream_version(s) for s in races}  # read once: a stale one loses its race
+    open_races = [s for s, events in races.items() if versions[s] < len(events)]
     if not open_races and own_done == len(own):
         break
     batches = []
     if open_races:
         stream = rng.choice(open_races)
-        version = store.stream_version(stream)
+        version = versions[stream]
         batches.append(NewStreamEvents(stream, version, [races[stream][version]]))
     with_own = own_done < len(own) and (not open_races or rng.random() < 0.5)
     if with_own:
