@@ -23,6 +23,7 @@ from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_e
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force, void_last
 from doko_ledger.projections.score import GameScore, score_game
+from doko_ledger.rules.game_types import GameType, parse_game_type
 from doko_ledger.session.decide import StartSession
 from doko_ledger.session.recorder import Night
 from doko_ledger.session.standings import Standings, standings
@@ -45,6 +46,41 @@ class PreparedDeal:
     game_id: str
     game: GameState
     score: GameScore | None
+
+
+PROVISIONAL_POINTS = 120
+"""Re's card points while only the game and the Re players are known: with no tricks, calls
+or special points given, no rule refuses 120 points, so a refusal is about the Re players."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextDealChecks:
+    """The next deal's facts checked one answer at a time, as they are asked at the table;
+    each check raises the library's refusal, so the question can be asked again."""
+
+    nights: CardNights
+    session_id: str
+    game_types: tuple[GameType, ...]
+    """What the next deal may be (the rules, and a forced solo when one is due)."""
+
+    def game_type(self, text: str) -> GameType:
+        game = parse_game_type(text)
+        problem = self.nights.night(self.session_id).game_type_problem(game)
+        if problem is not None:
+            raise IllegalMove(problem)
+        return game
+
+    def re_players(self, game: GameType, re: Sequence[str]) -> None:
+        """Refuse Re players who are not at the table or do not fit the game (two, or a soloist)."""
+        self.facts(SummaryRecord(game.value, tuple(re), PROVISIONAL_POINTS))
+
+    @staticmethod
+    def special_points_count(game: GameType) -> bool:
+        """Special points count in this game: in none of the solos (docs/rules.md §7)."""
+        return not game.is_solo
+
+    def facts(self, summary: SummaryRecord) -> PreparedDeal:
+        return self.nights.prepare(self.session_id, summary)
 
 
 class CardNights:
@@ -138,6 +174,12 @@ class CardNights:
         _, game = night.add(record)
         score = None if misdeal else score_game(game)
         return PreparedDeal(night, record.id, game, score)
+
+    def checks(self, session_id: str) -> NextDealChecks:
+        """The checks of the next deal's facts; refuses at once what refuses any next deal
+        (a closed night, a deal still being played, a complete tournament)."""
+        self.prepare(session_id, None, misdeal=True)
+        return NextDealChecks(self, session_id, self.night(session_id).game_types())
 
     def start_deal(self, session_id: str, record: GameRecord, *, by: str, at: str) -> GameState:
         """Add a deal that will be played card by card (its game so far is `record`)."""

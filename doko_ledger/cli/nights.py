@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
+    from doko_ledger.card_nights import NextDealChecks
     from doko_ledger.doudizhu_games import DouDizhuStandings
     from doko_ledger.game.record import SummaryRecord
 
@@ -24,6 +26,8 @@ from doko_ledger.cli.common import (
     recorder,
 )
 from doko_ledger.errors import DokoError
+
+T = TypeVar("T")
 
 SessionOption = Annotated[
     str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
@@ -42,27 +46,110 @@ session_app = typer.Typer(help="Card nights: start, list, close.", no_args_is_he
 
 
 def _facts(
-    game: str | None, re: str | None, re_points: int | None, tricks: str | None, calls: list[str], specials: list[str]
+    game: str | None,
+    re: str | None,
+    re_points: int | None,
+    tricks: str | None,
+    calls: list[str],
+    specials: list[str],
+    *,
+    yes: bool = False,
+    checks: NextDealChecks | None = None,
 ) -> SummaryRecord:
-    """The deal's facts from the flags; what is missing is asked for when a person is at the keyboard."""
+    """The deal's facts from the flags. `--re` and `--re-points` say enough (a normal game, no
+    calls, no special points unless given); without them, and without --yes, a person at the
+    keyboard is asked for the rest, each answer checked by `checks` when it is given."""
+    from doko_ledger.formats import quick_entry
+
+    if re is not None and re_points is not None:
+        return quick_entry.summary(game or "normal", re, re_points, tricks, calls, specials)
+    if yes or not interactive():
+        raise quick_entry.EntryError(
+            "give --re and --re-points (or run `doko record` at a terminal, without --yes, to be asked)"
+        )
+    return _ask_facts(game, re, re_points, tricks, calls, specials, checks)
+
+
+def _ask_facts(
+    game: str | None,
+    re: str | None,
+    re_points: int | None,
+    tricks: str | None,
+    calls: list[str],
+    specials: list[str],
+    checks: NextDealChecks | None,
+) -> SummaryRecord:
+    """Ask for what the flags did not give, one question at a time; a refused answer is
+    shown and asked again (the answers before it are kept)."""
     from rich.prompt import IntPrompt, Prompt
 
     from doko_ledger.formats import quick_entry
-    from doko_ledger.rules.game_types import GameType
+    from doko_ledger.rules.game_types import GameType, parse_game_type
 
-    if (re is None or re_points is None) and not interactive():
-        raise quick_entry.EntryError("give --re and --re-points (or run `doko record` at a terminal to be asked)")
+    def game_ok(text: str) -> GameType:
+        return checks.game_type(text) if checks is not None else parse_game_type(text)
+
+    def facts_ok(points: int, said: list[str], extra: list[str]) -> SummaryRecord:
+        assert re is not None
+        summary = quick_entry.summary(game_type.value, re, points, tricks, said, extra)
+        if checks is not None:
+            checks.facts(summary)
+        return summary
+
     if game is None:
-        types = [g.value for g in GameType]
-        game = Prompt.ask("game type", default="normal", choices=types) if interactive() else "normal"
+        types = checks.game_types if checks is not None else tuple(GameType)
+        default = GameType.NORMAL.value if GameType.NORMAL in types else types[0].value
+        question = f"game type ({', '.join(g.value for g in types)})"
+        game = _until_accepted(lambda: Prompt.ask(question, default=default), game_ok)
+    game_type = game_ok(game)
     if re is None:
-        re = Prompt.ask("Re players (or the soloist)")
+
+        def re_ok(text: str) -> None:
+            players = quick_entry.names(text, "Re")
+            if checks is not None:
+                checks.re_players(game_type, players)
+
+        question = "the soloist" if game_type.is_solo else "Re players (Anna,Clara)"
+        re = _until_accepted(lambda: Prompt.ask(question), re_ok)
     if re_points is None:
-        re_points = IntPrompt.ask("Re's card points")
-    if interactive() and not calls and not specials and tricks is None:
-        calls = [Prompt.ask("announcements (Anna=re,Clara=no90; Enter for none)", default="")]
-        specials = [Prompt.ask("special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)", default="")]
-    return quick_entry.summary(game, re, re_points, tricks, calls, specials)
+        re_points = _until_accepted(
+            lambda: IntPrompt.ask("Re's card points (0-240)"), lambda p: facts_ok(p, calls, specials)
+        )
+    points = re_points
+    if not calls:
+        calls = [
+            _until_accepted(
+                lambda: Prompt.ask(
+                    "announcements (Anna=re,Clara=no90; Enter for none)", default="", show_default=False
+                ),
+                lambda text: facts_ok(points, [text], specials),
+            )
+        ]
+    if not specials and (checks is None or checks.special_points_count(game_type)):
+        said = calls
+        specials = [
+            _until_accepted(
+                lambda: Prompt.ask(
+                    "special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)",
+                    default="",
+                    show_default=False,
+                ),
+                lambda text: facts_ok(points, said, [text]),
+            )
+        ]
+    return facts_ok(points, calls, specials)
+
+
+def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
+    """Ask until `accept` takes the answer; a refusal is shown and the question asked again."""
+    while True:
+        answer = ask()
+        try:
+            accept(answer)
+        except DokoError as exc:
+            err_console().print(f"refused: {exc}", markup=False, highlight=False, soft_wrap=True)
+            continue
+        return answer
 
 
 def _confirm(yes: bool) -> bool:
@@ -165,7 +252,10 @@ def record(
         session_id = ledger.nights.resolve(session)
         upcoming = ledger.nights.standings(session_id).next
         out().print(render_nights.next_deal(upcoming))
-        facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
+        checks = None if misdeal or (re is not None and re_points is not None) else ledger.nights.checks(session_id)
+        facts = (
+            None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks)
+        )
         prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal)
         if prepared.score is not None:
             out().print(render_scores.score([prepared.score]))

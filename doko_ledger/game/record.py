@@ -55,6 +55,7 @@ from doko_ledger.game.evolve import evolve
 from doko_ledger.game.notes import anchored, annotate
 from doko_ledger.game.parties import true_parties
 from doko_ledger.game.state import GameState
+from doko_ledger.names import find_player
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
@@ -160,10 +161,10 @@ class RecordError(DokoError, ValueError):
 
 
 def _seat(record: GameRecord, player: str, path: Path) -> int:
-    try:
-        return record.players.index(player)
-    except ValueError:
-        raise RecordError(f"unknown player {player!r} (players: {', '.join(record.players)})", path) from None
+    found = find_player(player, record.players)
+    if found is None:
+        raise RecordError(f"unknown player {player!r} (players: {', '.join(record.players)})", path)
+    return record.players.index(found)
 
 
 def _reservation(value: str, path: Path) -> tuple[ReservationKind, GameType | None]:
@@ -180,7 +181,7 @@ def _reservation(value: str, path: Path) -> tuple[ReservationKind, GameType | No
 
 def _call(record: GameRecord, said: Said, path: Path) -> Command:
     seat = _seat(record, said.player, path)
-    words = said.what.split()
+    words = said.what.lower().split()
     if words == [SCHWEINCHEN]:
         return ShowSchweinchen(seat)
     parties = {p.value: p for p in Party}

@@ -1,0 +1,254 @@
+"""Entry at the table: `doko record` by its flags (no questions when they say enough) and by
+prompts (each answer checked when given and asked again), names, calls and game types
+matched without regard to case, and the game types the rules allow.
+
+The prompts are reached by making `interactive()` say yes, as at a terminal, and answered
+through the runner's input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_helpers import as_json, flat, ok, refused, snapshot
+from conftest import CLI_ENV
+from typer.testing import CliRunner, Result
+
+from doko_ledger.cli import nights
+from doko_ledger.cli.app import main as _main  # noqa: F401  (registers every command)
+from doko_ledger.cli.common import app
+from doko_ledger.formats.quick_entry import EntryError, summary
+from doko_ledger.rules.game_types import GameType, GameTypeError, allowed_game_types, parse_game_type
+from doko_ledger.rules.ruleset import preset
+
+Cli = Callable[..., Result]
+
+FOUR = "Anna,Ben,Clara,Dirk"
+FIVE = "Anna,Ben,Clara,Dirk,Emil"
+
+
+@pytest.fixture
+def cli(ledger_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
+    """`doko --db <tmp ledger> ARGS...` as in conftest, with `input=` fed to the prompts."""
+    monkeypatch.delenv("DOKO_DB", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None) -> Result:
+        argv = ["--db", str(ledger_path), *args]
+        return runner.invoke(app, argv, input=input, env=CLI_ENV, catch_exceptions=True)
+
+    return invoke
+
+
+@pytest.fixture
+def at_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nights, "interactive", lambda: True)
+
+
+def start(cli: Cli, players: str = FOUR, *options: str) -> None:
+    ok(cli("session", "start", "n", "--players", players, *options))
+
+
+def deals(cli: Cli) -> list[Any]:
+    return list(as_json(cli("standings", "--json"))["deals"])
+
+
+def answers(*lines: str) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+# -- the flag form asks nothing --------------------------------------------------------
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_flags_that_say_enough_ask_nothing_at_a_terminal(cli: Cli) -> None:
+    start(cli)
+    # no input at all: any question would end in "aborted"
+    result = ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", "-y", input=""))
+    assert "game type" not in result.stdout and "announcements" not in result.stdout
+    assert "recorded deal 1 as n-01" in result.stdout
+    [deal] = deals(cli)
+    assert (deal["game_type"], deal["points"]["Anna"]) == ("normal", 1)
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_flags_without_yes_ask_only_for_the_confirmation(cli: Cli) -> None:
+    start(cli)
+    result = ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", input="y\n"))
+    assert "append this deal?" in result.stdout
+    assert "game type" not in result.stdout and "special points" not in result.stdout
+    assert len(deals(cli)) == 1
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_yes_means_no_questions_even_when_facts_are_missing(cli: Cli, ledger_path: Path) -> None:
+    start(cli)
+    before = snapshot(ledger_path)
+    refused(cli("record", "--re", "Anna,Ben", "-y", input="150\n"), "give --re and --re-points")
+    assert snapshot(ledger_path) == before
+
+
+# -- the prompt form checks each answer ------------------------------------------------
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_each_answer_is_checked_when_given_and_asked_again(cli: Cli) -> None:
+    start(cli)
+    result = ok(
+        cli(
+            "record",
+            input=answers(
+                "skat",  # no game type
+                "Queen",  # a queen solo, by its short name
+                "Zed",  # nobody at the table
+                "anna,ben",  # a solo has one soloist
+                "clara",  # Clara, whatever the case
+                "241",  # points out of 0..240
+                "140",
+                "Ben=re",  # Ben is Kontra in Clara's solo
+                "CLARA=RE",
+                "y",
+            ),
+        )
+    )
+    errors = result.stderr.splitlines()
+    assert [line.startswith("refused: ") for line in errors] == [True] * 5, result.stderr
+    assert "unknown game type 'skat'" in errors[0]
+    assert "unknown player 'Zed'" in errors[1]
+    assert "played by one soloist" in errors[2]
+    assert "Re's card points must be 0-240, not 241" in errors[3]
+    assert "Ben is Kontra" in errors[4]
+    # a solo has no special points: not asked
+    assert "special points" not in result.stdout
+    [deal] = deals(cli)
+    assert deal["game_type"] == "queen_solo"
+    # won 1, Re announced 2: 3, three times for the soloist
+    assert deal["points"] == {"Anna": -3, "Ben": -3, "Clara": 9, "Dirk": -3}
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_a_refused_special_is_asked_again_and_the_answers_before_it_kept(cli: Cli) -> None:
+    start(cli)
+    result = ok(
+        cli("record", input=answers("", "Anna,Clara", "150", "", "re:fox_caught:clara", "re:fox_caught:Ben", "y"))
+    )
+    [error] = result.stderr.splitlines()
+    assert "fox caught (Fuchs) from Clara, who is Re too" in error
+    [deal] = deals(cli)
+    # won 1, the fox 1
+    assert deal["points"]["Anna"] == 2
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_a_player_sitting_out_is_refused_at_once(cli: Cli) -> None:
+    start(cli, FIVE)
+    result = ok(cli("record", input=answers("normal", "Anna,Ben", "Ben,Clara", "150", "", "", "y")))
+    assert "'Anna' sits out deal 1" in result.stderr
+    assert deals(cli)[0]["playing"] == ["Ben", "Clara", "Dirk", "Emil"]
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_the_game_type_prompt_offers_only_what_the_rules_allow(cli: Cli) -> None:
+    start(cli)
+    result = ok(cli("record", input=answers("pure_club_solo", "normal", "Anna,Ben", "150", "", "", "y")))
+    question = next(line for line in flat(result.stdout).split("game type")[1:2])
+    assert "club_solo" in question and "pure_club_solo" not in question
+    assert "pure_club_solo is not allowed under these rules (option pure_suit_solos)" in result.stderr
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_the_game_type_prompt_offers_only_solos_when_a_forced_solo_is_due(cli: Cli, tmp_path: Path) -> None:
+    rules = tmp_path / "short.yaml"
+    rules.write_text("preset: tournament\ntournament_deals: 1\n", encoding="utf-8")
+    start(cli, FOUR, "--rules", str(rules))
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "140", "-y"))
+    result = ok(cli("record", input=answers("normal", "Kreuzsolo", "Ben", "150", "", "y")))
+    question = flat(result.stdout).split("game type (")[1].split(")")[0]
+    assert "normal" not in question and "club_solo" in question and "silent_solo" not in question
+    assert "a forced solo is due" in result.stderr
+    assert deals(cli)[-1]["game_type"] == "club_solo"
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_a_night_that_takes_no_deal_is_refused_before_any_question(cli: Cli) -> None:
+    start(cli)
+    ok(cli("deal", "--seed", "x"))
+    result = cli("record", input="")
+    refused(result, "still being played")
+    assert "game type" not in result.stdout
+
+
+# -- without regard to case ------------------------------------------------------------
+
+
+def test_flags_match_names_calls_and_game_types_without_regard_to_case(cli: Cli) -> None:
+    start(cli)
+    ok(
+        cli(
+            "record",
+            "--re",
+            "anna,CLARA",
+            "--re-points",
+            "150",
+            "--call",
+            "ANNA=Re",
+            "--special",
+            "RE:Fox_Caught:ben",
+            "-y",
+        )
+    )
+    ok(cli("record", "--game", "Damensolo", "--re", "dirk", "--re-points", "150", "-y"))
+    first, second = deals(cli)
+    assert first["points"] == {"Anna": 4, "Ben": -4, "Clara": 4, "Dirk": -4}
+    assert second["game_type"] == "queen_solo" and second["points"]["Dirk"] == 3
+
+
+def test_play_matches_names_and_reservations_without_regard_to_case(cli: Cli) -> None:
+    start(cli)
+    ok(cli("deal", "--seed", "2026-11-30"))
+    result = ok(cli("play", "dirk=Kreuzsolo"))
+    assert "club solo by Dirk" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "game"),
+    [
+        ("queen", GameType.QUEEN_SOLO),
+        ("Damensolo", GameType.QUEEN_SOLO),
+        ("Bubensolo", GameType.JACK_SOLO),
+        ("jack solo", GameType.JACK_SOLO),
+        ("Fleischloser", GameType.ACE_SOLO),
+        ("ACE", GameType.ACE_SOLO),
+        ("Kreuzsolo", GameType.CLUB_SOLO),
+        ("Kreuz-Solo", GameType.CLUB_SOLO),
+        ("Pik", GameType.SPADE_SOLO),
+        ("Herzsolo", GameType.HEART_SOLO),
+        ("Karosolo", GameType.DIAMOND_SOLO),
+        ("Hochzeit", GameType.MARRIAGE),
+        ("Armut", GameType.POVERTY),
+        ("stilles Solo", GameType.SILENT_SOLO),
+        ("Normal", GameType.NORMAL),
+        ("pure club", GameType.PURE_CLUB_SOLO),
+        ("club_solo", GameType.CLUB_SOLO),
+    ],
+)
+def test_game_types_by_short_and_german_names(text: str, game: GameType) -> None:
+    assert parse_game_type(text) is game
+    assert summary(text, "Anna", 150).game == game.value
+
+
+def test_an_unknown_game_type_is_named() -> None:
+    with pytest.raises(GameTypeError, match="unknown game type 'skat'"):
+        parse_game_type("skat")
+    with pytest.raises(EntryError, match="--game: unknown game type 'solo'"):
+        summary("solo", "Anna", 150)
+
+
+def test_the_game_types_a_rule_set_allows() -> None:
+    standard = allowed_game_types(preset("standard"))
+    assert GameType.PURE_CLUB_SOLO not in standard and GameType.POVERTY in standard
+    assert GameType.PURE_CLUB_SOLO in allowed_game_types(preset("bistro"))
+    assert GameType.POVERTY not in allowed_game_types(preset("ddv"))
