@@ -101,10 +101,14 @@ class CardNights:
             if not any(isinstance(r.event, SessionClosed) for r in self.store.read_stream(session_stream(sid)))
         ]
 
-    def resolve(self, ref: str | None) -> str:
-        """The session `ref` names, or the open one when `ref` is None."""
+    def resolve(self, ref: str | None, *, latest: bool = False) -> str:
+        """The session `ref` names, or the open one when `ref` is None; with `latest`, when no
+        night is open, the one closed last (what `standings` and `settle` show after closing)."""
         if ref is None:
             open_ids = self.open_ids()
+            closed = self._closed_last() if latest and not open_ids else None
+            if closed is not None:
+                return closed
             if not open_ids:
                 raise SessionNotFound("no open card night: start one with `doko session start`")
             return open_ids[0]
@@ -115,6 +119,16 @@ class CardNights:
         if len(matches) == 1:
             return matches[0]
         raise SessionNotFound(f"no card night {ref!r} in the ledger" if not matches else f"{ref!r} is ambiguous")
+
+    def _closed_last(self) -> str | None:
+        """The night whose closing was recorded last, or None."""
+        closings = [
+            (r.envelope.position, sid)
+            for sid in self.session_ids()
+            for r in self.store.read_stream(session_stream(sid))
+            if isinstance(r.event, SessionClosed)
+        ]
+        return max(closings)[1] if closings else None
 
     def night(self, session_id: str) -> Night:
         """The night as recorded, with the games of all its deals (voided and replaced too)."""

@@ -252,3 +252,26 @@ def test_the_game_types_a_rule_set_allows() -> None:
     assert GameType.PURE_CLUB_SOLO not in standard and GameType.POVERTY in standard
     assert GameType.PURE_CLUB_SOLO in allowed_game_types(preset("bistro"))
     assert GameType.POVERTY not in allowed_game_types(preset("ddv"))
+
+
+# -- after closing ---------------------------------------------------------------------
+
+
+def test_standings_and_settle_after_closing_show_the_night_just_closed(cli: Cli) -> None:
+    for night, soloist in (("first", "Dirk"), ("second", "Anna")):
+        ok(cli("session", "start", night, "--players", FOUR))
+        ok(cli("record", "--game", "club_solo", "--re", soloist, "--re-points", "130", "-y"))
+        ok(cli("session", "close"))
+    table = as_json(cli("standings", "--json"))
+    assert (table["session"], table["closed"]) == ("second", True)
+    assert "card night second" in ok(cli("standings")).stdout
+    payments = as_json(cli("settle", "--json"))
+    assert {p["payee"] for p in payments} == {"Anna"}
+    assert ok(cli("standings", "--csv")).stdout.splitlines()[1].split(",")[1] == "second-01"
+    # an open night comes first; --session still names any night
+    ok(cli("session", "start", "third", "--players", FOUR))
+    assert as_json(cli("standings", "--json"))["session"] == "third"
+    assert as_json(cli("standings", "--json", "--session", "first"))["session"] == "first"
+    ok(cli("session", "close"))
+    assert as_json(cli("standings", "--json"))["session"] == "third"
+

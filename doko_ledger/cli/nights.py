@@ -32,6 +32,12 @@ T = TypeVar("T")
 SessionOption = Annotated[
     str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
 ]
+ShownSessionOption = Annotated[
+    str | None,
+    typer.Option(
+        "--session", help="The card night (default: the open one, else the one closed last).", show_default=False
+    ),
+]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
 GameOption = Annotated[str | None, typer.Option("--game", help="Game type: normal, marriage, club_solo, ...")]
 ReOption = Annotated[str | None, typer.Option("--re", help="The Re players, or the soloist alone: Anna,Clara.")]
@@ -361,7 +367,7 @@ def correct(
 
 def standings(
     ctx: typer.Context,
-    session: SessionOption = None,
+    session: ShownSessionOption = None,
     as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the running table as CSV.")] = False,
 ) -> None:
@@ -375,7 +381,7 @@ def standings(
         doudizhu_session = None if session is None else ledger.doudizhu.resolve_session(session)
         if doudizhu_session is not None:
             return _doudizhu_standings(ledger.doudizhu.standings(doudizhu_session), as_json, as_csv)
-        table = ledger.nights.standings(ledger.nights.resolve(session))
+        table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
     if as_json:
         echo_json(standings_view(table))
     elif as_csv:
@@ -411,14 +417,14 @@ def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -
         out().print(render_doudizhu.standings(table))
 
 
-def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOption = False) -> None:
+def settle_up(ctx: typer.Context, session: ShownSessionOption = None, as_json: JsonOption = False) -> None:
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
     from doko_ledger.cli import render_nights
     from doko_ledger.ledger import Ledger
     from doko_ledger.session.standings import payments
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        table = ledger.nights.standings(ledger.nights.resolve(session))
+        table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
     owed = payments(table)
     if as_json:
         echo_json([{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in owed])
