@@ -275,3 +275,54 @@ def test_standings_and_settle_after_closing_show_the_night_just_closed(cli: Cli)
     ok(cli("session", "close"))
     assert as_json(cli("standings", "--json"))["session"] == "third"
 
+
+
+# -- --json on deal, record and penalty ------------------------------------------------
+
+
+def test_record_json_is_the_deal_and_its_score_alone(cli: Cli) -> None:
+    start(cli, FIVE)
+    data = as_json(cli("record", "--game", "Kreuzsolo", "--re", "Ben", "--re-points", "130", "-y", "--json"))
+    assert {k: data[k] for k in ("session", "number", "game_id", "dealer", "playing", "thrown_in")} == {
+        "session": "n",
+        "number": 1,
+        "game_id": "n-01",
+        "dealer": "Anna",
+        "playing": ["Ben", "Clara", "Dirk", "Emil"],
+        "thrown_in": False,
+    }
+    assert data["score"]["players"] == {"Ben": 3, "Clara": -1, "Dirk": -1, "Emil": -1}
+    assert data["score"]["winner"] == "re"
+    misdeal = as_json(cli("record", "--misdeal", "-y", "--json"))
+    assert (misdeal["number"], misdeal["thrown_in"], misdeal["score"]) == (2, True, None)
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_record_json_asks_on_stderr(cli: Cli) -> None:
+    start(cli)
+    result = cli("record", "--re", "Anna,Ben", "--re-points", "150", "--json", input="y\n")
+    assert as_json(result)["game_id"] == "n-01"
+    assert "append this deal?" in result.stderr
+
+
+def test_deal_json_has_the_hands(cli: Cli) -> None:
+    start(cli)
+    data = as_json(cli("deal", "--seed", "2026-11-30", "--json"))
+    assert (data["session"], data["seed"], data["game_id"], data["dealer"]) == ("n", "2026-11-30", "n-01", "Anna")
+    assert sorted(data["hands"]) == ["Anna", "Ben", "Clara", "Dirk"]
+    assert all(len(hand) == 12 for hand in data["hands"].values())
+    replay = as_json(cli("replay", "n-01", "--json"))
+    assert {p: sorted(h) for p, h in data["hands"].items()} == {p: sorted(h) for p, h in replay["hands_dealt"].items()}
+
+
+def test_penalty_json(cli: Cli) -> None:
+    start(cli)
+    ok(cli("record", "--re", "Anna,Clara", "--re-points", "150", "-y"))
+    data = as_json(cli("penalty", "n-01", "--player", "ben", "--minor", "-y", "--json"))
+    assert (data["game_id"], data["finished"]) == ("n-01", True)
+    [line] = data["score"]["penalties"]
+    assert (line["player"], line["severe"]) == ("Ben", False)
+    assert sum(data["score"]["players"].values()) == 0
+    ok(cli("deal", "--seed", "x"))
+    data = as_json(cli("penalty", "n-02", "--player", "Ben", "--minor", "-y", "--json"))
+    assert data == {"game_id": "n-02", "finished": False, "score": None}

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
+    from rich.console import Console
+
     from doko_ledger.card_nights import NextDealChecks
     from doko_ledger.doudizhu_games import DouDizhuStandings
     from doko_ledger.game.record import SummaryRecord
@@ -61,6 +63,7 @@ def _facts(
     *,
     yes: bool = False,
     checks: NextDealChecks | None = None,
+    console: Console | None = None,
 ) -> SummaryRecord:
     """The deal's facts from the flags. `--re` and `--re-points` say enough (a normal game, no
     calls, no special points unless given); without them, and without --yes, a person at the
@@ -73,7 +76,7 @@ def _facts(
         raise quick_entry.EntryError(
             "give --re and --re-points (or run `doko record` at a terminal, without --yes, to be asked)"
         )
-    return _ask_facts(game, re, re_points, tricks, calls, specials, checks)
+    return _ask_facts(game, re, re_points, tricks, calls, specials, checks, console)
 
 
 def _ask_facts(
@@ -84,6 +87,7 @@ def _ask_facts(
     calls: list[str],
     specials: list[str],
     checks: NextDealChecks | None,
+    console: Console | None = None,
 ) -> SummaryRecord:
     """Ask for what the flags did not give, one question at a time; a refused answer is
     shown and asked again (the answers before it are kept)."""
@@ -106,7 +110,7 @@ def _ask_facts(
         types = checks.game_types if checks is not None else tuple(GameType)
         default = GameType.NORMAL.value if GameType.NORMAL in types else types[0].value
         question = f"game type ({', '.join(g.value for g in types)})"
-        game = _until_accepted(lambda: Prompt.ask(question, default=default), game_ok)
+        game = _until_accepted(lambda: Prompt.ask(question, default=default, console=console), game_ok)
     game_type = game_ok(game)
     if re is None:
 
@@ -116,17 +120,20 @@ def _ask_facts(
                 checks.re_players(game_type, players)
 
         question = "the soloist" if game_type.is_solo else "Re players (Anna,Clara)"
-        re = _until_accepted(lambda: Prompt.ask(question), re_ok)
+        re = _until_accepted(lambda: Prompt.ask(question, console=console), re_ok)
     if re_points is None:
         re_points = _until_accepted(
-            lambda: IntPrompt.ask("Re's card points (0-240)"), lambda p: facts_ok(p, calls, specials)
+            lambda: IntPrompt.ask("Re's card points (0-240)", console=console), lambda p: facts_ok(p, calls, specials)
         )
     points = re_points
     if not calls:
         calls = [
             _until_accepted(
                 lambda: Prompt.ask(
-                    "announcements (Anna=re,Clara=no90; Enter for none)", default="", show_default=False
+                    "announcements (Anna=re,Clara=no90; Enter for none)",
+                    default="",
+                    show_default=False,
+                    console=console,
                 ),
                 lambda text: facts_ok(points, [text], specials),
             )
@@ -158,7 +165,7 @@ def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
         return answer
 
 
-def _confirm(yes: bool) -> bool:
+def _confirm(yes: bool, console: Console | None = None) -> bool:
     from rich.prompt import Confirm
 
     from doko_ledger.formats import quick_entry
@@ -167,7 +174,7 @@ def _confirm(yes: bool) -> bool:
         return True
     if not interactive():
         raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
-    return Confirm.ask("append this deal?", default=True)
+    return Confirm.ask("append this deal?", default=True, console=console)
 
 
 @session_app.command("start")
@@ -248,29 +255,48 @@ def record(
     special: SpecialOption = None,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
     yes: YesOption = False,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
     """Add the next deal of the card night by its facts; shows the score before appending."""
     from doko_ledger.cli import render_nights, render_scores
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import score_view
 
+    shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         upcoming = ledger.nights.standings(session_id).next
-        out().print(render_nights.next_deal(upcoming))
+        shown.print(render_nights.next_deal(upcoming))
         checks = None if misdeal or (re is not None and re_points is not None) else ledger.nights.checks(session_id)
         facts = (
-            None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks)
+            None
+            if misdeal
+            else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks, console=shown)
         )
         prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal)
         if prepared.score is not None:
-            out().print(render_scores.score([prepared.score]))
-        if not _confirm(yes):
-            out().print("nothing appended")
+            shown.print(render_scores.score([prepared.score]))
+        if not _confirm(yes, shown):
+            shown.print("nothing appended")
             raise typer.Exit(1)
         ledger.nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
-    out().print(f"recorded deal {upcoming.number} as {prepared.game_id}")
+    if as_json:
+        echo_json(
+            {
+                "session": session_id,
+                "number": upcoming.number,
+                "game_id": prepared.game_id,
+                "dealer": upcoming.dealer,
+                "playing": list(upcoming.playing),
+                "multiplier": upcoming.multiplier,
+                "thrown_in": misdeal,
+                "score": None if prepared.score is None else score_view(prepared.score),
+            }
+        )
+    else:
+        out().print(f"recorded deal {upcoming.number} as {prepared.game_id}")
 
 
 def undo(
@@ -308,6 +334,7 @@ def penalty(
     ] = None,
     reason: Annotated[str, typer.Option("--reason", help="What happened.")] = "",
     yes: YesOption = False,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
     """Record penalty points for a rule violation (RULES.md §9); `doko undo` takes it back."""
@@ -317,23 +344,35 @@ def penalty(
     from doko_ledger.formats import quick_entry
     from doko_ledger.game.commands import ImposePenalty
     from doko_ledger.ledger import Ledger
+    from doko_ledger.names import find_player
+    from doko_ledger.projections.views import score_view
 
+    shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
     if (player is None or severe is None) and not interactive():
         raise quick_entry.EntryError("give --player and --minor or --severe (or run `doko penalty` at a terminal)")
     if player is None:
-        player = Prompt.ask("who offended")
+        player = Prompt.ask("who offended", console=shown)
     if severe is None:
-        severe = Prompt.ask("minor or severe", choices=["minor", "severe"], default="minor") == "severe"
+        severe = Prompt.ask("minor or severe", choices=["minor", "severe"], default="minor", console=shown) == "severe"
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         players = ledger.state(game_id).players
-        if player not in players:
+        offender = find_player(player, players)
+        if offender is None:
             raise quick_entry.EntryError(f"--player: {player!r} did not play {game_id} ({', '.join(players)})")
-        command = ImposePenalty(players.index(player), severe, harms_soloist, denials, reason)
-        if not _confirm(yes):
+        command = ImposePenalty(players.index(offender), severe, harms_soloist, denials, reason)
+        if not _confirm(yes, shown):
             raise typer.Exit(1)
         result = ledger.impose_penalty(game_id, command, by=recorder(by), at=now())
-    if result is None:
+    if as_json:
+        echo_json(
+            {
+                "game_id": game_id,
+                "finished": result is not None,
+                "score": None if result is None else score_view(result),
+            }
+        )
+    elif result is None:
         out().print(f"penalty recorded in {game_id}; the deal is still being played")
     else:
         out().print(render_scores.score([result]))
@@ -436,16 +475,22 @@ def deal(
     ctx: typer.Context,
     seed: Annotated[str, typer.Option("--seed", help="The same text always deals the same hands (e.g. a date).")],
     session: SessionOption = None,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
     """Deal the next deal's four hands from a seed and record them; then `doko play`."""
     from doko_ledger.cli import render_nights
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import game_view, hands_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        game = ledger.nights.deal(ledger.nights.resolve(session), seed, by=recorder(by), at=now())
+        session_id = ledger.nights.resolve(session)
+        game = ledger.nights.deal(session_id, seed, by=recorder(by), at=now())
         ledger.refresh()
-    out().print(render_nights.dealt(game))
+    if as_json:
+        echo_json({"session": session_id, "seed": seed} | game_view(game) | {"hands": hands_view(game)})
+    else:
+        out().print(render_nights.dealt(game))
 
 
 def play(
