@@ -276,7 +276,6 @@ def test_standings_and_settle_after_closing_show_the_night_just_closed(cli: Cli)
     assert as_json(cli("standings", "--json"))["session"] == "third"
 
 
-
 # -- --json on deal, record and penalty ------------------------------------------------
 
 
