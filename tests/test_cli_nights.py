@@ -413,7 +413,7 @@ def test_a_tie_starts_a_bock_round(cli: Cli, bock_rules: Path) -> None:
     assert night["next"]["multiplier"] == 1
     zero_sum_everywhere(night)
     csv_rows = ok(cli("standings", "--csv")).stdout.splitlines()
-    assert [row.split(",")[3] for row in csv_rows[1:]] == ["1", "2", "2", "2", "2", "1"]
+    assert [row.split(",")[5] for row in csv_rows[1:]] == ["1", "2", "2", "2", "2", "1"]
 
 
 def test_undoing_the_tie_takes_the_bock_round_away(cli: Cli, bock_rules: Path) -> None:
@@ -561,15 +561,19 @@ def test_standings_table(cli: Cli) -> None:
 def test_standings_csv(cli: Cli) -> None:
     _three_deals(cli)
     lines = ok(cli("standings", "--csv")).stdout.splitlines()
-    assert lines[0] == "deal,game,dealer,multiplier,Anna,Ben,Clara,Dirk"
+    assert lines[0] == (
+        "deal,game,dealer,match,round,multiplier,"
+        "Anna points,Ben points,Clara points,Dirk points,Anna total,Ben total,Clara total,Dirk total"
+    )
     assert lines[1:] == [
-        "1,n-01,Anna,1,1,-1,1,-1",
-        "2,n-02,Ben,1,0,-2,0,2",
+        "1,n-01,Anna,1,1,1,1,-1,1,-1,1,-1,1,-1",
+        "2,n-02,Ben,1,1,1,-1,-1,-1,3,0,-2,0,2",
         # Kontra (Clara, Dirk) wins with 140 and its Kontra: 1 + 1 + 2 = 4
-        "3,n-03,Clara,1,-4,-6,4,6",
+        "3,n-03,Clara,1,1,1,-4,-4,4,4,-4,-6,4,6",
     ]
     for line in lines[1:]:
-        assert sum(int(v) for v in line.split(",")[4:]) == 0
+        assert sum(int(v) for v in line.split(",")[6:10]) == 0
+        assert sum(int(v) for v in line.split(",")[10:]) == 0
 
 
 def test_standings_json_sums_to_zero_after_every_deal(cli: Cli) -> None:

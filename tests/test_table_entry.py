@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import as_json, flat, ok, refused, snapshot
+from cli_helpers import as_json, flat, ok, refused, snapshot, table_rows
 from conftest import CLI_ENV
 from typer.testing import CliRunner, Result
 
@@ -325,3 +325,35 @@ def test_penalty_json(cli: Cli) -> None:
     ok(cli("deal", "--seed", "x"))
     data = as_json(cli("penalty", "n-02", "--player", "Ben", "--minor", "-y", "--json"))
     assert data == {"game_id": "n-02", "finished": False, "score": None}
+
+
+# -- standings: the deal's points and the running total apart; match and round ------------
+
+
+def test_standings_label_the_deals_points_and_the_running_total_and_show_match_and_round(cli: Cli) -> None:
+    start(cli, FIVE, "--match", "3")
+    for _ in range(6):
+        playing = as_json(cli("standings", "--json"))["next"]["playing"]
+        ok(cli("record", "--re", ",".join(playing[:2]), "--re-points", "150", "-y"))
+    out = ok(cli("standings")).stdout
+    header = next([c.strip() for c in line.split("┃")[1:-1]] for line in out.splitlines() if line.startswith("┃"))
+    assert header[:5] == ["#", "match", "round", "game", "dealer"]
+    assert header[5:] == FIVE.split(",")  # no bock in this night: no multiplier column
+    assert "each player: the deal's points, then Σ the running total after it" in flat(out)
+    rows = [r for r in table_rows(out) if r[0]]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("1", "1", "1"),
+        ("2", "1", "1"),
+        ("3", "1", "1"),
+        ("4", "2", "1"),
+        ("5", "2", "1"),
+        ("6", "2", "2"),
+    ]
+    # deal 1: Anna deals and sits out; Ben and Clara win 1
+    assert rows[0][5:] == ["· Σ+0", "+1 Σ+1", "+1 Σ+1", "-1 Σ-1", "-1 Σ-1"]
+    # deal 2: Ben deals and sits out; Clara and Dirk win
+    assert rows[1][5:] == ["-1 Σ-1", "· Σ+1", "+1 Σ+2", "+1 Σ+0", "-1 Σ-2"]
+    csv_lines = ok(cli("standings", "--csv")).stdout.splitlines()
+    assert csv_lines[0].startswith("deal,game,dealer,match,round,multiplier,Anna points,")
+    assert csv_lines[0].endswith(",Dirk total,Emil total")
+    assert csv_lines[6].split(",")[:6] == ["6", "n-06", "Anna", "2", "2", "1"]

@@ -425,9 +425,20 @@ def standings(
         echo_json(standings_view(table))
     elif as_csv:
         rows = [
-            [r.number, r.game_id, r.dealer, r.multiplier, *(r.totals[p] for p in table.players)] for r in table.rows
+            [
+                r.number,
+                r.game_id,
+                r.dealer,
+                r.match,
+                r.round,
+                r.multiplier,
+                *(r.deltas[p] for p in table.players),
+                *(r.totals[p] for p in table.players),
+            ]
+            for r in table.rows
         ]
-        _echo_csv(["deal", "game", "dealer", "multiplier", *table.players], rows)
+        header = ["deal", "game", "dealer", "match", "round", "multiplier"]
+        _echo_csv([*header, *(f"{p} points" for p in table.players), *(f"{p} total" for p in table.players)], rows)
     else:
         out().print(render_nights.standings(table))
 

@@ -65,11 +65,19 @@ def chart(night: Standings) -> Table:
 
 
 def standings(night: Standings) -> RenderableType:
-    deals = Table(title=f"card night {night.session_id}", title_justify="left")
-    for name in ("#", "game", "dealer", "×"):
-        deals.add_column(name, justify="right" if name in ("#", "×") else "left")
+    """Every deal (its match and round, the deal's points and each running total, labelled
+    apart), the table, a chart of the totals, and what comes next."""
+    deals = Table(
+        title=f"card night {night.session_id}",
+        title_justify="left",
+        caption="each player: the deal's points, then Σ the running total after it",
+        caption_justify="left",
+    )
+    bock = any(r.multiplier > 1 for r in night.rows)
+    for name in ("#", "match", "round", "game", "dealer", *(["×"] if bock else [])):
+        deals.add_column(name, justify="left" if name in ("game", "dealer") else "right")
     for player in night.players:
-        deals.add_column(player, justify="right")
+        deals.add_column(player, justify="right", no_wrap=True)
     for row in night.rows:
         outcome = row.outcome
         kind = "thrown in" if outcome.abandoned else (outcome.game_type.value if outcome.game_type else "playing")
@@ -79,16 +87,13 @@ def standings(night: Standings) -> RenderableType:
             kind += " compulsory"
         if row.forced:
             kind += " forced"
-        cells = []
+        cells: list[Text] = []
         for player in night.players:
-            if player not in row.playing:
-                cells.append(Text("·", style="dim"))
-            else:
-                cell = signed(row.deltas[player])
-                cell.append(f" {row.totals[player]:+d}", style="dim")
-                cells.append(cell)
-        bock = Text(f"{row.multiplier}" if row.multiplier > 1 else "", style="magenta")
-        deals.add_row(str(row.number), kind, row.dealer, bock, *cells)
+            cell = signed(row.deltas[player]) if player in row.playing else Text("·", style="dim")
+            cell.append(f" Σ{row.totals[player]:+d}", style="dim")
+            cells.append(cell)
+        times = [Text(f"{row.multiplier}" if row.multiplier > 1 else "", style="magenta")] if bock else []
+        deals.add_row(str(row.number), str(row.match), str(row.round), kind, row.dealer, *times, *cells)
     summary = Table(box=None)
     for name in ("player", "total", "played", "won", "solos", "solos won", ""):
         summary.add_column(name, justify="left" if name in ("player", "") else "right")
