@@ -252,16 +252,14 @@ class CardNights:
         game is decided again with the new entries, and only the new events are appended.
         """
         night = self.night(session_id)
-        last = night.state.deals[-1] if night.state.deals else None
-        game = night.games[last] if last is not None else None
-        if game is None or game.finished or game.void or game.abandoned is not None or game.summary is not None:
+        last = _deal_in_play(night)
+        if last is None:
             if not tokens:
                 raise IllegalMove("no deal is being played: start one with `doko deal --seed TEXT` or give its cards")
             base = night.deal_record(None, live=True)
             _, state = night.add(extend_record(base, tokens, reservations_open=True))
             self._commit(session_id, night, by=by, at=at)  # the new deal and its first entries, or nothing
             return state
-        assert last is not None
         if not tokens:
             return night.games[last]
         stream = game_stream(last)
@@ -278,6 +276,21 @@ class CardNights:
 
     # -- reading -------------------------------------------------------------------
 
+    def being_played(self, session_id: str) -> GameState | None:
+        """The deal being played card by card, or None when none is."""
+        night = self.night(session_id)
+        last = _deal_in_play(night)
+        return None if last is None else night.games[last]
+
     def standings(self, session_id: str) -> Standings:
         night = self.night(session_id)
         return standings(night.state, night.schedule())
+
+
+def _deal_in_play(night: Night) -> str | None:
+    """The night's last deal if it is still being played card by card, else None."""
+    last = night.state.deals[-1] if night.state.deals else None
+    game = night.games[last] if last is not None else None
+    if game is None or game.finished or game.void or game.abandoned is not None or game.summary is not None:
+        return None
+    return last

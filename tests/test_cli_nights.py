@@ -723,7 +723,7 @@ def test_play_a_dealt_deal_card_by_card(cli: Cli, ledger_path: Path) -> None:
     assert "club solo by Dirk" in result.stdout
     assert "Ben to play" in result.stdout
     result = ok(cli("play", "S10"))
-    assert "Clara to play: ♠9" in flat(result.stdout)
+    assert "Clara to play: S9" in flat(result.stdout)
 
     # Clara holds a spade: CQ (trump) is a revoke, refused and not appended
     before = snapshot(ledger_path)
@@ -735,7 +735,7 @@ def test_play_a_dealt_deal_card_by_card(cli: Cli, ledger_path: Path) -> None:
 
     # the soloist says Re before his first card: in time
     result = ok(cli("play", "S9", "Dirk=re", "SA"))
-    assert "trick 1: Ben ♠10 Clara ♠9 Dirk ♠A" in flat(result.stdout)
+    assert "trick 1: Ben S10 Clara S9 Dirk SA" in flat(result.stdout)
     assert "Anna to play" in result.stdout
     ok(cli("play", "SK"))
 
@@ -772,7 +772,7 @@ def test_play_without_a_deal_starts_one_without_hands(cli: Cli) -> None:
     text = flat(result.stdout)
     assert "p-01" in text
     # Dirk deals: Anna leads
-    assert "trick 1: Anna ♣Q Ben ♠Q" in text
+    assert "trick 1: Anna CQ Ben SQ" in text
     assert "Clara to play" in text
     assert "Clara to play:" not in text  # no hands: no legal cards to show
     replay = as_json(cli("replay", "p-01", "--json"))

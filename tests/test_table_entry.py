@@ -357,3 +357,44 @@ def test_standings_label_the_deals_points_and_the_running_total_and_show_match_a
     assert csv_lines[0].startswith("deal,game,dealer,match,round,multiplier,Anna points,")
     assert csv_lines[0].endswith(",Dirk total,Emil total")
     assert csv_lines[6].split(",")[:6] == ["6", "n-06", "Anna", "2", "2", "1"]
+
+
+# -- live play -------------------------------------------------------------------------
+
+SEED = "2026-11-30"  # Dirk's club solo: Ben leads S10, Clara S9, Dirk SA, Anna SK (25 points to Dirk)
+
+
+def test_play_says_who_leads_who_won_each_trick_and_echoes_each_call(cli: Cli) -> None:
+    start(cli)
+    ok(cli("deal", "--seed", SEED))
+    first = flat(ok(cli("play", "Dirk=club_solo")).stdout)
+    assert "trick 1: Ben leads" in first
+    assert "Ben to play: HQ DQ CA C10 C9 S10 SK HK" in first
+    result = flat(ok(cli("play", "S10", "S9", "Dirk=no90", "SA", "SK")).stdout)
+    assert "Dirk: no 90!" in result
+    assert "trick 1: Ben S10 Clara S9 Dirk SA Anna SK · won by Dirk, 25 points" in result
+    assert "trick 2: Dirk leads" in result
+    # one notation: the cards as typed, never with suit symbols
+    assert not any(symbol in result + first for symbol in "♣♠♥♦")
+    # the next entries echo only what they add
+    later = flat(ok(cli("play", "Ben=kontra")).stdout)
+    assert "Ben: Kontra!" in later and "no 90!" not in later and "won by" not in later
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_play_at_a_terminal_echoes_each_entry(cli: Cli) -> None:
+    start(cli)
+    ok(cli("deal", "--seed", SEED))
+    result = ok(cli("play", input=answers("Dirk=club_solo", "S10", "CQ", "S9", "dirk=RE", "SA", "SK", "q")))
+    out = flat(result.stdout)
+    assert "refused: revoke: Clara must follow the led suit of S10 with one of S9, not CQ" in flat(result.stderr)
+    assert out.count("Dirk: Re!") == 1
+    assert out.count("won by Dirk, 25 points") == 1
+    assert "trick 2: Dirk leads" in out
+    assert not any(symbol in out for symbol in "♣♠♥♦")
+
+
+def test_the_dealt_hands_are_in_the_notation_play_takes(cli: Cli) -> None:
+    start(cli)
+    out = ok(cli("deal", "--seed", SEED)).stdout
+    assert "S10 S10" in out and not any(symbol in out for symbol in "♣♠♥♦")

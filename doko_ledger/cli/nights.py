@@ -525,24 +525,26 @@ def play(
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         if tokens:
+            before = ledger.nights.being_played(session_id)
             game = ledger.nights.play(session_id, tokens, by=recorder(by), at=now())
             ledger.refresh()
-            out().print(render_nights.live(game))
+            out().print(render_nights.live(game, before))
             return
         if not interactive():
             raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
-        while True:
-            game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
-            out().print(render_nights.live(game))
-            if game.finished or game.abandoned is not None:
-                break
+        game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
+        out().print(render_nights.live(game))
+        while not (game.finished or game.abandoned is not None):
             line = Prompt.ask("card, NAME=call, or q to stop")
             if line.strip().lower() in ("q", "quit", ""):
                 break
             try:
-                ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
+                after = ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
             except DokoError as exc:
                 err_console().print(f"refused: {exc}", markup=False)
+                continue
+            out().print(render_nights.live(after, game))
+            game = after
         ledger.refresh()
 
 

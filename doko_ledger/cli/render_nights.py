@@ -9,9 +9,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.cli.render import card_text, cards_text, game_header
+from doko_ledger.cards import Card
+from doko_ledger.cli.render import game_header
 from doko_ledger.cli.render_scores import signed
-from doko_ledger.game.state import GameState
+from doko_ledger.game.state import GameState, Trick
 from doko_ledger.rules.play import legal_plays
 from doko_ledger.session.schedule import NextDeal
 from doko_ledger.session.standings import Payment, Standings
@@ -128,30 +129,55 @@ def dealt(game: GameState) -> RenderableType:
     table.add_column("hand")
     assert game.hands is not None
     for name, hand in zip(game.players, game.hands, strict=True):
-        table.add_row(name, cards_text(game.order.sorted(hand)))
+        table.add_row(name, _cards(game.order.sorted(hand)))
     return table
 
 
-def live(game: GameState) -> RenderableType:
-    """The deal being played: the trick on the table, whose turn, and the legal cards when known."""
+def _card(card: Card) -> Text:
+    """A card in the notation the table types (`CQ`, `H10`), red suits in red."""
+    return Text(str(card), style="red" if card.suit.is_red else "")
+
+
+def _cards(cards: Sequence[Card]) -> Text:
+    return Text(" ").join(_card(c) for c in cards)
+
+
+def _trick(game: GameState, trick: Trick) -> Text:
+    """`trick 3: Ben S10 Clara S9 Dirk SA Anna SK` (who led comes first)."""
+    shown = Text(f"trick {trick.number}: ")
+    return shown + Text(" ").join(Text(f"{game.players[s]} ") + _card(c) for s, c in trick.plays)
+
+
+def live(game: GameState, before: GameState | None = None) -> RenderableType:
+    """The deal being played: what the last entries did (each call echoed, each trick they
+    completed with its winner and points), the trick on the table and who leads it, whose
+    turn, and the legal cards when the hands are known. Cards as typed: CQ, H10."""
+    players = game.players
     parts: list[RenderableType] = [game_header(game)]
     if game.game_type is None:
         parts.append(Text("reservations open: NAME=club_solo / NAME=marriage, or play the first card"))
         return Group(*parts)
+    for call in game.calls[len(before.calls) if before is not None else len(game.calls) :]:
+        parts.append(Text(f"{players[call.seat]}: {call.announcement.label}!", style="bold magenta"))
+    for won in game.tricks[len(before.tricks) if before is not None else len(game.tricks) :]:
+        assert won.winner is not None
+        done = _trick(game, won)
+        done.append(f" · won by {players[won.winner]}, {won.points} points", style="bold")
+        parts.append(done)
     if game.finished or game.abandoned is not None:
         parts.append(Text("the deal is complete", style="bold"))
         return Group(*parts)
-    trick = game.current
-    shown = Text(f"trick {len(game.tricks) + 1}: ")
-    if trick is not None:
-        shown.append_text(Text(" ").join(Text(f"{game.players[s]} ") + card_text(c) for s, c in trick.plays))
-    parts.append(shown)
     seat = game.to_play
+    trick = game.current
+    if trick is None and seat is not None:
+        parts.append(Text(f"trick {len(game.tricks) + 1}: {players[seat]} leads"))
+    elif trick is not None:
+        parts.append(_trick(game, trick))
     if seat is not None:
-        turn = Text(f"{game.players[seat]} to play", style="bold")
+        turn = Text(f"{players[seat]} to play", style="bold")
         if game.hands is not None:
             legal = legal_plays(game.hands[seat], trick.cards if trick else (), game.order)
             turn.append(": ")
-            turn.append_text(cards_text(game.order.sorted(list(legal))))
+            turn.append_text(_cards(game.order.sorted(list(legal))))
         parts.append(turn)
     return Group(*parts)
