@@ -20,6 +20,7 @@ from typer.testing import CliRunner, Result
 from doko_ledger.cli import nights
 from doko_ledger.cli.app import main as _main  # noqa: F401  (registers every command)
 from doko_ledger.cli.common import app
+from doko_ledger.formats import game_file
 from doko_ledger.formats.quick_entry import EntryError, summary
 from doko_ledger.rules.game_types import GameType, GameTypeError, allowed_game_types, parse_game_type
 from doko_ledger.rules.ruleset import preset
@@ -398,3 +399,35 @@ def test_the_dealt_hands_are_in_the_notation_play_takes(cli: Cli) -> None:
     start(cli)
     out = ok(cli("deal", "--seed", SEED)).stdout
     assert "S10 S10" in out and not any(symbol in out for symbol in "♣♠♥♦")
+
+
+# -- the dealer who sits out, and who leads ------------------------------------------------
+
+
+def test_with_five_the_dealer_shown_is_who_dealt_and_the_game_says_who_leads(cli: Cli) -> None:
+    start(cli, FIVE)
+    ok(cli("record", "--re", "Ben,Clara", "--re-points", "150", "-y"))
+    header = flat(ok(cli("replay", "n-01")).stdout)
+    assert "dealer Anna (sitting out) · Ben leads" in header
+    replay = as_json(cli("replay", "n-01", "--json"))
+    assert (replay["dealer"], replay["first_leader"]) == ("Anna", "Ben")
+    assert "Anna" not in replay["players"]
+    [game] = as_json(cli("games", "--json"))
+    assert game["dealer"] == "Anna"
+    # the game file says who dealt, and reads back the same
+    exported = ok(cli("export", "n-01")).stdout
+    assert "dealt_by: Anna" in exported
+    record = game_file.loads(exported)
+    assert (record.dealt_by, record.dealer) == ("Anna", "Emil")
+    assert game_file.dumps(record) == exported
+    assert game_file.read(exported).state.dealer_name == "Anna"
+    # a dealt deal says it too, and live play names the first to lead
+    dealt = flat(ok(cli("deal", "--seed", "2026-11-30")).stdout)
+    assert "dealer Ben (sitting out) · Clara leads" in dealt
+
+
+def test_with_four_the_dealer_plays_and_the_game_says_who_leads(cli: Cli) -> None:
+    start(cli, FOUR, "--dealer", "Dirk")
+    ok(cli("record", "--re", "Ben,Clara", "--re-points", "150", "-y"))
+    assert "dealer Dirk · Anna leads" in flat(ok(cli("replay", "n-01")).stdout)
+    assert as_json(cli("replay", "n-01", "--json"))["dealer"] == "Dirk"

@@ -31,10 +31,11 @@ def cards_text(cards: Sequence[Card]) -> Text:
 
 
 def game_header(state: GameState) -> Text:
-    players = state.players
+    sitting_out = " (sitting out)" if state.dealt_by is not None else ""
     head = Text.assemble(
         (state.game_id, "bold"),
-        f"  {describe(state)}  ·  dealer {players[state.dealer]}  ·  rules {state.rules.preset}",
+        f"  {describe(state)}  ·  dealer {state.dealer_name}{sitting_out}  ·  {state.players[state.first_leader]} leads"
+        f"  ·  rules {state.rules.preset}",
     )
     changed = state.rules.changed_from_preset()
     if changed:

@@ -96,8 +96,18 @@ def _start(state: GameState, command: StartGame) -> GameStarted:
     unknown = [p for p in command.solo_owed_by if p not in players]
     if unknown:
         raise IllegalMove(f"{unknown[0]!r} owes a solo but does not play this game")
+    dealt_by = command.dealt_by
+    if dealt_by is not None and (dealt_by in players or name_problem(dealt_by)):
+        raise IllegalMove(f"the dealer who sits out, {dealt_by!r}, must be someone not at the table")
     return GameStarted(
-        command.game_id, players, command.dealer, command.rules, command.played_on, command.note, command.solo_owed_by
+        command.game_id,
+        players,
+        command.dealer,
+        command.rules,
+        command.played_on,
+        command.note,
+        command.solo_owed_by,
+        dealt_by,
     )
 
 

@@ -146,6 +146,9 @@ class GameRecord:
     """A deal being played whose players have not all spoken yet (`reservations: open`)."""
     solo_owed_by: tuple[str, ...] = ()
     """Tournament: who still owes a compulsory solo (`solo_owed_by: [..]`)."""
+    dealt_by: str | None = None
+    """Who dealt while sitting the deal out (`dealt_by: Emil`); `dealer` is then the player
+    before the first to play."""
     penalties: tuple[PenaltyRecord, ...] = ()
     """Rule violations settled with penalty points, after the play (RULES.md §9)."""
     notes: tuple[AnnotationAdded, ...] = ()
@@ -262,7 +265,14 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
 def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, Path]]:
     dealer = _seat(record, record.dealer, ("dealer",))
     start = StartGame(
-        record.id, record.players, dealer, record.rules, record.played_on, record.note, record.solo_owed_by
+        record.id,
+        record.players,
+        dealer,
+        record.rules,
+        record.played_on,
+        record.note,
+        record.solo_owed_by,
+        record.dealt_by,
     )
     yield start, ("players",)
     if record.summary is not None:
@@ -416,6 +426,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         note=state.note,
         reservations_open=not state.declared and state.abandoned is None and state.summary is None,
         solo_owed_by=state.solo_owed_by,
+        dealt_by=state.dealt_by,
         penalties=tuple(_at_card(p, len(state.cards_played)) if state.finished or state.void else p for p in penalties),
         notes=tuple(anchored(state, n) for n in notes),
     )

@@ -95,6 +95,7 @@ class Night:
             note=note,
             reservations_open=live,
             solo_owed_by=tuple(p for p in self.schedule().owed if p in at_table),
+            dealt_by=None if dealer == nxt.dealer else nxt.dealer,
         )
 
     def game_type_problem(self, game: GameType) -> str | None:
