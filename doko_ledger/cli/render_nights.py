@@ -124,13 +124,14 @@ def payments(items: Sequence[Payment], rate: Decimal | None) -> RenderableType:
 
 
 def dealt(game: GameState) -> RenderableType:
-    table = Table(title=game_header(game), title_justify="left", show_header=False)
+    """The game's header, then each player's hand in card order."""
+    table = Table(show_header=False)
     table.add_column("player")
     table.add_column("hand")
     assert game.hands is not None
     for name, hand in zip(game.players, game.hands, strict=True):
         table.add_row(name, _cards(game.order.sorted(hand)))
-    return table
+    return Group(game_header(game), table)
 
 
 def _card(card: Card) -> Text:
