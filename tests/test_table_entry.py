@@ -431,3 +431,11 @@ def test_with_four_the_dealer_plays_and_the_game_says_who_leads(cli: Cli) -> Non
     ok(cli("record", "--re", "Ben,Clara", "--re-points", "150", "-y"))
     assert "dealer Dirk · Anna leads" in flat(ok(cli("replay", "n-01")).stdout)
     assert as_json(cli("replay", "n-01", "--json"))["dealer"] == "Dirk"
+
+
+def test_play_that_starts_a_deal_echoes_what_it_recorded(cli: Cli) -> None:
+    start(cli, FOUR, "--dealer", "dirk")
+    result = flat(ok(cli("play", "Anna=re", "CQ", "SQ", "HQ", "DQ")).stdout)
+    assert "Anna: Re!" in result
+    assert "trick 1: Anna CQ Ben SQ Clara HQ Dirk DQ · won by Anna, 12 points" in result
+    assert "trick 2: Anna leads" in result

@@ -193,11 +193,12 @@ def session_start(
     from doko_ledger.formats import quick_entry
     from doko_ledger.formats.rules_file import rules_named
     from doko_ledger.ledger import Ledger
+    from doko_ledger.names import find_player
     from doko_ledger.session.decide import StartSession
     from doko_ledger.session.recorder import Night
 
     names = quick_entry.names(players, "--players")
-    first = dealer or names[0]
+    first = (find_player(dealer, names) or dealer) if dealer is not None else names[0]
     if first not in names:
         raise quick_entry.EntryError(f"--dealer: {first!r} is not one of the players ({', '.join(names)})")
     command = StartSession(session_id, names, names.index(first), rules_named(rules), match, date, rate)
@@ -520,12 +521,13 @@ def play(
 
     from doko_ledger.cli import render_nights
     from doko_ledger.formats import quick_entry
+    from doko_ledger.game.state import GameState
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         if tokens:
-            before = ledger.nights.being_played(session_id)
+            before = ledger.nights.being_played(session_id) or GameState()  # a new deal: everything is news
             game = ledger.nights.play(session_id, tokens, by=recorder(by), at=now())
             ledger.refresh()
             out().print(render_nights.live(game, before))
