@@ -90,6 +90,10 @@ def test_yes_means_no_questions_even_when_facts_are_missing(cli: Cli, ledger_pat
     before = snapshot(ledger_path)
     refused(cli("record", "--re", "Anna,Ben", "-y", input="150\n"), "give --re and --re-points")
     assert snapshot(ledger_path) == before
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", "-y"))
+    before = snapshot(ledger_path)
+    refused(cli("penalty", "n-01", "--minor", "-y", input="Ben\n"), "give --player and --minor or --severe")
+    assert snapshot(ledger_path) == before
 
 
 # -- the prompt form checks each answer ------------------------------------------------

@@ -349,8 +349,10 @@ def penalty(
     from doko_ledger.projections.views import score_view
 
     shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
-    if (player is None or severe is None) and not interactive():
-        raise quick_entry.EntryError("give --player and --minor or --severe (or run `doko penalty` at a terminal)")
+    if (player is None or severe is None) and (yes or not interactive()):
+        raise quick_entry.EntryError(
+            "give --player and --minor or --severe (or run `doko penalty` at a terminal, without --yes)"
+        )
     if player is None:
         player = Prompt.ask("who offended", console=shown)
     if severe is None:
