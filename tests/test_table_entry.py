@@ -307,6 +307,11 @@ def test_record_json_asks_on_stderr(cli: Cli) -> None:
     result = cli("record", "--re", "Anna,Ben", "--re-points", "150", "--json", input="y\n")
     assert as_json(result)["game_id"] == "n-01"
     assert "append this deal?" in result.stderr
+    # the prompt form too: every question on stderr, the JSON alone on stdout
+    result = cli("record", "--json", input=answers("", "Anna,Ben", "150", "", "", "y"))
+    assert as_json(result)["number"] == 2
+    for question in ("game type", "Re players", "card points", "announcements", "special points", "append"):
+        assert question in result.stderr
 
 
 def test_deal_json_has_the_hands(cli: Cli) -> None:

@@ -146,6 +146,7 @@ def _ask_facts(
                     "special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)",
                     default="",
                     show_default=False,
+                    console=console,
                 ),
                 lambda text: facts_ok(points, said, [text]),
             )
