@@ -6,7 +6,9 @@ STAMP := $(VENV)/.installed-stamp
 DEMO_DB ?= demo.sqlite
 GAMES ?= 10000
 
-.PHONY: demo test lint bench clean
+.PHONY: demo serve test system-deps lint bench clean
+HOST ?= 0.0.0.0
+PORT ?= 8000
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +26,14 @@ demo: $(STAMP)  ## import sample_games/ (games and card nights) into a fresh led
 	$(BIN)/doko --db $(DEMO_DB) standings --session 2026-11-29-dorm
 	$(BIN)/doko --db $(DEMO_DB) verify
 
-test: $(STAMP)  ## the whole test suite
+serve: demo  ## the demo ledger served to the phones on the local network (`make serve HOST=127.0.0.1` for this machine only)
+	$(BIN)/doko --db $(DEMO_DB) serve --host $(HOST) --port $(PORT)
+
+test: system-deps $(STAMP)  ## the whole test suite (as root it first installs the Debian packages it needs)
 	$(BIN)/pytest
+
+system-deps:  ## the Debian packages the tests need (Chromium for the browser tests), when missing
+	tools/install-system-deps
 
 lint: $(STAMP)  ## ruff and mypy --strict
 	$(BIN)/ruff check doko_ledger tests bench

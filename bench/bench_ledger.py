@@ -12,6 +12,7 @@ models within 3x the raw read-and-parse baseline; an import of at least 100,000 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import resource
@@ -21,12 +22,15 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
 from doko_ledger.cards import deck
 from doko_ledger.events.doppelkopf import PenaltyImposed
+from doko_ledger.events.store import _COLUMNS
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.game import DealCards, DeclareReservation, GameState, PlayCard, StartGame, decide, evolve
 from doko_ledger.game.record import from_events
@@ -80,6 +84,49 @@ def raw_read(path: Path) -> int:
         count += 1
     conn.close()
     return count
+
+
+def raw_read_and_hash(path: Path) -> int:
+    """The floor under `verify`: the same rows read with plain sqlite3, each hashed once with
+    SHA-256 over the same canonical text of its fields (built the cheapest way, as the append
+    path builds it)."""
+    conn = sqlite3.connect(path)
+    count = 0
+    quote = encode_basestring
+    for position, stream, version, kind, schema, payload, at, by, prev, _ in conn.execute(
+        f"SELECT {_COLUMNS} FROM events ORDER BY position"
+    ):
+        material = (
+            f"[{quote(prev)},{position},{quote(stream)},{version},{quote(kind)},{schema},"
+            f"{quote(payload)},{quote(at)},{quote(by)}]"
+        )
+        hashlib.sha256(material.encode("utf-8")).hexdigest()
+        count += 1
+    conn.close()
+    return count
+
+
+def cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
+    """CPU seconds of this process (user + system) spent in `fn`."""
+    start = time.process_time()
+    result = fn()
+    return time.process_time() - start, result
+
+
+class LockTimer:
+    """Wraps a store's `transaction` to time how long each write transaction holds the lock."""
+
+    def __init__(self, store: Any) -> None:
+        self.store, self.longest, self.count = store, 0.0, 0
+        self._inner = store.transaction
+
+    @contextmanager
+    def __call__(self, **kwargs: Any) -> Iterator[None]:
+        with self._inner(**kwargs):
+            start = time.perf_counter()
+            yield
+            self.longest = max(self.longest, time.perf_counter() - start)
+            self.count += 1
 
 
 def raw_insert(source: Path, target: Path) -> int:
@@ -184,7 +231,10 @@ def main() -> None:
         print(
             f"generated {args.games} games, {n_events} events in {gen_s:.1f} s (not timed); peak {peak_mib():.0f} MiB"
         )
+        locks = LockTimer(ledger.store)
+        ledger.store.transaction = locks  # type: ignore[method-assign]
         rebuild_s, _ = timed(ledger.rebuild)
+        ledger.store.transaction = locks._inner  # type: ignore[method-assign]
         games_s, _ = timed(lambda: runner.rebuild(ledger.store, GamesProjection()))
         after_rebuild = peak_mib()
         ids = ledger.game_ids()
@@ -192,6 +242,10 @@ def main() -> None:
         after_scoring = peak_mib()
         append_s = ledger_append(ledger, 200)
         ledger.close()
+        with Ledger.open(path) as reopened:
+            verify_cpu, report = cpu(reopened.verify)
+        floor_cpu, hashed = cpu(lambda: raw_read_and_hash(path))
+        assert report.ok and hashed == report.events
         raw_read_s, read_count = timed(lambda: raw_read(path))
         raw_insert_s, _ = timed(lambda: raw_insert(path, Path(tmp) / "raw.sqlite"))
         raw_append_s = raw_append(Path(tmp) / "one.sqlite", 200)
@@ -207,6 +261,7 @@ def main() -> None:
         ("rebuild the six Doppelkopf models", games_s, raw_read_s, "plain sqlite3 select + json.loads", n_events),
         ("score every game", score_s, raw_read_s, "plain sqlite3 select + json.loads", n_events),
         ("one append (median)", append_s, raw_append_s, "plain sqlite3 insert + commit", 1),
+        ("verify (CPU s)", verify_cpu, floor_cpu, "plain sqlite3 select + sha256 per row (CPU s)", n_events + 200),
         ("cold `doko score GAME` (median)", score_cold, import_cold, 'python -c "import typer, rich"', 1),
         ("cold `doko score GAME` (median)", score_cold, typer_cold, "a one-command Typer app printing with Rich", 1),
     ]
@@ -214,6 +269,10 @@ def main() -> None:
     for name, seconds, raw, baseline, count in rows:
         rate = f"{count / seconds:11,.0f}" if count > 1 else f"{'':>11}"
         print(f"{name:<36} {seconds:10.6f} {rate} {raw:10.6f} {seconds / raw:6.1f}x  {baseline}")
+    print(
+        f"\nrebuild: the write lock held at most {locks.longest:.3f} s at a time ({locks.count} transactions);"
+        f" verify within 1.2x the read + sha256 floor: {verify_cpu / floor_cpu:.2f}x (CPU time)"
+    )
     print(f"\npeak memory after the rebuild {after_rebuild:.0f} MiB, after scoring every game {after_scoring:.0f} MiB")
     print(
         f"targets (issue 7): the six Doppelkopf read models rebuilt within 3x the raw read-and-parse"

@@ -15,16 +15,19 @@ from doko_ledger.cards import seeded_deal
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import CardsDealt, GameStarted
-from doko_ledger.events.session import SessionClosed
-from doko_ledger.events.store import EventStore, NewStreamEvents
+from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, SessionClosed
+from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
 from doko_ledger.formats.quick_entry import extend_record
 from doko_ledger.game.commands import IllegalMove
+from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.game.state import GameState
-from doko_ledger.game.undo import in_force, void_last
+from doko_ledger.game.undo import in_force, taken_back, void_last
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.game_types import GameType, parse_game_type
 from doko_ledger.session.decide import StartSession
+from doko_ledger.session.place import DealPlace
 from doko_ledger.session.recorder import Night
 from doko_ledger.session.standings import Standings, standings
 from doko_ledger.streams import SESSION_PREFIX, game_stream
@@ -81,6 +84,26 @@ class NextDealChecks:
 
     def facts(self, summary: SummaryRecord) -> PreparedDeal:
         return self.nights.prepare(self.session_id, summary)
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCorrection:
+    """A correction decided but not yet appended: the deal's number, the game it replaces, the
+    new game, and the deal's score before and after (None for a deal not finished)."""
+
+    night: Night
+    number: int
+    game_id: str
+    game: GameState
+    before: GameScore | None
+    after: GameScore | None
+
+
+def _score_or_none(game: GameState, place: DealPlace | None) -> GameScore | None:
+    try:
+        return score_game(game, place=place)
+    except NotScorable:
+        return None
 
 
 class CardNights:
@@ -186,7 +209,7 @@ class CardNights:
         night = self.night(session_id)
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record)
-        score = None if misdeal else score_game(game)
+        score = None if misdeal else score_game(game, place=night.places()[record.id])
         return PreparedDeal(night, record.id, game, score)
 
     def checks(self, session_id: str) -> NextDealChecks:
@@ -210,7 +233,7 @@ class CardNights:
         record = replace(base, hands=seeded_deal(seed, base.rules.with_nines), note=note)
         return self.start_deal(session_id, record, by=by, at=at)
 
-    def commit(self, prepared: PreparedDeal, *, by: str, at: str) -> None:
+    def commit(self, prepared: PreparedDeal | PreparedCorrection, *, by: str, at: str) -> None:
         self._commit(prepared.night.state.session_id, prepared.night, by=by, at=at)
 
     def undo(self, session_id: str, *, by: str, at: str) -> str:
@@ -220,6 +243,7 @@ class CardNights:
         if not night.state.deals:
             raise IllegalMove(f"card night {session_id!r} has nothing to take back")
         last = night.state.deals[-1]
+        number = len(night.state.deals)
         game = night.games[last]
         if game.penalties or (not game.finished and game.abandoned is None and game.summary is None):
             stream = game_stream(last)
@@ -229,16 +253,31 @@ class CardNights:
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)
-                return f"event {voided.version} of {last}"
+                return f"{taken_back(events, voided)} (deal {number}, {last})"
         night.void_last()
         self._commit(session_id, night, by=by, at=at)
-        return f"deal {last}"
+        return f"deal {number} ({last})"
 
-    def correct(self, session_id: str, game_id: str, summary: SummaryRecord, *, by: str, at: str) -> GameState:
+    def prepare_correction(
+        self, session_id: str, deal: str, summary: SummaryRecord | None, *, misdeal: bool = False
+    ) -> PreparedCorrection:
+        """Decide a correction of a deal (named by its number in the standings or its game id)
+        from new facts, or make it a misdeal, without writing anything; with the deal's score
+        before and after (each in its bock round)."""
         night = self.night(session_id)
-        _, game = night.correct(game_id, summary)
-        self._commit(session_id, night, by=by, at=at)
-        return game
+        game_id = night.deal_named(deal)
+        number = night.state.deals.index(game_id) + 1
+        before = _score_or_none(night.games[game_id], night.places().get(game_id))
+        _, game = night.correct(game_id, summary, misdeal=misdeal)
+        after = _score_or_none(game, night.places().get(game.game_id))
+        return PreparedCorrection(night, number, game_id, game, before, after)
+
+    def correct(
+        self, session_id: str, game_id: str, summary: SummaryRecord | None, *, by: str, at: str, misdeal: bool = False
+    ) -> GameState:
+        prepared = self.prepare_correction(session_id, game_id, summary, misdeal=misdeal)
+        self.commit(prepared, by=by, at=at)
+        return prepared.game
 
     def close(self, session_id: str, *, by: str, at: str) -> None:
         night = self.night(session_id)
@@ -282,9 +321,86 @@ class CardNights:
         last = _deal_in_play(night)
         return None if last is None else night.games[last]
 
+    def place(self, game_id: str) -> DealPlace | None:
+        """Where a game stands in the card night whose deal it is (None: no night's deal): its
+        number, in force, voided or corrected, and its bock round."""
+        for sid in self.session_ids():
+            events = [r.event for r in self.store.read_stream(session_stream(sid))]
+            if any(game_id in _games_named(e) for e in events):
+                return self.night(sid).places().get(game_id)
+        return None
+
     def standings(self, session_id: str) -> Standings:
         night = self.night(session_id)
         return standings(night.state, night.schedule())
+
+    # -- at a version (the web: a form carries the night's version it was made from) ------------
+
+    def version(self, session_id: str) -> int:
+        """The night's stream version: it changes with every deal added, taken back, corrected."""
+        return self.store.stream_version(session_stream(session_id))
+
+    def changes_since(self, session_id: str, version: int) -> list[Recorded]:
+        """The night's events recorded after `version` (who recorded what since a form was made)."""
+        return [r for r in self.store.read_stream(session_stream(session_id)) if r.envelope.version > version]
+
+    def _at(self, session_id: str, version: int) -> Night:
+        """The night, refused with `ConcurrencyError` when it moved past `version`."""
+        current = self.version(session_id)
+        if current != version:
+            raise ConcurrencyError(
+                f"card night {session_id!r} is at version {current}, not {version}: "
+                "someone else recorded first; nothing was written"
+            )
+        return self.night(session_id)
+
+    def _commit_at(self, session_id: str, night: Night, version: int, *, by: str, at: str) -> None:
+        batches = [NewStreamEvents(session_stream(session_id), version, night.new_session_events)]
+        batches += [NewStreamEvents(game_stream(g), 0, events) for g, events in night.new_games.items()]
+        self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+
+    def record_at(
+        self, session_id: str, version: int, summary: SummaryRecord | None, *, misdeal: bool = False, by: str, at: str
+    ) -> PreparedDeal:
+        """Decide and append the next deal, only if the night is still at `version` (else
+        `ConcurrencyError`, and nothing is written)."""
+        night = self._at(session_id, version)
+        record = night.deal_record(summary, abandoned=misdeal)
+        _, game = night.add(record)
+        prepared = PreparedDeal(night, record.id, game, None if misdeal else score_game(game))
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return prepared
+
+    def undo_at(self, session_id: str, version: int, *, by: str, at: str) -> str:
+        """Take back the last deal, only if the night is still at `version`."""
+        night = self._at(session_id, version)
+        game_id = night.void_last()
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return game_id
+
+    def correct_at(
+        self, session_id: str, version: int, game_id: str, summary: SummaryRecord, *, by: str, at: str
+    ) -> GameState:
+        """Replace a deal's facts, only if the night is still at `version`."""
+        night = self._at(session_id, version)
+        _, game = night.correct(game_id, summary)
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return game
+
+    def preview_correction(self, session_id: str, game_id: str, summary: SummaryRecord) -> GameScore:
+        """The score a deal would have with corrected facts; nothing is written."""
+        night = self.night(session_id)
+        _, game = night.correct(game_id, summary)
+        return score_game(game)
+
+
+def _games_named(event: Any) -> tuple[str, ...]:
+    """The games a session event names."""
+    if isinstance(event, DealAdded | DealVoided):
+        return (event.game_id,)
+    if isinstance(event, DealCorrected):
+        return (event.game_id, event.new_game_id)
+    return ()
 
 
 def _deal_in_play(night: Night) -> str | None:

@@ -1,4 +1,4 @@
-"""Cards of the Doppelkopf deck: value type, canonical notation, parser (RULES.md §1)."""
+"""Cards of the Doppelkopf deck: value type, canonical notation, parser (docs/rules.md §1)."""
 
 from __future__ import annotations
 
@@ -179,7 +179,7 @@ def deck(with_nines: bool = True) -> Counter[Card]:
 
 def seeded_deal(seed: str, with_nines: bool = True) -> tuple[tuple[Card, ...], ...]:
     """Four hands dealt from a seed text: the same text always deals the same hands (a daily
-    deal, RULES.md §9). The randomness is the seed's own; nothing else is read."""
+    deal, docs/rules.md §9). The randomness is the seed's own; nothing else is read."""
     cards = sorted(deck(with_nines).elements(), key=str)
     random.Random(seed).shuffle(cards)
     size = len(cards) // 4

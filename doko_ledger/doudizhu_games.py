@@ -3,24 +3,54 @@ and its sessions (streams `doudizhu-session/<id>`), on the same store as Doppelk
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from doko_ledger.doudizhu import DealState, fold
-from doko_ledger.doudizhu.events import DouDizhuSessionStarted
+from doko_ledger.doudizhu import Deal, DealState, decide, fold
+from doko_ledger.doudizhu.events import DouDizhuDealt, DouDizhuSessionStarted
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.session import DealAdded, SessionClosed
-from doko_ledger.events.store import EventStore, NewStreamEvents
+from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
 from doko_ledger.events.voiding import in_force
-from doko_ledger.formats.doudizhu_file import DouDizhuRecord, LoadedDouDizhuSession, from_events
+from doko_ledger.formats.doudizhu_file import (
+    DouDizhuRecord,
+    DouDizhuSummary,
+    LoadedDouDizhuSession,
+    from_events,
+    summary_command,
+)
+from doko_ledger.names import name_problem
 from doko_ledger.projections.doudizhu import DouDizhuAudit, audit
 from doko_ledger.streams import DOUDIZHU_SESSION_PREFIX, game_stream
 
 
 class DouDizhuSessionNotFound(DokoError, LookupError):
     """A session reference that names no Dou Dizhu session."""
+
+
+class DouDizhuSessionError(DokoError):
+    """A session that cannot be started, or a session that takes no more deals."""
+
+
+SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
+"""A session's id: its deals are `<id>-01`, `<id>-02`, ... (ids of at most 100 characters)."""
+
+PLAYED_ON = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedDeal:
+    """A deal added to a session: its game id, the deal as decided (stake, payments), the
+    session's stream version after it (what the next form carries)."""
+
+    session_id: str
+    game_id: str
+    state: DealState
+    version: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +106,158 @@ class DouDizhuGames:
 
     # -- sessions ------------------------------------------------------------------
 
+    def session_events(self, session_id: str) -> list[Any]:
+        return [r.event for r in self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)]
+
+    def session_version(self, session_id: str) -> int:
+        """The session stream's version: a form made from it carries it as `expected_version`."""
+        return self.store.stream_version(DOUDIZHU_SESSION_PREFIX + session_id)
+
+    def open_session_ids(self) -> list[str]:
+        return [
+            sid for sid in self.session_ids() if not any(isinstance(e, SessionClosed) for e in self.session_events(sid))
+        ]
+
+    def session_for(self, ref: str | None) -> str:
+        """The session `ref` names (an id or a unique prefix); without `ref`, the open one."""
+        if ref is not None:
+            found = self.resolve_session(ref)
+            if found is None:
+                raise DouDizhuSessionNotFound(f"no Dou Dizhu session {ref!r} in the ledger (see `doko session list`)")
+            return found
+        open_ids = self.open_session_ids()
+        if not open_ids:
+            raise DouDizhuSessionNotFound(
+                "no Dou Dizhu session is open: start one with `doko ddz start ID --players A,B,C`"
+            )
+        return open_ids[0]
+
+    def start_session(
+        self, session_id: str, players: Sequence[str], *, played_on: str | None = None, by: str, at: str
+    ) -> None:
+        """Start a Dou Dizhu session of 3 or 4 players; refused while another one is open."""
+        if not SESSION_ID.match(session_id):
+            raise DouDizhuSessionError(
+                f"session id {session_id!r}: letters, digits, '.', '_' and '-', starting with a letter or digit "
+                "(at most 96)"
+            )
+        if len(players) not in (3, 4):
+            raise DouDizhuSessionError(f"Dou Dizhu is played by 3 or 4 players, not {len(players)}")
+        if played_on is not None and not PLAYED_ON.match(played_on):
+            raise DouDizhuSessionError(f"the day is written YYYY-MM-DD, not {played_on!r}")
+        for player in players:
+            problem = name_problem(player) or ("is longer than 40 characters" if len(player) > 40 else None)
+            if problem:
+                raise DouDizhuSessionError(f"player name {player!r} {problem}")
+        twice = [p for p, count in Counter(players).items() if count > 1]
+        if twice:
+            raise DouDizhuSessionError(f"player {twice[0]!r} sits at the table twice")
+        if session_id in self.session_ids():
+            raise DouDizhuSessionError(f"Dou Dizhu session {session_id!r} is already in the ledger")
+        open_ids = self.open_session_ids()
+        if open_ids:
+            raise DouDizhuSessionError(
+                f"Dou Dizhu session {open_ids[0]!r} is still open: close it first (`doko ddz close`)"
+            )
+        started = DouDizhuSessionStarted(session_id, tuple(players), played_on)
+        self.store.append(
+            DOUDIZHU_SESSION_PREFIX + session_id, [started], expected_version=0, recorded_by=by, recorded_at=at
+        )
+
+    def close_session(self, session_id: str, *, by: str, at: str) -> None:
+        """Close a session: it takes no more deals."""
+        events = self._open_session(session_id)
+        stream = DOUDIZHU_SESSION_PREFIX + session_id
+        self.store.append(stream, [SessionClosed()], expected_version=len(events), recorded_by=by, recorded_at=at)
+
+    def _open_session(self, session_id: str) -> list[Any]:
+        events = self.session_events(session_id)
+        if not any(isinstance(e, DouDizhuSessionStarted) for e in events):
+            raise DouDizhuSessionNotFound(f"no Dou Dizhu session {session_id!r} in the ledger")
+        if any(isinstance(e, SessionClosed) for e in events):
+            raise DouDizhuSessionError(f"Dou Dizhu session {session_id!r} is closed: it takes no more deals")
+        return events
+
+    def summary_deal(
+        self, session_id: str, facts: DouDizhuSummary, *, dealer: str | None = None, opener: str | None = None
+    ) -> tuple[str, list[Any], DealState]:
+        """The session's next deal recorded by its facts, decided but not written: its game id
+        (`<session>-NN`, the next free number), events and state. The dealer is the next player
+        after the last deal's dealer (the first player for the first deal) unless given; the
+        opener is the dealer unless given. Raises the rules' `IllegalMove` (an `IllegalSummary`
+        for facts that cannot be)."""
+        events = self._open_session(session_id)
+        start = next(e for e in events if isinstance(e, DouDizhuSessionStarted))
+        players = start.players
+        deals = [e.game_id for e in events if isinstance(e, DealAdded)]
+        number = len(deals) + 1
+        while self.store.stream_version(game_stream(f"{session_id}-{number:02d}")) > 0:
+            number += 1  # a game of that name is in the ledger already (another file, another session)
+        game_id = f"{session_id}-{number:02d}"
+        seat = self._next_dealer(players, deals) if dealer is None else _seat(players, dealer, "dealer")
+        opens = seat if opener is None else _seat(players, opener, "opener")
+        dealt = decide(DealState(), Deal(game_id, players, seat, opens, played_on=start.played_on))
+        summarized = decide(fold(dealt), summary_command(players, facts))
+        return game_id, [*dealt, *summarized], fold(summarized, fold(dealt))
+
+    def _next_dealer(self, players: tuple[str, ...], deals: Sequence[str]) -> int:
+        """The seat after the last deal's dealer (the deal passes counter-clockwise); seat 0 first."""
+        if not deals:
+            return 0
+        first = self.store.read_stream(game_stream(deals[-1]))[:1]
+        dealt = first[0].event if first else None
+        if not isinstance(dealt, DouDizhuDealt) or dealt.players[dealt.dealer] not in players:
+            return 0
+        return (players.index(dealt.players[dealt.dealer]) + 1) % len(players)
+
+    def record_summary(
+        self,
+        session_id: str,
+        facts: DouDizhuSummary,
+        *,
+        expected_version: int | None = None,
+        dealer: str | None = None,
+        opener: str | None = None,
+        by: str,
+        at: str,
+    ) -> RecordedDeal:
+        """Add the session's next deal by its facts (landlord, bid, bombs, rockets, who went out
+        first): its game and the session's `DealAdded`, in one transaction. With
+        `expected_version` (the session version the form was made from), a deal recorded since
+        raises `ConcurrencyError` naming it, and nothing is written."""
+        stream = DOUDIZHU_SESSION_PREFIX + session_id
+        version = self.store.stream_version(stream)
+        if expected_version is not None and expected_version != version:
+            raise self._stale(session_id, expected_version)
+        game_id, events, state = self.summary_deal(session_id, facts, dealer=dealer, opener=opener)
+        batches = [
+            NewStreamEvents(stream, version, [DealAdded(game_id)]),
+            NewStreamEvents(game_stream(game_id), 0, events),
+        ]
+        try:
+            self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+        except ConcurrencyError:
+            raise self._stale(session_id, version) from None
+        return RecordedDeal(session_id, game_id, state, version + 1)
+
+    def change_since(self, session_id: str, version: int) -> str:
+        """What happened to the session after `version`, in words (`deal dorm-03 was just recorded
+        by Wang`), or "" when nothing did."""
+        since = self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)[max(version, 0) :]
+        out = []
+        for recorded in since:
+            event, by = recorded.event, recorded.envelope.recorded_by
+            if isinstance(event, DealAdded):
+                out.append(f"deal {event.game_id} was just recorded by {by}")
+            elif isinstance(event, SessionClosed):
+                out.append(f"the session was closed by {by}")
+        return "; ".join(out)
+
+    def _stale(self, session_id: str, version: int) -> ConcurrencyError:
+        """The refusal of a write made from the session at `version`, naming what came since."""
+        what = self.change_since(session_id, version) or "the session changed"
+        return ConcurrencyError(f"{what}: look at the session again; nothing was written")
+
     def session_ids(self) -> list[str]:
         return [s[len(DOUDIZHU_SESSION_PREFIX) :] for s in self.store.streams(DOUDIZHU_SESSION_PREFIX)]
 
@@ -122,6 +304,12 @@ class DouDizhuGames:
             rows.append(DealResult(game_id, landlord, state.stake.amount, winner, payments, dict(totals)))
         closed = any(isinstance(e, SessionClosed) for e in events)
         return DouDizhuStandings(session_id, start.players, start.played_on, closed, tuple(rows))
+
+
+def _seat(players: Sequence[str], name: str, role: str) -> int:
+    if name not in players:
+        raise DouDizhuSessionError(f"the {role} {name!r} does not play in this session ({', '.join(players)})")
+    return players.index(name)
 
 
 def standings_view(table: DouDizhuStandings) -> dict[str, Any]:

@@ -10,13 +10,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from doko_ledger.errors import DokoError
-from doko_ledger.events.store import EventStore, NewStreamEvents, VerifyReport
+from doko_ledger.events.store import EventStore, Head, NewStreamEvents, VerifyReport
 from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.projections import runner
 from doko_ledger.projections.score import GameScore, score_game
-from doko_ledger.streams import GAME_PREFIX, game_stream
+from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
     from doko_ledger.card_nights import CardNights
@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
     from doko_ledger.projections.audit import AuditReport
     from doko_ledger.projections.replay import Replay
     from doko_ledger.rules.ruleset import RuleSet
+    from doko_ledger.session.place import DealPlace
 
 DOUDIZHU_FIRST_EVENT = "DouDizhuDealt"
 """The first event of a Dou Dizhu game's stream (`doudizhu.events.DouDizhuDealt`)."""
@@ -94,8 +95,11 @@ class Ledger:
     def __enter__(self) -> Ledger:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
         self.close()
+        problem = self.store.failure(exc)  # an error of the storage (locked, damaged) as one line
+        if problem is not None:
+            raise problem from None
 
     # -- writing -------------------------------------------------------------
 
@@ -141,7 +145,7 @@ class Ledger:
             progress(len(batch))
 
     def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
-        """Record a penalty in a game (RULES.md §9) and return the game's new score (None while
+        """Record a penalty in a game (docs/rules.md §9) and return the game's new score (None while
         the game is still being played)."""
         from doko_ledger.game.decide import decide
 
@@ -160,13 +164,21 @@ class Ledger:
     def undo(self, game_id: str, *, by: str, at: str) -> int:
         """Take back the game's newest event in force (a card, a call, a penalty) by appending a
         void; returns the voided event's version."""
-        from doko_ledger.game.undo import void_last
+        return self._undo(game_id, by=by, at=at)[0]
+
+    def take_back(self, game_id: str, *, by: str, at: str) -> str:
+        """`undo`, saying what was taken back ("Ben's CK in trick 4 (event 40 of g1)")."""
+        version, what = self._undo(game_id, by=by, at=at)
+        return f"{what} (event {version} of {game_id})"
+
+    def _undo(self, game_id: str, *, by: str, at: str) -> tuple[int, str]:
+        from doko_ledger.game.undo import taken_back, void_last
 
         stored = [r.event for r in self.events(game_id)]
         voided = void_last(stored)
         self.store.append(game_stream(game_id), [voided], expected_version=len(stored), recorded_by=by, recorded_at=at)
         self.refresh()
-        return voided.version
+        return voided.version, taken_back(stored, voided)
 
     def annotate(
         self, game_id: str, trick: int | None, card: int | None, text: str, *, by: str, at: str
@@ -260,16 +272,24 @@ class Ledger:
         players = shown[-1].state.players
         if perspective not in (ALL, TOURNAMENT, *players):
             raise DokoError(f"{perspective!r} did not play in {game_id} (players: {', '.join(players)})")
+        place = self.place(game_id)
         try:
-            result: GameScore | None = score_game(shown[-1].state)
+            result: GameScore | None = score_game(shown[-1].state, place=place)
         except NotScorable:
             result = None
-        return frames_view(shown, notes_in(events), perspective, result)
+        return frames_view(shown, notes_in(events), perspective, result, place)
+
+    def place(self, game_id: str) -> DealPlace | None:
+        """The game's place in the card night whose deal it is: deal number, voided or
+        corrected, bock round (None for a game of no night)."""
+        if not self.store.streams(SESSION_PREFIX):
+            return None
+        return self.nights.place(game_id)
 
     def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:
         """The game's score under the rules it was played with, or under `rules` (what-if;
-        nothing is written)."""
-        return score_game(self.state(game_id), rules)
+        nothing is written); a card night's deal keeps the night's bock round either way."""
+        return score_game(self.state(game_id), rules, place=self.place(game_id))
 
     def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> AuditReport:
         """Every disputable check of one game, and a claimed result explained."""
@@ -277,7 +297,7 @@ class Ledger:
 
         problems = self.store.verify(game_stream(game_id)).problems
         recorded = self.events(game_id)
-        return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed)
+        return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed, self.place(game_id))
 
     def record(self, game_id: str) -> GameRecord:
         from doko_ledger.game.record import from_events
@@ -313,6 +333,7 @@ class Ledger:
             item["players"] = json.loads(item["players"])
             item["payments"] = None if item["payments"] is None else json.loads(item["payments"])
             item["hands_recorded"] = bool(item["hands_recorded"])
+            item["summarized"] = bool(item.get("summarized", False))
             out.append({"game": "doudizhu"} | item)
         return out
 
@@ -325,5 +346,12 @@ class Ledger:
             raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
         return "doudizhu" if row[0] == DOUDIZHU_FIRST_EVENT else "doppelkopf"
 
-    def verify(self) -> VerifyReport:
-        return self.store.verify()
+    def verify(self, expect: str | None = None) -> VerifyReport:
+        """Recompute the hash chain over the whole log; with `expect`, also check that the log
+        extends that head (noted earlier from `head`)."""
+        return self.store.verify(expect=expect)
+
+    def head(self) -> Head:
+        """The hash of the newest event, which covers every event before it: what a group notes
+        outside the file to check it later (`verify(expect=...)`)."""
+        return self.store.head()

@@ -70,3 +70,14 @@ def fast_event_check(name: str, version: int) -> Callable[[Any], Any]:
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     check: Callable[[Any], Any] = fastjsonschema.compile(schema)
     return check
+
+
+@cache
+def known_event_versions() -> dict[str, int]:
+    """Every event type this doko_ledger has a schema for, with its newest schema version."""
+    known: dict[str, int] = {}
+    for path in (schema_dir() / "events").glob("*.v*.json"):
+        name, _, version = path.name.removesuffix(".json").rpartition(".v")
+        if version.isdigit():
+            known[name] = max(known.get(name, 0), int(version))
+    return known

@@ -55,12 +55,14 @@ class Browser:
         self._driver, self._url, self._session, self._profile = driver, url, session, profile
 
     @classmethod
-    def start(cls, width: int = 1440, height: int = 1000) -> Browser:
+    def start(cls, width: int = 1440, height: int = 1000, *, phone: bool = False) -> Browser:
+        """A headless session; with `phone`, a touch screen of exactly `width` x `height` CSS
+        pixels (Chromium's windows are never narrower than 500)."""
         missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).exists()]
         if missing:
             raise FileNotFoundError(
                 f"{' and '.join(missing)} not found: install the Debian packages with "
-                "`apt-get install -y chromium chromium-driver` (.ci/run does this)"
+                "`sudo tools/install-system-deps` (`make test` does this as root)"
             )
         port = _free_port()
         driver = subprocess.Popen(
@@ -89,7 +91,10 @@ class Browser:
                 f"--window-size={width},{height}",
                 f"--user-data-dir={profile}",
             ]
-            options = {"binary": CHROMIUM, "args": args}
+            options: dict[str, Any] = {"binary": CHROMIUM, "args": args}
+            if phone:
+                metrics = {"width": width, "height": height, "pixelRatio": 2, "touch": False}
+                options["mobileEmulation"] = {"deviceMetrics": metrics}
             capabilities = {
                 "browserName": "chrome",
                 "goog:chromeOptions": options,
@@ -109,6 +114,23 @@ class Browser:
     def open(self, path: Path, fragment: str = "") -> None:
         """Navigates to a local file (and waits for it to load)."""
         self._call("POST", "/url", {"url": path.resolve().as_uri() + fragment})
+
+    def visit(self, url: str) -> None:
+        """Navigates to a URL (a served page) and waits for it to load."""
+        self._call("POST", "/url", {"url": url})
+
+    def url(self) -> str:
+        return str(self._call("GET", "/url"))
+
+    def type(self, css: str, text: str) -> None:
+        """Clears the first matching field and types `text` into it."""
+        element = self.find(css)
+        self._call("POST", f"/element/{element}/clear")
+        self._call("POST", f"/element/{element}/value", {"text": text})
+
+    def accept_alert(self) -> None:
+        """Says OK to the page's confirm() dialog."""
+        self._call("POST", "/alert/accept")
 
     def script(self, source: str, *args: Any) -> Any:
         """Runs the body of a function in the page and returns what it returns."""

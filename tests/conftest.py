@@ -69,7 +69,7 @@ def random_game(
     The game type is drawn from `PLAIN_GAME_TYPES` unless given. A solo's soloist (drawn at
     random) says reservation and names the solo; in a normal game all four say healthy, so a
     drawn normal game whose deal gives one player both CQ becomes that player's silent solo
-    (RULES.md §4), and an asked-for normal game is dealt again until nobody holds both.
+    (docs/rules.md §4), and an asked-for normal game is dealt again until nobody holds both.
     """
     rng = random.Random(seed)
     rules = rules or preset("standard")

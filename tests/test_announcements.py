@@ -1,4 +1,4 @@
-"""Announcements (*Ansagen*): deadlines, replies, skipped levels, marriages and solos (RULES.md §5)."""
+"""Announcements (*Ansagen*): deadlines, replies, skipped levels, marriages and solos (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ STANDARD = preset("standard")
 BISTRO = preset("bistro")
 NORMAL_ORDER = card_order(G.NORMAL)
 
-# RULES.md §5, written out again: the most cards the announcer may have played, by level.
+# docs/rules.md §5, written out again: the most cards the announcer may have played, by level.
 FIRST_DEADLINE = {0: 1, 1: 2, 2: 3, 3: 4, 4: 5}
 LEVEL = {A.RE: 0, A.KONTRA: 0, A.NO90: 1, A.NO60: 2, A.NO30: 3, A.SCHWARZ: 4}
 DENIAL_AT = {1: A.NO90, 2: A.NO60, 3: A.NO30, 4: A.SCHWARZ}
@@ -154,7 +154,7 @@ def moments(plays: Sequence[PlayCard], seat: int, played: int) -> tuple[int, int
     return first, last
 
 
-# --- announcement_problem: the tables of RULES.md §5 ----------------------------------------------
+# --- announcement_problem: the tables of docs/rules.md §5 ----------------------------------------------
 
 
 def verdicts(announcement: Announcement, party: Party, shift: int, own: PartyCalls, other: PartyCalls) -> list[bool]:
@@ -234,7 +234,7 @@ def test_a_late_reply_carries_no_denial(level: int, party: Party, shift: int) ->
     word = party.title
     assert announcement_problem(call_at(party, level), party, 0, shift, late, PartyCalls(0)) == (
         f"{call_at(party, level).label} is not allowed: {word}'s {word} came only as a late reply and would not "
-        "have been in time as a first announcement (RULES.md §5, DDV)"
+        "have been in time as a first announcement (docs/rules.md §5, DDV)"
     )
     # a reply that was also in time as a first announcement does carry denials
     in_time = PartyCalls(0, base_in_time=True)
@@ -301,7 +301,7 @@ def test_a_partners_repeat_keeps_its_own_deadline(level: int, party: Party) -> N
 def test_too_late_messages(
     announcement: Announcement, party: Party, played: int, own: PartyCalls, other: PartyCalls, message: str
 ) -> None:
-    expected = f"{message}; the announcer has played {played} (RULES.md §5)"
+    expected = f"{message}; the announcer has played {played} (docs/rules.md §5)"
     assert announcement_problem(announcement, party, played, 0, own, other) == expected
 
 
@@ -418,7 +418,8 @@ def test_the_announcers_own_cards_count_not_the_trick() -> None:
     refused(
         state,
         Announce(CLEO, A.KONTRA),
-        "Cleo: Kontra is too late: allowed with at most 1 card(s) played; the announcer has played 2 (RULES.md §5)",
+        "Cleo: Kontra is too late: allowed with at most 1 card(s) played;"
+        " the announcer has played 2 (docs/rules.md §5)",
     )
 
 
@@ -428,11 +429,16 @@ def test_a_late_reply_carries_no_denial_through_decide() -> None:
     state = run(state, Announce(CLEO, A.KONTRA))  # a reply to Re: too late as a first announcement
     late = (
         "no 90 is not allowed: Kontra's Kontra came only as a late reply and would not have been in time as a "
-        "first announcement (RULES.md §5, DDV)"
+        "first announcement (docs/rules.md §5, DDV)"
     )
     refused(state, Announce(CLEO, A.NO90), f"Cleo: {late}")
-    # the party is barred, even the partner who could have said Kontra in time himself
-    refused(state, Announce(DIRK, A.NO90), f"Dirk: {late}")
+    # the party is barred, even the partner who could have said Kontra in time himself; the
+    # table does not know Dirk's party, so the refusal does not name it
+    hidden = (
+        "no 90 is not allowed: the announcer's party said its first word only as a late reply, which would not "
+        "have been in time as a first announcement (docs/rules.md §5, DDV)"
+    )
+    refused(state, Announce(DIRK, A.NO90), f"Dirk: {hidden}")
     refused(state, Announce(DIRK, A.NO60))
     # Re is not affected
     assert accepts(state, Announce(ANNA, A.NO90))
@@ -450,31 +456,43 @@ def test_a_reply_in_time_as_a_first_announcement_carries_denials() -> None:
 
 def test_a_skip_whose_word_would_be_a_late_reply_is_refused() -> None:
     """No 90 directly includes Kontra; when that Kontra could only be a late reply the no 90 cannot
-    stand (skipped steps must be in time, and a late reply carries no denial, RULES.md §5)."""
+    stand (skipped steps must be in time, and a late reply carries no denial, docs/rules.md §5)."""
     state = run(NORMAL_STATE, Announce(ANNA, A.RE))
     state = play_script(state, "CA", "CK", "CK", "C9", "SA", "SK", "SK")
     assert accepts(state, Announce(CLEO, A.KONTRA))
     refused(
         state,
         Announce(CLEO, A.NO90),
-        "Cleo: no 90 includes Kontra, which is too late: allowed with at most 1 card(s) played; the announcer "
-        "has played 2 (RULES.md §5)",
+        "Cleo: no 90 includes the party's Re or Kontra, which is too late: allowed with at most 1 card(s) played; "
+        "the announcer has played 2 (docs/rules.md §5)",
     )
 
 
 @pytest.mark.parametrize(("seat", "wrong"), [(CLEO, A.RE), (DIRK, A.RE), (ANNA, A.KONTRA), (BEN, A.KONTRA)])
-def test_the_wrong_partys_word_is_refused(seat: int, wrong: Announcement) -> None:
-    party = KONTRA if wrong is A.RE else RE
-    refused(
+def test_the_wrong_partys_word_is_refused_without_telling_the_party(seat: int, wrong: Announcement) -> None:
+    """Nothing is played: the table does not know the parties, and the refusal must not tell them."""
+    error = refused(
         NORMAL_STATE,
         Announce(seat, wrong),
-        f"{PLAYERS[seat]} is {party.title}: a {party.title} player cannot speak for {party.other.title}",
+        f"{PLAYERS[seat]} cannot announce {wrong.label}: a player announces only for their own party "
+        "(docs/rules.md §5)",
     )
+    assert " is Re" not in str(error) and " is Kontra" not in str(error)
 
 
 def test_a_denial_for_the_wrong_party_is_refused() -> None:
-    refused(NORMAL_STATE, Announce(CLEO, A.NO90, RE), "Cleo is Kontra: a Kontra player cannot speak for Re")
+    refused(
+        NORMAL_STATE,
+        Announce(CLEO, A.NO90, RE),
+        "Cleo cannot announce no 90 for Re: a player announces only for their own party (docs/rules.md §5)",
+    )
     assert accepts(NORMAL_STATE, Announce(CLEO, A.NO90, KONTRA))
+
+
+def test_a_wrong_word_names_the_party_once_the_table_knows_it() -> None:
+    """Anna played CQ: everyone knows she is Re, so the refusal may say so."""
+    state = play_script(NORMAL_STATE, "CQ")
+    refused(state, Announce(ANNA, A.KONTRA), "Anna is Re: a Re player cannot speak for Kontra")
 
 
 def test_the_same_player_cannot_repeat_a_call() -> None:
@@ -560,7 +578,7 @@ def test_no_announcement_before_the_marriage_is_clarified(key: int, mode: Marria
             refused(
                 states[i],
                 Announce(seat, A.RE),
-                f"no announcement before the marriage is clarified (RULES.md §5): {PLAYERS[seat]} said Re",
+                f"no announcement before the marriage is clarified (docs/rules.md §5): {PLAYERS[seat]} said Re",
             )
     clarified = states[marriage.clarified_at]
     for seat in range(4):
@@ -621,7 +639,12 @@ def test_in_a_silent_solo_the_soloist_is_re() -> None:
     assert state.game_type is G.SILENT_SOLO
     assert accepts(state, Announce(ANNA, A.RE))
     for seat in (BEN, CLEO, DIRK):
-        refused(state, Announce(seat, A.RE), f"{PLAYERS[seat]} is Kontra: a Kontra player cannot speak for Re")
+        # the silent solo is secret: the refusal does not tell the table who is Kontra
+        refused(
+            state,
+            Announce(seat, A.RE),
+            f"{PLAYERS[seat]} cannot announce Re: a player announces only for their own party (docs/rules.md §5)",
+        )
         assert accepts(state, Announce(seat, A.KONTRA))
 
 
@@ -744,7 +767,7 @@ class Accepted:
 
 @dataclass
 class Oracle:
-    """RULES.md §4-§5 rewritten for the property: who is which party, and each call's deadline."""
+    """docs/rules.md §4-§5 rewritten for the property: who is which party, and each call's deadline."""
 
     rules: RuleSet
     game_type: GameType

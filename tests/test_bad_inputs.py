@@ -132,7 +132,7 @@ FILES: dict[str, BadFile] = {
     "thirteen_tricks.yaml": BadFile((12, 24), "tricks", "is too long"),
     # calls
     "late_announcement.yaml": BadFile(14, "tricks[2][0]", "Anna: Re is too late"),
-    "wrong_party_call.yaml": BadFile(12, "tricks[0][1]", "Ben is Kontra: a Kontra player cannot speak for Re"),
+    "wrong_party_call.yaml": BadFile(12, "tricks[0][1]", "Ben cannot announce Re: a player announces only for"),
     "unknown_call.yaml": BadFile(12, "tricks[0][1]", "{'Ben': 'doppelt'}"),
     "call_of_two_players.yaml": BadFile(12, "tricks[0][1]", "one call such as {Anna: re}"),
     "call_by_unknown_player.yaml": BadFile(12, "tricks[0][1]", "unknown player 'Zoe'"),
@@ -201,7 +201,7 @@ FILES: dict[str, BadFile] = {
     "rules_python_tag.yaml": BadFile(1, "", "python/object/apply:os.system'; only plain YAML data is read"),
     "rules_non_utf8.yaml": BadFile(None, "", "not UTF-8 text"),
     "rules_mapping_key_is_a_list.yaml": BadFile((2, None), "", ""),
-    # Dou Dizhu (RULES-doudizhu.md): the same reader, the same one line
+    # Dou Dizhu (docs/rules.md §D): the same reader, the same one line
     "ddz_bid_not_higher.yaml": BadFile(11, "bidding[1].Wang", "Wang bid 2 but the bid is already 2"),
     "ddz_card_not_in_hand.yaml": BadFile(16, "play[3].Li", "Li does not hold 2 2s"),
     "ddz_does_not_beat.yaml": BadFile(14, "play[1].Wang", "pair of 3s does not beat Li's pair of 4s"),
@@ -554,7 +554,7 @@ def _params(cases: dict[str, BadFile] | dict[str, BadCommand]) -> list[Any]:
 
 
 def test_there_are_enough_bad_inputs() -> None:
-    on_disk = sorted(p.name for p in BAD.iterdir())
+    on_disk = sorted(p.name for p in BAD.iterdir() if p.is_file())  # ledgers/: tests/test_ledger_files.py
     assert on_disk == sorted(FILES), "every file in tests/bad_inputs/ has its row in FILES, and no row lacks a file"
     assert len(FILES) + len(GENERATED) + len(COMMANDS) >= 45
     assert len(GENERATED) >= 1

@@ -1,4 +1,4 @@
-"""Card order for every game type, written out from RULES.md §2 (highest first)."""
+"""Card order for every game type, written out from docs/rules.md §2 (highest first)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from doko_ledger.rules.order import TRUMP, card_order
 
 G = GameType
 
-# The table of RULES.md §2, copied card by card. Each plain suit lists its cards high to low;
+# The table of docs/rules.md §2, copied card by card. Each plain suit lists its cards high to low;
 # a suit absent from the mapping has no plain cards (all of them are trump).
 NORMAL_TRUMPS = "H10 CQ SQ HQ DQ CJ SJ HJ DJ DA D10 DK D9"
 NORMAL_PLAIN = {"C": "CA C10 CK C9", "S": "SA S10 SK S9", "H": "HA HK H9"}

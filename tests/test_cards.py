@@ -1,4 +1,4 @@
-"""Cards, their notation and the deck (RULES.md §1)."""
+"""Cards, their notation and the deck (docs/rules.md §1)."""
 
 from __future__ import annotations
 

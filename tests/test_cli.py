@@ -486,6 +486,7 @@ def test_verify_a_clean_ledger(cli: Cli, imported: list[RandomGame]) -> None:
     assert (data["events"], data["streams"], data["problems"]) == (2 * NORMAL_EVENTS, 2, [])
     last = as_json(cli("log", "kitchen-02", "--json"))[-1]
     assert data["head"] == last["hash"]
+    assert data["position"] == last["position"] == 2 * NORMAL_EVENTS
 
 
 def _tamper(ledger_path: Path, position: int, payload: str) -> None:
@@ -499,13 +500,14 @@ def test_verify_after_tampering_names_the_event(cli: Cli, imported: list[RandomG
     payload = dict(entry["payload"], card="CQ" if entry["payload"]["card"] != "CQ" else "SQ")
     _tamper(ledger_path, entry["position"], dumps_canonical(payload))
     result = failed(cli("verify"), 4)
-    where = f"stream 'game/kitchen-02' version {entry['version']} (position {entry['position']}, CardPlayed)"
-    assert "ledger NOT verified: 1 problem(s)" in result.stdout
+    where = f"position {entry['position']} (stream 'game/kitchen-02' version {entry['version']}, CardPlayed)"
+    assert f"ledger NOT verified: 1 problem(s), the first at position {entry['position']}" in result.stdout
     assert where in result.stdout
     data = json.loads(failed(cli("verify", "--json"), 4).stdout)
     assert data["ok"] is False
     assert len(data["problems"]) == 1
     assert data["problems"][0].startswith(where)
+    assert data["first_bad_position"] == entry["position"]
 
 
 def test_rebuild_restores_the_read_models(cli: Cli, imported: list[RandomGame], ledger_path: Path) -> None:

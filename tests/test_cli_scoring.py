@@ -113,7 +113,7 @@ def test_score_shows_each_line_of_every_scoring_sample(cli: Cli, samples: list[s
 
 def test_score_json(cli: Cli, samples: list[str]) -> None:
     data = as_json(cli("score", SCHWARZ, "--json"))
-    # RULES.md §6-§7, worked out in test_score_samples.py: Kontra breaks Re's schwarz
+    # docs/rules.md §6-§7, worked out in test_score_samples.py: Kontra breaks Re's schwarz
     # with one trick of 0 card points and wins 1 + 1 + 2 + 2 = 6
     assert data["game_id"] == SCHWARZ
     assert (data["winner"], data["value"], data["lone"]) == ("kontra", 6, False)
@@ -322,7 +322,7 @@ def test_audit_with_the_right_claim(cli: Cli, samples: list[str]) -> None:
 
 
 def test_audit_of_a_claim_that_leaves_out_an_announcement(cli: Cli, samples: list[str]) -> None:
-    # Kontra wins 6 (RULES.md §7): won 1, against the old ones 1, Re announced 2,
+    # Kontra wins 6 (docs/rules.md §7): won 1, against the old ones 1, Re announced 2,
     # Re's schwarz missed 2. The table wrote 4: Re's announcement forgotten.
     result = failed(cli("audit", SCHWARZ, "--claimed", "Anna=-4,Ben=+4,Clara=-4,Dirk=+4"), 5)
     assert checks(result.stdout) == dict(dict.fromkeys(CHECKS, True), **{"the claim sums to zero": True})
@@ -377,7 +377,7 @@ def test_audit_after_tampering_names_the_event(cli: Cli, samples: list[str], led
     found = checks(result.stdout)
     assert found["hash chain intact"] is False
     assert [name for name, passed in found.items() if not passed] == ["hash chain intact"]
-    where = f"stream 'game/{THREE_RULES}' version {call['version']} (position {call['position']}, AnnouncementMade)"
+    where = f"position {call['position']} (stream 'game/{THREE_RULES}' version {call['version']}, AnnouncementMade)"
     assert f"{where}: hash does not match its content; the event was altered" in flat(result.stdout)
     data = json.loads(failed(cli("audit", THREE_RULES, "--json"), 5).stdout)
     (chain,) = [c for c in data["checks"] if c["name"] == "hash chain intact"]
@@ -389,10 +389,10 @@ def test_audit_after_tampering_names_the_event(cli: Cli, samples: list[str], led
 
 # A game recorded at the table without the hands: Dirk throws HA on Anna's CA in
 # trick 1 (not following clubs) and plays C9 in trick 3. Without hands the
-# revoke cannot be refused when recorded; the later C9 proves it (RULES.md §3).
+# revoke cannot be refused when recorded; the later C9 proves it (docs/rules.md §3).
 REVOKE_GAME = """\
 # Dirk threw HA on Anna's CA in trick 1 and played C9 in trick 3:
-# a revoke that only a later card proves (RULES.md §3).
+# a revoke that only a later card proves (docs/rules.md §3).
 format: doko-game/1
 id: 2026-11-28-kitchen-revoke
 played_on: '2026-11-28'

@@ -1,4 +1,4 @@
-"""decide/evolve of one Doppelkopf game, given/when/then (RULES.md §1-§4)."""
+"""decide/evolve of one Doppelkopf game, given/when/then (docs/rules.md §1-§4)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ DEAL = (
     cards("HQ DQ DQ SJ SJ HJ C10 CK C9 SA S10 H9"),
     cards("H10 CQ CJ HJ DJ DJ DA D10 DK D9 SK S9"),
 )
-# Anna holds both CQ: a marriage, or a silent solo if she says healthy (RULES.md §4).
+# Anna holds both CQ: a marriage, or a silent solo if she says healthy (docs/rules.md §4).
 QUEENS_DEAL = swapped(DEAL, ANNA, "HA", DIRK, "CQ")
 # Anna holds three trumps (CQ H10 D10): she may declare a poverty.
 POVERTY_DEAL = swapped(DEAL, ANNA, "DA", DIRK, "SK")
@@ -240,21 +240,21 @@ def test_deal_refuses_a_third_copy_of_a_card() -> None:
     refused(
         given(started()),
         DealCards(hands),
-        "the deal has 3 copies of CA (Anna, Ben); the deck has two (RULES.md §1)",
+        "the deal has 3 copies of CA (Anna, Ben); the deck has two (docs/rules.md §1)",
     )
 
 
 def test_deal_refuses_a_wrong_hand_size() -> None:
     hands = (DEAL[0], DEAL[1], DEAL[2][:-1], DEAL[3])
 
-    refused(given(started()), DealCards(hands), "Cleo's hand has 11 cards; each hand has 12 (RULES.md §1)")
+    refused(given(started()), DealCards(hands), "Cleo's hand has 11 cards; each hand has 12 (docs/rules.md §1)")
 
 
 def test_deal_refuses_12_cards_when_the_rules_have_no_nines() -> None:
     refused(
         given(started(BISTRO)),
         DealCards(DEAL),
-        "Anna's hand has 12 cards; each hand has 10 (RULES.md §1)",
+        "Anna's hand has 12 cards; each hand has 10 (docs/rules.md §1)",
     )
 
 
@@ -265,7 +265,7 @@ def test_deal_refuses_nines_when_the_rules_have_none() -> None:
     refused(
         given(started(BISTRO)),
         DealCards(hands),
-        "C9 is not in the deck: this game is played without nines (RULES.md §1)",
+        "C9 is not in the deck: this game is played without nines (docs/rules.md §1)",
     )
 
 
@@ -289,7 +289,7 @@ def test_deal_refuses_after_a_reservation_is_said() -> None:
     )
 
 
-# --- reservations (RULES.md §4) ------------------------------------------------------------------
+# --- reservations (docs/rules.md §4) ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("dealer", range(4))
@@ -301,7 +301,8 @@ def test_reservations_are_said_in_turn_from_the_dealers_left(dealer: int) -> Non
         refused(
             state,
             DeclareReservation(other, True),
-            f"{PLAYERS[other]} speaks out of turn: {PLAYERS[seat]} is asked next (from the dealer's left, RULES.md §4)",
+            f"{PLAYERS[other]} speaks out of turn: {PLAYERS[seat]} is asked next"
+            " (from the dealer's left, docs/rules.md §4)",
         )
         events = decide(state, DeclareReservation(seat, True))
         assert events == [ReservationDeclared(seat, True)]
@@ -318,7 +319,7 @@ def test_a_seat_that_does_not_exist_is_never_asked(seat: int) -> None:
     refused(
         given(started(), CardsDealt(DEAL)),
         DeclareReservation(seat, True),
-        f"seat {seat} speaks out of turn: Anna is asked next (from the dealer's left, RULES.md §4)",
+        f"seat {seat} speaks out of turn: Anna is asked next (from the dealer's left, docs/rules.md §4)",
     )
     refused(
         given(started(), CardsDealt(DEAL), *declarations(reserving=(ANNA,))),
@@ -345,7 +346,9 @@ def test_a_solo_is_named_once_every_player_has_spoken() -> None:
         NameReservation(CLEO, K.SOLO, G.CLUB_SOLO),
         "Cleo names a reservation before every player said healthy or reservation",
     )
-    refused(state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (RULES.md §4)")
+    refused(
+        state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (docs/rules.md §4)"
+    )
     state = run(state, DeclareReservation(DIRK, True))
     assert state.game_type is None
 
@@ -397,7 +400,7 @@ def test_a_marriage_needs_both_queens_of_clubs(hands: Hands, seat: int) -> None:
     refused(
         given(started(), CardsDealt(hands), *declarations(reserving=(seat,))),
         NameReservation(seat, K.MARRIAGE),
-        f"{PLAYERS[seat]} cannot announce a marriage without both CQ (RULES.md §4)",
+        f"{PLAYERS[seat]} cannot announce a marriage without both CQ (docs/rules.md §4)",
     )
 
 
@@ -524,7 +527,7 @@ def test_a_poverty_needs_three_trumps_or_fewer() -> None:
     refused(
         given(started(), CardsDealt(DEAL), *declarations(reserving=(ANNA,))),
         NameReservation(ANNA, K.POVERTY),
-        "Anna holds 4 trumps: a poverty needs 3 or fewer (RULES.md §4)",
+        "Anna holds 4 trumps: a poverty needs 3 or fewer (docs/rules.md §4)",
     )
 
 
@@ -542,23 +545,27 @@ def test_a_poverty_is_passed_taken_and_returned_before_the_first_card() -> None:
     )
     assert state.game_type is G.POVERTY
     assert state.declarer == ANNA
-    refused(state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (RULES.md §4)")
+    refused(
+        state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (docs/rules.md §4)"
+    )
     refused(state, PassPovertyCards(BEN, cards("SQ SQ HQ")), "Ben cannot pass cards: Anna declared the poverty")
     refused(
         state,
         PassPovertyCards(ANNA, cards("CQ H10 CA")),
-        "Anna keeps the trump(s) D10: the poverty passes all trumps (RULES.md §4)",
+        "Anna keeps the trump(s) D10: the poverty passes all trumps (docs/rules.md §4)",
     )
 
     passed = cards("CQ H10 D10")
     assert decide(state, PassPovertyCards(ANNA, passed)) == [PovertyCardsPassed(ANNA, passed)]
     state = run(state, PassPovertyCards(ANNA, passed))
-    refused(state, AnswerPoverty(CLEO, True), "Cleo answers out of turn: Ben is asked next (RULES.md §4)")
+    refused(state, AnswerPoverty(CLEO, True), "Cleo answers out of turn: Ben is asked next (docs/rules.md §4)")
     assert decide(state, AnswerPoverty(BEN, False)) == [PovertyAnswered(BEN, False)]
     state = run(state, AnswerPoverty(BEN, False), AnswerPoverty(CLEO, True))
     assert state.hands is not None
     assert len(state.hands[CLEO]) == 15
-    refused(state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (RULES.md §4)")
+    refused(
+        state, PlayCard(ANNA, c("CA")), "Anna cannot play CA: the reservations are not settled yet (docs/rules.md §4)"
+    )
 
     returned = cards("C9 S10 H9")
     assert decide(state, ReturnPovertyCards(CLEO, returned)) == [PovertyCardsReturned(CLEO, returned)]
@@ -595,7 +602,7 @@ def test_the_player_left_of_the_dealer_leads_the_first_trick(dealer: int, leader
     refused(
         state,
         PlayCard((leader + 1) % 4, c("CA")),
-        f"{PLAYERS[(leader + 1) % 4]} played CA out of turn: it is {PLAYERS[leader]}'s turn (RULES.md §3)",
+        f"{PLAYERS[(leader + 1) % 4]} played CA out of turn: it is {PLAYERS[leader]}'s turn (docs/rules.md §3)",
     )
 
 
@@ -635,7 +642,7 @@ def test_the_trick_winner_leads_the_next_trick() -> None:
     assert state.tricks[0].winner == DIRK
     assert state.current is None
     assert state.to_play == DIRK
-    refused(state, PlayCard(ANNA, c("C10")), "Anna played C10 out of turn: it is Dirk's turn (RULES.md §3)")
+    refused(state, PlayCard(ANNA, c("C10")), "Anna played C10 out of turn: it is Dirk's turn (docs/rules.md §3)")
     assert run(state, PlayCard(DIRK, c("DJ"))).current.leader == DIRK  # type: ignore[union-attr]
 
 
@@ -643,7 +650,7 @@ def test_play_goes_clockwise_from_the_leader() -> None:
     state = run(normal_game(), *plays((ANNA, "CA"), (BEN, "C9")))
 
     assert state.to_play == CLEO
-    refused(state, PlayCard(DIRK, c("DJ")), "Dirk played DJ out of turn: it is Cleo's turn (RULES.md §3)")
+    refused(state, PlayCard(DIRK, c("DJ")), "Dirk played DJ out of turn: it is Cleo's turn (docs/rules.md §3)")
 
 
 # --- PlayCard ------------------------------------------------------------------------------------
@@ -702,12 +709,12 @@ def test_play_refuses_a_revoke_of_a_plain_suit() -> None:
     refused(
         state,
         PlayCard(BEN, c("SK")),
-        "revoke: Ben must follow the led suit of CA with one of CA C9, not SK (RULES.md §3)",
+        "revoke: Ben must follow the led suit of CA with one of CA C9, not SK (docs/rules.md §3)",
     )
     refused(  # CJ is trump, not a club
         state,
         PlayCard(BEN, c("CJ")),
-        "revoke: Ben must follow the led suit of CA with one of CA C9, not CJ (RULES.md §3)",
+        "revoke: Ben must follow the led suit of CA with one of CA C9, not CJ (docs/rules.md §3)",
     )
     assert decide(state, PlayCard(BEN, c("C9"))) == [CardPlayed(BEN, c("C9"))]
 
@@ -718,7 +725,7 @@ def test_play_refuses_a_revoke_of_trump() -> None:
     refused(
         state,
         PlayCard(BEN, c("CA")),
-        "revoke: Ben must follow trump with one of SQ SQ HQ CJ DK D9, not CA (RULES.md §3)",
+        "revoke: Ben must follow trump with one of SQ SQ HQ CJ DK D9, not CA (docs/rules.md §3)",
     )
     assert decide(state, PlayCard(BEN, c("DK"))) == [CardPlayed(BEN, c("DK"))]
 
@@ -747,7 +754,9 @@ def test_what_follows_a_diamond_lead_depends_on_the_game_type(
     assert state.game_type is game_type
     kind = "trump" if game_type is G.NORMAL else "the led suit of DA"
 
-    refused(state, PlayCard(BEN, c("SK")), f"revoke: Ben must follow {kind} with one of {must}, not SK (RULES.md §3)")
+    refused(
+        state, PlayCard(BEN, c("SK")), f"revoke: Ben must follow {kind} with one of {must}, not SK (docs/rules.md §3)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -764,7 +773,7 @@ def test_play_refuses_before_the_reservations_are_settled(so_far: list[Doppelkop
     refused(
         given(started(), CardsDealt(QUEENS_DEAL), *so_far),
         PlayCard(ANNA, c("CA")),
-        "Anna cannot play CA: the reservations are not settled yet (RULES.md §4)",
+        "Anna cannot play CA: the reservations are not settled yet (docs/rules.md §4)",
     )
 
 
@@ -817,7 +826,7 @@ def test_schweinchen_only_in_a_normal_or_marriage_game(so_far: list[DoppelkopfEv
     refused(
         state,
         ShowSchweinchen(BEN),
-        "Schweinchen counts only in a normal or marriage game (RULES.md §2)",
+        "Schweinchen counts only in a normal or marriage game (docs/rules.md §2)",
     )
 
 
@@ -825,7 +834,7 @@ def test_schweinchen_is_refused_before_the_game_type() -> None:
     refused(
         given(started(BISTRO)),
         ShowSchweinchen(BEN),
-        "Schweinchen counts only in a normal or marriage game (RULES.md §2)",
+        "Schweinchen counts only in a normal or marriage game (docs/rules.md §2)",
     )
 
 

@@ -1,4 +1,4 @@
-"""The bidding for the landlord (RULES-doudizhu.md §2)."""
+"""The bidding for the landlord (docs/rules.md §D2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dou Dizhu cards: ranks, text form, parser, deck and seeded deal (RULES-doudizhu.md §1)."""
+"""Dou Dizhu cards: ranks, text form, parser, deck and seeded deal (docs/rules.md §D1)."""
 
 from __future__ import annotations
 

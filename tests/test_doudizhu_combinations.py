@@ -1,4 +1,4 @@
-"""Combinations and what beats what (RULES-doudizhu.md §4): rule tables."""
+"""Combinations and what beats what (docs/rules.md §D4): rule tables."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def test_the_table_covers_every_kind_and_both_variants() -> None:
 
 
 def test_four_trios_read_only_as_an_airplane_not_three_trios_with_wings() -> None:
-    """RULES §3 mentions 666 as wings, but §4 forbids kickers sharing a rank with each other."""
+    """docs/rules.md §D3 mentions 666 as wings, but §4 forbids kickers sharing a rank with each other."""
     assert readings(parse_cards(AIRPLANE_OR_WINGS), 3) == (Combination(Kind.AIRPLANE, parse_card("6"), 12),)
 
 

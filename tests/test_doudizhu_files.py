@@ -2,7 +2,7 @@
 load, round-trip byte for byte and show what their leading comment says; card spellings are
 equivalent; bad files are refused naming file, line and field.
 
-What a sample "shows" is checked by a referee written here from RULES-doudizhu.md, reading the
+What a sample "shows" is checked by a referee written here from docs/rules.md §D, reading the
 YAML with plain PyYAML: who is landlord at what bid (§2), who went out first, which plays were
 bombs and rockets and which of them double the stake (§5), and the payments (§5). The library is
 only asked for what it computed, never for the expectation.
@@ -29,7 +29,7 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "doudizhu"
 SAMPLE_FILES = sorted(p.name for p in SAMPLES.glob("*.yaml"))
 SESSION_FILE = SAMPLES / "sessions" / "2026-11-29-dorm.yaml"
 
-# -- the referee: RULES-doudizhu.md, written out by hand ------------------------------------------
+# -- the referee: docs/rules.md §D, written out by hand ------------------------------------------
 
 RANKS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "RJ")
 """§1: low to high."""

@@ -1,4 +1,4 @@
-"""decide/evolve of one Dou Dizhu deal, given/when/then (RULES-doudizhu.md §1-§5)."""
+"""decide/evolve of one Dou Dizhu deal, given/when/then (docs/rules.md §D1-§D5)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ options refused, verify and rebuild, the two games' read models kept apart, a se
 and a property test over random legal deals.
 
 Expectations (landlord, stake, doublings, payments, totals) come from the referee of
-`test_doudizhu_files.py`, which reads the YAML with plain PyYAML and applies RULES-doudizhu.md.
+`test_doudizhu_files.py`, which reads the YAML with plain PyYAML and applies docs/rules.md §D.
 """
 
 from __future__ import annotations
@@ -341,7 +341,7 @@ def test_doppelkopf_only_options_are_refused_on_a_dou_dizhu_game(ledger: Path, c
 
 
 def test_a_penalty_is_refused_on_a_dou_dizhu_game_as_one(ledger: Path, cli: Cli) -> None:
-    """RULES-doudizhu.md has no penalties; Li did play the game, so the refusal must say what the
+    """docs/rules.md §D has no penalties; Li did play the game, so the refusal must say what the
     game is rather than that Li did not play it."""
     before = snapshot(ledger)
     result = cli("penalty", GAME, "--player", "Li", "--minor", "--yes")

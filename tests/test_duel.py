@@ -1,4 +1,4 @@
-"""The duel rule set: two people (seats 0 and 2) against two computer seats (1 and 3) (RULES.md §8)."""
+"""The duel rule set: two people (seats 0 and 2) against two computer seats (1 and 3) (docs/rules.md §8)."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_a_computer_may_deny_after_its_partner_said_the_party_word(person: int, 
 
 
 def test_a_computer_never_plays_a_silent_solo() -> None:
-    """Bot1 holds both CQ: saying healthy would make a silent solo, which is a solo (RULES.md §4),
+    """Bot1 holds both CQ: saying healthy would make a silent solo, which is a solo (docs/rules.md §4),
     and computers never play one (§8); it may announce its marriage instead."""
     state = dealt(BOT_MARRIES)
     try:
@@ -176,7 +176,7 @@ def test_people_announce_freely() -> None:
     assert [c.party for c in state.calls] == [RE, KONTRA]
 
 
-# -- duel marriages: the rule (RULES.md §8) -----------------------------------------------------
+# -- duel marriages: the rule (docs/rules.md §8) -----------------------------------------------------
 
 CA = parse_card("CA")
 COMPUTERS = (1, 3)
@@ -291,7 +291,7 @@ def test_no_person_in_three_tricks_ends_a_computers_marriage_unscored() -> None:
     assert game.deltas == (0, 0, 0, 0)
 
 
-# -- summaries follow the duel rules too (RULES.md §8) -----------------------------------------
+# -- summaries follow the duel rules too (docs/rules.md §8) -----------------------------------------
 
 
 def summarized(command: SummarizeDeal) -> None:

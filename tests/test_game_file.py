@@ -471,8 +471,8 @@ def test_an_unknown_dealer() -> None:
         ("{Ben: solo}", "reservations.Ben", "'solo' is not one of"),
         ("{Ben: silent_solo}", "reservations.Ben", "'silent_solo' is not one of"),
         ("{Ben: pure_club_solo}", "reservations.Ben", "pure_club_solo is not allowed under these rules"),
-        ("{Ben: marriage}", "reservations.Ben", "Ben cannot announce a marriage without both CQ (RULES.md §4)"),
-        ("{Ben: poverty}", "reservations.Ben", "Ben holds 6 trumps: a poverty needs 3 or fewer (RULES.md §4)"),
+        ("{Ben: marriage}", "reservations.Ben", "Ben cannot announce a marriage without both CQ (docs/rules.md §4)"),
+        ("{Ben: poverty}", "reservations.Ben", "Ben holds 6 trumps: a poverty needs 3 or fewer (docs/rules.md §4)"),
         ("{Zoe: queen_solo}", "reservations.Zoe", "reservation of unknown player 'Zoe'"),
     ],
 )

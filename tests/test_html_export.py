@@ -6,9 +6,11 @@ import copy
 import json
 import re
 from collections.abc import Iterator
+from datetime import datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from browser import Browser
@@ -292,7 +294,7 @@ def test_stepping_through_a_game(browser: Browser, pages: dict[str, Path]) -> No
     first = state(browser)
     assert first == {
         "caption": "Anna leads trick 1",
-        "indicator": "frame 1 of 13",
+        "indicator": "frame 0 of 12",
         "hash": "",
         "notes": [],
         "result": None,
@@ -313,6 +315,7 @@ def test_stepping_through_a_game(browser: Browser, pages: dict[str, Path]) -> No
     browser.press("Right", "Right", "Right")
     assert state(browser)["caption"] == "trick 1 · Cleo plays C10"
     assert state(browser)["hash"] == "#step-3"
+    assert state(browser)["indicator"] == "frame 3 of 12"  # the step of the #step-N link, as the terminal counts
     assert trick(browser) == [["Anna", "CA"], ["Ben", "C9"], ["Cleo", "C10"]]
     assert hand_sizes(browser) == {"Anna": 11, "Ben": 11, "Cleo": 11, "Dirk": 12}
 
@@ -323,10 +326,10 @@ def test_stepping_through_a_game(browser: Browser, pages: dict[str, Path]) -> No
     assert browser.text("#sheet tr[data-player=Anna]") == "Anna Re 1 25"
 
     browser.press("Down")
-    assert state(browser)["indicator"] == "frame 9 of 13"
+    assert state(browser)["indicator"] == "frame 8 of 12"
     assert trick(browser) == [["Anna", "SA"], ["Ben", "SK"], ["Cleo", "S9"], ["Dirk", "S10"]]
     browser.press("Up")
-    assert state(browser)["indicator"] == "frame 5 of 13"
+    assert state(browser)["indicator"] == "frame 4 of 12"
     browser.press("PageDown", "Right")
     assert state(browser)["caption"] == "trick 3 · Anna plays H9"
     assert trick(browser) == [["Anna", "H9"]]
@@ -346,12 +349,12 @@ def test_stepping_through_a_game(browser: Browser, pages: dict[str, Path]) -> No
 
     browser.press("End")
     end = state(browser)
-    assert end["indicator"] == "frame 13 of 13"
+    assert end["indicator"] == "frame 12 of 12"
     assert end["result"] is not None and "Re wins · 3 points" in end["result"] and "no 90: +1" in end["result"]
     assert browser.text("#sheet tr[data-player=Cleo]") == "Cleo Kontra 0 0 −3"
     assert hand_sizes(browser) == dict.fromkeys(PLAYERS, 9)
     browser.click("#previous-trick")
-    assert state(browser)["indicator"] == "frame 9 of 13" and state(browser)["result"] is None
+    assert state(browser)["indicator"] == "frame 8 of 12" and state(browser)["result"] is None
 
     browser.press("Home")
     assert state(browser)["caption"] == "Anna leads trick 1"
@@ -394,7 +397,7 @@ def test_a_players_view_hides_the_other_hands(browser: Browser, pages: dict[str,
 def test_a_game_recorded_by_its_facts(browser: Browser, pages: dict[str, Path]) -> None:
     browser.open(pages["facts"])
     shown = state(browser)
-    assert shown["indicator"] == "frame 1 of 1"
+    assert shown["indicator"] == "frame 0 of 0"
     assert shown["caption"] == "recorded by its facts: Re (Cleo) 151 card points"
     assert "Re wins · 1 point" in shown["result"]
     assert hand_sizes(browser) == dict.fromkeys(PLAYERS, None)
@@ -402,7 +405,7 @@ def test_a_game_recorded_by_its_facts(browser: Browser, pages: dict[str, Path]) 
     assert browser.text("#sheet tr[data-player=Cleo]") == "Cleo Re 5 151 +3"
     assert "queen solo" in browser.text("#meta") and "declarer Cleo" in browser.text("#meta")
     browser.press("Right", "Down", "End")
-    assert state(browser)["indicator"] == "frame 1 of 1"
+    assert state(browser)["indicator"] == "frame 0 of 0"
     assert_quiet(browser)
 
 
@@ -434,7 +437,7 @@ def test_an_exported_game_replays_in_the_browser(browser: Browser, cli: Any, tmp
     assert [f["caption"] for f in frames_all] == [f["caption"] for f in view["frames"]]
 
     browser.open(page)
-    assert state(browser)["indicator"] == f"frame 1 of {len(frames_all)}"
+    assert state(browser)["indicator"] == f"frame 0 of {frames_all[-1]['step']}"
     assert hand_sizes(browser) == dict.fromkeys(view["players"], 12)
     browser.press("Right", "Right", "Right", "Right", "Right")
     shown = state(browser)
@@ -446,4 +449,42 @@ def test_an_exported_game_replays_in_the_browser(browser: Browser, cli: Any, tmp
     assert final["result"] is not None
     assert f"{view['result']['value']} points" in final["result"]
     assert all(line in final["result"] for line in view["result"]["lines"])
+    assert_quiet(browser)
+
+
+def test_a_score_sheet_deal_shows_its_calls_and_card_points(browser: Browser, cli: Any, tmp_path: Path) -> None:
+    """A deal recorded by its facts (no cards), exported: the calls and the parties' card points
+    from the score sheet, not "none" and zeros; its note's time in the reader's time zone."""
+    source = Path(__file__).parent.parent / "sample_games" / "31-summary-specials.yaml"
+    assert cli("import", source).exit_code == 0
+    assert cli("annotate", "#1", "from the club's sheet", "--by", "Ilse").exit_code == 0
+    page = tmp_path / "sheet.html"
+    assert cli("export", "#1", "--format", "html", "-o", page).exit_code == 0
+    (note,) = json.loads(cli("notes", "#1", "--json").stdout)
+
+    browser.open(page)
+    assert browser.text("#calls").splitlines() == ["Hannes: Re", "Ilse: Kontra"]
+    assert browser.text("#totals") == "Re 164 · Kontra 76"
+    assert browser.script("return document.getElementById('sheet-hidden').hidden") is True
+    assert browser.text("#sheet tr[data-player=Hannes]").split()[:4] == ["Hannes", "Re", "–", "–"]
+    assert "Re (Hannes, Karl)" in state(browser)["caption"]
+    assert state(browser)["indicator"] == "frame 0 of 0"
+    zone = browser.script("return Intl.DateTimeFormat().resolvedOptions().timeZone")
+    local = datetime.fromisoformat(note["at"]).astimezone(ZoneInfo(zone)).strftime("%Y-%m-%d %H:%M")
+    assert browser.text("#notes .note-by") == f"— Ilse · {local}"
+    assert_quiet(browser)
+
+
+def test_the_tournament_view_hides_a_tricks_card_points_until_the_end(
+    browser: Browser, cli: Any, tmp_path: Path
+) -> None:
+    source = Path(__file__).parent.parent / "sample_games" / "01-normal.yaml"
+    assert cli("import", source).exit_code == 0
+    page = tmp_path / "tournament.html"
+    assert cli("export", "#1", "--format", "html", "--tournament", "-o", page).exit_code == 0
+    browser.open(page, "#step-4")
+    assert state(browser)["caption"].endswith("wins the trick")  # not "(25)"
+    assert not re.search(r"\d+ pts", browser.text("#table"))
+    browser.press("End")
+    assert re.search(r"wins the trick \(\d+\)$", state(browser)["caption"])
     assert_quiet(browser)

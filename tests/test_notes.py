@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -254,9 +255,9 @@ def test_notes_lists_where_who_when_and_what(cli: Cli) -> None:
     rows = [[c.strip() for c in line.split("│")[1:-1]] for line in ok(cli("notes", "#1")).stdout.splitlines()]
     rows = [r for r in rows if r and r[0]]
     assert [(r[0], r[1], r[2]) for r in rows] == [
-        ("the game", "Anna", notes[0]["at"]),
-        ("trick 5", "tester", notes[1]["at"]),
-        ("trick 7, card 4", "Zoë", notes[2]["at"]),
+        ("the game", "Anna", render_frames.local_minute(notes[0]["at"])),
+        ("trick 5", "tester", render_frames.local_minute(notes[1]["at"])),
+        ("trick 7, card 4", "Zoë", render_frames.local_minute(notes[2]["at"])),
     ]
     # the other game has none
     assert as_json(cli("notes", "#2", "--json")) == []
@@ -265,6 +266,34 @@ def test_notes_lists_where_who_when_and_what(cli: Cli) -> None:
     added = [e for e in log if e["type"] == "AnnotationAdded"]
     assert [e["recorded_by"] for e in added] == ["Anna", "tester", "Zoë"]
     assert [e["payload"]["text"] for e in added] == [n["text"] for n in notes]
+
+
+@pytest.fixture
+def in_kolkata(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """This computer's time zone is UTC+05:30 (no daylight saving time)."""
+    monkeypatch.setenv("TZ", "Asia/Kolkata")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.usefixtures("in_kolkata")
+def test_notes_are_shown_in_local_time_to_the_minute_and_stored_in_utc(cli: Cli, ledger_path: Path) -> None:
+    ok(cli("import", NORMAL))
+    with Ledger.open(ledger_path) as ledger:
+        ledger.annotate(NORMAL_ID, None, None, "late at night", by="Ben", at="2026-11-30T20:59:41.123456+00:00")
+        ledger.annotate(NORMAL_ID, 2, None, "the Alte", by="Anna", at="2026-11-30T18:29:59+00:00")
+    listed = ok(cli("notes", "#1")).stdout
+    assert "2026-12-01 02:29" in listed and "2026-11-30 23:59" in listed
+    assert "20:59" not in listed and "+00:00" not in listed and ":41" not in listed
+    for perspective in ([], ["--all"], ["--as", "Anna"], ["--tournament"]):
+        shown = flat(ok(cli("replay", "#1", *perspective)).stdout)
+        assert "the game · Ben · 2026-12-01 02:29" in shown, perspective
+        assert "trick 2 · Anna · 2026-11-30 23:59" in shown, perspective
+        assert "+00:00" not in shown
+    stored = as_json(cli("notes", "#1", "--json"))
+    assert [n["at"] for n in stored] == ["2026-11-30T20:59:41.123456+00:00", "2026-11-30T18:29:59+00:00"]
 
 
 # -- undo passes over notes -------------------------------------------------------------------
@@ -281,10 +310,9 @@ def test_undo_in_a_card_night_takes_back_the_card_not_the_note_after_it(cli: Cli
     _night(cli)
     ok(cli("annotate", "p-01", "Clara had to follow", "--trick", "1", "--card", "2"))
     took = ok(cli("undo")).stdout.strip()
-    match = re.fullmatch(r"took back event (\d+) of p-01", took)
-    assert match, took
+    assert took == "took back Dirk's SA in trick 1 (deal 1, p-01)"
     log = as_json(cli("log", "p-01", "--json"))
-    voided = next(e for e in log if e["version"] == int(match.group(1)))
+    voided = next(e for e in log if e["version"] == log[-1]["payload"]["version"])
     assert voided["type"] == "CardPlayed" and voided["payload"]["card"] == "SA"
     assert log[-1]["type"] == "EventVoided"
     assert log[-2]["type"] == "AnnotationAdded"
@@ -302,7 +330,8 @@ def test_undo_of_a_game_passes_over_its_notes(cli: Cli) -> None:
     ok(cli("import", NORMAL))
     ok(cli("annotate", "#1", "one", "--trick", "12"))
     ok(cli("annotate", "#1", "two"))
-    assert ok(cli("undo", "--game", "#1")).stdout.strip() == f"took back event 54 of {NORMAL_ID}"
+    took = ok(cli("undo", "--game", "#1")).stdout.strip()
+    assert re.fullmatch(rf"took back \w+'s \w+ in trick 12 \(event 54 of {NORMAL_ID}\)", took), took
     log = as_json(cli("log", "#1", "--json"))
     assert log[53]["type"] == "CardPlayed" and log[53]["version"] == 54
     assert log[-1]["payload"] == {"version": 54}
@@ -325,7 +354,7 @@ def test_undo_right_after_a_deal_with_a_note_takes_the_deal_back(cli: Cli) -> No
     ok(cli("session", "start", "p", "--players", "Anna,Ben,Clara,Dirk"))
     ok(cli("deal", "--seed", SEED))
     ok(cli("annotate", "p-01", "Anna dealt badly"))
-    assert ok(cli("undo")).stdout.strip() == "took back deal p-01"
+    assert ok(cli("undo")).stdout.strip() == "took back deal 1 (p-01)"
 
 
 # -- export and import --------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Who plays with whom: true parties, what the table knew, announced levels (RULES.md §4-§5)."""
+"""Who plays with whom: true parties, what the table knew, announced levels (docs/rules.md §4-§5)."""
 
 from __future__ import annotations
 
@@ -245,7 +245,7 @@ def test_the_poverty_partner_is_public_on_acceptance() -> None:
     assert both(state) == (taken, taken)
     assert not is_lone(state)
     state = run(state, ReturnPovertyCards(ANNA, cards("CK C9 S9")))
-    # Ben's CQ makes him nothing: the poor player and the acceptor are Re (RULES.md §4)
+    # Ben's CQ makes him nothing: the poor player and the acceptor are Re (docs/rules.md §4)
     state = play(state, "CQ")
     assert state.current is not None and state.current.plays == ((BEN, c("CQ")),)
     assert both(state) == (taken, taken)

@@ -1,7 +1,7 @@
-"""Penalty points (RULES.md §9, "Penalties", DDV): minor and severe, in normal games and
+"""Penalty points (docs/rules.md §9, "Penalties", DDV): minor and severe, in normal games and
 solos; what they do to the score, the audit, a card night's standings, game files and the CLI.
 
-Every expectation is worked out by hand in the comment beside it, from RULES.md §9 and the
+Every expectation is worked out by hand in the comment beside it, from docs/rules.md §9 and the
 sample game's own score (given in the comment, from §7):
 
 - minor: the offender -3, each other player +1, added to the game's result; in a solo, when
@@ -61,7 +61,7 @@ NORMAL_ID = "2026-11-28-kitchen-01-normal"
 CLUB_SOLO_ID = "2026-11-28-kitchen-05-club-solo"
 SCHWARZ_ID = "2026-11-28-kitchen-10-announced-schwarz"
 
-# 05-club-solo with Anna's no 90 (which makes her Re too, RULES.md §5) before her first card
+# 05-club-solo with Anna's no 90 (which makes her Re too, docs/rules.md §5) before her first card
 # and Ben's no 90 (Kontra too) before his: each party has made one denial.
 SOLO_WITH_DENIALS = "  - [{Anna: no90}, CJ, {Ben: no90}, C9, HJ, DQ]"
 
@@ -274,7 +274,7 @@ def test_re_and_no_90_of_the_other_party_is_one_denial() -> None:
 
 
 def test_a_skipped_no_60_counts_as_two_denials() -> None:
-    # sample 23: Anna (Re) says no 60 at once, which makes no 90 too (RULES.md §5)
+    # sample 23: Anna (Re) says no 60 at once, which makes no 90 too (docs/rules.md §5)
     state = load(NO60_SKIPPING).state
     assert counted_denials(state, BEN) == 2
     # Ben -12 -6 = -18; the others +6 each
@@ -511,8 +511,8 @@ def test_the_audit_fails_mixed_parity_except_for_a_penalty_in_a_solo(
         ledger.impose_penalty(game_id, penalty, by=BY, at=AT)
     real = score_game
 
-    def mixed(state: GameState, rules: Any = None) -> GameScore:
-        return replace(real(state, rules), deltas=(2, -1, -1, 0))
+    def mixed(state: GameState, rules: Any = None, **options: Any) -> GameScore:
+        return replace(real(state, rules, **options), deltas=(2, -1, -1, 0))
 
     monkeypatch.setattr(audit_module, "score_game", mixed)
     report = ledger.audit(game_id)
@@ -696,7 +696,9 @@ def test_doko_undo_game_takes_the_penalty_back(cli: Cli) -> None:
     ok(cli("penalty", NORMAL_ID, "--player", "Ben", "--severe", "--yes"))
     assert cli_points(cli, NORMAL_ID) == {"Anna": 4, "Ben": -12, "Clara": 4, "Dirk": 4}
     # 54 events (start, deal, four reservations, 48 cards); the penalty is the 55th
-    assert ok(cli("undo", "--game", NORMAL_ID)).stdout.strip() == f"took back event 55 of {NORMAL_ID}"
+    assert ok(cli("undo", "--game", NORMAL_ID)).stdout.strip() == (
+        f"took back the severe penalty on Ben (event 55 of {NORMAL_ID})"
+    )
     assert cli_points(cli, NORMAL_ID) == before
     score = json.loads(ok(cli("score", NORMAL_ID, "--json")).stdout)
     assert score["penalties"] == [] and score["note"] == ""
@@ -722,9 +724,9 @@ def test_doko_undo_in_a_card_night_takes_back_the_penalty_before_the_deal(cli: C
     ok(cli("penalty", "n-01", "--player", "Ben", "--minor", "--yes"))
     assert night_points(cli) == [{"Anna": 2, "Ben": -4, "Clara": 2, "Dirk": 0}]
     # a deal of facts: GameStarted, DealSummarized, PenaltyImposed
-    assert ok(cli("undo")).stdout.strip() == "took back event 3 of n-01"
+    assert ok(cli("undo")).stdout.strip() == "took back the minor penalty on Ben (deal 1, n-01)"
     assert night_points(cli) == [{"Anna": 1, "Ben": -1, "Clara": 1, "Dirk": -1}]
-    assert ok(cli("undo")).stdout.strip() == "took back deal n-01"
+    assert ok(cli("undo")).stdout.strip() == "took back deal 1 (n-01)"
     assert night_points(cli) == []
 
 

@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import yaml
 from cli_helpers import ok, refused, table_rows
+from rich.console import Console
 from typer.testing import Result
 
+from doko_ledger.cli import render_frames
 from doko_ledger.errors import DokoError
 from doko_ledger.events.doppelkopf import AnnouncementMade, CardPlayed
 from doko_ledger.formats import game_file
@@ -359,10 +361,16 @@ def test_the_tournament_view_hides_points_parties_and_calls_until_the_end(sample
         assert last["card_points"] == last_all["card_points"]
         assert last["parties"] == last_all["parties"]
         assert last["announcements"] == last_all["announcements"]
-    # hands, cards on the table and tricks are shown throughout
+    # hands, cards on the table and tricks are shown throughout; a trick's card points only at the end
     for frame, shown in zip(frames, everything["frames"], strict=True):
-        for key in ("hands", "trick_cards", "trick_winner", "tricks_won", "caption"):
+        for key in ("hands", "trick_cards", "trick_winner", "tricks_won"):
             assert frame[key] == shown[key], (frame["step"], key)
+        over = frame is frames[-1] and name != PARTIAL_ID
+        trick_points = re.compile(r" wins the trick \(\d+\)$")
+        assert frame["caption"] == (shown["caption"] if over else trick_points.sub(" wins the trick", shown["caption"]))
+        if not over:
+            assert not re.search(r"\(\d+\)", frame["caption"]), frame["caption"]
+    assert any(trick_points.search(f["caption"]) for f in everything["frames"])
 
 
 def test_the_tournament_view_of_an_unfinished_game_hides_them_on_every_frame(samples: Samples) -> None:
@@ -413,6 +421,41 @@ def test_a_summary_only_game_is_one_frame_with_a_caption(samples: Samples, name:
     assert sum(view["result"]["deltas"].values()) == 0
     re_players = set(_data(name)["summary"]["re"])
     assert {p for p, v in frame["parties"].items() if v == "re"} == re_players
+
+
+@pytest.mark.parametrize("name", SUMMARY_FILES)
+@pytest.mark.parametrize("perspective", ["all", "tournament", "first player"])
+def test_a_summary_frame_shows_its_calls_and_the_parties_card_points(
+    samples: Samples, name: str, perspective: str
+) -> None:
+    """What the score sheet says, as the file says it: not "none" and zeros."""
+    summary = _data(name)["summary"]
+    players = _data(name)["players"]
+    view = samples.view(name, players[0] if perspective == "first player" else perspective)
+    [frame] = view["frames"]
+    said = [(player, call) for entry in summary.get("announcements", []) for player, call in entry.items()]
+    assert [(a["player"], a["announcement"]) for a in frame["announcements"]] == said
+    for call in frame["announcements"]:
+        assert call["party"] == ("re" if call["player"] in summary["re"] else "kontra")
+    assert frame["party_points"] == {"re": summary["re_points"], "kontra": 240 - summary["re_points"]}
+    tricks = summary.get("tricks")
+    assert frame["party_tricks"] == (None if tricks is None else {"re": tricks["re"], "kontra": tricks["kontra"]})
+    assert frame["card_points"] is None and frame["tricks_won"] is None  # per player the sheet does not say
+    assert ", ".join(summary["re"]) in frame["caption"]
+
+
+def test_the_terminal_shows_a_summary_frame_with_its_points_and_calls(cli: Cli, ledger_path: Path) -> None:
+    ok(cli("import", SAMPLES_DIR / "31-summary-specials.yaml"))
+    text = " ".join(ok(cli("replay", "#1", "--as", "Greta")).stdout.split())
+    assert "card points: Re 164 · Kontra 76" in text
+    assert "calls: Hannes: re, Ilse: kontra" in text
+    with Ledger.open(ledger_path) as ledger:
+        view = ledger.frames(ledger.resolve("#1"), "Greta")
+    console = Console(width=120, record=True, color_system=None)
+    console.print(render_frames.frame(view, 0))  # the stepper's one frame
+    stepped = " ".join(console.export_text().split())
+    assert "card points: Re 164 · Kontra 76" in stepped and "calls: Hannes: re, Ilse: kontra" in stepped
+    assert "frame 0 of 0" in stepped
 
 
 @pytest.mark.parametrize("name", [*CARD_FILES, *SUMMARY_FILES, *THROWN_IN_FILES])

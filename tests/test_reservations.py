@@ -1,4 +1,4 @@
-"""Reservations (*Vorbehalt*), the poverty exchange and the marriage partner (RULES.md §4)."""
+"""Reservations (*Vorbehalt*), the poverty exchange and the marriage partner (docs/rules.md §4)."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def _named(seat: int, kind: K) -> Named:
 
 
 def _expected_contract(dealer: int, wants: tuple[K | None, ...]) -> Contract:
-    """RULES.md §4 rewritten: solo > poverty > marriage, then the earlier seat from the dealer's left."""
+    """docs/rules.md §4 rewritten: solo > poverty > marriage, then the earlier seat from the dealer's left."""
     order = [(dealer + i) % 4 for i in (1, 2, 3, 4)]
     reserving = [s for s in order if wants[s] is not None]
     if not reserving:
@@ -270,7 +270,7 @@ def test_declaring_out_of_turn_is_refused(dealer: int) -> None:
                 state,
                 DeclareReservation(seat, True),
                 f"{PLAYERS[seat]} speaks out of turn: {PLAYERS[first]} is asked next (from the dealer's left, "
-                "RULES.md §4)",
+                "docs/rules.md §4)",
             )
     state = run(state, DeclareReservation(first, True))
     refused(state, DeclareReservation(first, True))
@@ -336,12 +336,16 @@ def test_a_named_reservation_is_recorded() -> None:
 
 def test_marriage_needs_both_old_ones() -> None:
     state = declared(started(POVERTY_DEAL), reserving=(ANNA,))  # Anna holds one CQ
-    refused(state, NameReservation(ANNA, K.MARRIAGE), "Anna cannot announce a marriage without both CQ (RULES.md §4)")
+    refused(
+        state, NameReservation(ANNA, K.MARRIAGE), "Anna cannot announce a marriage without both CQ (docs/rules.md §4)"
+    )
 
 
 def test_poverty_needs_three_trumps_or_fewer() -> None:
     state = declared(started(FOUR_TRUMPS_DEAL), reserving=(CLEO,))
-    refused(state, NameReservation(CLEO, K.POVERTY), "Cleo holds 4 trumps: a poverty needs 3 or fewer (RULES.md §4)")
+    refused(
+        state, NameReservation(CLEO, K.POVERTY), "Cleo holds 4 trumps: a poverty needs 3 or fewer (docs/rules.md §4)"
+    )
     for deal in (POVERTY_DEAL, NO_TRUMPS_DEAL):
         ok = declared(started(deal), reserving=(CLEO,))
         assert run(ok, NameReservation(CLEO, K.POVERTY)).game_type is G.POVERTY
@@ -474,7 +478,9 @@ def test_poverty_waits_for_the_exchange() -> None:
     state = poverty_named()
     assert not state.ready
     assert state.to_play is None
-    refused(state, PlayCard(BEN, c("CK")), "Ben cannot play CK: the reservations are not settled yet (RULES.md §4)")
+    refused(
+        state, PlayCard(BEN, c("CK")), "Ben cannot play CK: the reservations are not settled yet (docs/rules.md §4)"
+    )
     refused(state, Announce(ANNA, Announcement.RE))
 
 
@@ -494,10 +500,10 @@ def test_poverty_cards_are_passed_with_all_trumps() -> None:
 @pytest.mark.parametrize(
     ("passed", "message"),
     [
-        ("DA D10", "Cleo passes 2 cards; a poverty passes three (RULES.md §4)"),
-        ("DA D10 HJ CA", "Cleo passes 4 cards; a poverty passes three (RULES.md §4)"),
-        ("DA D10 CA", "Cleo keeps the trump(s) HJ: the poverty passes all trumps (RULES.md §4)"),
-        ("CA C10 SA", "Cleo keeps the trump(s) DA D10 HJ: the poverty passes all trumps (RULES.md §4)"),
+        ("DA D10", "Cleo passes 2 cards; a poverty passes three (docs/rules.md §4)"),
+        ("DA D10 HJ CA", "Cleo passes 4 cards; a poverty passes three (docs/rules.md §4)"),
+        ("DA D10 CA", "Cleo keeps the trump(s) HJ: the poverty passes all trumps (docs/rules.md §4)"),
+        ("CA C10 SA", "Cleo keeps the trump(s) DA D10 HJ: the poverty passes all trumps (docs/rules.md §4)"),
         ("DA D10 DK", "Cleo passes DA D10 DK but holds DA D10 HJ CA CA C10 C10 SA SA S10 HA HA"),
         ("DA DA D10", "Cleo passes DA DA D10 but holds DA D10 HJ CA CA C10 C10 SA SA S10 HA HA"),
     ],
@@ -537,10 +543,12 @@ def test_answers_go_round_from_the_poor_players_left() -> None:
     state = run(state, PassPovertyCards(CLEO, cards(POOR_TRUMPS)))
     for seat in (ANNA, BEN, CLEO):
         refused(
-            state, AnswerPoverty(seat, True), f"{PLAYERS[seat]} answers out of turn: Dirk is asked next (RULES.md §4)"
+            state,
+            AnswerPoverty(seat, True),
+            f"{PLAYERS[seat]} answers out of turn: Dirk is asked next (docs/rules.md §4)",
         )
     state = run(state, AnswerPoverty(DIRK, False))
-    refused(state, AnswerPoverty(BEN, True), "Ben answers out of turn: Anna is asked next (RULES.md §4)")
+    refused(state, AnswerPoverty(BEN, True), "Ben answers out of turn: Anna is asked next (docs/rules.md §4)")
     state = run(state, AnswerPoverty(ANNA, False))
     assert state.poverty is not None and state.poverty.next_to_answer == BEN
     assert table_cards(state) == deck()
@@ -596,7 +604,7 @@ def test_the_acceptor_returns_three_cards_of_the_hand_after_taking() -> None:
     ("seat", "returned", "message"),
     [
         (BEN, "CK C9 HK", "Ben cannot return cards: Anna took the poverty"),
-        (ANNA, "CK SK", "Anna returns 2 cards; a poverty passes three (RULES.md §4)"),
+        (ANNA, "CK SK", "Anna returns 2 cards; a poverty passes three (docs/rules.md §4)"),
         (
             ANNA,
             "CK SK HK",
@@ -702,7 +710,9 @@ def test_poverty_with_unrecorded_hands() -> None:
     state = declared(started(None, dealer=ANNA), reserving=(CLEO,))
     state = run(state, NameReservation(CLEO, K.POVERTY))
     assert (state.game_type, state.declarer) == (G.POVERTY, CLEO)
-    refused(state, PassPovertyCards(CLEO, cards("DA D10")), "Cleo passes 2 cards; a poverty passes three (RULES.md §4)")
+    refused(
+        state, PassPovertyCards(CLEO, cards("DA D10")), "Cleo passes 2 cards; a poverty passes three (docs/rules.md §4)"
+    )
     state = run(
         state,
         PassPovertyCards(CLEO, None),

@@ -1,4 +1,4 @@
-"""Rule sets: presets, options from a mapping, the snapshot stored with a game (RULES.md §8)."""
+"""Rule sets: presets, options from a mapping, the snapshot stored with a game (docs/rules.md §8)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from doko_ledger.rules.ruleset import (
 
 # --- presets -----------------------------------------------------------------------------------
 
-# The options RULES.md names, with the value of each preset (RULES.md §2-§8).
+# The options docs/rules.md names, with the value of each preset (docs/rules.md §2-§8).
 STANDARD = {
     "with_nines": True,
     "second_dulle_beats_first": False,

@@ -1,11 +1,11 @@
 """Golden replays of the bundled `sample_games/`.
 
 Every trick winner the library computes is checked against a naive reference
-written here straight from RULES.md §2's table: trump lists and plain-suit
+written here straight from docs/rules.md §2's table: trump lists and plain-suit
 orders as literal strings per game type, the first of two identical cards
 wins, with the `second_dulle_beats_first` and `schweinchen` options. The game
 type itself is read from the file's reservations by the reference too
-(RULES.md §4), never taken from the library.
+(docs/rules.md §4), never taken from the library.
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ from doko_ledger.rules.game_types import GameType
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_games"
 SAMPLE_FILES = sorted(p.name for p in SAMPLES_DIR.glob("*.yaml"))
-# deals thrown in: no tricks (RULES.md §4)
+# deals thrown in: no tricks (docs/rules.md §4)
 ABANDONED = {"19-poverty-declined.yaml": "poverty_declined", "20-misdeal.yaml": "misdeal"}
 # deals recorded by their facts only (a `summary:`), without cards
 SUMMARIES = [n for n in SAMPLE_FILES if "summary:" in (SAMPLES_DIR / n).read_text(encoding="utf-8")]
 PLAYED_FILES = [n for n in SAMPLE_FILES if n not in ABANDONED and n not in SUMMARIES]
 CARD_FILES = [n for n in SAMPLE_FILES if n not in SUMMARIES]
 
-# -- the reference: RULES.md §2, written out by hand ---------------------------
+# -- the reference: docs/rules.md §2, written out by hand ---------------------------
 
 NORMAL_TRUMPS = "H10 CQ SQ HQ DQ CJ SJ HJ DJ DA D10 DK D9"
 NORMAL_PLAIN = {"C": "CA C10 CK C9", "S": "SA S10 SK S9", "H": "HA HK H9"}
@@ -99,10 +99,10 @@ ORDERS: dict[str, tuple[str, dict[str, str]]] = {
         {"C": "CA C10 CK CQ CJ C9", "S": "SA S10 SK SQ SJ S9", "H": "HA H10 HK HQ HJ H9"},
     ),
 }
-# Schweinchen (RULES.md §2): both DA above H10, normal and marriage games only.
+# Schweinchen (docs/rules.md §2): both DA above H10, normal and marriage games only.
 SCHWEINCHEN_TRUMPS = "DA H10 CQ SQ HQ DQ CJ SJ HJ DJ D10 DK D9"
 
-# the options the reference needs, per preset (RULES.md §8)
+# the options the reference needs, per preset (docs/rules.md §8)
 PRESET_OPTIONS: dict[str, dict[str, bool]] = {
     "standard": {"with_nines": True, "second_dulle_beats_first": False, "schweinchen": False, "soloist_leads": False},
     "bistro": {"with_nines": False, "second_dulle_beats_first": False, "schweinchen": True, "soloist_leads": True},
@@ -143,7 +143,7 @@ def options(rules: Any) -> dict[str, bool]:
     return {**PRESET_OPTIONS[rules.get("preset", "standard")], **{k: v for k, v in rules.items() if k != "preset"}}
 
 
-# RULES.md §4: solo > poverty > marriage; between equals the earlier player asked
+# docs/rules.md §4: solo > poverty > marriage; between equals the earlier player asked
 PRECEDENCE = {"marriage": 1, "poverty": 2}
 
 
@@ -355,7 +355,7 @@ def test_normal_sample_with_hands() -> None:
 
 @pytest.mark.parametrize("name", PLAYED_FILES)
 def test_finished_game_has_every_party_public(name: str) -> None:
-    """At the end of a normal, marriage or poverty game the table knows every party (RULES.md §4)."""
+    """At the end of a normal, marriage or poverty game the table knows every party (docs/rules.md §4)."""
     _, loaded = sample(name)
     state = loaded.state
     parties = true_parties(state)
@@ -456,7 +456,7 @@ def test_schweinchen_called_before_the_first_da() -> None:
     assert loaded.state.schweinchen_seat == loaded.record.players.index(caller)
 
 
-# -- reservations (RULES.md §4) ---------------------------------------------------
+# -- reservations (docs/rules.md §4) ---------------------------------------------------
 
 
 @pytest.mark.parametrize(("name", "trick"), [("14-marriage-first-trick.yaml", 1), ("15-marriage-third-trick.yaml", 3)])
@@ -531,7 +531,7 @@ def test_poverty_taken_by_the_second_player_asked() -> None:
     acceptor = seat(loaded, data["poverty"]["accepted_by"])
     assert poverty.acceptor == acceptor == (poor + 2) % 4
     assert poverty.answers == (((poor + 1) % 4, False), (acceptor, True))
-    # three or fewer trumps, all of them passed (RULES.md §4)
+    # three or fewer trumps, all of them passed (docs/rules.md §4)
     trumps = set(NORMAL_TRUMPS.split())
     dealt = data["hands"][loaded.record.players[poor]]
     assert sum(c in trumps for c in dealt) <= 3
@@ -583,7 +583,7 @@ def test_misdeal() -> None:
     assert state.tricks == ()
 
 
-# -- announcements (RULES.md §5) ------------------------------------------------------
+# -- announcements (docs/rules.md §5) ------------------------------------------------------
 
 
 def levels(state: GameState, party: Party) -> list[Announcement]:

@@ -1,4 +1,4 @@
-"""The course of a card night (RULES.md §9): dealer, sit-outs, matches and rounds, bock rounds,
+"""The course of a card night (docs/rules.md §9): dealer, sit-outs, matches and rounds, bock rounds,
 a tournament's compulsory and forced solos, standings, and settling up in money."""
 
 from __future__ import annotations
@@ -400,7 +400,7 @@ def test_forced_solos_after_the_counted_deals() -> None:
         play(night)
     schedule = night.schedule()
     assert schedule.counted == 4 and schedule.next.forced_solo_by == ("Clara", "Dirk") and not schedule.next.over
-    with pytest.raises(IllegalMove, match=r"a forced solo is due \(RULES.md §9\): Clara, Dirk"):
+    with pytest.raises(IllegalMove, match=r"a forced solo is due \(docs/rules.md §9\): Clara, Dirk"):
         play(night)
     with pytest.raises(IllegalMove, match="a forced solo is due"):
         solo(night, "Anna")
@@ -551,7 +551,7 @@ def test_a_nights_money_settles_through_the_standings() -> None:
     assert nets(settle(balances)) == {p: b for p, b in balances.items() if b}
 
 
-# -- a forced solo owed by a player who sits out (RULES.md §9) -----------------------------------
+# -- a forced solo owed by a player who sits out (docs/rules.md §9) -----------------------------------
 
 
 def test_a_forced_solo_waits_for_a_player_sitting_out() -> None:

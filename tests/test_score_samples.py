@@ -1,7 +1,7 @@
-"""Scores of the bundled sample games (RULES.md §6-§8).
+"""Scores of the bundled sample games (docs/rules.md §6-§8).
 
 Every finished sample scores to zero under its own rules and under the others.
-The scoring samples (26 onwards) are worked out by hand, from RULES.md and the
+The scoring samples (26 onwards) are worked out by hand, from docs/rules.md and the
 cards in the file, in the comment above each test: who wins, the items of the
 game value, the special points, and what each player gets. The parties are the
 holders of CQ (normal game), the marriage player and partner, or the soloist.
@@ -82,7 +82,7 @@ def test_every_finished_sample_scores_to_zero(name: str, rules_name: str | None)
     rules = None if rules_name is None else rule_sets()[rules_name]
     result = score_game(state, rules)
     assert sum(result.deltas) == 0
-    assert len({d % 2 for d in result.deltas}) == 1  # all even or all odd (RULES.md §9)
+    assert len({d % 2 for d in result.deltas}) == 1  # all even or all odd (docs/rules.md §9)
     if result.score is None:
         assert state.abandoned is not None and result.deltas == (0, 0, 0, 0)
         return
@@ -420,7 +420,7 @@ def test_summary_solo_is_lone() -> None:
 #
 # Players Nina, Bot-1, Tom, Bot-2; seats 1 and 3 are the computer's. Tom holds both
 # CQ and says marriage; Bot-2 wins trick 1 (HQ SJ HJ SQ): a computer seat clarifies
-# a person's marriage, so Bot-2 is Tom's partner (RULES.md §8). Re = Tom, Bot-2.
+# a person's marriage, so Bot-2 is Tom's partner (docs/rules.md §8). Re = Tom, Bot-2.
 # Re took 155, Kontra 85. §7: won 1, Kontra below 90 1; specials: Tom's SQ takes
 # Bot-1's DA in trick 6 (+1); no trick of 40, no CJ in the last trick: 3.
 # Tom, Bot-2 +3; Nina, Bot-1 -3.

@@ -1,7 +1,7 @@
-"""Who wins (RULES.md §6) and what a game is worth (§7, the DDV's and bistro's differences in §8).
+"""Who wins (docs/rules.md §6) and what a game is worth (§7, the DDV's and bistro's differences in §8).
 
 Every expected value is worked out by hand in the table's comment, item by item, from the
-wording of RULES.md; the engine's derivation is never used to build an expectation.
+wording of docs/rules.md; the engine's derivation is never used to build an expectation.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def facts(
     )
 
 
-# -- who wins (RULES.md §6) ---------------------------------------------------------------
+# -- who wins (docs/rules.md §6) ---------------------------------------------------------------
 
 
 WINNERS: list[Any] = [
@@ -150,7 +150,7 @@ def check(case: Case) -> Score:
     assert result.winner is case.winner
     assert result.re_value == case.re_value
     if case.winner is not None:
-        # the value is what each winner gets per share: the net value of RULES.md §7
+        # the value is what each winner gets per share: the net value of docs/rules.md §7
         assert result.value == (case.re_value if case.winner is RE else -case.re_value)
     else:
         assert result.value == case.re_value
@@ -291,7 +291,7 @@ def test_special_points(case: Case) -> None:
 
 
 def test_a_negative_net_value_is_what_the_winners_get() -> None:
-    """RULES.md §7: net value = winners' game value + their specials - the losers' (may be negative).
+    """docs/rules.md §7: net value = winners' game value + their specials - the losers' (may be negative).
     Re wins (won 1) but Kontra has three Doppelkopf: the net is 1 - 3 = -2 for each Re player."""
     case = Case(facts(121, specials=sp(*["kontra doppelkopf"] * 3)), STANDARD, RE, -2)
     result = score(case.deal, case.rules)

@@ -1,4 +1,4 @@
-"""Special points found in real play (RULES.md §7): *Fuchs*, *Doppelkopf*, *Karlchen*.
+"""Special points found in real play (docs/rules.md §7): *Fuchs*, *Doppelkopf*, *Karlchen*.
 
 The games are written trick by trick, one card per seat (seat 0 … 3); the play order follows
 from the winners, the hands from the tricks, and every card goes through `decide`, so each

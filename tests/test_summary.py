@@ -1,5 +1,5 @@
 """A deal recorded by its facts only (`SummarizeDeal`): what is refused, and the happy path
-through a game file's `summary:` key (RULES.md §6-§8)."""
+through a game file's `summary:` key (docs/rules.md §6-§8)."""
 
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ REFUSED: list[Any] = [
     pytest.param(SummarizeDeal(G.POVERTY, (ANNA,), 130), "two Re players", id="poverty-with-one"),
     pytest.param(SummarizeDeal(G.NORMAL, (ANNA, ANNA), 130), "different seats", id="re-seat-twice"),
     pytest.param(SummarizeDeal(G.NORMAL, (ANNA, 4), 130), "seats 0-3", id="re-seat-4"),
-    # RULES.md §4: Re is the soloist alone or two players; never none, three or four
+    # docs/rules.md §4: Re is the soloist alone or two players; never none, three or four
     pytest.param(SummarizeDeal(G.NORMAL, (ANNA, BEN, CLEO), 130), "Re", id="normal-with-three"),
     pytest.param(SummarizeDeal(G.MARRIAGE, (ANNA, BEN, CLEO, DIRK), 130), "Re", id="marriage-with-four"),
     pytest.param(SummarizeDeal(G.NORMAL, (), 130), "Re", id="normal-with-none"),
@@ -201,7 +201,7 @@ def test_no_second_summary() -> None:
 
 
 ACCEPTED: list[Any] = [
-    # a partner repeating the party's call is recorded (RULES.md §5)
+    # a partner repeating the party's call is recorded (docs/rules.md §5)
     pytest.param(normal(announcements=(call(ANNA, A.RE), call(CLEO, A.RE))), id="partner-repeats-re"),
     pytest.param(normal(announcements=(call(ANNA, A.RE), call(ANNA, A.NO90))), id="re-then-no90"),
     # a party with all 240 may still have lost a trick of 0 card points

@@ -270,8 +270,9 @@ def test_standings_and_settle_after_closing_show_the_night_just_closed(cli: Cli)
     table = as_json(cli("standings", "--json"))
     assert (table["session"], table["closed"]) == ("second", True)
     assert "card night second" in ok(cli("standings")).stdout
-    payments = as_json(cli("settle", "--json"))
-    assert {p["payee"] for p in payments} == {"Anna"}
+    settled = as_json(cli("settle", "--json"))
+    assert settled["session"] == "second"
+    assert {p["payee"] for p in settled["payments"]} == {"Anna"}
     assert ok(cli("standings", "--csv")).stdout.splitlines()[1].split(",")[1] == "second-01"
     # an open night comes first; --session still names any night
     ok(cli("session", "start", "third", "--players", FOUR))

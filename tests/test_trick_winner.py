@@ -1,4 +1,4 @@
-"""Who wins a trick and which cards may be played to it (RULES.md §2-§3)."""
+"""Who wins a trick and which cards may be played to it (docs/rules.md §2-§3)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Every deal comes from a seeded `random.Random`, so the output is the same on
 every run. The game type is never written down: it follows from the
 reservations (a solo, a marriage, a poverty) or, for a silent solo, from the
-deal (RULES.md §4). The cards are chosen by a simple, plausible heuristic over
+deal (docs/rules.md §4). The cards are chosen by a simple, plausible heuristic over
 `legal_plays`: lead aces or (with many trumps) high trumps, win a trick with
 the cheapest card that takes it when it is worth it, smear points on a
 partner's trick, otherwise throw the cheapest card. Announcements follow a
@@ -122,7 +122,7 @@ def both_queens(hands: Hands) -> int | None:
 
 
 def poor_seats(hands: Hands) -> list[int]:
-    """Seats that could declare a poverty: three trumps or fewer (RULES.md §4)."""
+    """Seats that could declare a poverty: three trumps or fewer (docs/rules.md §4)."""
     return [s for s, h in enumerate(hands) if trump_count(h) <= POVERTY_MAX_TRUMPS]
 
 
@@ -140,7 +140,7 @@ def declarer_of(sample: Sample, hands: Hands, order: CardOrder) -> int | None:
 
 
 def normal_deal(hands: Hands, declarer: int | None, order: CardOrder) -> bool:
-    """A deal that is a plain normal game: CQs split, nobody poor (RULES.md §4)."""
+    """A deal that is a plain normal game: CQs split, nobody poor (docs/rules.md §4)."""
     return both_queens(hands) is None and not poor_seats(hands)
 
 
@@ -359,7 +359,7 @@ def play(record: GameRecord, script: tuple[Step, ...]) -> GameRecord:
 
 
 def call_schweinchen(record: GameRecord) -> GameRecord:
-    """The record with `{Player: schweinchen}` said just before the first DA (RULES.md §2)."""
+    """The record with `{Player: schweinchen}` said just before the first DA (docs/rules.md §2)."""
     assert record.hands is not None
     holder = next(s for s, h in enumerate(record.hands) if h.count(FUCHS) == 2)
     tricks = [list(t) for t in record.tricks]
@@ -579,7 +579,7 @@ SAMPLES = [
         deal_ok=schweinchen_deal,
         play_ok=fox_beats_dulle,
     ),
-    # the club night goes on: reservations (RULES.md §4)
+    # the club night goes on: reservations (docs/rules.md §4)
     verein(
         14,
         2,
@@ -624,7 +624,7 @@ SAMPLES = [
         deal_ok=poverty_deal(0),
     ),
     verein(20, 8, "misdeal", "Hannes", GameType.NORMAL, 2000, abandoned=MISDEAL),
-    # the kitchen night goes on: announcements (RULES.md §5)
+    # the kitchen night goes on: announcements (docs/rules.md §5)
     kitchen_game(
         21,
         10,
@@ -686,7 +686,7 @@ SAMPLES = [
 ]
 
 
-# -- scoring samples (RULES.md §6-§8) --------------------------------------------------
+# -- scoring samples (docs/rules.md §6-§8) --------------------------------------------------
 #
 # Games that show a scoring rule: who wins when both parties denied, Kontra's
 # announcement flipping 120:120, a schwarz broken by a trick worth nothing, the
@@ -696,11 +696,11 @@ SAMPLES = [
 DUEL = preset("duel")
 DOUBLING = rules_from_mapping({"preset": "standard", "announcement_scoring": "doubling"})
 DUEL_NIGHT = "2026-12-06"
-DUEL_TABLE = ("Nina", "Bot-1", "Tom", "Bot-2")  # seats 1 and 3 are the computer's (RULES.md §8)
+DUEL_TABLE = ("Nina", "Bot-1", "Tom", "Bot-2")  # seats 1 and 3 are the computer's (docs/rules.md §8)
 
 
 def nobody_wins(state: GameState) -> bool:
-    """Both parties denied and both missed their targets (RULES.md §6)."""
+    """Both parties denied and both missed their targets (docs/rules.md §6)."""
     return winner(deal_facts(state)) is None
 
 
@@ -710,7 +710,7 @@ def re_points_in(low: int, high: int) -> Callable[[GameState], bool]:
 
 
 def fox_and_karlchen_in_last_trick(state: GameState) -> bool:
-    """The last trick is won with CJ and holds a DA of the other party (RULES.md §7)."""
+    """The last trick is won with CJ and holds a DA of the other party (docs/rules.md §7)."""
     last = state.tricks[-1]
     assert last.winner is not None
     parties = true_parties(state)
@@ -756,7 +756,7 @@ def noted_results(note: str) -> dict[str, dict[str, int]]:
 
 
 THREE_RULES_NOTE = """\
-One deal, three rule sets (RULES.md §7, §8): Kontra said no 90 and missed it,
+One deal, three rule sets (docs/rules.md §7, §8): Kontra said no 90 and missed it,
 and Re won with 90 to 119 card points (enough against a no 90, short of 120).
 standard: {standard}
 ddv: {ddv}
@@ -775,7 +775,7 @@ SAMPLES += [
         script=(Step("re", NO90, 1), Step("kontra", NO90, 1)),
         play_ok=all_of(script_said(2), nobody_wins),
         note="Re said no 90 and Kontra said no 90; both missed their 151, so nobody wins\n"
-        "and only the special points count (RULES.md §6, §7).",
+        "and only the special points count (docs/rules.md §6, §7).",
     ),
     kitchen_game(
         27,
@@ -788,7 +788,7 @@ SAMPLES += [
         script=(Step("kontra", KONTRA, 1),),
         play_ok=all_of(script_said(1), re_points_in(120, 120)),
         note="Only Kontra announced, and the cards split 120:120: Re needs only 120,\n"
-        "Kontra 121, so Re wins (RULES.md §6).",
+        "Kontra 121, so Re wins (docs/rules.md §6).",
     ),
     kitchen_game(
         29,
@@ -800,7 +800,7 @@ SAMPLES += [
         deal_ok=normal_deal,
         play_ok=fox_and_karlchen_in_last_trick,
         note="The last trick is won with CJ (Karlchen) and holds the other party's DA:\n"
-        "a fox caught and the Karlchen, two special points in one trick (RULES.md §7).",
+        "a fox caught and the Karlchen, two special points in one trick (docs/rules.md §7).",
     ),
     kitchen_game(
         30,
@@ -834,7 +834,7 @@ SAMPLES += [
         deal_ok=person_marriage,
         play_ok=duel_marriage_with_a_computer,
         note="Duel rules: Nina and Tom against the computer's two seats (Bot-1, Bot-2). Tom's\n"
-        "marriage is clarified by a trick a computer seat wins: Bot-2 is his partner (RULES.md §8).",
+        "marriage is clarified by a trick a computer seat wins: Bot-2 is his partner (docs/rules.md §8).",
     ),
 ]
 
@@ -946,7 +946,7 @@ WRITTEN = [
         play_ok=broken_by_nothing,
         note="Anna announced schwarz and Re took all 240 card points, but Ben won the\n"
         "last trick with D9 on four nines: one trick breaks a schwarz, however little\n"
-        "it is worth, so Kontra wins with 0 card points (RULES.md §6, §7).",
+        "it is worth, so Kontra wins with 0 card points (docs/rules.md §6, §7).",
     ),
 ]
 
@@ -970,7 +970,7 @@ SUMMARIES = [
                 ("karlchen", "kontra", None),
             ),
         ),
-        note="From the score sheet: no cards, only what the table wrote down (RULES.md §7).",
+        note="From the score sheet: no cards, only what the table wrote down (docs/rules.md §7).",
     ),
     Summarized(
         file="32-summary-queen-solo.yaml",
@@ -986,7 +986,7 @@ SUMMARIES = [
             announcements=(("Ilse", "re"), ("Ilse", "no90")),
         ),
         note="From the score sheet: Ilse's queen solo with no 90, three times the value\n"
-        "for the soloist (RULES.md §7).",
+        "for the soloist (docs/rules.md §7).",
     ),
     Summarized(
         file="33-summary-schwarz.yaml",
@@ -1003,14 +1003,14 @@ SUMMARIES = [
             announcements=(("Hannes", "kontra"),),
         ),
         note="From the score sheet: Re played schwarz, no trick at all; the tricks are\n"
-        "written down because schwarz counts tricks, not card points (RULES.md §7).",
+        "written down because schwarz counts tricks, not card points (docs/rules.md §7).",
     ),
 ]
 
 RULE_FILES = {
     "doubling.yaml": (
         DOUBLING,
-        "Doubling, a widespread house rule (RULES.md §7): Re and Kontra add nothing\n"
+        "Doubling, a widespread house rule (docs/rules.md §7): Re and Kontra add nothing\n"
         "themselves; each doubles the game points instead. Special points, against\n"
         "the old ones included, are added after the doubling (specials_doubled: false).",
     ),
@@ -1023,8 +1023,8 @@ RULE_FILES = {
                 "karlchen_capture": False,
             }
         ),
-        "The kitchen table's house rules: the standard rules with seed 001's three\n"
-        "common variants (RULES.md §8).\n"
+        "The kitchen table's house rules: the standard rules with the three\n"
+        "common variants (docs/rules.md §8).\n"
         "- second_dulle_beats_first: the second H10 beats the first, except in the last trick;\n"
         "- soloist_leads: in a solo the soloist leads the first trick;\n"
         "- karlchen_capture: false: no point for catching the other party's CJ in the\n"

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from doko_ledger.events.codec import dumps_canonical, to_payload
-from doko_ledger.events.envelope import GENESIS, chain_hash
+from doko_ledger.events.envelope import GENESIS, stream_chain_hash
 from doko_ledger.events.store import EventStore
 from doko_ledger.formats import game_file
 
@@ -25,6 +25,8 @@ def main() -> None:
     if OUT.exists():
         sys.exit(f"{OUT} exists; it is a fixture and is never rewritten")
     store = EventStore.open(OUT, create=True)
+    # the format-1 hashes are written by hand below: the store itself writes format 2 only
+    store.db.execute("UPDATE ledger SET value = 'doko-ledger/1' WHERE key = 'format'")
     position = 0
     with store.transaction():
         for name in GAMES:
@@ -38,7 +40,7 @@ def main() -> None:
                     schema_version = 1
                 text = dumps_canonical(payload)
                 position += 1
-                digest = chain_hash(prev, stream, version, kind, schema_version, text, AT, BY)
+                digest = stream_chain_hash(prev, stream, version, kind, schema_version, text, AT, BY)
                 store.db.execute(
                     "INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?)",
                     [position, stream, version, kind, schema_version, text, AT, BY, prev, digest],

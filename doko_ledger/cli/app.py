@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from doko_ledger.cli import nights, stats
+from doko_ledger.cli import ddz, nights, serve, stats
 from doko_ledger.cli.common import (
     ByOption,
     DbOption,
     GameArg,
     JsonOption,
+    Typer,
     app,
     echo_json,
     err_console,
@@ -42,8 +43,23 @@ class ExportFormat(StrEnum):
     html = "html"
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import version
+
+        typer.echo(f"doko {version('doko-ledger')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def main_options(ctx: typer.Context, db: DbOption = Path("doko.sqlite")) -> None:
+def main_options(
+    ctx: typer.Context,
+    db: DbOption = Path("doko.sqlite"),
+    version: Annotated[
+        bool,
+        typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
+    ] = False,
+) -> None:
     """Options shared by every command."""
     ctx.obj = {"db": db}
 
@@ -147,7 +163,6 @@ def export(
     from doko_ledger.cli import doudizhu
     from doko_ledger.events.codec import dumps_canonical
     from doko_ledger.formats import game_file
-    from doko_ledger.formats.yaml_source import SourceError
     from doko_ledger.projections.views import event_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
@@ -165,10 +180,9 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
     else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise SourceError(f"cannot write the export: {exc.strerror}", source=str(output)) from None
+        from doko_ledger.formats.output import write_export
+
+        write_export(output, text, ledger=ledger_path(ctx))
         err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
 
 
@@ -190,7 +204,7 @@ PerspectiveOption = Annotated[
     typer.Option("--as", help="Show only what this player could know: their hand, the cards played, public parties."),
 ]
 TournamentOption = Annotated[
-    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the end (seed 000).")
+    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the game is over.")
 ]
 
 
@@ -227,9 +241,13 @@ def replay(
         view = ledger.frames(game_id, seen_as)
         shown = ledger.replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
+        place = ledger.place(game_id)
     if as_json:
-        echo_json(view if shown is None else replay_view(shown, trick) | {"notes": remarks})
-    elif trick is not None and shown is not None:
+        echo_json(view if shown is None else replay_view(shown, trick, place) | {"notes": remarks})
+        return
+    if place is not None:
+        out().print(place.label, markup=False, style="bold yellow" if place.marks else "")
+    if trick is not None and shown is not None:
         out().print(render.position(shown, trick, show_all=True))
     elif trick is not None:
         out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick)))
@@ -275,7 +293,7 @@ def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> Non
         out().print(render_frames.notes_table(game_id, shown))
 
 
-rules_app = typer.Typer(help="Rule sets: presets and house-rule files.", no_args_is_help=True)
+rules_app = Typer(help="Rule sets: presets and house-rule files.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 
 RulesOption = Annotated[
@@ -284,9 +302,22 @@ RulesOption = Annotated[
 ]
 
 
+@rules_app.command("list")
+def rules_list(as_json: JsonOption = False) -> None:
+    """List the rule presets, each with what it changes."""
+    from doko_ledger.cli import render_scores
+    from doko_ledger.rules.ruleset import presets
+
+    shown = presets()
+    if as_json:
+        echo_json([{"name": p.name, "description": p.description, "changes": p.changes} for p in shown])
+    else:
+        out().print(render_scores.presets_table(shown))
+
+
 @rules_app.command("show")
 def rules_show(
-    spec: Annotated[str, typer.Argument(help="A preset name (standard, bistro, ddv, duel) or a rule file.")],
+    spec: Annotated[str, typer.Argument(help="A preset name (see `doko rules list`) or a house-rule file.")],
     as_json: JsonOption = False,
 ) -> None:
     """Print every option of a rule set and its value."""
@@ -381,26 +412,47 @@ def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
 
 
 @app.command()
-def verify(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """Recompute every hash chain; name the first event of each stream that does not match."""
+def verify(
+    ctx: typer.Context,
+    expect: Annotated[
+        str | None,
+        typer.Option(
+            "--expect",
+            metavar="HEAD",
+            help="A head noted earlier (`doko head`): exit 4 unless the log still extends it.",
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Recompute the hash chain over every position; name the first event that does not match.
+    With --expect, also check that the log extends a head noted earlier."""
     from doko_ledger.cli import render
+    from doko_ledger.projections.views import verify_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        report = ledger.verify()
+        report = ledger.verify(expect)
     if as_json:
-        echo_json(
-            {
-                "ok": report.ok,
-                "events": report.events,
-                "streams": report.streams,
-                "head": report.head,
-                "problems": report.problems,
-            }
-        )
+        echo_json(verify_view(report))
     else:
         out().print(render.verify_report(report))
     if not report.ok:
         raise typer.Exit(4)
+
+
+@app.command()
+def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """Print the ledger's head: the hash of the newest event, which covers every event before it.
+    Note it outside the file (a group chat, the score sheet); `doko verify --expect HEAD` checks
+    the log still extends it."""
+    from doko_ledger.cli import render
+    from doko_ledger.projections.views import head_view
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        found = ledger.head()
+    if as_json:
+        echo_json(head_view(found))
+    else:
+        out().print(render.head_line(found), markup=False, soft_wrap=True)
 
 
 @app.command()
@@ -412,7 +464,9 @@ def rebuild(ctx: typer.Context) -> None:
 
 
 nights.register(app)
+app.add_typer(ddz.ddz_app, name="ddz")
 stats.register(app)
+serve.register(app)
 
 
 def main() -> None:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import getpass
+import inspect
 import json
 import os
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from doko_ledger.errors import DokoError
 
@@ -22,9 +24,119 @@ except ImportError:  # pragma: no cover
     from click.exceptions import ClickException  # type: ignore[assignment]
 
 
-class _Group(TyperGroup):
+OPTION_METAVARS = {
+    "--db": "PATH",
+    "--by": "NAME",
+    "--as": "PLAYER",
+    "--output": "FILE",
+    "--rules": "NAME|FILE",
+    "--claimed": "PLAYER=POINTS,...",
+    "--session": "ID",
+    "--players": "A,B,C,D",
+    "--dealer": "PLAYER",
+    "--player": "PLAYER",
+    "--rate": "MONEY",
+    "--re": "PLAYERS",
+    "--tricks": "RE:KONTRA",
+    "--call": "PLAYER=CALL",
+    "--special": "PARTY:KIND[:FROM]",
+    "--reason": "TEXT",
+    "--seed": "TEXT",
+    "--date": "DATE",
+}
+"""How an option's value is shown in help where its declaration names no metavar; a number
+is `N`, a choice its values, anything else the option's name in capitals."""
+ARGUMENT_METAVARS = {"files": "FILE...", "tokens": "TOKEN...", "game_id": "GAME", "spec": "NAME|FILE"}
+"""How an argument is shown in help where its declaration names no metavar (else its name
+in capitals)."""
+
+
+def _metavar(param: TyperOption | TyperArgument) -> str:
+    if isinstance(param, TyperArgument):
+        return ARGUMENT_METAVARS.get(param.name or "", (param.name or "").upper().replace("_ID", ""))
+    # Typer 0.2x describes a parameter's type by `type_descriptor`, older ones by a click `type`.
+    described = getattr(param, "type_descriptor", None) or getattr(param, "type", None)
+    choices = getattr(described, "choices", None)
+    if choices:
+        return "|".join(str(getattr(c, "value", c)) for c in choices)
+    long = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+    if long in OPTION_METAVARS:
+        return OPTION_METAVARS[long]
+    annotation = getattr(described, "annotation", None)
+    if annotation in (int, int | None) or getattr(described, "name", "") in ("integer", "integer range"):
+        return "N"
+    return long.lstrip("-").replace("-", "_").upper()
+
+
+class _Argument(TyperArgument):
+    """An argument shown by its metavar alone: `GAME`, `FILE...`, `[SESSION]`; no Python type."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        name = self.metavar or (self.name or "").upper()
+        if self.nargs != 1 and not name.endswith("..."):
+            name += "..."
+        return [name if self.required else f"[{name}]"]
+
+
+class _Option(TyperOption):
+    """An option shown with its metavar (`--db PATH`, `--trick N`); a flag shows none."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None if self.is_flag else self.metavar
+
+
+def _tidy(param: Any) -> None:
+    """Typer builds a command's parameters itself, with no say in their classes: each is given
+    the subclass above that draws it as a tool's help does, and a metavar where it has none."""
+    if type(param) is TyperArgument:
+        param.__class__ = _Argument
+    elif type(param) is TyperOption:
+        param.__class__ = _Option
+    else:
+        return
+    if param.metavar is None and not (isinstance(param, TyperOption) and param.is_flag):
+        param.metavar = _metavar(param)
+
+
+def _paragraphs(text: str | None) -> str | None:
+    """Help text with each paragraph on one line, so the terminal wraps it (a `\\b`
+    paragraph keeps its lines)."""
+    if text is None:
+        return None
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n"))
+
+
+class _Help:
+    """What every `doko` command's help shares: metavars like `GAME` and `FILE...` instead of
+    Python types, flags without one, and paragraphs the terminal wraps."""
+
+    help: str | None
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            _tidy(param)
+        return params
+
+
+class Command(_Help, TyperCommand):
+    """A `doko` command (see `_Help`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = _paragraphs(self.help)
+
+
+class _Group(_Help, TyperGroup):
     """Turns every `DokoError`, and every usage error, into one line on stderr and its exit
-    code: the one place that does."""
+    code: the one place that does. Its help is drawn as `_Help` says."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = _paragraphs(self.help)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
@@ -48,11 +160,22 @@ class _Group(TyperGroup):
             raise typer.Exit(exc.exit_code) from None
 
 
-app = typer.Typer(
-    cls=_Group,
-    help="doko_ledger: record, replay and audit Doppelkopf games in an append-only ledger.",
+class Typer(typer.Typer):
+    """A Typer app whose commands and command groups have `doko`'s help (`Command`, `_Group`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cls", _Group)
+        super().__init__(**kwargs)
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable[[Any], Any]:
+        kwargs["cls"] = kwargs.get("cls") or Command
+        return super().command(name, **kwargs)
+
+
+app = Typer(
+    help="doko_ledger: record, replay and audit Doppelkopf (and Dou Dizhu) games in an append-only ledger.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 

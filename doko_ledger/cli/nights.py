@@ -14,11 +14,15 @@ if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
 
     from doko_ledger.card_nights import NextDealChecks
     from doko_ledger.doudizhu_games import DouDizhuStandings
+    from doko_ledger.events.store import Head
     from doko_ledger.game.record import SummaryRecord
+    from doko_ledger.game.state import GameState
+    from doko_ledger.ledger import Ledger
 
 from doko_ledger.cli.common import (
     ByOption,
     JsonOption,
+    Typer,
     echo_json,
     err_console,
     interactive,
@@ -41,7 +45,9 @@ ShownSessionOption = Annotated[
     ),
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
-GameOption = Annotated[str | None, typer.Option("--game", help="Game type: normal, marriage, club_solo, ...")]
+GameOption = Annotated[
+    str | None, typer.Option("--game", metavar="TYPE", help="Game type: normal, marriage, club_solo, ...")
+]
 ReOption = Annotated[str | None, typer.Option("--re", help="The Re players, or the soloist alone: Anna,Clara.")]
 PointsOption = Annotated[int | None, typer.Option("--re-points", help="Re's card points, 0-240.")]
 TricksOption = Annotated[str | None, typer.Option("--tricks", help="Tricks won RE:KONTRA, where it matters (9:3).")]
@@ -50,7 +56,7 @@ SpecialOption = Annotated[
     list[str] | None, typer.Option("--special", help="Special points PARTY:KIND[:FROM]: re:fox_caught:Ben.")
 ]
 
-session_app = typer.Typer(help="Card nights: start, list, close.", no_args_is_help=True)
+session_app = Typer(help="Card nights: start, list, close.", no_args_is_help=True)
 
 
 def _facts(
@@ -166,7 +172,7 @@ def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
         return answer
 
 
-def _confirm(yes: bool, console: Console | None = None) -> bool:
+def _confirm(yes: bool, question: str = "append this deal?", console: Console | None = None) -> bool:
     from rich.prompt import Confirm
 
     from doko_ledger.formats import quick_entry
@@ -175,7 +181,7 @@ def _confirm(yes: bool, console: Console | None = None) -> bool:
         return True
     if not interactive():
         raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
-    return Confirm.ask("append this deal?", default=True, console=console)
+    return Confirm.ask(question, default=True, console=console)
 
 
 @session_app.command("start")
@@ -235,7 +241,9 @@ def session_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 @session_app.command("close")
 def session_close(
-    ctx: typer.Context, session: Annotated[str | None, typer.Argument()] = None, by: ByOption = None
+    ctx: typer.Context,
+    session: Annotated[str | None, typer.Argument(help="The card night (default: the open one).")] = None,
+    by: ByOption = None,
 ) -> None:
     """Close a card night: nothing more is added."""
     from doko_ledger.ledger import Ledger
@@ -279,7 +287,7 @@ def record(
         prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal)
         if prepared.score is not None:
             shown.print(render_scores.score([prepared.score]))
-        if not _confirm(yes, shown):
+        if not _confirm(yes, console=shown):
             shown.print("nothing appended")
             raise typer.Exit(1)
         ledger.nights.commit(prepared, by=recorder(by), at=now())
@@ -314,7 +322,7 @@ def undo(
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
-            what = f"event {ledger.undo(game_id, by=recorder(by), at=now())} of {game_id}"
+            what = ledger.take_back(game_id, by=recorder(by), at=now())
         else:
             what = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now())
             ledger.refresh()
@@ -339,7 +347,7 @@ def penalty(
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Record penalty points for a rule violation (RULES.md §9); `doko undo` takes it back."""
+    """Record penalty points for a rule violation (docs/rules.md §9); `doko undo` takes it back."""
     from rich.prompt import Prompt
 
     from doko_ledger.cli import render_scores
@@ -365,7 +373,7 @@ def penalty(
         if offender is None:
             raise quick_entry.EntryError(f"--player: {player!r} did not play {game_id} ({', '.join(players)})")
         command = ImposePenalty(players.index(offender), severe, harms_soloist, denials, reason)
-        if not _confirm(yes, shown):
+        if not _confirm(yes, console=shown):
             raise typer.Exit(1)
         result = ledger.impose_penalty(game_id, command, by=recorder(by), at=now())
     if as_json:
@@ -384,7 +392,7 @@ def penalty(
 
 def correct(
     ctx: typer.Context,
-    game_id: Annotated[str, typer.Argument(help="The deal's game id (see `doko standings`).")],
+    deal: Annotated[str, typer.Argument(help="The deal: its number in `doko standings`, or its game id.")],
     session: SessionOption = None,
     game: GameOption = None,
     re: ReOption = None,
@@ -392,20 +400,44 @@ def correct(
     tricks: TricksOption = None,
     call: CallOption = None,
     special: SpecialOption = None,
+    misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in after all.")] = False,
     yes: YesOption = False,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Replace a deal's facts (a new game takes its place; the old one stays in the log)."""
+    """Replace a deal's facts, or make it a misdeal; shows the old and the new score side by
+    side before appending (a new game takes its place; the old one stays in the log)."""
+    from doko_ledger.cli import render_scores
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import score_view
 
-    facts = _facts(game, re, re_points, tricks, call or [], special or [])
-    if not _confirm(yes):
-        raise typer.Exit(1)
+    facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
-        new = ledger.nights.correct(session_id, game_id, facts, by=recorder(by), at=now())
+        prepared = ledger.nights.prepare_correction(session_id, deal, facts, misdeal=misdeal)
+        new_id = prepared.game.game_id
+        if not as_json:
+            before, after = prepared.before, prepared.after
+            out().print(render_scores.correction(prepared.number, prepared.game_id, new_id, before, after))
+        if not _confirm(yes, "append this correction?"):
+            out().print("nothing appended")
+            raise typer.Exit(1)
+        ledger.nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
-    out().print(f"deal {game_id} corrected: now {new.game_id}")
+    if as_json:
+        before, after = prepared.before, prepared.after
+        echo_json(
+            {
+                "session": session_id,
+                "deal": prepared.number,
+                "game_id": prepared.game_id,
+                "new_game_id": new_id,
+                "before": None if before is None else score_view(before),
+                "after": None if after is None else score_view(after),
+            }
+        )
+    else:
+        out().print(f"deal {prepared.number} ({prepared.game_id}) corrected: now {new_id}")
 
 
 def standings(
@@ -416,17 +448,19 @@ def standings(
 ) -> None:
     """The running table of a card night (or a Dou Dizhu session) after every deal, with a chart
     of the totals."""
-    from doko_ledger.cli import render_nights
+    from doko_ledger.cli import render, render_nights
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import standings_view
+    from doko_ledger.projections.views import anchored_standings_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         doudizhu_session = None if session is None else ledger.doudizhu.resolve_session(session)
         if doudizhu_session is not None:
-            return _doudizhu_standings(ledger.doudizhu.standings(doudizhu_session), as_json, as_csv)
+            night = ledger.doudizhu.standings(doudizhu_session)
+            return _doudizhu_standings(night, as_json, as_csv, ledger.head())
         table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
+        head = ledger.head()
     if as_json:
-        echo_json(standings_view(table))
+        echo_json(anchored_standings_view(table, head))
     elif as_csv:
         rows = [
             [
@@ -445,6 +479,7 @@ def standings(
         _echo_csv([*header, *(f"{p} points" for p in table.players), *(f"{p} total" for p in table.players)], rows)
     else:
         out().print(render_nights.standings(table))
+        out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
 def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
@@ -455,12 +490,13 @@ def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
     typer.echo(buffer.getvalue(), nl=False)
 
 
-def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -> None:
-    from doko_ledger.cli import render_doudizhu
+def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool, head: Head) -> None:
+    from doko_ledger.cli import render, render_doudizhu
     from doko_ledger.doudizhu_games import standings_view as doudizhu_standings_view
+    from doko_ledger.projections.views import head_view
 
     if as_json:
-        echo_json(doudizhu_standings_view(table))
+        echo_json(doudizhu_standings_view(table) | {"ledger_head": head_view(head)})
     elif as_csv:
         rows = [
             [n, r.game_id, r.landlord or "", r.stake, *(r.totals[p] for p in table.players)]
@@ -469,21 +505,24 @@ def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool) -
         _echo_csv(["deal", "game", "landlord", "stake", *table.players], rows)
     else:
         out().print(render_doudizhu.standings(table))
+        out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
 def settle_up(ctx: typer.Context, session: ShownSessionOption = None, as_json: JsonOption = False) -> None:
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
-    from doko_ledger.cli import render_nights
+    from doko_ledger.cli import render, render_nights
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import settle_view
     from doko_ledger.session.standings import payments
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
-    owed = payments(table)
+        head = ledger.head()
     if as_json:
-        echo_json([{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in owed])
+        echo_json(settle_view(table, head))
     else:
-        out().print(render_nights.payments(owed, table.rate))
+        out().print(render_nights.payments(payments(table), table.rate))
+        out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
 def deal(
@@ -522,7 +561,6 @@ def play(
     """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
     from rich.prompt import Prompt
 
-    from doko_ledger.cli import render_nights
     from doko_ledger.formats import quick_entry
     from doko_ledger.game.state import GameState
     from doko_ledger.ledger import Ledger
@@ -533,24 +571,35 @@ def play(
             before = ledger.nights.being_played(session_id) or GameState()  # a new deal: everything is news
             game = ledger.nights.play(session_id, tokens, by=recorder(by), at=now())
             ledger.refresh()
-            out().print(render_nights.live(game, before))
+            _show_played(ledger, game, before)
             return
         if not interactive():
             raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
         game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
-        out().print(render_nights.live(game))
-        while not (game.finished or game.abandoned is not None):
+        before = game
+        while not _show_played(ledger, game, before):
+            before = game  # a refused entry adds nothing to echo
             line = Prompt.ask("card, NAME=call, or q to stop")
             if line.strip().lower() in ("q", "quit", ""):
                 break
-            try:
-                after = ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
+            try:  # the deal as this entry left it: the last card finishes it
+                game = ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
             except DokoError as exc:
                 err_console().print(f"refused: {exc}", markup=False)
-                continue
-            out().print(render_nights.live(after, game))
-            game = after
         ledger.refresh()
+
+
+def _show_played(ledger: Ledger, game: GameState, before: GameState | None = None) -> bool:
+    """Print the deal being played (with what the entries since `before` did); once it is
+    over, its result and score. True when over."""
+    from doko_ledger.cli import render_nights, render_scores
+
+    out().print(render_nights.live(game, before))
+    if not (game.finished or game.abandoned is not None or game.void):
+        return False
+    ledger.refresh()
+    out().print(render_scores.score([ledger.score(game.game_id)]))
+    return True
 
 
 def register(app: typer.Typer) -> None:

@@ -11,11 +11,12 @@ from rich.text import Text
 
 from doko_ledger.cards import Card
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.events.store import VerifyReport
+from doko_ledger.events.store import Head, VerifyReport
 from doko_ledger.game.state import GameState
 from doko_ledger.projections.replay import Replay
 from doko_ledger.projections.views import describe, running_points
 from doko_ledger.rules.announcements import Party
+from doko_ledger.session.place import deal_marks
 
 
 def card_text(card: Card, *, winner: bool = False) -> Text:
@@ -259,12 +260,18 @@ def _game_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
         kind = "Dou Dizhu" + (f" (landlord {row['landlord']})" if row["landlord"] else "")
         if row["phase"] == "abandoned":
             return kind + ", redealt", "doudizhu", "0", "nobody bid"
-        tricks = str(row["tricks"]) + ("" if row["phase"] == "over" else " (unfinished)")
+        if row.get("summarized"):  # absent from a read model of an older layout: not summarized
+            tricks = "summary"
+        else:
+            tricks = str(row["tricks"]) + ("" if row["phase"] == "over" else " (unfinished)")
         won = f"{row['winner']} win, stake {row['stake']}" if row["winner"] else f"stake {row['stake']}"
         return kind, "doudizhu", tricks, won
     kind = "thrown in" if row["abandoned"] else row["game_type"] or "reservations open"
     if row["declarer"]:
         kind += f" ({row['declarer']})"
+    marks = deal_marks(row.get("status"), row.get("corrected_by"), row.get("replaces"))
+    if marks:
+        kind += f"; {marks}"
     tricks = (
         "summary" if row["summarized"] else str(row["tricks_played"]) + ("" if row["finished"] else " (unfinished)")
     )
@@ -292,10 +299,23 @@ def log_table(recorded: Sequence[Recorded], payloads: Sequence[str]) -> Table:
 
 def verify_report(report: VerifyReport) -> RenderableType:
     if report.ok:
+        extends = (
+            "" if report.expected_at is None else f"; it extends the expected head (position {report.expected_at})"
+        )
         return Text.assemble(
             ("ledger verified: ", "green bold"),
-            f"{report.events} events in {report.streams} streams; every hash chain matches. head {report.head}",
+            f"{report.events} events in {report.streams} streams; every hash chain matches{extends}."
+            f" head {report.head} (position {report.position}: it covers every event before it)",
         )
-    lines = [Text(f"ledger NOT verified: {len(report.problems)} problem(s)", style="red bold")]
+    count = len(report.problems) + report.more_problems
+    first = "" if report.first_bad_position is None else f", the first at position {report.first_bad_position}"
+    lines = [Text(f"ledger NOT verified: {count} problem(s){first}", style="red bold")]
     lines += [Text(f"  {p}") for p in report.problems]
+    if report.more_problems:
+        lines.append(Text(f"  ... and {report.more_problems} more"))
     return Group(*lines)
+
+
+def head_line(head: Head) -> str:
+    """The head as one line for a score sheet or a group chat."""
+    return f"ledger head {head.hash} (position {head.position}, {head.events} events)"

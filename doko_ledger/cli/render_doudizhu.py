@@ -10,6 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from doko_ledger.cli.render_frames import local_minute
 from doko_ledger.cli.render_scores import checks, signed
 from doko_ledger.doudizhu_games import DouDizhuStandings
 from doko_ledger.projections.doudizhu import DouDizhuAudit
@@ -43,8 +44,12 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
             hands.add_row(player, _cards(cards))
         hands.add_row("kitty", _cards(view["kitty"] or []))
         parts.append(hands)
-    calls = ", ".join(f"{c['player']} {c['bid']}" for c in view["bidding"]) or "none yet"
-    parts.append(Text(f"bidding: {calls}"))
+    summary = view["summary"]
+    if summary is not None:
+        parts.append(Text(summary_line(summary), style="dim"))
+    else:
+        calls = ", ".join(f"{c['player']} {c['bid']}" for c in view["bidding"]) or "none yet"
+        parts.append(Text(f"bidding: {calls}"))
     if view["phase"] == "abandoned":
         parts.append(Text("nobody bid: the deal is thrown in and the cards are redealt", style="yellow"))
     elif view["landlord"]:
@@ -67,16 +72,26 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
                     moves.append(f" ({move['combination']})", style="dim")
             table.add_row(str(trick["number"]), moves, trick["winner"])
         parts.append(table)
-    left = "  ".join(f"{p} {n}" for p, n in view["cards_left"].items())
-    parts.append(Text(f"cards left: {left}", style="dim"))
+    if view["cards_left"] is not None:
+        left = "  ".join(f"{p} {n}" for p, n in view["cards_left"].items())
+        parts.append(Text(f"cards left: {left}", style="dim"))
     if view["out_first"]:
         side = "the landlord wins" if view["winner"] == "landlord" else "the farmers win"
         parts.append(Text.assemble((f"{view['out_first']} went out first: {side}", "bold")))
     if view["payments"] is not None:
         parts.append(score(view))
     for note in view["notes"]:
-        parts.append(Text(f"note by {note['author']} ({note['at']}): {note['text']}", style="cyan"))
+        parts.append(Text(f"note by {note['author']} ({local_minute(note['at'])}): {note['text']}", style="cyan"))
     return Group(*parts)
+
+
+def summary_line(summary: Mapping[str, Any]) -> str:
+    """The facts of a deal recorded by them alone, in one line."""
+    counts = f"{summary['bombs']} bomb(s)"
+    if summary["big_bombs"] is not None:
+        counts += f", {summary['big_bombs']} of six or more cards"
+    counts += f", {summary['rockets']} rocket(s)"
+    return f"recorded by its facts (no bidding or tricks): bid {summary['bid']}, {counts} played"
 
 
 def score(view: Mapping[str, Any]) -> RenderableType:
@@ -89,11 +104,11 @@ def score(view: Mapping[str, Any]) -> RenderableType:
     table.add_row("the bid", str(view["bid"]), str(amount))
     for d in view["doublings"]:
         amount *= 2
-        table.add_row(
-            Text.assemble(f"{d['combination']} by {d['player']} (play {d['move']}): ", _cards(d["cards"])),
-            "×2",
-            str(amount),
-        )
+        if d["move"] is None:
+            item = Text(f"{d['combination']} (counted)")
+        else:
+            item = Text.assemble(f"{d['combination']} by {d['player']} (play {d['move']}): ", _cards(d["cards"]))
+        table.add_row(item, "×2", str(amount))
     parts: list[RenderableType] = [table]
     if view["payments"] is None:
         parts.append(Text("no payments: the deal is not over", style="dim"))

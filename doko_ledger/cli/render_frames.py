@@ -7,6 +7,7 @@ what the HTML export shows, perspective and all.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -78,20 +79,56 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
             _party(shown, player),
             _hand(shown["hands"][player], recorded),
             Text("") if card is None else _card(card, winner=player == shown["trick_winner"]),
-            str(shown["tricks_won"][player]),
+            "·" if shown["tricks_won"] is None else str(shown["tricks_won"][player]),
             points,
         )
     parts: list[RenderableType] = [table]
-    calls = shown["announcements"]
-    if calls:
-        said = [f"{a['player'] or a['party'].title()}: {a['announcement']}" for a in calls if not a["implied"]]
-        parts.append(Text("calls: " + ", ".join(said), style="magenta"))
+    if shown.get("party_points"):
+        parts.append(Text("card points: " + party_totals(shown), style="bold"))
+    said = calls(shown)
+    if said is not None:
+        parts.append(said)
     parts += [_note_panel(n) for n in shown["notes"]]
     if index == len(view["frames"]) - 1 and view["result"] is not None:
         parts.append(result(view["result"]))
-    footer = f"frame {index} of {len(view['frames']) - 1}"
+    footer = frame_number(view, index)
     parts.append(Text(footer + (f"  ·  {KEYS}" if keys else ""), style="dim"))
     return Group(*parts)
+
+
+def calls(shown: Mapping[str, Any]) -> Text | None:
+    """The calls made so far, as they were said (none: nothing, or hidden)."""
+    made = shown["announcements"]
+    if not made:
+        return None
+    said = [f"{a['player'] or a['party'].title()}: {a['announcement']}" for a in made if not a["implied"]]
+    return Text("calls: " + ", ".join(said), style="magenta")
+
+
+def frame_number(view: Mapping[str, Any], index: int) -> str:
+    """`frame N of M`: N is the frame's step (the cards played so far), as in `#step-N` links
+    and the HTML export."""
+    return f"frame {view['frames'][index]['step']} of {view['frames'][-1]['step']}"
+
+
+def party_totals(shown: Mapping[str, Any]) -> str:
+    """A score-sheet deal's card points (and tricks, where recorded) per party."""
+    tricks = shown.get("party_tricks")
+    return " · ".join(
+        f"{party.title()} {points}" + (f" in {tricks[party]} tricks" if tricks else "")
+        for party, points in shown["party_points"].items()
+    )
+
+
+def local_minute(at: str) -> str:
+    """A stored UTC time (ISO 8601) in this computer's time zone, to the minute."""
+    try:
+        moment = datetime.fromisoformat(at)
+    except (TypeError, ValueError):
+        return str(at)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def result(shown: Mapping[str, Any]) -> Text:
@@ -130,6 +167,11 @@ def tricks(view: Mapping[str, Any]) -> RenderableType:
             known,
         )
     parts: list[RenderableType] = [table]
+    if frames[-1].get("party_points"):  # a deal recorded by its facts: no tricks, the sheet's points
+        parts.append(Text("card points: " + party_totals(frames[-1]), style="bold"))
+        said = calls(frames[-1])
+        if said is not None:
+            parts.append(said)
     own = [p for p in view["players"] if p == view["perspective"]]
     if own and frames[0]["hands"][own[0]] is not None:
         parts.insert(0, Text.assemble(f"{own[0]}'s hand: ", _hand(frames[0]["hands"][own[0]], True)))
@@ -150,7 +192,9 @@ def notes(view: Mapping[str, Any]) -> RenderableType:
 
 
 def _note_panel(note: Mapping[str, Any]) -> Panel:
-    return Panel(Text(note["text"]), title=f"{_where(note)} · {note['author']} · {note['at']}", title_align="left")
+    return Panel(
+        Text(note["text"]), title=f"{_where(note)} · {note['author']} · {local_minute(note['at'])}", title_align="left"
+    )
 
 
 def _where(note: Mapping[str, Any]) -> str:
@@ -166,5 +210,5 @@ def notes_table(game_id: str, shown: Sequence[Mapping[str, Any]]) -> RenderableT
     for name in ("on", "by", "at", "note"):
         table.add_column(name)
     for note in shown:
-        table.add_row(_where(note), note["author"], note["at"], Text(note["text"]))
+        table.add_row(_where(note), note["author"], local_minute(note["at"]), Text(note["text"]))
     return table

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from doko_ledger.projections.audit import AuditReport
     from doko_ledger.projections.checks import Check
     from doko_ledger.projections.score import GameScore
-    from doko_ledger.rules.ruleset import RuleSet
+    from doko_ledger.rules.ruleset import Preset, RuleSet
+    from doko_ledger.session.place import DealPlace
 
 
 def rules_table(rules: RuleSet) -> Table:
@@ -31,6 +32,18 @@ def rules_table(rules: RuleSet) -> Table:
     return table
 
 
+def presets_table(presets: Sequence[Preset]) -> Table:
+    """The rule presets, one line each, with the options each changes."""
+    table = Table(title="rule presets", title_justify="left")
+    table.add_column("preset", style="bold")
+    table.add_column("what it is")
+    table.add_column("changes", style="dim")
+    for preset in presets:
+        changes = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in preset.changes.items())
+        table.add_row(preset.name, preset.description, changes or "-")
+    return table
+
+
 def signed(value: int) -> Text:
     """A player's points: +n green, -n red, 0 dim."""
     return Text(f"{value:+d}", style="green" if value > 0 else "red" if value < 0 else "")
@@ -42,6 +55,8 @@ def score_lines_table(result: GameScore) -> Table:
     changed = result.rules.changed_from_preset()
     if changed:
         title.append("  (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")", style="dim")
+    if result.place is not None:
+        title.append_text(place_text(result.place))
     table = Table(title=title, title_justify="left")
     table.add_column("item")
     table.add_column("party")
@@ -50,6 +65,8 @@ def score_lines_table(result: GameScore) -> Table:
     score = result.score
     if score is None:
         table.add_row(result.note, "", "0", "")
+        if result.bock is not None:
+            table.add_row(result.bock.item, "", f"×{result.bock.multiplier}", result.bock.cause)
         return table
     for line in score.lines:
         points = f"×{line.factor}" if line.factor != 1 else (f"+{line.points}" if line.points else "")
@@ -61,6 +78,14 @@ def score_lines_table(result: GameScore) -> Table:
     else:
         table.add_row(Text(f"{score.winner.title} wins", style="bold"), score.winner.title, str(score.value), "")
     return table
+
+
+def place_text(place: DealPlace) -> Text:
+    """ "  ·  deal 3 of kitchen", a voided or corrected deal marked in yellow."""
+    text = Text(f"  ·  deal {place.number} of {place.session_id}")
+    if place.marks:
+        text.append(f"  ({place.marks})", style="bold yellow")
+    return text
 
 
 def penalties_table(result: GameScore) -> Table | None:
@@ -76,12 +101,13 @@ def penalties_table(result: GameScore) -> Table | None:
     return table
 
 
-def deltas_table(results: list[GameScore]) -> Table:
-    """Each player's points, one column per rule set (side by side for what-if)."""
+def deltas_table(results: list[GameScore], labels: Sequence[str] | None = None) -> Table:
+    """Each player's points, one column per rule set (side by side for what-if), or per label."""
     table = Table(box=None)
     table.add_column("player")
-    for result in results:
-        table.add_column(result.rules.preset + ("*" if result.rules.changed_from_preset() else ""), justify="right")
+    for i, result in enumerate(results):
+        label = result.rules.preset + ("*" if result.rules.changed_from_preset() else "")
+        table.add_column(labels[i] if labels else label, justify="right")
     for seat, player in enumerate(results[0].players):
         table.add_row(player, *(signed(r.deltas[seat]) for r in results))
     return table
@@ -98,6 +124,19 @@ def score(results: list[GameScore]) -> RenderableType:
     return Group(*parts)
 
 
+def correction(number: int, game_id: str, new_id: str, before: GameScore | None, after: GameScore | None) -> Group:
+    """A correction before it is appended: the deal's old and new score, side by side."""
+    parts: list[RenderableType] = [Text(f"deal {number}: {game_id} as recorded, {new_id} corrected", style="bold")]
+    for label, result in (("as recorded", before), ("corrected", after)):
+        if result is None:
+            parts += [Text(f"{label}: not finished, no score"), Text("")]
+        else:
+            parts += [Text(label, style="bold"), score_lines_table(result), Text("")]
+    if before is not None and after is not None:
+        parts.append(deltas_table([before, after], ["as recorded", "corrected"]))
+    return Group(*parts)
+
+
 def checks(game_id: str, done: Sequence[Check]) -> list[RenderableType]:
     """An audit's heading and each check: ok or FAIL, and what it found."""
     parts: list[RenderableType] = [Text.assemble(("audit of ", "bold"), (game_id, "bold"))]
@@ -111,6 +150,9 @@ def checks(game_id: str, done: Sequence[Check]) -> list[RenderableType]:
 
 def audit(report: AuditReport) -> RenderableType:
     parts = checks(report.game_id, report.checks)
+    heading = parts[0]
+    if report.place is not None and isinstance(heading, Text):
+        heading.append_text(place_text(report.place))
     if report.score is not None:
         parts += [Text(""), score_lines_table(report.score)]
     claim = report.claim

@@ -1,4 +1,4 @@
-"""The bidding for the landlord (RULES-doudizhu.md §2), as a value folded from the calls.
+"""The bidding for the landlord (docs/rules.md §D2), as a value folded from the calls.
 
 Seats are numbered in counter-clockwise order, so the next player is seat + 1 (mod n).
 A call is a bid of 1, 2 or 3, or a pass (recorded here as bid 0).

@@ -1,6 +1,6 @@
 """Every combination a hand can play, optionally only those that beat the one on the table.
 
-Used to offer moves (a recorder's hints, random legal games in tests). Pure; RULES-doudizhu.md §4.
+Used to offer moves (a recorder's hints, random legal games in tests). Pure; docs/rules.md §D4.
 """
 
 from __future__ import annotations

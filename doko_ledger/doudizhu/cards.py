@@ -1,4 +1,4 @@
-"""Dou Dizhu cards: ranks, their text form, the deck and a seeded deal (RULES-doudizhu.md §1).
+"""Dou Dizhu cards: ranks, their text form, the deck and a seeded deal (docs/rules.md §D1).
 
 Suits do not matter in Dou Dizhu, so the ledger keeps ranks only: a card *is* its `Rank`.
 The parser accepts a suit letter before the rank (`H7`, `S10`) for tables that like to
@@ -75,7 +75,7 @@ _SUITS = "CSHD"
 RANKS: tuple[Rank, ...] = tuple(Rank)
 PLAIN_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if not r.is_joker)
 SEQUENCE_RANKS: tuple[Rank, ...] = tuple(r for r in Rank if r <= Rank.ACE)
-"""Sequences of any kind use only 3 to A (RULES-doudizhu.md §4)."""
+"""Sequences of any kind use only 3 to A (docs/rules.md §D4)."""
 
 _SIZES = {3: (17, 3), 4: (25, 8)}
 

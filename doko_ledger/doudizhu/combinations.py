@@ -1,10 +1,10 @@
-"""Combinations: what a set of cards can be played as, and what beats what (RULES-doudizhu.md §4).
+"""Combinations: what a set of cards can be played as, and what beats what (docs/rules.md §D4).
 
 A combination is recorded as (kind, main rank, size): the main rank is the trio's rank, the
 top of a sequence or airplane, the bomb's or the four's rank, the single's or pair's rank,
 and `RJ` for the rocket; size is the number of cards.
 
-Spec tension: RULES §3 says 333444555666 "is four trios, or three trios with 666 as wings",
+Spec tension: docs/rules.md §D3 says 333444555666 "is four trios, or three trios with 666 as wings",
 but §4 says kickers may share a rank neither with the body nor with each other, so 666 cannot
 be three single wings. This module implements §4 exactly: 333444555666 is an airplane and
 nothing else. A consequence of §4's kicker rules is that the card *counts* fix the kind, so
@@ -43,7 +43,7 @@ class Kind(Enum):
 
 
 THREE_PLAYER_ONLY = frozenset({Kind.TRIO_SINGLE, Kind.AIRPLANE_SINGLES, Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS})
-"""Kinds the four-player game does not have (RULES-doudizhu.md §4)."""
+"""Kinds the four-player game does not have (docs/rules.md §D4)."""
 
 _KIND_NAMES = {
     Kind.SINGLE: "single",
@@ -127,7 +127,7 @@ def _kickers_ok(kickers: list[Rank]) -> bool:
 
 
 def readings(cards: Iterable[Rank], players: int) -> tuple[Combination, ...]:
-    """Every valid reading of the cards in the three- or four-player game (RULES-doudizhu.md §4).
+    """Every valid reading of the cards in the three- or four-player game (docs/rules.md §D4).
 
     Empty when the cards are no combination. Raises `PlayerCountError` unless `players` is 3 or 4.
     """
@@ -254,7 +254,7 @@ def _kickers_sharing_a_rank(counts: Counter[Rank], players: int) -> Kind | None:
 
 
 def beats(new: Combination, old: Combination, players: int) -> bool:
-    """True when `new` may be played on `old` (RULES-doudizhu.md §4). Equal never beats."""
+    """True when `new` may be played on `old` (docs/rules.md §D4). Equal never beats."""
     return why_not_beats(new, old, players) is None
 
 

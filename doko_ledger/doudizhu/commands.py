@@ -62,4 +62,18 @@ class PassTurn:
     seat: int
 
 
-Command = Deal | Bid | PassBid | TakeKitty | Play | PassTurn
+@dataclass(frozen=True, slots=True)
+class Summarize:
+    """Record the deal by its facts instead of its bidding and play: the landlord's seat, the
+    bid, the bombs and rockets played (`big_bombs`: of the bombs, those of six or more cards),
+    and the seat that went out first."""
+
+    landlord: int
+    bid: int
+    out_first: int
+    bombs: int = 0
+    rockets: int = 0
+    big_bombs: int = 0
+
+
+Command = Deal | Bid | PassBid | TakeKitty | Play | PassTurn | Summarize

@@ -2,7 +2,8 @@
 
 Raises an `IllegalMove` (a `DokoError` and `ValueError`) naming the player and the rule: an
 `IllegalBid` for the bidding, an `IllegalPlay` for a combination or pass, a plain
-`IllegalMove` for a deal or kitty that cannot be. Returns the events to append otherwise.
+`IllegalMove` for a deal or kitty that cannot be, an `IllegalSummary` for facts of a deal that
+cannot all be true. Returns the events to append otherwise.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from doko_ledger.doudizhu.combinations import (
     why_not_beats,
     with_article,
 )
-from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, TakeKitty
+from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, Summarize, TakeKitty
 from doko_ledger.doudizhu.errors import IllegalMove, IllegalPlay
 from doko_ledger.doudizhu.events import (
     AbandonReason,
@@ -33,6 +34,7 @@ from doko_ledger.doudizhu.events import (
     TurnPassed,
 )
 from doko_ledger.doudizhu.state import DealState, Phase
+from doko_ledger.doudizhu.summary import summarize
 from doko_ledger.names import name_problem
 
 
@@ -51,6 +53,8 @@ def decide(state: DealState, command: Command) -> list[DouDizhuEvent]:
             return [_play(state, command)]
         case PassTurn(seat=seat):
             return [_pass_turn(state, seat)]
+        case Summarize():
+            return [summarize(state, command)]
     raise IllegalMove(f"unknown command {command!r}")
 
 
@@ -96,6 +100,8 @@ def _deal(state: DealState, command: Deal) -> DouDizhuDealt:
 def _require_dealt(state: DealState) -> None:
     if not state.dealt:
         raise IllegalMove("the cards have not been dealt")
+    if state.summary is not None:
+        raise IllegalMove("the deal was recorded by its facts: no bidding or play follows")
 
 
 def _call(state: DealState, seat: int, bid: int) -> list[DouDizhuEvent]:

@@ -10,7 +10,7 @@ class CardError(DokoError, ValueError):
 
 
 class PlayerCountError(DokoError, ValueError):
-    """Dou Dizhu is played by three or four players (RULES-doudizhu.md §1)."""
+    """Dou Dizhu is played by three or four players (docs/rules.md §D1)."""
 
 
 class IllegalMove(DokoError, ValueError):
@@ -22,8 +22,17 @@ class IllegalMove(DokoError, ValueError):
 
 
 class IllegalBid(IllegalMove):
-    """A bid or pass that breaks the bidding rules (RULES-doudizhu.md §2)."""
+    """A bid or pass that breaks the bidding rules (docs/rules.md §D2)."""
 
 
 class IllegalPlay(IllegalMove):
-    """A combination or pass that breaks the play rules (RULES-doudizhu.md §3-§4)."""
+    """A combination or pass that breaks the play rules (docs/rules.md §D3-§D4)."""
+
+
+class IllegalSummary(IllegalMove):
+    """Facts of a deal that cannot all be true (docs/rules.md §D1-§D5); `fact` names the one
+    that is wrong (`bid`, `bombs`, ...)."""
+
+    def __init__(self, message: str, fact: str) -> None:
+        super().__init__(message)
+        self.fact = fact

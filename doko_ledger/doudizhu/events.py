@@ -110,7 +110,33 @@ class DouDizhuAbandoned:
     reason: AbandonReason
 
 
-DouDizhuEvent = DouDizhuDealt | BidMade | BidPassed | KittyTaken | CombinationPlayed | TurnPassed | DouDizhuAbandoned
+@event_type("DouDizhuSummarized", version=1)
+@dataclass(frozen=True, slots=True)
+class DouDizhuSummarized:
+    """The deal written down by its facts, as a score sheet holds them, instead of its bidding
+    and play: the landlord's seat, the bid, how many bombs and rockets were played (`big_bombs`:
+    how many of the bombs had six or more cards, in the four-player game), and who went out first."""
+
+    event_name: ClassVar[str]
+    schema_version: ClassVar[int]
+    landlord: int
+    bid: int
+    out_first: int
+    bombs: int = 0
+    rockets: int = 0
+    big_bombs: int = 0
+
+
+DouDizhuEvent = (
+    DouDizhuDealt
+    | BidMade
+    | BidPassed
+    | KittyTaken
+    | CombinationPlayed
+    | TurnPassed
+    | DouDizhuAbandoned
+    | DouDizhuSummarized
+)
 
 
 @event_type("DouDizhuSessionStarted", version=1)

@@ -19,6 +19,7 @@ from doko_ledger.doudizhu.events import (
     CombinationPlayed,
     DouDizhuAbandoned,
     DouDizhuDealt,
+    DouDizhuSummarized,
     KittyTaken,
     TurnPassed,
 )
@@ -42,6 +43,8 @@ def evolve(state: DealState, event: Any) -> DealState:
             return _played(state, Move(seat, cards, event.combination))
         case TurnPassed(seat=seat):
             return _played(state, Move(seat))
+        case DouDizhuSummarized(out_first=out):
+            return replace(state, summary=event, out_first=out)
     return state
 
 

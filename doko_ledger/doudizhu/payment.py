@@ -1,4 +1,4 @@
-"""The stake and the payments of a deal (RULES-doudizhu.md §5)."""
+"""The stake and the payments of a deal (docs/rules.md §D5)."""
 
 from __future__ import annotations
 
@@ -19,16 +19,29 @@ class Doubling:
     combination: Combination
 
 
+BOMB = "bomb"
+BIG_BOMB = "bomb of six or more cards"
+ROCKET = "rocket"
+"""A doubling counted on a score sheet, in words: which moves are not recorded, only how many."""
+
+
 @dataclass(frozen=True, slots=True)
 class Stake:
-    """The bid and the moves that doubled it; `amount` is bid * 2 ** len(doublings)."""
+    """The bid and what doubled it: the moves of a played deal (`doublings`), or what a score
+    sheet counted (`counted`, in words: `bomb`, `rocket`); `amount` is bid * 2 ** times."""
 
     bid: int
     doublings: tuple[Doubling, ...] = ()
+    counted: tuple[str, ...] = ()
+
+    @property
+    def times(self) -> int:
+        """How many times the bid was doubled."""
+        return len(self.doublings) + len(self.counted)
 
     @property
     def amount(self) -> int:
-        return self.bid << len(self.doublings)
+        return self.bid << self.times
 
 
 def doubles(combination: Combination, players: int) -> bool:
@@ -38,7 +51,24 @@ def doubles(combination: Combination, players: int) -> bool:
         return True
     if combination.kind is not Kind.BOMB:
         return False
-    return check_players(players) == 3 or combination.size >= 6
+    return bomb_doubles(combination.size, players)
+
+
+def bomb_doubles(size: int, players: int) -> bool:
+    """Whether a bomb of `size` cards doubles the stake: every bomb with three players; with four,
+    a bomb of six or more cards."""
+    return check_players(players) == 3 or size >= 6
+
+
+def counted_stake(bid: int, players: int, bombs: int, rockets: int, big_bombs: int = 0) -> Stake:
+    """The stake of a deal known by its counts, as a score sheet holds them: `bombs` played, of
+    which `big_bombs` had six or more cards (the smallest bombs have four), and `rockets`. Each
+    is judged by the same rule as a played one. `PlayerCountError` for other than 3 or 4 players."""
+    big = max(min(big_bombs, bombs), 0)
+    counted = (ROCKET,) * rockets
+    counted += (BIG_BOMB,) * big if bomb_doubles(6, players) else ()
+    counted += (BOMB,) * (bombs - big) if bomb_doubles(4, players) else ()
+    return Stake(bid, counted=counted)
 
 
 def stake(bid: int, plays: Iterable[tuple[int, Combination]], players: int) -> Stake:

@@ -12,7 +12,8 @@ from enum import Enum
 from doko_ledger.doudizhu.bidding import Bidding
 from doko_ledger.doudizhu.cards import Hand, Rank
 from doko_ledger.doudizhu.combinations import Combination
-from doko_ledger.doudizhu.payment import Stake, payments, stake
+from doko_ledger.doudizhu.events import DouDizhuSummarized
+from doko_ledger.doudizhu.payment import Stake, counted_stake, payments, stake
 
 
 class Phase(Enum):
@@ -82,7 +83,8 @@ class DealState:
 
     `hands` (the current hands) is None where the deal was not recorded; `left` always counts
     each seat's cards. `tricks` are the completed tricks; the deal's last trick joins them when
-    a hand empties. `calls` are the bidding calls `(seat, bid)`, bid 0 for a pass.
+    a hand empties. `calls` are the bidding calls `(seat, bid)`, bid 0 for a pass. `summary`
+    holds the facts of a deal recorded by them alone (no bidding, no play).
     """
 
     game_id: str = ""
@@ -102,6 +104,7 @@ class DealState:
     tricks: tuple[Trick, ...] = ()
     current: Trick | None = None
     out_first: int | None = None
+    summary: DouDizhuSummarized | None = None
 
     @property
     def seats(self) -> int:
@@ -126,11 +129,15 @@ class DealState:
 
     @property
     def landlord(self) -> int | None:
+        if self.summary is not None:
+            return self.summary.landlord
         return self.bidding.landlord
 
     @property
     def bid(self) -> int:
-        """The highest bid so far (0: none)."""
+        """The highest bid so far (0: none); a summary's bid."""
+        if self.summary is not None:
+            return self.summary.bid
         return self.bidding.highest
 
     @property
@@ -188,9 +195,13 @@ class DealState:
 
     @property
     def stake(self) -> Stake:
-        """The bid, doubled by the bombs and rockets played so far (RULES-doudizhu.md §5)."""
+        """The bid, doubled by the bombs and rockets played so far, or counted by a summary
+        (docs/rules.md §D5)."""
         if len(self.players) not in (3, 4):
             return Stake(self.bid)
+        summary = self.summary
+        if summary is not None:
+            return counted_stake(summary.bid, len(self.players), summary.bombs, summary.rockets, summary.big_bombs)
         return stake(self.bid, ((m.seat, m.combination) for m in self.plays if m.combination), len(self.players))
 
     @property

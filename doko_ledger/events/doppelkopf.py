@@ -31,7 +31,7 @@ class AbandonReason(Enum):
 class GameStarted:
     """A game began: players by seat (clockwise), the dealer's seat, the rules in force,
     when it was played, a note (a game file's leading comment), and in a tournament the
-    players who still owe their compulsory solo (whose solo the soloist leads, RULES.md §9).
+    players who still owe their compulsory solo (whose solo the soloist leads, docs/rules.md §9).
     Version 2 added `note` and `solo_owed_by`; version 3 `dealt_by`, who dealt while sitting
     the deal out (five or more at the table; None: the dealer's seat dealt)."""
 
@@ -198,7 +198,7 @@ class DealSummarized:
 @event_type("SchweinchenShown", version=1)
 @dataclass(frozen=True, slots=True)
 class SchweinchenShown:
-    """A player showed both DA (*Schweinchen*), recorded where hands were not (RULES.md §2)."""
+    """A player showed both DA (*Schweinchen*), recorded where hands were not (docs/rules.md §2)."""
 
     event_name: ClassVar[str]
     schema_version: ClassVar[int]
@@ -219,7 +219,7 @@ class CardPlayed:
 @event_type("PenaltyImposed", version=1)
 @dataclass(frozen=True, slots=True)
 class PenaltyImposed:
-    """A rule violation settled with penalty points (RULES.md §9): the offender, minor or
+    """A rule violation settled with penalty points (docs/rules.md §9): the offender, minor or
     severe, whether it could harm the soloist, the denials that count, and why."""
 
     event_name: ClassVar[str]

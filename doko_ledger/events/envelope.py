@@ -12,12 +12,14 @@ _quote = encode_basestring
 """How the JSON encoder writes a string when `ensure_ascii` is off (`dumps_canonical`)."""
 
 GENESIS = "0" * 64
-"""The `prev_hash` of the first event of every stream."""
+"""The `prev_hash` of the first event of the log: the head of an empty ledger."""
 
 
 class Envelope(NamedTuple):
     """Stream, version within the stream, global position, time, author, and the chained hash.
 
+    `prev_hash` is the hash of the event before this one in the log (position - 1), so the
+    hash of the newest event, the head, covers every event of every stream.
     A NamedTuple rather than a frozen dataclass: one is built for every row read.
     """
 
@@ -41,6 +43,7 @@ class Recorded(NamedTuple):
 
 def chain_hash(
     prev_hash: str,
+    position: int,
     stream: str,
     version: int,
     event_type: str,
@@ -49,15 +52,24 @@ def chain_hash(
     recorded_at: str,
     recorded_by: str,
 ) -> str:
-    """SHA-256 over the previous hash and everything stored of an event except its position:
-    over the canonical JSON text (`dumps_canonical`) of the list of those values."""
-    material = _canonical_material(
-        prev_hash, stream, version, event_type, schema_version, payload_text, recorded_at, recorded_by
-    )
-    return sha256(material.encode("utf-8")).hexdigest()
+    """SHA-256 over the hash of the event before in the log and everything stored of an event:
+    over the canonical JSON text (`dumps_canonical`) of the list of those values, position
+    second."""
+    if type(position) is int and type(version) is int and type(schema_version) is int:
+        try:  # `dumps_canonical([...])` written out for the append path: the same text at a third of the cost
+            material = (
+                f"[{_quote(prev_hash)},{position},{_quote(stream)},{version},{_quote(event_type)},{schema_version},"
+                f"{_quote(payload_text)},{_quote(recorded_at)},{_quote(recorded_by)}]"
+            )
+        except TypeError:  # a value that is not text
+            pass
+        else:
+            return sha256(material.encode("utf-8")).hexdigest()
+    values = [prev_hash, position, stream, version, event_type, schema_version, payload_text, recorded_at, recorded_by]
+    return sha256(dumps_canonical(values).encode("utf-8")).hexdigest()
 
 
-def _canonical_material(
+def stream_chain_hash(
     prev_hash: str,
     stream: str,
     version: int,
@@ -67,25 +79,7 @@ def _canonical_material(
     recorded_at: str,
     recorded_by: str,
 ) -> str:
-    """`dumps_canonical([...])` of the hashed values, written out for the append path: the
-    same text (the JSON encoder's own string quoting, ints as `int.__repr__`) at a third of
-    the cost. Values of other types go through `dumps_canonical` itself."""
-    if type(version) is int and type(schema_version) is int:
-        try:
-            return (
-                f"[{_quote(prev_hash)},{_quote(stream)},{version},{_quote(event_type)},{schema_version},"
-                f"{_quote(payload_text)},{_quote(recorded_at)},{_quote(recorded_by)}]"
-            )
-        except TypeError:  # a value that is not text
-            pass
-    material: list[Any] = [
-        prev_hash,
-        stream,
-        version,
-        event_type,
-        schema_version,
-        payload_text,
-        recorded_at,
-        recorded_by,
-    ]
-    return dumps_canonical(material)
+    """The hash of format `doko-ledger/1`, chained within each stream and without the position:
+    kept to check an old ledger's chains before it is upgraded."""
+    values = [prev_hash, stream, version, event_type, schema_version, payload_text, recorded_at, recorded_by]
+    return sha256(dumps_canonical(values).encode("utf-8")).hexdigest()

@@ -15,6 +15,18 @@ play:
   - Li: {cards: 3 3 3 4 4 4 5 5 5 6 6 6, as: airplane}   # only where the cards read two ways
 ```
 
+A deal written down by its facts has `summary:` instead of hands, kitty, bidding and play:
+
+```yaml
+summary:
+  landlord: Li
+  bid: 3
+  bombs: 1                          # every bomb played
+  rockets: 0
+  big_bombs: 0                      # four players: of the bombs, those of six or more cards
+  out_first: Wang
+```
+
 The landlord takes the kitty when the bidding ends; nobody writes it. `dumps(loads(text))`
 round-trips for text `dumps` wrote; its comments (trick numbers) are ignored when read.
 """
@@ -45,7 +57,16 @@ from doko_ledger.doudizhu import (
     readings,
 )
 from doko_ledger.doudizhu.cards import Hand, Rank, cards_text, hand
-from doko_ledger.doudizhu.events import BidMade, BidPassed, CombinationPlayed, DouDizhuDealt, TurnPassed
+from doko_ledger.doudizhu.commands import Summarize
+from doko_ledger.doudizhu.errors import IllegalSummary
+from doko_ledger.doudizhu.events import (
+    BidMade,
+    BidPassed,
+    CombinationPlayed,
+    DouDizhuDealt,
+    DouDizhuSummarized,
+    TurnPassed,
+)
 from doko_ledger.doudizhu.state import Phase
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
@@ -67,6 +88,36 @@ class MoveRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class DouDizhuSummary:
+    """A deal written down by its facts, as a score sheet holds them: the landlord, the bid,
+    who went out first, the bombs and rockets played, and (four players) how many of the bombs
+    had six or more cards."""
+
+    landlord: str
+    bid: int
+    out_first: str
+    bombs: int = 0
+    rockets: int = 0
+    big_bombs: int = 0
+
+
+def summary_command(players: Sequence[str], summary: DouDizhuSummary) -> Summarize:
+    """The command that records `summary` at a table of `players`; `IllegalSummary` naming the
+    fact for a landlord or first one out who does not play."""
+    for fact, name in (("landlord", summary.landlord), ("out_first", summary.out_first)):
+        if name not in players:
+            raise IllegalSummary(f"{fact}: {name!r} does not play in this deal ({', '.join(players)})", fact)
+    return Summarize(
+        players.index(summary.landlord),
+        summary.bid,
+        players.index(summary.out_first),
+        summary.bombs,
+        summary.rockets,
+        summary.big_bombs,
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class DouDizhuRecord:
     """One Dou Dizhu deal as written in a game file."""
 
@@ -81,6 +132,7 @@ class DouDizhuRecord:
     bidding: tuple[tuple[str, int], ...] = ()
     """Each call in turn: the player and the bid, 0 for a pass."""
     play: tuple[MoveRecord, ...] = ()
+    summary: DouDizhuSummary | None = None
     notes: tuple[AnnotationAdded, ...] = ()
 
 
@@ -134,6 +186,8 @@ def replay(doc: YamlDocument, record: DouDizhuRecord, at: Path_) -> LoadedDeal:
         except (IllegalMove, CardError) as exc:
             if isinstance(command, Deal):
                 path = _deal_path(record, exc)
+            elif isinstance(exc, IllegalSummary):
+                path = ("summary", exc.fact)
             raise doc.error(str(exc), (*at, *path)) from None
         for event in new:
             state = evolve(state, event)
@@ -167,6 +221,8 @@ def _commands(record: DouDizhuRecord) -> Iterator[tuple[Any, Path_]]:
         ),
         ("players",),
     )
+    if record.summary is not None:
+        yield summary_command(record.players, record.summary), ("summary",)
     for i, (player, bid) in enumerate(record.bidding):
         yield (PassBid(seat[player]) if bid == 0 else Bid(seat[player], bid)), ("bidding", i, player)
     if record.play:
@@ -211,6 +267,7 @@ def _record(doc: YamlDocument, data: Any, at: Path_, defaults: dict[str, Any] | 
     bidding = tuple(_call(doc, item, players, (*at, "bidding", i)) for i, item in enumerate(data.get("bidding", [])))
     play = tuple(_move(doc, item, players, (*at, "play", i)) for i, item in enumerate(data.get("play", [])))
     notes = tuple(AnnotationAdded(None, None, n["text"], n["author"], str(n["at"])) for n in data.get("notes", []))
+    summary = _summary(doc, data["summary"], data, players, (*at, "summary")) if "summary" in data else None
     return DouDizhuRecord(
         id=data["id"],
         players=players,
@@ -222,7 +279,28 @@ def _record(doc: YamlDocument, data: Any, at: Path_, defaults: dict[str, Any] | 
         kitty=kitty,
         bidding=bidding,
         play=play,
+        summary=summary,
         notes=notes,
+    )
+
+
+def _summary(
+    doc: YamlDocument, facts: dict[str, Any], data: dict[str, Any], players: Sequence[str], at: Path_
+) -> DouDizhuSummary:
+    """The facts of a deal written down without its cards; a summary stands alone."""
+    others = [key for key in ("hands", "kitty", "bidding", "play") if key in data]
+    if others:
+        raise doc.error(f"a summary stands alone: no {others[0]} beside it (the facts replace hands and play)", at)
+    for fact in ("landlord", "out_first"):
+        if facts[fact] not in players:
+            raise doc.error(f"unknown player {facts[fact]!r} (players: {', '.join(players)})", (*at, fact))
+    return DouDizhuSummary(
+        landlord=str(facts["landlord"]),
+        bid=facts["bid"],
+        out_first=str(facts["out_first"]),
+        bombs=facts.get("bombs", 0),
+        rockets=facts.get("rockets", 0),
+        big_bombs=facts.get("big_bombs", 0),
     )
 
 
@@ -293,6 +371,7 @@ def from_events(events: Sequence[Any]) -> DouDizhuRecord:
     bidding: list[tuple[str, int]] = []
     play: list[MoveRecord] = []
     notes: list[AnnotationAdded] = []
+    summary: DouDizhuSummary | None = None
     for event in events:
         state = evolve(state, event)
         match event:
@@ -305,6 +384,15 @@ def from_events(events: Sequence[Any]) -> DouDizhuRecord:
             case CombinationPlayed(seat=seat, cards=cards):
                 several = len(readings(cards, len(state.players))) > 1
                 play.append(MoveRecord(state.players[seat], cards, event.combination if several else None))
+            case DouDizhuSummarized():
+                summary = DouDizhuSummary(
+                    state.name(event.landlord),
+                    event.bid,
+                    state.name(event.out_first),
+                    event.bombs,
+                    event.rockets,
+                    event.big_bombs,
+                )
             case AnnotationAdded():
                 notes.append(event)
     start = next((e for e in events if isinstance(e, DouDizhuDealt)), None)
@@ -321,6 +409,7 @@ def from_events(events: Sequence[Any]) -> DouDizhuRecord:
         kitty=start.kitty,
         bidding=tuple(bidding),
         play=tuple(play),
+        summary=summary,
         notes=tuple(notes),
     )
 
@@ -342,8 +431,11 @@ def dumps(record: DouDizhuRecord) -> str:
         lines += [f"  {dump_flow(p)}: {_cards_text(h)}" for p, h in zip(record.players, record.hands, strict=True)]
     if record.kitty is not None:
         lines.append(f"kitty: {_cards_text(record.kitty)}")
-    calls = [{p: PASS if bid == 0 else bid} for p, bid in record.bidding]
-    lines.append(f"bidding: {dump_flow(calls)}")
+    if record.summary is not None:
+        lines += _summary_lines(record.summary, len(record.players))
+    else:
+        calls = [{p: PASS if bid == 0 else bid} for p, bid in record.bidding]
+        lines.append(f"bidding: {dump_flow(calls)}")
     if record.play:
         lines.append("play:")
         lines += _play_lines(record)
@@ -351,6 +443,20 @@ def dumps(record: DouDizhuRecord) -> str:
         lines.append("notes:")
         lines += [f"  - {dump_flow({'author': n.author, 'at': n.written_at, 'text': n.text})}" for n in record.notes]
     return "\n".join(lines) + "\n"
+
+
+def _summary_lines(summary: DouDizhuSummary, players: int) -> list[str]:
+    lines = [
+        "summary:",
+        f"  landlord: {dump_flow(summary.landlord)}",
+        f"  bid: {summary.bid}",
+        f"  bombs: {summary.bombs}",
+        f"  rockets: {summary.rockets}",
+    ]
+    if players == 4 or summary.big_bombs:
+        lines.append(f"  big_bombs: {summary.big_bombs}")
+    lines.append(f"  out_first: {dump_flow(summary.out_first)}")
+    return lines
 
 
 def _cards_text(cards: Hand) -> str:
@@ -384,7 +490,8 @@ def phase_note(state: DealState) -> str:
     if state.phase is Phase.ABANDONED:
         return "thrown in: nobody bid"
     if state.phase is Phase.OVER:
-        return f"over: {state.name(state.out_first or 0)} went out first"
+        how = " (recorded by its facts)" if state.summary is not None else ""
+        return f"over{how}: {state.name(state.out_first or 0)} went out first"
     return f"unfinished ({state.phase.value})"
 
 

@@ -249,10 +249,17 @@
     const totals = partyTotals(frame);
     $("totals").textContent = totals;
     $("totals").hidden = !totals;
-    $("sheet-hidden").hidden = Boolean(frame.card_points);
+    $("sheet-hidden").hidden = Boolean(frame.card_points || frame.party_points);
   }
 
   function partyTotals(frame) {
+    if (frame.party_points) {
+      // A deal recorded by its facts: the parties' card points (and tricks, where written down).
+      const tricks = frame.party_tricks;
+      return ["re", "kontra"]
+        .map((party) => partyName(party) + " " + frame.party_points[party] + (tricks ? " in " + tricks[party] + " tricks" : ""))
+        .join(" \u00b7 ");
+    }
     const parties = frame.true_parties || frame.parties;
     if (!parties || !frame.card_points) return "";
     const sums = {};
@@ -302,12 +309,20 @@
         const box = el("article", "note");
         const by = [];
         if (note.author) by.push(note.author);
-        if (note.at) by.push(String(note.at).replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC"));
+        if (note.at) by.push(localMinute(note.at));
         if (note.trick) by.push(where(frame, note));
         box.append(el("p", "note-text", note.text), el("p", "note-by", "\u2014 " + by.join(" \u00b7 ")));
         return box;
       }),
     );
+  }
+
+  // A stored UTC time (ISO 8601) in the reader's time zone, to the minute.
+  function localMinute(at) {
+    const moment = new Date(String(at).replace(/(\.\d{3})\d+/, "$1"));
+    if (Number.isNaN(moment.getTime())) return String(at);
+    const two = (n) => String(n).padStart(2, "0");
+    return moment.getFullYear() + "-" + two(moment.getMonth() + 1) + "-" + two(moment.getDate()) + " " + two(moment.getHours()) + ":" + two(moment.getMinutes());
   }
 
   function resultHeadline(result) {
@@ -335,7 +350,8 @@
     const isLast = i === last;
     current = i;
     $("caption").textContent = frame.caption || (isLast && view.result ? "The result" : "");
-    $("indicator").textContent = "frame " + (i + 1) + " of " + frames.length;
+    // One numbering everywhere: frame N is the step after N cards, as in #step-N and the terminal.
+    $("indicator").textContent = "frame " + (frame.step ?? i) + " of " + (frames[last].step ?? last);
     for (const seat of document.querySelectorAll(".seat")) renderSeat(seat, frame, isLast);
     renderTrick(frame);
     renderSheet(frame, isLast);

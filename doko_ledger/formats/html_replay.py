@@ -19,6 +19,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from doko_ledger.session.place import deal_marks
+
 __all__ = ["dumps"]
 
 # Inside a JSON string these are the same characters; escaped, no "</script>" or "<!--" can
@@ -120,10 +122,15 @@ def dumps(view: Mapping[str, Any]) -> str:
         "base-uri 'none'; form-action 'none'"
     )
     game_id = str(view.get("game_id") or "game")
+    heading = game_id
+    night = view.get("night")
+    if night:  # a card night's deal: its number, and whether it was voided or corrected
+        marks = deal_marks(night["status"], night["corrected_by"], night["replaces"])
+        heading += f" · deal {night['deal']} of {night['session']}" + (f" ({marks})" if marks else "")
     return _PAGE.format(
         policy=policy,
         title=html.escape(f"{game_id} · Doppelkopf replay"),
-        heading=html.escape(game_id),
+        heading=html.escape(heading),
         css=css,
         data=embedded_json(view),
         js=js,

@@ -1,4 +1,4 @@
-"""The YAML session file, a card night deal by deal (RULES.md §9): `load`, `loads`, `dump`,
+"""The YAML session file, a card night deal by deal (docs/rules.md §9): `load`, `loads`, `dump`,
 `dumps` (schema: `schemas/session.schema.json`), and `to_night` / `from_night`.
 
 ```yaml
@@ -327,7 +327,7 @@ def _named(summary: SummaryRecord) -> Iterator[tuple[FieldPath, str]]:
 
 
 def _check_names(session: SessionFile, summary: SummaryRecord, nxt: NextDeal, where: FieldPath) -> None:
-    """Every player a deal names plays it (RULES.md §9: the four to the dealer's left)."""
+    """Every player a deal names plays it (docs/rules.md §9: the four to the dealer's left)."""
     for path, name in _named(summary):
         if name in nxt.playing:
             continue

@@ -104,7 +104,7 @@ class SummarizeDeal:
 
 @dataclass(frozen=True, slots=True)
 class ImposePenalty:
-    """A rule violation (RULES.md §9); `denials` None: counted from the record."""
+    """A rule violation (docs/rules.md §9); `denials` None: counted from the record."""
 
     seat: int
     severe: bool

@@ -123,23 +123,25 @@ def _deal(state: GameState, hands: tuple[Hand, ...]) -> CardsDealt:
     for seat, hand in enumerate(hands):
         if len(hand) != size:
             raise IllegalMove(
-                f"{seat_name(state, seat)}'s hand has {len(hand)} cards; each hand has {size} (RULES.md §1)", seat
+                f"{seat_name(state, seat)}'s hand has {len(hand)} cards; each hand has {size} (docs/rules.md §1)", seat
             )
     full = deck(state.rules.with_nines)
     dealt: Counter[Card] = Counter(c for hand in hands for c in hand)
     for card, count in dealt.items():
         holders = [s for s, h in enumerate(hands) if card in h]
         if card not in full:
-            raise IllegalMove(f"{card} is not in the deck: this game is played without nines (RULES.md §1)", holders[0])
+            raise IllegalMove(
+                f"{card} is not in the deck: this game is played without nines (docs/rules.md §1)", holders[0]
+            )
         if count > 2:
             names = ", ".join(seat_name(state, s) for s in holders)
             raise IllegalMove(
-                f"the deal has {count} copies of {card} ({names}); the deck has two (RULES.md §1)", holders[-1]
+                f"the deal has {count} copies of {card} ({names}); the deck has two (docs/rules.md §1)", holders[-1]
             )
     people = [s for s in range(SEATS) if not state.rules.is_computer(s)]
     if state.rules.computer_seats and all(ALTE in hands[s] and hands[s].count(ALTE) == 1 for s in people):
         names = " and ".join(seat_name(state, s) for s in people)
-        raise IllegalMove(f"{names} would be one party: in a duel the two people never are (RULES.md §8)")
+        raise IllegalMove(f"{names} would be one party: in a duel the two people never are (docs/rules.md §8)")
     return CardsDealt(tuple(tuple(h) for h in hands))
 
 
@@ -148,7 +150,7 @@ def _show_schweinchen(state: GameState, seat: int) -> SchweinchenShown:
     if not state.rules.schweinchen:
         raise IllegalMove("these rules have no Schweinchen (option schweinchen)")
     if state.game_type not in (GameType.NORMAL, GameType.MARRIAGE):
-        raise IllegalMove("Schweinchen counts only in a normal or marriage game (RULES.md §2)")
+        raise IllegalMove("Schweinchen counts only in a normal or marriage game (docs/rules.md §2)")
     if not 0 <= seat < SEATS:
         raise IllegalMove(f"there is no seat {seat}")
     if state.hands is not None:
@@ -165,16 +167,16 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
     who = seat_name(state, seat)
     if not state.ready:
         if state.void:
-            raise IllegalMove(f"{who} cannot play {card}: a severe penalty voided the game (RULES.md §9)")
+            raise IllegalMove(f"{who} cannot play {card}: a severe penalty voided the game (docs/rules.md §9)")
         if state.abandoned is not None:
             raise IllegalMove(f"{who} cannot play {card}: the deal was thrown in")
-        raise IllegalMove(f"{who} cannot play {card}: the reservations are not settled yet (RULES.md §4)")
+        raise IllegalMove(f"{who} cannot play {card}: the reservations are not settled yet (docs/rules.md §4)")
     if state.finished:
         raise IllegalMove(f"{who} cannot play {card}: all {state.hand_size} tricks are played")
     turn = state.to_play
     if seat != turn:
         assert turn is not None
-        raise IllegalMove(f"{who} played {card} out of turn: it is {seat_name(state, turn)}'s turn (RULES.md §3)")
+        raise IllegalMove(f"{who} played {card} out of turn: it is {seat_name(state, turn)}'s turn (docs/rules.md §3)")
     if card not in deck(state.rules.with_nines):
         raise IllegalMove(f"{who} played {card}, which is not in the deck: this game has no nines")
     trick = state.current.cards if state.current is not None else ()
@@ -197,6 +199,6 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
             suit = "trump" if state.order.is_trump(trick[0]) else f"the led suit of {trick[0]}"
             raise IllegalMove(
                 f"revoke: {who} must follow {suit} with one of "
-                f"{' '.join(str(c) for c in state.order.sorted(following))}, not {card} (RULES.md §3)"
+                f"{' '.join(str(c) for c in state.order.sorted(following))}, not {card} (docs/rules.md §3)"
             )
     return CardPlayed(seat, card)

@@ -134,7 +134,7 @@ def _card_played(state: GameState, seat: int, card: Card) -> GameState:
             i = hand.index(card)
             hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
     elif card is ALTE and state.game_type is GameType.NORMAL and ALTE in state.played_by(seat):
-        # Hands not recorded: the same player showing both CQ reveals a silent solo (RULES.md §4).
+        # Hands not recorded: the same player showing both CQ reveals a silent solo (docs/rules.md §4).
         state = state.but(game_type=GameType.SILENT_SOLO, declarer=seat)
     current = state.current
     if current is None:
@@ -155,7 +155,7 @@ def _card_played(state: GameState, seat: int, card: Card) -> GameState:
         assert state.declarer is not None
         led = [(t.cards[0], t.winner) for t in state.tricks if t.winner is not None]
         if duel_marriage(led, state.declarer, state.rules.computer_seats)[2]:
-            return state.but(abandoned=DUEL_UNSCORED)  # the duel's marriage ends the game (RULES.md §8)
+            return state.but(abandoned=DUEL_UNSCORED)  # the duel's marriage ends the game (docs/rules.md §8)
     return state
 
 

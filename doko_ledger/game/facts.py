@@ -1,4 +1,4 @@
-"""The facts of a played game that scoring needs (RULES.md §7): points, tricks, calls, specials."""
+"""The facts of a played game that scoring needs (docs/rules.md §7): points, tricks, calls, specials."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ class NotScorable(DokoError):
 
 
 def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Special, ...]:
-    """Every special point earned in play, by the party of the trick's winner (RULES.md §7)."""
+    """Every special point earned in play, by the party of the trick's winner (docs/rules.md §7)."""
     names = state.players
     last = state.hand_size
     out: list[Special] = []

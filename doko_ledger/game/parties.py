@@ -1,6 +1,6 @@
 """Who plays with whom: the true parties, what the table knew, and the parties' announcements.
 
-Everything here is derived from a `GameState` (RULES.md §4-§5); nothing is stored.
+Everything here is derived from a `GameState` (docs/rules.md §4-§5); nothing is stored.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def true_parties(state: GameState) -> Parties:
 
 
 def public_parties(state: GameState) -> Parties:
-    """Each seat's party as the table knew it at this point (RULES.md §4: a CQ played, an
+    """Each seat's party as the table knew it at this point (docs/rules.md §4: a CQ played, an
     announcement, a marriage partner found, a poverty taken)."""
     summarized = _summary_parties(state)
     if summarized is not None:
@@ -144,7 +144,7 @@ def public_parties(state: GameState) -> Parties:
 def shown_parties(game_type: GameType, declarer: int | None, queens: Sequence[int], calls: Sequence[Call]) -> Parties:
     """What the table knows in a normal game or a silent solo (`declarer`: its soloist), where
     only the cards and the calls show a party: `queens` are the seats of the CQs played so
-    far, in play order (RULES.md §4). A silent solo is public once its soloist has played both."""
+    far, in play order (docs/rules.md §4). A silent solo is public once its soloist has played both."""
     if game_type is GameType.SILENT_SOLO and declarer is not None and queens.count(declarer) == 2:
         return tuple([Party.RE if s == declarer else Party.KONTRA for s in range(SEATS)])
     known: dict[int, Party] = {}
@@ -153,7 +153,7 @@ def shown_parties(game_type: GameType, declarer: int | None, queens: Sequence[in
 
 
 def announcement_shift(state: GameState) -> int | None:
-    """Cards every deadline moves by (marriages, RULES.md §5); None before a marriage is clarified."""
+    """Cards every deadline moves by (marriages, docs/rules.md §5); None before a marriage is clarified."""
     if state.game_type is not GameType.MARRIAGE:
         return 0
     _, clarified = marriage_status(state)

@@ -1,4 +1,4 @@
-"""Deciding a penalty: who offended, how grave, and the denials that count (RULES.md §9)."""
+"""Deciding a penalty: who offended, how grave, and the denials that count (docs/rules.md §9)."""
 
 from __future__ import annotations
 

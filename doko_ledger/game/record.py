@@ -150,7 +150,7 @@ class GameRecord:
     """Who dealt while sitting the deal out (`dealt_by: Emil`); `dealer` is then the player
     before the first to play."""
     penalties: tuple[PenaltyRecord, ...] = ()
-    """Rule violations settled with penalty points, after the play (RULES.md §9)."""
+    """Rule violations settled with penalty points, after the play (docs/rules.md §9)."""
     notes: tuple[AnnotationAdded, ...] = ()
     """Comments on the game, its tricks and cards (`doko annotate`)."""
 

@@ -1,4 +1,4 @@
-"""Decisions before the first card: reservations, the poverty exchange, a deal thrown in (RULES.md §4)."""
+"""Decisions before the first card: reservations, the poverty exchange, a deal thrown in (docs/rules.md §4)."""
 
 from __future__ import annotations
 
@@ -56,13 +56,14 @@ def declare(state: GameState, command: DeclareReservation) -> list[DoppelkopfEve
         raise IllegalMove(f"{who} cannot declare: every player has said healthy or reservation")
     if command.seat != turn:
         raise IllegalMove(
-            f"{who} speaks out of turn: {seat_name(state, turn)} is asked next (from the dealer's left, RULES.md §4)"
+            f"{who} speaks out of turn: {seat_name(state, turn)} is asked next"
+            " (from the dealer's left, docs/rules.md §4)"
         )
     hand = state.hands[command.seat] if state.hands is not None else ()
     if command.healthy and state.rules.is_computer(command.seat) and hand.count(ALTE) == 2:
         raise IllegalMove(
             f"{who} is a computer seat with both CQ: computers never play a solo, so not even a silent one "
-            "(duel rules, RULES.md §8): announce the marriage"
+            "(duel rules, docs/rules.md §8): announce the marriage"
         )
     return [ReservationDeclared(command.seat, command.healthy)]
 
@@ -80,7 +81,7 @@ def name(state: GameState, command: NameReservation) -> list[DoppelkopfEvent]:
         raise IllegalMove(f"{who} cannot name a reservation now: {seat_name(state, turn)} names theirs first")
     if kind is ReservationKind.SOLO:
         if state.rules.is_computer(seat):
-            raise IllegalMove(f"{who} is a computer seat: computers never play a solo (duel rules, RULES.md §8)")
+            raise IllegalMove(f"{who} is a computer seat: computers never play a solo (duel rules, docs/rules.md §8)")
         if solo is None or not solo.is_declared_solo:
             raise IllegalMove(f"{who}'s solo needs its type (club_solo, queen_solo, …)")
         if solo.is_pure_suit_solo and not state.rules.pure_suit_solos:
@@ -89,30 +90,31 @@ def name(state: GameState, command: NameReservation) -> list[DoppelkopfEvent]:
         raise IllegalMove(f"a {kind.value} has no solo type")
     hand = state.hands[seat] if state.hands is not None else None
     if kind is ReservationKind.MARRIAGE and hand is not None and hand.count(ALTE) != 2:
-        raise IllegalMove(f"{who} cannot announce a marriage without both CQ (RULES.md §4)")
+        raise IllegalMove(f"{who} cannot announce a marriage without both CQ (docs/rules.md §4)")
     if kind is ReservationKind.POVERTY:
         if not state.rules.poverty:
             raise IllegalMove("these rules have no poverty (option poverty)")
         if hand is not None and trump_count(hand) > POVERTY_MAX_TRUMPS:
             raise IllegalMove(
-                f"{who} holds {trump_count(hand)} trumps: a poverty needs {POVERTY_MAX_TRUMPS} or fewer (RULES.md §4)"
+                f"{who} holds {trump_count(hand)} trumps:"
+                f" a poverty needs {POVERTY_MAX_TRUMPS} or fewer (docs/rules.md §4)"
             )
     return [ReservationNamed(seat, kind, solo)]
 
 
 def _three_cards(state: GameState, cards: tuple[Card, ...], who: str, verb: str) -> None:
     if len(cards) != POVERTY_CARDS:
-        raise IllegalMove(f"{who} {verb} {len(cards)} cards; a poverty passes three (RULES.md §4)")
+        raise IllegalMove(f"{who} {verb} {len(cards)} cards; a poverty passes three (docs/rules.md §4)")
     missing = [c for c in cards if c not in deck(state.rules.with_nines)]
     if missing:
         raise IllegalMove(f"{who} {verb} {missing[0]}, which is not in this deck")
     twice = [c for c, n in Counter(cards).items() if n > 2]
     if twice:
-        raise IllegalMove(f"{who} {verb} three copies of {twice[0]}; the deck has two (RULES.md §1)")
+        raise IllegalMove(f"{who} {verb} three copies of {twice[0]}; the deck has two (docs/rules.md §1)")
 
 
 def _check_exchange(state: GameState, seat: int, cards: tuple[Card, ...] | None, verb: str, when: str = "") -> None:
-    """Three cards of the deck; where the hands are recorded, given and held (RULES.md §4)."""
+    """Three cards of the deck; where the hands are recorded, given and held (docs/rules.md §4)."""
     who = seat_name(state, seat)
     if cards is not None:
         _three_cards(state, cards, who, verb)
@@ -145,7 +147,7 @@ def pass_cards(state: GameState, command: PassPovertyCards) -> list[DoppelkopfEv
         trumps_kept = [c for c in kept if order.is_trump(c)]
         if trumps_kept:
             raise IllegalMove(
-                f"{who} keeps the trump(s) {cards_text(trumps_kept)}: the poverty passes all trumps (RULES.md §4)"
+                f"{who} keeps the trump(s) {cards_text(trumps_kept)}: the poverty passes all trumps (docs/rules.md §4)"
             )
     return [PovertyCardsPassed(command.seat, cards)]
 
@@ -160,7 +162,7 @@ def answer(state: GameState, command: AnswerPoverty) -> list[DoppelkopfEvent]:
     if turn is None:
         raise IllegalMove(f"{who} cannot answer: the poverty is already taken")
     if command.seat != turn:
-        raise IllegalMove(f"{who} answers out of turn: {seat_name(state, turn)} is asked next (RULES.md §4)")
+        raise IllegalMove(f"{who} answers out of turn: {seat_name(state, turn)} is asked next (docs/rules.md §4)")
     events: list[DoppelkopfEvent] = [PovertyAnswered(command.seat, command.accepted)]
     if not command.accepted and len(poverty.answers) == 2:
         events.append(DealAbandoned(AbandonReason.POVERTY_DECLINED))

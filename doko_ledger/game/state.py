@@ -174,7 +174,7 @@ class GameState:
 
     @property
     def first_leader(self) -> int:
-        """Left of the dealer; the soloist of a declared solo under `soloist_leads` (RULES.md §3)
+        """Left of the dealer; the soloist of a declared solo under `soloist_leads` (docs/rules.md §3)
         or of a tournament's compulsory solo (§9)."""
         if self.game_type is not None and self.game_type.is_declared_solo and self.declarer is not None:
             compulsory = self.players[self.declarer] in self.solo_owed_by
@@ -189,7 +189,7 @@ class GameState:
 
     @property
     def void(self) -> bool:
-        """A severe penalty voided the game (RULES.md §9): nothing more is played."""
+        """A severe penalty voided the game (docs/rules.md §9): nothing more is played."""
         return bool(self.penalties) and any(p.severe for p in self.penalties)
 
     @property
@@ -250,7 +250,7 @@ class GameState:
 
 
 def schweinchen_holder(hands: tuple[Hand, ...]) -> int | None:
-    """The seat holding both DA, if any (RULES.md §2, option `schweinchen`)."""
+    """The seat holding both DA, if any (docs/rules.md §2, option `schweinchen`)."""
     for seat, hand in enumerate(hands):
         if hand.count(FUCHS) == 2:
             return seat

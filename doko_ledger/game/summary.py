@@ -53,23 +53,23 @@ def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]
 
 
 def _check_duel(state: GameState, command: SummarizeDeal) -> None:
-    """Duel rules (RULES.md §8): computers play no solo and never say Re/Kontra; the two
+    """Duel rules (docs/rules.md §8): computers play no solo and never say Re/Kontra; the two
     people are never one party in a normal game."""
     rules = state.rules
     if not rules.computer_seats:
         return
     if command.game_type.is_solo and any(rules.is_computer(s) for s in command.re_seats):
-        raise IllegalMove("a computer seat never plays a solo (duel rules, RULES.md §8)")
+        raise IllegalMove("a computer seat never plays a solo (duel rules, docs/rules.md §8)")
     people = tuple(s for s in range(SEATS) if not rules.is_computer(s))
     if command.game_type is GameType.NORMAL and sorted(command.re_seats) == sorted(people):
-        raise IllegalMove("in a duel the two people are never one party in a normal game (RULES.md §8)")
+        raise IllegalMove("in a duel the two people are never one party in a normal game (docs/rules.md §8)")
     said: set[Party] = set()
     for call in command.announcements:
         party = _party(command, call.seat)
         if rules.is_computer(call.seat) and party not in said:
             who = seat_name(state, call.seat)
             raise IllegalMove(
-                f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, RULES.md §8)"
+                f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, docs/rules.md §8)"
             )
         said.add(party)
 
@@ -114,7 +114,7 @@ def _check_calls(state: GameState, command: SummarizeDeal) -> None:
 def _check_specials(state: GameState, command: SummarizeDeal, solo: bool) -> None:
     if command.specials and solo:
         raise IllegalMove(
-            "special points in a solo: no special points count when one plays against three (RULES.md §7)"
+            "special points in a solo: no special points count when one plays against three (docs/rules.md §7)"
         )
     counts = Counter(s.kind for s in command.specials)
     for kind, most in _MOST.items():

@@ -10,11 +10,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from doko_ledger.events.annotations import AnnotationAdded
-from doko_ledger.events.doppelkopf import GameStarted
+from doko_ledger.events.doppelkopf import (
+    AnnouncementMade,
+    CardPlayed,
+    GameStarted,
+    PenaltyImposed,
+    ReservationDeclared,
+    ReservationNamed,
+    SchweinchenShown,
+)
 from doko_ledger.events.voiding import EventVoided, in_force, versions_in_force
 from doko_ledger.game.commands import IllegalMove
+from doko_ledger.rules.play import SEATS
 
-__all__ = ["in_force", "versions_in_force", "void_last"]
+__all__ = ["in_force", "taken_back", "versions_in_force", "void_last"]
 
 
 def void_last(events: Sequence[Any]) -> EventVoided:
@@ -24,3 +33,32 @@ def void_last(events: Sequence[Any]) -> EventVoided:
     if not kept or isinstance(events[kept[-1] - 1], GameStarted):
         raise IllegalMove("nothing to undo in this game")
     return EventVoided(kept[-1])
+
+
+def taken_back(events: Sequence[Any], voided: EventVoided) -> str:
+    """What `voided` takes back, in the table's words: "Ben's CK in trick 4", "Anna's Re",
+    "Dirk's reservation (club solo)", "the penalty on Clara"."""
+    kept = versions_in_force(events)
+    event = events[voided.version - 1]
+    players = next((e.players for e in events if isinstance(e, GameStarted)), ())
+
+    def name(seat: int | None) -> str:
+        return players[seat] if seat is not None and 0 <= seat < len(players) else "the table"
+
+    match event:
+        case CardPlayed(seat=seat, card=card):
+            before = sum(1 for v in kept if v < voided.version and isinstance(events[v - 1], CardPlayed))
+            return f"{name(seat)}'s {card} in trick {before // SEATS + 1}"
+        case AnnouncementMade(seat=seat, announcement=announcement):
+            return f"{name(seat)}'s {announcement.label}"
+        case ReservationDeclared(seat=seat, healthy=healthy):
+            return f"{name(seat)}'s {'healthy' if healthy else 'reservation'}"
+        case ReservationNamed(seat=seat, kind=kind, solo=solo):
+            what = solo.value if solo is not None else kind.value
+            return f"{name(seat)}'s reservation ({what.replace('_', ' ')})"
+        case PenaltyImposed(seat=seat, severe=severe):
+            return f"the {'severe' if severe else 'minor'} penalty on {name(seat)}"
+        case SchweinchenShown(seat=seat):
+            return f"{name(seat)}'s Schweinchen"
+    words = "".join(f" {c.lower()}" if c.isupper() else c for c in type(event).__name__).strip()
+    return f"the event {voided.version} ({words})"

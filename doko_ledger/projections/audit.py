@@ -56,6 +56,7 @@ from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.play import proven_revokes
 from doko_ledger.rules.ruleset import OPTION_NAMES, PRESETS, RuleSet, preset
 from doko_ledger.rules.scoring import ScoreLine
+from doko_ledger.session.place import DealPlace
 
 
 @dataclass(slots=True)
@@ -75,6 +76,7 @@ class AuditReport:
     checks: list[Check]
     score: GameScore | None
     claim: ClaimReport | None = None
+    place: DealPlace | None = None
 
     @property
     def ok(self) -> bool:
@@ -156,7 +158,7 @@ def _redecide(recorded: Sequence[Recorded]) -> tuple[GameState, Check, Check, Ch
 
 
 def _revokes(state: GameState, cards: Sequence[Recorded]) -> Check:
-    """Revokes proven by later cards, each with both card events (RULES.md §3)."""
+    """Revokes proven by later cards, each with both card events (docs/rules.md §3)."""
     check = Check("no revoke proven by a later card", True)
     if state.dealt is not None:
         check.details.append("hands recorded: every revoke was refused when played")
@@ -196,12 +198,14 @@ def _sums(result: GameScore | None) -> list[Check]:
     parities = {d % 2 for d in result.deltas}
     details = [" ".join(f"{d:+d}" for d in result.deltas)]
     if len(parities) > 1 and result.solo_penalty:
-        details.append("mixed because of a penalty in a solo, the one thing that may mix them (RULES.md §9)")
+        details.append("mixed because of a penalty in a solo, the one thing that may mix them (docs/rules.md §9)")
     parity = Check("all scores even or all odd", len(parities) == 1 or result.solo_penalty, details)
     return [zero, parity]
 
 
-def _explain(result: GameScore, claimed: Mapping[str, int], state: GameState) -> ClaimReport:
+def _explain(
+    result: GameScore, claimed: Mapping[str, int], state: GameState, place: DealPlace | None = None
+) -> ClaimReport:
     """The per-player difference, the derivation lines whose points make up one share of
     it, and the rule sets under which the claim would be right."""
     computed = result.by_player
@@ -209,6 +213,10 @@ def _explain(result: GameScore, claimed: Mapping[str, int], state: GameState) ->
     lines: list[list[ScoreLine]] = []
     rule_names: list[str] = []
     if any(difference.values()) and result.score is not None:
+        unbocked = _without_bock(state, claimed, place)
+        if unbocked is not None:  # the night's bock round is the whole difference
+            return ClaimReport(dict(claimed), computed, difference, [], [unbocked])
+        rule_names = _rules_matching(state, claimed, place)
         lone_seat = state.declarer if result.score.lone else None
         share = next(abs(difference[p]) for s, p in enumerate(result.players) if s != lone_seat)
         scoring = [line for line in result.score.lines if line.points]
@@ -216,12 +224,24 @@ def _explain(result: GameScore, claimed: Mapping[str, int], state: GameState) ->
             lines += [list(c) for c in combinations(scoring, size) if sum(line.points for line in c) == share]
             if lines:
                 break
-        rule_names = _rules_matching(state, claimed)
     return ClaimReport(dict(claimed), computed, difference, lines[:5], rule_names)
 
 
-def _rules_matching(state: GameState, claimed: Mapping[str, int]) -> list[str]:
-    """Presets, and single option changes of the game's rules, under which the claim holds."""
+def _without_bock(state: GameState, claimed: Mapping[str, int], place: DealPlace | None) -> str | None:
+    """The claim is the deal's score without its night's bock round: said so, else None."""
+    if place is None or place.bock is None:
+        return None
+    try:
+        if score_game(state).by_player != dict(claimed):
+            return None
+    except NotScorable:
+        return None
+    return f"{state.rules.preset} without the night's {place.bock.item} ({place.bock.cause})"
+
+
+def _rules_matching(state: GameState, claimed: Mapping[str, int], place: DealPlace | None = None) -> list[str]:
+    """Presets, and single option changes of the game's rules, under which the claim holds
+    (a card night's deal in its bock round)."""
     found = []
     candidates: list[tuple[str, RuleSet]] = [(name, preset(name)) for name in PRESETS]
     base = state.rules
@@ -231,7 +251,7 @@ def _rules_matching(state: GameState, claimed: Mapping[str, int]) -> list[str]:
             candidates.append((f"{base.preset} with {name}={other}", replace(base, **{name: other})))
     for label, rules in candidates:
         try:
-            if score_game(state, rules).by_player == dict(claimed):
+            if score_game(state, rules, place=place).by_player == dict(claimed):
                 found.append(label)
         except (NotScorable, ValueError):
             continue
@@ -253,16 +273,20 @@ def _alternatives(value: Any) -> list[Any]:
 
 
 def audit(
-    recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: Mapping[str, int] | None
+    recorded: Sequence[Recorded],
+    chain_problems: Sequence[str],
+    claimed: Mapping[str, int] | None,
+    place: DealPlace | None = None,
 ) -> AuditReport:
-    """Every check of a game; with `claimed` (player → points), the differences explained."""
+    """Every check of a game; with `claimed` (player → points), the differences explained.
+    `place`: the game's place in its card night (its bock round is in the score)."""
     chain = Check("hash chain intact", not chain_problems, list(chain_problems) or ["every hash matches"])
     state, cards, calls, other = _redecide(recorded)
     card_events = [r for r in recorded if isinstance(r.event, CardPlayed)]
     checks = [chain, cards, _revokes(state, card_events), calls, other, _points(state)]
     result: GameScore | None
     try:
-        result = score_game(state)
+        result = score_game(state, place=place)
     except NotScorable as exc:
         result = None
         checks.append(Check("game scorable", False, [str(exc)]))
@@ -279,5 +303,5 @@ def audit(
             raise DokoError(f"the claimed result must name every player: {', '.join(missing)} missing")
         total = sum(claimed.values())
         checks.append(Check("the claim sums to zero", total == 0, [f"sum {total:+d}"]))
-        claim = _explain(result, claimed, state)
-    return AuditReport(state.game_id, checks, result, claim)
+        claim = _explain(result, claimed, state, place)
+    return AuditReport(state.game_id, checks, result, claim, place)

@@ -5,9 +5,10 @@ Tables (rebuilt by `doko rebuild`):
 - `doudizhu_games`: game_id, stream, played_on, players (JSON list, counter-clockwise),
   dealer, opener, hands_recorded, phase, landlord, bid, stake, winner (landlord,
   farmers or null), out_first, payments (JSON object player → points), tricks, moves,
-  first_position, last_position.
+  first_position, last_position, summarized (recorded by its facts: no bidding or play).
 - `doudizhu_doublings`: game_id, number, player, combination (in words), cards, move
-  (the combination's number in the deal).
+  (the combination's number in the deal); a summarized deal's doublings have no player,
+  cards or move, only what the score sheet counted (`bomb`, `rocket`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from sqlite_utils import Database
 from doko_ledger.doudizhu import DealState, decide, evolve, fold
 from doko_ledger.doudizhu.cards import cards_text, deck
 from doko_ledger.doudizhu.combinations import describe
-from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, TakeKitty
+from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, Summarize, TakeKitty
 from doko_ledger.doudizhu.errors import IllegalMove
 from doko_ledger.doudizhu.events import (
     BidMade,
@@ -31,6 +32,7 @@ from doko_ledger.doudizhu.events import (
     CombinationPlayed,
     DouDizhuAbandoned,
     DouDizhuDealt,
+    DouDizhuSummarized,
     KittyTaken,
     TurnPassed,
 )
@@ -50,11 +52,15 @@ class DouDizhuProjection:
     """Folds each Dou Dizhu game stream into `doudizhu_games` and `doudizhu_doublings` rows;
     streams of other games are left alone."""
 
-    name = "doudizhu"
+    name = "doudizhu-v2"
+    """Versioned with the tables' layout: a ledger whose read models have an older layout has no
+    position under this name, so every stream is folded again (`create` drops the old tables)."""
     stream_prefix = GAME_PREFIX
     first_events = (FIRST_EVENT,)
 
     def create(self, db: Database) -> None:
+        if "doudizhu_games" in db.table_names() and "summarized" not in db["doudizhu_games"].columns_dict:
+            self.drop(db)  # an older layout
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS doudizhu_games (
@@ -62,11 +68,11 @@ class DouDizhuProjection:
                 dealer TEXT NOT NULL, opener TEXT NOT NULL, hands_recorded INTEGER NOT NULL, phase TEXT NOT NULL,
                 landlord TEXT, bid INTEGER NOT NULL, stake INTEGER NOT NULL, winner TEXT, out_first TEXT,
                 payments TEXT, tricks INTEGER NOT NULL, moves INTEGER NOT NULL,
-                first_position INTEGER NOT NULL, last_position INTEGER NOT NULL
+                first_position INTEGER NOT NULL, last_position INTEGER NOT NULL, summarized INTEGER NOT NULL
             );
             CREATE TABLE IF NOT EXISTS doudizhu_doublings (
-                game_id TEXT NOT NULL, number INTEGER NOT NULL, player TEXT NOT NULL, combination TEXT NOT NULL,
-                cards TEXT NOT NULL, move INTEGER NOT NULL, PRIMARY KEY (game_id, number)
+                game_id TEXT NOT NULL, number INTEGER NOT NULL, player TEXT, combination TEXT NOT NULL,
+                cards TEXT, move INTEGER, PRIMARY KEY (game_id, number)
             );
             """
         )
@@ -95,13 +101,16 @@ class DouDizhuProjection:
                         doubling.move,
                     )
                 )
+            start = len(state.stake.doublings) + 1
+            for number, counted in enumerate(state.stake.counted, start):
+                doublings.append((state.game_id, number, None, counted, None, None))
         if not games:
             return
         ids = [g[0] for g in games]
         marks = ", ".join("?" * len(ids))
         for table in TABLES:
             db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", ids)
-        db.conn.executemany(f"INSERT INTO doudizhu_games VALUES ({', '.join('?' * 18)})", games)
+        db.conn.executemany(f"INSERT INTO doudizhu_games VALUES ({', '.join('?' * 19)})", games)
         db.conn.executemany("INSERT INTO doudizhu_doublings VALUES (?, ?, ?, ?, ?, ?)", doublings)
 
 
@@ -129,6 +138,7 @@ def _game_row(state: DealState, stream: StreamEvents) -> tuple[Any, ...]:
         len(state.moves),
         stream.first_position,
         stream.last_position,
+        state.summary is not None,
     )
 
 
@@ -150,9 +160,25 @@ def _move_view(state: DealState, move: Move) -> dict[str, Any]:
     }
 
 
+def summary_view(state: DealState) -> dict[str, Any] | None:
+    """The facts of a deal recorded by them alone (None for a deal recorded by its play)."""
+    summary, players = state.summary, state.players
+    if summary is None:
+        return None
+    return {
+        "landlord": state.name(summary.landlord),
+        "bid": summary.bid,
+        "bombs": summary.bombs,
+        "rockets": summary.rockets,
+        "big_bombs": summary.big_bombs if len(players) == 4 else None,
+        "out_first": state.name(summary.out_first),
+    }
+
+
 def deal_view(state: DealState, notes: Sequence[AnnotationAdded] = ()) -> dict[str, Any]:
     """A whole deal for scripts and renderers: the deal, the bidding, every trick, the stake
-    with each doubling and its cause, the result and the payments."""
+    with each doubling and its cause, the result and the payments. A deal recorded by its
+    facts has `summary` (else None), no bidding or tricks, and `cards_left` None."""
     players = state.players
     tricks = [*state.tricks, *([state.current] if state.current is not None and state.current.moves else [])]
     return {
@@ -169,7 +195,8 @@ def deal_view(state: DealState, notes: Sequence[AnnotationAdded] = ()) -> dict[s
         "kitty": None if state.kitty is None else [str(r) for r in state.kitty],
         "bidding": [{"player": players[s], "bid": "pass" if b == 0 else b} for s, b in state.calls],
         "phase": state.phase.value,
-        "landlord": None if state.landlord is None else players[state.landlord],
+        "summary": summary_view(state),
+        "landlord": None if state.landlord is None else state.name(state.landlord),
         "tricks": [
             {
                 "number": n,
@@ -179,12 +206,12 @@ def deal_view(state: DealState, notes: Sequence[AnnotationAdded] = ()) -> dict[s
             }
             for n, t in enumerate(tricks, 1)
         ],
-        "cards_left": dict(zip(players, state.left, strict=True)),
+        "cards_left": None if state.summary is not None else dict(zip(players, state.left, strict=True)),
         "hands": None
         if state.hands is None
         else {p: [str(r) for r in h] for p, h in zip(players, state.hands, strict=True)},
         "to_beat": None if state.to_beat is None else _move_view(state, state.to_beat),
-        "out_first": None if state.out_first is None else players[state.out_first],
+        "out_first": None if state.out_first is None else state.name(state.out_first),
         "winner": None if state.winner_side is None else state.winner_side.value,
         **score_view(state),
         "notes": [{"author": n.author, "at": n.written_at, "text": n.text} for n in notes],
@@ -192,7 +219,8 @@ def deal_view(state: DealState, notes: Sequence[AnnotationAdded] = ()) -> dict[s
 
 
 def score_view(state: DealState) -> dict[str, Any]:
-    """The stake line by line (the bid, each doubling and what caused it) and the payments."""
+    """The stake line by line (the bid, each doubling and what caused it) and the payments. A
+    doubling a score sheet counted has no move, player or cards: only its combination."""
     players = state.players
     stake = state.stake
     plays = state.plays
@@ -207,7 +235,8 @@ def score_view(state: DealState) -> dict[str, Any]:
                 "cards": [str(r) for r in plays[d.move - 1].cards],
             }
             for d in stake.doublings
-        ],
+        ]
+        + [{"move": None, "player": None, "combination": c, "cards": None} for c in stake.counted],
         "stake": stake.amount,
         "payments": None if payments is None else dict(zip(players, payments, strict=True)),
     }
@@ -257,6 +286,8 @@ def command_of(event: Any) -> Command | None:
             return Play(seat, cards, event.combination)
         case TurnPassed(seat=seat):
             return PassTurn(seat)
+        case DouDizhuSummarized():
+            return Summarize(event.landlord, event.bid, event.out_first, event.bombs, event.rockets, event.big_bombs)
     return None
 
 
@@ -289,6 +320,8 @@ def audit(recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: 
 
 def _conservation(state: DealState) -> Check:
     """Hands, kitty and the cards played are exactly the deck (when the hands were recorded)."""
+    if state.summary is not None:
+        return Check("cards add up to the deck", True, ["recorded by its facts: no cards to count"])
     if state.dealt_hands is None or state.kitty is None:
         return Check("cards add up to the deck", True, ["hands not recorded: nothing to count"])
     n = len(state.players)
@@ -320,7 +353,7 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     if landlord is None or not any(report.difference.values()):
         return
     farmer = next(p for s, p in enumerate(players) if s != landlord)
-    claimed_stake, doublings = abs(claimed[farmer]), len(state.stake.doublings)
+    claimed_stake, doublings = abs(claimed[farmer]), state.stake.times
     if claimed_stake == state.stake.amount:
         report.explanations.append("the claim has the stake right but the wrong side winning")
         return
@@ -328,15 +361,18 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     if k is None:
         return
     counted = "".join(f", for {describe(d.combination)} (play {d.move})" for d in state.stake.doublings)
+    counted += "".join(f", for a {what} (counted)" for what in state.stake.counted)
     report.explanations.append(
         f"the claim's stake {claimed_stake} is the bid {state.bid} with {k} doubling(s); "
         f"the rules count {doublings} doubling(s){counted}"
     )
-    bombs = [m for m in state.plays if m.combination is not None and m.combination.is_bomb_or_rocket]
-    if len(players) == 4 and k == len(bombs) > doublings:
+    bombs = len([m for m in state.plays if m.combination is not None and m.combination.is_bomb_or_rocket])
+    if state.summary is not None:
+        bombs = state.summary.bombs + state.summary.rockets
+    if len(players) == 4 and k == bombs > doublings:
         report.explanations.append(
             "the claim doubles for every bomb, as three players do; with four players only bombs of six or more "
-            "cards and the rocket double (RULES-doudizhu.md §5)"
+            "cards and the rocket double (docs/rules.md §D5)"
         )
 
 

@@ -5,7 +5,8 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 - `games`: game_id, stream, played_on, players (JSON list by seat), dealer,
   rules preset, game_type, declarer, hands_recorded, tricks_played, finished,
   points (JSON list of card points by seat), tricks_won (JSON list), events,
-  last_position.
+  last_position; for a card night's deal: night, deal (its number), status (in
+  force, voided or corrected), corrected_by and replaces (game ids).
 - `tricks`: game_id, number, leader, cards (text, in play order), winner,
   points.
 - `parties`: game_id, seat, player, party (the truth as far as the record
@@ -15,7 +16,8 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
   cause.
 - `scores`: game_id, rules (preset), winner (re, kontra or null), value (what
   each winner gets; Re's net when nobody wins), lone, note, and one column per
-  seat: seat0..seat3 with the player's name in player0..player3.
+  seat: seat0..seat3 with the player's name in player0..player3; multiplier and
+  bock (what started the bock round) for a card night's deal in a bock round.
 - `score_lines`: game_id, number, item, party, points, factor, special, cause.
 
 Only streams that start with a Doppelkopf `GameStarted` are Doppelkopf games; another
@@ -25,22 +27,26 @@ game's streams under `game/` (Dou Dizhu) are left to that game's projection.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
 from sqlite_utils import Database
 
 from doko_ledger.cards import ALL_CARDS
 from doko_ledger.events.doppelkopf import EventVoided, GameStarted
-from doko_ledger.events.store import StreamEvents
+from doko_ledger.events.session import SessionStarted
+from doko_ledger.events.store import EventStore, StreamEvents
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import Parties, announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force
+from doko_ledger.projections import runner
 from doko_ledger.projections.parties import Revelation, fold_revealing
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Party
-from doko_ledger.streams import GAME_PREFIX
+from doko_ledger.session.place import DealPlace
+from doko_ledger.session.recorder import Night
+from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 TABLES = ("games", "tricks", "parties", "announcements", "scores", "score_lines")
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -66,6 +72,11 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "events",
         "first_position",
         "last_position",
+        "night",
+        "deal",
+        "status",
+        "corrected_by",
+        "replaces",
     ),
     "tricks": ("game_id", "number", "leader", "cards", "winner", "points"),
     "parties": ("game_id", "seat", "player", "party", "public_in_trick", "public_cause"),
@@ -78,6 +89,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "lone",
         "note",
         *(f"{column}{seat}" for seat in range(4) for column in ("player", "seat")),
+        "multiplier",
+        "bock",
     ),
     "score_lines": ("game_id", "number", "item", "party", "points", "factor", "special", "cause"),
 }
@@ -98,13 +111,23 @@ def is_doppelkopf(events: Sequence[Any]) -> bool:
 
 class GamesProjection:
     """Folds each Doppelkopf game stream once, with the game's own `evolve`, into the rows of
-    all six tables; streams of other games are left alone."""
+    all six tables; streams of other games are left alone.
 
-    name = "games"
+    A card night's stream (`session/`) is read too: a night's deal is scored in its night
+    (bock round included) and marked (deal number, voided, corrected). When a night or one of
+    its games changes, every game of that night is folded again (a voided deal can take a
+    later deal's bock round away)."""
+
+    name = "games-v2"
+    """v2: the night's columns; a ledger with v1 tables folds them again on its next read."""
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
+    more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
 
     def create(self, db: Database) -> None:
+        if "games" in db.table_names() and "status" not in {c.name for c in db["games"].columns}:
+            self.drop(db)  # the tables of an older version: folded again from the log
+            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name = 'games'")
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS games (
@@ -114,7 +137,8 @@ class GamesProjection:
                 summarized INTEGER NOT NULL, re_points INTEGER,
                 tricks_played INTEGER NOT NULL, finished INTEGER NOT NULL,
                 points TEXT NOT NULL, tricks_won TEXT NOT NULL, events INTEGER NOT NULL,
-                first_position INTEGER NOT NULL, last_position INTEGER NOT NULL
+                first_position INTEGER NOT NULL, last_position INTEGER NOT NULL,
+                night TEXT, deal INTEGER, status TEXT, corrected_by TEXT, replaces TEXT
             );
             CREATE TABLE IF NOT EXISTS tricks (
                 game_id TEXT NOT NULL, number INTEGER NOT NULL, leader TEXT NOT NULL, cards TEXT NOT NULL,
@@ -133,7 +157,8 @@ class GamesProjection:
                 game_id TEXT PRIMARY KEY, rules TEXT NOT NULL, winner TEXT, value INTEGER NOT NULL,
                 lone INTEGER NOT NULL, note TEXT NOT NULL,
                 player0 TEXT NOT NULL, seat0 INTEGER NOT NULL, player1 TEXT NOT NULL, seat1 INTEGER NOT NULL,
-                player2 TEXT NOT NULL, seat2 INTEGER NOT NULL, player3 TEXT NOT NULL, seat3 INTEGER NOT NULL
+                player2 TEXT NOT NULL, seat2 INTEGER NOT NULL, player3 TEXT NOT NULL, seat3 INTEGER NOT NULL,
+                multiplier INTEGER NOT NULL, bock TEXT
             );
             CREATE TABLE IF NOT EXISTS score_lines (
                 game_id TEXT NOT NULL, number INTEGER NOT NULL, item TEXT NOT NULL, party TEXT,
@@ -148,9 +173,15 @@ class GamesProjection:
 
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
         rows: dict[str, list[Row]] = {table: [] for table in TABLES}
-        for stream in streams:
-            if is_doppelkopf(stream.events):
-                _add_rows(rows, stream)
+        games = {s.stream: s for s in streams if s.stream.startswith(GAME_PREFIX) and is_doppelkopf(s.events)}
+        nights = {s.stream: s for s in streams if _is_night(s)}
+        for session in {*nights, *_nights_of(db, list(games))}:
+            night = nights.get(session) or EventStore(db).read_stream_events(session)
+            if night is not None:
+                for folded in _add_night_rows(rows, db, night, games):
+                    games.pop(folded, None)
+        for stream in games.values():
+            _add_rows(rows, stream)
         if not rows["games"]:
             return
         _delete_stale(db, [row[0] for row in rows["games"]])
@@ -171,19 +202,53 @@ def _delete_stale(db: Database, ids: list[str]) -> None:
             db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", stale)
 
 
-def _add_rows(rows: dict[str, list[Row]], stream: StreamEvents) -> None:
-    """One fold of the stream, and every table's rows from its final state."""
+def _is_night(stream: StreamEvents) -> bool:
+    return stream.stream.startswith(SESSION_PREFIX) and bool(stream.events) and type(stream.events[0]) is SessionStarted
+
+
+def _nights_of(db: Database, streams: list[str]) -> set[str]:
+    """The session streams of the card nights these game streams are deals of (as projected)."""
+    ids = [s[len(GAME_PREFIX) :] for s in streams]
+    found: set[str] = set()
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        marks = ", ".join("?" * len(chunk))
+        query = f"SELECT night FROM games WHERE game_id IN ({marks}) AND night IS NOT NULL"  # by primary key
+        found.update(SESSION_PREFIX + r[0] for r in db.execute(query, chunk))
+    return found
+
+
+def _add_night_rows(
+    rows: dict[str, list[Row]], db: Database, night: StreamEvents, batch: dict[str, StreamEvents]
+) -> list[str]:
+    """Every game of a card night folded with its place in the night; returns their streams."""
+    named = Night.load(night.events, {}).state
+    streams: dict[str, StreamEvents] = {}
+    for game_id in (*named.deals, *named.voided, *named.replaced):
+        stream = batch.get(game_stream(game_id)) or EventStore(db).read_stream_events(game_stream(game_id))
+        if stream is not None and is_doppelkopf(stream.events):
+            streams[game_id] = stream
+    loaded = Night.load(night.events, {g: s.events for g, s in streams.items()})
+    places = loaded.places()
+    for game_id, stream in streams.items():
+        _add_rows(rows, stream, places.get(game_id))
+    return [s.stream for s in streams.values()]
+
+
+def _add_rows(rows: dict[str, list[Row]], stream: StreamEvents, place: DealPlace | None = None) -> None:
+    """One fold of the stream, and every table's rows from its final state (`place`: its place
+    in a card night)."""
     events = stream.events
     state, revealed = fold_revealing(in_force(events) if EventVoided in map(type, events) else events)
     parties = true_parties(state)
     won, tricks = state.points_won(), state.tricks_won()
-    rows["games"].append(game_row(state, stream, parties, won, tricks))
+    rows["games"].append(game_row(state, stream, parties, won, tricks, place))
     rows["tricks"].extend(trick_rows(state))
     rows["parties"].extend(party_rows(state, revealed, parties))
     rows["announcements"].extend(announcement_rows(state))
     if state.finished or state.abandoned is not None:
         try:
-            result = score_game(state, parties=parties, won=won, tricks=tricks)
+            result = score_game(state, parties=parties, won=won, tricks=tricks, place=place)
         except NotScorable:
             return
         rows["scores"].append(score_row(result))
@@ -215,9 +280,10 @@ def game_row(
     parties: Parties | None = None,
     won: tuple[int, ...] | None = None,
     tricks: tuple[int, ...] | None = None,
+    place: DealPlace | None = None,
 ) -> Row:
     """The `games` row (columns `COLUMNS["games"]`); `parties`, `won` and `tricks` as computed
-    from `state` when the caller has them already."""
+    from `state` when the caller has them already; `place`: the game's place in a card night."""
     players = state.players
     parties = true_parties(state) if parties is None else parties
     won = state.points_won() if won is None else won
@@ -245,7 +311,15 @@ def game_row(
         len(stream.events),
         stream.first_position,
         stream.last_position,
+        *(_NO_PLACE if place is None else _place_cells(place)),
     )
+
+
+_NO_PLACE = (None, None, None, None, None)
+
+
+def _place_cells(place: DealPlace) -> Row:
+    return (place.session_id, place.number, place.status, place.corrected_by, place.replaces)
 
 
 def _re_points(state: GameState, parties: Parties, won: tuple[int, ...], re_seats: list[int]) -> int | None:
@@ -307,6 +381,8 @@ def score_row(result: GameScore) -> Row:
         score is not None and score.lone,
         result.note,
         *seats,
+        1 if result.bock is None else result.bock.multiplier,
+        None if result.bock is None else result.bock.cause,
     )
 
 

@@ -1,4 +1,4 @@
-"""When each party became public: a fold over a game's events (RULES.md §4).
+"""When each party became public: a fold over a game's events (docs/rules.md §4).
 
 A revelation is one player's party becoming known to the table, with the event
 that showed it: a CQ played, an announcement, a declared solo or poverty, a

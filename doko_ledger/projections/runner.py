@@ -8,7 +8,7 @@ recorded position, and moves that position in the same transaction as the rows.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -17,7 +17,8 @@ from sqlite_utils import Database
 from doko_ledger.events.store import EventStore, StreamEvents
 
 POSITIONS = "projection_positions"
-BATCH = 500
+BATCH = 100
+"""Streams folded per write transaction: the longest any other writer waits for a read model."""
 
 
 class Projection(Protocol):
@@ -25,7 +26,9 @@ class Projection(Protocol):
 
     A projection may also name `first_events` (a tuple of event type names): the types its
     streams start with. The runner then reads only those streams of `stream_prefix`, so that
-    two games sharing `game/` do not each read the other's streams.
+    two games sharing `game/` do not each read the other's streams. A projection that reads
+    streams under more than one prefix names `more_streams`: further prefixes, each with the
+    first events of its streams.
     """
 
     name: str
@@ -44,6 +47,12 @@ class Projection(Protocol):
 def _first_events(projection: Projection) -> tuple[str, ...] | None:
     first: tuple[str, ...] | None = getattr(projection, "first_events", None)
     return first
+
+
+def _prefixes(projection: Projection) -> list[tuple[str, tuple[str, ...] | None]]:
+    """Each stream prefix the projection reads, with the first events of its streams."""
+    more: dict[str, tuple[str, ...]] = getattr(projection, "more_streams", {})
+    return [(projection.stream_prefix, _first_events(projection)), *more.items()]
 
 
 def _ensure(db: Database, projection: Projection) -> None:
@@ -81,42 +90,68 @@ def _fewer_collections() -> Iterator[None]:
 
 
 def catch_up(store: EventStore, projection: Projection) -> int:
-    """Apply every event recorded since the projection's position; returns how many streams changed."""
-    db = store.db
-    start = position(db, projection)
-    if start == store.last_position():
+    """Apply every event recorded since the projection's position; returns how many streams changed.
+
+    The write lock is held for one batch of streams at a time (their events read and folded
+    inside it, so rows are never older than what another writer stored), and the position is
+    moved only from where this catch-up found it (else another catch-up or a rebuild moved it
+    first, and its own position stands).
+    """
+    start = position(store.db, projection)
+    end = store.last_position()
+    if start == end:
         return 0
-    with _fewer_collections(), store.transaction():
-        _ensure(db, projection)
-        start = position(db, projection)
-        end = store.last_position()
-        changed = store.changed_streams(projection.stream_prefix, start, end)
-        first = _first_events(projection)
-        if first is not None:
-            changed = store.streams_starting_with(changed, first)
-        for i in range(0, len(changed), BATCH):
-            batch = [store.read_stream_events(s) for s in changed[i : i + BATCH]]
-            projection.write(db, [s for s in batch if s is not None])
-        _set_position(db, projection, end)
+    changed = [
+        s for found in _streams_of(store, projection, lambda p: store.changed_streams(p, start, end)) for s in found
+    ]
+    with _fewer_collections():
+        _write_batches(store, projection, changed, derived=True)
+    with store.transaction(derived=True):
+        _ensure(store.db, projection)
+        _move_position(store.db, projection, start, end)
     return len(changed)
 
 
 def rebuild(store: EventStore, projection: Projection) -> int:
-    """Drop the projection's tables and fold every stream again; returns the number of streams."""
-    db = store.db
-    count = 0
-    with _fewer_collections(), store.transaction():
-        projection.drop(db)
-        _ensure(db, projection)
-        end = store.last_position()
-        batch: list[StreamEvents] = []
-        for stream in store.iter_stream_events(projection.stream_prefix, end, _first_events(projection)):
-            batch.append(stream)
-            if len(batch) == BATCH:
-                projection.write(db, batch)
-                count += len(batch)
-                batch = []
-        projection.write(db, batch)
-        count += len(batch)
+    """Drop the projection's tables and fold every stream again; returns the number of streams
+    of its `stream_prefix` (a game projection: the games).
+
+    The tables are emptied (position 0) in one short transaction, then filled a batch of
+    streams per transaction, so other writers wait for one batch at most, never the whole
+    rebuild; a rebuild cut short leaves position 0, which the next catch-up completes.
+    """
+    with store.transaction():  # a rebuild is asked for: refused outright on a read-only ledger
+        projection.drop(store.db)
+        _ensure(store.db, projection)
+        _set_position(store.db, projection, 0)
+    end = store.last_position()
+    # streams recorded after `end` are folded early: harmless
+    own, *more = _streams_of(store, projection, store.streams)
+    with _fewer_collections():
+        _write_batches(store, projection, [*own, *(s for found in more for s in found)], derived=False)
+    with store.transaction():
+        _move_position(store.db, projection, 0, end)
+    return len(own)
+
+
+def _streams_of(store: EventStore, projection: Projection, named: Callable[[str], list[str]]) -> list[list[str]]:
+    """For each prefix the projection reads (its `stream_prefix` first), the streams `named`
+    gives that start with the first events it reads."""
+    streams: list[list[str]] = []
+    for prefix, first in _prefixes(projection):
+        found = named(prefix)
+        streams.append(found if first is None else store.streams_starting_with(found, first))
+    return streams
+
+
+def _write_batches(store: EventStore, projection: Projection, streams: Sequence[str], *, derived: bool) -> None:
+    for i in range(0, len(streams), BATCH):
+        with store.transaction(derived=derived):
+            _ensure(store.db, projection)
+            projection.write(store.db, list(store.read_streams_events(streams[i : i + BATCH])))
+
+
+def _move_position(db: Database, projection: Projection, start: int, end: int) -> None:
+    """Move the position from `start` to `end`, only if it is still at `start`."""
+    if position(db, projection) == start:
         _set_position(db, projection, end)
-    return count

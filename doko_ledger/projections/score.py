@@ -1,8 +1,8 @@
-"""A game's score: the derivation lines, penalties, and what each player gets (RULES.md §7, §9)."""
+"""A game's score: the derivation lines, penalties, and what each player gets (docs/rules.md §7, §9)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from doko_ledger.game.facts import deal_facts
 from doko_ledger.game.parties import Parties, true_parties
@@ -11,7 +11,8 @@ from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.penalties import Penalty, penalty_points
 from doko_ledger.rules.ruleset import RuleSet
-from doko_ledger.rules.scoring import Score, score
+from doko_ledger.rules.scoring import Score, ScoreLine, score
+from doko_ledger.session.place import Bock, DealPlace
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,12 @@ class GameScore:
     note: str = ""
     penalties: tuple[PenaltyLine, ...] = ()
     in_solo: bool = False
+    place: DealPlace | None = None
+    """The game's place in its card night: its bock round is in the score (docs/rules.md §9)."""
+
+    @property
+    def bock(self) -> Bock | None:
+        return None if self.place is None else self.place.bock
 
     @property
     def by_player(self) -> dict[str, int]:
@@ -64,13 +71,16 @@ def score_game(
     parties: Parties | None = None,
     won: tuple[int, ...] | None = None,
     tricks: tuple[int, ...] | None = None,
+    place: DealPlace | None = None,
 ) -> GameScore:
     """Score a finished game under its own rules (the snapshot) or under `rules` (what-if).
 
     Raises `NotScorable` for an unfinished game that no severe penalty voided. A deal thrown
     in scores nothing; penalties are added (a severe one replaces the game's score).
     `parties`, `won` and `tricks`: `true_parties(state)`, `state.points_won()` and
-    `state.tricks_won()`, when the caller has them already.
+    `state.tricks_won()`, when the caller has them already. `place`: the game's place in its
+    card night; a bock round multiplies every player's points, penalties included, as the
+    night's standings do, and is the derivation's last line.
     """
     rules = rules or state.rules
     lone = soloist(state)
@@ -91,10 +101,21 @@ def score_game(
     void = state.void
     if void or state.abandoned is not None:
         note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
-        return GameScore(state.game_id, state.players, rules, None, tuple(extra), note, lines, lone is not None)
+        factor = _factor(place)
+        points = tuple(d * factor for d in extra)
+        return GameScore(state.game_id, state.players, rules, None, points, note, lines, lone is not None, place)
     parties = true_parties(state) if parties is None else parties
     result = score(deal_facts(state, parties, won, tricks), rules)
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
     deltas = result.deltas(re_seats, range(4))
-    total = tuple([deltas[s] + extra[s] for s in range(4)])
-    return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None)
+    factor = _factor(place)
+    total = tuple([(deltas[s] + extra[s]) * factor for s in range(4)])
+    bock = None if place is None else place.bock
+    if bock is not None and factor != 1:
+        line = ScoreLine(bock.item, None, 0, factor=factor, cause=bock.cause)
+        result = replace(result, lines=(*result.lines, line), re_value=result.re_value * factor)
+    return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None, place)
+
+
+def _factor(place: DealPlace | None) -> int:
+    return 1 if place is None or place.bock is None else place.bock.multiplier

@@ -1,5 +1,5 @@
 """Per-player statistics over the whole ledger or one card night: games and wins, solos,
-announcements (*Ansagen*), foxes (*Fuchs*), card points and score (RULES.md §6-§7, §9).
+announcements (*Ansagen*), foxes (*Fuchs*), card points and score (docs/rules.md §6-§7, §9).
 
 Every figure is folded from the log with the rules core's own results: each game is scored
 by `score_game` under the rules it was played with, and a card night's deals count with the
@@ -7,7 +7,7 @@ night's bock multipliers, exactly as `doko standings` shows them. What counts as
 
 - A game counts once it has ended: finished (or recorded by its facts), thrown in, or voided
   by a severe penalty. A game still being played is left out (`Stats.in_progress`).
-- *Scored* games have a result (RULES.md §6); a deal thrown in (misdeal, poverty declined,
+- *Scored* games have a result (docs/rules.md §6); a deal thrown in (misdeal, poverty declined,
   an unscored duel marriage) or voided is played but *unscored*. Its penalty points, if any,
   still count in the total.
 - A *win* is being in the party that won the game (§6), not a positive delta: a winner's net
@@ -306,7 +306,7 @@ def _calls(state: GameState) -> list[tuple[int, Announcement, Party]]:
 
 
 def _foxes(state: GameState, parties: Parties) -> list[tuple[int | None, int | None]]:
-    """(who caught it, whose DA it was) for every fox caught (RULES.md §7): the trick's winner
+    """(who caught it, whose DA it was) for every fox caught (docs/rules.md §7): the trick's winner
     and the DA's owner; a summary knows only the owner, where recorded."""
     summary = state.summary
     if summary is not None:

@@ -8,15 +8,19 @@ from typing import Any
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.store import Head, VerifyReport
+from doko_ledger.game.facts import summary_facts
 from doko_ledger.game.parties import Parties, announced, marriage_status, public_parties, true_parties
 from doko_ledger.game.state import GameState, Trick
 from doko_ledger.projections.audit import AuditReport
 from doko_ledger.projections.frames import Frame, note_step
 from doko_ledger.projections.replay import Replay
 from doko_ledger.projections.score import GameScore
+from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
 from doko_ledger.rules.scoring import ScoreLine
+from doko_ledger.session.place import DealPlace
 from doko_ledger.session.standings import Standings
 
 
@@ -52,12 +56,19 @@ def _parties(players: tuple[str, ...], parties: Parties) -> dict[str, str | None
     return {name: None if p is None else p.value for name, p in zip(players, parties, strict=True)}
 
 
-def replay_view(shown: Replay, before_trick: int | None = None) -> dict[str, Any]:
+def place_view(place: DealPlace | None) -> dict[str, Any] | None:
+    """A game's place in its card night for scripts: session, deal number, status ("in force",
+    "voided", "corrected"), corrected_by, replaces, bock (None: no night's deal)."""
+    return None if place is None else place.view()
+
+
+def replay_view(shown: Replay, before_trick: int | None = None, place: DealPlace | None = None) -> dict[str, Any]:
     """A replay for scripts: the game (or the position before a trick), parties public and
-    true, each revelation, every announced level."""
+    true, each revelation, every announced level, and its place in a card night."""
     state = shown.state
     players = state.players
     view = game_view(state) if before_trick is None else position_view(state, before_trick)
+    view["night"] = place_view(place)
     view["parties_public"] = _parties(players, shown.public)
     view["parties_true"] = _parties(players, shown.truth)
     view["revealed"] = [
@@ -131,6 +142,42 @@ def event_view(recorded: Recorded) -> dict[str, Any]:
     }
 
 
+def verify_view(report: VerifyReport) -> dict[str, Any]:
+    return {
+        "ok": report.ok,
+        "format": report.format,
+        "events": report.events,
+        "streams": report.streams,
+        "head": report.head,
+        "position": report.position,
+        "first_bad_position": report.first_bad_position,
+        "expected": report.expected,
+        "expected_at": report.expected_at,
+        "problems": report.problems,
+        "more_problems": report.more_problems,
+    }
+
+
+def head_view(head: Head) -> dict[str, Any]:
+    return {"head": head.hash, "position": head.position, "events": head.events}
+
+
+def anchored_standings_view(night: Standings, head: Head) -> dict[str, Any]:
+    """`doko standings --json`: the night, and the ledger head it was read at."""
+    return standings_view(night) | {"ledger_head": head_view(head)}
+
+
+def settle_view(night: Standings, head: Head) -> dict[str, Any]:
+    """`doko settle --json`: who pays whom in the fewest payments, and the ledger head."""
+    from doko_ledger.session.standings import payments
+
+    return {
+        "session": night.session_id,
+        "payments": [{"payer": p.payer, "payee": p.payee, "amount": str(p.amount)} for p in payments(night)],
+        "ledger_head": head_view(head),
+    }
+
+
 def describe(state: GameState) -> str:
     """One line for people: the game type, its declarer, a marriage's partner."""
     if state.game_type is None:
@@ -182,6 +229,7 @@ def score_view(result: GameScore) -> dict[str, Any]:
             for line in result.penalties
         ],
         "players": result.by_player,
+        "night": place_view(result.place),
     }
 
 
@@ -189,6 +237,7 @@ def audit_view(report: AuditReport) -> dict[str, Any]:
     claim = report.claim
     return {
         "game_id": report.game_id,
+        "night": place_view(report.place),
         "ok": report.ok,
         "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
         "score": None if report.score is None else score_view(report.score),
@@ -221,6 +270,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
                 "match": r.match,
                 "round": r.round,
                 "multiplier": r.multiplier,
+                "bock": r.bock or None,
                 "counts": r.counts,
                 "compulsory_solo": r.compulsory,
                 "forced_solo": r.forced,
@@ -260,10 +310,14 @@ TOURNAMENT = "tournament"
 
 
 def frames_view(
-    shown: Sequence[Frame], notes: Sequence[AnnotationAdded], perspective: str = ALL, result: GameScore | None = None
+    shown: Sequence[Frame],
+    notes: Sequence[AnnotationAdded],
+    perspective: str = ALL,
+    result: GameScore | None = None,
+    place: DealPlace | None = None,
 ) -> dict[str, Any]:
     """A replay as frames, as one viewer could see it: `all` (every hand and the true parties),
-    `tournament` (no card points, parties or announcements before the end, seed 000) or a
+    `tournament` (no card points, parties or announcements before the end) or a
     player's name (their own hand, and only what the table knew). Feeds the terminal stepper
     and the HTML export alike."""
     final = shown[-1].state
@@ -287,6 +341,7 @@ def frames_view(
             for frame in shown
         ],
         "result": None if result is None else _result_view(result),
+        "night": place_view(place),
     }
 
 
@@ -306,21 +361,33 @@ def _frame_view(
         public[perspective] = public[perspective] or _parties(players, true_parties(state))[perspective]
     trick = state.current or (state.tricks[-1] if state.tricks and frame.step else None)
     leader = state.to_play
+    summary = state.summary  # a score-sheet deal: the parties' points and the calls, no cards
+    party_points: dict[str, int] | None = None
+    party_tricks: dict[str, int] | None = None
+    if summary is not None and not hidden:
+        facts = summary_facts(state, summary)
+        party_points = {p.value: facts.points(p) for p in (Party.RE, Party.KONTRA)}
+        if summary.re_tricks is not None:
+            party_tricks = {p.value: facts.tricks(p) for p in (Party.RE, Party.KONTRA)}
     return {
         "step": frame.step,
         "trick": frame.trick,
         "card": frame.card,
-        "caption": _caption(frame),
+        "caption": _caption(frame, points=not hidden),
         "hands": hands,
         "trick_cards": [] if trick is None else [{"player": players[s], "card": str(c)} for s, c in trick.plays],
         "trick_winner": None if trick is None or trick.winner is None else players[trick.winner],
         "leader": None if leader is None else players[leader],
-        "tricks_won": dict(zip(players, state.tricks_won(), strict=True)),
-        "card_points": None if hidden else dict(zip(players, state.points_won(), strict=True)),
+        "tricks_won": None if summary is not None else dict(zip(players, state.tricks_won(), strict=True)),
+        "card_points": None if hidden or summary is not None else dict(zip(players, state.points_won(), strict=True)),
+        "party_points": party_points,
+        "party_tricks": party_tricks,
         "parties": None if hidden else public,
         "true_parties": truth if perspective == ALL else None,
         "announcements": None
         if hidden
+        else _summary_calls(state)
+        if summary is not None
         else [
             {
                 "player": None if a.seat is None else players[a.seat],
@@ -334,12 +401,30 @@ def _frame_view(
     }
 
 
-def _caption(frame: Frame) -> str:
+def _summary_calls(state: GameState) -> list[dict[str, Any]]:
+    """A score-sheet deal's announcements as the frames show calls (each as it was said)."""
+    assert state.summary is not None
+    re_seats = state.summary.re_seats
+    return [
+        {
+            "player": state.players[call.seat],
+            "party": (Party.RE if call.seat in re_seats else Party.KONTRA).value,
+            "announcement": call.announcement.value,
+            "implied": False,
+        }
+        for call in state.summary.announcements
+    ]
+
+
+def _caption(frame: Frame, *, points: bool = True) -> str:
+    """What the frame shows, in words; `points=False` (the tournament view) leaves out the
+    trick's card points."""
     state = frame.state
     players = state.players
     if frame.played is None:
         if state.summary is not None:
-            return "a deal recorded by its facts, without its cards"
+            re = ", ".join(players[s] for s in state.summary.re_seats)
+            return f"a deal recorded by its facts, without its cards: Re ({re})"
         if state.abandoned is not None:
             return f"deal thrown in ({state.abandoned.replace('_', ' ')})"
         leader = state.to_play
@@ -348,7 +433,7 @@ def _caption(frame: Frame) -> str:
     caption = f"trick {frame.trick} · {players[seat]} plays {card}"
     done = state.tricks[-1] if frame.card == SEATS and state.tricks else None
     if done is not None and done.winner is not None:
-        caption += f" · {players[done.winner]} wins the trick ({done.points})"
+        caption += f" · {players[done.winner]} wins the trick" + (f" ({done.points})" if points else "")
     return caption
 
 
@@ -376,3 +461,19 @@ def _line_text(line: ScoreLine) -> str:
     party = "" if line.party is None else f" ({line.party.value})"
     amount = f"×{line.factor}" if line.factor != 1 else f"{line.points:+d}"
     return f"{line.item}{party}: {amount}"
+
+
+def bock_causes(night: Standings, triggers: Sequence[str], table_size: int) -> list[dict[str, Any]]:
+    """Why bock is in force or queued after the night's last deal: each deal whose bock rounds
+    are not over yet, what triggered them (of `triggers`, the night's rules) and the deals left.
+    Each trigger queues one round of `table_size` deals; every deal played under bock uses one."""
+    queue: list[dict[str, Any]] = []
+    for row in night.rows:
+        if row.multiplier > 1:
+            waiting = next((c for c in queue if c["deals_left"] > 0), None)
+            if waiting is not None:
+                waiting["deals_left"] -= 1
+        if row.bock_rounds_started:
+            named = [t for t in row.outcome.triggers if t in triggers]
+            queue.append({"deal": row.number, "triggers": named, "deals_left": row.bock_rounds_started * table_size})
+    return [c for c in queue if c["deals_left"] > 0]

@@ -1,4 +1,4 @@
-"""The pure rules core: no I/O, no clock, no globals. All of RULES.md lives here."""
+"""The pure rules core: no I/O, no clock, no globals. All of docs/rules.md lives here."""
 
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import TRUMP, CardOrder, card_order

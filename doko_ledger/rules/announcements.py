@@ -1,4 +1,4 @@
-"""Announcements (*Ansagen*): deadlines, replies, skipped levels (RULES.md §5)."""
+"""Announcements (*Ansagen*): deadlines, replies, skipped levels (docs/rules.md §5)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ _LABEL = {
 DENIALS = (Announcement.NO90, Announcement.NO60, Announcement.NO30, Announcement.SCHWARZ)
 
 DEADLINE = (1, 2, 3, 4, 5)
-"""By level: the most cards the announcer may have played (RULES.md §5 table)."""
+"""By level: the most cards the announcer may have played (docs/rules.md §5 table)."""
 
 
 def party_word(party: Party) -> Announcement:
@@ -98,12 +98,15 @@ def announcement_problem(
     shift: int,
     own: PartyCalls,
     other: PartyCalls,
+    party_public: bool = True,
 ) -> str | None:
     """Why `announcement` by a `party` player who has played `played` cards is refused, or None.
 
-    `shift` moves every deadline (marriages clarified late, RULES.md §5). A no X
+    `shift` moves every deadline (marriages clarified late, docs/rules.md §5). A no X
     also makes every lower step the party has not said; each must still be in
     time. A party whose Re/Kontra came only as a late reply makes no denial.
+    Without `party_public` the reason does not name the announcer's party (the table
+    does not know it yet).
     """
     if announcement in (Announcement.RE, Announcement.KONTRA) and announcement is not party_word(party):
         return f"a {party.title} player cannot say {announcement.label}"
@@ -118,23 +121,28 @@ def announcement_problem(
             allowed += f", or {reply} as a reply to {at_level(party.other, other.level).label}"
         return _too_late(announcement.label, allowed, played)
     if own.level >= 0 and not own.base_in_time:
+        if not party_public:
+            return (
+                f"{announcement.label} is not allowed: the announcer's party said its first word only as a late "
+                "reply, which would not have been in time as a first announcement (docs/rules.md §5, DDV)"
+            )
         word = party_word(party).label
         return (
             f"{announcement.label} is not allowed: {party.title}'s {word} came only as a late reply "
-            "and would not have been in time as a first announcement (RULES.md §5, DDV)"
+            "and would not have been in time as a first announcement (docs/rules.md §5, DDV)"
         )
     lowest = min(own.level + 1, level)
     for step in range(lowest, level + 1):
         due = deadline(step, shift)
         if played > due:
-            said = at_level(party, step).label
+            said = at_level(party, step).label if party_public or step else "the party's Re or Kontra"
             what = announcement.label if step == level else f"{announcement.label} includes {said}, which"
             return _too_late(what, f"at most {due} card(s) played", played)
     return None
 
 
 def _too_late(what: str, allowed: str, played: int) -> str:
-    return f"{what} is too late: allowed with {allowed}; the announcer has played {played} (RULES.md §5)"
+    return f"{what} is too late: allowed with {allowed}; the announcer has played {played} (docs/rules.md §5)"
 
 
 def after(own: PartyCalls, announcement: Announcement, played: int, shift: int) -> PartyCalls:
@@ -144,11 +152,11 @@ def after(own: PartyCalls, announcement: Announcement, played: int, shift: int) 
     if own.level < 0:
         return PartyCalls(level, in_time)
     # A partner's Re/Kontra in time as a first announcement means the party's call no
-    # longer came only as a late reply (RULES.md §5).
+    # longer came only as a late reply (docs/rules.md §5).
     return PartyCalls(level, own.base_in_time or (announcement.level == 0 and in_time))
 
 
 def marriage_shift(clarifying_trick: int, mode: str) -> int:
     """How many cards later every deadline falls when trick `clarifying_trick` clarified the
-    marriage: `after_first` (default) 0/1/2 for tricks 1/2/3, `tricks` 1/2/3 (RULES.md §5)."""
+    marriage: `after_first` (default) 0/1/2 for tricks 1/2/3, `tricks` 1/2/3 (docs/rules.md §5)."""
     return clarifying_trick if mode == "tricks" else clarifying_trick - 1

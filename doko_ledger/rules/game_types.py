@@ -1,4 +1,4 @@
-"""Game types (contracts) and which card order each one plays with (RULES.md §2, §4)."""
+"""Game types (contracts) and which card order each one plays with (docs/rules.md §2, §4)."""
 
 from __future__ import annotations
 

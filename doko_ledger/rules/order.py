@@ -1,4 +1,4 @@
-"""Card order per game type: which cards are trump and how cards rank (RULES.md §2)."""
+"""Card order per game type: which cards are trump and how cards rank (docs/rules.md §2)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from doko_ledger.cards import ALL_CARDS, DULLE, FUCHS, Card, Rank, Suit
 from doko_ledger.rules.game_types import GameType
 
 TRUMP = "T"
-"""The suit key of trumps: they form one suit for following (RULES.md §2)."""
+"""The suit key of trumps: they form one suit for following (docs/rules.md §2)."""
 
 _PLAIN_RANKS = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
 _SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)

@@ -1,4 +1,4 @@
-"""Penalty points for rule violations at the table (RULES.md §9, "Penalties", DDV).
+"""Penalty points for rule violations at the table (docs/rules.md §9, "Penalties", DDV).
 
 Minor: the offender -3, each other player +1; in a solo, when the offence could harm the
 soloist, the offender -3 and the soloist +3. Severe: the game is void; the offender

@@ -1,4 +1,4 @@
-"""Following suit and winning tricks (RULES.md §2-§3)."""
+"""Following suit and winning tricks (docs/rules.md §2-§3)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ SEATS = 4
 
 
 def next_seat(seat: int) -> int:
-    """The seat to the left: play goes clockwise (RULES.md §1)."""
+    """The seat to the left: play goes clockwise (docs/rules.md §1)."""
     return (seat + 1) % SEATS
 
 
@@ -49,7 +49,7 @@ def must_follow(led: Card, hand: Sequence[Card], order: CardOrder) -> tuple[Card
 
 
 def legal_plays(hand: Sequence[Card], trick: Sequence[Card], order: CardOrder) -> tuple[Card, ...]:
-    """The distinct cards of `hand` that may be played to the trick so far (RULES.md §3)."""
+    """The distinct cards of `hand` that may be played to the trick so far (docs/rules.md §3)."""
     if trick:
         following = must_follow(trick[0], hand, order)
         if following:
@@ -66,7 +66,7 @@ def is_revoke(card: Card, hand: Sequence[Card], trick: Sequence[Card], order: Ca
 
 
 def proven_revokes(tricks: Sequence[Sequence[tuple[int, Card]]], order: CardOrder) -> list[tuple[int, int, int, Card]]:
-    """Revokes that later cards prove, where hands were not recorded (RULES.md §3).
+    """Revokes that later cards prove, where hands were not recorded (docs/rules.md §3).
 
     `tricks` are the plays (seat, card) of each trick in order. A player who did not
     follow the led suit of trick t, and later plays a card of that suit, held it in

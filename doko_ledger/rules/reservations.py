@@ -1,4 +1,4 @@
-"""Reservations (*Vorbehalt*): who is asked when, and which one sets the game (RULES.md §4)."""
+"""Reservations (*Vorbehalt*): who is asked when, and which one sets the game (docs/rules.md §4)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class Named:
 
 
 def asking_order(dealer: int) -> tuple[int, ...]:
-    """Seats in the order they are asked: from the dealer's left, clockwise (RULES.md §4)."""
+    """Seats in the order they are asked: from the dealer's left, clockwise (docs/rules.md §4)."""
     return tuple((dealer + i) % SEATS for i in range(1, SEATS + 1))
 
 
@@ -96,7 +96,7 @@ def trump_count(hand: Sequence[Card]) -> int:
 
 
 def silent_soloist(hands: Sequence[Sequence[Card]]) -> int | None:
-    """The seat holding both CQ, who plays a silent solo if they said healthy (RULES.md §4)."""
+    """The seat holding both CQ, who plays a silent solo if they said healthy (docs/rules.md §4)."""
     for seat, hand in enumerate(hands):
         if hand.count(ALTE) == 2:
             return seat
@@ -110,7 +110,7 @@ def marriage_partner(
 
     The first of tricks 1-3 that counts (option `marriage_clarification`: `any`, `trump`
     led, `plain` led) and is won by another player makes that player the partner. After
-    trick 3 without one the marriage player is alone, and trick 3 clarifies (RULES.md §4-§5).
+    trick 3 without one the marriage player is alone, and trick 3 clarifies (docs/rules.md §4-§5).
     Returns (None, None) while still open.
     """
     for number, (led, winner) in enumerate(tricks[:3], 1):
@@ -125,7 +125,7 @@ def marriage_partner(
 def duel_marriage(
     tricks: Sequence[tuple[Card, int]], declarer: int, computers: Sequence[int]
 ) -> tuple[int | None, int | None, bool]:
-    """(partner, clarifying trick, unscored) of a marriage under duel rules (RULES.md §8).
+    """(partner, clarifying trick, unscored) of a marriage under duel rules (docs/rules.md §8).
 
     A person's marriage is clarified by a trick a computer wins; if the other person
     wins one first, the game ends unscored; if the marriage player wins all three, it

@@ -1,4 +1,4 @@
-"""The rule set: every option of RULES.md as a named field, chosen by preset (RULES.md §8)."""
+"""The rule set: every option of docs/rules.md as a named field, chosen by preset (docs/rules.md §8)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ AnnouncementScoring = Literal["additive", "doubling"]
 Scoring = Literal["standard", "ddv"]
 ForcedSolos = Literal["after_deals", "when_owed"]
 BOCK_TRIGGERS = ("tie", "lost_solo", "lost_re", "lost_kontra", "nobody_wins")
-"""What can start a bock round (RULES.md §9): a 120:120 tie, a lost solo, a lost Re or
+"""What can start a bock round (docs/rules.md §9): a 120:120 tie, a lost solo, a lost Re or
 Kontra announcement, a game nobody wins."""
 
 
@@ -54,7 +54,7 @@ class RuleSet:
     forced_solos: ForcedSolos = "after_deals"
 
     def is_computer(self, seat: int) -> bool:
-        """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (RULES.md §8)."""
+        """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""
         return seat in self.computer_seats
 
     @property
@@ -88,6 +88,33 @@ PRESETS: dict[str, dict[str, Any]] = {
     "duel": {"computer_seats": (1, 3)},
     "tournament": {"compulsory_solo": True},
 }
+
+PRESET_DESCRIPTIONS: dict[str, str] = {
+    "standard": "the default rules: 48 cards, poverty and marriage, Re/Kontra worth 2 each (docs/rules.md §8)",
+    "bistro": "pub rules: no nines, the soloist leads, pure suit solos, solos announce no 90, schweinchen",
+    "ddv": "the DDV's tournament rules: no poverty, DDV scoring, no Karlchen capture",
+    "duel": "two people against two computer seats (1 and 3)",
+    "tournament": "the standard rules with a compulsory solo for every player (docs/rules.md §9)",
+}
+"""One line per preset, for `doko rules list`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named preset: what it is, and the options it changes from the defaults."""
+
+    name: str
+    description: str
+    changes: dict[str, Any]
+
+
+def presets() -> tuple[Preset, ...]:
+    """Every preset, in the order of `PRESETS`."""
+    return tuple(
+        Preset(name, PRESET_DESCRIPTIONS[name], {k: list(v) if isinstance(v, tuple) else v for k, v in changes.items()})
+        for name, changes in PRESETS.items()
+    )
+
 
 _HINTS = get_type_hints(RuleSet)
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset")

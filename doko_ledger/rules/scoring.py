@@ -1,4 +1,4 @@
-"""Who wins (RULES.md §6) and what the game is worth (§7, and the DDV's differences in §8).
+"""Who wins (docs/rules.md §6) and what the game is worth (§7, and the DDV's differences in §8).
 
 Pure: the facts of a deal in, a score with one derivation line per item out.
 """
@@ -112,7 +112,7 @@ class Score:
 
     @property
     def value(self) -> int:
-        """What each winner gets per share (may be negative, RULES.md §7); Re's net when nobody wins."""
+        """What each winner gets per share (may be negative, docs/rules.md §7); Re's net when nobody wins."""
         return -self.re_value if self.winner is Party.KONTRA else self.re_value
 
     def deltas(self, re_seats: Sequence[int], seats: Sequence[int]) -> dict[int, int]:
@@ -126,7 +126,7 @@ class Score:
         return out
 
 
-# -- who wins (RULES.md §6) ---------------------------------------------------
+# -- who wins (docs/rules.md §6) ---------------------------------------------------
 #
 # The helpers below take a party by its index in `_PARTIES` (0 Re, 1 Kontra) and a `_Deal`:
 # the facts' levels, card points and tricks read once per score rather than on every test.
@@ -165,7 +165,7 @@ def _own_target(deal: _Deal, i: int) -> str:
 
 
 def _goal(deal: _Deal, i: int) -> tuple[str, bool]:
-    """What the party had to do (RULES.md §6), and whether it did: its own target, or, when
+    """What the party had to do (docs/rules.md §6), and whether it did: its own target, or, when
     only the other party denied, to break that denial."""
     other = 1 - i
     other_level = deal.levels[other]
@@ -179,7 +179,7 @@ def _goal(deal: _Deal, i: int) -> tuple[str, bool]:
 
 
 def _base_target(deal: _Deal, i: int) -> int:
-    """121 for Re and 120 for Kontra, swapped when only Kontra announced (RULES.md §6)."""
+    """121 for Re and 120 for Kontra, swapped when only Kontra announced (docs/rules.md §6)."""
     kontra_only = deal.levels[_KONTRA] >= 0 and deal.levels[_RE] < 0
     if i == _RE:
         return 120 if kontra_only else 121
@@ -217,7 +217,7 @@ def _winner(deal: _Deal) -> int | None:
     return _RE if _reaches_target(deal, _RE) else _KONTRA
 
 
-# -- game value (RULES.md §7, §8 ddv) ------------------------------------------
+# -- game value (docs/rules.md §7, §8 ddv) ------------------------------------------
 
 
 def _below(deal: _Deal, i: int, step: int) -> bool:
@@ -275,7 +275,7 @@ def _took(deal: _Deal, i: int) -> str:
 
 
 def _specials_count(facts: DealFacts, rules: RuleSet) -> bool:
-    """Special points count in this game (RULES.md §7; §8 ddv and bistro)."""
+    """Special points count in this game (docs/rules.md §7; §8 ddv and bistro)."""
     if facts.lone or facts.game_type.is_solo:
         return False
     return not (facts.game_type is GameType.POVERTY and not rules.special_points_in_poverty)
@@ -296,7 +296,7 @@ def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
 
 
 def score(facts: DealFacts, rules: RuleSet) -> Score:
-    """The score of a deal with its derivation (RULES.md §6-§8)."""
+    """The score of a deal with its derivation (docs/rules.md §6-§8)."""
     deal = _Deal(facts)
     won = _winner(deal)
     lines: list[ScoreLine] = []
@@ -334,7 +334,7 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
 
 
 def _net(lines: list[ScoreLine], party: Party, rules: RuleSet, doubling: bool) -> int:
-    """`party`'s points minus the other party's, doublings applied (RULES.md §7)."""
+    """`party`'s points minus the other party's, doublings applied (docs/rules.md §7)."""
     factor, game, specials = 1, 0, 0
     other = party.other
     for line in lines:

@@ -148,4 +148,4 @@ def _check_next(state: SessionState, command: AddDeal, schedule: Schedule) -> No
         raise IllegalMove(f"deal {expected.number} is dealt by {expected.dealer}, not {command.dealer}")
     owing = expected.forced_solo_by
     if owing and (outcome.solo_by not in owing) and not outcome.abandoned:
-        raise IllegalMove(f"a forced solo is due (RULES.md §9): {', '.join(owing)} must still play a solo")
+        raise IllegalMove(f"a forced solo is due (docs/rules.md §9): {', '.join(owing)} must still play a solo")

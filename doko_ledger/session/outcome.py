@@ -91,7 +91,7 @@ def deal_outcome(state: GameState) -> DealOutcome:
 
 
 def _triggers(state: GameState, winner: Party | None) -> tuple[str, ...]:
-    """Which bock triggers (RULES.md §9) the deal sets off, before the rules pick theirs."""
+    """Which bock triggers (docs/rules.md §9) the deal sets off, before the rules pick theirs."""
     facts = deal_facts(state)
     out = []
     if facts.re_points == 120:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import chain, count
 from typing import Any
 
+from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided
 from doko_ledger.events.voiding import in_force
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.evolve import fold as fold_game
@@ -28,6 +30,7 @@ from doko_ledger.session.decide import (
     decide,
 )
 from doko_ledger.session.outcome import DealOutcome, deal_outcome
+from doko_ledger.session.place import CORRECTED, VOIDED, Bock, DealPlace
 from doko_ledger.session.schedule import Schedule, plan
 from doko_ledger.session.state import SessionState, evolve
 
@@ -44,6 +47,8 @@ class Night:
     games: dict[str, GameState] = field(default_factory=dict)
     new_session_events: list[Any] = field(default_factory=list)
     new_games: dict[str, list[Any]] = field(default_factory=dict)
+    history: list[Any] = field(default_factory=list)
+    """Every session event, stored and new."""
 
     @classmethod
     def load(cls, session_events: Sequence[Any], games: Mapping[str, Sequence[Any]]) -> Night:
@@ -51,6 +56,7 @@ class Night:
         night = cls()
         for event in session_events:
             night.state = evolve(night.state, event)
+        night.history = list(session_events)
         night.games = {game_id: fold_game(in_force(events)) for game_id, events in games.items()}
         return night
 
@@ -64,13 +70,45 @@ class Night:
         for event in decide(self.state, command, self.schedule()):
             self.state = evolve(self.state, event)
             self.new_session_events.append(event)
+            self.history.append(event)
+
+    def places(self, schedule: Schedule | None = None) -> dict[str, DealPlace]:
+        """Where each game the night names stands: its deal number, in force, voided or
+        corrected, and its bock round (from `schedule`, the night's own when not given)."""
+        rows = (schedule or self.schedule()).rows
+        sid = self.state.session_id
+        order: list[str] = []
+        places: dict[str, DealPlace] = {}
+        for event in self.history:
+            match event:
+                case DealAdded(game_id=game_id):
+                    order.append(game_id)
+                    places[game_id] = DealPlace(sid, len(order))
+                case DealVoided(game_id=game_id) if game_id in order:
+                    places[game_id] = replace(places[game_id], number=order.index(game_id) + 1, status=VOIDED)
+                    order.remove(game_id)
+                case DealCorrected(game_id=old, new_game_id=new) if old in order:
+                    index = order.index(old)
+                    order[index] = new
+                    places[old] = replace(places[old], number=index + 1, status=CORRECTED, corrected_by=new)
+                    places[new] = DealPlace(sid, index + 1, replaces=old)
+        for number, game_id in enumerate(order, 1):
+            places[game_id] = replace(places[game_id], number=number)
+        for row in rows:
+            if row.multiplier > 1 and row.game_id in places:
+                places[row.game_id] = replace(places[row.game_id], bock=Bock(row.multiplier, row.bock))
+        return places
 
     def start(self, command: StartSession) -> None:
         self._apply(command)
 
     def next_game_id(self) -> str:
-        number = len(self.state.deals) + len(self.state.voided) + len(self.state.replaced) + 1
-        return f"{self.state.session_id}-{number:02d}"
+        """The next deal's game id: the night and the deal number (`kitchen-05`); when that id is
+        taken by a deal taken back, a letter follows (`kitchen-05b`), so ids keep the numbers."""
+        base = f"{self.state.session_id}-{len(self.state.deals) + 1:02d}"
+        taken = {*self.state.deals, *self.state.voided, *self.state.replaced}
+        tails = chain(("",), "bcdefghijklmnopqrstuvwxyz", (f"-{n}" for n in count(26)))
+        return next(base + tail for tail in tails if base + tail not in taken)
 
     def deal_record(
         self, summary: SummaryRecord | None, abandoned: bool = False, game_id: str | None = None, live: bool = False
@@ -144,8 +182,31 @@ class Night:
         self._apply(VoidDeal(game_id, reason))
         return game_id
 
-    def correct(self, game_id: str, summary: SummaryRecord, reason: str = "corrected") -> tuple[list[Any], GameState]:
-        """Replace a deal by a corrected summary, in the same place with the same players."""
+    def deal_named(self, ref: str) -> str:
+        """The game id of the deal `ref` names: its number in the standings (`3`) or its game id."""
+        deals, sid = self.state.deals, self.state.session_id
+        if ref.isdigit():
+            number = int(ref)
+            if not 1 <= number <= len(deals):
+                raise IllegalMove(f"card night {sid!r} has no deal {number}: it has {len(deals)} deal(s)")
+            return deals[number - 1]
+        if ref in deals:
+            return ref
+        place = self.places().get(ref)
+        if place is not None and place.corrected_by is not None:
+            raise IllegalMove(
+                f"{ref!r} is not a deal of session {sid!r} any more: it was corrected by {place.corrected_by}; "
+                f"correct deal {place.number} instead"
+            )
+        if place is not None:
+            raise IllegalMove(f"{ref!r} is not a deal of session {sid!r} any more: it was taken back (voided)")
+        raise IllegalMove(f"{ref!r} is not a deal of session {sid!r}: give the deal's number from `doko standings`")
+
+    def correct(
+        self, game_id: str, summary: SummaryRecord | None, reason: str = "corrected", *, misdeal: bool = False
+    ) -> tuple[list[Any], GameState]:
+        """Replace a deal by a corrected summary (or a misdeal: the deal thrown in), in the same
+        place with the same players."""
         if game_id not in self.state.deals:
             raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
         old = self.games[game_id]
@@ -159,7 +220,8 @@ class Night:
             dealer=old.players[old.dealer],
             rules=old.rules,
             played_on=old.played_on,
-            summary=summary,
+            summary=None if misdeal else summary,
+            abandoned=MISDEAL if misdeal else None,
             note=old.note,
         )
         events, game = to_events(record)

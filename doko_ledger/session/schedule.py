@@ -1,4 +1,4 @@
-"""The course of a card night, derived from its deals (RULES.md §9): who deals, who sits out,
+"""The course of a card night, derived from its deals (docs/rules.md §9): who deals, who sits out,
 matches and rounds, bock rounds, and a tournament's compulsory and forced solos.
 
 Nothing here is stored: voiding or correcting a deal changes the outcomes and so
@@ -28,7 +28,8 @@ def playing(players: Sequence[str], dealer: int) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class DealRow:
     """One deal of the night with everything derived about it; `deltas` include the bock
-    multiplier, and `totals` are the running totals after it."""
+    multiplier, `bock` says what started the bock round the deal is played in ("deal 3, lost
+    solo"; empty outside bock), and `totals` are the running totals after it."""
 
     number: int
     game_id: str
@@ -38,6 +39,7 @@ class DealRow:
     match: int
     round: int
     multiplier: int
+    bock: str
     counts: bool
     compulsory: bool
     forced: bool
@@ -76,8 +78,8 @@ def _owed(state: SessionState, solos: set[str]) -> tuple[str, ...]:
 
 
 def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
-    """A tournament's owed solos are due now (seed 003: after the counted deals; DDV: when the
-    deals left equal the solos owed)."""
+    """A tournament's owed solos are due now (`after_deals`: after the counted deals; `when_owed`, the DDV's: when
+    the deals left equal the solos owed)."""
     if not owed:
         return False
     left = state.rules.tournament_deals - counted
@@ -86,12 +88,23 @@ def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
     return left <= 0
 
 
+TRIGGER_WORDS = {
+    "tie": "120:120 tie",
+    "lost_solo": "lost solo",
+    "lost_re": "lost Re",
+    "lost_kontra": "lost Kontra",
+    "nobody_wins": "nobody won",
+}
+"""Each bock trigger (`RuleSet.bock_triggers`) as the derivation names it."""
+
+
 def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
     """Fold the night's deal outcomes into the schedule, in order."""
     if not state.started:
         return Schedule((), NextDeal(1, "", 0, (), 1, (), False), (), 0, 0)
     rules, n = state.rules, state.table_size
-    dealer, counted, bock_left = state.first_dealer, 0, 0
+    dealer, counted = state.first_dealer, 0
+    rounds: list[tuple[int, str]] = []  # the bock rounds queued: deals left, what started it
     solos: set[str] = set()
     totals = dict.fromkeys(state.players, 0)
     rows: list[DealRow] = []
@@ -102,13 +115,14 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
         first_solo = outcome.solo_by is not None and outcome.solo_by not in solos and rules.compulsory_solo
         compulsory = rules.compulsory_solo and first_solo and not forced
         live = not outcome.abandoned
-        multiplier = rules.bock_multiplier if bock_left > 0 and live and outcome.finished else 1
+        multiplier = rules.bock_multiplier if rounds and live and outcome.finished else 1
         deltas = {p: outcome.deltas.get(p, 0) * multiplier for p in state.players}
         for player, delta in deltas.items():
             totals[player] += delta
         counts = live and not compulsory and not (forced and rules.forced_solos == "after_deals")
         index = max(counted - 1 + counts, 0)
-        started = sum(1 for t in outcome.triggers if t in rules.bock_triggers) if outcome.finished else 0
+        triggered = [t for t in outcome.triggers if t in rules.bock_triggers] if outcome.finished else []
+        started = len(triggered)
         rows.append(
             DealRow(
                 number=number,
@@ -119,6 +133,7 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
                 match=index // state.match_length + 1,
                 round=index // n + 1,
                 multiplier=multiplier,
+                bock=rounds[0][1] if multiplier > 1 else "",
                 counts=counts,
                 compulsory=compulsory,
                 forced=forced and first_solo,
@@ -132,8 +147,9 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
             solos.add(outcome.solo_by)
         counted += counts
         if multiplier > 1:
-            bock_left -= 1
-        bock_left += started * n
+            left, cause = rounds[0]
+            rounds[0:1] = [(left - 1, cause)] if left > 1 else []
+        rounds += [(n, f"deal {number}, {TRIGGER_WORDS.get(t, t)}") for t in triggered]
         if live and not compulsory:
             dealer = (dealer + 1) % n
     owed = _owed(state, solos)
@@ -145,8 +161,8 @@ def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
         dealer=state.players[dealer],
         dealer_seat=dealer,
         playing=at_next,
-        multiplier=rules.bock_multiplier if bock_left > 0 else 1,
+        multiplier=rules.bock_multiplier if rounds else 1,
         forced_solo_by=tuple(p for p in owed if p in at_next) if forced_now else (),
         over=over,
     )
-    return Schedule(tuple(rows), next_deal, owed, counted, bock_left)
+    return Schedule(tuple(rows), next_deal, owed, counted, sum(left for left, _ in rounds))

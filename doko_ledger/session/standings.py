@@ -1,4 +1,4 @@
-"""The running table of a card night, and settling it up in money (RULES.md §9)."""
+"""The running table of a card night, and settling it up in money (docs/rules.md §9)."""
 
 from __future__ import annotations
 

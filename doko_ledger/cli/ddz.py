@@ -1,0 +1,88 @@
+"""`doko ddz start`, `record`, `close`: a Dou Dizhu session kept from the command line, its deals
+recorded by their facts as a score sheet holds them. Its standings are `doko standings --session`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from doko_ledger.cli.common import ByOption, JsonOption, Typer, echo_json, ledger_path, now, out, recorder
+
+ddz_app = Typer(help="Dou Dizhu sessions: start one, record a deal by its facts, close it.", no_args_is_help=True)
+
+SessionOption = Annotated[
+    str | None, typer.Option("--session", help="The Dou Dizhu session (default: the open one).", show_default=False)
+]
+
+
+@ddz_app.command("start")
+def start(
+    ctx: typer.Context,
+    session_id: Annotated[str, typer.Argument(help="The session's id, e.g. 2026-11-29-dorm.")],
+    players: Annotated[str, typer.Option("--players", help="3 or 4 players, counter-clockwise: Li,Wang,Zhang.")],
+    date: Annotated[str | None, typer.Option("--date", help="When it is played (YYYY-MM-DD).")] = None,
+    by: ByOption = None,
+) -> None:
+    """Start a Dou Dizhu session (only one may be open)."""
+    from doko_ledger.formats import quick_entry
+    from doko_ledger.ledger import Ledger
+
+    names = quick_entry.names(players, "--players")
+    with Ledger.open(ledger_path(ctx), create=True) as ledger:
+        ledger.doudizhu.start_session(session_id, names, played_on=date, by=recorder(by), at=now())
+    out().print(f"Dou Dizhu session {session_id} started: {', '.join(names)}")
+
+
+@ddz_app.command("record")
+def record(
+    ctx: typer.Context,
+    landlord: Annotated[str, typer.Option("--landlord", help="Who was the landlord.")],
+    bid: Annotated[int, typer.Option("--bid", help="The landlord's bid: 1, 2 or 3.")],
+    out_first: Annotated[str, typer.Option("--out-first", help="Who went out first.")],
+    bombs: Annotated[int, typer.Option("--bombs", help="Bombs played (all of them).")] = 0,
+    rockets: Annotated[int, typer.Option("--rockets", help="Rockets played: 0 or 1.")] = 0,
+    big_bombs: Annotated[
+        int, typer.Option("--big-bombs", help="Four players: how many of the bombs had six or more cards.")
+    ] = 0,
+    dealer: Annotated[
+        str | None, typer.Option("--dealer", help="Who dealt (default: the next after the last deal's dealer).")
+    ] = None,
+    opener: Annotated[str | None, typer.Option("--opener", help="Who bid first (default: the dealer).")] = None,
+    session: SessionOption = None,
+    by: ByOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Record the session's next deal by its facts, as a score sheet holds them; shows the stake
+    and the payments."""
+    from doko_ledger.cli import render_doudizhu
+    from doko_ledger.formats.doudizhu_file import DouDizhuSummary
+    from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.doudizhu import deal_view
+
+    facts = DouDizhuSummary(landlord, bid, out_first, bombs, rockets, big_bombs)
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = ledger.doudizhu.session_for(session)
+        done = ledger.doudizhu.record_summary(
+            session_id, facts, dealer=dealer, opener=opener, by=recorder(by), at=now()
+        )
+        ledger.refresh()
+    view = deal_view(done.state)
+    if as_json:
+        shown = ("game_id", "summary", "landlord", "bid", "doublings", "stake", "out_first", "winner", "payments")
+        echo_json({"session": session_id, "version": done.version} | {k: view[k] for k in shown})
+        return
+    console = out()
+    console.print(f"deal {done.game_id} recorded in Dou Dizhu session {session_id}")
+    console.print(render_doudizhu.score(view))
+
+
+@ddz_app.command("close")
+def close(ctx: typer.Context, session: SessionOption = None, by: ByOption = None) -> None:
+    """Close a Dou Dizhu session: it takes no more deals."""
+    from doko_ledger.ledger import Ledger
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = ledger.doudizhu.session_for(session)
+        ledger.doudizhu.close_session(session_id, by=recorder(by), at=now())
+    out().print(f"Dou Dizhu session {session_id} closed")

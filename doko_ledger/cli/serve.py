@@ -1,0 +1,79 @@
+"""`doko serve`: the web app for the phones at the table (FastAPI, run by uvicorn).
+
+The web stack is imported inside the command only, so no other command starts slower.
+"""
+
+from __future__ import annotations
+
+import secrets
+import socket
+from typing import Annotated
+
+import typer
+
+from doko_ledger.cli.common import ledger_path, out
+from doko_ledger.errors import DokoError
+
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
+            address: str = probe.getsockname()[0]
+        except OSError:
+            address = "127.0.0.1"
+    return address
+
+
+def _check_port(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise DokoError(f"cannot serve on {host}:{port}: {exc.strerror} (choose another with --port)") from None
+
+
+def serve(
+    ctx: typer.Context,
+    host: Annotated[str, typer.Option("--host", help="127.0.0.1: this machine only; 0.0.0.0: the local network.")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
+    join_code: Annotated[
+        str | None,
+        typer.Option("--join-code", envvar="DOKO_JOIN_CODE", help="The table's join code (default: a new random one)."),
+    ] = None,
+) -> None:
+    """Serve the ledger to the phones at the table: nights, deals by taps, scores, a JSON API."""
+    import uvicorn
+
+    from doko_ledger.ledger import Ledger
+    from doko_ledger.web import qr
+    from doko_ledger.web.app import Settings, create_app
+
+    path = ledger_path(ctx)
+    _check_port(host, port)
+    Ledger.open(path, create=True).close()  # a fresh ledger can be filled from the phones
+    code = (join_code or new_join_code()).strip().upper()
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/"
+    join_url = f"{url}join?code={code}"
+    settings = Settings(db=path, join_code=code, secret=secrets.token_bytes(32), join_url=join_url)
+    console = out()
+    console.print(f"doko serve: {path} at {url}", markup=False)
+    if host in ("0.0.0.0", "::"):
+        console.print(qr.terminal(join_url), markup=False, highlight=False)
+    console.print(f"join code: {code}   (or open {join_url})", markup=False)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `doko serve` to the `doko` app."""
+    app.command()(serve)

@@ -1,0 +1,120 @@
+"""Deciding a Dou Dizhu deal recorded by its facts only, as a score sheet holds them: the
+landlord, the bid, the bombs and rockets played, and who went out first (no cards)."""
+
+from __future__ import annotations
+
+from doko_ledger.doudizhu.bidding import BIDS
+from doko_ledger.doudizhu.cards import hand_size, kitty_size
+from doko_ledger.doudizhu.commands import Summarize
+from doko_ledger.doudizhu.errors import IllegalMove, IllegalSummary
+from doko_ledger.doudizhu.events import DouDizhuSummarized
+from doko_ledger.doudizhu.state import DealState
+
+RANKS = 13
+"""The plain ranks 3 to 2: the only ranks a bomb can be of (docs/rules.md §D4)."""
+
+BIG = 6
+"""The fewest cards of a bomb that doubles a four-player stake (docs/rules.md §D5)."""
+
+
+def summarize(state: DealState, command: Summarize) -> DouDizhuSummarized:
+    """The summary event, or `IllegalSummary` naming the fact that cannot be (`IllegalMove`
+    when the deal already has another record)."""
+    if not state.dealt:
+        raise IllegalMove("the cards have not been dealt")
+    if state.summary is not None or state.dealt_hands is not None or state.calls or state.moves:
+        raise IllegalMove("a deal recorded by its facts has no other record: no hands, bidding or play")
+    n = len(state.players)
+    for fact, role, seat in (
+        ("landlord", "the landlord", command.landlord),
+        ("out_first", "who went out first", command.out_first),
+    ):
+        if not 0 <= seat < n:
+            raise IllegalSummary(f"{role} must be seat 0-{n - 1}, not {seat}", fact)
+    if command.bid not in BIDS:
+        raise IllegalSummary(f"the bid is 1, 2 or 3, not {command.bid} (docs/rules.md §D2)", "bid")
+    for fact, count in (("bombs", command.bombs), ("rockets", command.rockets), ("big_bombs", command.big_bombs)):
+        if count < 0:
+            what = fact.replace("big_bombs", "bombs of six or more cards")
+            raise IllegalSummary(f"{count} {what}: a count of what was played is 0 or more", fact)
+    _check_possible(state, command)
+    return DouDizhuSummarized(
+        command.landlord, command.bid, command.out_first, command.bombs, command.rockets, command.big_bombs
+    )
+
+
+def _check_possible(state: DealState, command: Summarize) -> None:
+    """The bombs and rockets fit the deck, and the players' hands, with the given player going
+    out first (everybody else keeps at least one card: the deal ends when a hand is empty)."""
+    n = len(state.players)
+    bombs, big, rockets = command.bombs, command.big_bombs, command.rockets
+    jokers = "both jokers" if n == 3 else "all four jokers"
+    if rockets > 1:
+        raise IllegalSummary(
+            f"{rockets} rockets: the rocket is {jokers}, so a deal has one at most (docs/rules.md §D4)",
+            "rockets",
+        )
+    if n == 3 and big:
+        raise IllegalSummary(
+            f"{big} bomb(s) of six or more cards in a three-player deal: with one deck a bomb is four of a rank "
+            "(docs/rules.md §D4)",
+            "big_bombs",
+        )
+    if big > bombs:
+        raise IllegalSummary(
+            f"{big} bombs of six or more cards but {_counted(bombs, 0)} in all: the big ones count among the bombs",
+            "big_bombs",
+        )
+    small = bombs - big
+    most = RANKS if n == 3 else 2 * (RANKS - big)
+    if small > most:
+        per_rank = "four" if n == 3 else "eight"
+        others = "" if n == 3 or not big else f" beside {big} of six or more cards"
+        raise IllegalSummary(
+            f"{bombs} bombs: {RANKS} ranks of {per_rank} cards make at most {most} bombs{others} "
+            "(docs/rules.md §D1, §D4)",
+            "bombs",
+        )
+    out, landlord = command.out_first, command.landlord
+    if _fits(n, landlord, out, small, big, rockets):
+        return
+    who = state.name(out)
+    played = _counted(small + big, rockets)
+    if any(_fits(n, landlord, seat, small, big, rockets) for seat in range(n)):
+        raise IllegalSummary(
+            f"{played} cannot all be played when {who} goes out first: the others keep a card each, and a "
+            f"farmer holds {hand_size(n)} cards, the landlord {state.name(landlord)} {hand_size(n) + kitty_size(n)} "
+            "(docs/rules.md §D1, §D3)",
+            "out_first",
+        )
+    raise IllegalSummary(
+        f"{played} need more cards than the players can play before one of them goes out (docs/rules.md §D1, §D3)",
+        "bombs",
+    )
+
+
+def _counted(bombs: int, rockets: int) -> str:
+    text = f"{bombs} bomb{'s' if bombs != 1 else ''}"
+    return text + (f" and {rockets} rocket" if rockets else "")
+
+
+def _fits(players: int, landlord: int, out_first: int, small: int, big: int, rockets: int) -> bool:
+    """Whether the bombs (`small` of four cards at least, `big` of six) and rockets can be shared
+    among the hands: the landlord's holds the kitty too; the player going out first plays every
+    card, the others all but one."""
+    rocket_size = 2 if players == 3 else 4
+    best: dict[tuple[int, int], int] = {(0, 0): 0}  # (big bombs, rockets) placed -> most small bombs beside them
+    for seat in range(players):
+        held = hand_size(players) + (kitty_size(players) if seat == landlord else 0)
+        room = held - (0 if seat == out_first else 1)
+        step: dict[tuple[int, int], int] = {}
+        for (big_so_far, rockets_so_far), small_so_far in best.items():
+            for r in range(rockets - rockets_so_far + 1):
+                for b in range(big - big_so_far + 1):
+                    left = room - r * rocket_size - b * BIG
+                    if left < 0:
+                        break
+                    key = (big_so_far + b, rockets_so_far + r)
+                    step[key] = max(step.get(key, -1), small_so_far + left // 4)
+        best = step
+    return best.get((big, rockets), -1) >= small

@@ -1,0 +1,241 @@
+"""The JSON API under /api/: the views `doko ... --json` prints, made by the same functions, and
+the writes the pages use. A refusal is a 4xx with `{"error": "one line"}`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from doko_ledger.formats.quick_entry import EntryError
+from doko_ledger.game.record import SummaryRecord
+from doko_ledger.projections.views import (
+    anchored_standings_view,
+    audit_view,
+    notes_view,
+    score_view,
+    settle_view,
+    standings_view,
+)
+from doko_ledger.rules.ruleset import PRESETS, preset
+from doko_ledger.session.decide import StartSession
+from doko_ledger.web.common import ApiWriter, now, open_ledger, render
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+@router.get("/", include_in_schema=False)
+def api_page(request: Request) -> Response:
+    """The API's own page, drawn from its OpenAPI description (nothing loaded from the network)."""
+    spec = request.app.openapi()
+    return render(request, "api.html", {"paths": spec["paths"]})
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+@router.get("/health", summary="The server answers (no ledger read)")
+def health() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/games", summary="The recorded games (doko games --json)")
+def games(request: Request) -> list[dict[str, Any]]:
+    with open_ledger(request) as ledger:
+        return ledger.games()
+
+
+@router.get("/games/{game}/score", summary="A game's score with its derivation (doko score --json)")
+def score(request: Request, game: str) -> dict[str, Any]:
+    with open_ledger(request) as ledger:
+        return score_view(ledger.score(ledger.resolve(game)))
+
+
+def _claim(text: str) -> dict[str, int]:
+    claimed: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, _, value = part.partition("=")
+        try:
+            claimed[name.strip()] = int(value)
+        except ValueError:
+            raise EntryError(f"claimed: write PLAYER=POINTS, e.g. Anna=+5, not {part!r}") from None
+    return claimed
+
+
+@router.get("/games/{game}/audit", summary="A game's audit, a claimed result explained (doko audit --json)")
+def audit(
+    request: Request,
+    game: str,
+    claimed: Annotated[str | None, Query(description="Anna=+5,Ben=-5,Clara=+5,Dirk=-5")] = None,
+) -> dict[str, Any]:
+    claim = None if claimed is None else _claim(claimed)
+    with open_ledger(request) as ledger:
+        game_id = ledger.resolve(game)
+        if ledger.kind(game_id) == "doudizhu":
+            report = ledger.doudizhu.audit(game_id, claim)
+            return {"game_id": game_id, "ok": report.ok, "checks": [c.name for c in report.checks if not c.ok]}
+        return audit_view(ledger.audit(game_id, claim))
+
+
+@router.get("/games/{game}/notes", summary="A game's notes (doko notes --json)")
+def notes(request: Request, game: str) -> list[dict[str, Any]]:
+    with open_ledger(request) as ledger:
+        return notes_view(ledger.notes(ledger.resolve(game)))
+
+
+@router.get("/nights", summary="The card nights (doko session list --json)")
+def nights(request: Request) -> list[dict[str, Any]]:
+    with open_ledger(request) as ledger:
+        rows = [ledger.nights.standings(sid) for sid in ledger.nights.session_ids()]
+        return [
+            {"session": s.session_id, "players": list(s.players), "deals": len(s.rows), "closed": s.closed}
+            | {"game": "doppelkopf", "version": ledger.nights.version(s.session_id)}
+            for s in rows
+        ]
+
+
+@router.get("/nights/{session}/standings", summary="A night's standings (doko standings --json)")
+def standings(request: Request, session: str) -> dict[str, Any]:
+    with open_ledger(request) as ledger:
+        sid = ledger.nights.resolve(session)
+        night = ledger.nights.standings(sid)
+        return anchored_standings_view(night, ledger.head()) | {"version": ledger.nights.version(sid)}
+
+
+@router.get("/nights/{session}/settle", summary="Who pays whom (doko settle --json)")
+def settle(request: Request, session: str) -> dict[str, Any]:
+    with open_ledger(request) as ledger:
+        return settle_view(ledger.nights.standings(ledger.nights.resolve(session)), ledger.head())
+
+
+@router.get("/stats", summary="Per-player statistics (doko stats --json)")
+def stats(request: Request, session: str | None = None) -> dict[str, Any]:
+    from doko_ledger.projections.stats import ledger_stats, stats_view
+
+    with open_ledger(request) as ledger:
+        return stats_view(ledger_stats(ledger, session))
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+class NightIn(BaseModel):
+    session_id: str = Field(max_length=100)
+    players: list[str] = Field(max_length=7)
+    dealer: str | None = None
+    rules: str = "standard"
+    match: int = 8
+    rate: str | None = None
+    played_on: str | None = None
+
+
+class SpecialIn(BaseModel):
+    kind: str
+    party: str
+    caught_from: str | None = None
+
+
+class DealIn(BaseModel):
+    """A deal by its facts, as `doko record` takes them."""
+
+    game: str = "normal"
+    re: list[str] = Field(default_factory=list, max_length=4)
+    re_points: int = 0
+    tricks: tuple[int, int] | None = None
+    calls: list[tuple[str, str]] = Field(default_factory=list, max_length=24)
+    specials: list[SpecialIn] = Field(default_factory=list, max_length=24)
+    misdeal: bool = False
+
+    def summary(self) -> SummaryRecord | None:
+        if self.misdeal:
+            return None
+        return SummaryRecord(
+            game=self.game,
+            re=tuple(self.re),
+            re_points=self.re_points,
+            tricks=self.tricks,
+            announcements=tuple(self.calls),
+            specials=tuple((s.kind, s.party, s.caught_from) for s in self.specials),
+        )
+
+
+class Versioned(BaseModel):
+    version: int = Field(description="The night's version the write was made from (GET standings).")
+
+
+class DealAt(Versioned):
+    deal: DealIn
+
+
+class NoteIn(BaseModel):
+    text: str = Field(min_length=1, max_length=4000)
+
+
+@router.post("/nights", status_code=201, summary="Start a card night (doko session start)")
+def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
+    players = tuple(body.players)
+    first = players.index(body.dealer) if body.dealer in players else 0
+    if body.dealer is not None and body.dealer not in players:
+        raise EntryError(f"dealer: {body.dealer!r} is not one of the players ({', '.join(players)})")
+    if body.rules not in PRESETS:
+        raise EntryError(f"rules: a preset ({', '.join(PRESETS)}), not {body.rules!r}")
+    command = StartSession(body.session_id, players, first, preset(body.rules), body.match, body.played_on, body.rate)
+    with open_ledger(request, writing=True) as ledger:
+        ledger.nights.start(command, by=by, at=now())
+        return standings_view(ledger.nights.standings(body.session_id)) | {
+            "version": ledger.nights.version(body.session_id)
+        }
+
+
+@router.post("/nights/{session}/preview", summary="The next deal's score, nothing written")
+def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
+    with open_ledger(request) as ledger:
+        sid = ledger.nights.resolve(session)
+        prepared = ledger.nights.prepare(sid, body.summary(), misdeal=body.misdeal)
+    return {"game_id": prepared.game_id, "score": None if prepared.score is None else score_view(prepared.score)}
+
+
+@router.post("/nights/{session}/deals", status_code=201, summary="Record the next deal (doko record)")
+def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
+    with open_ledger(request, writing=True) as ledger:
+        sid = ledger.nights.resolve(session)
+        prepared = ledger.nights.record_at(
+            sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
+        )
+        ledger.refresh()
+        return {
+            "game_id": prepared.game_id,
+            "score": None if prepared.score is None else score_view(prepared.score),
+            "version": ledger.nights.version(sid),
+        }
+
+
+@router.post("/nights/{session}/undo", summary="Take back the night's last deal (doko undo)")
+def undo(request: Request, session: str, body: Versioned, by: ApiWriter) -> dict[str, Any]:
+    with open_ledger(request, writing=True) as ledger:
+        sid = ledger.nights.resolve(session)
+        game_id = ledger.nights.undo_at(sid, body.version, by=by, at=now())
+        ledger.refresh()
+        return {"taken_back": game_id, "version": ledger.nights.version(sid)}
+
+
+@router.post("/nights/{session}/deals/{game}/correct", summary="Replace a deal's facts (doko correct)")
+def correct(request: Request, session: str, game: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
+    summary = body.deal.summary()
+    if summary is None:
+        raise EntryError("a correction gives the deal's facts, not a misdeal")
+    with open_ledger(request, writing=True) as ledger:
+        sid = ledger.nights.resolve(session)
+        new = ledger.nights.correct_at(sid, body.version, game, summary, by=by, at=now())
+        ledger.refresh()
+        return {"game_id": new.game_id, "version": ledger.nights.version(sid)}
+
+
+@router.post("/games/{game}/notes", status_code=201, summary="Add a note on a game (doko annotate)")
+def add_note(request: Request, game: str, body: NoteIn, by: ApiWriter) -> dict[str, Any]:
+    with open_ledger(request, writing=True) as ledger:
+        game_id = ledger.resolve(game)
+        note = ledger.annotate(game_id, None, None, body.text.strip(), by=by, at=now())
+    return {"game_id": game_id, "author": note.author, "text": note.text}

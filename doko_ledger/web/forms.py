@@ -1,0 +1,155 @@
+"""The deal form's fields read into the library's terms (a `SummaryRecord`, a `StartSession`),
+and back into fields for a form shown again. Only reading: every rule is the library's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from doko_ledger.formats.quick_entry import EntryError
+from doko_ledger.game.record import SummaryRecord
+from doko_ledger.rules.announcements import Announcement
+from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.ruleset import PRESETS, RuleSet, preset
+from doko_ledger.rules.scoring import SpecialKind
+from doko_ledger.session.decide import MAX_PLAYERS, StartSession
+from doko_ledger.web.common import Posted
+
+SPECIAL_ROWS = 3
+GAME_TYPES = [g.value for g in GameType]
+CALLS = [a.value for a in Announcement]
+SPECIALS = [k.value for k in SpecialKind]
+
+
+@dataclass(slots=True)
+class DealFields:
+    """What the deal form holds, as typed: shown again after a preview or a refusal."""
+
+    game: str = "normal"
+    re: list[str] = field(default_factory=list)
+    re_points: str = ""
+    re_tricks: str = ""
+    kontra_tricks: str = ""
+    calls: dict[str, str] = field(default_factory=dict)
+    specials: list[dict[str, str]] = field(default_factory=list)
+    misdeal: bool = False
+
+    def __post_init__(self) -> None:
+        self.specials += [{"kind": "", "party": "", "from": ""} for _ in range(SPECIAL_ROWS - len(self.specials))]
+
+
+def deal_fields(post: Posted, playing: Sequence[str]) -> DealFields:
+    specials = [
+        {
+            "kind": post.get(f"special_kind_{i}"),
+            "party": post.get(f"special_party_{i}"),
+            "from": post.get(f"special_from_{i}"),
+        }
+        for i in range(SPECIAL_ROWS)
+    ]
+    return DealFields(
+        game=post.get("game", "normal") or "normal",
+        re=post.all("re"),
+        re_points=post.get("re_points"),
+        re_tricks=post.get("re_tricks"),
+        kontra_tricks=post.get("kontra_tricks"),
+        calls={p: post.get(f"call_{i}") for i, p in enumerate(playing) if post.get(f"call_{i}")},
+        specials=specials,
+        misdeal=post.get("misdeal") == "1",
+    )
+
+
+def fields_of(summary: SummaryRecord, playing: Sequence[str]) -> DealFields:
+    """A recorded deal's facts as form fields (to correct it)."""
+    calls: dict[str, str] = {}
+    for player, call in summary.announcements:
+        calls[player] = call  # the highest call a player made is the last
+    specials = [{"kind": k, "party": p, "from": f or ""} for k, p, f in summary.specials]
+    return DealFields(
+        game=summary.game,
+        re=list(summary.re),
+        re_points=str(summary.re_points),
+        re_tricks="" if summary.tricks is None else str(summary.tricks[0]),
+        kontra_tricks="" if summary.tricks is None else str(summary.tricks[1]),
+        calls={p: c for p, c in calls.items() if p in playing},
+        specials=specials[:SPECIAL_ROWS],
+    )
+
+
+def _number(text: str, what: str) -> int:
+    if not text.isdigit():
+        raise EntryError(f"{what}: give a whole number, not {text!r}" if text else f"{what}: give a number")
+    return int(text)
+
+
+def summary_of(fields: DealFields) -> SummaryRecord:
+    """The deal's facts; the library checks them when the deal is decided."""
+    if fields.game not in GAME_TYPES:
+        raise EntryError(f"unknown game type {fields.game!r}")
+    if not fields.re:
+        raise EntryError("tap the Re players (or, in a solo, the soloist)")
+    tricks = None
+    if fields.re_tricks or fields.kontra_tricks:
+        tricks = (_number(fields.re_tricks, "Re's tricks"), _number(fields.kontra_tricks, "Kontra's tricks"))
+    for call in fields.calls.values():
+        if call not in CALLS:
+            raise EntryError(f"unknown call {call!r} ({', '.join(CALLS)})")
+    specials = []
+    for row in fields.specials:
+        if not row["kind"]:
+            continue
+        if row["kind"] not in SPECIALS or row["party"] not in ("re", "kontra"):
+            raise EntryError(f"special points: choose the kind and the party (re or kontra), not {row['kind']!r}")
+        specials.append((row["kind"], row["party"], row["from"] or None))
+    return SummaryRecord(
+        game=fields.game,
+        re=tuple(fields.re),
+        re_points=_number(fields.re_points, "Re's card points"),
+        tricks=tricks,
+        announcements=tuple(fields.calls.items()),
+        specials=tuple(specials),
+    )
+
+
+# -- starting a night ---------------------------------------------------------------------------
+
+
+def rules_choices(nights: Sequence[tuple[str, RuleSet]]) -> list[dict[str, Any]]:
+    """The presets, then each different rule set an earlier night used (its house rules)."""
+    out = [{"value": f"preset:{name}", "label": name, "rules": preset(name)} for name in PRESETS]
+    seen = [c["rules"] for c in out]
+    for night_id, rules in nights:
+        if rules not in seen:
+            seen.append(rules)
+            changed = ", ".join(f"{k}={v}" for k, v in rules.changed_from_preset().items())
+            out.append({"value": f"night:{night_id}", "label": f"as night {night_id}: {rules.preset}, {changed}"})
+    return out
+
+
+def start_command(post: Posted, nights: Sequence[tuple[str, RuleSet]]) -> StartSession:
+    names = [post.get(f"player_{i}") for i in range(MAX_PLAYERS)]
+    players = tuple(n for n in names if n)
+    dealer_slot = post.get("dealer", "0")
+    dealer_name = names[int(dealer_slot)] if dealer_slot.isdigit() and int(dealer_slot) < len(names) else ""
+    first = players.index(dealer_name) if dealer_name in players else 0
+    choice = post.get("rules", "preset:standard")
+    kind, _, name = choice.partition(":")
+    by_night = dict(nights)
+    if kind == "preset" and name in PRESETS:
+        rules = preset(name)
+    elif kind == "night" and name in by_night:
+        rules = by_night[name]
+    else:
+        raise EntryError(f"unknown rules {choice!r}: choose a preset or an earlier night's rules")
+    match = post.get("match", "8") or "8"
+    rate = post.get("rate") or None
+    return StartSession(
+        post.get("session_id"),
+        players,
+        first,
+        rules,
+        _number(match, "deals per match"),
+        post.get("played_on") or None,
+        rate.replace(",", ".") if rate else None,
+    )

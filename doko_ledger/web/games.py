@@ -1,0 +1,159 @@
+"""The pages of games: the list, one game's score with its derivation, its audit against a
+claimed result, its notes, and its HTML replay."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from doko_ledger.errors import DokoError
+from doko_ledger.events.session import DealCorrected
+from doko_ledger.formats.quick_entry import EntryError
+from doko_ledger.game.facts import NotScorable
+from doko_ledger.ledger import Ledger
+from doko_ledger.projections.views import audit_view, notes_view, score_view
+from doko_ledger.session.state import fold as fold_session
+from doko_ledger.web.common import PostedForm, now, open_ledger, render, status_of
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+
+_POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+
+
+def deal_marks(ledger: Ledger) -> dict[str, dict[str, Any]]:
+    """Each card-night deal by its game id: its night, its number, and whether it was taken
+    back or corrected (and by which game), from the nights' own streams."""
+    marks: dict[str, dict[str, Any]] = {}
+    for sid in ledger.nights.session_ids():
+        recorded = ledger.nights.changes_since(sid, 0)
+        state = fold_session(r.event for r in recorded)
+        for number, game_id in enumerate(state.deals, 1):
+            marks[game_id] = {"session": sid, "number": number, "status": "counts", "open": not state.closed}
+        for game_id in state.voided:
+            marks[game_id] = {"session": sid, "status": "taken back", "open": not state.closed}
+        for r in recorded:
+            if isinstance(r.event, DealCorrected):
+                marks[r.event.game_id] = {
+                    "session": sid,
+                    "status": "corrected",
+                    "replaced_by": r.event.new_game_id,
+                    "open": not state.closed,
+                }
+    return marks
+
+
+@router.get("/games")
+def games_page(request: Request) -> Response:
+    with open_ledger(request) as ledger:
+        rows = ledger.games()
+        marks = deal_marks(ledger)
+    return render(request, "games.html", {"games": rows, "marks": marks})
+
+
+def game_context(ledger: Ledger, game_id: str) -> dict[str, Any]:
+    kind = ledger.kind(game_id)
+    row = next((r for r in ledger.games() if r["game_id"] == game_id), None)
+    mark = deal_marks(ledger).get(game_id)
+    if mark is not None and mark["status"] == "counts":
+        deal = next(r for r in ledger.nights.standings(mark["session"]).rows if r.game_id == game_id)
+        mark = mark | {"multiplier": deal.multiplier, "deltas": deal.deltas}
+    context: dict[str, Any] = {
+        "game_id": game_id,
+        "kind": kind,
+        "row": row,
+        "score": None,
+        "unscored": None,
+        "mark": mark,
+    }
+    if kind == "doudizhu":
+        context["notes"] = notes_view(ledger.doudizhu.notes(game_id))
+        from doko_ledger.projections.doudizhu import summary_view
+
+        dealt = ledger.doudizhu.state(game_id)
+        context["players"] = list(dealt.players)
+        context["ddz_summary"] = summary_view(dealt)
+        return context
+    state = ledger.state(game_id)
+    context["players"] = list(state.players)
+    context["notes"] = notes_view(ledger.notes(game_id))
+    try:
+        context["score"] = score_view(ledger.score(game_id))
+    except NotScorable as exc:
+        context["unscored"] = str(exc)
+    return context
+
+
+@router.get("/games/{game}")
+def game_page(request: Request, game: str, claimed: str | None = None) -> Response:
+    with open_ledger(request) as ledger:
+        game_id = ledger.resolve(game)
+        return render(request, "game.html", game_context(ledger, game_id))
+
+
+@router.get("/games/{game}/audit")
+def audit_page(request: Request, game: str) -> Response:
+    """The audit; with a claimed result (one field per player), its difference explained."""
+    with open_ledger(request) as ledger:
+        game_id = ledger.resolve(game)
+        context = game_context(ledger, game_id)
+        typed = {p: request.query_params.get(f"claim_{i}", "").strip() for i, p in enumerate(context["players"])}
+        try:
+            claim = _claim(typed)
+            report = ledger.doudizhu.audit(game_id, claim) if context["kind"] == "doudizhu" else None
+            view = audit_view(ledger.audit(game_id, claim)) if report is None else None
+        except DokoError as exc:
+            context |= {"audit_error": str(exc), "typed": typed}
+            return render(request, "game.html", context, status=status_of(exc))
+        if report is not None:
+            view = {
+                "ok": report.ok,
+                "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
+            }
+        return render(request, "game.html", context | {"audit": view, "typed": typed})
+
+
+def _claim(typed: dict[str, str]) -> dict[str, int] | None:
+    if not any(typed.values()):
+        return None
+    claimed = {}
+    for player, text in typed.items():
+        try:
+            claimed[player] = int(text.replace("+", "", 1)) if text else 0
+        except ValueError:
+            raise EntryError(
+                f"{player}'s claimed points: write a whole number such as +5 or -5, not {text!r}"
+            ) from None
+    return claimed
+
+
+@router.post("/games/{game}/notes")
+def add_note(request: Request, game: str, post: PostedForm) -> Response:
+    with open_ledger(request, writing=True) as ledger:
+        game_id = ledger.resolve(game)
+        text = post.get("text")
+        try:
+            if not text:
+                raise EntryError("write the note first")
+            ledger.annotate(game_id, None, None, text, by=post.by, at=now())
+        except DokoError as exc:
+            context = game_context(ledger, game_id) | {"note_error": str(exc), "note_text": text}
+            return render(request, "game.html", context, status=status_of(exc))
+    return RedirectResponse(f"/games/{game_id}#notes", status_code=303)
+
+
+@router.get("/games/{game}/replay")
+def replay_page(request: Request, game: str, perspective: str = "all") -> Response:
+    """The page `doko export --format html` writes, served with its own stricter policy."""
+    from doko_ledger.formats import html_replay
+
+    with open_ledger(request) as ledger:
+        game_id = ledger.resolve(game)
+        if ledger.kind(game_id) == "doudizhu":
+            raise DokoError(f"the HTML replay is for Doppelkopf games; {game_id} is a Dou Dizhu game")
+        page = html_replay.dumps(ledger.frames(game_id, perspective))
+    found = _POLICY.search(page)
+    headers = {} if found is None else {"content-security-policy": found.group(1)}
+    return HTMLResponse(page, headers=headers)

@@ -1,0 +1,343 @@
+"""The pages of card nights: home, joining the table, a night, recording, taking back and
+correcting a deal, and the live version the pages poll. Each handler parses, calls one library
+function, renders."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+
+from doko_ledger.card_nights import CardNights
+from doko_ledger.errors import DokoError
+from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, SessionClosed
+from doko_ledger.events.store import ConcurrencyError
+from doko_ledger.formats.quick_entry import EntryError
+from doko_ledger.ledger import Ledger
+from doko_ledger.projections.views import bock_causes, score_view, standings_view
+from doko_ledger.session.decide import MAX_PLAYERS
+from doko_ledger.session.standings import payments
+from doko_ledger.session.standings import standings as standings_of
+from doko_ledger.session.state import SessionState
+from doko_ledger.session.state import fold as fold_session
+from doko_ledger.web import forms, qr
+from doko_ledger.web.chart import running_totals
+from doko_ledger.web.common import NAME_COOKIE, PostedForm, now, open_ledger, render, settings_of, status_of
+from doko_ledger.web.guard import CSRF_FIELD, JOIN_COOKIE, same
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+
+COOKIE = {"httponly": True, "samesite": "strict", "max_age": 60 * 60 * 24 * 30}
+
+
+# -- home and joining -------------------------------------------------------------------------
+
+
+def night_state(nights: CardNights, session_id: str) -> SessionState:
+    """A night's players, rules and deals from its own stream (its games not folded)."""
+    return fold_session(r.event for r in nights.changes_since(session_id, 0))
+
+
+def _home(ledger: Ledger) -> dict[str, Any]:
+    nights = ledger.nights
+    ids = nights.session_ids()
+    open_ids = set(nights.open_ids())
+    listed = [standings_view(nights.standings(sid)) for sid in ids]
+    listed.sort(key=lambda v: (v["session"] not in open_ids, -ids.index(v["session"])))
+    names: list[str] = []
+    for view in listed:
+        names += [p for p in view["players"] if p not in names]
+    rules = [(sid, night_state(nights, sid).rules) for sid in ids]
+    return {
+        "nights": listed,
+        "open_ids": open_ids,
+        "known_names": names,
+        "rules_choices": forms.rules_choices(rules),
+        "doudizhu": [ledger.doudizhu.standings(sid) for sid in ledger.doudizhu.session_ids()],
+        "max_players": MAX_PLAYERS,
+        "default_id": date.today().isoformat() if date.today().isoformat() not in ids else "",
+    }
+
+
+@router.get("/")
+def home(request: Request) -> Response:
+    with open_ledger(request) as ledger:
+        return render(request, "home.html", _home(ledger))
+
+
+@router.post("/nights")
+def start_night(request: Request, post: PostedForm) -> Response:
+    with open_ledger(request, writing=True) as ledger:
+        rules = [(sid, night_state(ledger.nights, sid).rules) for sid in ledger.nights.session_ids()]
+        try:
+            command = forms.start_command(post, rules)
+            ledger.nights.start(command, by=post.by, at=now())
+        except DokoError as exc:
+            context = _home(ledger) | {"start_error": str(exc), "typed": dict(post.form)}
+            return render(request, "home.html", context, status=status_of(exc))
+    return RedirectResponse(f"/nights/{command.session_id}", status_code=303)
+
+
+@router.get("/join")
+def join_page(request: Request, code: str = "") -> Response:
+    with open_ledger(request) as ledger:
+        open_ids = ledger.nights.open_ids()
+        if open_ids:
+            players: tuple[str, ...] = ledger.nights.standings(open_ids[0]).players
+        else:  # the names of the earlier nights, the newest first
+            sids = reversed(ledger.nights.session_ids())
+            known = [p for sid in sids for p in night_state(ledger.nights, sid).players]
+            players = tuple(dict.fromkeys(known))[:16]
+    return render(request, "join.html", {"code": code, "players": players})
+
+
+@router.post("/join")
+async def join_table(request: Request) -> Response:
+    form = await request.form()
+    names = [str(n).strip() for n in form.getlist("name") if str(n).strip()]  # a tapped name, or the typed one
+    code, name = str(form.get("code", "")).strip(), (names[0] if names else "")
+    if not same(str(form.get(CSRF_FIELD, "")), request.state.csrf):
+        return render(request, "join.html", {"code": code, "players": (), "error": "reload the page"}, status=403)
+    if not same(code.upper(), settings_of(request).join_code):
+        error = "that is not the table's join code (it is printed beside the QR code)"
+        return render(request, "join.html", {"code": code, "players": (), "error": error}, status=403)
+    response = RedirectResponse("/", status_code=303)
+    response.set_cookie(JOIN_COOKIE, settings_of(request).join_code, **COOKIE)  # type: ignore[arg-type]
+    if name:
+        response.set_cookie(NAME_COOKIE, name[:40], **COOKIE)  # type: ignore[arg-type]
+    return response
+
+
+# -- a night ----------------------------------------------------------------------------------
+
+
+def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
+    """Everything the night page shows, from the library's views."""
+    night = nights.night(session_id)
+    table = standings_of(night.state, night.schedule())  # what `nights.standings` gives, from the night loaded once
+    view = standings_view(table)
+    state = night.state
+    return {
+        "night": view,
+        "version": nights.version(session_id),
+        "etag": live_tag(nights, session_id),
+        "bock": bock_causes(table, state.rules.bock_triggers, state.table_size),
+        "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in payments(table)],
+        "rate": table.rate,
+        "sitting_out": [p for p in state.players if p not in table.next.playing],
+        "voided": list(state.voided),
+        "replaced": {old: new for old, new in _replacements(nights, session_id)},
+        "chart": running_totals(view),
+        "match_length": state.match_length,
+    }
+
+
+def _replacements(nights: CardNights, session_id: str) -> list[tuple[str, str]]:
+    return [
+        (r.event.game_id, r.event.new_game_id)
+        for r in nights.changes_since(session_id, 0)
+        if isinstance(r.event, DealCorrected)
+    ]
+
+
+@router.get("/nights/{session_id}")
+def night_page(request: Request, session_id: str, new: str | None = None) -> Response:
+    with open_ledger(request) as ledger:
+        sid = ledger.nights.resolve(session_id)
+        context = night_context(ledger.nights, sid) | {"new": new}
+    settings = settings_of(request)
+    if settings.join_url:
+        context |= {"qr": qr.svg(settings.join_url), "join_code": settings.join_code}
+    return render(request, "night.html", context)
+
+
+@router.get("/nights/{session_id}/fragment")
+def night_fragment(request: Request, session_id: str) -> Response:
+    """The changing part of the night page, for the live update."""
+    with open_ledger(request) as ledger:
+        sid = ledger.nights.resolve(session_id)
+        return render(request, "_night_live.html", night_context(ledger.nights, sid))
+
+
+def change_text(nights: CardNights, session_id: str, since: int) -> str:
+    """What happened to the night after `since`, in words: `deal 5 was just recorded by Ben`."""
+    changes = nights.changes_since(session_id, since)
+    if not changes:
+        return ""
+    numbers = {r.game_id: r.number for r in nights.standings(session_id).rows}
+    out = []
+    for recorded in changes:
+        event, by = recorded.event, recorded.envelope.recorded_by
+        if isinstance(event, DealAdded):
+            out.append(f"deal {numbers.get(event.game_id, '?')} was just recorded (by {by})")
+        elif isinstance(event, DealVoided):
+            out.append(f"deal {event.game_id} was just taken back (by {by})")
+        elif isinstance(event, DealCorrected):
+            out.append(f"deal {event.game_id} was just corrected (by {by})")
+        elif isinstance(event, SessionClosed):
+            out.append(f"the night was closed (by {by})")
+    return "; ".join(out)
+
+
+def live_tag(nights: CardNights, session_id: str) -> str:
+    """The ETag of a night's live state: its version and the ledger's newest position (a deal
+    finished card by card changes only its game's stream)."""
+    return f'"{nights.version(session_id)}-{nights.store.last_position()}"'
+
+
+@router.get("/nights/{session_id}/live")
+def night_live(request: Request, session_id: str, since: int | None = None) -> Response:
+    """The night's version, cheap to poll: 304 while the ETag (the night's version and the
+    ledger's newest position) is unchanged."""
+    with open_ledger(request) as ledger:
+        version = ledger.nights.version(session_id)
+        if version == 0:
+            return JSONResponse({"error": f"no card night {session_id!r} in the ledger"}, status_code=404)
+        tag = live_tag(ledger.nights, session_id)
+        if same(request.headers.get("if-none-match"), tag):
+            return Response(status_code=304, headers={"etag": tag})
+        text = change_text(ledger.nights, session_id, since) if since is not None and since < version else ""
+    return JSONResponse({"version": version, "change": text}, headers={"etag": tag, "cache-control": "no-cache"})
+
+
+# -- recording --------------------------------------------------------------------------------
+
+
+def _deal_page(
+    request: Request,
+    ledger: Ledger,
+    session_id: str,
+    fields: forms.DealFields,
+    *,
+    version: int | None = None,
+    correcting: str | None = None,
+    preview: dict[str, Any] | None = None,
+    error: str | None = None,
+    status: int = 200,
+) -> Response:
+    night = ledger.nights.night(session_id)
+    table = standings_of(night.state, night.schedule())
+    playing = table.next.playing if correcting is None else night.games[correcting].players
+    context = {
+        "night": standings_view(table),
+        "version": ledger.nights.version(session_id) if version is None else version,
+        "playing": playing,
+        "fields": fields,
+        "game_types": [g for g in forms.GAME_TYPES if night.state.rules.pure_suit_solos or "pure" not in g],
+        "calls": forms.CALLS,
+        "specials": forms.SPECIALS,
+        "correcting": correcting,
+        "old": None if correcting is None else score_view(ledger.score(correcting)),
+        "preview": preview,
+        "error": error,
+        "bock": table.next.multiplier,
+    }
+    return render(request, "record.html", context, status=status)
+
+
+@router.get("/nights/{session_id}/record")
+def record_form(request: Request, session_id: str) -> Response:
+    with open_ledger(request) as ledger:
+        sid = ledger.nights.resolve(session_id)
+        return _deal_page(request, ledger, sid, forms.DealFields())
+
+
+def _version(post: Any) -> int:
+    text = post.get("version")
+    if not text.isdigit():
+        raise EntryError("the form has no night version: reload the page")
+    return int(text)
+
+
+@router.post("/nights/{session_id}/record")
+def record_deal(request: Request, session_id: str, post: PostedForm) -> Response:
+    """Preview (score and derivation, nothing written) or record the next deal."""
+    with open_ledger(request, writing=post.get("action") == "record") as ledger:
+        sid = ledger.nights.resolve(session_id)
+        playing = ledger.nights.standings(sid).next.playing
+        fields = forms.deal_fields(post, playing)
+        version = _version(post)
+        try:
+            summary = None if fields.misdeal else forms.summary_of(fields)
+            if post.get("action") != "record":
+                prepared = ledger.nights.prepare(sid, summary, misdeal=fields.misdeal)
+                preview = {
+                    "score": None if prepared.score is None else score_view(prepared.score),
+                    "next": prepared.night.schedule().next,
+                    "game_id": prepared.game_id,
+                }
+                return _deal_page(request, ledger, sid, fields, version=version, preview=preview)
+            prepared = ledger.nights.record_at(sid, version, summary, misdeal=fields.misdeal, by=post.by, at=now())
+            ledger.refresh()
+        except ConcurrencyError:
+            text = change_text(ledger.nights, sid, version) or "someone else recorded first"
+            error = f"{text}: nothing was recorded from this form. Check it and record again if it is a new deal."
+            return _deal_page(request, ledger, sid, fields, error=error, status=409)
+        except DokoError as exc:
+            return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
+    return RedirectResponse(f"/nights/{sid}?new={prepared.game_id}", status_code=303)
+
+
+@router.post("/nights/{session_id}/undo")
+def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
+    with open_ledger(request, writing=True) as ledger:
+        sid = ledger.nights.resolve(session_id)
+        version = _version(post)
+        try:
+            ledger.nights.undo_at(sid, version, by=post.by, at=now())
+            ledger.refresh()
+        except DokoError as exc:
+            message = str(exc)
+            if isinstance(exc, ConcurrencyError):
+                message = (change_text(ledger.nights, sid, version) or message) + ": nothing was taken back"
+            context = night_context(ledger.nights, sid) | {"error": message}
+            return render(request, "night.html", context, status=status_of(exc))
+    return RedirectResponse(f"/nights/{sid}", status_code=303)
+
+
+@router.post("/nights/{session_id}/close")
+def close_night(request: Request, session_id: str, post: PostedForm) -> Response:
+    with open_ledger(request, writing=True) as ledger:
+        sid = ledger.nights.resolve(session_id)
+        ledger.nights.close(sid, by=post.by, at=now())
+    return RedirectResponse(f"/nights/{sid}", status_code=303)
+
+
+@router.get("/nights/{session_id}/deals/{game_id}/correct")
+def correct_form(request: Request, session_id: str, game_id: str) -> Response:
+    with open_ledger(request) as ledger:
+        sid = ledger.nights.resolve(session_id)
+        record = ledger.record(game_id)
+        summary = record.summary
+        fields = forms.DealFields() if summary is None else forms.fields_of(summary, record.players)
+        return _deal_page(request, ledger, sid, fields, correcting=game_id)
+
+
+@router.post("/nights/{session_id}/deals/{game_id}/correct")
+def correct_deal(request: Request, session_id: str, game_id: str, post: PostedForm) -> Response:
+    """Preview the corrected score beside the old one, or record the correction."""
+    with open_ledger(request, writing=post.get("action") == "record") as ledger:
+        sid = ledger.nights.resolve(session_id)
+        players = ledger.record(game_id).players
+        fields = forms.deal_fields(post, players)
+        version = _version(post)
+        try:
+            summary = forms.summary_of(fields)
+            if post.get("action") != "record":
+                score = ledger.nights.preview_correction(sid, game_id, summary)
+                preview = {"score": score_view(score), "next": None, "game_id": game_id}
+                return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)
+            ledger.nights.correct_at(sid, version, game_id, summary, by=post.by, at=now())
+            ledger.refresh()
+        except ConcurrencyError:
+            text = change_text(ledger.nights, sid, version) or "someone else changed the night first"
+            error = f"{text}: nothing was corrected from this form."
+            return _deal_page(request, ledger, sid, fields, correcting=game_id, error=error, status=409)
+        except DokoError as exc:
+            status = status_of(exc)
+            return _deal_page(
+                request, ledger, sid, fields, version=version, correcting=game_id, error=str(exc), status=status
+            )
+    return RedirectResponse(f"/nights/{sid}", status_code=303)

@@ -1,0 +1,93 @@
+// doko serve: the number pad, confirmations, and the live update of a night. No inline scripts.
+"use strict";
+
+(function () {
+  var POLL_MS = 1000;
+
+  function points() { return document.getElementById("re-points"); }
+
+  function showKontra() {
+    var input = points(), out = document.getElementById("kontra-points");
+    if (!input || !out) return;
+    var value = parseInt(input.value, 10);
+    out.textContent = isNaN(value) || value < 0 || value > 240 ? "" : "Kontra " + (240 - value);
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest("button");
+    if (!target) return;
+    var input = points();
+    if (target.dataset.points !== undefined && input) {
+      input.value = target.dataset.points;
+      showKontra();
+    } else if (target.dataset.key !== undefined && input) {
+      var key = target.dataset.key;
+      if (key === "C") input.value = "";
+      else if (key === "⌫") input.value = input.value.slice(0, -1);
+      else if (input.value.length < 3) input.value = (input.value === "0" ? "" : input.value) + key;
+      showKontra();
+    } else if (target.dataset.confirm && !window.confirm(target.dataset.confirm)) {
+      event.preventDefault();
+    }
+  });
+
+  document.addEventListener("input", function (event) {
+    if (event.target === points()) showKontra();
+  });
+
+  function notice(text) {
+    var box = document.getElementById("live-notice");
+    if (!box || !text) return;
+    box.textContent = text;
+    box.hidden = false;
+  }
+
+  function watch(element) {
+    var etag = element.dataset.etag || null;
+    function tick() {
+      var since = element.dataset.version;
+      var headers = etag ? { "If-None-Match": etag } : {};
+      fetch(element.dataset.live + "?since=" + encodeURIComponent(since), { headers: headers, cache: "no-store" })
+        .then(function (response) {
+          if (response.status !== 200) return null;
+          etag = response.headers.get("ETag");
+          return response.json();
+        })
+        .then(function (data) {
+          if (!data || String(data.version) === since && !element.dataset.fragment) return null;
+          if (!element.dataset.fragment) {
+            element.dataset.version = String(data.version);
+            notice(data.change + " — this form was made before that; recording it now adds another deal.");
+            return null;
+          }
+          return fetch(element.dataset.fragment, { cache: "no-store" }).then(function (response) {
+            return response.ok ? response.text() : null;
+          }).then(function (html) {
+            if (html === null) return;
+            var known = {};
+            element.querySelectorAll("tr[id^=deal-]").forEach(function (row) { known[row.id] = true; });
+            element.innerHTML = html;
+            element.querySelectorAll("tr[id^=deal-]").forEach(function (row) {
+              if (!known[row.id]) row.classList.add("fresh");
+            });
+            var section = element.querySelector("[data-version]");
+            if (section) {
+              element.dataset.version = section.dataset.version;
+              etag = section.dataset.etag || etag;
+            }
+            if (String(data.version) !== since) notice(data.change);
+          });
+        })
+        .catch(function () { /* offline for a moment: try again on the next tick */ })
+        .then(function () { window.setTimeout(tick, POLL_MS); });
+    }
+    window.setTimeout(tick, POLL_MS);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-live]").forEach(watch);
+    showKontra();
+    var preview = document.getElementById("preview") || document.getElementById("form-error");
+    if (preview) preview.scrollIntoView({ block: "start" });
+  });
+})();

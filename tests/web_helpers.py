@@ -1,0 +1,77 @@
+"""What the web tests share: an app on a tmp_path ledger, a phone that joined the table, the
+CSRF token of a page, and the deal form's fields."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's note about httpx; the client works the same
+    from fastapi.testclient import TestClient
+
+from doko_ledger.ledger import Ledger
+from doko_ledger.rules.ruleset import rules_from_mapping
+from doko_ledger.session.decide import StartSession
+from doko_ledger.web.app import Settings, create_app
+
+CODE = "TABLE7"
+PLAYERS = ("Anna", "Ben", "Clara", "Dirk", "Emil")
+
+
+def app_for(db: Path, **options: Any) -> Any:
+    settings = Settings(db=db, join_code=CODE, secret=b"s" * 32, join_url=f"http://testserver/join?code={CODE}")
+    return create_app(replace(settings, **options))
+
+
+def start_night(db: Path, session_id: str = "night", players: tuple[str, ...] = PLAYERS, **rules: Any) -> None:
+    with Ledger.open(db, create=True) as ledger:
+        chosen = rules_from_mapping({"preset": "standard", **rules})
+        command = StartSession(session_id, players, 0, chosen, 8, None, "0.05")
+        ledger.nights.start(command, by="setup", at="2026-12-01T18:00:00+00:00")
+
+
+def csrf_of(html: str) -> str:
+    found = re.search(r'name="csrf" value="([0-9a-f]+)"', html)
+    assert found, "no CSRF token in the page"
+    return found.group(1)
+
+
+def version_of(html: str) -> str:
+    found = re.search(r'name="version" value="(\d+)"', html)
+    assert found, "no night version in the form"
+    return found.group(1)
+
+
+def client(app: Any) -> TestClient:
+    return TestClient(app, follow_redirects=False)
+
+
+def joined(app: Any, name: str = "Ben") -> TestClient:
+    """A phone that joined the table with the join code, as `name`."""
+    phone = client(app)
+    token = csrf_of(phone.get("/join").text)
+    answer = phone.post("/join", data={"csrf": token, "code": CODE, "name": name})
+    assert answer.status_code == 303, answer.text
+    return phone
+
+
+def deal(re: list[str], points: int | str, **more: Any) -> dict[str, Any]:
+    """The deal form's fields: Re players, Re's card points, and any others (`call_0`, ...)."""
+    return {"re": re, "re_points": str(points), "game": "normal", **more}
+
+
+def post_deal(phone: TestClient, session_id: str, fields: dict[str, Any], action: str = "record") -> Any:
+    page = phone.get(f"/nights/{session_id}/record").text
+    data = {"csrf": csrf_of(page), "version": version_of(page), "action": action, **fields}
+    return phone.post(f"/nights/{session_id}/record", data=data)
+
+
+def standings(db: Path, session_id: str = "night") -> Any:
+    from doko_ledger.projections.views import standings_view
+
+    with Ledger.open(db) as ledger:
+        return standings_view(ledger.nights.standings(session_id))
