@@ -25,6 +25,7 @@ from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_e
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force, taken_back, void_last
 from doko_ledger.projections.score import GameScore, score_game
+from doko_ledger.rules.game_types import GameType, parse_game_type
 from doko_ledger.session.decide import StartSession
 from doko_ledger.session.place import DealPlace
 from doko_ledger.session.recorder import Night
@@ -48,6 +49,41 @@ class PreparedDeal:
     game_id: str
     game: GameState
     score: GameScore | None
+
+
+PROVISIONAL_POINTS = 120
+"""Re's card points while only the game and the Re players are known: with no tricks, calls
+or special points given, no rule refuses 120 points, so a refusal is about the Re players."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextDealChecks:
+    """The next deal's facts checked one answer at a time, as they are asked at the table;
+    each check raises the library's refusal, so the question can be asked again."""
+
+    nights: CardNights
+    session_id: str
+    game_types: tuple[GameType, ...]
+    """What the next deal may be (the rules, and a forced solo when one is due)."""
+
+    def game_type(self, text: str) -> GameType:
+        game = parse_game_type(text)
+        problem = self.nights.night(self.session_id).game_type_problem(game)
+        if problem is not None:
+            raise IllegalMove(problem)
+        return game
+
+    def re_players(self, game: GameType, re: Sequence[str]) -> None:
+        """Refuse Re players who are not at the table or do not fit the game (two, or a soloist)."""
+        self.facts(SummaryRecord(game.value, tuple(re), PROVISIONAL_POINTS))
+
+    @staticmethod
+    def special_points_count(game: GameType) -> bool:
+        """Special points count in this game: in none of the solos (docs/rules.md §7)."""
+        return not game.is_solo
+
+    def facts(self, summary: SummaryRecord) -> PreparedDeal:
+        return self.nights.prepare(self.session_id, summary)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +124,14 @@ class CardNights:
             if not any(isinstance(r.event, SessionClosed) for r in self.store.read_stream(session_stream(sid)))
         ]
 
-    def resolve(self, ref: str | None) -> str:
-        """The session `ref` names, or the open one when `ref` is None."""
+    def resolve(self, ref: str | None, *, latest: bool = False) -> str:
+        """The session `ref` names, or the open one when `ref` is None; with `latest`, when no
+        night is open, the one closed last (what `standings` and `settle` show after closing)."""
         if ref is None:
             open_ids = self.open_ids()
+            closed = self._closed_last() if latest and not open_ids else None
+            if closed is not None:
+                return closed
             if not open_ids:
                 raise SessionNotFound("no open card night: start one with `doko session start`")
             return open_ids[0]
@@ -102,6 +142,16 @@ class CardNights:
         if len(matches) == 1:
             return matches[0]
         raise SessionNotFound(f"no card night {ref!r} in the ledger" if not matches else f"{ref!r} is ambiguous")
+
+    def _closed_last(self) -> str | None:
+        """The night whose closing was recorded last, or None."""
+        closings = [
+            (r.envelope.position, sid)
+            for sid in self.session_ids()
+            for r in self.store.read_stream(session_stream(sid))
+            if isinstance(r.event, SessionClosed)
+        ]
+        return max(closings)[1] if closings else None
 
     def night(self, session_id: str) -> Night:
         """The night as recorded, with the games of all its deals (voided and replaced too)."""
@@ -161,6 +211,12 @@ class CardNights:
         _, game = night.add(record)
         score = None if misdeal else score_game(game, place=night.places()[record.id])
         return PreparedDeal(night, record.id, game, score)
+
+    def checks(self, session_id: str) -> NextDealChecks:
+        """The checks of the next deal's facts; refuses at once what refuses any next deal
+        (a closed night, a deal still being played, a complete tournament)."""
+        self.prepare(session_id, None, misdeal=True)
+        return NextDealChecks(self, session_id, self.night(session_id).game_types())
 
     def start_deal(self, session_id: str, record: GameRecord, *, by: str, at: str) -> GameState:
         """Add a deal that will be played card by card (its game so far is `record`)."""
@@ -235,16 +291,14 @@ class CardNights:
         game is decided again with the new entries, and only the new events are appended.
         """
         night = self.night(session_id)
-        last = night.state.deals[-1] if night.state.deals else None
-        game = night.games[last] if last is not None else None
-        if game is None or game.finished or game.void or game.abandoned is not None or game.summary is not None:
+        last = _deal_in_play(night)
+        if last is None:
             if not tokens:
                 raise IllegalMove("no deal is being played: start one with `doko deal --seed TEXT` or give its cards")
             base = night.deal_record(None, live=True)
             _, state = night.add(extend_record(base, tokens, reservations_open=True))
             self._commit(session_id, night, by=by, at=at)  # the new deal and its first entries, or nothing
             return state
-        assert last is not None
         if not tokens:
             return night.games[last]
         stream = game_stream(last)
@@ -260,6 +314,12 @@ class CardNights:
         return state
 
     # -- reading -------------------------------------------------------------------
+
+    def being_played(self, session_id: str) -> GameState | None:
+        """The deal being played card by card, or None when none is."""
+        night = self.night(session_id)
+        last = _deal_in_play(night)
+        return None if last is None else night.games[last]
 
     def place(self, game_id: str) -> DealPlace | None:
         """Where a game stands in the card night whose deal it is (None: no night's deal): its
@@ -341,3 +401,12 @@ def _games_named(event: Any) -> tuple[str, ...]:
     if isinstance(event, DealCorrected):
         return (event.game_id, event.new_game_id)
     return ()
+
+
+def _deal_in_play(night: Night) -> str | None:
+    """The night's last deal if it is still being played card by card, else None."""
+    last = night.state.deals[-1] if night.state.deals else None
+    game = night.games[last] if last is not None else None
+    if game is None or game.finished or game.void or game.abandoned is not None or game.summary is not None:
+        return None
+    return last

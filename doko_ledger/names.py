@@ -1,4 +1,4 @@
-"""Players' names, as every game, card night and file checks them.
+"""Players' names, as every game, card night and file checks them and finds them.
 
 A name is kept in Unicode's composed form (NFC), so `Zoë` typed either way is one name. It
 may not hold what a reader cannot see (control and format characters, bidi controls, zero
@@ -127,3 +127,14 @@ def _table_problem(players: tuple[str, ...]) -> str | None:
             how = f"only in look-alike letters ({holder!r} holds U+{ord(odd):04X} {unicodedata.name(odd, '')})"
         return f"players {first!r} and {second!r} differ {how}: names at one table must be told apart"
     return None
+
+
+def find_player(name: str, players: Sequence[str]) -> str | None:
+    """The player `name` means, matched without regard to case (`anna` is Anna), or None.
+    An exact match wins; a name that fits several players only by case fits none."""
+    name = normalized(name)
+    if name in players:
+        return name
+    key = name.strip().casefold()
+    matches = [p for p in players if p.casefold() == key]
+    return matches[0] if len(matches) == 1 else None

@@ -417,7 +417,7 @@ def test_log_table(cli: Cli, imported: list[RandomGame]) -> None:
     rows = [r for r in table_rows(out) if r[0]]
     assert [int(r[0]) for r in rows] == list(range(NORMAL_EVENTS + 1, 2 * NORMAL_EVENTS + 1))
     assert [int(r[1]) for r in rows] == list(range(1, NORMAL_EVENTS + 1))
-    assert rows[0][2] == "GameStarted v2"
+    assert rows[0][2] == "GameStarted v3"
     assert rows[1][2] == "CardsDealt v1"
     assert [r[2] for r in rows[2:6]] == ["ReservationDeclared v1"] * 4
     assert {r[2] for r in rows[6:]} == {"CardPlayed v1"}

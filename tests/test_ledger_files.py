@@ -103,7 +103,7 @@ def test_a_new_event_type_is_noted_for_older_programs(ledger_path: Path, cli: Cl
     ok(cli("import", GAME))
     ok(cli("annotate", "#1", "well played"))
     row = sqlite3.connect(ledger_path).execute("SELECT value FROM ledger WHERE key = 'event_types'").fetchone()
-    assert '"AnnotationAdded": 1' in row[0] and '"GameStarted": 2' in row[0]
+    assert '"AnnotationAdded": 1' in row[0] and '"GameStarted": 3' in row[0]
 
 
 # -- a damaged file ----------------------------------------------------------------------------------

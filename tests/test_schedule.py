@@ -132,7 +132,7 @@ def test_the_player_left_of_the_dealer_leads(size: int) -> None:
 def test_a_deal_by_the_wrong_players_is_refused() -> None:
     night = start(5)
     record = night.deal_record(SummaryRecord("normal", ("Ben", "Clara"), 130))
-    wrong = dataclasses.replace(record, players=PLAYERS[:4], dealer="Dirk")
+    wrong = dataclasses.replace(record, players=PLAYERS[:4], dealer="Dirk", dealt_by=None)
     with pytest.raises(IllegalMove, match=r"deal 1 is played by Ben, Clara, Dirk, Emil \(dealer Anna\)"):
         night.add(wrong)
 

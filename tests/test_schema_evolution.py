@@ -35,7 +35,7 @@ def test_the_fixture_holds_version_1_rows() -> None:
     conn = sqlite3.connect(f"file:{FIXTURE}?mode=ro", uri=True)
     rows = conn.execute("SELECT schema_version FROM events WHERE type = 'GameStarted'").fetchall()
     assert rows == [(1,), (1,), (1,)]
-    assert GameStarted.schema_version == 2
+    assert GameStarted.schema_version == 3
 
 
 def test_an_old_ledger_verifies_and_upcasts_on_read(tmp_path: Path) -> None:

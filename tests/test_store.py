@@ -324,7 +324,7 @@ def test_an_event_that_breaks_its_schema_is_refused_before_anything_is_written(
 def test_a_bad_event_in_a_later_stream_of_a_batch_refuses_the_whole_batch(store: EventStore, ledger_path: Path) -> None:
     bad_start = GameStarted("g", ("Anna", "Ben", "Clara"), 0, preset("standard"))
     batches = [NewStreamEvents("s/a", 0, cards("CQ")), NewStreamEvents("s/b", 0, [bad_start])]
-    with pytest.raises(EventCodecError, match=r"GameStarted v2 .* at players"):
+    with pytest.raises(EventCodecError, match=r"GameStarted v3 .* at players"):
         store.append_streams(batches, recorded_by=BY, recorded_at=AT)
     assert count(ledger_path) == 0
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
+    from rich.console import Console
+
+    from doko_ledger.card_nights import NextDealChecks
     from doko_ledger.doudizhu_games import DouDizhuStandings
     from doko_ledger.events.store import Head
     from doko_ledger.game.record import SummaryRecord
@@ -30,8 +34,16 @@ from doko_ledger.cli.common import (
 from doko_ledger.cli.user_text import spreadsheet_cell
 from doko_ledger.errors import DokoError
 
+T = TypeVar("T")
+
 SessionOption = Annotated[
     str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
+]
+ShownSessionOption = Annotated[
+    str | None,
+    typer.Option(
+        "--session", help="The card night (default: the open one, else the one closed last).", show_default=False
+    ),
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
 GameOption = Annotated[
@@ -49,30 +61,119 @@ session_app = Typer(help="Card nights: start, list, close.", no_args_is_help=Tru
 
 
 def _facts(
-    game: str | None, re: str | None, re_points: int | None, tricks: str | None, calls: list[str], specials: list[str]
+    game: str | None,
+    re: str | None,
+    re_points: int | None,
+    tricks: str | None,
+    calls: list[str],
+    specials: list[str],
+    *,
+    yes: bool = False,
+    checks: NextDealChecks | None = None,
+    console: Console | None = None,
 ) -> SummaryRecord:
-    """The deal's facts from the flags; what is missing is asked for when a person is at the keyboard."""
+    """The deal's facts from the flags. `--re` and `--re-points` say enough (a normal game, no
+    calls, no special points unless given); without them, and without --yes, a person at the
+    keyboard is asked for the rest, each answer checked by `checks` when it is given."""
+    from doko_ledger.formats import quick_entry
+
+    if re is not None and re_points is not None:
+        return quick_entry.summary(game or "normal", re, re_points, tricks, calls, specials)
+    if yes or not interactive():
+        raise quick_entry.EntryError(
+            "give --re and --re-points (or run `doko record` at a terminal, without --yes, to be asked)"
+        )
+    return _ask_facts(game, re, re_points, tricks, calls, specials, checks, console)
+
+
+def _ask_facts(
+    game: str | None,
+    re: str | None,
+    re_points: int | None,
+    tricks: str | None,
+    calls: list[str],
+    specials: list[str],
+    checks: NextDealChecks | None,
+    console: Console | None = None,
+) -> SummaryRecord:
+    """Ask for what the flags did not give, one question at a time; a refused answer is
+    shown and asked again (the answers before it are kept)."""
     from rich.prompt import IntPrompt, Prompt
 
     from doko_ledger.formats import quick_entry
-    from doko_ledger.rules.game_types import GameType
+    from doko_ledger.rules.game_types import GameType, parse_game_type
 
-    if (re is None or re_points is None) and not interactive():
-        raise quick_entry.EntryError("give --re and --re-points (or run `doko record` at a terminal to be asked)")
+    def game_ok(text: str) -> GameType:
+        return checks.game_type(text) if checks is not None else parse_game_type(text)
+
+    def facts_ok(points: int, said: list[str], extra: list[str]) -> SummaryRecord:
+        assert re is not None
+        summary = quick_entry.summary(game_type.value, re, points, tricks, said, extra)
+        if checks is not None:
+            checks.facts(summary)
+        return summary
+
     if game is None:
-        types = [g.value for g in GameType]
-        game = Prompt.ask("game type", default="normal", choices=types) if interactive() else "normal"
+        types = checks.game_types if checks is not None else tuple(GameType)
+        default = GameType.NORMAL.value if GameType.NORMAL in types else types[0].value
+        question = f"game type ({', '.join(g.value for g in types)})"
+        game = _until_accepted(lambda: Prompt.ask(question, default=default, console=console), game_ok)
+    game_type = game_ok(game)
     if re is None:
-        re = Prompt.ask("Re players (or the soloist)")
+
+        def re_ok(text: str) -> None:
+            players = quick_entry.names(text, "Re")
+            if checks is not None:
+                checks.re_players(game_type, players)
+
+        question = "the soloist" if game_type.is_solo else "Re players (Anna,Clara)"
+        re = _until_accepted(lambda: Prompt.ask(question, console=console), re_ok)
     if re_points is None:
-        re_points = IntPrompt.ask("Re's card points")
-    if interactive() and not calls and not specials and tricks is None:
-        calls = [Prompt.ask("announcements (Anna=re,Clara=no90; Enter for none)", default="")]
-        specials = [Prompt.ask("special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)", default="")]
-    return quick_entry.summary(game, re, re_points, tricks, calls, specials)
+        re_points = _until_accepted(
+            lambda: IntPrompt.ask("Re's card points (0-240)", console=console), lambda p: facts_ok(p, calls, specials)
+        )
+    points = re_points
+    if not calls:
+        calls = [
+            _until_accepted(
+                lambda: Prompt.ask(
+                    "announcements (Anna=re,Clara=no90; Enter for none)",
+                    default="",
+                    show_default=False,
+                    console=console,
+                ),
+                lambda text: facts_ok(points, [text], specials),
+            )
+        ]
+    if not specials and (checks is None or checks.special_points_count(game_type)):
+        said = calls
+        specials = [
+            _until_accepted(
+                lambda: Prompt.ask(
+                    "special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)",
+                    default="",
+                    show_default=False,
+                    console=console,
+                ),
+                lambda text: facts_ok(points, said, [text]),
+            )
+        ]
+    return facts_ok(points, calls, specials)
 
 
-def _confirm(yes: bool, question: str = "append this deal?") -> bool:
+def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
+    """Ask until `accept` takes the answer; a refusal is shown and the question asked again."""
+    while True:
+        answer = ask()
+        try:
+            accept(answer)
+        except DokoError as exc:
+            err_console().print(f"refused: {exc}", markup=False, highlight=False, soft_wrap=True)
+            continue
+        return answer
+
+
+def _confirm(yes: bool, question: str = "append this deal?", console: Console | None = None) -> bool:
     from rich.prompt import Confirm
 
     from doko_ledger.formats import quick_entry
@@ -81,7 +182,7 @@ def _confirm(yes: bool, question: str = "append this deal?") -> bool:
         return True
     if not interactive():
         raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
-    return Confirm.ask(question, default=True)
+    return Confirm.ask(question, default=True, console=console)
 
 
 @session_app.command("start")
@@ -100,11 +201,12 @@ def session_start(
     from doko_ledger.formats import quick_entry
     from doko_ledger.formats.rules_file import rules_named
     from doko_ledger.ledger import Ledger
+    from doko_ledger.names import find_player
     from doko_ledger.session.decide import StartSession
     from doko_ledger.session.recorder import Night
 
     names = quick_entry.names(players, "--players")
-    first = dealer or names[0]
+    first = (find_player(dealer, names) or dealer) if dealer is not None else names[0]
     if first not in names:
         raise quick_entry.EntryError(f"--dealer: {first!r} is not one of the players ({', '.join(names)})")
     command = StartSession(session_id, names, names.index(first), rules_named(rules), match, date, rate)
@@ -164,26 +266,48 @@ def record(
     special: SpecialOption = None,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
     yes: YesOption = False,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
     """Add the next deal of the card night by its facts; shows the score before appending."""
     from doko_ledger.cli import render_nights, render_scores
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import score_view
 
+    shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         upcoming = ledger.nights.standings(session_id).next
-        out().print(render_nights.next_deal(upcoming))
-        facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
+        shown.print(render_nights.next_deal(upcoming))
+        checks = None if misdeal or (re is not None and re_points is not None) else ledger.nights.checks(session_id)
+        facts = (
+            None
+            if misdeal
+            else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks, console=shown)
+        )
         prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal)
         if prepared.score is not None:
-            out().print(render_scores.score([prepared.score]))
-        if not _confirm(yes):
-            out().print("nothing appended")
+            shown.print(render_scores.score([prepared.score]))
+        if not _confirm(yes, console=shown):
+            shown.print("nothing appended")
             raise typer.Exit(1)
         ledger.nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
-    out().print(f"recorded deal {upcoming.number} as {prepared.game_id}")
+    if as_json:
+        echo_json(
+            {
+                "session": session_id,
+                "number": upcoming.number,
+                "game_id": prepared.game_id,
+                "dealer": upcoming.dealer,
+                "playing": list(upcoming.playing),
+                "multiplier": upcoming.multiplier,
+                "thrown_in": misdeal,
+                "score": None if prepared.score is None else score_view(prepared.score),
+            }
+        )
+    else:
+        out().print(f"recorded deal {upcoming.number} as {prepared.game_id}")
 
 
 def undo(
@@ -221,6 +345,7 @@ def penalty(
     ] = None,
     reason: Annotated[str, typer.Option("--reason", help="What happened.")] = "",
     yes: YesOption = False,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
     """Record penalty points for a rule violation (docs/rules.md §9); `doko undo` takes it back."""
@@ -230,23 +355,37 @@ def penalty(
     from doko_ledger.formats import quick_entry
     from doko_ledger.game.commands import ImposePenalty
     from doko_ledger.ledger import Ledger
+    from doko_ledger.names import find_player
+    from doko_ledger.projections.views import score_view
 
-    if (player is None or severe is None) and not interactive():
-        raise quick_entry.EntryError("give --player and --minor or --severe (or run `doko penalty` at a terminal)")
+    shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
+    if (player is None or severe is None) and (yes or not interactive()):
+        raise quick_entry.EntryError(
+            "give --player and --minor or --severe (or run `doko penalty` at a terminal, without --yes)"
+        )
     if player is None:
-        player = Prompt.ask("who offended")
+        player = Prompt.ask("who offended", console=shown)
     if severe is None:
-        severe = Prompt.ask("minor or severe", choices=["minor", "severe"], default="minor") == "severe"
+        severe = Prompt.ask("minor or severe", choices=["minor", "severe"], default="minor", console=shown) == "severe"
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         players = ledger.state(game_id).players
-        if player not in players:
+        offender = find_player(player, players)
+        if offender is None:
             raise quick_entry.EntryError(f"--player: {player!r} did not play {game_id} ({', '.join(players)})")
-        command = ImposePenalty(players.index(player), severe, harms_soloist, denials, reason)
-        if not _confirm(yes):
+        command = ImposePenalty(players.index(offender), severe, harms_soloist, denials, reason)
+        if not _confirm(yes, console=shown):
             raise typer.Exit(1)
         result = ledger.impose_penalty(game_id, command, by=recorder(by), at=now())
-    if result is None:
+    if as_json:
+        echo_json(
+            {
+                "game_id": game_id,
+                "finished": result is not None,
+                "score": None if result is None else score_view(result),
+            }
+        )
+    elif result is None:
         out().print(f"penalty recorded in {game_id}; the deal is still being played")
     else:
         out().print(render_scores.score([result]))
@@ -304,7 +443,7 @@ def correct(
 
 def standings(
     ctx: typer.Context,
-    session: SessionOption = None,
+    session: ShownSessionOption = None,
     as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the running table as CSV.")] = False,
 ) -> None:
@@ -319,15 +458,26 @@ def standings(
         if doudizhu_session is not None:
             night = ledger.doudizhu.standings(doudizhu_session)
             return _doudizhu_standings(night, as_json, as_csv, ledger.head())
-        table = ledger.nights.standings(ledger.nights.resolve(session))
+        table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
         head = ledger.head()
     if as_json:
         echo_json(anchored_standings_view(table, head))
     elif as_csv:
         rows = [
-            [r.number, r.game_id, r.dealer, r.multiplier, *(r.totals[p] for p in table.players)] for r in table.rows
+            [
+                r.number,
+                r.game_id,
+                r.dealer,
+                r.match,
+                r.round,
+                r.multiplier,
+                *(r.deltas[p] for p in table.players),
+                *(r.totals[p] for p in table.players),
+            ]
+            for r in table.rows
         ]
-        _echo_csv(["deal", "game", "dealer", "multiplier", *table.players], rows)
+        header = ["deal", "game", "dealer", "match", "round", "multiplier"]
+        _echo_csv([*header, *(f"{p} points" for p in table.players), *(f"{p} total" for p in table.players)], rows)
     else:
         out().print(render_nights.standings(table))
         out().print(render.head_line(head), markup=False, soft_wrap=True)
@@ -359,7 +509,7 @@ def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool, h
         out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
-def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOption = False) -> None:
+def settle_up(ctx: typer.Context, session: ShownSessionOption = None, as_json: JsonOption = False) -> None:
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
     from doko_ledger.cli import render, render_nights
     from doko_ledger.ledger import Ledger
@@ -367,7 +517,7 @@ def settle_up(ctx: typer.Context, session: SessionOption = None, as_json: JsonOp
     from doko_ledger.session.standings import payments
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        table = ledger.nights.standings(ledger.nights.resolve(session))
+        table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
         head = ledger.head()
     if as_json:
         echo_json(settle_view(table, head))
@@ -380,16 +530,22 @@ def deal(
     ctx: typer.Context,
     seed: Annotated[str, typer.Option("--seed", help="The same text always deals the same hands (e.g. a date).")],
     session: SessionOption = None,
+    as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
     """Deal the next deal's four hands from a seed and record them; then `doko play`."""
     from doko_ledger.cli import render_nights
     from doko_ledger.ledger import Ledger
+    from doko_ledger.projections.views import game_view, hands_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        game = ledger.nights.deal(ledger.nights.resolve(session), seed, by=recorder(by), at=now())
+        session_id = ledger.nights.resolve(session)
+        game = ledger.nights.deal(session_id, seed, by=recorder(by), at=now())
         ledger.refresh()
-    out().print(render_nights.dealt(game))
+    if as_json:
+        echo_json({"session": session_id, "seed": seed} | game_view(game) | {"hands": hands_view(game)})
+    else:
+        out().print(render_nights.dealt(game))
 
 
 def play(
@@ -407,19 +563,23 @@ def play(
     from rich.prompt import Prompt
 
     from doko_ledger.formats import quick_entry
+    from doko_ledger.game.state import GameState
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         if tokens:
+            before = ledger.nights.being_played(session_id) or GameState()  # a new deal: everything is news
             game = ledger.nights.play(session_id, tokens, by=recorder(by), at=now())
             ledger.refresh()
-            _show_played(ledger, game)
+            _show_played(ledger, game, before)
             return
         if not interactive():
             raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
         game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
-        while not _show_played(ledger, game):
+        before = game
+        while not _show_played(ledger, game, before):
+            before = game  # a refused entry adds nothing to echo
             line = Prompt.ask("card, NAME=call, or q to stop")
             if line.strip().lower() in ("q", "quit", ""):
                 break
@@ -430,11 +590,12 @@ def play(
         ledger.refresh()
 
 
-def _show_played(ledger: Ledger, game: GameState) -> bool:
-    """Print the deal being played; once it is over, its result and score. True when over."""
+def _show_played(ledger: Ledger, game: GameState, before: GameState | None = None) -> bool:
+    """Print the deal being played (with what the entries since `before` did); once it is
+    over, its result and score. True when over."""
     from doko_ledger.cli import render_nights, render_scores
 
-    out().print(render_nights.live(game))
+    out().print(render_nights.live(game, before))
     if not (game.finished or game.abandoned is not None or game.void):
         return False
     ledger.refresh()

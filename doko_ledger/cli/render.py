@@ -33,10 +33,13 @@ def cards_text(cards: Sequence[Card]) -> Text:
 
 
 def game_header(state: GameState) -> Text:
-    players = state.players
+    sitting_out = " (sitting out)" if state.dealt_by is not None else ""
     head = Text.assemble(
         (escaped(state.game_id), "bold"),
-        escaped(f"  {describe(state)}  ·  dealer {players[state.dealer]}  ·  rules {state.rules.preset}"),
+        escaped(
+            f"  {describe(state)}  ·  dealer {state.dealer_name}{sitting_out}  ·  {state.players[state.first_leader]}"
+            f" leads  ·  rules {state.rules.preset}"
+        ),
     )
     changed = state.rules.changed_from_preset()
     if changed:

@@ -9,10 +9,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.cli.render import card_text, cards_text, game_header
+from doko_ledger.cards import Card
+from doko_ledger.cli.render import game_header
 from doko_ledger.cli.render_scores import signed
 from doko_ledger.cli.user_text import escaped, user_text
-from doko_ledger.game.state import GameState
+from doko_ledger.game.state import GameState, Trick
 from doko_ledger.rules.play import legal_plays
 from doko_ledger.session.schedule import NextDeal
 from doko_ledger.session.standings import Payment, Standings
@@ -66,11 +67,19 @@ def chart(night: Standings) -> Table:
 
 
 def standings(night: Standings) -> RenderableType:
-    deals = Table(title=f"card night {night.session_id}", title_justify="left")
-    for name in ("#", "game", "dealer", "×"):
-        deals.add_column(name, justify="right" if name in ("#", "×") else "left")
+    """Every deal (its match and round, the deal's points and each running total, labelled
+    apart), the table, a chart of the totals, and what comes next."""
+    deals = Table(
+        title=f"card night {night.session_id}",
+        title_justify="left",
+        caption="each player: the deal's points, then Σ the running total after it",
+        caption_justify="left",
+    )
+    bock = any(r.multiplier > 1 for r in night.rows)
+    for name in ("#", "match", "round", "game", "dealer", *(["×"] if bock else [])):
+        deals.add_column(name, justify="left" if name in ("game", "dealer") else "right")
     for player in night.players:
-        deals.add_column(player, justify="right")
+        deals.add_column(player, justify="right", no_wrap=True)
     for row in night.rows:
         outcome = row.outcome
         kind = "thrown in" if outcome.abandoned else (outcome.game_type.value if outcome.game_type else "playing")
@@ -80,16 +89,13 @@ def standings(night: Standings) -> RenderableType:
             kind += " compulsory"
         if row.forced:
             kind += " forced"
-        cells = []
+        cells: list[Text] = []
         for player in night.players:
-            if player not in row.playing:
-                cells.append(Text("·", style="dim"))
-            else:
-                cell = signed(row.deltas[player])
-                cell.append(f" {row.totals[player]:+d}", style="dim")
-                cells.append(cell)
-        bock = Text(f"{row.multiplier}" if row.multiplier > 1 else "", style="magenta")
-        deals.add_row(str(row.number), kind, row.dealer, bock, *cells)
+            cell = signed(row.deltas[player]) if player in row.playing else Text("·", style="dim")
+            cell.append(f" Σ{row.totals[player]:+d}", style="dim")
+            cells.append(cell)
+        times = [Text(f"{row.multiplier}" if row.multiplier > 1 else "", style="magenta")] if bock else []
+        deals.add_row(str(row.number), str(row.match), str(row.round), kind, row.dealer, *times, *cells)
     summary = Table(box=None)
     for name in ("player", "total", "played", "won", "solos", "solos won", ""):
         summary.add_column(name, justify="left" if name in ("player", "") else "right")
@@ -118,35 +124,61 @@ def payments(items: Sequence[Payment], rate: Decimal | None) -> RenderableType:
 
 
 def dealt(game: GameState) -> RenderableType:
-    table = Table(title=game_header(game), title_justify="left", show_header=False)
+    """The game's header, then each player's hand in card order."""
+    table = Table(show_header=False)
     table.add_column("player")
     table.add_column("hand")
     assert game.hands is not None
     for name, hand in zip(game.players, game.hands, strict=True):
-        table.add_row(name, cards_text(game.order.sorted(hand)))
-    return table
+        table.add_row(name, _cards(game.order.sorted(hand)))
+    return Group(game_header(game), table)
 
 
-def live(game: GameState) -> RenderableType:
-    """The deal being played: the trick on the table, whose turn, and the legal cards when known."""
+def _card(card: Card) -> Text:
+    """A card in the notation the table types (`CQ`, `H10`), red suits in red."""
+    return Text(str(card), style="red" if card.suit.is_red else "")
+
+
+def _cards(cards: Sequence[Card]) -> Text:
+    return Text(" ").join(_card(c) for c in cards)
+
+
+def _trick(game: GameState, trick: Trick) -> Text:
+    """`trick 3: Ben S10 Clara S9 Dirk SA Anna SK` (who led comes first)."""
+    shown = Text(f"trick {trick.number}: ")
+    return shown + Text(" ").join(Text(f"{game.players[s]} ") + _card(c) for s, c in trick.plays)
+
+
+def live(game: GameState, before: GameState | None = None) -> RenderableType:
+    """The deal being played: what the last entries did (each call echoed, each trick they
+    completed with its winner and points), the trick on the table and who leads it, whose
+    turn, and the legal cards when the hands are known. Cards as typed: CQ, H10."""
+    players = game.players
     parts: list[RenderableType] = [game_header(game)]
     if game.game_type is None:
         parts.append(Text("reservations open: NAME=club_solo / NAME=marriage, or play the first card"))
         return Group(*parts)
+    for call in game.calls[len(before.calls) if before is not None else len(game.calls) :]:
+        parts.append(Text(f"{players[call.seat]}: {call.announcement.label}!", style="bold magenta"))
+    for won in game.tricks[len(before.tricks) if before is not None else len(game.tricks) :]:
+        assert won.winner is not None
+        done = _trick(game, won)
+        done.append(f" · won by {players[won.winner]}, {won.points} points", style="bold")
+        parts.append(done)
     if game.finished or game.abandoned is not None:
         parts.append(Text("the deal is complete", style="bold"))
         return Group(*parts)
-    trick = game.current
-    shown = Text(f"trick {len(game.tricks) + 1}: ")
-    if trick is not None:
-        shown.append_text(Text(" ").join(user_text(f"{game.players[s]} ") + card_text(c) for s, c in trick.plays))
-    parts.append(shown)
     seat = game.to_play
+    trick = game.current
+    if trick is None and seat is not None:
+        parts.append(Text(f"trick {len(game.tricks) + 1}: {players[seat]} leads"))
+    elif trick is not None:
+        parts.append(_trick(game, trick))
     if seat is not None:
-        turn = user_text(f"{game.players[seat]} to play", style="bold")
+        turn = user_text(f"{players[seat]} to play", style="bold")
         if game.hands is not None:
             legal = legal_plays(game.hands[seat], trick.cards if trick else (), game.order)
             turn.append(": ")
-            turn.append_text(cards_text(game.order.sorted(list(legal))))
+            turn.append_text(_cards(game.order.sorted(list(legal))))
         parts.append(turn)
     return Group(*parts)

@@ -99,8 +99,9 @@ def describe(combination: Combination) -> str:
         return f"four {rank.plural} with two {'singles' if kind is Kind.FOUR_TWO_SINGLES else 'pairs'}"
     if kind in _WIDTH:
         low = rank - size // _WIDTH[kind] + 1
-        start = str(Rank(low)) if Rank.THREE <= low <= rank else "?"  # "?": a combination no cards have
-        return f"{kind_name(kind)} {start} to {rank}"
+        if not Rank.THREE <= low <= rank:  # declared, but no cards have it: say what was named
+            return f"{kind_name(kind)} of {size} cards up to {rank}"
+        return f"{kind_name(kind)} {Rank(low)} to {rank}"
     name = kind_name(kind).split(" ", 1)  # "trio", "with a pair"
     return f"{name[0]} of {rank.plural}" + (f" {name[1]}" if len(name) > 1 else "")
 
@@ -195,18 +196,61 @@ def no_reading_reason(cards: Iterable[Rank], players: int) -> str:
             return f"{text} is no combination (the four-player game has no {kind_name(forbidden[0].kind)})"
     counts = Counter(cards)
     distinct = sorted(counts)
+    if len(cards) == 2 and len(distinct) == 2:
+        if players == 4 and set(distinct) == {Rank.BLACK_JOKER, Rank.RED_JOKER}:
+            return f"{text} is no combination (the four-player game's rocket is all four jokers, BJ BJ RJ RJ)"
+        return f"{text} is no combination (a pair is two cards of one rank)"
     if len(set(counts.values())) == 1 and len(distinct) > 1:
-        if any(r not in SEQUENCE_RANKS for r in distinct):
+        width = next(iter(counts.values()))
+        shortest = {1: 5, 2: 3, 3: 2}.get(width)
+        if shortest is not None and len(distinct) >= shortest and any(r not in SEQUENCE_RANKS for r in distinct):
             return f"{text} is no combination (sequences use only 3 to A, without 2s or jokers)"
         need = {1: "a sequence needs at least 5 cards", 2: "a pair sequence needs at least 3 pairs"}
-        if _consecutive(distinct) and next(iter(counts.values())) in need:
-            return f"{text} is no combination ({need[next(iter(counts.values()))]})"
+        if _consecutive(distinct) and width in need:
+            return f"{text} is no combination ({need[width]})"
     if counts[Rank.BLACK_JOKER] == counts[Rank.RED_JOKER] > 0 and len(distinct) > 2:
         spare = next(r for r in SEQUENCE_RANKS[::-1] if r not in counts)
         swapped = [spare if r is Rank.RED_JOKER else r for r in cards]
         if readings(swapped, players):
             return f"{text} is no combination (both jokers may not be kickers in one combination)"
+    shared = _kickers_sharing_a_rank(counts, players)
+    if shared is not None:
+        return (
+            f"{text} is no combination: as {with_article(kind_name(shared))} its kickers would share a rank "
+            "(kickers may share a rank neither with the body nor with each other)"
+        )
     return f"{text} is no combination"
+
+
+def _kickers_sharing_a_rank(counts: Counter[Rank], players: int) -> Kind | None:
+    """The kind with kickers (a trio's, an airplane's, a four's) the cards would be if their
+    kickers could share a rank with the body or with each other; None if no such kind."""
+    if len(counts) < 2:
+        return None
+    size = sum(counts.values())
+    bodies: list[tuple[list[Rank], int, Kind, Kind]] = [
+        ([r], 3, Kind.TRIO_SINGLE, Kind.TRIO_PAIR) for r in counts if counts[r] >= 3
+    ]
+    trios = [r for r in SEQUENCE_RANKS if counts[r] >= 3]
+    for i, low in enumerate(trios):
+        run = [low]
+        for rank in trios[i + 1 :]:
+            if rank != run[-1] + 1:
+                break
+            run.append(rank)
+            bodies.append((list(run), 3, Kind.AIRPLANE_SINGLES, Kind.AIRPLANE_PAIRS))
+    bodies += [([r], 4, Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS) for r in counts if counts[r] >= 4]
+    for body, each, with_singles, with_pairs in bodies:
+        rest = counts - Counter({r: each for r in body})
+        kickers = 2 if each == 4 else len(body)
+        for width, kind in ((1, with_singles), (2, with_pairs)):
+            if players == 4 and kind in THREE_PLAYER_ONLY:
+                continue
+            if size - each * len(body) != width * kickers or any(n % width for n in rest.values()):
+                continue
+            if any(n > width for n in rest.values()) or any(r in body for r in rest):
+                return kind
+    return None
 
 
 def beats(new: Combination, old: Combination, players: int) -> bool:

@@ -26,13 +26,14 @@ class AbandonReason(Enum):
     MISDEAL = "misdeal"
 
 
-@event_type("GameStarted", version=2)
+@event_type("GameStarted", version=3)
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     """A game began: players by seat (clockwise), the dealer's seat, the rules in force,
     when it was played, a note (a game file's leading comment), and in a tournament the
     players who still owe their compulsory solo (whose solo the soloist leads, docs/rules.md §9).
-    Version 2 added `note` and `solo_owed_by`."""
+    Version 2 added `note` and `solo_owed_by`; version 3 `dealt_by`, who dealt while sitting
+    the deal out (five or more at the table; None: the dealer's seat dealt)."""
 
     event_name: ClassVar[str]
     schema_version: ClassVar[int]
@@ -43,12 +44,19 @@ class GameStarted:
     played_on: str | None = None
     note: str | None = None
     solo_owed_by: tuple[str, ...] = ()
+    dealt_by: str | None = None
 
 
 @upcaster("GameStarted", 1)
 def _game_started_v1(payload: dict[str, Any]) -> dict[str, Any]:
     """Version 1 had no note and no tournament."""
     return {**payload, "note": None, "solo_owed_by": []}
+
+
+@upcaster("GameStarted", 2)
+def _game_started_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 did not say who dealt from outside the four."""
+    return {**payload, "dealt_by": None}
 
 
 @event_type("CardsDealt", version=1)

@@ -129,6 +129,7 @@ def _record(doc: YamlDocument) -> GameRecord:
         reservations=_reservations(doc, _said(data), players, data["dealer"]),
         reservations_open=data.get("reservations") == "open",
         solo_owed_by=tuple(data.get("solo_owed_by", ())),
+        dealt_by=data.get("dealt_by"),
         penalties=tuple(
             PenaltyRecord(
                 p["player"],
@@ -242,6 +243,7 @@ def dumps(record: GameRecord) -> str:
     lines += [
         f"players: {dump_flow(list(record.players))}",
         f"dealer: {dump_flow(record.dealer)}",
+        *([f"dealt_by: {dump_flow(record.dealt_by)}"] if record.dealt_by is not None else []),
         f"rules: {_dump_rules(record.rules)}",
     ]
     if record.solo_owed_by:

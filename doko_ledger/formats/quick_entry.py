@@ -9,10 +9,10 @@ from dataclasses import replace
 from doko_ledger.cards import Card, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord
-from doko_ledger.names import normalized
+from doko_ledger.names import find_player, normalized
 from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 from doko_ledger.rules.announcements import Announcement, Party
-from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.game_types import GameType, GameTypeError, parse_game_type
 from doko_ledger.rules.scoring import SpecialKind
 
 
@@ -50,9 +50,10 @@ def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], 
         if not part:
             continue
         player, sep, what = part.partition("=")
-        if not sep or not player.strip() or what.strip() not in known:
+        what = what.strip().lower()
+        if not sep or not player.strip() or what not in known:
             raise EntryError(f"{flag}: write PLAYER=CALL with a call of {', '.join(sorted(known))}, not {part!r}")
-        out.append((normalized(player.strip()), what.strip()))
+        out.append((normalized(player.strip()), what))
     return tuple(out)
 
 
@@ -63,7 +64,8 @@ def specials(parts: Sequence[str], flag: str = "--special") -> tuple[tuple[str, 
     for part in (p.strip() for text in parts for p in text.split(",")):
         if not part:
             continue
-        fields = part.split(":")
+        fields = [f.strip() for f in part.split(":")]
+        fields[:2] = [f.lower() for f in fields[:2]]
         if len(fields) not in (2, 3) or fields[0] not in {p.value for p in Party} or fields[1] not in kinds:
             raise EntryError(
                 f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {', '.join(sorted(kinds))}), not {part!r}"
@@ -80,11 +82,14 @@ def summary(
     call_parts: Sequence[str] = (),
     special_parts: Sequence[str] = (),
 ) -> SummaryRecord:
-    """The facts of a deal from quick-entry text; the game rules check them when recorded."""
-    if game not in {g.value for g in GameType}:
-        raise EntryError(f"--game: unknown game type {game!r} ({', '.join(g.value for g in GameType)})")
+    """The facts of a deal from quick-entry text; the game rules check them when recorded.
+    The game type may be given by any of its names (`queen`, `Damensolo`)."""
+    try:
+        game_type = parse_game_type(game)
+    except GameTypeError as exc:
+        raise EntryError(f"--game: {exc}") from None
     return SummaryRecord(
-        game=game,
+        game=game_type.value,
         re=names(re, "--re"),
         re_points=re_points,
         tricks=None if tricks_text is None else tricks(tricks_text),
@@ -99,19 +104,20 @@ def extend_record(record: GameRecord, tokens: Sequence[str], reservations_open: 
     open, `NAME=club_solo` / `NAME=marriage` before the first card (the others said healthy)."""
     reservations = dict(record.reservations)
     tricks = [list(t) for t in record.tricks]
-    solo_words = {g.value for g in GameType if g.is_declared_solo} | {"marriage", "reservation", "healthy"}
     calls_ = {a.value for a in Announcement} | {SCHWEINCHEN}
     for token in tokens:
         player, sep, what = token.partition("=")
         if sep:
-            player, what = normalized(player.strip()), what.strip()
-            if player not in record.players:
-                raise EntryError(f"{token!r}: unknown player {player!r} (players: {', '.join(record.players)})")
+            named, what = normalized(player.strip()), what.strip().lower()
+            found = find_player(named, record.players)
+            if found is None:
+                raise EntryError(f"{token!r}: unknown player {named!r} (players: {', '.join(record.players)})")
+            player, what = found, _reservation_word(what)
             if what in calls_ or " " in what:
                 _append(tricks, Said(player, what))
             elif what == "poverty":
                 raise EntryError("a poverty's exchange is recorded with a game file (`doko import`), not card by card")
-            elif what in solo_words and reservations_open and not any(tricks):
+            elif what in _RESERVATION_WORDS and reservations_open and not any(tricks):
                 if what == "healthy":
                     reservations.pop(player, None)
                 else:
@@ -127,6 +133,19 @@ def extend_record(record: GameRecord, tokens: Sequence[str], reservations_open: 
         tricks=tuple(tuple(t) for t in tricks),
         reservations_open=record.reservations_open and not tokens,
     )
+
+
+_RESERVATION_WORDS = {g.value for g in GameType if g.is_declared_solo} | {"marriage", "reservation", "healthy"}
+
+
+def _reservation_word(what: str) -> str:
+    """A reservation by any name of its game (`Kreuzsolo` is club_solo); other words as they are."""
+    if what in _RESERVATION_WORDS or " " in what:
+        return what
+    try:
+        return parse_game_type(what).value
+    except GameTypeError:
+        return what
 
 
 def _asking(record: GameRecord) -> list[str]:

@@ -31,6 +31,8 @@ class StartGame:
     played_on: str | None = None
     note: str | None = None
     solo_owed_by: tuple[str, ...] = ()
+    dealt_by: str | None = None
+    """Who dealt, when they sit the deal out (a card night of five or more)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ from doko_ledger.game.commands import (
 from doko_ledger.game.penalty import impose
 from doko_ledger.game.state import GameState, Hand
 from doko_ledger.game.summary import summarize
-from doko_ledger.names import normalized, table_problem
+from doko_ledger.names import name_problem, normalized, table_problem
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS, must_follow
 
@@ -96,8 +96,18 @@ def _start(state: GameState, command: StartGame) -> GameStarted:
     unknown = [p for p in owed_by if p not in players]
     if unknown:
         raise IllegalMove(f"{unknown[0]!r} owes a solo but does not play this game")
+    dealt_by = None if command.dealt_by is None else normalized(command.dealt_by)
+    if dealt_by is not None and (dealt_by in players or name_problem(dealt_by)):
+        raise IllegalMove(f"the dealer who sits out, {dealt_by!r}, must be someone not at the table")
     return GameStarted(
-        command.game_id, players, command.dealer, command.rules, command.played_on, command.note, owed_by
+        command.game_id,
+        players,
+        command.dealer,
+        command.rules,
+        command.played_on,
+        command.note,
+        owed_by,
+        dealt_by,
     )
 
 

@@ -45,6 +45,7 @@ def evolve(state: GameState, event: Any) -> GameState:
                 played_on=event.played_on,
                 note=event.note,
                 solo_owed_by=event.solo_owed_by,
+                dealt_by=event.dealt_by,
                 started=True,
             )
         case CardsDealt(hands=hands):

@@ -55,6 +55,7 @@ from doko_ledger.game.evolve import evolve
 from doko_ledger.game.notes import anchored, annotate
 from doko_ledger.game.parties import true_parties
 from doko_ledger.game.state import GameState
+from doko_ledger.names import find_player
 from doko_ledger.rules.announcements import Announcement, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
@@ -145,6 +146,9 @@ class GameRecord:
     """A deal being played whose players have not all spoken yet (`reservations: open`)."""
     solo_owed_by: tuple[str, ...] = ()
     """Tournament: who still owes a compulsory solo (`solo_owed_by: [..]`)."""
+    dealt_by: str | None = None
+    """Who dealt while sitting the deal out (`dealt_by: Emil`); `dealer` is then the player
+    before the first to play."""
     penalties: tuple[PenaltyRecord, ...] = ()
     """Rule violations settled with penalty points, after the play (docs/rules.md §9)."""
     notes: tuple[AnnotationAdded, ...] = ()
@@ -160,10 +164,10 @@ class RecordError(DokoError, ValueError):
 
 
 def _seat(record: GameRecord, player: str, path: Path) -> int:
-    try:
-        return record.players.index(player)
-    except ValueError:
-        raise RecordError(f"unknown player {player!r} (players: {', '.join(record.players)})", path) from None
+    found = find_player(player, record.players)
+    if found is None:
+        raise RecordError(f"unknown player {player!r} (players: {', '.join(record.players)})", path)
+    return record.players.index(found)
 
 
 def _reservation(value: str, path: Path) -> tuple[ReservationKind, GameType | None]:
@@ -180,7 +184,7 @@ def _reservation(value: str, path: Path) -> tuple[ReservationKind, GameType | No
 
 def _call(record: GameRecord, said: Said, path: Path) -> Command:
     seat = _seat(record, said.player, path)
-    words = said.what.split()
+    words = said.what.lower().split()
     if words == [SCHWEINCHEN]:
         return ShowSchweinchen(seat)
     parties = {p.value: p for p in Party}
@@ -261,7 +265,14 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
 def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, Path]]:
     dealer = _seat(record, record.dealer, ("dealer",))
     start = StartGame(
-        record.id, record.players, dealer, record.rules, record.played_on, record.note, record.solo_owed_by
+        record.id,
+        record.players,
+        dealer,
+        record.rules,
+        record.played_on,
+        record.note,
+        record.solo_owed_by,
+        record.dealt_by,
     )
     yield start, ("players",)
     if record.summary is not None:
@@ -415,6 +426,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         note=state.note,
         reservations_open=not state.declared and state.abandoned is None and state.summary is None,
         solo_owed_by=state.solo_owed_by,
+        dealt_by=state.dealt_by,
         penalties=tuple(_at_card(p, len(state.cards_played)) if state.finished or state.void else p for p in penalties),
         notes=tuple(anchored(state, n) for n in notes),
     )

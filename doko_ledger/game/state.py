@@ -132,6 +132,8 @@ class GameState:
     played_on: str | None = None
     note: str | None = None
     solo_owed_by: tuple[str, ...] = ()
+    dealt_by: str | None = None
+    """Who dealt while sitting the deal out (five or more at the table); None: the dealer seat."""
     started: bool = False
     dealt: tuple[Hand, ...] | None = None
     hands: tuple[Hand, ...] | None = None
@@ -179,6 +181,11 @@ class GameState:
             if self.rules.soloist_leads or compulsory:
                 return self.declarer
         return (self.dealer + 1) % SEATS
+
+    @property
+    def dealer_name(self) -> str:
+        """Who dealt: the dealer seat's player, or the one who dealt while sitting out."""
+        return self.dealt_by if self.dealt_by is not None else self.players[self.dealer]
 
     @property
     def void(self) -> bool:

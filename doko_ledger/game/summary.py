@@ -8,7 +8,7 @@ from doko_ledger.events.doppelkopf import DealSummarized, DoppelkopfEvent
 from doko_ledger.game.commands import IllegalMove, SummarizeDeal, seat_name
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Announcement, Party
-from doko_ledger.rules.game_types import GameType
+from doko_ledger.rules.game_types import GameType, game_type_problem
 from doko_ledger.rules.play import SEATS
 from doko_ledger.rules.scoring import SpecialKind
 
@@ -23,10 +23,9 @@ def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]
     if state.summary is not None or state.dealt is not None or state.declared or state.cards_played:
         raise IllegalMove("a summarized deal has no other record: no hands, reservations or cards")
     game, rules = command.game_type, state.rules
-    if game.is_pure_suit_solo and not rules.pure_suit_solos:
-        raise IllegalMove(f"{game.value} is not allowed under these rules (option pure_suit_solos)")
-    if game is GameType.POVERTY and not rules.poverty:
-        raise IllegalMove("these rules have no poverty (option poverty)")
+    problem = game_type_problem(game, rules)
+    if problem is not None:
+        raise IllegalMove(problem)
     re_seats = command.re_seats
     bad_seats = any(not 0 <= s < SEATS for s in re_seats) or len(set(re_seats)) != len(re_seats)
     if bad_seats or len(re_seats) not in (1, 2):

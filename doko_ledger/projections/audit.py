@@ -88,7 +88,14 @@ def command_of(event: Any) -> Command | None:
     match event:
         case GameStarted():
             return StartGame(
-                event.game_id, event.players, event.dealer, event.rules, event.played_on, event.note, event.solo_owed_by
+                event.game_id,
+                event.players,
+                event.dealer,
+                event.rules,
+                event.played_on,
+                event.note,
+                event.solo_owed_by,
+                event.dealt_by,
             )
         case CardsDealt():
             return DealCards(event.hands)

@@ -294,7 +294,7 @@ def game_row(
         stream.stream,
         state.played_on,
         _names_json(players, ensure_ascii=False),
-        players[state.dealer],
+        state.dealer_name,
         state.rules.preset,
         None if state.game_type is None else state.game_type.value,
         None if state.declarer is None else players[state.declarer],

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 
 from doko_ledger.cards import Suit
+from doko_ledger.errors import DokoError
+from doko_ledger.rules.ruleset import RuleSet
+
+
+class GameTypeError(DokoError, ValueError):
+    """A text that names no game type."""
+
+    exit_code = 2
 
 
 class GameType(Enum):
@@ -65,3 +74,60 @@ _TRUMP_SUIT: dict[GameType, Suit] = {
     GameType.PURE_HEART_SOLO: Suit.HEARTS,
     GameType.PURE_DIAMOND_SOLO: Suit.DIAMONDS,
 }
+
+
+_ALIASES: dict[GameType, tuple[str, ...]] = {
+    GameType.NORMAL: ("normal", "normalspiel", "normales spiel"),
+    GameType.MARRIAGE: ("marriage", "wedding", "hochzeit"),
+    GameType.POVERTY: ("poverty", "armut"),
+    GameType.SILENT_SOLO: ("silent", "stilles", "stille hochzeit"),
+    GameType.DIAMOND_SOLO: ("diamond", "diamonds", "karo", "trumpf"),
+    GameType.HEART_SOLO: ("heart", "hearts", "herz"),
+    GameType.SPADE_SOLO: ("spade", "spades", "pik"),
+    GameType.CLUB_SOLO: ("club", "clubs", "kreuz", "treff"),
+    GameType.QUEEN_SOLO: ("queen", "queens", "dame", "damen"),
+    GameType.JACK_SOLO: ("jack", "jacks", "bube", "buben"),
+    GameType.ACE_SOLO: ("ace", "aces", "as", "ass", "fleischlos", "fleischloser", "fleischloses"),
+    GameType.PURE_CLUB_SOLO: ("pure club", "pure clubs", "reines kreuz"),
+    GameType.PURE_SPADE_SOLO: ("pure spade", "pure spades", "reines pik"),
+    GameType.PURE_HEART_SOLO: ("pure heart", "pure hearts", "reines herz"),
+    GameType.PURE_DIAMOND_SOLO: ("pure diamond", "pure diamonds", "reines karo"),
+}
+_SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+def _key(text: str) -> str:
+    return _SEPARATORS.sub("", text.casefold())
+
+
+_BY_KEY: dict[str, GameType] = {_key(g.value): g for g in GameType} | {
+    _key(alias): game for game, aliases in _ALIASES.items() for alias in aliases
+}
+
+
+def parse_game_type(text: str) -> GameType:
+    """The game type a text names, without regard to case: the canonical name (`queen_solo`),
+    a short one (`queen`, `queen solo`) or a German one (`Damensolo`, `Fleischloser`,
+    `Kreuzsolo`, `Bubensolo`, `Hochzeit`, `Armut`). Raises `GameTypeError` quoting the text."""
+    key = _key(text)
+    game = _BY_KEY.get(key) or (_BY_KEY.get(key[: -len("solo")]) if key.endswith("solo") else None)
+    if game is None:
+        raise GameTypeError(
+            f"unknown game type {text!r} ({', '.join(g.value for g in GameType)}; "
+            "short or German names such as queen or Damensolo do too)"
+        )
+    return game
+
+
+def game_type_problem(game: GameType, rules: RuleSet) -> str | None:
+    """Why the rules do not allow `game`, or None (docs/rules.md §4, §8)."""
+    if game.is_pure_suit_solo and not rules.pure_suit_solos:
+        return f"{game.value} is not allowed under these rules (option pure_suit_solos)"
+    if game is GameType.POVERTY and not rules.poverty:
+        return "these rules have no poverty (option poverty)"
+    return None
+
+
+def allowed_game_types(rules: RuleSet) -> tuple[GameType, ...]:
+    """The game types the rules allow, in their usual order."""
+    return tuple(g for g in GameType if game_type_problem(g, rules) is None)

@@ -18,6 +18,8 @@ from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.evolve import fold as fold_game
 from doko_ledger.game.record import MISDEAL, GameRecord, SummaryRecord, to_events
 from doko_ledger.game.state import GameState
+from doko_ledger.names import find_player
+from doko_ledger.rules.game_types import GameType, game_type_problem
 from doko_ledger.session.decide import (
     AddDeal,
     CloseSession,
@@ -165,7 +167,20 @@ class Night:
             note=note,
             reservations_open=live,
             solo_owed_by=tuple(p for p in self.schedule().owed if p in at_table),
+            dealt_by=None if dealer == nxt.dealer else nxt.dealer,
         )
+
+    def game_type_problem(self, game: GameType) -> str | None:
+        """Why the next deal cannot be `game`, or None: the rules forbid it, or a forced solo is due."""
+        problem = game_type_problem(game, self.state.rules)
+        owing = self.schedule().next.forced_solo_by
+        if problem is None and owing and not game.is_declared_solo:
+            problem = f"a forced solo is due (docs/rules.md §9): {', '.join(owing)} must still play a solo"
+        return problem
+
+    def game_types(self) -> tuple[GameType, ...]:
+        """The game types the next deal may be."""
+        return tuple(g for g in GameType if self.game_type_problem(g) is None)
 
     def add(self, record: GameRecord) -> tuple[list[Any], GameState]:
         """Add a deal recorded as a game: the game's events (decided) and its state."""
@@ -180,8 +195,9 @@ class Night:
         if summary is None:
             return
         named = [*summary.re, *(p for p, _ in summary.announcements), *(s[2] for s in summary.specials if s[2])]
-        for name in named:
-            if name in self.state.players and name not in record.players:
+        for named_as in named:
+            name = find_player(named_as, self.state.players)
+            if name is not None and find_player(name, record.players) is None:
                 nxt = self.schedule().next
                 raise IllegalMove(
                     f"{name!r} sits out deal {nxt.number} ({nxt.dealer} deals): {', '.join(record.players)} play"
