@@ -184,10 +184,11 @@ def test_standings_csv_cells_are_not_formulas(cli: Cli) -> None:
     ok(cli("session", "start", "night", "--players", ",".join(players)))
     ok(cli("record", "--re", '=HYPERLINK("http://x"),+Ben', "--re-points", "80", "--yes"))
     header, row = _csv(cli("standings", "--csv"))
-    assert header == ["deal", "game", "dealer", "multiplier", *("'" + p for p in players)]
-    assert row[:4] == ["1", "night-01", '\'=HYPERLINK("http://x")', "1"]
-    assert [int(cell) for cell in row[4:]] == [-3, -3, 3, 3]  # numbers, negative ones too, stay numbers
-    assert row[4] == "-3"
+    fixed = ["deal", "game", "dealer", "match", "round", "multiplier"]
+    assert header == [*fixed, *(f"'{p} points" for p in players), *(f"'{p} total" for p in players)]
+    assert row[:6] == ["1", "night-01", '\'=HYPERLINK("http://x")', "1", "1", "1"]
+    assert [int(cell) for cell in row[6:]] == [-3, -3, 3, 3] * 2  # numbers, negative ones too, stay numbers
+    assert row[6] == "-3"
 
 
 @pytest.mark.parametrize(
