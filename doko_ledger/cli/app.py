@@ -27,8 +27,6 @@ from doko_ledger.cli.common import (
 )
 from doko_ledger.errors import DokoError
 from doko_ledger.ledger import Ledger
-from doko_ledger.names import normalized
-from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 
 if TYPE_CHECKING:
     from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
@@ -352,26 +350,6 @@ def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json:
         out().print(render_scores.score(results))
 
 
-def _claim(text: str) -> dict[str, int]:
-    claimed: dict[str, int] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, sep, value = part.partition("=")
-        try:
-            points = whole_number(value, signed=True)
-        except NumberTooLong as exc:
-            raise typer.BadParameter(f"{shortened(name, 40)!r}: {exc}", param_hint="--claimed") from None
-        if points is None or not sep or not name.strip():
-            raise typer.BadParameter(
-                f"{shortened(part, 40)!r}: write PLAYER=POINTS, e.g. Anna=+5", param_hint="--claimed"
-            )
-        claimed[normalized(name.strip())] = points
-    if not claimed:
-        raise typer.BadParameter(
-            "name every player's points, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5", param_hint="--claimed"
-        )
-    return claimed
-
-
 @app.command()
 def audit(
     ctx: typer.Context,
@@ -383,9 +361,10 @@ def audit(
 ) -> None:
     """Check everything that can be disputed in a game; explain a claimed result's difference."""
     from doko_ledger.cli import doudizhu, render_scores
+    from doko_ledger.formats import quick_entry
     from doko_ledger.projections.views import audit_view
 
-    claim = None if claimed is None else _claim(claimed)
+    claim = None if claimed is None else quick_entry.claim(claimed)
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         if ledger.kind(game_id) == "doudizhu":

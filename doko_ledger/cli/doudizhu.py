@@ -12,7 +12,7 @@ from doko_ledger.cli.common import echo_json, out
 from doko_ledger.errors import DokoError
 from doko_ledger.formats import doudizhu_file
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.doudizhu import audit_view, deal_view
+from doko_ledger.projections.doudizhu import audit_view, deal_view, stake_view
 
 
 def _view(ledger: Ledger, game_id: str) -> dict[str, object]:
@@ -36,9 +36,8 @@ def score(ledger: Ledger, game_id: str, as_json: bool, rules: object) -> None:
     if rules:
         raise DokoError(f"--rules re-scores Doppelkopf games; {game_id} is a Dou Dizhu game (its rules are fixed)")
     view = _view(ledger, game_id)
-    shown = {k: view[k] for k in ("game_id", "landlord", "bid", "doublings", "stake", "winner", "payments")}
     if as_json:
-        echo_json(shown)
+        echo_json(stake_view(view))
     else:
         out().print(render_doudizhu.score(view))
 

@@ -42,6 +42,36 @@ def tricks(text: str, flag: str = "--tricks") -> tuple[int, int]:
     return re_tricks, kontra_tricks
 
 
+def points(text: str, what: str) -> int:
+    """`+5`, `-5`, `5`: one player's points, as a claim writes them."""
+    try:
+        value = whole_number(text.strip(), signed=True)
+    except NumberTooLong as exc:
+        raise EntryError(f"{what}: {exc}") from None
+    if value is None:
+        raise EntryError(f"{what}: write a whole number such as +5 or -5, not {shortened(text, 40)!r}")
+    return value
+
+
+def claim(text: str, flag: str = "--claimed") -> dict[str, int]:
+    """`Anna=+5,Ben=-5,...` → each player's claimed points."""
+    claimed: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise EntryError(f"{flag}: write PLAYER=POINTS, e.g. Anna=+5, not {shortened(part, 40)!r}")
+        try:
+            number = whole_number(value.strip(), signed=True)
+        except NumberTooLong as exc:
+            raise EntryError(f"{flag}: {shortened(name.strip(), 40)!r}: {exc}") from None
+        if number is None:
+            raise EntryError(f"{flag}: write PLAYER=POINTS, e.g. Anna=+5, not {shortened(part, 40)!r}")
+        claimed[normalized(name.strip())] = number
+    if not claimed:
+        raise EntryError(f"{flag}: name every player's points, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5")
+    return claimed
+
+
 def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], ...]:
     """`Anna=re,Clara=no90` (also repeated) → (("Anna", "re"), ("Clara", "no90")), in order."""
     known = {a.value for a in Announcement}

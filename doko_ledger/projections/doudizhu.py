@@ -376,6 +376,15 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
         )
 
 
+SCORE_KEYS = ("game_id", "landlord", "bid", "doublings", "stake", "winner", "payments")
+
+
+def stake_view(deal: dict[str, Any]) -> dict[str, Any]:
+    """`doko score --json` of a Dou Dizhu deal, from its `deal_view`: the landlord, the stake
+    with each doubling, the winner and the payments."""
+    return {key: deal[key] for key in SCORE_KEYS}
+
+
 def audit_view(report: DouDizhuAudit) -> dict[str, Any]:
     """An audit for scripts: every check, the payments, and a claim's difference explained."""
     state = report.state

@@ -10,6 +10,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from doko_ledger.events.store import ConcurrencyError
+from doko_ledger.formats import quick_entry
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.record import SummaryRecord
 from doko_ledger.projections.views import (
@@ -54,19 +55,14 @@ def games(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/games/{game}/score", summary="A game's score with its derivation (doko score --json)")
 def score(request: Request, game: str) -> dict[str, Any]:
+    from doko_ledger.projections import doudizhu
+
     with open_ledger(request) as ledger:
-        return score_view(ledger.score(ledger.resolve(game)))
-
-
-def _claim(text: str) -> dict[str, int]:
-    claimed: dict[str, int] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, _, value = part.partition("=")
-        try:
-            claimed[name.strip()] = int(value)
-        except ValueError:
-            raise EntryError(f"claimed: write PLAYER=POINTS, e.g. Anna=+5, not {part!r}") from None
-    return claimed
+        game_id = ledger.resolve(game)
+        if ledger.kind(game_id) == "doudizhu":
+            deal = doudizhu.deal_view(ledger.doudizhu.state(game_id), ledger.doudizhu.notes(game_id))
+            return doudizhu.stake_view(deal)
+        return score_view(ledger.score(game_id))
 
 
 @router.get("/games/{game}/audit", summary="A game's audit, a claimed result explained (doko audit --json)")
@@ -75,12 +71,13 @@ def audit(
     game: str,
     claimed: Annotated[str | None, Query(description="Anna=+5,Ben=-5,Clara=+5,Dirk=-5")] = None,
 ) -> dict[str, Any]:
-    claim = None if claimed is None else _claim(claimed)
+    claim = None if claimed is None else quick_entry.claim(claimed, "claimed")
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
         if ledger.kind(game_id) == "doudizhu":
-            report = ledger.doudizhu.audit(game_id, claim)
-            return {"game_id": game_id, "ok": report.ok, "checks": [c.name for c in report.checks if not c.ok]}
+            from doko_ledger.projections.doudizhu import audit_view as doudizhu_audit_view
+
+            return doudizhu_audit_view(ledger.doudizhu.audit(game_id, claim))
         return audit_view(ledger.audit(game_id, claim))
 
 

@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from doko_ledger.errors import DokoError
 from doko_ledger.events.session import DealCorrected
+from doko_ledger.formats import quick_entry
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.ledger import Ledger
@@ -118,15 +119,9 @@ def audit_page(request: Request, game: str) -> Response:
 def _claim(typed: dict[str, str]) -> dict[str, int] | None:
     if not any(typed.values()):
         return None
-    claimed = {}
-    for player, text in typed.items():
-        try:
-            claimed[player] = int(text.replace("+", "", 1)) if text else 0
-        except ValueError:
-            raise EntryError(
-                f"{player}'s claimed points: write a whole number such as +5 or -5, not {text!r}"
-            ) from None
-    return claimed
+    return {
+        player: quick_entry.points(text, f"{player}'s claimed points") if text else 0 for player, text in typed.items()
+    }
 
 
 @router.post("/games/{game}/notes")
