@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -35,13 +35,32 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
 DOUDIZHU_FIRST_EVENT = "DouDizhuDealt"
 """The first event of a Dou Dizhu game's stream (`doudizhu.events.DouDizhuDealt`)."""
 
-__all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger"]
+__all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "game_number"]
 
 IMPORT_BATCH = 200
 
 
 class GameNotFound(DokoError, LookupError):
     """A game reference that matches no game, or more than one."""
+
+
+LAST = "last"
+"""The game reference for the newest game."""
+
+
+def game_number(ref: str) -> int | None:
+    """The number a game reference gives: `#N` or `N` is N, `last` is -1; None for others."""
+    if ref == LAST:
+        return -1
+    digits = ref[1:] if ref.startswith("#") else ref
+    if digits.isascii() and digits.isdigit():
+        return int(digits) if len(digits) <= 18 else 10**18  # past any ledger, without a huge int
+    return None
+
+
+def _excerpt(ref: str, size: int = 40) -> str:
+    """A game reference as an error shows it: at most `size` characters."""
+    return ref if len(ref) <= size else ref[:size] + "…"
 
 
 class DuplicateGame(DokoError):
@@ -197,21 +216,38 @@ class Ledger:
         return [s[len(GAME_PREFIX) :] for s in self.store.streams(GAME_PREFIX)]
 
     def resolve(self, ref: str) -> str:
-        """The game id that `ref` names: an exact id, a unique prefix, or `#N` from `doko games`."""
+        """The game id that `ref` names: an exact id, a unique prefix, or a number from `doko
+        games` (`#N`, or `N`, since `#` starts a shell comment; `last` the newest game).
+
+        Each is an index look-up (the log's for ids and prefixes, the read models' for numbers),
+        however many games the ledger holds. A bare `N` is the number when there is a game #N,
+        and a prefix of an id otherwise.
+        """
         if self.store.stream_version(game_stream(ref)) > 0:  # an exact id: one index look-up
             return ref
-        ids = self.game_ids()
-        if ref.startswith("#") and ref[1:].isdigit():
-            index = int(ref[1:])
-            if 1 <= index <= len(ids):
-                return ids[index - 1]
-            raise GameNotFound(f"there is no game {ref}: the ledger holds {len(ids)} games")
-        matches = [i for i in ids if i.startswith(ref)]
+        from doko_ledger.projections import game_list
+
+        number = game_number(ref)
+        if number is not None:
+            self.refresh()
+            numbered = game_list.numbered(self.store.db, number)
+            if numbered is not None:
+                return numbered
+            if ref.startswith("#") or ref == LAST:
+                held = game_list.count(self.store.db)
+                raise GameNotFound(f"there is no game {_excerpt(ref)}: the ledger holds {held} games")
+        matches = [s[len(GAME_PREFIX) :] for s in self.store.stream_names(game_stream(ref), 6)]
         if len(matches) == 1:
             return matches[0]
         if matches:
-            raise GameNotFound(f"{ref!r} matches {len(matches)} games: {', '.join(matches[:5])}")
-        raise GameNotFound(f"no game {ref!r} in the ledger (see `doko games`)")
+            more = "more than " if len(matches) > 5 else ""
+            raise GameNotFound(
+                f"{_excerpt(ref)!r} matches {more}{min(len(matches), 5)} games: {', '.join(matches[:5])}"
+            )
+        if number is not None:
+            held = game_list.count(self.store.db)
+            raise GameNotFound(f"there is no game {_excerpt(ref)}: the ledger holds {held} games")
+        raise GameNotFound(f"no game {_excerpt(ref)!r} in the ledger (see `doko games`)")
 
     def game_events(self, game_id: str) -> list[Any]:
         """The game's events in force (undone ones left out), in order."""
@@ -285,36 +321,21 @@ class Ledger:
         return from_events(self.game_events(game_id))
 
     def games(self) -> list[dict[str, Any]]:
-        """One row per game from the `games` read model, in recorded order."""
-        self.refresh()
-        if "games" not in self.store.db.table_names():
-            return []
-        rows = self.store.db.execute("SELECT * FROM games ORDER BY first_position").fetchall()
-        columns = [c.name for c in self.store.db["games"].columns]
-        out = []
-        for row in rows:
-            item = dict(zip(columns, row, strict=True))
-            for key in ("players", "points", "tricks_won", "re_players"):
-                item[key] = json.loads(item[key])
-            for key in ("hands_recorded", "finished", "lone", "summarized"):
-                item[key] = bool(item[key])
-            out.append({"game": "doppelkopf"} | item)
-        out += self._doudizhu_rows()
-        return sorted(out, key=lambda r: r["first_position"])
+        """One row per game from the read models, in recorded order (see `game_rows`)."""
+        return [row for _, row in self.game_rows()]
 
-    def _doudizhu_rows(self) -> list[dict[str, Any]]:
-        if "doudizhu_games" not in self.store.db.table_names():
-            return []
-        cursor = self.store.db.execute("SELECT * FROM doudizhu_games")
-        columns = [c[0] for c in cursor.description]
-        out = []
-        for row in cursor.fetchall():
-            item = dict(zip(columns, row, strict=True))
-            item["players"] = json.loads(item["players"])
-            item["payments"] = None if item["payments"] is None else json.loads(item["payments"])
-            item["hands_recorded"] = bool(item["hands_recorded"])
-            out.append({"game": "doudizhu"} | item)
-        return out
+    def game_rows(
+        self, *, last: int | None = None, keep: Callable[[dict[str, Any]], bool] | None = None
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
+        """`(number, row)` of each game kept by `keep` (see `projections.game_list`), in recorded
+        order, streamed; with `last`, only the newest `last` of them."""
+        from doko_ledger.projections import game_list
+
+        self.refresh()
+        if last is None:
+            return game_list.rows(self.store.db, keep=keep)
+        newest = list(itertools.islice(game_list.rows(self.store.db, descending=True, keep=keep), last))
+        return iter(newest[::-1])
 
     def kind(self, game_id: str) -> str:
         """Which game a recorded game is: `doppelkopf` or `doudizhu` (by its first event)."""

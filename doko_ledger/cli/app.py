@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import sys
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -172,17 +175,90 @@ def export(
         err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
 
 
-@app.command()
-def games(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """List the recorded games."""
-    from doko_ledger.cli import render
+TERMINAL_PAGE = 20
+"""How many of the newest games `doko games` shows at a terminal without `--last` or `--all`."""
 
+
+@app.command()
+def games(
+    ctx: typer.Context,
+    last: Annotated[
+        int | None,
+        typer.Option(
+            "--last",
+            min=1,
+            help=f"Only the newest N games (at a terminal the default is {TERMINAL_PAGE}).",
+            metavar="N",
+        ),
+    ] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Every game, also at a terminal.")] = False,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Only the games of this card night or Dou Dizhu session.")
+    ] = None,
+    player: Annotated[str | None, typer.Option("--player", help="Only the games this player sat in.")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Only games played on or after this day (YYYY-MM-DD).", metavar="DAY")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the recorded games, oldest first, with each game's number (#N), result and score.
+    The list is printed as it is read, however many games there are."""
+    from doko_ledger.cli import render_games
+    from doko_ledger.projections.game_list import GameFilter
+
+    if last is not None and show_all:
+        raise typer.BadParameter("give --last N or --all, not both", param_hint="--last")
+    if since is not None:
+        _day(since)
+    if last is None and not show_all and not as_json and output_is_terminal():
+        last = TERMINAL_PAGE
     with Ledger.open(ledger_path(ctx)) as ledger:
-        rows = ledger.games()
-    if as_json:
-        echo_json(rows)
-    else:
-        out().print(render.games_table(rows))
+        ids = None if session is None else _session_games(ledger, session)
+        keep = GameFilter(ids, player, since)
+        listed = ledger.game_rows(last=last, keep=None if keep == GameFilter() else keep)
+        if as_json:
+            _stream_json(row for _, row in listed)
+            return
+        console = out()
+        console.print(render_games.header(), soft_wrap=True)
+        while chunk := list(itertools.islice(listed, 200)):  # a page at a time: the output starts at once
+            console.print(render_games.page(chunk), soft_wrap=True)
+
+
+def output_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def _day(text: str) -> str:
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise typer.BadParameter(f"{text[:40]!r} is not a day: write YYYY-MM-DD", param_hint="--since") from None
+
+
+def _session_games(ledger: Ledger, ref: str) -> set[str]:
+    """The games of the card night or Dou Dizhu session `ref` names."""
+    from doko_ledger.card_nights import SessionNotFound
+
+    doudizhu_session = ledger.doudizhu.resolve_session(ref)
+    if doudizhu_session is not None:
+        return set(ledger.doudizhu.session_game_ids(doudizhu_session))
+    try:
+        return set(ledger.nights.game_ids(ledger.nights.resolve(ref)))
+    except SessionNotFound:
+        raise SessionNotFound(f"no card night or Dou Dizhu session {ref[:40]!r} in the ledger") from None
+
+
+def _stream_json(rows: Iterable[dict[str, Any]]) -> None:
+    """A JSON list written an item at a time (the same text as `echo_json` of the list)."""
+    separator = "[\n"
+    for row in rows:
+        item = json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        typer.echo(separator + "  " + item, nl=False)
+        separator = ",\n"
+    typer.echo("[]" if separator == "[\n" else "\n]")
 
 
 PerspectiveOption = Annotated[

@@ -39,6 +39,7 @@ from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.events.voiding import in_force
+from doko_ledger.projections import game_list
 from doko_ledger.projections.checks import Check
 from doko_ledger.streams import GAME_PREFIX
 
@@ -70,6 +71,7 @@ class DouDizhuProjection:
             );
             """
         )
+        db.execute(game_list.INDEXES[game_list.DOUDIZHU_TABLE])  # `#N` and `doko games` read through it
 
     def drop(self, db: Database) -> None:
         db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))

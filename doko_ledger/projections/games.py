@@ -37,6 +37,7 @@ from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import Parties, announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force
+from doko_ledger.projections import game_list
 from doko_ledger.projections.parties import Revelation, fold_revealing
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Party
@@ -142,6 +143,7 @@ class GamesProjection:
             );
             """
         )
+        db.execute(game_list.INDEXES[game_list.DOPPELKOPF_TABLE])  # `#N` and `doko games` read through it
 
     def drop(self, db: Database) -> None:
         db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))
