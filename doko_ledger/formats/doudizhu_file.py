@@ -48,7 +48,7 @@ from doko_ledger.doudizhu.cards import Hand, Rank, cards_text, hand
 from doko_ledger.doudizhu.events import BidMade, BidPassed, CombinationPlayed, DouDizhuDealt, TurnPassed
 from doko_ledger.doudizhu.state import Phase
 from doko_ledger.events.annotations import AnnotationAdded
-from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
+from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.schema_files import validator
 
 FORMAT = "doudizhu-game/1"
@@ -217,7 +217,7 @@ def _record(doc: YamlDocument, data: Any, at: Path_, defaults: dict[str, Any] | 
         dealer=data["dealer"],
         opener=data["opener"],
         played_on=data.get("played_on"),
-        note=leading_comment(doc.text) if not at else data.get("note"),
+        note=doc.note() if not at else data.get("note"),
         hands=hands,
         kitty=kitty,
         bidding=bidding,

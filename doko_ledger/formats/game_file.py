@@ -26,7 +26,7 @@ from doko_ledger.cards import Card, CardError, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import DoppelkopfEvent
-from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.game.record import (
     GameRecord,
     PenaltyRecord,
@@ -146,7 +146,7 @@ def _record(doc: YamlDocument) -> GameRecord:
         tricks=tricks,
         played_on=data.get("played_on"),
         summary=None if "summary" not in data else _summary(data["summary"]),
-        note=leading_comment(doc.text),
+        note=doc.note(),
         notes=tuple(
             AnnotationAdded(n.get("trick"), n.get("card"), n["text"], n["author"], str(n["at"]))
             for n in data.get("notes", [])

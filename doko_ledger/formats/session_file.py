@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from doko_ledger.errors import DokoError
-from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.record import MISDEAL as MISDEAL_REASON
 from doko_ledger.game.record import GameRecord, RecordError, SummaryRecord, to_events
@@ -155,7 +155,7 @@ def _session(doc: YamlDocument) -> tuple[SessionFile, bool]:
         match_length=data.get("match_length"),
         rate=None if rate is None else str(rate),
         closed=closed,
-        note=leading_comment(doc.text),
+        note=doc.note(),
     )
     return session, close_first
 

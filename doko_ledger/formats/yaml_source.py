@@ -15,9 +15,12 @@ from typing import Any
 
 import yaml
 
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import EXCERPT, DokoError, excerpt
 
 MAX_FILE_BYTES = 1_000_000
+MAX_NOTE = 10_000
+"""The most characters of a game's note (its leading comment), as the ledger's events allow."""
+BOM = "\ufeff"
 
 
 class SourceError(DokoError, ValueError):
@@ -26,6 +29,7 @@ class SourceError(DokoError, ValueError):
     exit_code = 2
 
     def __init__(self, message: str, *, source: str = "<text>", line: int | None = None, field: str = "") -> None:
+        message = excerpt(message, 2 * EXCERPT)  # a message quotes the input, never all of it
         self.message, self.source, self.line, self.field = message, source, line, field
         where = source if line is None else f"{source}:{line}"
         super().__init__(f"{where}: {field + ': ' if field else ''}{message}")
@@ -78,6 +82,19 @@ class YamlDocument:
 
     def error(self, message: str, path: Sequence[str | int]) -> SourceError:
         return SourceError(message, source=self.source, line=self.line_of(path), field=field_name(path))
+
+    def note(self) -> str | None:
+        """The file's leading comment (the game's note), checked here against the ledger's limit
+        so that a long one is this file's error, not a refused append."""
+        note = leading_comment(self.text)
+        if note is not None and len(note) > MAX_NOTE:
+            raise SourceError(
+                f"the leading comment (the note) has {len(note):,} characters; at most {MAX_NOTE:,} are kept",
+                source=self.source,
+                line=1,
+                field="note",
+            )
+        return note
 
 
 def field_name(path: Sequence[str | int]) -> str:
@@ -140,19 +157,28 @@ def _check_plain(text: str, source: str) -> None:
 
 
 def read_text(path: str | Path) -> str:
-    """A file's UTF-8 text; an unreadable file is a `SourceError` naming it."""
+    """A file's UTF-8 text (a byte order mark dropped, line ends made `\\n`); an unreadable or
+    too large file is a `SourceError` naming it. At most `MAX_FILE_BYTES` + 1 bytes are read, so
+    a huge file (or `/dev/zero`) is refused without being held in memory."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+        with open(path, "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise SourceError(f"cannot read file: {exc.strerror}", source=str(path)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SourceError(f"file is larger than {MAX_FILE_BYTES:,} bytes", source=str(path))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+    return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
     """Parse one YAML document safely; `SourceError` with the line on any problem."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+    if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise SourceError(f"file is larger than {MAX_FILE_BYTES:,} bytes", source=source)
+    text = text.removeprefix(BOM)  # a byte order mark is no text: the note after it is kept
     try:
         _check_plain(text, source)
         root = yaml.compose(text, Loader=_Loader)
