@@ -17,7 +17,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar, get_type_hints
 
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, excerpt
 from doko_ledger.schema_files import event_schema_validator, fast_event_check
 
 
