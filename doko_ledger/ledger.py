@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -120,13 +120,14 @@ class Ledger:
 
     def import_games(
         self,
-        games: Sequence[tuple[str, LoadedGame | LoadedDeal]],
+        games: Iterable[tuple[str, LoadedGame | LoadedDeal]],
         *,
         recorded_by: str,
         recorded_at: str,
         progress: Any = None,
     ) -> ImportReport:
-        """Append already validated games, each atomically at stream version 0.
+        """Append already validated games, each atomically at stream version 0, in batches as
+        `games` yields them (a stream of files is never held in memory at once).
 
         The read models catch up when next read (`refresh`), not here: an import only appends.
 

@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sqlite_utils import Database
-
 from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import EventCodecError, decode_event, encode_event, validate
 from doko_ledger.events.envelope import GENESIS, Envelope, Recorded, chain_hash
+from doko_ledger.events.sqlite import Database
 
 LEDGER_FORMAT = "doko-ledger/1"
 

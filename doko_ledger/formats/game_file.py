@@ -40,7 +40,7 @@ from doko_ledger.game.record import (
 from doko_ledger.game.state import GameState
 from doko_ledger.projections.views import describe
 from doko_ledger.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
-from doko_ledger.schema_files import validator
+from doko_ledger.schema_files import schema_errors
 
 FORMAT = "doko-game/1"
 SCHEMA = "game.schema.json"
@@ -88,7 +88,7 @@ def _record(doc: YamlDocument) -> GameRecord:
     if not isinstance(data, dict):
         raise doc.error("a game file is a mapping with id, players, dealer and tricks", ())
     rules = _rules(doc, data.get("rules", "standard"))
-    errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: len(list(e.absolute_path)), reverse=True)
+    errors = sorted(schema_errors(SCHEMA, data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
         error = errors[0]
         if error.validator == "oneOf" and error.context and list(error.absolute_path)[:1] == ["reservations"]:

@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlite_utils import Database
-
 from doko_ledger.doudizhu import DealState, decide, evolve, fold
 from doko_ledger.doudizhu.cards import cards_text, deck
 from doko_ledger.doudizhu.combinations import describe
@@ -37,6 +35,7 @@ from doko_ledger.doudizhu.events import (
 from doko_ledger.doudizhu.state import Move
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.events.voiding import in_force
 from doko_ledger.projections import game_list

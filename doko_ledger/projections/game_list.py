@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sqlite_utils import Database
+    from doko_ledger.events.sqlite import Database
 
 DOPPELKOPF_TABLE = "games"
 DOUDIZHU_TABLE = "doudizhu_games"

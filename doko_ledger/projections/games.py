@@ -28,10 +28,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlite_utils import Database
-
 from doko_ledger.cards import ALL_CARDS
 from doko_ledger.events.doppelkopf import EventVoided, GameStarted
+from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import Parties, announced, is_lone, true_parties
