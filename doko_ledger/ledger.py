@@ -251,8 +251,10 @@ class Ledger:
         raise GameNotFound(f"no game {_excerpt(ref)!r} in the ledger (see `doko games`)")
 
     def game_events(self, game_id: str) -> list[Any]:
-        """The game's events in force (undone ones left out), in order."""
-        return in_force([r.event for r in self.events(game_id)])
+        """The game's events in force (undone ones left out), in order: read without their
+        envelopes, as the projections read them."""
+        stream = self.store.read_stream_events(game_stream(game_id))
+        return [] if stream is None else in_force(stream.events)
 
     def events(self, game_id: str) -> list[Recorded]:
         return self.store.read_stream(game_stream(game_id))
