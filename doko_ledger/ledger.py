@@ -207,9 +207,10 @@ class Ledger:
             runner.catch_up(self.store, projection)
 
     def rebuild(self) -> int:
-        """Drop and refold every read model; returns the number of game streams folded (each
-        game's projection reads the streams that start with its game's first event)."""
-        return sum(runner.rebuild(self.store, p) for p in self.projections)
+        """Drop and refold every read model in one read of the log; returns the number of game
+        streams folded (each game's projection folds the streams that start with its game's
+        first event)."""
+        return runner.rebuild_many(self.store, self.projections)
 
     # -- reading -------------------------------------------------------------
 

@@ -167,3 +167,23 @@ def test_standings_find_a_night_by_prefix_and_the_open_night(cli: Cli, tmp_path:
     assert as_json(cli("standings", "--json"))["session"] == "later"  # the open one
     ok(cli("session", "close"))
     refused(cli("standings"), "no open card night")
+
+
+def test_a_rebuild_reads_the_log_once_for_both_games(
+    cli: Cli, write_game: WriteGame, ledger_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ok(cli("import", write_game(5, game_id="doko-game"), SAMPLES / "doudizhu" / "01-landlord-rocket.yaml"))
+    before = as_json(cli("games", "--json"))
+    reads: list[str] = []
+    original = EventStore.iter_stream_events
+
+    def counting(self: EventStore, *args: object, **kwargs: object) -> object:
+        reads.append(str(args[:1]))
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(EventStore, "iter_stream_events", counting)
+    with Ledger.open(ledger_path) as ledger:
+        assert ledger.rebuild() == 2
+    assert len(reads) == 1
+    monkeypatch.undo()
+    assert as_json(cli("games", "--json")) == before
