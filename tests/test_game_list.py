@@ -157,6 +157,8 @@ def test_at_a_terminal_the_list_is_the_newest_page(
     monkeypatch.setattr(app_module, "output_is_terminal", lambda: True)
     shown = [cells[0] for cells, _ in listed_games(ok(cli("games", db=db)).stdout)]
     assert shown == [f"#{n}" for n in range(25 - app_module.TERMINAL_PAGE + 1, 26)]
+    assert "--all for every game" in ok(cli("games", db=db)).stdout
+    assert "--all for every game" not in ok(cli("games", "--last", "3", db=db)).stdout
     assert len(listed_games(ok(cli("games", "--all", db=db)).stdout)) == 25
 
 

@@ -224,7 +224,8 @@ def games(
         raise typer.BadParameter("give --last N or --all, not both", param_hint="--last")
     if since is not None:
         _day(since)
-    if last is None and not show_all and not as_json and output_is_terminal():
+    paged = last is None and not show_all and not as_json and output_is_terminal()
+    if paged:
         last = TERMINAL_PAGE
     with Ledger.open(ledger_path(ctx)) as ledger:
         ids = None if session is None else _session_games(ledger, session)
@@ -235,8 +236,12 @@ def games(
             return
         console = out()
         console.print(render_games.header(), soft_wrap=True)
+        first = None
         while chunk := list(itertools.islice(listed, 200)):  # a page at a time: the output starts at once
+            first = chunk[0][0] if first is None else first
             console.print(render_games.page(chunk), soft_wrap=True)
+    if paged and first is not None and first > 1:
+        console.print(f"(the newest {TERMINAL_PAGE} shown: --all for every game, --last N for more)", style="dim")
 
 
 def output_is_terminal() -> bool:
