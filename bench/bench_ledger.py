@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import resource
 import sqlite3
@@ -160,35 +159,41 @@ class Child(NamedTuple):
     first: float
 
 
-def child(args: list[str], runs: int = 5) -> Child:
-    """Run `args` `runs` times (after one run to warm the file cache); medians of wall time, CPU
-    time (user + system, from `wait4`), peak resident memory and the time to the first line.
+_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 2)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+report = f"{usage.ru_utime + usage.ru_stime} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}"
+os.write(2, report.encode())
+"""
+"""Runs a command as its own child and reports that child's CPU time, peak memory and exit code:
+a small process forks it, so the peak is the command's own (a child forked or spawned from the
+benchmark would count the benchmark's pages until it execs)."""
 
-    Started with `posix_spawn`, so that the child's peak memory is its own, not a copy of the
-    benchmark's (a forked child counts its parent's pages until it execs).
-    """
+
+def child(args: list[str], runs: int = 5, *, warm: bool = True) -> Child:
+    """Run `args` `runs` times (after one run to warm the file cache); medians of wall time, CPU
+    time (user + system, from `wait4`), peak resident memory and the time to the first line."""
     measured = []
-    for run in range(runs + 1):
-        read, write = os.pipe()
-        actions = [
-            (os.POSIX_SPAWN_DUP2, write, 1),
-            (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
-            (os.POSIX_SPAWN_CLOSE, read),
-            (os.POSIX_SPAWN_CLOSE, write),
-        ]
+    for run in range(0 if warm else 1, runs + 1):
         start = time.perf_counter()
-        pid = os.posix_spawn(args[0], args, os.environ, file_actions=actions)
-        os.close(write)
-        with os.fdopen(read, "rb") as output:
-            output.readline()
-            first = time.perf_counter() - start
-            while output.read(1 << 16):
-                pass
-        _, status, usage = os.wait4(pid, 0)
-        assert os.waitstatus_to_exitcode(status) == 0, args
+        process = subprocess.Popen(
+            [sys.executable, "-c", _LAUNCHER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.readline()
+        first = time.perf_counter() - start
+        while process.stdout.read(1 << 16):
+            pass
+        cpu, kib, code = process.stderr.read().split()
+        process.wait()
+        assert int(code) == 0, args
         if run:
-            cpu = usage.ru_utime + usage.ru_stime
-            measured.append((time.perf_counter() - start, cpu, usage.ru_maxrss / 1024, first))
+            measured.append((time.perf_counter() - start, float(cpu), int(kib) / 1024, first))
     return Child(*(statistics.median(m[i] for m in measured) for i in range(4)))
 
 
@@ -257,8 +262,6 @@ def main() -> None:
     import_t = Took(0.0, 0.0)
     n_events = 0
     sample: list[LoadedGame] = []
-    rows: list[tuple[str, Took, Took, str, int]] = []
-    children: list[tuple[str, Child]] = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sqlite"
         ledger = Ledger.open(path, create=True)
@@ -304,86 +307,66 @@ def main() -> None:
         files_t, _ = timed(lambda: import_files(Path(tmp) / "files.sqlite", files))
         floor_t = import_floor(Path(tmp) / "floor.sqlite", files, sample)
 
+        rows = [
+            (
+                "import (validate, hash, append)",
+                import_t,
+                raw_insert_t,
+                "sqlite3 insert into the ledger's table",
+                n_events,
+            ),
+            ("rebuild all projections", rebuild_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
+            ("rebuild the six Doppelkopf models", games_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
+            ("score every game", score_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
+            (f"import {len(files)} game files", files_t, floor_t, "libyaml load + replay + append + catch-up", 0),
+            ("one append (median)", Took(append_s, append_s), Took(raw_append_s, raw_append_s), "sqlite3 insert", 0),
+        ]
+        print(f"\n{'step':<36} {'wall s':>9} {'cpu s':>9} {'floor cpu':>10} {'ratio':>6}  floor")
+        for name, took, floor, baseline, count in rows:
+            rate = f"  ({count / took.cpu:,.0f} events/s)" if count else ""
+            print(
+                f"{name:<36} {took.wall:9.4f} {took.cpu:9.4f} {floor.cpu:10.4f}"
+                f" {took.cpu / floor.cpu:5.2f}x  {baseline}{rate}"
+            )
+        per_file, floor_file = files_t.cpu / len(files) * 1000, floor_t.cpu / len(files) * 1000
+        print(f"\nper game file: {per_file:.2f} ms CPU, floor {floor_file:.2f} ms")
+        print(f"peak memory after the rebuild {after_rebuild:.0f} MiB", flush=True)
+
         doko = str(Path(sys.executable).with_name("doko"))
         package = Path(__file__).resolve().parent.parent / "doko_ledger"
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
         db = ["--db", str(path)]
-        runs = args.runs
+        runs, big = args.runs, max(1, min(args.runs, 3))
         typer_floor = child([sys.executable, "-c", TYPER_HELLO, "hello"], runs)
-        children += [
-            ("a one-command Typer app printing with Rich (the floor)", typer_floor),
-            ('python -c "import typer, rich"', child([sys.executable, "-c", "import typer, rich"], runs)),
-            ("doko score GAME (exact id)", child([doko, *db, "score", ids[-1]], runs)),
-            ("doko score '#1'", child([doko, *db, "score", "#1"], runs)),
-            ("doko score N (the middle game)", child([doko, *db, "score", str(total // 2)], runs)),
-            ("doko score last", child([doko, *db, "score", "last"], runs)),
-            (f"doko score {UNIQUE[:6]} (a prefix)", child([doko, *db, "score", UNIQUE[:6]], runs)),
-            (
-                "doko standings --session (a night)",
-                child([doko, *db, "standings", "--session", "2026-11-28-kit"], runs),
-            ),
-            ("doko games --last 20", child([doko, *db, "games", "--last", "20"], runs)),
-            (
-                "doko games --player Anna --last 20",
-                child([doko, *db, "games", "--player", "Anna", "--last", "20"], runs),
-            ),
-            ("doko games --session (a night)", child([doko, *db, "games", "--session", "2026-11-28-kitchen"], runs)),
+        commands: list[tuple[str, list[str], int]] = [
+            ('python -c "import typer, rich"', [sys.executable, "-c", "import typer, rich"], runs),
+            ("doko score GAME (exact id)", [doko, *db, "score", ids[-1]], runs),
+            ("doko score '#1'", [doko, *db, "score", "#1"], runs),
+            ("doko score N (the middle game)", [doko, *db, "score", str(total // 2)], runs),
+            ("doko score last", [doko, *db, "score", "last"], runs),
+            (f"doko score {UNIQUE[:6]} (a prefix)", [doko, *db, "score", UNIQUE[:6]], runs),
+            ("doko standings --session (a night)", [doko, *db, "standings", "--session", "2026-11-28-kit"], runs),
+            ("doko games --last 20", [doko, *db, "games", "--last", "20"], runs),
+            ("doko games --player Anna --last 20", [doko, *db, "games", "--player", "Anna", "--last", "20"], runs),
+            ("doko games --session (a night)", [doko, *db, "games", "--session", "2026-11-28-kitchen"], runs),
+            ("doko games --all", [doko, *db, "games", "--all"], big),
+            ("doko games --json", [doko, *db, "games", "--json"], big),
+            ("the floor: sqlite3 rows of `games` printed", [sys.executable, "-c", RAW_LIST, str(path)], big),
         ]
-        big = max(1, min(runs, 3))
-        children += [
-            ("doko games --all", child([doko, *db, "games", "--all"], big)),
-            ("doko games --json", child([doko, *db, "games", "--json"], big)),
-            ("the floor: sqlite3 rows of `games` printed", child([sys.executable, "-c", RAW_LIST, str(path)], big)),
-            (
-                f"doko import of {len(files)} game files",
-                child([doko, "--db", str(Path(tmp) / "cli.sqlite"), "import", *map(str, files)], 1),
-            ),
-        ]
+        print(f"\n{'fresh process (median)':<56} {'wall s':>7} {'cpu s':>7} {'x floor':>7} {'MiB':>6} {'first s':>8}")
+        _print_child("a one-command Typer app printing with Rich (the floor)", typer_floor, typer_floor)
+        for name, command, count in commands:
+            _print_child(name, child(command, count), typer_floor)
+        cli_import = [doko, "--db", str(Path(tmp) / "cli.sqlite"), "import", *map(str, files)]
+        _print_child(f"doko import of {len(files)} game files", child(cli_import, 1, warm=False), typer_floor)
 
-    rows = [
-        (
-            "import (validate, hash, append)",
-            import_t,
-            raw_insert_t,
-            "plain sqlite3 insert into the ledger's table",
-            n_events,
-        ),
-        ("rebuild all projections", rebuild_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
-        ("rebuild the six Doppelkopf models", games_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
-        ("score every game", score_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
-        (
-            f"import {len(files)} game files",
-            files_t,
-            floor_t,
-            "libyaml load + to_events + append + catch-up",
-            len(files),
-        ),
-        (
-            "one append (median)",
-            Took(append_s, append_s),
-            Took(raw_append_s, raw_append_s),
-            "plain sqlite3 insert + commit",
-            1,
-        ),
-    ]
-    print(f"\n{'step':<36} {'wall s':>9} {'cpu s':>9} {'floor cpu':>10} {'ratio':>6}  floor")
-    for name, took, floor, baseline, count in rows:
-        rate = f"  ({count / took.cpu:,.0f}/s)" if count > 1 else ""
-        print(
-            f"{name:<36} {took.wall:9.4f} {took.cpu:9.4f} {floor.cpu:10.4f}"
-            f" {took.cpu / floor.cpu:5.2f}x  {baseline}{rate}"
-        )
+
+def _print_child(name: str, measured: Child, floor: Child) -> None:
     print(
-        f"\nper game file: {files_t.cpu / len(files) * 1000:.2f} ms CPU, floor {floor_t.cpu / len(files) * 1000:.2f} ms"
+        f"{name:<56} {measured.wall:7.3f} {measured.cpu:7.3f} {measured.cpu / floor.cpu:6.2f}x"
+        f" {measured.mib:6.0f} {measured.first:8.3f}",
+        flush=True,
     )
-    print(f"peak memory after the rebuild {after_rebuild:.0f} MiB")
-    print(f"\n{'fresh process (median)':<56} {'wall s':>7} {'cpu s':>7} {'x floor':>7} {'MiB':>6} {'first s':>8}")
-    for name, measured in children:
-        ratio = measured.cpu / typer_floor.cpu
-        print(
-            f"{name:<56} {measured.wall:7.3f} {measured.cpu:7.3f} {ratio:6.2f}x"
-            f" {measured.mib:6.0f} {measured.first:8.3f}"
-        )
 
 
 if __name__ == "__main__":
