@@ -201,8 +201,14 @@ class Ledger:
         self.store.append(game_stream(game_id), [note], expected_version=len(stored), recorded_by=by, recorded_at=at)
         return note
 
+    PROJECTIONS = ("games", "doudizhu")
+    """The names of `projections`: whether they are up to date is asked without loading them."""
+
     def refresh(self) -> None:
-        """Bring every read model up to the end of the log."""
+        """Bring every read model up to the end of the log (a read command on a ledger whose read
+        models are up to date loads no projection)."""
+        if runner.up_to_date(self.store, self.PROJECTIONS):
+            return
         for projection in self.projections:
             runner.catch_up(self.store, projection)
 

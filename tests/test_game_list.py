@@ -189,3 +189,19 @@ def test_a_rebuild_reads_the_log_once_for_both_games(
     assert len(reads) == 1
     monkeypatch.undo()
     assert as_json(cli("games", "--json")) == before
+
+
+def test_refresh_knows_every_projection_by_name(cli: Cli, three: list[str], ledger_path: Path) -> None:
+    from doko_ledger.formats import game_file
+    from doko_ledger.projections import runner
+
+    with Ledger.open(ledger_path) as ledger:
+        assert list(Ledger.PROJECTIONS) == [p.name for p in ledger.projections]
+        ledger.refresh()
+        assert runner.up_to_date(ledger.store, Ledger.PROJECTIONS)
+        loaded = game_file.read((SAMPLES / "01-normal.yaml").read_text(encoding="utf-8"))
+        ledger.import_games([("new", loaded)], recorded_by="t", recorded_at="t")  # appends only
+        assert not runner.up_to_date(ledger.store, Ledger.PROJECTIONS)
+    assert as_json(cli("score", "last", "--json"))["game_id"] == loaded.record.id
+    with Ledger.open(ledger_path) as ledger:
+        assert runner.up_to_date(ledger.store, Ledger.PROJECTIONS)

@@ -79,6 +79,18 @@ def _fewer_collections() -> Iterator[None]:
         gc.set_threshold(*threshold)
 
 
+def up_to_date(store: EventStore, names: Sequence[str]) -> bool:
+    """True when every projection named has applied the whole log."""
+    db = store.db
+    if POSITIONS not in db.table_names():
+        return False
+    marks = ", ".join("?" * len(names))
+    row = db.execute(
+        f"SELECT count(*) FROM {POSITIONS} WHERE name IN ({marks}) AND position = ?", [*names, store.last_position()]
+    ).fetchone()
+    return int(row[0]) == len(set(names))
+
+
 def catch_up(store: EventStore, projection: Projection) -> int:
     """Apply every event recorded since the projection's position; returns how many streams changed."""
     db = store.db
