@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -335,17 +335,28 @@ class Ledger:
         return [row for _, row in self.game_rows()]
 
     def game_rows(
-        self, *, last: int | None = None, keep: Callable[[dict[str, Any]], bool] | None = None
+        self,
+        *,
+        last: int | None = None,
+        keep: Callable[[dict[str, Any]], bool] | None = None,
+        game_ids: Collection[str] | None = None,
     ) -> Iterator[tuple[int, dict[str, Any]]]:
         """`(number, row)` of each game kept by `keep` (see `projections.game_list`), in recorded
-        order, streamed; with `last`, only the newest `last` of them."""
+        order, streamed; only the games `game_ids` when given (read by id); with `last`, only the
+        newest `last` of them."""
         from doko_ledger.projections import game_list
 
         self.refresh()
+        db = self.store.db
+        if game_ids is not None:
+            newest = game_list.rows_of(db, game_ids, descending=last is not None, keep=keep)
+        elif last is None:
+            return game_list.rows(db, keep=keep)
+        else:
+            newest = game_list.rows(db, descending=True, keep=keep)
         if last is None:
-            return game_list.rows(self.store.db, keep=keep)
-        newest = list(itertools.islice(game_list.rows(self.store.db, descending=True, keep=keep), last))
-        return iter(newest[::-1])
+            return newest
+        return iter(list(itertools.islice(newest, last))[::-1])
 
     def kind(self, game_id: str) -> str:
         """Which game a recorded game is: `doppelkopf` or `doudizhu` (by its first event)."""

@@ -126,12 +126,20 @@ def test_filters_keep_the_numbers(cli: Cli, write_game: WriteGame) -> None:
     night = as_json(cli("games", "--json", "--session", "2026-11-28-kit"))
     assert night and all(r["game_id"].startswith("2026-11-28-kitchen") for r in night)
     assert [r["number"] for r in night] == list(range(2, len(everything) + 1))
+    assert as_json(cli("games", "--json", "--session", "2026-11-28-kitchen", "--last", "2")) == night[-2:]
+    assert as_json(cli("games", "--json", "--session", "2026-11-28-kitchen", "--player", "dirk")) == night
     assert [r["game_id"] for r in as_json(cli("games", "--json", "--since", "2026-11-29"))] == []
     assert len(as_json(cli("games", "--json", "--since", "2026-11-28"))) == len(everything)
     assert as_json(cli("games", "--json", "--player", "nobody")) == []
     assert len(as_json(cli("games", "--json", "--player", "anna"))) == len(everything)
     refused(cli("games", "--session", "no-such-night"), "no card night or Dou Dizhu session 'no-such-night'")
     refused(cli("games", "--since", "yesterday"), "'yesterday' is not a day")
+    ok(cli("import", SAMPLES / "doudizhu" / "sessions" / "2026-11-29-dorm.yaml"))
+    ok(cli("import", write_game(2, game_id="after")))
+    everything = as_json(cli("games", "--json"))
+    dorm = as_json(cli("games", "--json", "--session", "2026-11-29-dorm"))
+    assert dorm and dorm == [r for r in everything if r["game_id"] in {g["game_id"] for g in dorm}]
+    assert all(r["game"] == "doudizhu" for r in dorm)
 
 
 def test_last_n_and_all(cli: Cli, three: list[str]) -> None:

@@ -229,8 +229,8 @@ def games(
         last = TERMINAL_PAGE
     with Ledger.open(ledger_path(ctx)) as ledger:
         ids = None if session is None else _session_games(ledger, session)
-        keep = GameFilter(ids, player, since)
-        listed = ledger.game_rows(last=last, keep=None if keep == GameFilter() else keep)
+        keep = GameFilter(None, player, since)
+        listed = ledger.game_rows(last=last, keep=None if keep == GameFilter() else keep, game_ids=ids)
         if as_json:
             _stream_json(row for _, row in listed)
             return

@@ -93,6 +93,44 @@ def rows(
         number += step
 
 
+def rows_of(
+    db: Database,
+    game_ids: Collection[str],
+    *,
+    descending: bool = False,
+    keep: Callable[[dict[str, Any]], bool] | None = None,
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """`rows` of the games `game_ids` only (say, a night's), read by their ids: each number is
+    counted on the `first_position` index (the games before the first of them, then the games
+    between one and the next), so a night costs the same in a ledger of any size."""
+    ids = sorted(set(game_ids))
+    found: list[dict[str, Any]] = []
+    tables = _tables(db)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        if DOPPELKOPF_TABLE in tables:
+            found += _doppelkopf_rows(db.execute(f"{_DOPPELKOPF_SELECT} WHERE g.game_id IN ({marks})", chunk))
+        if DOUDIZHU_TABLE in tables:
+            found += _doudizhu_rows(db.execute(f"SELECT * FROM {DOUDIZHU_TABLE} WHERE game_id IN ({marks})", chunk))
+    found.sort(key=lambda r: r["first_position"])
+    numbered, number, since = [], 1, None
+    for row in found:
+        number += _count(db, tables, since, row["first_position"])
+        since = row["first_position"]
+        if keep is None or keep(row):
+            numbered.append((number, {"number": number} | row))
+    return reversed(numbered) if descending else iter(numbered)
+
+
+def _count(db: Database, tables: list[str], low: int | None, high: int) -> int:
+    """How many games were first recorded at or after position `low` and before `high`."""
+    where, args = (
+        ("first_position < ?", [high]) if low is None else ("first_position >= ? AND first_position < ?", [low, high])
+    )
+    return sum(int(db.execute(f"SELECT count(*) FROM {t} WHERE {where}", args).fetchone()[0]) for t in tables)
+
+
 def _doppelkopf_rows(cursor: Any) -> Iterator[dict[str, Any]]:
     columns = [c[0] for c in cursor.description]
     loads = json.loads
