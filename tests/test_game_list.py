@@ -213,3 +213,11 @@ def test_refresh_knows_every_projection_by_name(cli: Cli, three: list[str], ledg
     assert as_json(cli("score", "last", "--json"))["game_id"] == loaded.record.id
     with Ledger.open(ledger_path) as ledger:
         assert runner.up_to_date(ledger.store, Ledger.PROJECTIONS)
+
+
+def test_the_streamed_json_is_the_json_of_the_list(cli: Cli, three: list[str]) -> None:
+    import json
+
+    text = ok(cli("games", "--json")).stdout
+    assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
+    assert len(json.loads(text)) == 3

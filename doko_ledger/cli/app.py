@@ -271,13 +271,13 @@ def _session_games(ledger: Ledger, ref: str) -> set[str]:
 
 
 def _stream_json(rows: Iterable[dict[str, Any]]) -> None:
-    """A JSON list written an item at a time (the same text as `echo_json` of the list)."""
-    separator = "[\n"
-    for row in rows:
-        item = json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n  ")
-        typer.echo(separator + "  " + item, nl=False)
-        separator = ",\n"
-    typer.echo("[]" if separator == "[\n" else "\n]")
+    """A JSON list written a few items at a time (the same text as `echo_json` of the list)."""
+    items = (json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n  ") for row in rows)
+    opening = "[\n  "
+    while chunk := list(itertools.islice(items, 200)):
+        typer.echo(opening + ",\n  ".join(chunk), nl=False)
+        opening = ",\n  "
+    typer.echo("[]" if opening == "[\n  " else "\n]")
 
 
 PerspectiveOption = Annotated[
