@@ -76,10 +76,12 @@ _DRAFT_7 = "http://json-schema.org/draft-07/schema#"
 
 
 def _fast_form(node: Any) -> Any:
-    """A schema as fastjsonschema checks it fastest, accepting the same documents: no annotations
-    (`description`, `title`), and a `oneOf` whose branches are of different types as `anyOf`
-    (with disjoint types at most one branch can match, so the two say the same; fastjsonschema
-    tries an `anyOf` only until a branch matches, a `oneOf` every branch, at an exception each)."""
+    """A schema as fastjsonschema (draft 7) checks it fastest, accepting the same documents as
+    jsonschema (2020-12): no annotations (`description`, `title`); a `oneOf` whose branches are of
+    different types as `anyOf` (with disjoint types at most one branch can match, so the two say
+    the same; fastjsonschema tries an `anyOf` only until a branch matches, a `oneOf` every branch,
+    at an exception each); keywords beside a `$ref` in an `allOf` with it (draft 7 would ignore
+    them)."""
     if isinstance(node, list):
         return [_fast_form(item) for item in node]
     if not isinstance(node, dict):
@@ -90,6 +92,10 @@ def _fast_form(node: Any) -> Any:
         types = [b.get("type") if isinstance(b, dict) else None for b in branches]
         if all(isinstance(t, str) for t in types) and len(set(types)) == len(types):
             out["anyOf"] = out.pop("oneOf")
+    siblings = {key: value for key, value in out.items() if key not in ("$ref", "$schema", "$id", "$defs")}
+    if "$ref" in out and siblings:  # draft 7 ignores what stands beside a `$ref`; 2020-12 applies it
+        kept = {key: value for key, value in out.items() if key not in siblings and key != "$ref"}
+        return kept | {"allOf": [{"$ref": out["$ref"]}, siblings]}
     return out
 
 

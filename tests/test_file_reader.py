@@ -190,6 +190,8 @@ def test_fastjsonschema_accepts_what_jsonschema_accepts(schema: str) -> None:
         documents.append(data)
         if isinstance(data, dict):
             documents += [data | {"players": ["Anna"]}, data | {"id": ""}, data | {"extra": 1}]
+            if data.get("play"):  # a keyword beside a `$ref` (draft 7 would ignore it)
+                documents += [data | {"play": [{"Li": {"as": "pair"}}]}, data | {"play": [{"Li": 1, "Wang": 2}]}]
     fast = fast_file_check(schema)
     checked = 0
     for data in documents:
