@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -215,6 +216,14 @@ UNIQUE = "sunday-final"
 """One more game at the end, found by the prefix `sunday` (the others are `bench-NNNNNN`)."""
 
 
+def _copy(game: LoadedGame, number: int) -> LoadedGame:
+    """The same game under the id `bench-NNNNNN`."""
+    game_id = f"bench-{number:06d}"
+    return LoadedGame(
+        replace(game.record, id=game_id), [replace(game.events[0], game_id=game_id), *game.events[1:]], game.state
+    )
+
+
 def import_files(ledger_path: Path, files: list[Path]) -> int:
     """What `doko import FILE...` does with game files, in this process: read and check each file,
     append them in batches as they come, bring the read models up to date."""
@@ -253,6 +262,13 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=1000, help="games generated and imported at a time")
     parser.add_argument("--files", type=int, default=1000, help="game files written and imported")
     parser.add_argument("--runs", type=int, default=5, help="fresh processes per command")
+    parser.add_argument(
+        "--copies",
+        type=int,
+        default=1,
+        help="import each random game this many times under new ids (a large ledger made quickly; only the"
+        " fresh-process commands are measured then, since copies would flatter the rebuild)",
+    )
     args = parser.parse_args()
 
     from doko_ledger.formats import game_file, session_file
@@ -262,12 +278,17 @@ def main() -> None:
     import_t = Took(0.0, 0.0)
     n_events = 0
     sample: list[LoadedGame] = []
+    distinct: list[LoadedGame] = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sqlite"
         ledger = Ledger.open(path, create=True)
         for start in range(0, args.games, args.chunk):
             ids = range(start, min(start + args.chunk, args.games))
-            seconds, games = timed(lambda ids=ids: [(f"g{i}", random_game(rng, f"bench-{i:06d}")) for i in ids])
+            if args.copies > 1:
+                distinct = distinct or [random_game(rng, f"bench-{i:06d}") for i in range(args.games // args.copies)]
+                seconds, games = Took(0.0, 0.0), [(f"g{i}", _copy(distinct[i % len(distinct)], i)) for i in ids]
+            else:
+                seconds, games = timed(lambda ids=ids: [(f"g{i}", random_game(rng, f"bench-{i:06d}")) for i in ids])
             gen_s += seconds.wall
             n_events += sum(len(g.events) for _, g in games)
             sample += [g for _, g in games[: max(0, args.files - len(sample))]]
@@ -284,6 +305,12 @@ def main() -> None:
         print(
             f"generated {args.games} games, {n_events} events in {gen_s:.1f} s (not timed); peak {peak_mib():.0f} MiB"
         )
+        if args.copies > 1:
+            ledger.refresh()
+            ids = [row["game_id"] for row in ledger.games() if row["game"] == "doppelkopf"]
+            ledger.close()
+            _commands(args, path, ids, [], tmp)
+            return
         rebuild_t, _ = timed(ledger.rebuild)
         games_t, _ = timed(lambda: runner.rebuild(ledger.store, GamesProjection()))
         after_rebuild = peak_mib()
@@ -292,7 +319,6 @@ def main() -> None:
         append_s = ledger_append(ledger, 200)
         ledger.refresh()
         ledger.close()
-        total = len(ids)
         raw_read_t, read_count = timed(lambda: raw_read(path))
         raw_insert_t, _ = timed(lambda: raw_insert(path, Path(tmp) / "raw.sqlite"))
         raw_append_s = raw_append(Path(tmp) / "one.sqlite", 200)
@@ -332,31 +358,38 @@ def main() -> None:
         print(f"\nper game file: {per_file:.2f} ms CPU, floor {floor_file:.2f} ms")
         print(f"peak memory after the rebuild {after_rebuild:.0f} MiB", flush=True)
 
-        doko = str(Path(sys.executable).with_name("doko"))
-        package = Path(__file__).resolve().parent.parent / "doko_ledger"
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
-        db = ["--db", str(path)]
-        runs, big = args.runs, max(1, min(args.runs, 3))
-        typer_floor = child([sys.executable, "-c", TYPER_HELLO, "hello"], runs)
-        commands: list[tuple[str, list[str], int]] = [
-            ('python -c "import typer, rich"', [sys.executable, "-c", "import typer, rich"], runs),
-            ("doko score GAME (exact id)", [doko, *db, "score", ids[-1]], runs),
-            ("doko score '#1'", [doko, *db, "score", "#1"], runs),
-            ("doko score N (the middle game)", [doko, *db, "score", str(total // 2)], runs),
-            ("doko score last", [doko, *db, "score", "last"], runs),
-            (f"doko score {UNIQUE[:6]} (a prefix)", [doko, *db, "score", UNIQUE[:6]], runs),
-            ("doko standings --session (a night)", [doko, *db, "standings", "--session", "2026-11-28-kit"], runs),
-            ("doko games --last 20", [doko, *db, "games", "--last", "20"], runs),
-            ("doko games --player Anna --last 20", [doko, *db, "games", "--player", "Anna", "--last", "20"], runs),
-            ("doko games --session (a night)", [doko, *db, "games", "--session", "2026-11-28-kitchen"], runs),
-            ("doko games --all", [doko, *db, "games", "--all"], big),
-            ("doko games --json", [doko, *db, "games", "--json"], big),
-            ("the floor: sqlite3 rows of `games` printed", [sys.executable, "-c", RAW_LIST, str(path)], big),
-        ]
-        print(f"\n{'fresh process (median)':<56} {'wall s':>7} {'cpu s':>7} {'x floor':>7} {'MiB':>6} {'first s':>8}")
-        _print_child("a one-command Typer app printing with Rich (the floor)", typer_floor, typer_floor)
-        for name, command, count in commands:
-            _print_child(name, child(command, count), typer_floor)
+        _commands(args, path, ids, files, tmp)
+
+
+def _commands(args: argparse.Namespace, path: Path, ids: list[str], files: list[Path], tmp: str) -> None:
+    """Every command a user types, as a fresh process, next to the one-command Typer app."""
+    total = len(ids)
+    doko = str(Path(sys.executable).with_name("doko"))
+    package = Path(__file__).resolve().parent.parent / "doko_ledger"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+    db = ["--db", str(path)]
+    runs, big = args.runs, max(1, min(args.runs, 3))
+    typer_floor = child([sys.executable, "-c", TYPER_HELLO, "hello"], runs)
+    commands: list[tuple[str, list[str], int]] = [
+        ('python -c "import typer, rich"', [sys.executable, "-c", "import typer, rich"], runs),
+        ("doko score GAME (exact id)", [doko, *db, "score", ids[-1]], runs),
+        ("doko score '#1'", [doko, *db, "score", "#1"], runs),
+        ("doko score N (the middle game)", [doko, *db, "score", str(total // 2)], runs),
+        ("doko score last", [doko, *db, "score", "last"], runs),
+        (f"doko score {UNIQUE[:6]} (a prefix)", [doko, *db, "score", UNIQUE[:6]], runs),
+        ("doko standings --session (a night)", [doko, *db, "standings", "--session", "2026-11-28-kit"], runs),
+        ("doko games --last 20", [doko, *db, "games", "--last", "20"], runs),
+        ("doko games --player Anna --last 20", [doko, *db, "games", "--player", "Anna", "--last", "20"], runs),
+        ("doko games --session (a night)", [doko, *db, "games", "--session", "2026-11-28-kitchen"], runs),
+        ("doko games --all", [doko, *db, "games", "--all"], big),
+        ("doko games --json", [doko, *db, "games", "--json"], big),
+        ("the floor: sqlite3 rows of `games` printed", [sys.executable, "-c", RAW_LIST, str(path)], big),
+    ]
+    print(f"\n{'fresh process (median)':<56} {'wall s':>7} {'cpu s':>7} {'x floor':>7} {'MiB':>6} {'first s':>8}")
+    _print_child("a one-command Typer app printing with Rich (the floor)", typer_floor, typer_floor)
+    for name, command, count in commands:
+        _print_child(name, child(command, count), typer_floor)
+    if files:
         cli_import = [doko, "--db", str(Path(tmp) / "cli.sqlite"), "import", *map(str, files)]
         _print_child(f"doko import of {len(files)} game files", child(cli_import, 1, warm=False), typer_floor)
 
