@@ -221,3 +221,12 @@ def test_the_streamed_json_is_the_json_of_the_list(cli: Cli, three: list[str]) -
     text = ok(cli("games", "--json")).stdout
     assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
     assert len(json.loads(text)) == 3
+
+
+def test_the_piped_list_has_the_lines_of_the_terminal_list(cli: Cli, three: list[str], ledger_path: Path) -> None:
+    from doko_ledger.cli import render_games
+
+    with Ledger.open(ledger_path) as ledger:
+        rows = list(ledger.game_rows())
+    assert render_games.plain_page(rows) == render_games.page(rows).plain
+    assert render_games.plain_page(rows) in ok(cli("games")).stdout

@@ -239,11 +239,10 @@ def games(
         first = None
         while chunk := list(itertools.islice(listed, 200)):  # a page at a time: the output starts at once
             first = chunk[0][0] if first is None else first
-            page = render_games.page(chunk)
             if console.is_terminal:
-                console.print(page, soft_wrap=True)
+                console.print(render_games.page(chunk), soft_wrap=True)
             else:  # piped: the same lines without styles, and without Rich's rendering of each
-                typer.echo(page.plain)
+                typer.echo(render_games.plain_page(chunk))
     if paged and first is not None and first > 1:
         console.print(f"(the newest {TERMINAL_PAGE} shown: --all for every game, --last N for more)", style="dim")
 

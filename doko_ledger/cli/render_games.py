@@ -21,26 +21,29 @@ NUMBER_WIDTH = 6
 INDENT = " " * (NUMBER_WIDTH + 2)
 
 
-def game_lines(number: int, row: dict[str, Any]) -> Text:
-    """One game of either kind as its two lines."""
+def game_parts(number: int, row: dict[str, Any]) -> list[tuple[str, str]]:
+    """One game of either kind as its two lines, in pieces of text and their style."""
     kind, rules, tricks, points = _cells(row)
-    head = Text(f"#{number}".rjust(NUMBER_WIDTH) + "  ")
-    head.append(str(row["game_id"]), style="bold")
+    parts = [(f"#{number}".rjust(NUMBER_WIDTH) + "  ", ""), (str(row["game_id"]), "bold")]
     if row["played_on"]:
-        head.append(f"  {row['played_on']}")
-    head.append(f"  {kind}")
+        parts.append((f"  {row['played_on']}", ""))
+    parts.append((f"  {kind}", ""))
     status = row.get("status")
     if status and status != "ok":
-        head.append(f"  {status}", style="yellow")
-    result = Text(INDENT + " · ".join(filter(None, (rules, tricks, points))))
+        parts.append((f"  {status}", "yellow"))
+    parts.append(("\n" + INDENT + " · ".join(filter(None, (rules, tricks, points))), ""))
     score: dict[str, int] | None = row.get("score")
     for player in row["players"]:
-        result.append("  ")
-        result.append(str(player))
+        parts.append((f"  {player}", ""))
         if score is not None and player in score:
             delta = score[player]
-            result.append(f" {delta:+d}", style="green" if delta > 0 else "red" if delta < 0 else "")
-    return head + Text("\n") + result
+            parts.append((f" {delta:+d}", "green" if delta > 0 else "red" if delta < 0 else ""))
+    return parts
+
+
+def game_lines(number: int, row: dict[str, Any]) -> Text:
+    """One game of either kind as its two lines."""
+    return Text.assemble(*game_parts(number, row))
 
 
 def header() -> Text:
@@ -52,6 +55,11 @@ def header() -> Text:
 def page(games: Iterable[tuple[int, dict[str, Any]]]) -> Text:
     """Several games' lines as one text (printed at once: a page of a streamed list)."""
     return Text("\n").join(game_lines(number, row) for number, row in games)
+
+
+def plain_page(games: Iterable[tuple[int, dict[str, Any]]]) -> str:
+    """`page` as plain text, without styles (for output that is not a terminal)."""
+    return "\n".join("".join(text for text, _ in game_parts(number, row)) for number, row in games)
 
 
 def _cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
