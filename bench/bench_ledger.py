@@ -2,17 +2,19 @@
 
 Run: `make bench` (or `python bench/bench_ledger.py --games 10000`).
 
-Printed per step: events per second, and a raw baseline measured in the same run
-on the same ledger file: the same rows read with plain `sqlite3` and
-`json.loads` (for the rebuilds and scoring), and the same rows inserted with plain
-`sqlite3` (for the import). Targets (issue 7): the rebuild of the six Doppelkopf read
-models within 3x the raw read-and-parse baseline; an import of at least 100,000 events/s.
+Printed per step: wall and CPU time, and a floor measured in the same run on the same ledger
+file: the same rows read with plain `sqlite3` and `json.loads` (for the rebuilds and scoring),
+the same rows inserted with plain `sqlite3` into the ledger's own table, triggers and indexes
+included (for the import), libyaml's load plus the rules' replay, the append and the catch-up
+(for importing game files). Then each command a user types, as a fresh process (bytecode
+compiled first): CPU time next to a one-command Typer + Rich app, peak memory, time to the first
+line of output. Run it at 1,000, 10,000 and 100,000 games: a command that shows one game, one
+night or one player should cost the same at each size.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import resource
@@ -24,14 +26,15 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from json.encoder import encode_basestring
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from doko_ledger.cards import deck
-from doko_ledger.events.codec import _schema_problem
 from doko_ledger.events.doppelkopf import PenaltyImposed
-from doko_ledger.events.store import _COLUMNS
+from doko_ledger.events.codec import _schema_problem
+from doko_ledger.events.store import _COLUMNS, EventStore
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.game import DealCards, DeclareReservation, GameState, PlayCard, StartGame, decide, evolve
 from doko_ledger.game.record import from_events
@@ -71,10 +74,17 @@ def random_game(rng: random.Random, game_id: str) -> LoadedGame:
     return LoadedGame(from_events(events), events, state)
 
 
-def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.perf_counter()
+class Took(NamedTuple):
+    """Wall and CPU seconds of one step (CPU: this process's, or a child's from `wait4`)."""
+
+    wall: float
+    cpu: float
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Took, Any]:
+    wall, cpu = time.perf_counter(), time.process_time()
     result = fn()
-    return time.perf_counter() - start, result
+    return Took(time.perf_counter() - wall, time.process_time() - cpu), result
 
 
 def raw_read(path: Path) -> int:
@@ -107,13 +117,6 @@ def raw_read_and_hash(path: Path) -> int:
     return count
 
 
-def cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
-    """CPU seconds of this process (user + system) spent in `fn`."""
-    start = time.process_time()
-    result = fn()
-    return time.process_time() - start, result
-
-
 class LockTimer:
     """Wraps a store's `transaction` to time how long each write transaction holds the lock."""
 
@@ -131,14 +134,11 @@ class LockTimer:
 
 
 def raw_insert(source: Path, target: Path) -> int:
+    """The same rows inserted with plain `sqlite3` into the ledger's own table (its schema, indexes
+    and append-only triggers: `EventStore.open` creates it), in one transaction."""
+    EventStore.open(target, create=True).close()
     rows = sqlite3.connect(source).execute("SELECT * FROM events")
     conn = sqlite3.connect(target)
-    conn.execute("PRAGMA journal_mode=wal")
-    conn.execute(
-        "CREATE TABLE events (position INTEGER, stream TEXT, version INTEGER, type TEXT, schema_version INTEGER,"
-        " payload TEXT, recorded_at TEXT, recorded_by TEXT, prev_hash TEXT, hash TEXT,"
-        " PRIMARY KEY (stream, version))"
-    )
     with conn:
         cursor = conn.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?)", rows)
     count = cursor.rowcount
@@ -190,18 +190,108 @@ app()
 """The least any Typer + Rich command costs: the floor under `doko score GAME`'s cold start."""
 
 
-def cold_start(args: list[str], runs: int = 5) -> float:
-    """Median wall time of a fresh process."""
-    times = []
-    for _ in range(runs):
+class Child(NamedTuple):
+    """A fresh process, medians of its runs: wall and CPU seconds, peak memory, first output."""
+
+    wall: float
+    cpu: float
+    mib: float
+    first: float
+
+
+_LAUNCHER = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 2)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+report = f"{usage.ru_utime + usage.ru_stime} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}"
+os.write(2, report.encode())
+"""
+"""Runs a command as its own child and reports that child's CPU time, peak memory and exit code:
+a small process forks it, so the peak is the command's own (a child forked or spawned from the
+benchmark would count the benchmark's pages until it execs)."""
+
+
+def child(args: list[str], runs: int = 5, *, warm: bool = True) -> Child:
+    """Run `args` `runs` times (after one run to warm the file cache); medians of wall time, CPU
+    time (user + system, from `wait4`), peak resident memory and the time to the first line."""
+    measured = []
+    for run in range(0 if warm else 1, runs + 1):
         start = time.perf_counter()
-        subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        process = subprocess.Popen(
+            [sys.executable, "-c", _LAUNCHER, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.readline()
+        first = time.perf_counter() - start
+        while process.stdout.read(1 << 16):
+            pass
+        cpu, kib, code = process.stderr.read().split()
+        process.wait()
+        assert int(code) == 0, args
+        if run:
+            measured.append((time.perf_counter() - start, float(cpu), int(kib) / 1024, first))
+    return Child(*(statistics.median(m[i] for m in measured) for i in range(4)))
+
+
+RAW_LIST = """
+import json, sqlite3, sys
+out = sys.stdout
+for row in sqlite3.connect(sys.argv[1]).execute("SELECT * FROM games ORDER BY first_position"):
+    out.write(f"{row[0]} {row[2]} {row[6]} {json.loads(row[3])} {json.loads(row[16])}\\n")
+"""
+"""The floor under `doko games --all`: every row of the games table read and written as a line."""
 
 
 def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+NIGHT = Path(__file__).resolve().parent.parent / "sample_games" / "sessions" / "01-kitchen-bock.yaml"
+UNIQUE = "sunday-final"
+"""One more game at the end, found by the prefix `sunday` (the others are `bench-NNNNNN`)."""
+
+
+def _copy(game: LoadedGame, number: int) -> LoadedGame:
+    """The same game under the id `bench-NNNNNN`."""
+    game_id = f"bench-{number:06d}"
+    return LoadedGame(
+        replace(game.record, id=game_id), [replace(game.events[0], game_id=game_id), *game.events[1:]], game.state
+    )
+
+
+def import_files(ledger_path: Path, files: list[Path]) -> int:
+    """What `doko import FILE...` does with game files, in this process: read and check each file,
+    append them in batches as they come, bring the read models up to date."""
+    from doko_ledger.formats import any_file
+
+    with Ledger.open(ledger_path, create=True) as ledger:
+        report = ledger.import_games(
+            ((str(f), any_file.read_file(f)) for f in files), recorded_by="bench", recorded_at="t"
+        )  # type: ignore[misc]
+        ledger.refresh()
+    return report.games
+
+
+def import_floor(ledger_path: Path, files: list[Path], games: list[LoadedGame]) -> Took:
+    """The floor under importing game files: libyaml's own load of each file, the rules' replay of
+    each game (`to_events`), the append and the read models' catch-up. Returns its time."""
+    import yaml
+
+    from doko_ledger.game.record import to_events
+
+    loaded, _ = timed(lambda: [yaml.load(f.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) for f in files])
+    replayed, _ = timed(lambda: [to_events(g.record) for g in games])
+    with Ledger.open(ledger_path, create=True) as ledger:
+        appended, _ = timed(
+            lambda: ledger.import_games([(g.record.id, g) for g in games], recorded_by="bench", recorded_at="t")
+        )
+        caught_up, _ = timed(ledger.refresh)
+    parts = (loaded, replayed, appended, caught_up)
+    return Took(sum(p.wall for p in parts), sum(p.cpu for p in parts))
 
 
 def main() -> None:
@@ -209,83 +299,159 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--chunk", type=int, default=1000, help="games generated and imported at a time")
+    parser.add_argument("--files", type=int, default=1000, help="game files written and imported")
+    parser.add_argument("--runs", type=int, default=5, help="fresh processes per command")
+    parser.add_argument(
+        "--copies",
+        type=int,
+        default=1,
+        help="import each random game this many times under new ids (a large ledger made quickly; only the"
+        " fresh-process commands are measured then, since copies would flatter the rebuild)",
+    )
     args = parser.parse_args()
 
+    from doko_ledger.formats import game_file, session_file
+
     rng = random.Random(args.seed)
-    gen_s = import_s = 0.0
+    gen_s = 0.0
+    import_t = Took(0.0, 0.0)
     n_events = 0
-    rows: list[tuple[str, float, float, str, int]] = []
+    sample: list[LoadedGame] = []
+    distinct: list[LoadedGame] = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.sqlite"
         ledger = Ledger.open(path, create=True)
         for start in range(0, args.games, args.chunk):
             ids = range(start, min(start + args.chunk, args.games))
-            seconds, games = timed(lambda ids=ids: [(f"g{i}", random_game(rng, f"bench-{i:06d}")) for i in ids])
-            gen_s += seconds
+            if args.copies > 1:
+                distinct = distinct or [random_game(rng, f"bench-{i:06d}") for i in range(args.games // args.copies)]
+                seconds, games = Took(0.0, 0.0), [(f"g{i}", _copy(distinct[i % len(distinct)], i)) for i in ids]
+            else:
+                seconds, games = timed(lambda ids=ids: [(f"g{i}", random_game(rng, f"bench-{i:06d}")) for i in ids])
+            gen_s += seconds.wall
             n_events += sum(len(g.events) for _, g in games)
-            seconds, _ = timed(
+            sample += [g for _, g in games[: max(0, args.files - len(sample))]]
+            took, _ = timed(
                 lambda games=games: ledger.import_games(
                     games, recorded_by="bench", recorded_at="2026-11-30T00:00:00+00:00"
                 )
             )
-            import_s += seconds
+            import_t = Took(import_t.wall + took.wall, import_t.cpu + took.cpu)
+        last = random_game(rng, UNIQUE)
+        ledger.import_games([("last", last)], recorded_by="bench", recorded_at="t")
+        night = session_file.read(NIGHT.read_text(encoding="utf-8"), str(NIGHT))
+        ledger.nights.import_night(night.night, by="bench", at="t")
         print(
             f"generated {args.games} games, {n_events} events in {gen_s:.1f} s (not timed); peak {peak_mib():.0f} MiB"
         )
+        if args.copies > 1:
+            ledger.refresh()
+            ids = [row["game_id"] for row in ledger.games() if row["game"] == "doppelkopf"]
+            ledger.close()
+            _commands(args, path, ids, [], tmp)
+            return
         locks = LockTimer(ledger.store)
         ledger.store.transaction = locks  # type: ignore[method-assign]
-        rebuild_s, _ = timed(ledger.rebuild)
+        rebuild_t, _ = timed(ledger.rebuild)
         ledger.store.transaction = locks._inner  # type: ignore[method-assign]
-        games_s, _ = timed(lambda: runner.rebuild(ledger.store, GamesProjection()))
+        games_t, _ = timed(lambda: runner.rebuild(ledger.store, GamesProjection()))
         after_rebuild = peak_mib()
-        ids = ledger.game_ids()
-        score_s, _ = timed(lambda: [ledger.score(g) for g in ids])
-        after_scoring = peak_mib()
+        ids = [row["game_id"] for row in ledger.games() if row["game"] == "doppelkopf"]
+        score_t, _ = timed(lambda: [ledger.score(g) for g in ids])
         append_s = ledger_append(ledger, 200)
+        ledger.refresh()
         ledger.close()
-        verify_cpu = floor_cpu = float("inf")
+        verify_t = verify_floor = Took(float("inf"), float("inf"))
         for _ in range(3):  # the best of three of each, alternating: the machine is shared
             _schema_problem.cache_clear()  # as in a fresh `doko verify`: no payload checked yet
             with Ledger.open(path) as reopened:
-                seconds, report = cpu(reopened.verify)
-            verify_cpu = min(verify_cpu, seconds)
-            seconds, hashed = cpu(lambda: raw_read_and_hash(path))
-            floor_cpu = min(floor_cpu, seconds)
+                took, report = timed(reopened.verify)
+            verify_t = min(verify_t, took, key=lambda t: t.cpu)
+            took, hashed = timed(lambda: raw_read_and_hash(path))
+            verify_floor = min(verify_floor, took, key=lambda t: t.cpu)
         assert report.ok and hashed == report.events
-        raw_read_s, read_count = timed(lambda: raw_read(path))
-        raw_insert_s, _ = timed(lambda: raw_insert(path, Path(tmp) / "raw.sqlite"))
+        raw_read_t, read_count = timed(lambda: raw_read(path))
+        raw_insert_t, _ = timed(lambda: raw_insert(path, Path(tmp) / "raw.sqlite"))
         raw_append_s = raw_append(Path(tmp) / "one.sqlite", 200)
-        assert read_count == n_events + 200
-        doko = str(Path(sys.executable).with_name("doko"))
-        score_cold = cold_start([doko, "--db", str(path), "score", ids[-1]])
-        import_cold = cold_start([sys.executable, "-c", "import typer, rich"])
-        typer_cold = cold_start([sys.executable, "-c", TYPER_HELLO, "hello"])
+        assert read_count >= n_events + 200
 
-    rows = [
-        ("import (validate, hash, append)", import_s, raw_insert_s, "plain sqlite3 executemany insert", n_events),
-        ("rebuild all projections", rebuild_s, raw_read_s, "plain sqlite3 select + json.loads", n_events),
-        ("rebuild the six Doppelkopf models", games_s, raw_read_s, "plain sqlite3 select + json.loads", n_events),
-        ("score every game", score_s, raw_read_s, "plain sqlite3 select + json.loads", n_events),
-        ("one append (median)", append_s, raw_append_s, "plain sqlite3 insert + commit", 1),
-        ("verify (CPU s)", verify_cpu, floor_cpu, "plain sqlite3 select + sha256 per row (CPU s)", n_events + 200),
-        ("cold `doko score GAME` (median)", score_cold, import_cold, 'python -c "import typer, rich"', 1),
-        ("cold `doko score GAME` (median)", score_cold, typer_cold, "a one-command Typer app printing with Rich", 1),
+        folder = Path(tmp) / "files"
+        folder.mkdir()
+        files = []
+        for i, game in enumerate(sample):
+            files.append(folder / f"{i:05d}.yaml")
+            files[-1].write_text(game_file.dumps(game.record), encoding="utf-8")
+        files_t, _ = timed(lambda: import_files(Path(tmp) / "files.sqlite", files))
+        floor_t = import_floor(Path(tmp) / "floor.sqlite", files, sample)
+
+        rows = [
+            (
+                "import (validate, hash, append)",
+                import_t,
+                raw_insert_t,
+                "sqlite3 insert into the ledger's table",
+                n_events,
+            ),
+            ("rebuild all projections", rebuild_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
+            ("rebuild the six Doppelkopf models", games_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
+            ("score every game", score_t, raw_read_t, "plain sqlite3 select + json.loads", n_events),
+            (f"import {len(files)} game files", files_t, floor_t, "libyaml load + replay + append + catch-up", 0),
+            ("one append (median)", Took(append_s, append_s), Took(raw_append_s, raw_append_s), "sqlite3 insert", 0),
+            ("verify (best of 3)", verify_t, verify_floor, "sqlite3 select + sha256 per row", n_events),
+        ]
+        print(f"\n{'step':<36} {'wall s':>9} {'cpu s':>9} {'floor cpu':>10} {'ratio':>6}  floor")
+        for name, took, floor, baseline, count in rows:
+            rate = f"  ({count / took.cpu:,.0f} events/s)" if count else ""
+            print(
+                f"{name:<36} {took.wall:9.4f} {took.cpu:9.4f} {floor.cpu:10.4f}"
+                f" {took.cpu / floor.cpu:5.2f}x  {baseline}{rate}"
+            )
+        per_file, floor_file = files_t.cpu / len(files) * 1000, floor_t.cpu / len(files) * 1000
+        print(f"\nper game file: {per_file:.2f} ms CPU, floor {floor_file:.2f} ms")
+        print(f"rebuild: the write lock held at most {locks.longest:.3f} s at a time ({locks.count} transactions)")
+        print(f"peak memory after the rebuild {after_rebuild:.0f} MiB", flush=True)
+
+        _commands(args, path, ids, files, tmp)
+
+
+def _commands(args: argparse.Namespace, path: Path, ids: list[str], files: list[Path], tmp: str) -> None:
+    """Every command a user types, as a fresh process, next to the one-command Typer app."""
+    total = len(ids)
+    doko = str(Path(sys.executable).with_name("doko"))
+    package = Path(__file__).resolve().parent.parent / "doko_ledger"
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+    db = ["--db", str(path)]
+    runs, big = args.runs, max(1, min(args.runs, 3))
+    typer_floor = child([sys.executable, "-c", TYPER_HELLO, "hello"], runs)
+    commands: list[tuple[str, list[str], int]] = [
+        ('python -c "import typer, rich"', [sys.executable, "-c", "import typer, rich"], runs),
+        ("doko score GAME (exact id)", [doko, *db, "score", ids[-1]], runs),
+        ("doko score '#1'", [doko, *db, "score", "#1"], runs),
+        ("doko score N (the middle game)", [doko, *db, "score", str(total // 2)], runs),
+        ("doko score last", [doko, *db, "score", "last"], runs),
+        (f"doko score {UNIQUE[:6]} (a prefix)", [doko, *db, "score", UNIQUE[:6]], runs),
+        ("doko standings --session (a night)", [doko, *db, "standings", "--session", "2026-11-28-kit"], runs),
+        ("doko games --last 20", [doko, *db, "games", "--last", "20"], runs),
+        ("doko games --player Anna --last 20", [doko, *db, "games", "--player", "Anna", "--last", "20"], runs),
+        ("doko games --session (a night)", [doko, *db, "games", "--session", "2026-11-28-kitchen"], runs),
+        ("doko games --all", [doko, *db, "games", "--all"], big),
+        ("doko games --json", [doko, *db, "games", "--json"], big),
+        ("the floor: sqlite3 rows of `games` printed", [sys.executable, "-c", RAW_LIST, str(path)], big),
     ]
-    print(f"\n{'step':<36} {'seconds':>10} {'per second':>11} {'raw s':>10} {'ratio':>6}  baseline")
-    for name, seconds, raw, baseline, count in rows:
-        rate = f"{count / seconds:11,.0f}" if count > 1 else f"{'':>11}"
-        print(f"{name:<36} {seconds:10.6f} {rate} {raw:10.6f} {seconds / raw:6.1f}x  {baseline}")
+    print(f"\n{'fresh process (median)':<56} {'wall s':>7} {'cpu s':>7} {'x floor':>7} {'MiB':>6} {'first s':>8}")
+    _print_child("a one-command Typer app printing with Rich (the floor)", typer_floor, typer_floor)
+    for name, command, count in commands:
+        _print_child(name, child(command, count), typer_floor)
+    if files:
+        cli_import = [doko, "--db", str(Path(tmp) / "cli.sqlite"), "import", *map(str, files)]
+        _print_child(f"doko import of {len(files)} game files", child(cli_import, 1, warm=False), typer_floor)
+
+
+def _print_child(name: str, measured: Child, floor: Child) -> None:
     print(
-        f"\nrebuild: the write lock held at most {locks.longest:.3f} s at a time ({locks.count} transactions);"
-        f" verify within 1.2x the read + sha256 floor: {verify_cpu / floor_cpu:.2f}x (CPU time)"
-    )
-    print(f"\npeak memory after the rebuild {after_rebuild:.0f} MiB, after scoring every game {after_scoring:.0f} MiB")
-    print(
-        f"targets (issue 7): the six Doppelkopf read models rebuilt within 3x the raw read-and-parse"
-        f" baseline: {games_s / raw_read_s:.1f}x (all projections: {rebuild_s / raw_read_s:.1f}x);"
-        f" import at least 100,000 events/s: {n_events / import_s:,.0f};"
-        f" cold `doko score GAME` within 2x `import typer, rich`: {score_cold / import_cold:.1f}x"
-        f" (a bare one-command Typer app alone is {typer_cold / import_cold:.1f}x)"
+        f"{name:<56} {measured.wall:7.3f} {measured.cpu:7.3f} {measured.cpu / floor.cpu:6.2f}x"
+        f" {measured.mib:6.0f} {measured.first:8.3f}",
+        flush=True,
     )
 
 

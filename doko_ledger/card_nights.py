@@ -118,15 +118,16 @@ class CardNights:
         return [s[len(SESSION_PREFIX) :] for s in self.store.streams(SESSION_PREFIX)]
 
     def open_ids(self) -> list[str]:
-        return [
-            sid
-            for sid in self.session_ids()
-            if not any(isinstance(r.event, SessionClosed) for r in self.store.read_stream(session_stream(sid)))
-        ]
+        closed = SessionClosed.event_name
+        return [s[len(SESSION_PREFIX) :] for s in self.store.streams_without(SESSION_PREFIX, closed)]
+
+    def exists(self, session_id: str) -> bool:
+        return self.store.stream_version(session_stream(session_id)) > 0
 
     def resolve(self, ref: str | None, *, latest: bool = False) -> str:
-        """The session `ref` names, or the open one when `ref` is None; with `latest`, when no
-        night is open, the one closed last (what `standings` and `settle` show after closing)."""
+        """The session `ref` names (exactly or by a unique prefix), or the open one when `ref`
+        is None: index look-ups, however long the log; with `latest`, when no night is open, the
+        one closed last (what `standings` and `settle` show after closing)."""
         if ref is None:
             open_ids = self.open_ids()
             closed = self._closed_last() if latest and not open_ids else None
@@ -135,10 +136,9 @@ class CardNights:
             if not open_ids:
                 raise SessionNotFound("no open card night: start one with `doko session start`")
             return open_ids[0]
-        ids = self.session_ids()
-        if ref in ids:
+        if self.exists(ref):
             return ref
-        matches = [i for i in ids if i.startswith(ref)]
+        matches = [s[len(SESSION_PREFIX) :] for s in self.store.stream_names(session_stream(ref), 2)]
         if len(matches) == 1:
             return matches[0]
         raise SessionNotFound(f"no card night {ref!r} in the ledger" if not matches else f"{ref!r} is ambiguous")
@@ -152,6 +152,12 @@ class CardNights:
             if isinstance(r.event, SessionClosed)
         ]
         return max(closings)[1] if closings else None
+
+    def game_ids(self, session_id: str) -> list[str]:
+        """Every game the night names: its deals, and those voided or replaced by a correction."""
+        events = [r.event for r in self.store.read_stream(session_stream(session_id))]
+        state = Night.load(events, {}).state
+        return [*state.deals, *state.voided, *state.replaced]
 
     def night(self, session_id: str) -> Night:
         """The night as recorded, with the games of all its deals (voided and replaced too)."""
@@ -181,7 +187,7 @@ class CardNights:
         open_ids = self.open_ids()
         if open_ids:
             raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it first (`doko session close`)")
-        if command.session_id in self.session_ids():
+        if self.exists(command.session_id):
             raise IllegalMove(f"a card night {command.session_id!r} is already in the ledger")
         night = Night()
         night.start(command)
@@ -193,7 +199,7 @@ class CardNights:
         atomically. Refused if the night or one of its games is in the ledger already, or if
         it is open while another night is. Returns the number of deals."""
         session_id = night.state.session_id
-        if session_id in self.session_ids():
+        if self.exists(session_id):
             raise IllegalMove(f"card night {session_id!r} is already in the ledger")
         taken = [g for g in night.new_games if self.store.stream_version(game_stream(g)) > 0]
         if taken:

@@ -262,17 +262,22 @@ class DouDizhuGames:
         return [s[len(DOUDIZHU_SESSION_PREFIX) :] for s in self.store.streams(DOUDIZHU_SESSION_PREFIX)]
 
     def resolve_session(self, ref: str) -> str | None:
-        """The session `ref` names (exactly or by a unique prefix), or None."""
-        ids = self.session_ids()
-        if ref in ids:
+        """The session `ref` names (exactly or by a unique prefix), or None: index look-ups."""
+        stream = DOUDIZHU_SESSION_PREFIX + ref
+        if self.store.stream_version(stream) > 0:
             return ref
-        matches = [i for i in ids if i.startswith(ref)]
-        return matches[0] if len(matches) == 1 else None
+        matches = self.store.stream_names(stream, 2)
+        return matches[0][len(DOUDIZHU_SESSION_PREFIX) :] if len(matches) == 1 else None
+
+    def session_game_ids(self, session_id: str) -> list[str]:
+        """The games of a session's deals, in order."""
+        events = [r.event for r in self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)]
+        return [e.game_id for e in events if isinstance(e, DealAdded)]
 
     def import_session(self, loaded: LoadedDouDizhuSession, *, by: str, at: str) -> int:
         """Append a whole session (its stream and every deal's game) atomically; refused when
         the session or one of its games is in the ledger already. Returns the number of deals."""
-        if loaded.session_id in self.session_ids():
+        if self.store.stream_version(DOUDIZHU_SESSION_PREFIX + loaded.session_id) > 0:
             raise DokoError(f"Dou Dizhu session {loaded.session_id!r} is already in the ledger")
         taken = [d.game_id for d in loaded.deals if self.store.stream_version(game_stream(d.game_id)) > 0]
         if taken:

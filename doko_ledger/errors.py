@@ -11,3 +11,15 @@ class DokoError(Exception):
     """An input, a command or a ledger that doko_ledger refuses, with the reason."""
 
     exit_code = 1
+
+
+EXCERPT = 200
+"""The most characters of one message an error shows: inputs are quoted, never echoed whole."""
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """`text` when short; else its start and end around an ellipsis, `limit` characters in all."""
+    if len(text) <= limit:
+        return text
+    tail = limit // 4
+    return f"{text[: limit - tail - 1]}…{text[-tail:]}"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -38,13 +38,27 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
 DOUDIZHU_FIRST_EVENT = "DouDizhuDealt"
 """The first event of a Dou Dizhu game's stream (`doudizhu.events.DouDizhuDealt`)."""
 
-__all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger"]
+__all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "game_number"]
 
 IMPORT_BATCH = 200
 
 
 class GameNotFound(DokoError, LookupError):
     """A game reference that matches no game, or more than one."""
+
+
+LAST = "last"
+"""The game reference for the newest game."""
+
+
+def game_number(ref: str) -> int | None:
+    """The number a game reference gives: `#N` or `N` is N, `last` is -1; None for others."""
+    if ref == LAST:
+        return -1
+    digits = ref[1:] if ref.startswith("#") else ref
+    if digits.isascii() and digits.isdigit():
+        return int(digits) if len(digits) <= 18 else 10**18  # past any ledger, without a huge int
+    return None
 
 
 class DuplicateGame(DokoError):
@@ -107,13 +121,14 @@ class Ledger:
 
     def import_games(
         self,
-        games: Sequence[tuple[str, LoadedGame | LoadedDeal]],
+        games: Iterable[tuple[str, LoadedGame | LoadedDeal]],
         *,
         recorded_by: str,
         recorded_at: str,
         progress: Any = None,
     ) -> ImportReport:
-        """Append already validated games, each atomically at stream version 0.
+        """Append already validated games, each atomically at stream version 0, in batches as
+        `games` yields them (a stream of files is never held in memory at once).
 
         The read models catch up when next read (`refresh`), not here: an import only appends.
 
@@ -195,15 +210,22 @@ class Ledger:
         self.store.append(game_stream(game_id), [note], expected_version=len(stored), recorded_by=by, recorded_at=at)
         return note
 
+    PROJECTIONS = ("games", "doudizhu")
+    """The names of `projections`: whether they are up to date is asked without loading them."""
+
     def refresh(self) -> None:
-        """Bring every read model up to the end of the log."""
+        """Bring every read model up to the end of the log (a read command on a ledger whose read
+        models are up to date loads no projection)."""
+        if runner.up_to_date(self.store, self.PROJECTIONS):
+            return
         for projection in self.projections:
             runner.catch_up(self.store, projection)
 
     def rebuild(self) -> int:
-        """Drop and refold every read model; returns the number of game streams folded (each
-        game's projection reads the streams that start with its game's first event)."""
-        return sum(runner.rebuild(self.store, p) for p in self.projections)
+        """Drop and refold every read model in one read of the log; returns the number of game
+        streams folded (each game's projection folds the streams that start with its game's
+        first event)."""
+        return runner.rebuild_many(self.store, self.projections)
 
     # -- reading -------------------------------------------------------------
 
@@ -211,28 +233,44 @@ class Ledger:
         return [s[len(GAME_PREFIX) :] for s in self.store.streams(GAME_PREFIX)]
 
     def resolve(self, ref: str) -> str:
-        """The game id that `ref` names: an exact id, a unique prefix, or `#N` from `doko games`."""
+        """The game id that `ref` names: an exact id, a unique prefix, or a number from `doko
+        games` (`#N`, or `N`, since `#` starts a shell comment; `last` the newest game).
+
+        Each is an index look-up (the log's for ids and prefixes, the read models' for numbers),
+        however many games the ledger holds. A bare `N` is the number when there is a game #N,
+        and a prefix of an id otherwise.
+        """
         if self.store.stream_version(game_stream(ref)) > 0:  # an exact id: one index look-up
             return ref
-        ids = self.game_ids()
-        if ref.startswith("#") and ref[1:].isascii() and ref[1:].isdigit():
-            try:
-                index = whole_number(ref[1:])
-            except NumberTooLong:
-                index = None
-            if index is not None and 1 <= index <= len(ids):
-                return ids[index - 1]
-            raise GameNotFound(f"there is no game {shortened(ref)}: the ledger holds {len(ids)} games")
-        matches = [i for i in ids if i.startswith(ref)]
+        from doko_ledger.projections import game_list
+
+        number = game_number(ref)
+        if number is not None:
+            self.refresh()
+            numbered = game_list.numbered(self.store.db, number)
+            if numbered is not None:
+                return numbered
+            if ref.startswith("#") or ref == LAST:
+                held = game_list.count(self.store.db)
+                raise GameNotFound(f"there is no game {shortened(ref, 40)}: the ledger holds {held} games")
+        matches = [s[len(GAME_PREFIX) :] for s in self.store.stream_names(game_stream(ref), 6)]
         if len(matches) == 1:
             return matches[0]
         if matches:
-            raise GameNotFound(f"{ref!r} matches {len(matches)} games: {', '.join(matches[:5])}")
-        raise GameNotFound(f"no game {ref!r} in the ledger (see `doko games`)")
+            more = "more than " if len(matches) > 5 else ""
+            raise GameNotFound(
+                f"{shortened(ref, 40)!r} matches {more}{min(len(matches), 5)} games: {', '.join(matches[:5])}"
+            )
+        if number is not None:
+            held = game_list.count(self.store.db)
+            raise GameNotFound(f"there is no game {shortened(ref, 40)}: the ledger holds {held} games")
+        raise GameNotFound(f"no game {shortened(ref, 40)!r} in the ledger (see `doko games`)")
 
     def game_events(self, game_id: str) -> list[Any]:
-        """The game's events in force (undone ones left out), in order."""
-        return in_force([r.event for r in self.events(game_id)])
+        """The game's events in force (undone ones left out), in order: read without their
+        envelopes, as the projections read them."""
+        stream = self.store.read_stream_events(game_stream(game_id))
+        return [] if stream is None else in_force(stream.events)
 
     def events(self, game_id: str) -> list[Recorded]:
         return self.store.read_stream(game_stream(game_id))
@@ -315,37 +353,32 @@ class Ledger:
         return from_events(self.game_events(game_id))
 
     def games(self) -> list[dict[str, Any]]:
-        """One row per game from the `games` read model, in recorded order."""
-        self.refresh()
-        if "games" not in self.store.db.table_names():
-            return []
-        rows = self.store.db.execute("SELECT * FROM games ORDER BY first_position").fetchall()
-        columns = [c.name for c in self.store.db["games"].columns]
-        out = []
-        for row in rows:
-            item = dict(zip(columns, row, strict=True))
-            for key in ("players", "points", "tricks_won", "re_players"):
-                item[key] = json.loads(item[key])
-            for key in ("hands_recorded", "finished", "lone", "summarized"):
-                item[key] = bool(item[key])
-            out.append({"game": "doppelkopf"} | item)
-        out += self._doudizhu_rows()
-        return sorted(out, key=lambda r: r["first_position"])
+        """One row per game from the read models, in recorded order (see `game_rows`)."""
+        return [row for _, row in self.game_rows()]
 
-    def _doudizhu_rows(self) -> list[dict[str, Any]]:
-        if "doudizhu_games" not in self.store.db.table_names():
-            return []
-        cursor = self.store.db.execute("SELECT * FROM doudizhu_games")
-        columns = [c[0] for c in cursor.description]
-        out = []
-        for row in cursor.fetchall():
-            item = dict(zip(columns, row, strict=True))
-            item["players"] = json.loads(item["players"])
-            item["payments"] = None if item["payments"] is None else json.loads(item["payments"])
-            item["hands_recorded"] = bool(item["hands_recorded"])
-            item["summarized"] = bool(item.get("summarized", False))
-            out.append({"game": "doudizhu"} | item)
-        return out
+    def game_rows(
+        self,
+        *,
+        last: int | None = None,
+        keep: Callable[[dict[str, Any]], bool] | None = None,
+        game_ids: Collection[str] | None = None,
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
+        """`(number, row)` of each game kept by `keep` (see `projections.game_list`), in recorded
+        order, streamed; only the games `game_ids` when given (read by id); with `last`, only the
+        newest `last` of them."""
+        from doko_ledger.projections import game_list
+
+        self.refresh()
+        db = self.store.db
+        if game_ids is not None:
+            newest = game_list.rows_of(db, game_ids, descending=last is not None, keep=keep)
+        elif last is None:
+            return game_list.rows(db, keep=keep)
+        else:
+            newest = game_list.rows(db, descending=True, keep=keep)
+        if last is None:
+            return newest
+        return iter(list(itertools.islice(newest, last))[::-1])
 
     def kind(self, game_id: str) -> str:
         """Which game a recorded game is: `doppelkopf` or `doudizhu` (by its first event)."""

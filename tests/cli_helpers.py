@@ -45,3 +45,15 @@ def table_rows(text: str) -> list[list[str]]:
 def snapshot(path: Path) -> dict[str, bytes]:
     """The bytes of the ledger file and any journal beside it."""
     return {p.name: p.read_bytes() for p in sorted(path.parent.glob(path.name + "*"))}
+
+
+def listed_games(text: str) -> list[tuple[list[str], str]]:
+    """`doko games`' output as (cells of a game's first line, its result line) per game: the
+    number, id, day and `type · rules` are parted by two spaces."""
+    lines = text.splitlines()
+    games = []
+    for at, line in enumerate(lines):
+        cells = [c for c in line.strip().split("  ") if c]
+        if cells and cells[0].startswith("#") and cells[0][1:].isdigit():
+            games.append((cells, lines[at + 1].strip() if at + 1 < len(lines) else ""))
+    return games

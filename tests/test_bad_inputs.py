@@ -97,6 +97,9 @@ FILES: dict[str, BadFile] = {
     "non_utf8.yaml": BadFile(None, "", "not UTF-8 text"),
     "utf16.yaml": BadFile(None, "", "not UTF-8 text"),
     "nul_byte.yaml": BadFile((4, None), "", "character"),
+    "long_leading_comment.yaml": BadFile(
+        1, "note", "the leading comment (the note) has 11,679 characters; at most 10,000"
+    ),
     # the schema
     "wrong_format.yaml": BadFile(1, "format", "'doko-game/1' was expected"),
     "missing_dealer.yaml": BadFile(1, "", "'dealer' is a required property"),
@@ -283,6 +286,7 @@ COMMANDS: dict[str, BadCommand] = {
     "rules_show_huge_rules": BadCommand(
         ("rules", "show", "{tmp}/huge_rules.yaml"), 2, ("huge_rules.yaml: ", "larger than 1,000,000")
     ),
+    "import_dev_zero": BadCommand(("import", "/dev/zero"), 2, ("/dev/zero: ", "larger than 1,000,000")),
     "import_missing_file": BadCommand(("import", "{tmp}/missing.yaml"), 2, ("missing.yaml: cannot read file",)),
     "import_a_directory": BadCommand(("import", "{bad}"), 2, ("bad_inputs: cannot read file",)),
     "import_a_game_twice": BadCommand(

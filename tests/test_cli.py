@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from cli_helpers import as_json, ok, table_rows
+from cli_helpers import as_json, listed_games, ok, table_rows
 from typer.testing import Result
 
 from doko_ledger.events.codec import dumps_canonical, to_payload
 from doko_ledger.events.doppelkopf import CardPlayed
 from doko_ledger.events.store import EventStore
 from doko_ledger.game.parties import true_parties
+from doko_ledger.projections.score import score_game
+from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.ruleset import preset
 
@@ -224,17 +226,27 @@ def test_the_same_game_twice_in_one_import_is_refused(cli: Cli, write_game: Writ
 # -- games -----------------------------------------------------------------------------------
 
 
-def test_games_table(cli: Cli, imported: list[RandomGame]) -> None:
-    out = ok(cli("games")).stdout
-    rows = table_rows(out)
-    assert [r[:2] for r in rows] == [["1", "kitchen-01"], ["2", "kitchen-02"]]
-    for row, game in zip(rows, imported, strict=True):
-        assert row[2] == "2026-11-28"
-        assert row[3] == "Anna, Ben, Clara, Dirk"
-        assert row[4] == "normal"
-        assert row[5] == "standard"
-        assert row[6] == "12"
-        assert row[7] == " ".join(str(p) for p in game.final.points_won())
+def test_games_list(cli: Cli, imported: list[RandomGame]) -> None:
+    listed = listed_games(ok(cli("games")).stdout)
+    assert [cells[:2] for cells, _ in listed] == [["#1", "kitchen-01"], ["#2", "kitchen-02"]]
+    for (cells, result), game in zip(listed, imported, strict=True):
+        assert cells[2:] == ["2026-11-28", "normal"]
+        score = score_game(game.final)
+        players = "  ".join(f"{p} {d:+d}" for p, d in zip(score.players, score.deltas, strict=True))
+        re_points = sum(
+            p for p, party in zip(game.final.points_won(), true_parties(game.final), strict=True) if party is Party.RE
+        )
+        assert result == f"standard · 12 tricks · Re {re_points}  {players}"
+
+
+def test_games_list_fits_80_columns_and_keeps_ids_whole(cli: Cli, write_game: WriteGame) -> None:
+    long_id = "kitchen-2026-11-28-the-long-evening-01"
+    ok(cli("import", write_game(4, game_id=long_id)))
+    out = ok(cli("games", env={"COLUMNS": "80"})).stdout
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+    ((cells, result),) = listed_games(out)
+    assert cells[1] == long_id
+    assert all(name in result for name in ("Anna", "Ben", "Clara", "Dirk"))
 
 
 def test_games_json(cli: Cli, imported: list[RandomGame]) -> None:
@@ -256,8 +268,9 @@ def test_games_json(cli: Cli, imported: list[RandomGame]) -> None:
 
 def test_an_unfinished_game_is_listed_as_such(cli: Cli, write_game: WriteGame, make_game: MakeGame) -> None:
     ok(cli("import", write_game(3, game_id="half", tricks=5)))
-    (row,) = table_rows(ok(cli("games")).stdout)
-    assert row[6] == "5 (unfinished)"
+    ((_, result),) = listed_games(ok(cli("games")).stdout)
+    assert result.startswith("standard · 5 tricks (unfinished) · ")
+    assert result.endswith("Anna  Ben  Clara  Dirk")  # no score yet
     (data,) = as_json(cli("games", "--json"))
     events = events_of(make_game, 3, game_id="half", tricks=5)
     assert events - 20 in (6, 7)  # start, deal, four reservations (and a solo's name) before the 20 cards
@@ -277,7 +290,7 @@ def test_games_before_any_import_is_an_error(cli: Cli, ledger_path: Path, tmp_pa
 def test_games_on_a_ledger_without_events(cli: Cli, ledger_path: Path) -> None:
     EventStore.open(ledger_path, create=True).close()
     assert as_json(cli("games", "--json")) == []
-    assert table_rows(ok(cli("games")).stdout) == []
+    assert listed_games(ok(cli("games")).stdout) == []
 
 
 # -- replay ----------------------------------------------------------------------------------

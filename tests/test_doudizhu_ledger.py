@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 import yaml
-from cli_helpers import as_json, ok
+from cli_helpers import as_json, listed_games, ok
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_doudizhu_files import (
@@ -132,17 +132,13 @@ def test_dou_dizhu_games_a_session_and_a_doppelkopf_game_import_together(cli: Cl
 
 def test_games_lists_both_kinds_and_replay_resolves_each_number(ledger: Path, cli: Cli) -> None:
     rows = as_json(cli("games", "--json"))
-    table = ok(cli("games", env=WIDE)).stdout
-    numbered = {}
-    for line in table.splitlines():
-        cells = [c.strip() for c in line.split("│")[1:-1]]
-        if cells and cells[0].isdigit():
-            numbered[int(cells[0])] = cells
+    numbered = {int(cells[0][1:]): cells for cells, _ in listed_games(ok(cli("games", env=WIDE)).stdout)}
     assert sorted(numbered) == list(range(1, len(rows) + 1))
     for number, row in enumerate(rows, 1):
         cells = numbered[number]
+        assert row["number"] == number
         assert cells[1] == row["game_id"]
-        assert ("Dou Dizhu" in cells[4]) == (row["game"] == "doudizhu")
+        assert ("Dou Dizhu" in cells[-1]) == (row["game"] == "doudizhu")
         shown = as_json(cli("replay", f"#{number}", "--json"))
         assert shown["game_id"] == row["game_id"]
         assert (shown.get("game") == "doudizhu") == (row["game"] == "doudizhu")

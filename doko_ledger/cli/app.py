@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+import json
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -83,23 +86,21 @@ def import_(
     from doko_ledger.formats.yaml_source import SourceError
 
     console = out()
-    valid: list[tuple[str, LoadedGame | LoadedDeal]] = []
-    nights: list[tuple[str, LoadedSession | LoadedDouDizhuSession]] = []
-    failed: list[str] = []
+    failed: list[tuple[int, str]] = []  # by the file's place among `files`, reported in that order
+    place = {str(path): i for i, path in reversed(list(enumerate(files)))}
     games = events = 0
-    with Progress(console=err_console(), transient=True, disable=len(files) < 20) as progress:
-        task = progress.add_task("reading", total=len(files))
-        for path in files:
-            try:
-                loaded = any_file.read_file(path)
-            except SourceError as exc:
-                failed.append(str(exc))
-            else:
-                if isinstance(loaded, LoadedSession | LoadedDouDizhuSession):
-                    nights.append((str(path), loaded))
-                else:
-                    valid.append((str(path), loaded))
-            progress.advance(task)
+    is_session = [any_file.is_session_file(path) for path in files]
+    session_paths = [path for path, session in zip(files, is_session, strict=True) if session]
+    game_paths = [path for path, session in zip(files, is_session, strict=True) if not session]
+    nights: list[tuple[str, LoadedSession | LoadedDouDizhuSession]] = []
+    for path in session_paths:
+        try:
+            night = any_file.read_file(path)
+        except SourceError as exc:
+            failed.append((place[str(path)], str(exc)))
+        else:
+            assert isinstance(night, LoadedSession | LoadedDouDizhuSession)
+            nights.append((str(path), night))
     imported_nights = 0
     if nights:
         with Ledger.open(ledger_path(ctx), create=True) as ledger:
@@ -111,33 +112,49 @@ def import_(
                         ledger.doudizhu.import_session(night, by=recorder(by), at=now())
                     imported_nights += 1
                 except DokoError as exc:
-                    failed.append(f"{source}: {exc}")
+                    failed.append((place[source], f"{source}: {exc}"))
             ledger.refresh()
-    if valid:
-        with (
-            Ledger.open(ledger_path(ctx), create=True) as ledger,
-            Progress(console=err_console(), transient=True, disable=len(valid) < 20) as progress,
-        ):
-            task = progress.add_task("importing", total=len(valid))
-            report = ledger.import_games(
-                valid,
-                recorded_by=recorder(by),
-                recorded_at=now(),
-                progress=lambda n: progress.advance(task, n),
-            )
-            ledger.refresh()
-        failed += [f"{source}: {message}" for source, message in report.refused]
-        games, events = report.games, report.events
+
+    def read_games(advance: Callable[[], None]) -> Iterator[tuple[str, LoadedGame | LoadedDeal]]:
+        """Each game file read and checked in turn: appended in batches as they come, never all
+        held at once."""
+        for path in game_paths:
+            try:
+                loaded = any_file.read_file(path)
+            except SourceError as exc:
+                failed.append((place[str(path)], str(exc)))
+            else:
+                assert not isinstance(loaded, LoadedSession | LoadedDouDizhuSession)
+                yield str(path), loaded
+            advance()
+
+    with Progress(console=err_console(), transient=True, disable=len(game_paths) < 20) as progress:
+        task = progress.add_task("importing", total=len(game_paths))
+        valid = read_games(lambda: progress.advance(task))
+        first = next(valid, None)  # the ledger is created only for a file that is valid
+        if first is not None:
+            with Ledger.open(ledger_path(ctx), create=True) as ledger:
+                report = ledger.import_games(
+                    itertools.chain([first], valid), recorded_by=recorder(by), recorded_at=now()
+                )
+                ledger.refresh()
+            failed += [(place[source], f"{source}: {message}") for source, message in report.refused]
+            games, events = report.games, report.events
     if as_json:
         echo_json(
-            {"imported_games": games, "imported_events": events, "imported_nights": imported_nights, "errors": failed}
+            {
+                "imported_games": games,
+                "imported_events": events,
+                "imported_nights": imported_nights,
+                "errors": [message for _, message in sorted(failed, key=lambda f: f[0])],
+            }
         )
     else:
         if games:
             console.print(f"imported {games} game(s), {events} events into {ledger_path(ctx)}")
         if imported_nights:
             console.print(f"imported {imported_nights} session(s) into {ledger_path(ctx)}")
-    for message in failed:
+    for _, message in sorted(failed, key=lambda f: f[0]):
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
     if failed:
         err_console().print(f"{len(failed)} file(s) not imported", markup=False)
@@ -186,17 +203,98 @@ def export(
         err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
 
 
-@app.command()
-def games(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """List the recorded games."""
-    from doko_ledger.cli import render
+TERMINAL_PAGE = 20
+"""How many of the newest games `doko games` shows at a terminal without `--last` or `--all`."""
 
+
+@app.command()
+def games(
+    ctx: typer.Context,
+    last: Annotated[
+        int | None,
+        typer.Option(
+            "--last",
+            min=1,
+            help=f"Only the newest N games (at a terminal the default is {TERMINAL_PAGE}).",
+            metavar="N",
+        ),
+    ] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Every game, also at a terminal.")] = False,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Only the games of this card night or Dou Dizhu session.")
+    ] = None,
+    player: Annotated[str | None, typer.Option("--player", help="Only the games this player sat in.")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Only games played on or after this day (YYYY-MM-DD).", metavar="DAY")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the recorded games, oldest first, with each game's number (#N), result and score.
+    The list is printed as it is read, however many games there are."""
+    from doko_ledger.cli import render_games
+    from doko_ledger.projections.game_list import GameFilter
+
+    if last is not None and show_all:
+        raise typer.BadParameter("give --last N or --all, not both", param_hint="--last")
+    if since is not None:
+        _day(since)
+    paged = last is None and not show_all and not as_json and output_is_terminal()
+    if paged:
+        last = TERMINAL_PAGE
     with Ledger.open(ledger_path(ctx)) as ledger:
-        rows = ledger.games()
-    if as_json:
-        echo_json(rows)
-    else:
-        out().print(render.games_table(rows))
+        ids = None if session is None else _session_games(ledger, session)
+        keep = GameFilter(None, player, since)
+        listed = ledger.game_rows(last=last, keep=None if keep == GameFilter() else keep, game_ids=ids)
+        if as_json:
+            _stream_json(row for _, row in listed)
+            return
+        console = out()
+        console.print(render_games.header(), soft_wrap=True)
+        first = None
+        while chunk := list(itertools.islice(listed, 200)):  # a page at a time: the output starts at once
+            first = chunk[0][0] if first is None else first
+            if console.is_terminal:
+                console.print(render_games.page(chunk), soft_wrap=True)
+            else:  # piped: the same lines without styles, and without Rich's rendering of each
+                typer.echo(render_games.plain_page(chunk))
+    if paged and first is not None and first > 1:
+        console.print(f"(the newest {TERMINAL_PAGE} shown: --all for every game, --last N for more)", style="dim")
+
+
+def output_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def _day(text: str) -> str:
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise typer.BadParameter(f"{text[:40]!r} is not a day: write YYYY-MM-DD", param_hint="--since") from None
+
+
+def _session_games(ledger: Ledger, ref: str) -> set[str]:
+    """The games of the card night or Dou Dizhu session `ref` names."""
+    from doko_ledger.card_nights import SessionNotFound
+
+    doudizhu_session = ledger.doudizhu.resolve_session(ref)
+    if doudizhu_session is not None:
+        return set(ledger.doudizhu.session_game_ids(doudizhu_session))
+    try:
+        return set(ledger.nights.game_ids(ledger.nights.resolve(ref)))
+    except SessionNotFound:
+        raise SessionNotFound(f"no card night or Dou Dizhu session {ref[:40]!r} in the ledger") from None
+
+
+def _stream_json(rows: Iterable[dict[str, Any]]) -> None:
+    """A JSON list written a few items at a time (the same text as `echo_json` of the list)."""
+    items = (json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n  ") for row in rows)
+    opening = "[\n  "
+    while chunk := list(itertools.islice(items, 200)):
+        typer.echo(opening + ",\n  ".join(chunk), nl=False)
+        opening = ",\n  "
+    typer.echo("[]" if opening == "[\n  " else "\n]")
 
 
 PerspectiveOption = Annotated[
@@ -334,19 +432,26 @@ def rules_show(
 @app.command()
 def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json: JsonOption = False) -> None:
     """Score a game with its derivation; `--rules` re-scores it under other rules, side by side."""
-    from doko_ledger.cli import doudizhu, render_scores
-    from doko_ledger.formats.rules_file import rules_named
-    from doko_ledger.projections.views import score_view
+    # imported as needed (Dou Dizhu, rule files, JSON views): this is the command of the cold start
+    alternatives = []
+    if rules:
+        from doko_ledger.formats.rules_file import rules_named
 
-    alternatives = [rules_named(spec) for spec in rules or []]
+        alternatives = [rules_named(spec) for spec in rules]
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         if ledger.kind(game_id) == "doudizhu":
+            from doko_ledger.cli import doudizhu
+
             return doudizhu.score(ledger, game_id, as_json, rules)
         results = [ledger.score(game_id)] + [ledger.score(game_id, r) for r in alternatives]
     if as_json:
+        from doko_ledger.projections.views import score_view
+
         echo_json(score_view(results[0]) if len(results) == 1 else [score_view(r) for r in results])
     else:
+        from doko_ledger.cli import render_scores
+
         out().print(render_scores.score(results))
 
 

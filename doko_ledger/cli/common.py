@@ -192,7 +192,9 @@ DbOption = Annotated[
     typer.Option("--db", envvar="DOKO_DB", help="The ledger file (or $DOKO_DB).", show_default=True),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
-GameArg = Annotated[str, typer.Argument(help="A game id, a unique prefix of one, or #N from `doko games`.")]
+GameArg = Annotated[
+    str, typer.Argument(help="A game id, a unique prefix of one, its number N (or #N) in `doko games`, or last.")
+]
 
 
 class _TextConsole(Console):

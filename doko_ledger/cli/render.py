@@ -240,49 +240,6 @@ def position(shown: Replay, number: int, show_all: bool = False) -> RenderableTy
     return Group(*parts)
 
 
-def games_table(rows: Sequence[dict[str, Any]]) -> Table:
-    table = Table(title="games", title_justify="left")
-    for name, justify in (
-        ("#", "right"),
-        ("game", "left"),
-        ("played on", "left"),
-        ("players", "left"),
-        ("type", "left"),
-        ("rules", "left"),
-        ("tricks", "right"),
-        ("result", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for i, row in enumerate(rows, 1):
-        table.add_row(str(i), row["game_id"], row["played_on"] or "", ", ".join(row["players"]), *_game_cells(row))
-    return table
-
-
-def _game_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
-    """Type, rules, tricks and the result column of one game of either kind."""
-    if row["game"] == "doudizhu":
-        kind = "Dou Dizhu" + (f" (landlord {row['landlord']})" if row["landlord"] else "")
-        if row["phase"] == "abandoned":
-            return kind + ", redealt", "doudizhu", "0", "nobody bid"
-        if row.get("summarized"):  # absent from a read model of an older layout: not summarized
-            tricks = "summary"
-        else:
-            tricks = str(row["tricks"]) + ("" if row["phase"] == "over" else " (unfinished)")
-        won = f"{row['winner']} win, stake {row['stake']}" if row["winner"] else f"stake {row['stake']}"
-        return kind, "doudizhu", tricks, won
-    kind = "thrown in" if row["abandoned"] else row["game_type"] or "reservations open"
-    if row["declarer"]:
-        kind += f" ({row['declarer']})"
-    marks = deal_marks(row.get("status"), row.get("corrected_by"), row.get("replaces"))
-    if marks:
-        kind += f"; {marks}"
-    tricks = (
-        "summary" if row["summarized"] else str(row["tricks_played"]) + ("" if row["finished"] else " (unfinished)")
-    )
-    points = f"Re {row['re_points']}" if row["summarized"] else " ".join(str(p) for p in row["points"])
-    return kind, row["rules"], tricks, points
-
-
 def log_table(recorded: Sequence[Recorded], payloads: Sequence[str]) -> Table:
     table = Table(title=recorded[0].envelope.stream if recorded else "log", title_justify="left")
     for name in ("pos", "ver", "event", "payload", "recorded", "by", "hash"):

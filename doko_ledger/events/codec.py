@@ -17,7 +17,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Protocol, TypeVar, get_type_hints
 
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, excerpt
 from doko_ledger.schema_files import event_schema_validator, fast_event_check
 
 
@@ -208,7 +208,7 @@ def _schema_problem(name: str, version: int, payload_text: str) -> str | None:
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "(payload)"
-    return f"{name} v{version} event does not match its schema at {where}: {error.message}"
+    return f"{name} v{version} event does not match its schema at {where}: {excerpt(error.message)}"
 
 
 @lru_cache(maxsize=8192)

@@ -28,12 +28,11 @@ from json.encoder import encode_basestring as _quote
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from sqlite_utils import Database
-
 from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import EventCodecError, decode_event, encode_event, validate
 from doko_ledger.events.envelope import GENESIS, Envelope, Recorded, chain_hash, stream_chain_hash
 from doko_ledger.schema_files import known_event_versions
+from doko_ledger.events.sqlite import Database
 
 FORMAT_NAME = "doko-ledger"
 FORMAT_VERSION = 2
@@ -436,11 +435,26 @@ class EventStore:
 
     def streams(self, prefix: str = "") -> list[str]:
         """Stream names in the order they were first recorded."""
-        rows = self.db.execute(
-            "SELECT stream FROM events WHERE version = 1 AND stream LIKE ? ESCAPE '\\' ORDER BY position",
-            [_like_prefix(prefix)],
-        )
+        where, args = _prefix_where(prefix)
+        rows = self.db.execute(f"SELECT stream FROM events WHERE {where} AND version = 1 ORDER BY position", args)
         return [r[0] for r in rows]
+
+    def stream_names(self, prefix: str, limit: int) -> list[str]:
+        """At most `limit` stream names that start with `prefix`, in name order: one range of the
+        primary key's index, however long the log."""
+        where, args = _prefix_where(prefix)
+        rows = self.db.execute(f"SELECT stream FROM events WHERE {where} AND version = 1 LIMIT ?", [*args, limit])
+        return [r[0] for r in rows]
+
+    def streams_without(self, prefix: str, event_type: str) -> list[str]:
+        """The streams starting with `prefix` that hold no event of type `event_type` (say, the
+        nights not closed), in the order they were first recorded: one index range."""
+        where, args = _prefix_where(prefix)
+        rows = self.db.execute(
+            f"SELECT stream, min(position), max(type = ?) FROM events WHERE {where} GROUP BY stream ORDER BY 2",
+            [event_type, *args],
+        )
+        return [r[0] for r in rows if not r[2]]
 
     def read_stream(self, stream: str) -> list[Recorded]:
         rows = self.db.execute(f"SELECT {_COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream])
@@ -460,7 +474,8 @@ class EventStore:
         With `first_events`, only the streams whose first event is of one of those types.
         """
         limit = self.last_position() if up_to_position is None else up_to_position
-        where, args = "stream LIKE ? ESCAPE '\\' AND position <= ?", [_like_prefix(prefix), limit]
+        where, args = _prefix_where(prefix)
+        where, args = f"{where} AND position <= ?", [*args, limit]
         if first_events is not None:
             where += (
                 f" AND stream IN (SELECT stream FROM events WHERE version = 1 AND type IN ({_marks(first_events)}))"
@@ -485,10 +500,10 @@ class EventStore:
     def changed_streams(self, prefix: str, after_position: int, up_to_position: int) -> list[str]:
         """The streams with events after one global position and up to another."""
         rows = self.db.execute(
-            "SELECT DISTINCT stream FROM events WHERE position > ? AND position <= ? AND stream LIKE ? ESCAPE '\\'",
-            [after_position, up_to_position, _like_prefix(prefix)],
+            "SELECT DISTINCT stream FROM events WHERE position > ? AND position <= ?",
+            [after_position, up_to_position],
         )
-        return [r[0] for r in rows]
+        return [r[0] for r in rows if r[0].startswith(prefix)]
 
     def streams_starting_with(self, streams: Sequence[str], first_events: Sequence[str]) -> list[str]:
         """Those of `streams` whose first event is of one of the types `first_events`, in order."""
@@ -846,8 +861,31 @@ def _marks(values: Sequence[Any]) -> str:
     return ", ".join("?" * len(values))
 
 
-def _like_prefix(prefix: str) -> str:
-    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+def _prefix_where(prefix: str) -> tuple[str, list[Any]]:
+    """A condition on `stream` that holds for the names starting with `prefix`, as a range of
+    the (stream, version) index: `stream >= prefix AND stream < the next prefix` (a `LIKE`
+    is served by no index)."""
+    if not prefix:
+        return "1", []
+    upper = prefix_upper_bound(prefix)
+    if upper is None:
+        return "stream >= ?", [prefix]
+    return "stream >= ? AND stream < ?", [prefix, upper]
+
+
+def prefix_upper_bound(prefix: str) -> str | None:
+    """The least text greater than every text that starts with `prefix` (None: no such text).
+
+    The last character is raised by one code point (skipping the surrogates, which are not
+    text); SQLite compares UTF-8 bytes, whose order is the code points' order.
+    """
+    while prefix:
+        last = ord(prefix[-1])
+        if last < 0x10FFFF:
+            following = last + 1 if last + 1 != 0xD800 else 0xE000
+            return prefix[:-1] + chr(following)
+        prefix = prefix[:-1]
+    return None
 
 
 def _recorded(row: Sequence[Any]) -> Recorded:

@@ -8,10 +8,20 @@ from pathlib import Path
 from doko_ledger.formats import doudizhu_file, game_file, session_file
 from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
 from doko_ledger.formats.game_file import LoadedGame
-from doko_ledger.formats.session_file import LoadedSession
-from doko_ledger.formats.yaml_source import read_text
+from doko_ledger.formats.session_file import LoadedSession, is_session_text
+from doko_ledger.formats.yaml_source import SourceError, read_text
 
 Loaded = LoadedGame | LoadedDeal | LoadedSession | LoadedDouDizhuSession
+
+
+def is_session_file(path: str | Path) -> bool:
+    """True for a card night or a Dou Dizhu session file, by its text (False when unreadable:
+    `read_file` then says why)."""
+    try:
+        text = read_text(path)
+    except SourceError:
+        return False
+    return doudizhu_file.is_session(text) or (not doudizhu_file.is_doudizhu_file(text) and is_session_text(text))
 
 
 def read_file(path: str | Path) -> Loaded:
@@ -22,6 +32,6 @@ def read_file(path: str | Path) -> Loaded:
         return doudizhu_file.read_session(text, source)
     if doudizhu_file.is_doudizhu_file(text):
         return doudizhu_file.read(text, source)
-    if session_file.is_session_text(text):
+    if is_session_text(text):
         return session_file.read(text, source)
     return game_file.read(text, source)

@@ -69,8 +69,8 @@ from doko_ledger.doudizhu.events import (
 )
 from doko_ledger.doudizhu.state import Phase
 from doko_ledger.events.annotations import AnnotationAdded
-from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
-from doko_ledger.schema_files import validator
+from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml, read_text
+from doko_ledger.schema_files import schema_errors
 
 FORMAT = "doudizhu-game/1"
 SCHEMA = "doudizhu-game.schema.json"
@@ -241,7 +241,7 @@ def _record(doc: YamlDocument, data: Any, at: Path_, defaults: dict[str, Any] | 
     """A record from one deal's mapping (a whole file, or one deal of a session file)."""
     if not isinstance(data, dict):
         raise doc.error("a Dou Dizhu game is a mapping with id, players, dealer, opener, bidding and play", at)
-    errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: len(list(e.absolute_path)), reverse=True)
+    errors = sorted(schema_errors(SCHEMA, data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
         error = errors[0]
         path: list[str | int] = list(error.absolute_path)
@@ -276,7 +276,7 @@ def _record(doc: YamlDocument, data: Any, at: Path_, defaults: dict[str, Any] | 
         dealer=data["dealer"],
         opener=data["opener"],
         played_on=data.get("played_on"),
-        note=leading_comment(doc.text) if not at else data.get("note"),
+        note=doc.note() if not at else data.get("note"),
         hands=hands,
         kitty=kitty,
         bidding=bidding,
@@ -525,7 +525,7 @@ def read_session(text: str, source: str = "<text>") -> LoadedDouDizhuSession:
     data = doc.data
     if not isinstance(data, dict):
         raise doc.error("a Dou Dizhu session file is a mapping with id, players and deals", ())
-    errors = sorted(validator(SESSION_SCHEMA).iter_errors(data), key=lambda e: len(list(e.absolute_path)))
+    errors = sorted(schema_errors(SESSION_SCHEMA, data), key=lambda e: len(list(e.absolute_path)))
     if errors:
         raise doc.error(str(errors[-1].message), list(errors[-1].absolute_path))
     session_id, players = data["id"], tuple(data["players"])

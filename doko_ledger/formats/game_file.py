@@ -26,7 +26,7 @@ from doko_ledger.cards import Card, CardError, parse_card
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import DoppelkopfEvent
-from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.game.record import (
     GameRecord,
     PenaltyRecord,
@@ -40,7 +40,7 @@ from doko_ledger.game.record import (
 from doko_ledger.game.state import GameState
 from doko_ledger.projections.views import describe
 from doko_ledger.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
-from doko_ledger.schema_files import validator
+from doko_ledger.schema_files import schema_errors
 
 FORMAT = "doko-game/1"
 SCHEMA = "game.schema.json"
@@ -88,7 +88,7 @@ def _record(doc: YamlDocument) -> GameRecord:
     if not isinstance(data, dict):
         raise doc.error("a game file is a mapping with id, players, dealer and tricks", ())
     rules = _rules(doc, data.get("rules", "standard"))
-    errors = sorted(validator(SCHEMA).iter_errors(data), key=lambda e: len(list(e.absolute_path)), reverse=True)
+    errors = sorted(schema_errors(SCHEMA, data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
         error = errors[0]
         if error.validator == "oneOf" and error.context and list(error.absolute_path)[:1] == ["reservations"]:
@@ -147,7 +147,7 @@ def _record(doc: YamlDocument) -> GameRecord:
         tricks=tricks,
         played_on=data.get("played_on"),
         summary=None if "summary" not in data else _summary(data["summary"]),
-        note=leading_comment(doc.text),
+        note=doc.note(),
         notes=tuple(
             AnnotationAdded(n.get("trick"), n.get("card"), n["text"], n["author"], str(n["at"]))
             for n in data.get("notes", [])

@@ -33,13 +33,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from doko_ledger.errors import DokoError
-from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, leading_comment, parse_yaml, read_text
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.record import MISDEAL as MISDEAL_REASON
 from doko_ledger.game.record import GameRecord, RecordError, SummaryRecord, to_events
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
-from doko_ledger.schema_files import validator
+from doko_ledger.schema_files import schema_errors
 from doko_ledger.session.decide import StartSession
 from doko_ledger.session.recorder import Night
 from doko_ledger.session.schedule import DealRow, NextDeal
@@ -143,7 +143,7 @@ def _session(doc: YamlDocument) -> tuple[SessionFile, bool]:
     rate = data.get("rate")
     deals = tuple(_deal(d) for d in data.get("deals", []))
     closed = data.get("closed", False)
-    keys = [key.value for key, _ in doc.root.value] if doc.root is not None else []
+    keys = list(data)  # in the order of the file
     close_first = closed and bool(deals) and keys.index("closed") < keys.index("deals")
     session = SessionFile(
         id=data["id"],
@@ -155,7 +155,7 @@ def _session(doc: YamlDocument) -> tuple[SessionFile, bool]:
         match_length=data.get("match_length"),
         rate=None if rate is None else str(rate),
         closed=closed,
-        note=leading_comment(doc.text),
+        note=doc.note(),
     )
     return session, close_first
 
@@ -191,7 +191,7 @@ _DEAL_FIELDS = "game, re, re_points, tricks, announcements, specials"
 
 def _validate(doc: YamlDocument, data: dict[str, Any]) -> None:
     """The first schema error in the order of the file, the innermost at one place."""
-    errors = list(validator(SCHEMA).iter_errors(data))
+    errors = schema_errors(SCHEMA, data)
     if not errors:
         return
     located = [(_error_path(e), e) for e in errors]

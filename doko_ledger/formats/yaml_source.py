@@ -7,19 +7,23 @@ given twice in one mapping is an error instead of silently keeping the last.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import EXCERPT, DokoError, excerpt
 from doko_ledger.numbers import NumberTooLong, check_length
 
 MAX_FILE_BYTES = 1_000_000
+MAX_NOTE = 10_000
+"""The most characters of a game's note (its leading comment), as the ledger's events allow."""
+BOM = "\ufeff"
 
 
 class SourceError(DokoError, ValueError):
@@ -28,6 +32,7 @@ class SourceError(DokoError, ValueError):
     exit_code = 2
 
     def __init__(self, message: str, *, source: str = "<text>", line: int | None = None, field: str = "") -> None:
+        message = excerpt(message, 2 * EXCERPT)  # a message quotes the input, never all of it
         self.message, self.source, self.line, self.field = message, source, line, field
         where = source if line is None else f"{source}:{line}"
         super().__init__(f"{where}: {field + ': ' if field else ''}{message}")
@@ -52,31 +57,6 @@ _Loader.add_implicit_resolver(
 _Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?(?:0|[1-9][0-9_]*)$"), list("-+0123456789"))
 
 
-def _construct_int(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
-    """A YAML integer, refused before Python converts one too long to hold (`NumberTooLong`)."""
-    try:
-        check_length(str(node.value))
-    except NumberTooLong as exc:
-        raise _TooLong(str(exc), node.start_mark) from None
-    value: int = loader.construct_yaml_int(node)
-    return value
-
-
-class _TooLong(Exception):
-    def __init__(self, message: str, mark: Any) -> None:
-        super().__init__(message)
-        self.mark = mark
-
-
-_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
-
-
-def _construct_str(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
-    """Text in Unicode's composed form (NFC), so a name typed either way is one name."""
-    return unicodedata.normalize("NFC", loader.construct_scalar(node))
-
-
-_Loader.add_constructor("tag:yaml.org,2002:str", _construct_str)
 _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
     re.compile(r"^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]+(?:[eE][-+][0-9]+)?$|^[-+]?\.(?:inf|Inf|INF)$|^\.(?:nan|NaN|NAN)$"),
@@ -84,29 +64,61 @@ _Loader.add_implicit_resolver(
 )
 
 
+class Place(NamedTuple):
+    """Where a value stands in the file: its 1-based line and, for a mapping or a list, the
+    places of its values (by the key's text, or by index)."""
+
+    line: int
+    children: dict[str, Place] | list[Place] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class YamlDocument:
-    """Parsed YAML data with the node tree it came from, to find the line of any path."""
+    """Parsed YAML data with the place of every value in it, to find the line of any path."""
 
     data: Any
-    root: yaml.Node | None
+    root: Place | None
     source: str
     text: str = ""
 
     def line_of(self, path: Sequence[str | int]) -> int | None:
         """1-based line of the value at `path`, or of its nearest existing parent."""
-        node = self.root
-        line = None if node is None else node.start_mark.line + 1
+        place = self.root
+        if place is None:
+            return None
         for key in path:
-            child = _child(node, key)
+            child = _child(place, key)
             if child is None:
                 break
-            node = child
-            line = node.start_mark.line + 1
-        return line
+            place = child
+        return place.line
 
     def error(self, message: str, path: Sequence[str | int]) -> SourceError:
         return SourceError(message, source=self.source, line=self.line_of(path), field=field_name(path))
+
+    def note(self) -> str | None:
+        """The file's leading comment (the game's note), checked here against the ledger's limit
+        so that a long one is this file's error, not a refused append."""
+        note = leading_comment(self.text)
+        if note is not None and len(note) > MAX_NOTE:
+            raise SourceError(
+                f"the leading comment (the note) has {len(note):,} characters; at most {MAX_NOTE:,} are kept",
+                source=self.source,
+                line=1,
+                field="note",
+            )
+        return note
+
+
+def _child(place: Place, key: str | int) -> Place | None:
+    children = place.children
+    if isinstance(children, dict):
+        found: Place | None = children.get(key) if isinstance(key, str) else None
+        return found
+    if isinstance(children, list) and isinstance(key, int) and 0 <= key < len(children):
+        item: Place = children[key]
+        return item
+    return None
 
 
 def field_name(path: Sequence[str | int]) -> str:
@@ -117,88 +129,196 @@ def field_name(path: Sequence[str | int]) -> str:
     return out
 
 
-def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
-    children: list[tuple[Any, yaml.Node]] = []
-    if isinstance(node, yaml.MappingNode):
-        children = [
-            (unicodedata.normalize("NFC", k.value) if isinstance(k.value, str) else k.value, v) for k, v in node.value
-        ]
-    elif isinstance(node, yaml.SequenceNode):
-        children = list(enumerate(node.value))
-    return next((child for k, child in children if k == key), None)
-
-
-def _check_duplicate_keys(node: yaml.Node | None, source: str) -> None:
-    if isinstance(node, yaml.MappingNode):
-        seen: set[Any] = set()
-        for key, value in node.value:
-            if not isinstance(key, yaml.ScalarNode):
-                raise SourceError(
-                    "a key must be plain text, not a list or a mapping", source=source, line=_line(key.start_mark)
-                )
-            text = unicodedata.normalize("NFC", key.value)  # as the key is read (`_construct_str`)
-            if text in seen:
-                raise SourceError(f"key {key.value!r} is given twice", source=source, line=key.start_mark.line + 1)
-            seen.add(text)
-            _check_duplicate_keys(value, source)
-    elif isinstance(node, yaml.SequenceNode):
-        for item in node.value:
-            _check_duplicate_keys(item, source)
-
-
 MAX_DEPTH = 20
 
+try:  # libyaml's parser where it is installed: the same events, some twenty times faster
+    _Parser: type[Any] = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Parser = _Loader
 
-def _line(mark: Any) -> int | None:
+_STR, _INT, _FLOAT, _BOOL, _NULL = (f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null"))
+_IMPLICIT: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {
+    key: resolvers + _Loader.yaml_implicit_resolvers.get(None, [])
+    for key, resolvers in _Loader.yaml_implicit_resolvers.items()
+}
+_COLLECTION_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
+def _plain_tag(value: str) -> str:
+    """The tag of a plain scalar, by `_Loader`'s implicit resolvers (YAML 1.2-like)."""
+    for tag, regexp in _IMPLICIT.get(value[:1], _IMPLICIT.get(None, [])):
+        if regexp.match(value):
+            return tag
+    return _STR
+
+
+def _scalar(event: Any, source: str) -> Any:
+    """A scalar's value as `yaml.SafeLoader` with `_Loader`'s resolvers builds it."""
+    tag, value = event.tag, event.value
+    if tag is None or tag == "!":
+        tag = _plain_tag(value) if event.implicit[0] else _STR
+    if tag == _STR:
+        return unicodedata.normalize("NFC", value)  # composed, so a name typed either way is one name
+    try:
+        if tag == _INT:
+            digits = value.replace("_", "")
+            check_length(digits)  # before Python converts one too long to hold
+            return int(digits)
+        if tag == _FLOAT:
+            text = value.replace("_", "").lower()
+            if text.endswith(("inf", "nan")):
+                return {"-.inf": -math.inf, ".inf": math.inf, "+.inf": math.inf}.get(text, math.nan)
+            return float(text)
+        if tag == _BOOL:
+            return value.lower() == "true"
+        if tag == _NULL:
+            return None
+    except NumberTooLong as exc:
+        raise SourceError(str(exc), source=source, line=_line(event)) from None
+    except ValueError:
+        raise SourceError(f"not a number YAML reads: {value[:40]!r}", source=source, line=_line(event)) from None
+    raise _tag_error(tag, event, source)
+
+
+def _tag_error(tag: str, event: Any, source: str) -> SourceError:
+    return SourceError(
+        f"not valid YAML: could not determine a constructor for the tag {tag!r}; only plain YAML data is read",
+        source=source,
+        line=_line(event),
+    )
+
+
+def _line(event: Any) -> int | None:
+    mark = event.start_mark
     return None if mark is None else int(mark.line) + 1
 
 
-def _check_plain(text: str, source: str) -> None:
-    """Refuse anchors, aliases and deep nesting before building anything (alias bombs, recursion)."""
-    depth = 0
-    for event in yaml.parse(text, Loader=_Loader):
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-            raise SourceError(
-                "anchors and aliases (& and *) are not read in doko_ledger files",
-                source=source,
-                line=_line(event.start_mark),
-            )
-        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise SourceError(f"nested deeper than {MAX_DEPTH} levels", source=source, line=_line(event.start_mark))
-        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            depth -= 1
+def _compose_worded(text: str, source: str) -> tuple[Any, Place | None]:
+    """`_compose` with libyaml; a file it finds malformed is parsed again by PyYAML's own parser,
+    whose messages (and lines) the errors keep."""
+    try:
+        return _compose(text, source, _Parser)
+    except yaml.YAMLError:
+        if _Parser is _Loader:
+            raise
+        return _compose(text, source, _Loader)
+
+
+def _compose(text: str, source: str, loader: type[Any]) -> tuple[Any, Place | None]:
+    """The data and the places of one YAML document, from one pass over the parser's events.
+
+    The checks are made on the way: no anchors or aliases (alias bombs), no key given twice,
+    no list or mapping as a key, nesting at most `MAX_DEPTH` deep, only plain data's tags. The
+    nesting is kept on a list, not the call stack, so no input can exhaust it.
+    """
+    parser = loader(text)
+    # the open collections: [value, places, line, key waiting for its value (mappings)]
+    stack: list[list[Any]] = []
+    root: tuple[Any, Place] | None = None
+    documents = 0
+    try:
+        while True:
+            event = parser.get_event()
+            kind = type(event)
+            if kind is yaml.ScalarEvent or kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                if event.anchor is not None:
+                    raise _anchor_error(event, source)
+                line = event.start_mark.line + 1
+                if kind is yaml.ScalarEvent:
+                    value: Any = _scalar(event, source)
+                    place = Place(line)
+                    if stack and type(stack[-1][0]) is dict and stack[-1][3] is None:
+                        _key(stack[-1], unicodedata.normalize("NFC", event.value), value, line, source)
+                        continue
+                else:
+                    if event.tag not in _COLLECTION_TAGS:
+                        raise _tag_error(event.tag, event, source)
+                    if len(stack) >= MAX_DEPTH:
+                        raise SourceError(f"nested deeper than {MAX_DEPTH} levels", source=source, line=line)
+                    if stack and type(stack[-1][0]) is dict and stack[-1][3] is None:
+                        raise SourceError("a key must be plain text, not a list or a mapping", source=source, line=line)
+                    if kind is yaml.MappingStartEvent:
+                        stack.append([{}, {}, line, None])
+                    else:
+                        stack.append([[], [], line, None])
+                    continue
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                value, places, line, _ = stack.pop()
+                place = Place(line, places)
+            elif kind is yaml.AliasEvent:
+                raise _anchor_error(event, source)
+            elif kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    raise SourceError(
+                        "not valid YAML: expected a single document in the stream", source=source, line=_line(event)
+                    )
+                continue
+            elif kind is yaml.StreamEndEvent:
+                break
+            else:
+                continue
+            if not stack:
+                root = (value, place)
+            elif type(stack[-1][0]) is dict:
+                top = stack[-1]
+                key_text, key = top[3]
+                top[0][key] = value
+                top[1][key_text] = place
+                top[3] = None
+            else:
+                stack[-1][0].append(value)
+                stack[-1][1].append(place)
+    finally:
+        parser.dispose()
+    return (None, None) if root is None else root
+
+
+def _key(top: list[Any], text: str, key: Any, line: int, source: str) -> None:
+    if text in top[1]:
+        raise SourceError(f"key {text!r} is given twice", source=source, line=line)
+    try:
+        hash(key)
+    except TypeError:  # pragma: no cover - scalars are hashable
+        raise SourceError("a key must be plain text", source=source, line=line) from None
+    top[3] = (text, key)
+
+
+def _anchor_error(event: Any, source: str) -> SourceError:
+    return SourceError(
+        "anchors and aliases (& and *) are not read in doko_ledger files", source=source, line=_line(event)
+    )
 
 
 def read_text(path: str | Path) -> str:
-    """A file's UTF-8 text; an unreadable file is a `SourceError` naming it."""
+    """A file's UTF-8 text (a byte order mark dropped, line ends made `\\n`); an unreadable or
+    too large file is a `SourceError` naming it. At most `MAX_FILE_BYTES` + 1 bytes are read, so
+    a huge file (or `/dev/zero`) is refused without being held in memory."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+        with open(path, "rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise SourceError(f"cannot read file: {exc.strerror}", source=str(path)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise SourceError(f"file is larger than {MAX_FILE_BYTES:,} bytes", source=str(path))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+    return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
     """Parse one YAML document safely; `SourceError` with the line on any problem."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+    if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise SourceError(f"file is larger than {MAX_FILE_BYTES:,} bytes", source=source)
+    text = text.removeprefix(BOM)  # a byte order mark is no text: the note after it is kept
     try:
-        _check_plain(text, source)
-        root = yaml.compose(text, Loader=_Loader)
-        _check_duplicate_keys(root, source)
-        data = yaml.load(text, Loader=_Loader)
-    except _TooLong as exc:
-        raise SourceError(str(exc), source=source, line=_line(exc.mark)) from None
+        data, root = _compose_worded(text, source)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = None if mark is None else mark.line + 1
-        what = exc.problem or "malformed YAML"
-        if isinstance(exc, yaml.constructor.ConstructorError) and "tag" in what:
-            what = f"{what}; only plain YAML data is read"
-        raise SourceError(f"not valid YAML: {what}", source=source, line=line) from None
+        raise SourceError(f"not valid YAML: {exc.problem or 'malformed YAML'}", source=source, line=line) from None
     except yaml.reader.ReaderError as exc:
         line = text[: exc.position].count("\n") + 1
         raise SourceError(

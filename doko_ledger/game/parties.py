@@ -49,6 +49,11 @@ def is_lone(state: GameState) -> bool:
     return state.game_type.is_solo
 
 
+def soloist(state: GameState) -> int | None:
+    """The lone player of a solo (silent solo and lone marriage included), if any."""
+    return state.declarer if is_lone(state) else None
+
+
 def _contract_parties(state: GameState, public: bool) -> dict[int, Party]:
     """The parties the contract itself settles (and, when `public`, makes known)."""
     game_type, declarer = state.game_type, state.declarer

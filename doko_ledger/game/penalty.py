@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from doko_ledger.events.doppelkopf import DoppelkopfEvent, PenaltyImposed
 from doko_ledger.game.commands import IllegalMove, ImposePenalty, seat_name
-from doko_ledger.game.parties import is_lone, party_calls, true_parties
+from doko_ledger.game.parties import party_calls, soloist, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.play import SEATS
-
-
-def soloist(state: GameState) -> int | None:
-    """The lone player of a solo (silent solo and lone marriage included), if any."""
-    return state.declarer if is_lone(state) else None
 
 
 def counted_denials(state: GameState, offender: int) -> int:

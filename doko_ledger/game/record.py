@@ -315,6 +315,8 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
 
 def _penalty_commands(record: GameRecord, at_card: int | None = None) -> Iterator[tuple[Command, Path]]:
     """The penalties imposed after card `at_card`; with None, those of no card or after the play."""
+    if not record.penalties:  # the common case, asked after every card: no need to count them
+        return
     played = sum(isinstance(i, Card) for t in record.tricks for i in t)
     for i, penalty in enumerate(record.penalties):
         moment = penalty.at_card if penalty.at_card is not None and penalty.at_card < played else None

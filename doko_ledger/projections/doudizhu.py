@@ -19,8 +19,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlite_utils import Database
-
 from doko_ledger.doudizhu import DealState, decide, evolve, fold
 from doko_ledger.doudizhu.cards import cards_text, deck
 from doko_ledger.doudizhu.combinations import describe
@@ -39,8 +37,10 @@ from doko_ledger.doudizhu.events import (
 from doko_ledger.doudizhu.state import Move
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.events.voiding import in_force
+from doko_ledger.projections import game_list
 from doko_ledger.projections.checks import Check
 from doko_ledger.streams import GAME_PREFIX
 
@@ -76,6 +76,7 @@ class DouDizhuProjection:
             );
             """
         )
+        db.execute(game_list.INDEXES[game_list.DOUDIZHU_TABLE])  # `#N` and `doko games` read through it
 
     def drop(self, db: Database) -> None:
         db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))

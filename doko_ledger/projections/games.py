@@ -30,17 +30,16 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from sqlite_utils import Database
-
 from doko_ledger.cards import ALL_CARDS
 from doko_ledger.events.doppelkopf import EventVoided, GameStarted
 from doko_ledger.events.session import SessionStarted
+from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import EventStore, StreamEvents
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import Parties, announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.game.undo import in_force
-from doko_ledger.projections import runner
+from doko_ledger.projections import game_list, runner
 from doko_ledger.projections.parties import Revelation, fold_revealing
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.rules.announcements import Party
@@ -167,6 +166,7 @@ class GamesProjection:
             );
             """
         )
+        db.execute(game_list.INDEXES[game_list.DOPPELKOPF_TABLE])  # `#N` and `doko games` read through it
 
     def drop(self, db: Database) -> None:
         db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))

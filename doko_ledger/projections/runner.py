@@ -12,8 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
-from sqlite_utils import Database
-
+from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import EventStore, StreamEvents
 
 POSITIONS = "projection_positions"
@@ -89,6 +88,18 @@ def _fewer_collections() -> Iterator[None]:
         gc.set_threshold(*threshold)
 
 
+def up_to_date(store: EventStore, names: Sequence[str]) -> bool:
+    """True when every projection named has applied the whole log."""
+    db = store.db
+    if POSITIONS not in db.table_names():
+        return False
+    marks = ", ".join("?" * len(names))
+    row = db.execute(
+        f"SELECT count(*) FROM {POSITIONS} WHERE name IN ({marks}) AND position = ?", [*names, store.last_position()]
+    ).fetchone()
+    return int(row[0]) == len(set(names))
+
+
 def catch_up(store: EventStore, projection: Projection) -> int:
     """Apply every event recorded since the projection's position; returns how many streams changed.
 
@@ -155,3 +166,34 @@ def _move_position(db: Database, projection: Projection, start: int, end: int) -
     """Move the position from `start` to `end`, only if it is still at `start`."""
     if position(db, projection) == start:
         _set_position(db, projection, end)
+
+
+def rebuild_many(store: EventStore, projections: Sequence[Projection]) -> int:
+    """`rebuild` of several projections that share one stream prefix (every game's under `game/`)
+    with one read of those streams: each batch goes to every projection, which keeps its own (by
+    the stream's first event); then each reads its further prefixes (a night's stream). As in
+    `rebuild`, a batch of streams per transaction. Returns the number of streams read."""
+    prefixes = {p.stream_prefix for p in projections}
+    if len(prefixes) != 1:
+        return sum(rebuild(store, p) for p in projections)
+    db = store.db
+    with store.transaction():
+        for projection in projections:
+            projection.drop(db)
+            _ensure(db, projection)
+            _set_position(db, projection, 0)
+    end = store.last_position()
+    streams = store.streams(prefixes.pop())
+    with _fewer_collections():
+        for i in range(0, len(streams), BATCH):
+            with store.transaction():
+                batch = list(store.read_streams_events(streams[i : i + BATCH]))
+                for projection in projections:
+                    projection.write(db, batch)
+        for projection in projections:
+            _, *more = _streams_of(store, projection, store.streams)
+            _write_batches(store, projection, [s for found in more for s in found], derived=False)
+    with store.transaction():
+        for projection in projections:
+            _move_position(db, projection, 0, end)
+    return len(streams)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from doko_ledger.game.facts import deal_facts
-from doko_ledger.game.parties import Parties, true_parties
-from doko_ledger.game.penalty import soloist
+from doko_ledger.game.parties import Parties, soloist, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.penalties import Penalty, penalty_points

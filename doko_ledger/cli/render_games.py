@@ -1,0 +1,91 @@
+"""The games list, a game per two lines that fit 80 columns, rendered a game at a time.
+
+```
+    #1  kitchen-2026-11-28-01  2026-11-28  normal
+        standard · 12 tricks · Re 151  Anna +2  Ben -2  Clara +2  Dirk -2
+```
+
+The first line names the game (its number, id, day and type; a status the row carries, such as
+a voided deal, at its end); the second is the result: rules, tricks, card points and each
+player's score, or only the players while the game has none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.text import Text
+
+from doko_ledger.session.place import deal_marks
+
+NUMBER_WIDTH = 6
+INDENT = " " * (NUMBER_WIDTH + 2)
+
+
+def game_parts(number: int, row: dict[str, Any]) -> list[tuple[str, str]]:
+    """One game of either kind as its two lines, in pieces of text and their style."""
+    kind, rules, tricks, points = _cells(row)
+    parts = [(f"#{number}".rjust(NUMBER_WIDTH) + "  ", ""), (str(row["game_id"]), "bold")]
+    if row["played_on"]:
+        parts.append((f"  {row['played_on']}", ""))
+    parts.append((f"  {kind}", ""))
+    marks = deal_marks(row.get("status"), row.get("corrected_by"), row.get("replaces"))
+    if marks:
+        parts.append((f"  {marks}", "yellow"))
+    parts.append(("\n" + INDENT + " · ".join(filter(None, (rules, tricks, points))), ""))
+    score: dict[str, int] | None = row.get("score")
+    for player in row["players"]:
+        parts.append((f"  {player}", ""))
+        if score is not None and player in score:
+            delta = score[player]
+            parts.append((f" {delta:+d}", "green" if delta > 0 else "red" if delta < 0 else ""))
+    return parts
+
+
+def game_lines(number: int, row: dict[str, Any]) -> Text:
+    """One game of either kind as its two lines."""
+    return Text.assemble(*game_parts(number, row))
+
+
+def header() -> Text:
+    return Text(
+        "#".rjust(NUMBER_WIDTH) + "  game  played on  type\n" + INDENT + "rules · tricks · points  result", style="dim"
+    )
+
+
+def page(games: Iterable[tuple[int, dict[str, Any]]]) -> Text:
+    """Several games' lines as one text (printed at once: a page of a streamed list)."""
+    return Text("\n").join(game_lines(number, row) for number, row in games)
+
+
+def plain_page(games: Iterable[tuple[int, dict[str, Any]]]) -> str:
+    """`page` as plain text, without styles (for output that is not a terminal)."""
+    return "\n".join("".join(text for text, _ in game_parts(number, row)) for number, row in games)
+
+
+def _cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
+    """Type, rules, tricks and card points (or stake) of one game of either kind."""
+    if row["game"] == "doudizhu":
+        kind = "Dou Dizhu" + (f" (landlord {row['landlord']})" if row["landlord"] else "")
+        if row["phase"] == "abandoned":
+            return kind + ", redealt", "doudizhu", "0 tricks", "nobody bid"
+        if row.get("summarized"):  # a deal recorded by its facts
+            tricks = "summary"
+        else:
+            tricks = f"{row['tricks']} tricks" + ("" if row["phase"] == "over" else " (unfinished)")
+        won = f"{row['winner']} win, stake {row['stake']}" if row["winner"] else f"stake {row['stake']}"
+        return kind, "doudizhu", tricks, won
+    kind = "thrown in" if row["abandoned"] else row["game_type"] or "reservations open"
+    if row["declarer"]:
+        kind += f" ({row['declarer']})"
+    if row["summarized"]:
+        tricks = "summary"
+    else:
+        done = row["finished"] or row["abandoned"]
+        tricks = f"{row['tricks_played']} tricks" + ("" if done else " (unfinished)")
+    if row["re_points"] is not None:
+        points = f"Re {row['re_points']}"
+    else:
+        points = "points " + " ".join(str(p) for p in row["points"]) if row["tricks_played"] else ""
+    return kind, row["rules"], tricks, points

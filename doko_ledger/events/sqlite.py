@@ -1,0 +1,67 @@
+"""The ledger's SQLite connection: sqlite-utils' `Database`, imported only when it is used.
+
+Importing sqlite-utils costs a command about as much as reading and scoring a game (its CLI,
+plugin manager and helpers load with it). What a read command asks of the database — reads,
+and statements inside a transaction, which sqlite-utils passes straight to the connection —
+goes to the `sqlite3` connection here; anything else (a write outside a transaction, a script
+inside one, switching to WAL, any other sqlite-utils feature) goes to a sqlite-utils
+`Database` wrapped around the same connection, made when it is first needed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+_READS = ("SELECT", "PRAGMA", "EXPLAIN")
+
+
+class Database:
+    """A connection to one SQLite file with sqlite-utils' `Database` interface."""
+
+    def __init__(self, file: str | Path | sqlite3.Connection) -> None:
+        self._full: sqlite_utils.Database | None = None
+        self.conn = file if isinstance(file, sqlite3.Connection) else sqlite3.connect(str(file))
+        self.conn.execute("PRAGMA recursive_triggers=on;")  # as sqlite-utils' Database sets it
+
+    @property
+    def full(self) -> sqlite_utils.Database:
+        """sqlite-utils' `Database` on this connection."""
+        if self._full is None:
+            import sqlite_utils
+
+            self._full = sqlite_utils.Database(self.conn)
+        return self._full
+
+    def execute(self, sql: str, parameters: Sequence[Any] | None = None) -> sqlite3.Cursor:
+        """`sqlite_utils.Database.execute`: a write outside a transaction is committed."""
+        if self.conn.in_transaction or sql.lstrip()[:7].upper().startswith(_READS):
+            return self.conn.execute(sql, () if parameters is None else parameters)
+        return self.full.execute(sql, parameters)
+
+    def executescript(self, sql: str) -> sqlite3.Cursor:
+        """`sqlite_utils.Database.executescript`: inside a transaction, without committing it."""
+        if not self.conn.in_transaction:
+            return self.conn.executescript(sql)
+        return self.full.executescript(sql)
+
+    def table_names(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+
+    def enable_wal(self) -> None:
+        if self.conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self.full.enable_wal()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.full, name)
+
+    def __getitem__(self, table: str) -> Any:
+        return self.full[table]
