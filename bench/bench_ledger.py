@@ -15,6 +15,7 @@ night or one player should cost the same at each size.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import resource
@@ -32,8 +33,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from doko_ledger.cards import deck
-from doko_ledger.events.doppelkopf import PenaltyImposed
 from doko_ledger.events.codec import _schema_problem
+from doko_ledger.events.doppelkopf import PenaltyImposed
 from doko_ledger.events.store import _COLUMNS, EventStore
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.game import DealCards, DeclareReservation, GameState, PlayCard, StartGame, decide, evolve

@@ -30,6 +30,8 @@ from doko_ledger.session.decide import StartSession
 from doko_ledger.session.place import DealPlace
 from doko_ledger.session.recorder import Night
 from doko_ledger.session.standings import Standings, standings
+from doko_ledger.session.state import SessionState
+from doko_ledger.session.state import fold as fold_session
 from doko_ledger.streams import SESSION_PREFIX, game_stream
 
 
@@ -349,6 +351,30 @@ class CardNights:
     def changes_since(self, session_id: str, version: int) -> list[Recorded]:
         """The night's events recorded after `version` (who recorded what since a form was made)."""
         return [r for r in self.store.read_stream(session_stream(session_id)) if r.envelope.version > version]
+
+    def state(self, session_id: str) -> SessionState:
+        """A night's players, rules and deals from its own stream (its games not folded)."""
+        return fold_session(r.event for r in self.changes_since(session_id, 0))
+
+    def change_since(self, session_id: str, since: int) -> str:
+        """What happened to the night after version `since`, in words (`deal 5 was just recorded
+        (by Ben)`), or "" when nothing did."""
+        changes = self.changes_since(session_id, since)
+        if not changes:
+            return ""
+        numbers = {g: n for n, g in enumerate(self.state(session_id).deals, 1)}  # no game folded
+        out = []
+        for recorded in changes:
+            event, by = recorded.event, recorded.envelope.recorded_by
+            if isinstance(event, DealAdded):
+                out.append(f"deal {numbers.get(event.game_id, '?')} was just recorded (by {by})")
+            elif isinstance(event, DealVoided):
+                out.append(f"deal {event.game_id} was just taken back (by {by})")
+            elif isinstance(event, DealCorrected):
+                out.append(f"deal {event.game_id} was just corrected (by {by})")
+            elif isinstance(event, SessionClosed):
+                out.append(f"the night was closed (by {by})")
+        return "; ".join(out)
 
     def _at(self, session_id: str, version: int) -> Night:
         """The night, refused with `ConcurrencyError` when it moved past `version`."""

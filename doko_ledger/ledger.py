@@ -15,7 +15,7 @@ from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.names import normalized
-from doko_ledger.numbers import NumberTooLong, shortened, whole_number
+from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.projections.score import GameScore, score_game
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
@@ -210,7 +210,7 @@ class Ledger:
         self.store.append(game_stream(game_id), [note], expected_version=len(stored), recorded_by=by, recorded_at=at)
         return note
 
-    PROJECTIONS = ("games", "doudizhu")
+    PROJECTIONS = ("games-v2", "doudizhu-v2")
     """The names of `projections`: whether they are up to date is asked without loading them."""
 
     def refresh(self) -> None:

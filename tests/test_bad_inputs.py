@@ -368,7 +368,7 @@ COMMANDS: dict[str, BadCommand] = {
     "replay_unknown_game": BadCommand(("replay", "nosuch"), 1, ("no game 'nosuch' in the ledger",)),
     "replay_number_past_the_end": BadCommand(("replay", "#99"), 1, ("there is no game #99",)),
     "replay_number_5000_digits": BadCommand(
-        ("replay", "#" + "9" * 5000), 1, ("there is no game #99999999999…: the ledger holds",)
+        ("replay", "#" + "9" * 5000), 1, ("there is no game #" + "9" * 39 + "…: the ledger holds",)
     ),
     "replay_number_superscript": BadCommand(("replay", "#²"), 1, ("no game '#²'",)),
     "replay_trick_5000_digits": usage("replay", "#1", "--trick", "9" * 5000, says=("--trick",)),

@@ -4,17 +4,15 @@ by taps, and two phones recording at once. Screenshots go to tests/artifacts/.""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from browser import Browser, WebDriverError, _free_port
 from typer.testing import CliRunner
-from web_helpers import CODE, app_for
+from web_helpers import CODE, app_for, serving
 
 from doko_ledger.cli.app import app as cli_app
 
@@ -31,19 +29,8 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     imported = CliRunner().invoke(cli_app, ["--db", str(db), "import", *map(str, nights)])
     assert imported.exit_code == 0, imported.output
     port = _free_port()
-    app = app_for(db, join_url=f"http://127.0.0.1:{port}/join?code={CODE}")
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", db
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serving(app_for(db, join_url=f"http://127.0.0.1:{port}/join?code={CODE}"), port) as url:
+        yield url, db
 
 
 @pytest.fixture

@@ -80,15 +80,16 @@ def standings(db: Path, session_id: str = "night") -> Any:
 
 
 @contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """The app on a real server (uvicorn, loopback, in a thread); yields its base URL."""
+def serving(app: Any, port: int | None = None) -> Iterator[str]:
+    """The app on a real server (uvicorn, loopback, in a thread, on `port` or a free one);
+    yields its base URL."""
     import threading
     import time
 
     import uvicorn
     from browser import _free_port
 
-    port = _free_port()
+    port = _free_port() if port is None else port
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

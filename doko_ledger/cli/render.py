@@ -17,7 +17,6 @@ from doko_ledger.game.state import GameState
 from doko_ledger.projections.replay import Replay
 from doko_ledger.projections.views import describe, running_points
 from doko_ledger.rules.announcements import Party
-from doko_ledger.session.place import deal_marks
 
 
 def card_text(card: Card, *, winner: bool = False) -> Text:

@@ -31,8 +31,8 @@ from typing import Any, NamedTuple
 from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import EventCodecError, decode_event, encode_event, validate
 from doko_ledger.events.envelope import GENESIS, Envelope, Recorded, chain_hash, stream_chain_hash
-from doko_ledger.schema_files import known_event_versions
 from doko_ledger.events.sqlite import Database
+from doko_ledger.schema_files import known_event_versions
 
 FORMAT_NAME = "doko-ledger"
 FORMAT_VERSION = 2

@@ -27,7 +27,6 @@ from doko_ledger.rules.ruleset import PRESETS, preset
 from doko_ledger.rules.scoring import SpecialKind
 from doko_ledger.session.decide import StartSession
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
-from doko_ledger.web.nights import change_text
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -208,7 +207,7 @@ def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[
                 sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
             )
         except ConcurrencyError as exc:
-            told = change_text(ledger.nights, sid, body.version)
+            told = ledger.nights.change_since(sid, body.version)
             raise ConcurrencyError(f"{told}: nothing was written" if told else str(exc)) from None
         ledger.refresh()
         return {

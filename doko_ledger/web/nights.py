@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from doko_ledger.card_nights import CardNights
 from doko_ledger.errors import DokoError
-from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, SessionClosed
+from doko_ledger.events.session import DealCorrected
 from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.ledger import Ledger
@@ -21,8 +21,6 @@ from doko_ledger.projections.views import bock_causes, score_view, standings_vie
 from doko_ledger.session.decide import MAX_PLAYERS
 from doko_ledger.session.standings import payments
 from doko_ledger.session.standings import standings as standings_of
-from doko_ledger.session.state import SessionState
-from doko_ledger.session.state import fold as fold_session
 from doko_ledger.web import forms, qr
 from doko_ledger.web.chart import running_totals
 from doko_ledger.web.common import NAME_COOKIE, PostedForm, now, open_ledger, render, settings_of, status_of
@@ -36,11 +34,6 @@ COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 30}
 # -- home and joining -------------------------------------------------------------------------
 
 
-def night_state(nights: CardNights, session_id: str) -> SessionState:
-    """A night's players, rules and deals from its own stream (its games not folded)."""
-    return fold_session(r.event for r in nights.changes_since(session_id, 0))
-
-
 def _home(ledger: Ledger) -> dict[str, Any]:
     nights = ledger.nights
     ids = nights.session_ids()
@@ -50,7 +43,7 @@ def _home(ledger: Ledger) -> dict[str, Any]:
     names: list[str] = []
     for view in listed:
         names += [p for p in view["players"] if p not in names]
-    rules = [(sid, night_state(nights, sid).rules) for sid in ids]
+    rules = [(sid, nights.state(sid).rules) for sid in ids]
     return {
         "nights": listed,
         "open_ids": open_ids,
@@ -71,7 +64,7 @@ def home(request: Request) -> Response:
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
     with open_ledger(request, writing=True) as ledger:
-        rules = [(sid, night_state(ledger.nights, sid).rules) for sid in ledger.nights.session_ids()]
+        rules = [(sid, ledger.nights.state(sid).rules) for sid in ledger.nights.session_ids()]
         try:
             command = forms.start_command(post, rules)
             ledger.nights.start(command, by=post.by, at=now())
@@ -89,7 +82,7 @@ def join_page(request: Request, code: str = "") -> Response:
             players: tuple[str, ...] = ledger.nights.standings(open_ids[0]).players
         else:  # the names of the earlier nights, the newest first
             sids = reversed(ledger.nights.session_ids())
-            known = [p for sid in sids for p in night_state(ledger.nights, sid).players]
+            known = [p for sid in sids for p in ledger.nights.state(sid).players]
             players = tuple(dict.fromkeys(known))[:16]
     return render(request, "join.html", {"code": code, "players": players})
 
@@ -162,26 +155,6 @@ def night_fragment(request: Request, session_id: str) -> Response:
         return render(request, "_night_live.html", night_context(ledger.nights, sid))
 
 
-def change_text(nights: CardNights, session_id: str, since: int) -> str:
-    """What happened to the night after `since`, in words: `deal 5 was just recorded by Ben`."""
-    changes = nights.changes_since(session_id, since)
-    if not changes:
-        return ""
-    numbers = {g: n for n, g in enumerate(night_state(nights, session_id).deals, 1)}  # no game folded
-    out = []
-    for recorded in changes:
-        event, by = recorded.event, recorded.envelope.recorded_by
-        if isinstance(event, DealAdded):
-            out.append(f"deal {numbers.get(event.game_id, '?')} was just recorded (by {by})")
-        elif isinstance(event, DealVoided):
-            out.append(f"deal {event.game_id} was just taken back (by {by})")
-        elif isinstance(event, DealCorrected):
-            out.append(f"deal {event.game_id} was just corrected (by {by})")
-        elif isinstance(event, SessionClosed):
-            out.append(f"the night was closed (by {by})")
-    return "; ".join(out)
-
-
 def live_tag(nights: CardNights, session_id: str) -> str:
     """The ETag of a night's live state: its version and the ledger's newest position (a deal
     finished card by card changes only its game's stream)."""
@@ -199,7 +172,7 @@ def night_live(request: Request, session_id: str, since: int | None = None) -> R
         tag = live_tag(ledger.nights, session_id)
         if same(request.headers.get("if-none-match"), tag):
             return Response(status_code=304, headers={"etag": tag})
-        text = change_text(ledger.nights, session_id, since) if since is not None and since < version else ""
+        text = ledger.nights.change_since(session_id, since) if since is not None and since < version else ""
     return JSONResponse({"version": version, "change": text}, headers={"etag": tag, "cache-control": "no-cache"})
 
 
@@ -273,7 +246,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
             prepared = ledger.nights.record_at(sid, version, summary, misdeal=fields.misdeal, by=post.by, at=now())
             ledger.refresh()
         except ConcurrencyError:
-            text = change_text(ledger.nights, sid, version) or "someone else recorded first"
+            text = ledger.nights.change_since(sid, version) or "someone else recorded first"
             error = f"{text}: nothing was recorded from this form. Check it and record again if it is a new deal."
             return _deal_page(request, ledger, sid, fields, error=error, status=409)
         except DokoError as exc:
@@ -292,7 +265,7 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
         except DokoError as exc:
             message = str(exc)
             if isinstance(exc, ConcurrencyError):
-                message = (change_text(ledger.nights, sid, version) or message) + ": nothing was taken back"
+                message = (ledger.nights.change_since(sid, version) or message) + ": nothing was taken back"
             context = night_context(ledger.nights, sid) | {"error": message}
             return render(request, "night.html", context, status=status_of(exc))
     return RedirectResponse(f"/nights/{sid}", status_code=303)
@@ -333,7 +306,7 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
             ledger.nights.correct_at(sid, version, game_id, summary, by=post.by, at=now())
             ledger.refresh()
         except ConcurrencyError:
-            text = change_text(ledger.nights, sid, version) or "someone else changed the night first"
+            text = ledger.nights.change_since(sid, version) or "someone else changed the night first"
             error = f"{text}: nothing was corrected from this form."
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=error, status=409)
         except DokoError as exc:
