@@ -329,15 +329,6 @@ class CardNights:
         last = _deal_in_play(night)
         return None if last is None else night.games[last]
 
-    def place(self, game_id: str) -> DealPlace | None:
-        """Where a game stands in the card night whose deal it is (None: no night's deal): its
-        number, in force, voided or corrected, and its bock round."""
-        for sid in self.session_ids():
-            events = [r.event for r in self.store.read_stream(session_stream(sid))]
-            if any(game_id in _games_named(e) for e in events):
-                return self.night(sid).places().get(game_id)
-        return None
-
     def standings(self, session_id: str) -> Standings:
         night = self.night(session_id)
         return standings(night.state, night.schedule())
@@ -424,15 +415,6 @@ class CardNights:
         night = self.night(session_id)
         _, game = night.correct(game_id, summary)
         return score_game(game)
-
-
-def _games_named(event: Any) -> tuple[str, ...]:
-    """The games a session event names."""
-    if isinstance(event, DealAdded | DealVoided):
-        return (event.game_id,)
-    if isinstance(event, DealCorrected):
-        return (event.game_id, event.new_game_id)
-    return ()
 
 
 def _deal_in_play(night: Night) -> str | None:

@@ -18,7 +18,7 @@ from doko_ledger.names import normalized
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.projections.score import GameScore, score_game
-from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
+from doko_ledger.streams import GAME_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
     from doko_ledger.card_nights import CardNights
@@ -330,9 +330,11 @@ class Ledger:
     def place(self, game_id: str) -> DealPlace | None:
         """The game's place in the card night whose deal it is: deal number, voided or
         corrected, bock round (None for a game of no night)."""
-        if not self.store.streams(SESSION_PREFIX):
-            return None
-        return self.nights.place(game_id)
+        from doko_ledger.projections import game_list
+
+        self.refresh()
+        night = game_list.night_of(self.store.db, game_id)
+        return None if night is None else self.nights.night(night).places().get(game_id)
 
     def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:
         """The game's score under the rules it was played with, or under `rules` (what-if;

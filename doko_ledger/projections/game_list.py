@@ -59,6 +59,14 @@ def count(db: Database) -> int:
     return sum(int(db.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in _tables(db))
 
 
+def night_of(db: Database, game_id: str) -> str | None:
+    """The card night a Doppelkopf game is a deal of (as projected), or None: one primary-key look-up."""
+    if DOPPELKOPF_TABLE not in db.table_names():
+        return None
+    row = db.execute(f"SELECT night FROM {DOPPELKOPF_TABLE} WHERE game_id = ?", [game_id]).fetchone()
+    return None if row is None else row[0]
+
+
 def numbered(db: Database, number: int) -> str | None:
     """The id of game `#number` (1 the first recorded; -1 the last, -2 the one before), or None."""
     tables = _tables(db)
