@@ -35,7 +35,8 @@ from typing import Any, NamedTuple
 from doko_ledger.cards import deck
 from doko_ledger.events.codec import _schema_problem
 from doko_ledger.events.doppelkopf import PenaltyImposed
-from doko_ledger.events.store import _COLUMNS, EventStore
+from doko_ledger.events.store import EventStore
+from doko_ledger.events.verify import COLUMNS as _COLUMNS
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.game import DealCards, DeclareReservation, GameState, PlayCard, StartGame, decide, evolve
 from doko_ledger.game.record import from_events

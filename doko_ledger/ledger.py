@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
     from doko_ledger.card_nights import CardNights
     from doko_ledger.doudizhu_games import DouDizhuGames
     from doko_ledger.events.annotations import AnnotationAdded
+    from doko_ledger.events.copy import Copied
     from doko_ledger.events.envelope import Recorded
     from doko_ledger.formats.doudizhu_file import LoadedDeal
     from doko_ledger.formats.game_file import LoadedGame
@@ -226,6 +227,17 @@ class Ledger:
         streams folded (each game's projection folds the streams that start with its game's
         first event)."""
         return runner.rebuild_many(self.store, self.projections)
+
+    def copy_to(self, target: str | Path) -> Copied:
+        """Copy the whole log, event by event, into a new ledger at `target` (a file or a
+        `postgresql://` URL; refused where a ledger holds events already), and build its read
+        models there: the copy has the same head (`events.copy`)."""
+        from doko_ledger.events.copy import copy_ledger
+
+        with Ledger.open(target, create=True) as copy:
+            copied = copy_ledger(self.store, copy.store)
+            copy.refresh()
+        return copied
 
     # -- reading -------------------------------------------------------------
 

@@ -1,6 +1,7 @@
-"""Several writers at once on one ledger file: nothing lost, nothing doubled, every loser told.
+"""Several writers at once on one ledger: nothing lost, nothing doubled, every loser told.
 
-Real OS processes (`python -c` snippets) race on the same game streams through
+On an SQLite file with 4 writers, and on PostgreSQL with 8 and with 16: real OS processes
+(`python -c` snippets) race on the same game streams through
 `EventStore.append_streams`, each also appending to a stream of its own, while another
 process verifies the hash chains over and over. Afterwards every stream holds exactly
 the events of its reference game, versions and positions run without gaps, each append
@@ -12,17 +13,16 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import new_target
 from conftest import random_game
 from typer.testing import CliRunner, Result
 
@@ -33,7 +33,8 @@ from doko_ledger.ledger import Ledger
 
 TESTS = Path(__file__).resolve().parent
 ENV = {"COLUMNS": "120", "NO_COLOR": "1", "DOKO_USER": "tester", "TERM": "dumb"}
-WRITERS = 4
+RACES = [("sqlite", 4), ("postgresql", 8), ("postgresql", 16)]
+"""The races run: each database with that many writer processes."""
 RACE_GAMES = 4
 RACE_SEED, OWN_SEED = 100, 200
 LOST = "someone else recorded first; nothing was written"
@@ -45,6 +46,7 @@ WRITER = """
 import json, random, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
+from backends import new_target
 from conftest import random_game
 from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
 
@@ -121,10 +123,13 @@ def _finish(process: subprocess.Popen[str], timeout: float = 60) -> Any:
     return json.loads(out)
 
 
-def _rows(path: Path) -> list[tuple[int, str, int, str]]:
-    with closing(sqlite3.connect(path)) as conn:
-        rows = conn.execute("SELECT position, stream, version, recorded_by FROM events ORDER BY position").fetchall()
-    return [(int(p), str(s), int(v), str(b)) for p, s, v, b in rows]
+def _rows(target: str | Path) -> list[tuple[int, str, int, str]]:
+    store = EventStore.open(target)
+    try:
+        rows = store.db.execute("SELECT position, stream, version, recorded_by FROM events ORDER BY position")
+        return [(int(p), str(s), int(v), str(b)) for p, s, v, b in rows.fetchall()]
+    finally:
+        store.close()
 
 
 def _wait_for(condition: Callable[[], bool], what: str, timeout: float = 30) -> None:
@@ -137,22 +142,24 @@ def _wait_for(condition: Callable[[], bool], what: str, timeout: float = 30) -> 
 # -- processes racing through the store ----------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def race(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """Run the writers and the verifier once; the tests below look at what they left."""
+@pytest.fixture(scope="module", params=RACES, ids=[f"{backend}-{n}-writers" for backend, n in RACES])
+def race(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Run the writers and the verifier once on each database; the tests below look at what they left."""
+    backend, writers_count = request.param
     root = tmp_path_factory.mktemp("race")
-    path, signals = root / "ledger.sqlite", root / "signals"
+    path, signals = new_target(backend, request, root), root / "signals"
     signals.mkdir()
     EventStore.open(path, create=True).close()
     writers = [
-        _python(WRITER, TESTS, path, worker, RACE_GAMES, RACE_SEED, OWN_SEED, signals) for worker in range(WRITERS)
+        _python(WRITER, TESTS, path, worker, RACE_GAMES, RACE_SEED, OWN_SEED, signals)
+        for worker in range(writers_count)
     ]
     verifier = _python(VERIFIER, path, signals)
     try:
-        _wait_for(lambda: all((signals / f"ready-{w}").exists() for w in range(WRITERS)), "the writers")
+        _wait_for(lambda: all((signals / f"ready-{w}").exists() for w in range(writers_count)), "the writers", 120)
         started = time.monotonic()
         (signals / "go").touch()
-        logs = [_finish(w) for w in writers]
+        logs = [_finish(w, timeout=300) for w in writers]
         elapsed = time.monotonic() - started
     finally:
         (signals / "go").touch()
@@ -160,7 +167,7 @@ def race(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         for process in writers:
             if process.poll() is None:
                 process.kill()
-    return {"path": path, "logs": logs, "verifier": _finish(verifier), "elapsed": elapsed}
+    return {"path": path, "writers": writers_count, "logs": logs, "verifier": _finish(verifier), "elapsed": elapsed}
 
 
 def test_the_writers_raced_and_some_lost(race: dict[str, Any]) -> None:
@@ -170,7 +177,7 @@ def test_the_writers_raced_and_some_lost(race: dict[str, Any]) -> None:
     assert lost, "no append lost a race: the test did not test anything"
     appended = sum(count for entry in won for _, _, count in entry["appends"])
     games = [random_game(RACE_SEED + k).events for k in range(RACE_GAMES)]
-    games += [random_game(OWN_SEED + w).events for w in range(WRITERS)]
+    games += [random_game(OWN_SEED + w).events for w in range(race["writers"])]
     assert appended == len(_rows(race["path"])) == sum(map(len, games)) > 400  # a few hundred appends
     assert race["elapsed"] < 20
 
@@ -182,7 +189,7 @@ def test_positions_are_unique_and_contiguous_and_versions_have_no_gaps(race: dic
     for _, stream, version, _ in rows:
         versions[stream].append(version)
     assert sorted(versions) == sorted(
-        [f"game/race-{k}" for k in range(RACE_GAMES)] + [f"game/own-{w}" for w in range(WRITERS)]
+        [f"game/race-{k}" for k in range(RACE_GAMES)] + [f"game/own-{w}" for w in range(race["writers"])]
     )
     for stream, seen in versions.items():
         assert seen == list(range(1, len(seen) + 1)), stream
@@ -194,7 +201,7 @@ def test_every_stream_holds_its_game_once_nothing_lost_nothing_doubled(race: dic
         for k in range(RACE_GAMES):
             expected = random_game(RACE_SEED + k, game_id=f"race-{k}").events
             assert [r.event for r in store.read_stream(f"game/race-{k}")] == expected
-        for w in range(WRITERS):
+        for w in range(race["writers"]):
             expected = random_game(OWN_SEED + w, game_id=f"own-{w}").events
             recorded = store.read_stream(f"game/own-{w}")
             assert [r.event for r in recorded] == expected
@@ -247,7 +254,7 @@ def test_verify_is_clean_during_and_after_the_race(race: dict[str, Any]) -> None
         report = store.verify()
         assert report.ok, report.problems
         assert report.events == len(_rows(race["path"]))
-        assert report.streams == RACE_GAMES + WRITERS
+        assert report.streams == RACE_GAMES + race["writers"]
     finally:
         store.close()
 
@@ -255,7 +262,7 @@ def test_verify_is_clean_during_and_after_the_race(race: dict[str, Any]) -> None
 def test_the_raced_games_replay_as_finished_games(race: dict[str, Any]) -> None:
     with Ledger.open(race["path"]) as ledger:
         rows = ledger.games()
-        assert len(rows) == RACE_GAMES + WRITERS
+        assert len(rows) == RACE_GAMES + race["writers"]
         assert all(row["finished"] for row in rows)
         for row in rows:
             assert ledger.state(row["game_id"]).finished
@@ -264,7 +271,7 @@ def test_the_raced_games_replay_as_finished_games(race: dict[str, Any]) -> None:
 # -- the CLI: a lost race is exit 3, one line, nothing written -------------------------------------
 
 
-def _invoke(db: Path, *args: str) -> Result:
+def _invoke(db: str | Path, *args: str) -> Result:
     return CliRunner().invoke(app, ["--db", str(db), *args], env=ENV, catch_exceptions=True)
 
 
@@ -307,7 +314,7 @@ def interloper(monkeypatch: pytest.MonkeyPatch) -> Callable[[Callable[[], None]]
 AT = "2026-11-28T21:00:00+00:00"
 
 
-def _night(db: Path) -> None:
+def _night(db: str | Path) -> None:
     _ok(_invoke(db, "session", "start", "night", "--players", "Anna,Ben,Clara,Dirk"))
 
 
@@ -386,10 +393,10 @@ def test_import_that_loses_a_race_is_exit_3_and_the_game_is_there_once(
     assert len(_rows(db)) == len(game.events)
 
 
-def test_record_from_racing_processes_each_wins_or_gets_exit_3(tmp_path: Path) -> None:
-    """Real `doko record` processes at once on one night: each deal is recorded by exactly one
-    of the processes that exit 0; the others exit 3 with the one-line message."""
-    db = tmp_path / "ledger.sqlite"
+def test_record_from_racing_processes_each_wins_or_gets_exit_3(ledger_target: str | Path) -> None:
+    """Real `doko record` processes at once on one night, on either database: each deal is
+    recorded by exactly one of the processes that exit 0; the others exit 3 with the one-line message."""
+    db = ledger_target
     _night(db)
     env = {k: v for k, v in os.environ.items() if k != "DOKO_DB"} | ENV
     command = [sys.executable, "-c", "from doko_ledger.cli.app import main; main()", "--db", str(db), "record"]

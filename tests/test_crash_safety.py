@@ -1,4 +1,5 @@
-"""A process killed while it imports leaves a ledger that opens, verifies and holds whole games.
+"""A process killed while it imports leaves a ledger that opens, verifies and holds whole games,
+on SQLite and on PostgreSQL (`ledger_target`).
 
 300 generated game files are imported by a subprocess, through the Python API in batches
 and through `doko import`, which is killed with SIGKILL once it has started writing.
@@ -25,6 +26,7 @@ from conftest import random_game
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
+from doko_ledger.events.location import shown
 from doko_ledger.events.store import EventStore
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.ledger import Ledger
@@ -88,14 +90,37 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "DOKO_DB"} | ENV
 
 
-def _events_count(path: Path) -> int:
-    if not path.exists():
+def _events_count(target: str | Path) -> int:
+    """The events committed so far, read on a connection of the test's own."""
+    if isinstance(target, str):
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as conn:
+            if conn.execute("SELECT to_regclass('events')").fetchone() == (None,):
+                return 0
+            return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])  # type: ignore[index]
+    if not target.exists():
         return 0
     try:
-        with closing(sqlite3.connect(path, timeout=10)) as conn:
+        with closing(sqlite3.connect(target, timeout=10)) as conn:
             return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
     except sqlite3.OperationalError:  # no event table yet
         return 0
+
+
+def _inserting(target: str | Path) -> bool:
+    """Whether another connection is inside a transaction that has begun inserting events: the
+    first pages of it in SQLite's write-ahead log, or its INSERT seen by PostgreSQL."""
+    if isinstance(target, Path):
+        return _size(target.with_name(target.name + "-wal")) > 64 * 1024
+    import psycopg
+
+    with psycopg.connect(target, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " AND state IN ('active', 'idle in transaction') AND query LIKE 'INSERT INTO events%'"
+        ).fetchone()
+    return bool(row and row[0])
 
 
 def _size(path: Path) -> int:
@@ -117,11 +142,11 @@ def _kill_when(process: subprocess.Popen[bytes], started: Callable[[], bool], ti
     assert process.returncode == -signal.SIGKILL
 
 
-def _invoke(db: Path, *args: str) -> Result:
+def _invoke(db: str | Path, *args: str) -> Result:
     return CliRunner().invoke(app, ["--db", str(db), *args], env=ENV, catch_exceptions=True)
 
 
-def _stored_games_are_whole(db: Path, game_files: dict[str, LoadedGame], *, doko_verify: bool = True) -> set[str]:
+def _stored_games_are_whole(db: str | Path, game_files: dict[str, LoadedGame], *, doko_verify: bool = True) -> set[str]:
     """The checks after the crash (with `doko verify` in a process of its own); returns the
     ids of the games stored."""
     by_id = {loaded.record.id: loaded for loaded in game_files.values()}
@@ -160,12 +185,12 @@ def _stored_games_are_whole(db: Path, game_files: dict[str, LoadedGame], *, doko
     return ids
 
 
-def _all_imported_once(db: Path, game_files: dict[str, LoadedGame]) -> None:
+def _all_imported_once(db: str | Path, game_files: dict[str, LoadedGame]) -> None:
     ids = _stored_games_are_whole(db, game_files, doko_verify=False)
     assert len(ids) == GAMES
 
 
-def _import_again(db: Path, game_files: dict[str, LoadedGame], stored: set[str]) -> None:
+def _import_again(db: str | Path, game_files: dict[str, LoadedGame], stored: set[str]) -> None:
     """The same games through the API once more: the rest imported, the stored ones refused."""
     with Ledger.open(db) as ledger:
         report = ledger.import_games(list(game_files.items()), recorded_by="importer", recorded_at=AT)
@@ -177,9 +202,9 @@ def _import_again(db: Path, game_files: dict[str, LoadedGame], stored: set[str])
 
 
 def test_an_api_import_killed_between_batches_keeps_whole_games(
-    tmp_path: Path, game_files: dict[str, LoadedGame]
+    ledger_target: str | Path, game_files: dict[str, LoadedGame]
 ) -> None:
-    db = tmp_path / "ledger.sqlite"
+    db = ledger_target
     importer = subprocess.Popen(
         [sys.executable, "-c", BATCHES, str(db), str(_folder(game_files))],
         stdout=subprocess.PIPE,
@@ -193,27 +218,26 @@ def test_an_api_import_killed_between_batches_keeps_whole_games(
 
 
 def test_an_api_import_killed_inside_its_transaction_keeps_whole_games(
-    tmp_path: Path, game_files: dict[str, LoadedGame]
+    ledger_target: str | Path, game_files: dict[str, LoadedGame]
 ) -> None:
-    db = tmp_path / "ledger.sqlite"
-    wal = tmp_path / "ledger.sqlite-wal"
+    db = ledger_target
     importer = subprocess.Popen(
         [sys.executable, "-c", AT_ONCE, str(db), str(TESTS), str(GAMES)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=_env(),
     )
-    # killed as soon as the first pages of 200 games reach the write-ahead log
-    _kill_when(importer, lambda: _size(wal) > 64 * 1024)
+    # killed as soon as its transaction of 200 games has begun inserting them
+    _kill_when(importer, lambda: _inserting(db))
     stored = _stored_games_are_whole(db, game_files)
     assert len(stored) in (0, 200, GAMES)  # a transaction is all of its games or none
     _import_again(db, game_files, stored)
 
 
 def test_doko_import_killed_after_its_first_commit_keeps_whole_games(
-    tmp_path: Path, game_files: dict[str, LoadedGame]
+    ledger_target: str | Path, game_files: dict[str, LoadedGame]
 ) -> None:
-    db = tmp_path / "ledger.sqlite"
+    db = ledger_target
     files = sorted(game_files)
     importer = subprocess.Popen(
         [sys.executable, "-c", "from doko_ledger.cli.app import main; main()", "--db", str(db), "import", *files],
@@ -230,7 +254,8 @@ def test_doko_import_killed_after_its_first_commit_keeps_whole_games(
     assert "Traceback" not in result.output
     assert result.exit_code == 2, result.output
     rest = [g for g in game_files.values() if g.record.id not in stored]
-    imported = f"imported {len(rest)} game(s), {sum(len(g.events) for g in rest)} events into {db}" if rest else ""
+    events = sum(len(g.events) for g in rest)
+    imported = f"imported {len(rest)} game(s), {events} events into {shown(db)}" if rest else ""
     assert " ".join(result.stdout.split()) == imported
     refused = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert sorted(refused) == sorted(

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import as_json, flat, ok, refused
-from sqlite_utils import Database
 from typer.testing import Result
 
 from doko_ledger.events.doppelkopf import GameStarted
 from doko_ledger.events.envelope import GENESIS, chain_hash
-from doko_ledger.events.store import _verify_v1
+from doko_ledger.events.sqlite import Database
+from doko_ledger.events.verify import verify_v1
 from doko_ledger.formats import game_file
 from doko_ledger.ledger import Ledger
 
@@ -76,7 +76,7 @@ def test_a_format_1_ledger_is_upgraded_once_with_its_hashes_recomputed(tmp_path:
     path = _copy(tmp_path)
     assert _format(path) == "doko-ledger/1"
     old = _events(path)
-    assert _verify_v1(Database(sqlite3.connect(path)), None).ok  # verify before: the old chains hold
+    assert verify_v1(Database(sqlite3.connect(path)), None).ok  # verify before: the old chains hold
     with Ledger.open(path) as ledger:
         report = ledger.verify()
         assert report.ok and report.format == "doko-ledger/2"

@@ -29,6 +29,7 @@ from doko_ledger.cli.common import (
     recorder,
 )
 from doko_ledger.errors import DokoError
+from doko_ledger.events.location import is_url, shown
 from doko_ledger.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def _print_version(wanted: bool) -> None:
 @app.callback()
 def main_options(
     ctx: typer.Context,
-    db: DbOption = Path("doko.sqlite"),
+    db: DbOption = "doko.sqlite",
     version: Annotated[
         bool,
         typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
@@ -151,9 +152,9 @@ def import_(
         )
     else:
         if games:
-            console.print(f"imported {games} game(s), {events} events into {ledger_path(ctx)}")
+            console.print(f"imported {games} game(s), {events} events into {shown(ledger_path(ctx))}")
         if imported_nights:
-            console.print(f"imported {imported_nights} session(s) into {ledger_path(ctx)}")
+            console.print(f"imported {imported_nights} session(s) into {shown(ledger_path(ctx))}")
     for _, message in sorted(failed, key=lambda f: f[0]):
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
     if failed:
@@ -541,6 +542,36 @@ def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
         echo_json(head_view(found))
     else:
         out().print(render.head_line(found), markup=False, soft_wrap=True)
+
+
+@app.command()
+def copy(
+    ctx: typer.Context,
+    to: Annotated[
+        str,
+        typer.Option(
+            "--to",
+            metavar="PATH|URL",
+            help="The new ledger: an SQLite file, or a PostgreSQL database as postgresql://user@host/dbname.",
+        ),
+    ],
+    as_json: JsonOption = False,
+) -> None:
+    """Copy the whole ledger, event by event, into a new one (SQLite to PostgreSQL or back): the
+    copy has the same head, and its read models are built. Refused when the ledger does not
+    verify or the target holds events already."""
+    from doko_ledger.cli import render
+    from doko_ledger.projections.views import copy_view
+
+    target = to if is_url(to) else Path(to)
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        copied = ledger.copy_to(target)
+    source, copy_ = shown(ledger_path(ctx)), shown(target)
+    if as_json:
+        echo_json(copy_view(copied, source, copy_))
+    else:
+        out().print(f"copied {copied.head.events} events in {copied.streams} streams from {source} to {copy_}")
+        out().print(render.head_line(copied.head), markup=False, soft_wrap=True)
 
 
 @app.command()

@@ -19,6 +19,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from doko_ledger.cli.user_text import escaped, is_text, json_escaped
 from doko_ledger.errors import DokoError
+from doko_ledger.events.location import is_url
 
 try:  # typer 0.2x vendors click; older typers use click itself
     from typer._click.exceptions import ClickException
@@ -27,7 +28,7 @@ except ImportError:  # pragma: no cover
 
 
 OPTION_METAVARS = {
-    "--db": "PATH",
+    "--db": "PATH|URL",
     "--by": "NAME",
     "--as": "PLAYER",
     "--output": "FILE",
@@ -188,8 +189,13 @@ app = Typer(
 
 ByOption = Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")]
 DbOption = Annotated[
-    Path,
-    typer.Option("--db", envvar="DOKO_DB", help="The ledger file (or $DOKO_DB).", show_default=True),
+    str,
+    typer.Option(
+        "--db",
+        envvar="DOKO_DB",
+        help="The ledger: an SQLite file, or a PostgreSQL database as postgresql://user@host/dbname (or $DOKO_DB).",
+        show_default=True,
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 GameArg = Annotated[
@@ -229,9 +235,10 @@ def recorder(by: str | None) -> str:
     return who
 
 
-def ledger_path(ctx: typer.Context) -> Path:
-    path: Path = ctx.obj["db"]
-    return path
+def ledger_path(ctx: typer.Context) -> str | Path:
+    """The ledger `--db` names: a `postgresql://` URL as it is, else the path of a file."""
+    db: str = ctx.obj["db"]
+    return db if is_url(db) else Path(db)
 
 
 def echo_json(data: Any) -> None:

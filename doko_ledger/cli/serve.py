@@ -13,6 +13,7 @@ import typer
 
 from doko_ledger.cli.common import ledger_path, out
 from doko_ledger.errors import DokoError
+from doko_ledger.events.location import shown as shown_ledger
 
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
 
@@ -67,7 +68,7 @@ def serve(
     join_url = f"{url}join?code={code}"
     settings = Settings(db=path, join_code=code, secret=secrets.token_bytes(32), join_url=join_url)
     console = out()
-    console.print(f"doko serve: {path} at {url}", markup=False)
+    console.print(f"doko serve: {shown_ledger(path)} at {url}", markup=False)
     if host in ("0.0.0.0", "::"):
         console.print(qr.terminal(join_url), markup=False, highlight=False)
     console.print(f"join code: {code}   (or open {join_url})", markup=False)

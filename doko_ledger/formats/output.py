@@ -7,16 +7,18 @@ import os
 import tempfile
 from pathlib import Path
 
-from doko_ledger.events.store import is_sqlite_file
+from doko_ledger.events.sqlite_store import is_sqlite_file
 from doko_ledger.formats.yaml_source import SourceError
 
 _JOURNALS = ("", "-wal", "-shm", "-journal")
 
 
-def write_export(path: Path, text: str, *, ledger: Path) -> None:
+def write_export(path: Path, text: str, *, ledger: str | Path) -> None:
     """Write `text` to `path` unless it is the ledger (or one of its journal files) or any
     SQLite database; raises `SourceError` (exit 2) naming the file otherwise."""
-    if any(_same_file(path, ledger.with_name(ledger.name + suffix)) for suffix in _JOURNALS):
+    if isinstance(ledger, Path) and any(
+        _same_file(path, ledger.with_name(ledger.name + suffix)) for suffix in _JOURNALS
+    ):
         raise SourceError("that is the ledger itself: an export is never written onto it", source=str(path))
     if is_sqlite_file(path):
         raise SourceError("that is an SQLite database: an export never overwrites one", source=str(path))

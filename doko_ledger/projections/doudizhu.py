@@ -36,8 +36,8 @@ from doko_ledger.doudizhu.events import (
 )
 from doko_ledger.doudizhu.state import Move
 from doko_ledger.events.annotations import AnnotationAdded
+from doko_ledger.events.database import Database
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import StreamEvents
 from doko_ledger.events.voiding import in_force
 from doko_ledger.projections import game_list
@@ -59,20 +59,20 @@ class DouDizhuProjection:
     first_events = (FIRST_EVENT,)
 
     def create(self, db: Database) -> None:
-        if "doudizhu_games" in db.table_names() and "summarized" not in db["doudizhu_games"].columns_dict:
+        if "doudizhu_games" in db.table_names() and "summarized" not in db.columns("doudizhu_games"):
             self.drop(db)  # an older layout
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS doudizhu_games (
                 game_id TEXT PRIMARY KEY, stream TEXT NOT NULL, played_on TEXT, players TEXT NOT NULL,
-                dealer TEXT NOT NULL, opener TEXT NOT NULL, hands_recorded INTEGER NOT NULL, phase TEXT NOT NULL,
-                landlord TEXT, bid INTEGER NOT NULL, stake INTEGER NOT NULL, winner TEXT, out_first TEXT,
-                payments TEXT, tricks INTEGER NOT NULL, moves INTEGER NOT NULL,
-                first_position INTEGER NOT NULL, last_position INTEGER NOT NULL, summarized INTEGER NOT NULL
+                dealer TEXT NOT NULL, opener TEXT NOT NULL, hands_recorded BIGINT NOT NULL, phase TEXT NOT NULL,
+                landlord TEXT, bid BIGINT NOT NULL, stake BIGINT NOT NULL, winner TEXT, out_first TEXT,
+                payments TEXT, tricks BIGINT NOT NULL, moves BIGINT NOT NULL,
+                first_position BIGINT NOT NULL, last_position BIGINT NOT NULL, summarized BIGINT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS doudizhu_doublings (
-                game_id TEXT NOT NULL, number INTEGER NOT NULL, player TEXT, combination TEXT NOT NULL,
-                cards TEXT, move INTEGER, PRIMARY KEY (game_id, number)
+                game_id TEXT NOT NULL, number BIGINT NOT NULL, player TEXT, combination TEXT NOT NULL,
+                cards TEXT, move BIGINT, PRIMARY KEY (game_id, number)
             );
             """
         )
@@ -111,8 +111,8 @@ class DouDizhuProjection:
         marks = ", ".join("?" * len(ids))
         for table in TABLES:
             db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", ids)
-        db.conn.executemany(f"INSERT INTO doudizhu_games VALUES ({', '.join('?' * 19)})", games)
-        db.conn.executemany("INSERT INTO doudizhu_doublings VALUES (?, ?, ?, ?, ?, ?)", doublings)
+        db.executemany(f"INSERT INTO doudizhu_games VALUES ({', '.join('?' * 19)})", games)
+        db.executemany("INSERT INTO doudizhu_doublings VALUES (?, ?, ?, ?, ?, ?)", doublings)
 
 
 def _game_row(state: DealState, stream: StreamEvents) -> tuple[Any, ...]:

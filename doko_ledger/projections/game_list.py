@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from doko_ledger.events.sqlite import Database
+    from doko_ledger.events.database import Database
 
 DOPPELKOPF_TABLE = "games"
 DOUDIZHU_TABLE = "doudizhu_games"
@@ -50,7 +50,7 @@ class GameFilter:
 
 
 def _tables(db: Database) -> list[str]:
-    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    names = set(db.table_names())
     return [t for t in (DOPPELKOPF_TABLE, DOUDIZHU_TABLE) if t in names]
 
 
@@ -88,10 +88,10 @@ def rows(
     order = "DESC" if descending else "ASC"
     streams = []
     if DOPPELKOPF_TABLE in tables:
-        cursor = db.execute(f"{_DOPPELKOPF_SELECT} ORDER BY g.first_position {order}")
+        cursor = db.stream(f"{_DOPPELKOPF_SELECT} ORDER BY g.first_position {order}")
         streams.append(_doppelkopf_rows(cursor))
     if DOUDIZHU_TABLE in tables:
-        cursor = db.execute(f"SELECT * FROM {DOUDIZHU_TABLE} ORDER BY first_position {order}")
+        cursor = db.stream(f"SELECT * FROM {DOUDIZHU_TABLE} ORDER BY first_position {order}")
         streams.append(_doudizhu_rows(cursor))
     merged = heapq.merge(*streams, key=lambda r: r["first_position"], reverse=descending)
     number, step = (count(db), -1) if descending else (1, 1)

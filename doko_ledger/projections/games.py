@@ -31,10 +31,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from doko_ledger.cards import ALL_CARDS
+from doko_ledger.events.database import Database
 from doko_ledger.events.doppelkopf import EventVoided, GameStarted
 from doko_ledger.events.session import SessionStarted
-from doko_ledger.events.sqlite import Database
-from doko_ledger.events.store import EventStore, StreamEvents
+from doko_ledger.events.store import StreamEvents, stream_events
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.parties import Parties, announced, is_lone, true_parties
 from doko_ledger.game.state import GameState
@@ -124,7 +124,7 @@ class GamesProjection:
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
 
     def create(self, db: Database) -> None:
-        if "games" in db.table_names() and "status" not in {c.name for c in db["games"].columns}:
+        if "games" in db.table_names() and "status" not in db.columns("games"):
             self.drop(db)  # the tables of an older version: folded again from the log
             db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name = 'games'")
         db.executescript(
@@ -132,36 +132,36 @@ class GamesProjection:
             CREATE TABLE IF NOT EXISTS games (
                 game_id TEXT PRIMARY KEY, stream TEXT NOT NULL, played_on TEXT, players TEXT NOT NULL,
                 dealer TEXT NOT NULL, rules TEXT NOT NULL, game_type TEXT, declarer TEXT,
-                hands_recorded INTEGER NOT NULL, abandoned TEXT, re_players TEXT NOT NULL, lone INTEGER NOT NULL,
-                summarized INTEGER NOT NULL, re_points INTEGER,
-                tricks_played INTEGER NOT NULL, finished INTEGER NOT NULL,
-                points TEXT NOT NULL, tricks_won TEXT NOT NULL, events INTEGER NOT NULL,
-                first_position INTEGER NOT NULL, last_position INTEGER NOT NULL,
-                night TEXT, deal INTEGER, status TEXT, corrected_by TEXT, replaces TEXT
+                hands_recorded BIGINT NOT NULL, abandoned TEXT, re_players TEXT NOT NULL, lone BIGINT NOT NULL,
+                summarized BIGINT NOT NULL, re_points BIGINT,
+                tricks_played BIGINT NOT NULL, finished BIGINT NOT NULL,
+                points TEXT NOT NULL, tricks_won TEXT NOT NULL, events BIGINT NOT NULL,
+                first_position BIGINT NOT NULL, last_position BIGINT NOT NULL,
+                night TEXT, deal BIGINT, status TEXT, corrected_by TEXT, replaces TEXT
             );
             CREATE TABLE IF NOT EXISTS tricks (
-                game_id TEXT NOT NULL, number INTEGER NOT NULL, leader TEXT NOT NULL, cards TEXT NOT NULL,
-                winner TEXT, points INTEGER NOT NULL, PRIMARY KEY (game_id, number)
+                game_id TEXT NOT NULL, number BIGINT NOT NULL, leader TEXT NOT NULL, cards TEXT NOT NULL,
+                winner TEXT, points BIGINT NOT NULL, PRIMARY KEY (game_id, number)
             );
             CREATE TABLE IF NOT EXISTS parties (
-                game_id TEXT NOT NULL, seat INTEGER NOT NULL, player TEXT NOT NULL, party TEXT,
-                public_in_trick INTEGER, public_cause TEXT, PRIMARY KEY (game_id, seat)
+                game_id TEXT NOT NULL, seat BIGINT NOT NULL, player TEXT NOT NULL, party TEXT,
+                public_in_trick BIGINT, public_cause TEXT, PRIMARY KEY (game_id, seat)
             );
             CREATE TABLE IF NOT EXISTS announcements (
-                game_id TEXT NOT NULL, number INTEGER NOT NULL, party TEXT NOT NULL, announcement TEXT NOT NULL,
-                player TEXT, played INTEGER, trick INTEGER, implied INTEGER NOT NULL, cause TEXT NOT NULL,
+                game_id TEXT NOT NULL, number BIGINT NOT NULL, party TEXT NOT NULL, announcement TEXT NOT NULL,
+                player TEXT, played BIGINT, trick BIGINT, implied BIGINT NOT NULL, cause TEXT NOT NULL,
                 PRIMARY KEY (game_id, number)
             );
             CREATE TABLE IF NOT EXISTS scores (
-                game_id TEXT PRIMARY KEY, rules TEXT NOT NULL, winner TEXT, value INTEGER NOT NULL,
-                lone INTEGER NOT NULL, note TEXT NOT NULL,
-                player0 TEXT NOT NULL, seat0 INTEGER NOT NULL, player1 TEXT NOT NULL, seat1 INTEGER NOT NULL,
-                player2 TEXT NOT NULL, seat2 INTEGER NOT NULL, player3 TEXT NOT NULL, seat3 INTEGER NOT NULL,
-                multiplier INTEGER NOT NULL, bock TEXT
+                game_id TEXT PRIMARY KEY, rules TEXT NOT NULL, winner TEXT, value BIGINT NOT NULL,
+                lone BIGINT NOT NULL, note TEXT NOT NULL,
+                player0 TEXT NOT NULL, seat0 BIGINT NOT NULL, player1 TEXT NOT NULL, seat1 BIGINT NOT NULL,
+                player2 TEXT NOT NULL, seat2 BIGINT NOT NULL, player3 TEXT NOT NULL, seat3 BIGINT NOT NULL,
+                multiplier BIGINT NOT NULL, bock TEXT
             );
             CREATE TABLE IF NOT EXISTS score_lines (
-                game_id TEXT NOT NULL, number INTEGER NOT NULL, item TEXT NOT NULL, party TEXT,
-                points INTEGER NOT NULL, factor INTEGER NOT NULL, special INTEGER NOT NULL, cause TEXT NOT NULL,
+                game_id TEXT NOT NULL, number BIGINT NOT NULL, item TEXT NOT NULL, party TEXT,
+                points BIGINT NOT NULL, factor BIGINT NOT NULL, special BIGINT NOT NULL, cause TEXT NOT NULL,
                 PRIMARY KEY (game_id, number)
             );
             """
@@ -176,7 +176,7 @@ class GamesProjection:
         games = {s.stream: s for s in streams if s.stream.startswith(GAME_PREFIX) and is_doppelkopf(s.events)}
         nights = {s.stream: s for s in streams if _is_night(s)}
         for session in {*nights, *_nights_of(db, list(games))}:
-            night = nights.get(session) or EventStore(db).read_stream_events(session)
+            night = nights.get(session) or stream_events(db, session)
             if night is not None:
                 for folded in _add_night_rows(rows, db, night, games):
                     games.pop(folded, None)
@@ -188,7 +188,7 @@ class GamesProjection:
         for table in TABLES:
             if rows[table]:
                 # plain executemany of tuples: projection rows are many and uniform
-                db.conn.executemany(_INSERT[table], rows[table])
+                db.executemany(_INSERT[table], rows[table])
 
 
 def _delete_stale(db: Database, ids: list[str]) -> None:
@@ -225,7 +225,7 @@ def _add_night_rows(
     named = Night.load(night.events, {}).state
     streams: dict[str, StreamEvents] = {}
     for game_id in (*named.deals, *named.voided, *named.replaced):
-        stream = batch.get(game_stream(game_id)) or EventStore(db).read_stream_events(game_stream(game_id))
+        stream = batch.get(game_stream(game_id)) or stream_events(db, game_stream(game_id))
         if stream is not None and is_doppelkopf(stream.events):
             streams[game_id] = stream
     loaded = Night.load(night.events, {g: s.events for g, s in streams.items()})

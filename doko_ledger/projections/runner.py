@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Protocol
 
-from doko_ledger.events.sqlite import Database
+from doko_ledger.events.database import Database
 from doko_ledger.events.store import EventStore, StreamEvents
 
 POSITIONS = "projection_positions"
@@ -55,7 +55,7 @@ def _prefixes(projection: Projection) -> list[tuple[str, tuple[str, ...] | None]
 
 
 def _ensure(db: Database, projection: Projection) -> None:
-    db.execute(f"CREATE TABLE IF NOT EXISTS {POSITIONS} (name TEXT PRIMARY KEY, position INTEGER NOT NULL)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS {POSITIONS} (name TEXT PRIMARY KEY, position BIGINT NOT NULL)")
     projection.create(db)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
+from doko_ledger.events.copy import Copied
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.store import Head, VerifyReport
 from doko_ledger.game.facts import summary_facts
@@ -160,6 +161,11 @@ def verify_view(report: VerifyReport) -> dict[str, Any]:
 
 def head_view(head: Head) -> dict[str, Any]:
     return {"head": head.hash, "position": head.position, "events": head.events}
+
+
+def copy_view(copied: Copied, source: str, target: str) -> dict[str, Any]:
+    """`doko copy --json`: where from, where to, and the head both ledgers now have."""
+    return {"from": source, "to": target, "streams": copied.streams} | head_view(copied.head)
 
 
 def anchored_standings_view(night: Standings, head: Head) -> dict[str, Any]:

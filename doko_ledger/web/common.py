@@ -32,7 +32,7 @@ class Settings:
     """One server: its ledger file, the table's join code, the secret CSRF tokens are made with,
     the URL players join by (shown as a QR code), and the largest request body accepted."""
 
-    db: Path
+    db: str | Path
     join_code: str
     secret: bytes
     join_url: str | None = None

@@ -1,0 +1,30 @@
+"""The ledger's failures, whichever database holds it: each is one line and an exit code."""
+
+from __future__ import annotations
+
+from doko_ledger.errors import DokoError
+
+
+class LedgerError(DokoError):
+    """A ledger that is missing, not a doko_ledger ledger, or cannot be used."""
+
+
+class LedgerReadOnly(LedgerError):
+    """A write to a ledger that can only be read: the file (or its folder) is read-only, or it
+    is of a newer format or holds events this doko_ledger does not know."""
+
+
+class LedgerDamaged(LedgerError):
+    """A ledger the database cannot read (a damaged page, a truncated file)."""
+
+    exit_code = 4
+
+
+class ConcurrencyError(DokoError):
+    """An append whose expected stream version is no longer the stream's version."""
+
+    exit_code = 3
+
+
+class LedgerBusy(ConcurrencyError, LedgerError):
+    """Another writer held the ledger's lock for longer than the busy timeout."""

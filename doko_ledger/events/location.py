@@ -1,0 +1,26 @@
+"""Where a ledger is: an SQLite file's path, or a PostgreSQL database's URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+URL_SCHEMES = ("postgresql://", "postgres://")
+"""A `--db` that starts with one of these is a PostgreSQL database; anything else is a file."""
+
+
+def is_url(target: str | Path) -> bool:
+    """Whether a `--db` names a PostgreSQL database (else it is an SQLite file)."""
+    return isinstance(target, str) and target.startswith(URL_SCHEMES)
+
+
+def shown(target: str | Path) -> str:
+    """The ledger as messages name it: a file's path, or the URL without a password."""
+    if not is_url(target):
+        return str(target)
+    parts = urlsplit(str(target))
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", "@", 1)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "password"]
+    return urlunsplit(parts._replace(netloc=netloc, query=urlencode(query, safe="/")))

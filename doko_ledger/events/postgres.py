@@ -1,0 +1,117 @@
+"""The ledger's PostgreSQL connection (psycopg 3), with the `Database` interface of `events.database`.
+
+The connection is in autocommit: a statement outside `EventStore.transaction()` is its own
+transaction, as on SQLite, and `transaction()` opens and ends one explicitly. Statements come
+with SQLite's `?` parameter marks and are run with psycopg's (a statement without parameters
+is sent as it is); a Python bool goes in as 0 or 1, as SQLite stores it. `stream` reads
+through a server-side cursor (held past the end of the statement's transaction), so the rows
+of the whole log never sit in memory at once and other statements can run while they are read.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from typing import Any
+
+import psycopg
+from psycopg.adapt import Dumper
+from psycopg.pq import Format
+
+_names = itertools.count(1)
+STREAM_ROWS = 2_000
+"""Rows fetched from the server at a time by `stream`."""
+
+
+class _BoolAsInteger(Dumper):
+    """True and False as the integers 1 and 0 (SQLite's booleans), for BIGINT columns."""
+
+    format = Format.TEXT
+
+    def dump(self, obj: bool) -> bytes:
+        return b"1" if obj else b"0"
+
+    oid = psycopg.postgres.types["int8"].oid
+
+
+@lru_cache(maxsize=512)
+def _marks(sql: str) -> str:
+    """`?` marks as psycopg's `%s` (a literal `%` doubled); no statement of the project has a
+    `?` or `%` inside a string literal."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class _Streamed:
+    """A server-side cursor's rows, read `STREAM_ROWS` at a time; closed when they are all read."""
+
+    def __init__(self, cursor: psycopg.ServerCursor[Any]) -> None:
+        self._cursor = cursor
+
+    @property
+    def description(self) -> Any:
+        return self._cursor.description
+
+    def fetchone(self) -> Any:
+        row = self._cursor.fetchone()
+        self._cursor.close()
+        return row
+
+    def fetchall(self) -> list[Any]:
+        rows = self._cursor.fetchall()
+        self._cursor.close()
+        return rows
+
+    def __iter__(self) -> Iterator[Any]:
+        try:
+            yield from self._cursor
+        finally:
+            self._cursor.close()
+
+
+class Database:
+    """A connection to one PostgreSQL database."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+        conn.adapters.register_dumper(bool, _BoolAsInteger)
+
+    @classmethod
+    def connect(cls, url: str, *, connect_timeout: int = 10) -> Database:
+        return cls(psycopg.connect(url, autocommit=True, connect_timeout=connect_timeout))
+
+    def execute(self, sql: str, parameters: Sequence[Any] | None = None) -> psycopg.Cursor[Any]:
+        if parameters is None:  # sent as it is: psycopg reads no marks in it
+            return self.conn.execute(sql)
+        return self.conn.execute(_marks(sql), parameters)
+
+    def stream(self, sql: str, parameters: Sequence[Any] | None = None) -> _Streamed:
+        cursor = self.conn.cursor(f"doko_rows_{next(_names)}", withhold=not self.conn.info.transaction_status)
+        cursor.itersize = STREAM_ROWS
+        cursor.execute(sql if parameters is None else _marks(sql), parameters)
+        return _Streamed(cursor)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        with self.conn.cursor() as cursor:
+            cursor.executemany(_marks(sql), rows)
+
+    def executescript(self, sql: str) -> None:
+        self.conn.execute(sql)
+
+    def table_names(self) -> list[str]:
+        rows = self.conn.execute(
+            "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE c.relkind IN ('r', 'p') AND n.nspname = ANY (current_schemas(false)) AND pg_table_is_visible(c.oid)"
+        )
+        return [r[0] for r in rows]
+
+    def columns(self, table: str) -> list[str]:
+        rows = self.conn.execute(
+            "SELECT a.attname FROM pg_attribute a WHERE a.attrelid = to_regclass(%s)"
+            " AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum",
+            [table],
+        )
+        return [r[0] for r in rows]
+
+    def close(self) -> None:
+        self.conn.close()

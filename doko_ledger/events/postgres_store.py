@@ -1,0 +1,148 @@
+"""The event store in a PostgreSQL database (see `events.store` for what every store guarantees).
+
+- A write transaction takes `LOCK TABLE events IN EXCLUSIVE MODE` first: one writer at a time
+  (an INSERT by any other client waits too), readers never blocked. Positions are read and
+  taken under that lock, so they are committed in the order they were taken: no gaps and no
+  reordering, whatever commits meanwhile (a sequence could not promise that). Waiting for the
+  lock ends after `busy_timeout_ms` (exit 3).
+- Stream names compare as bytes (`COLLATE "C"`), as on SQLite: prefix ranges and stream
+  order are the same on both.
+- Triggers refuse UPDATE, DELETE and TRUNCATE on the event table.
+- A ledger of a newer format, or one holding events this doko_ledger does not know, is read,
+  never written; its read models, if behind, are brought up to date in temporary tables of
+  this connection.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import ClassVar
+
+import psycopg
+from psycopg import errors
+from psycopg.conninfo import make_conninfo
+
+from doko_ledger.events.errors import LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
+from doko_ledger.events.location import shown
+from doko_ledger.events.postgres import Database
+from doko_ledger.events.store import LEDGER_TABLE, EventStore
+
+TABLE = """CREATE TABLE events (
+    position BIGINT NOT NULL UNIQUE,
+    stream TEXT COLLATE "C" NOT NULL,
+    version BIGINT NOT NULL CHECK (version >= 1),
+    type TEXT NOT NULL,
+    schema_version BIGINT NOT NULL,
+    payload TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (stream, version)
+)"""
+APPEND_ONLY = """
+CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'the event log is append-only';
+END
+$$;
+CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION events_append_only();
+CREATE TRIGGER events_append_only_truncate BEFORE TRUNCATE ON events
+    FOR EACH STATEMENT EXECUTE FUNCTION events_append_only();
+"""
+_OWN_TABLES = ("events", "ledger")
+CREATE_LOCK = 0x646F6B6F  # "doko": the advisory lock held while a ledger's tables are made
+
+
+class PostgresEventStore(EventStore):
+    """An append-only event log in one PostgreSQL database (the tables of its current schema)."""
+
+    backend = "postgresql"
+    database_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,)
+    integrity_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.IntegrityError,)
+    damaged_errors: ClassVar[tuple[type[Exception], ...]] = (errors.DataCorrupted, errors.IndexCorrupted)
+    db: Database
+
+    def __init__(self, db: Database, *, where: str, read_only: str | None = None) -> None:
+        super().__init__(db, where=where, read_only=read_only)
+        self._scratch = False
+        self._log_exists = False
+
+    @classmethod
+    def connect(cls, url: str, *, create: bool = False) -> PostgresEventStore:
+        where = shown(url)
+        try:
+            make_conninfo(url)
+            db = Database.connect(url)
+        except psycopg.Error as exc:
+            raise LedgerError(f"cannot open {where}: {_first_line(exc)}") from None
+        store = cls(db, where=where)
+        try:
+            store._prepare(create)
+        except psycopg.Error as exc:
+            store.close()
+            raise store._translate(exc) from None
+        except BaseException:
+            store.close()
+            raise
+        return store
+
+    def _create_tables(self) -> None:
+        if "events" in self.db.table_names():  # made by another process while this one waited
+            return
+        self.db.execute(TABLE)
+        self.db.executescript(APPEND_ONLY)
+        self.db.execute(LEDGER_TABLE)
+
+    def _begin(self) -> None:
+        self.db.execute("BEGIN")
+        if self._scratch:  # read models in this connection's temporary tables: nobody to wait for
+            return
+        self.db.execute(f"SET LOCAL lock_timeout = {int(self.busy_timeout_ms)}")
+        if not self._log_exists:
+            self._log_exists = "events" in self.db.table_names()
+        if self._log_exists:
+            self.db.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+        else:  # the ledger is being made: its makers take turns on one lock of the database
+            self.db.execute("SELECT pg_advisory_xact_lock(?)", [CREATE_LOCK])
+
+    def _commit(self) -> None:
+        self.db.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        with suppress(psycopg.Error):
+            self.db.execute("ROLLBACK")
+
+    def _translate(self, exc: Exception) -> LedgerError:
+        text = _first_line(exc)
+        if isinstance(exc, errors.LockNotAvailable):
+            return LedgerBusy(
+                f"{self.where} is locked by another writer (waited {self.busy_timeout_ms / 1000:g} s):"
+                " nothing was written; try again"
+            )
+        if isinstance(exc, errors.ReadOnlySqlTransaction | errors.InsufficientPrivilege):
+            return LedgerReadOnly(f"cannot write to {self.where}: {text}; nothing was written")
+        if isinstance(exc, self.damaged_errors):
+            return LedgerDamaged(f"{self.where} is damaged: {text}")
+        if isinstance(exc, psycopg.OperationalError) or self.db.conn.closed:
+            return LedgerError(f"{self.where}: the connection to the server failed: {text}")
+        return LedgerError(f"{self.where}: {text}")
+
+    def _to_scratch(self) -> None:
+        """Copy the read models into temporary tables of this connection, which from now on
+        come first on its search path (new tables are made there too)."""
+        if self._scratch:
+            return
+        schema = str(self.db.execute("SELECT current_schema()").fetchall()[0][0])
+        for table in self.db.table_names():
+            if table not in _OWN_TABLES:
+                self.db.execute(f'CREATE TEMPORARY TABLE "{table}" (LIKE "{schema}"."{table}" INCLUDING ALL)')
+                self.db.execute(f'INSERT INTO pg_temp."{table}" SELECT * FROM "{schema}"."{table}"')
+        self.db.execute(f'SET search_path = pg_temp, "{schema}"')
+        self._scratch = True
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text.splitlines()[0]

@@ -1,0 +1,83 @@
+"""Both databases a ledger can live on, for tests that must hold on each.
+
+- ``ledger_target`` (fixture, parametrized ``sqlite`` / ``postgresql``): where a new ledger may be
+  made: a path in the test's folder, or the URL of a new, empty PostgreSQL database.
+- ``Attacker``: a plain connection to the ledger's database with the append-only triggers
+  turned off, as someone with the file or the database owner's password would have: what the
+  tamper tests edit the log with.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doko_ledger.events.location import is_url
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def new_target(backend: str, request: pytest.FixtureRequest, folder: Path) -> str | Path:
+    """A place for a new ledger on `backend`: a file in `folder`, or a new database (dropped
+    when the requesting test or fixture ends)."""
+    if backend == "sqlite":
+        return folder / "ledger.sqlite"
+    server = request.getfixturevalue("postgres_server")
+    url: str = server.create_database()
+    request.addfinalizer(lambda: server.drop_database(url))
+    return url
+
+
+@pytest.fixture(params=BACKENDS)
+def ledger_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    return new_target(request.param, request, tmp_path)
+
+
+class Attacker:
+    """A plain autocommit connection to a ledger's database, the append-only triggers dropped
+    (SQLite) or disabled (PostgreSQL)."""
+
+    def __init__(self, target: str | Path) -> None:
+        self.postgres = is_url(target)
+        if self.postgres:
+            import psycopg
+
+            self._pg = psycopg.connect(str(target), autocommit=True)
+            self._pg.execute("ALTER TABLE events DISABLE TRIGGER USER")
+        else:
+            self._lite = sqlite3.connect(target, isolation_level=None)
+            for name in ("update", "delete", "replace"):
+                self._lite.execute(f"DROP TRIGGER IF EXISTS events_append_only_{name}")
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement (with `?` marks) and return its rows."""
+        if self.postgres:
+            cursor = self._pg.execute(sql.replace("?", "%s"), parameters or None)
+            return [tuple(r) for r in cursor.fetchall()] if cursor.description else []
+        return [tuple(r) for r in self._lite.execute(sql, parameters).fetchall()]
+
+    def close(self) -> None:
+        if self.postgres:
+            self._pg.execute("ALTER TABLE events ENABLE TRIGGER USER")
+            self._pg.close()
+        else:
+            self._lite.close()
+
+
+@pytest.fixture
+def attacker() -> Iterator[type[Attacker]]:
+    """`Attacker` connections for a test, closed after it."""
+    made: list[Attacker] = []
+
+    class Tracked(Attacker):
+        def __init__(self, target: str | Path) -> None:
+            super().__init__(target)
+            made.append(self)
+
+    yield Tracked
+    for connection in made:
+        connection.close()
