@@ -32,6 +32,11 @@ def new_target(backend: str, request: pytest.FixtureRequest, folder: Path) -> st
     return url
 
 
+sqlite_only = pytest.mark.parametrize("ledger_target", ["sqlite"], indirect=True)
+"""For a test of what only a file has (its bytes, its folder, its permissions) in a module whose
+tests run on both databases."""
+
+
 @pytest.fixture(params=BACKENDS)
 def ledger_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
     return new_target(request.param, request, tmp_path)
@@ -39,7 +44,7 @@ def ledger_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
 
 class Attacker:
     """A plain autocommit connection to a ledger's database, the append-only triggers dropped
-    (SQLite) or disabled (PostgreSQL)."""
+    (SQLite) or disabled (PostgreSQL): `execute` takes `?` marks on both and returns a cursor."""
 
     def __init__(self, target: str | Path) -> None:
         self.postgres = is_url(target)
@@ -53,19 +58,27 @@ class Attacker:
             for name in ("update", "delete", "replace"):
                 self._lite.execute(f"DROP TRIGGER IF EXISTS events_append_only_{name}")
 
-    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Run one statement (with `?` marks) and return its rows."""
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         if self.postgres:
-            cursor = self._pg.execute(sql.replace("?", "%s"), parameters or None)
-            return [tuple(r) for r in cursor.fetchall()] if cursor.description else []
-        return [tuple(r) for r in self._lite.execute(sql, parameters).fetchall()]
+            return self._pg.execute(sql.replace("?", "%s"), list(parameters) or None)
+        return self._lite.execute(sql, parameters)
+
+    def rows(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self.execute(sql, parameters).fetchall()]
 
     def close(self) -> None:
         if self.postgres:
-            self._pg.execute("ALTER TABLE events ENABLE TRIGGER USER")
-            self._pg.close()
+            if not self._pg.closed:
+                self._pg.execute("ALTER TABLE events ENABLE TRIGGER USER")
+                self._pg.close()
         else:
             self._lite.close()
+
+    def __enter__(self) -> Attacker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 @pytest.fixture
@@ -81,3 +94,10 @@ def attacker() -> Iterator[type[Attacker]]:
     yield Tracked
     for connection in made:
         connection.close()
+
+
+@pytest.fixture(name="ledger_path")
+def ledger_path_on_both(ledger_target: str | Path) -> str | Path:
+    """`ledger_path` on each database: a module that imports this runs its tests (and its `cli`
+    fixture's `--db`) on SQLite and on PostgreSQL."""
+    return ledger_target

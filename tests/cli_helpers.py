@@ -42,9 +42,26 @@ def table_rows(text: str) -> list[list[str]]:
     return [[c.strip() for c in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
 
 
-def snapshot(path: Path) -> dict[str, bytes]:
-    """The bytes of the ledger file and any journal beside it."""
-    return {p.name: p.read_bytes() for p in sorted(path.parent.glob(path.name + "*"))}
+def snapshot(target: str | Path) -> dict[str, Any]:
+    """Everything stored of a ledger: the bytes of the file and any journal beside it, or every
+    row of every table of the PostgreSQL database."""
+    if isinstance(target, Path):
+        return {p.name: p.read_bytes() for p in sorted(target.parent.glob(target.name + "*"))}
+    import psycopg
+
+    with psycopg.connect(target, autocommit=True) as conn:
+        tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
+        return {t: sorted(map(repr, conn.execute(f'SELECT * FROM "{t}"').fetchall())) for t in sorted(tables)}
+
+
+def exists(target: str | Path) -> bool:
+    """Whether there is a ledger (its file, or its event table in the database)."""
+    if isinstance(target, Path):
+        return target.exists()
+    import psycopg
+
+    with psycopg.connect(target, autocommit=True) as conn:
+        return conn.execute("SELECT to_regclass('events')").fetchone() != (None,)
 
 
 def listed_games(text: str) -> list[tuple[list[str], str]]:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from cli_helpers import as_json, listed_games, ok, table_rows
+from backends import Attacker, ledger_path_on_both, sqlite_only  # noqa: F401  (every test on both databases)
+from cli_helpers import as_json, exists, listed_games, ok, snapshot, table_rows
 from typer.testing import Result
 
 from doko_ledger.events.codec import dumps_canonical, to_payload
@@ -90,7 +90,7 @@ def test_import_one_file(cli: Cli, write_game: WriteGame, make_game: MakeGame, l
     events = events_of(make_game, 7, game_id="one")
     assert result.stdout.strip() == f"imported 1 game(s), {events} events into {ledger_path}"
     assert result.stderr == ""
-    assert ledger_path.exists()
+    assert exists(ledger_path)
     assert [row["game_id"] for row in as_json(cli("games", "--json"))] == ["one"]
 
 
@@ -152,7 +152,7 @@ def test_an_invalid_file_creates_no_ledger(cli: Cli, tmp_path: Path, ledger_path
     assert says in line_text
     assert "1 file(s) not imported" in result.stderr
     assert result.stdout == ""
-    assert not ledger_path.exists()
+    assert not exists(ledger_path)
 
 
 @pytest.mark.parametrize("kind", sorted(INVALID))
@@ -161,11 +161,11 @@ def test_an_invalid_file_leaves_the_ledger_bytes_unchanged(
 ) -> None:
     ok(cli("import", write_game(11)))
     ok(cli("games"))  # read models caught up
-    before = ledger_path.read_bytes()
+    before = snapshot(ledger_path)
     path, line, _ = _invalid_file(tmp_path, kind)
     result = failed(cli("import", path), 2)
     assert error_lines(result)[0].startswith(f"error: {path}:{line}: ")
-    assert ledger_path.read_bytes() == before
+    assert snapshot(ledger_path) == before
 
 
 def test_an_unreadable_file_is_a_one_line_error(cli: Cli, tmp_path: Path, ledger_path: Path) -> None:
@@ -177,7 +177,7 @@ def test_an_unreadable_file_is_a_one_line_error(cli: Cli, tmp_path: Path, ledger
         f"error: {tmp_path / 'missing.yaml'}: cannot read file: No such file or directory",
     ]
     assert "2 file(s) not imported" in result.stderr
-    assert not ledger_path.exists()
+    assert not exists(ledger_path)
 
 
 def test_a_self_referencing_yaml_alias_is_a_one_line_error(cli: Cli, tmp_path: Path, ledger_path: Path) -> None:
@@ -185,7 +185,7 @@ def test_a_self_referencing_yaml_alias_is_a_one_line_error(cli: Cli, tmp_path: P
     path.write_text("a: &loop [1, *loop]\n", encoding="utf-8")
     result = failed(cli("import", path), 2)
     assert error_lines(result)[0].startswith(f"error: {path}")
-    assert not ledger_path.exists()
+    assert not exists(ledger_path)
 
 
 def test_valid_files_are_imported_beside_an_invalid_one(
@@ -206,9 +206,9 @@ def test_the_same_game_twice_is_refused(
     events = events_of(make_game, 8, game_id="twice")
     ok(cli("import", path))
     ok(cli("games"))
-    before = ledger_path.read_bytes()
+    before = snapshot(ledger_path)
     result = failed(cli("import", path), 2)
-    assert ledger_path.read_bytes() == before
+    assert snapshot(ledger_path) == before
     assert error_lines(result) == [f"error: {path}: game 'twice' is already in the ledger"]
     assert len(as_json(cli("log", "twice", "--json"))) == events
     assert ok(cli("verify")).stdout.startswith(f"ledger verified: {events} events in 1 streams")
@@ -280,7 +280,7 @@ def test_an_unfinished_game_is_listed_as_such(cli: Cli, write_game: WriteGame, m
 def test_games_before_any_import_is_an_error(cli: Cli, ledger_path: Path, tmp_path: Path) -> None:
     bad, _, _ = _invalid_file(tmp_path, "revoke")
     failed(cli("import", bad))
-    assert not ledger_path.exists()
+    assert not exists(ledger_path)
     result = failed(cli("games"), 1)
     assert error_lines(result) == [
         f"error: no ledger at {ledger_path} (import a game or start a card night first, or pass --db)"
@@ -502,9 +502,8 @@ def test_verify_a_clean_ledger(cli: Cli, imported: list[RandomGame]) -> None:
     assert data["position"] == last["position"] == 2 * NORMAL_EVENTS
 
 
-def _tamper(ledger_path: Path, position: int, payload: str) -> None:
-    with sqlite3.connect(ledger_path, isolation_level=None) as conn:
-        conn.execute("DROP TRIGGER events_append_only_update")
+def _tamper(ledger_path: str | Path, position: int, payload: str) -> None:
+    with Attacker(ledger_path) as conn:
         conn.execute("UPDATE events SET payload = ? WHERE position = ?", [payload, position])
 
 
@@ -525,14 +524,14 @@ def test_verify_after_tampering_names_the_event(cli: Cli, imported: list[RandomG
 
 def test_rebuild_restores_the_read_models(cli: Cli, imported: list[RandomGame], ledger_path: Path) -> None:
     before = as_json(cli("games", "--json"))
-    with sqlite3.connect(ledger_path, isolation_level=None) as conn:
+    with Attacker(ledger_path) as conn:
         conn.execute("DELETE FROM games WHERE game_id = 'kitchen-01'")
         conn.execute("UPDATE tricks SET winner = 'Nobody'")
     result = ok(cli("rebuild"))
     assert result.stdout.strip() == "rebuilt the read models from 2 game(s)"
     assert as_json(cli("games", "--json")) == before
-    with sqlite3.connect(ledger_path) as conn:
-        winners = {r[0] for r in conn.execute("SELECT DISTINCT winner FROM tricks")}
+    with Attacker(ledger_path) as conn:
+        winners = {r[0] for r in conn.rows("SELECT DISTINCT winner FROM tricks")}
     assert winners <= {"Anna", "Ben", "Clara", "Dirk"}
     assert ok(cli("verify")).exit_code == 0
 
@@ -600,9 +599,10 @@ def test_read_commands_never_create_a_ledger(cli: Cli, ledger_path: Path, args: 
     assert error_lines(result) == [
         f"error: no ledger at {ledger_path} (import a game or start a card night first, or pass --db)"
     ]
-    assert not ledger_path.exists()
+    assert not exists(ledger_path)
 
 
+@sqlite_only
 def test_a_file_that_is_not_a_ledger_is_a_one_line_error(cli: Cli, ledger_path: Path) -> None:
     ledger_path.write_text("hello\n" * 100)
     result = failed(cli("games"), 1)
@@ -620,7 +620,7 @@ def test_top_level_help_lists_every_command(cli: Cli, ledger_path: Path) -> None
     for command in COMMANDS:
         assert re.search(rf"│ {command}\s", out), command
     assert "$DOKO_DB" in out
-    assert not ledger_path.exists()
+    assert not exists(ledger_path)
 
 
 def test_no_arguments_shows_help(cli: Cli) -> None:
@@ -634,6 +634,6 @@ def test_every_command_has_help(cli: Cli, ledger_path: Path, command: str) -> No
     out = ok(cli(command, "--help")).stdout
     assert "Usage:" in out
     assert command in out
-    assert not ledger_path.exists()
+    assert not exists(ledger_path)
     lines = [line for line in out.splitlines() if line.strip() and "Usage" not in line]
     assert lines, "the help has a description"

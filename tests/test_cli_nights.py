@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import as_json, flat, ok, refused, snapshot
+from backends import ledger_path_on_both  # noqa: F401  (every test on both databases)
+from cli_helpers import as_json, exists, flat, ok, refused, snapshot
 from typer.testing import Result
 
 from doko_ledger.events.doppelkopf import CardPlayed
@@ -163,7 +164,7 @@ def test_session_list_table_and_json(cli: Cli) -> None:
 
 def test_session_list_without_a_ledger_is_refused(cli: Cli, ledger_path: Path) -> None:
     refused(cli("session", "list", "--json"), "no ledger at")
-    assert not ledger_path.exists()
+    assert not exists(ledger_path)
 
 
 def test_a_closed_night_takes_nothing_more(cli: Cli, ledger_path: Path) -> None:

@@ -51,12 +51,6 @@ def seed_two_streams(store: EventStore) -> None:
     store.append("s/a", cards("CJ"), expected_version=3, recorded_by=BY, recorded_at=AT)
 
 
-def rows(target: str | Path, attacker: type[Attacker]) -> list[tuple[object, ...]]:
-    return attacker(target).execute(
-        "SELECT position, stream, version, type, payload, prev_hash, hash FROM events ORDER BY position"
-    )
-
-
 # -- appending and reading ---------------------------------------------------------------------
 
 
@@ -248,7 +242,7 @@ def test_verify_names_the_next_event_when_the_hash_is_rewritten_too(
     seed_two_streams(store)
     edit = attacker(ledger_target)
     payload = '{"card":"HA","seat":1}'
-    (prev,) = edit.execute("SELECT prev_hash FROM events WHERE position = 2")[0]
+    (prev,) = edit.rows("SELECT prev_hash FROM events WHERE position = 2")[0]
     forged = chain_hash(prev, 2, "s/a", 2, "CardPlayed", 1, payload, AT, BY)
     edit.execute("UPDATE events SET payload = ?, hash = ? WHERE position = 2", [payload, forged])
     report = store.verify()
@@ -295,7 +289,7 @@ def test_a_newer_format_is_read_with_its_read_models_caught_up_privately(
         assert [row["game_id"] for row in ledger.games()] == ["newer"]  # folded where it changes nothing
         with pytest.raises(LedgerReadOnly, match="newer than this doko_ledger"):
             ledger.store.append("s/x", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
-    assert attacker(ledger_target).execute("SELECT count(*) FROM events") == [(len(game.events),)]
+    assert attacker(ledger_target).rows("SELECT count(*) FROM events") == [(len(game.events),)]
     untouched = EventStore.open(ledger_target)
     try:
         assert "games" not in untouched.db.table_names()  # no read model was written to the ledger

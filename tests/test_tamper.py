@@ -1,7 +1,8 @@
 """Tamper evidence: one hash chain over every position, so the head covers the whole log.
 
-Every kind of tampering is done the way an attacker with the file would: a plain `sqlite3`
-connection, the append-only triggers dropped. Each must be caught by `verify`, naming the
+Every kind of tampering is done the way an attacker with the file or the database would: a
+plain `sqlite3` or `psycopg` connection, the append-only triggers dropped or disabled; on
+SQLite and on PostgreSQL (`ledger_target`). Each must be caught by `verify`, naming the
 first bad position; where the attacker recomputes every hash after the change (the log is
 then consistent on its own), `verify --expect` with a head noted before catches it.
 """
@@ -9,11 +10,11 @@ then consistent on its own), `verify --expect` with a head noted before catches 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from backends import Attacker, ledger_path_on_both  # noqa: F401  (every test on both databases)
 from cli_helpers import as_json, flat, ok
 from typer.testing import Result
 
@@ -27,31 +28,28 @@ GAMES = ["01-normal.yaml", "14-marriage-first-trick.yaml", "18-poverty.yaml"]
 
 
 @pytest.fixture
-def ledger(cli: Cli, ledger_path: Path) -> Iterator[Path]:
+def ledger(cli: Cli, ledger_path: str | Path) -> Iterator[str | Path]:
     """Three games, one after another: the middle game's stream is neither first nor last."""
     ok(cli("import", *(SAMPLES / g for g in GAMES)))
     yield ledger_path
 
 
-def _conn(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None)
-    for trigger in ("update", "delete", "replace"):
-        conn.execute(f"DROP TRIGGER events_append_only_{trigger}")
-    return conn
+def _conn(target: str | Path) -> Attacker:
+    return Attacker(target)
 
 
-def _rows(conn: sqlite3.Connection) -> list[tuple[object, ...]]:
-    return [tuple(r) for r in conn.execute("SELECT * FROM events ORDER BY position")]
+def _rows(conn: Attacker) -> list[tuple[object, ...]]:
+    return conn.rows("SELECT * FROM events ORDER BY position")
 
 
-def _middle(conn: sqlite3.Connection) -> tuple[int, int]:
+def _middle(conn: Attacker) -> tuple[int, int]:
     """The first and last positions of the middle game."""
     streams = [r[0] for r in conn.execute("SELECT stream FROM events WHERE version = 1 ORDER BY position")]
     row = conn.execute("SELECT min(position), max(position) FROM events WHERE stream = ?", [streams[1]]).fetchone()
     return int(row[0]), int(row[1])
 
 
-def _rechain(conn: sqlite3.Connection, start: int = 1) -> None:
+def _rechain(conn: Attacker, start: int = 1) -> None:
     """Recompute every hash from `start` on, as an attacker covering their tracks would."""
     rows = conn.execute("SELECT * FROM events WHERE position >= ? ORDER BY position", [start]).fetchall()
     before = conn.execute("SELECT hash FROM events WHERE position = ?", [start - 1]).fetchone()
@@ -62,7 +60,7 @@ def _rechain(conn: sqlite3.Connection, start: int = 1) -> None:
         prev = digest
 
 
-def _rechain_one(conn: sqlite3.Connection, position: int) -> None:
+def _rechain_one(conn: Attacker, position: int) -> None:
     """Recompute only one event's hash from its own stored prev_hash."""
     row = conn.execute("SELECT * FROM events WHERE position = ?", [position]).fetchone()
     _, stream, version, kind, schema, payload, at, by, prev, _ = row
@@ -71,23 +69,23 @@ def _rechain_one(conn: sqlite3.Connection, position: int) -> None:
 
 
 # Each tampering returns the first bad position verify must name.
-Tamper = Callable[[sqlite3.Connection], int]
+Tamper = Callable[[Attacker], int]
 
 
-def _edit(conn: sqlite3.Connection, position: int) -> None:
+def _edit(conn: Attacker, position: int) -> None:
     """A payload changed in a way that still reads (a space after a colon)."""
     edit = "UPDATE events SET payload = replace(payload, '\"seat\":', '\"seat\": ') WHERE position = ?"
     conn.execute(edit, [position])
 
 
-def edit_payload(conn: sqlite3.Connection) -> int:
+def edit_payload(conn: Attacker) -> int:
     first, _ = _middle(conn)
     p = first + 20
     _edit(conn, p)
     return p
 
 
-def edit_payload_and_its_hash(conn: sqlite3.Connection) -> int:
+def edit_payload_and_its_hash(conn: Attacker) -> int:
     first, _ = _middle(conn)
     p = first + 20
     _edit(conn, p)
@@ -95,25 +93,25 @@ def edit_payload_and_its_hash(conn: sqlite3.Connection) -> int:
     return p + 1  # its own hash matches now; the next event's link to it does not
 
 
-def edit_author(conn: sqlite3.Connection) -> int:
+def edit_author(conn: Attacker) -> int:
     first, _ = _middle(conn)
     conn.execute("UPDATE events SET recorded_by = 'mallory' WHERE position = ?", [first + 3])
     return first + 3
 
 
-def edit_time(conn: sqlite3.Connection) -> int:
+def edit_time(conn: Attacker) -> int:
     first, _ = _middle(conn)
     conn.execute("UPDATE events SET recorded_at = '2020-01-01T00:00:00+00:00' WHERE position = ?", [first])
     return first
 
 
-def delete_middle_event(conn: sqlite3.Connection) -> int:
+def delete_middle_event(conn: Attacker) -> int:
     first, _ = _middle(conn)
     conn.execute("DELETE FROM events WHERE position = ?", [first + 5])
     return first + 5
 
 
-def delete_and_renumber(conn: sqlite3.Connection) -> int:
+def delete_and_renumber(conn: Attacker) -> int:
     """Delete the middle game's last event and close the gap: every later position moves down."""
     _, last = _middle(conn)
     conn.execute("DELETE FROM events WHERE position = ?", [last])
@@ -122,7 +120,7 @@ def delete_and_renumber(conn: sqlite3.Connection) -> int:
     return last
 
 
-def delete_a_stream_s_last_events_and_renumber_and_rechain_it(conn: sqlite3.Connection) -> int:
+def delete_a_stream_s_last_events_and_renumber_and_rechain_it(conn: Attacker) -> int:
     """The attack of the old per-stream chains: the middle game loses its last two events,
     positions are closed up, and the middle game's events are re-hashed."""
     first, last = _middle(conn)
@@ -134,7 +132,7 @@ def delete_a_stream_s_last_events_and_renumber_and_rechain_it(conn: sqlite3.Conn
     return last - 1
 
 
-def insert_event(conn: sqlite3.Connection) -> int:
+def insert_event(conn: Attacker) -> int:
     """A copy of an event of the middle game put in after it, later positions moved up."""
     first, _ = _middle(conn)
     p = first + 10
@@ -148,7 +146,7 @@ def insert_event(conn: sqlite3.Connection) -> int:
     return p + 1
 
 
-def reorder_two_events(conn: sqlite3.Connection) -> int:
+def reorder_two_events(conn: Attacker) -> int:
     first, _ = _middle(conn)
     a, b = first + 12, first + 13
     conn.execute("UPDATE events SET position = -1 WHERE position = ?", [a])
@@ -157,7 +155,7 @@ def reorder_two_events(conn: sqlite3.Connection) -> int:
     return a
 
 
-def swap_streams(conn: sqlite3.Connection) -> int:
+def swap_streams(conn: Attacker) -> int:
     """Two events exchange their streams (and versions): each game gets the other's card."""
     first, last = _middle(conn)
     a, b = first + 14, last + 14
@@ -169,7 +167,7 @@ def swap_streams(conn: sqlite3.Connection) -> int:
     return a
 
 
-def rechain_a_middle_stream(conn: sqlite3.Connection) -> int:
+def rechain_a_middle_stream(conn: Attacker) -> int:
     """The middle game's payload edited and all its events re-hashed in a chain of their own."""
     first, last = _middle(conn)
     _edit(conn, first + 8)
@@ -181,7 +179,7 @@ def rechain_a_middle_stream(conn: sqlite3.Connection) -> int:
     return last + 1  # the next game's first event still links to the old hash
 
 
-def renumber_positions(conn: sqlite3.Connection) -> int:
+def renumber_positions(conn: Attacker) -> int:
     """Every position from the middle game on moved up by ten."""
     first, _ = _middle(conn)
     conn.execute("UPDATE events SET position = -position - 10 WHERE position >= ?", [first])
@@ -206,12 +204,13 @@ TAMPERINGS: list[Tamper] = [
 
 
 @pytest.mark.parametrize("tamper", TAMPERINGS, ids=lambda t: t.__name__)
-def test_every_tampering_is_caught_at_its_first_bad_position(cli: Cli, ledger: Path, tamper: Tamper) -> None:
+def test_every_tampering_is_caught_at_its_first_bad_position(cli: Cli, ledger: str | Path, tamper: Tamper) -> None:
     head = as_json(cli("head", "--json"))
     with _conn(ledger) as conn:
         before = _rows(conn)
         first_bad = tamper(conn)
-    assert _rows(sqlite3.connect(ledger)) != before
+    with _conn(ledger) as after:
+        assert _rows(after) != before
     with Ledger.open(ledger) as opened:
         report = opened.verify()
     assert not report.ok
@@ -225,7 +224,7 @@ def test_every_tampering_is_caught_at_its_first_bad_position(cli: Cli, ledger: P
 
 @pytest.mark.parametrize("tamper", TAMPERINGS, ids=lambda t: t.__name__)
 def test_a_tampering_with_every_later_hash_recomputed_is_caught_by_the_noted_head(
-    cli: Cli, ledger: Path, tamper: Tamper
+    cli: Cli, ledger: str | Path, tamper: Tamper
 ) -> None:
     """The attacker recomputes the whole chain after the change: the log is consistent on its
     own, but no longer extends the head noted before."""
@@ -246,7 +245,7 @@ def test_a_tampering_with_every_later_hash_recomputed_is_caught_by_the_noted_hea
     assert "is not the hash of any event of this log" in flat(result.stdout)
 
 
-def test_deleting_the_newest_event_is_caught_by_the_noted_head(cli: Cli, ledger: Path) -> None:
+def test_deleting_the_newest_event_is_caught_by_the_noted_head(cli: Cli, ledger: str | Path) -> None:
     noted = as_json(cli("head", "--json"))
     with _conn(ledger) as conn:
         conn.execute("DELETE FROM events WHERE position = ?", [noted["position"]])
@@ -257,7 +256,7 @@ def test_deleting_the_newest_event_is_caught_by_the_noted_head(cli: Cli, ledger:
     assert data["ok"] is False and data["expected_at"] is None
 
 
-def test_the_head_names_its_position_and_is_extended_by_later_events(cli: Cli, ledger: Path) -> None:
+def test_the_head_names_its_position_and_is_extended_by_later_events(cli: Cli, ledger: str | Path) -> None:
     noted = as_json(cli("head", "--json"))
     assert noted["position"] == noted["events"] > 0
     assert len(noted["head"]) == 64
@@ -274,7 +273,7 @@ def test_the_head_names_its_position_and_is_extended_by_later_events(cli: Cli, l
 
 
 @pytest.mark.parametrize("bad", ["abc", "g" * 64, "0" * 15, "1" * 65])
-def test_an_expected_head_that_is_not_a_hash_is_a_usage_error(cli: Cli, ledger: Path, bad: str) -> None:
+def test_an_expected_head_that_is_not_a_hash_is_a_usage_error(cli: Cli, ledger: str | Path, bad: str) -> None:
     result = cli("verify", "--expect", bad)
     assert result.exit_code == 2
     assert result.stderr.strip().startswith("error: --expect")

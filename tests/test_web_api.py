@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import ledger_path_on_both  # noqa: F401  (every test on both databases)
 from typer.testing import Result
 from web_helpers import CODE, app_for, client, csrf_of, joined, start_night
 
