@@ -1,4 +1,5 @@
-"""Shared fixtures: seeded random legal games, a temporary ledger, and a CLI runner."""
+"""Shared fixtures: seeded random legal games, a temporary ledger, a CLI runner, and PostgreSQL
+(`postgres_url`, `make_postgres_database`, `postgres_server`: see tests/postgres.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from postgres import make_postgres_database, postgres_server, postgres_url  # noqa: F401  (fixtures for every test)
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cards import ALTE, deck
