@@ -78,8 +78,9 @@ def _run_script(command: str, directory: Path) -> subprocess.CompletedProcess[st
 
 
 def _last_line(text: str) -> str:
+    """The script's reason, without its `error: `."""
     lines = text.strip().splitlines()
-    return lines[-1] if lines else ""
+    return lines[-1].removeprefix("error: ") if lines else ""
 
 
 @dataclass
@@ -100,7 +101,9 @@ class PostgresServer:
                     "SELECT rolcreatedb OR rolsuper FROM pg_roles WHERE rolname = current_user"
                 ).fetchone()
         except psycopg.Error as error:
-            raise PostgresUnavailable(f"the PostgreSQL server does not answer: {_last_line(str(error))}") from error
+            raise PostgresUnavailable(
+                f"the PostgreSQL server does not answer: {' '.join(str(error).split())}"
+            ) from error
         if not (row and row[0]):
             raise PostgresUnavailable("the PostgreSQL user may not create databases (it needs CREATEDB)")
 
@@ -173,7 +176,11 @@ def postgres_server() -> Iterator[PostgresServer]:
     try:
         server, stop = start_server()
     except PostgresUnavailable as error:
-        pytest.fail(f"PostgreSQL tests: {error}", pytrace=False)
+        unavailable = str(error)
+    else:
+        unavailable = ""
+    if unavailable:  # outside the except clause, so that the failure is one line and no chain of causes
+        pytest.fail(f"PostgreSQL tests: {unavailable}", pytrace=False)
     try:
         yield server
     finally:

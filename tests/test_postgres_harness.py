@@ -218,11 +218,14 @@ def test_without_postgresql_a_test_fails_with_one_line_and_is_never_skipped(tmp_
     assert done.returncode == 1, done.stdout + done.stderr
     assert "1 error" in done.stdout and "skipped" not in done.stdout
     message = (
-        f"PostgreSQL tests: error: no PostgreSQL server in {empty}; install Debian's postgresql"
+        f"PostgreSQL tests: no PostgreSQL server in {empty}; install Debian's postgresql"
         f" (sudo tools/install-system-deps); or set {SERVER_VARIABLE}=postgresql://USER@HOST:PORT/DBNAME"
         " to a running server whose user may create databases"
     )
-    assert message in done.stdout.splitlines(), done.stdout
+    lines = done.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if "ERROR at setup of test_needs_postgres" in line)
+    assert lines[start + 1] == message, done.stdout
+    assert "short test summary" in lines[start + 2], done.stdout  # one line, no traceback
 
 
 def test_a_failing_or_interrupted_session_still_stops_its_cluster(tmp_path: Path) -> None:
@@ -249,3 +252,42 @@ def test_a_database_url_names_another_database_on_the_same_server() -> None:
         "postgresql://postgres@/doko_test_1_2?host=/tmp/d/socket&port=5432"
     )
     assert database_url("postgresql://me:secret@db.example:6543/", "x") == "postgresql://me:secret@db.example:6543/x"
+
+
+def _ci_copy(tmp_path: Path, fail_on: str = "") -> tuple[Path, dict[str, str]]:
+    """A copy of .ci/run and tools/postgres-cluster, with a stand-in `make` on PATH that logs its target
+    and the server it was handed, checks that server answers, and fails on target `fail_on`."""
+    tree = tmp_path / "tree"
+    for path in (Path(".ci/run"), Path("tools/postgres-cluster")):
+        (tree / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(TESTS.parent / path, tree / path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "make.log"
+    answers = f"import os, psycopg; psycopg.connect(os.environ['{SERVER_VARIABLE}']).close()"
+    (bin_dir / "make").write_text(
+        f"""#!/bin/sh
+echo "$1 ${{{SERVER_VARIABLE}:-}}" >> {log}
+[ -z "${{{SERVER_VARIABLE}:-}}" ] || {sys.executable} -c '{answers}'
+[ "$1" != "{fail_on}" ]
+"""
+    )
+    (bin_dir / "make").chmod(0o755)
+    env = {name: value for name, value in os.environ.items() if name != SERVER_VARIABLE}
+    return tree, {**env, "PATH": f"{bin_dir}:{env['PATH']}"}
+
+
+@pytest.mark.parametrize("fail_on", ["", "test"])
+def test_ci_runs_the_tests_on_a_cluster_it_starts_and_stops(tmp_path: Path, fail_on: str) -> None:
+    tree, env = _ci_copy(tmp_path, fail_on)
+    done = subprocess.run([str(tree / ".ci" / "run")], capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == (1 if fail_on else 0), done.stderr
+    steps = [line.split(" ", 1) for line in (tmp_path / "make.log").read_text().splitlines()]
+    assert [target for target, _ in steps] == (["system-deps", "test"] if fail_on else ["system-deps", "test", "lint"])
+    assert steps[0][1] == ""  # the packages come before the cluster
+    url = steps[1][1]
+    assert {server for _, server in steps[1:]} == {url}
+    (socket,) = parse_qs(urlsplit(url).query)["host"]
+    directory = Path(socket).parent
+    assert not directory.exists()
+    assert _processes_of(directory) == set()
