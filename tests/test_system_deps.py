@@ -1,5 +1,5 @@
 """`make test` installs the Debian packages the tests need, in one place (tools/install-system-deps),
-as root; otherwise it names the one command to run and fails. `.ci/run` only calls `make test`.
+as root; otherwise it names the one command to run and fails. `.ci/run` calls `make test`.
 
 The script is run on a copy with one more package that is never there, and with `id` and
 `apt-get` stand-ins on PATH, so nothing is installed on this machine.
@@ -71,5 +71,5 @@ def test_make_test_runs_it_before_the_tests_and_ci_calls_make_test() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     assert "make test" in ci
     assert "apt-get" not in ci  # one place installs: the script
-    for need in ("chromium ", "chromium-driver "):
+    for need in ("chromium ", "chromium-driver ", "postgresql "):
         assert any(line.strip().startswith(f'"{need}') for line in SCRIPT.read_text().splitlines()), need
