@@ -3,7 +3,8 @@
 Fixtures (conftest.py imports them, so any test may ask for them):
 
 - ``postgres_url``: the URL of a new, empty database (``doko_test_<pid>_<n>``, from template0,
-  UTF8 with the C collation), dropped after the test.
+  UTF8, sorting text by ICU's German collation as a club's server might), dropped after the test.
+  The ledger must not depend on the collation: it compares stream names as bytes itself.
 - ``make_postgres_database``: a function returning the URL of one more such database; all of
   them are dropped after the test.
 - ``postgres_server`` (session): the server they live on, a ``PostgresServer``.
@@ -115,9 +116,10 @@ class PostgresServer:
         name = f"doko_test_{os.getpid()}_{next(_numbers)}"
         with psycopg.connect(self.url, autocommit=True) as connection:
             connection.execute(
-                sql.SQL("CREATE DATABASE {} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'").format(
-                    sql.Identifier(name)
-                )
+                sql.SQL(
+                    "CREATE DATABASE {} TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'de-DE'"
+                    " LC_COLLATE 'C' LC_CTYPE 'C'"
+                ).format(sql.Identifier(name))
             )
         self._created.add(name)
         return database_url(self.url, name)

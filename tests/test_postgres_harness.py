@@ -115,9 +115,14 @@ def test_a_tests_database_connects_is_empty_and_exists_on_the_server(
     assert name in postgres_server.databases()
     with psycopg.connect(postgres_url) as connection:
         row = connection.execute(
-            "SELECT pg_encoding_to_char(encoding), datcollate FROM pg_database WHERE datname = current_database()"
+            "SELECT pg_encoding_to_char(encoding), datlocprovider, daticulocale FROM pg_database"
+            " WHERE datname = current_database()"
         ).fetchone()
-    assert row == ("UTF8", "C")
+        order = connection.execute(
+            "SELECT string_agg(x, ' ' ORDER BY x) FROM unnest(ARRAY['b', 'Ä', 'a']) x"
+        ).fetchone()
+    assert row == ("UTF8", "i", "de-DE")
+    assert order == ("a Ä b",)  # not the order of the bytes (a b Ä): names must not be sorted by the database
 
 
 def test_what_a_test_writes_stays_in_its_database(make_postgres_database: Callable[[], str]) -> None:

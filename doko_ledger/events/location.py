@@ -19,6 +19,8 @@ def shown(target: str | Path) -> str:
     if not is_url(target):
         return str(target)
     parts = urlsplit(str(target))
+    if parts.password is None and "password" not in parts.query:
+        return str(target)
     netloc = parts.netloc
     if parts.password is not None:
         netloc = netloc.replace(f":{parts.password}@", "@", 1)

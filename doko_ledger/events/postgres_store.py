@@ -76,7 +76,10 @@ class PostgresEventStore(EventStore):
             make_conninfo(url)
             db = Database.connect(url)
         except psycopg.Error as exc:
-            raise LedgerError(f"cannot open {where}: {_first_line(exc)}") from None
+            text = _first_line(exc)
+            if create and "does not exist" in text and "database" in text:
+                text += " (make it first: `createdb NAME`)"
+            raise LedgerError(f"cannot open {where}: {text}") from None
         store = cls(db, where=where)
         try:
             store._prepare(create)
@@ -96,16 +99,19 @@ class PostgresEventStore(EventStore):
         self.db.execute(LEDGER_TABLE)
 
     def _begin(self) -> None:
-        self.db.execute("BEGIN")
         if self._scratch:  # read models in this connection's temporary tables: nobody to wait for
+            self.db.execute("BEGIN")
             return
-        self.db.execute(f"SET LOCAL lock_timeout = {int(self.busy_timeout_ms)}")
         if not self._log_exists:
             self._log_exists = "events" in self.db.table_names()
-        if self._log_exists:
-            self.db.execute("LOCK TABLE events IN EXCLUSIVE MODE")
-        else:  # the ledger is being made: its makers take turns on one lock of the database
-            self.db.execute("SELECT pg_advisory_xact_lock(?)", [CREATE_LOCK])
+        # the ledger being made: its makers take turns on one lock of the database
+        lock = (
+            "LOCK TABLE events IN EXCLUSIVE MODE"
+            if self._log_exists
+            else f"SELECT pg_advisory_xact_lock({CREATE_LOCK})"
+        )
+        # one round trip to the server for the three
+        self.db.executescript(f"BEGIN; SET LOCAL lock_timeout = {int(self.busy_timeout_ms)}; {lock}")
 
     def _commit(self) -> None:
         self.db.execute("COMMIT")

@@ -164,7 +164,9 @@ class EventStore:
             if names:
                 raise LedgerError(f"{self.where} is not a doko_ledger ledger (it has no event table)")
             if not create:
-                raise LedgerError(f"no ledger at {self.where} (import a game or start a card night first, or pass --db)")
+                raise LedgerError(
+                    f"no ledger at {self.where} (import a game or start a card night first, or pass --db)"
+                )
             with self.transaction():
                 self._create_tables()
                 self.db.execute(SET, ["format", LEDGER_FORMAT])
