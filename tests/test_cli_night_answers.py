@@ -5,12 +5,12 @@ table keeps hidden parties hidden, voided and corrected deals are marked everywh
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Attacker, ledger_path_on_both  # noqa: F401  (every test on both databases)
 from cli_helpers import as_json, flat, ok, refused
 from conftest import CLI_ENV
 from test_cli_nights import FOUR, SEED, _rest_of_the_game, record, standings, start
@@ -34,13 +34,10 @@ def bock_night(cli: Cli, tmp_path: Path) -> Cli:
     return cli
 
 
-def _scores_row(ledger_path: Path, game_id: str) -> tuple[Any, ...]:
-    with sqlite3.connect(ledger_path) as db:
-        row = db.execute(
-            "SELECT seat0, seat1, seat2, seat3, multiplier, bock FROM scores WHERE game_id = ?", [game_id]
-        ).fetchone()
-    assert row is not None
-    return tuple(row)
+def _scores_row(ledger_path: str | Path, game_id: str) -> tuple[Any, ...]:
+    with Attacker(ledger_path) as db:
+        (row,) = db.rows("SELECT seat0, seat1, seat2, seat3, multiplier, bock FROM scores WHERE game_id = ?", [game_id])
+    return row
 
 
 # -- 1. bock rounds in score, audit, exports and the read models ------------------------------
@@ -278,12 +275,12 @@ def test_a_ledger_with_the_older_games_tables_folds_them_again(cli: Cli, ledger_
     record(cli, "--re", "Anna,Clara", "--re-points", "150")
     ok(cli("undo"))
     ok(cli("games"))
-    with sqlite3.connect(ledger_path) as db:  # as the previous version left them
+    with Attacker(ledger_path) as db:  # as the previous version left them
         for column in ("night", "deal", "status", "corrected_by", "replaces"):
             db.execute(f"ALTER TABLE games DROP COLUMN {column}")
         db.execute("UPDATE projection_positions SET name = 'games' WHERE name = 'games-v2'")
     (row,) = as_json(cli("games", "--json"))
     assert (row["game_id"], row["status"]) == ("n-01", "voided")
-    with sqlite3.connect(ledger_path) as db:
-        names = [r[0] for r in db.execute("SELECT name FROM projection_positions ORDER BY name")]
+    with Attacker(ledger_path) as db:
+        names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
     assert "games" not in names and "games-v2" in names

@@ -10,13 +10,11 @@ Expectations (landlord, stake, doublings, payments, totals) come from the refere
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import random
 import re
 import shutil
-import sqlite3
 import tempfile
 from collections import Counter
 from collections.abc import Callable
@@ -26,7 +24,8 @@ from typing import Any
 
 import pytest
 import yaml
-from cli_helpers import as_json, listed_games, ok
+from backends import Attacker, ledger_path_on_both  # noqa: F401  (every test on both databases)
+from cli_helpers import as_json, listed_games, ok, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_doudizhu_files import (
@@ -75,11 +74,6 @@ def refused(result: Result, code: int) -> str:
     return errors[0]
 
 
-def snapshot(db: Path) -> dict[str, str]:
-    """SHA-256 of the ledger and any journal beside it."""
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(db.parent.glob(db.name + "*"))}
-
-
 def _invoke(db: Path, *args: str | Path) -> Result:
     return CliRunner().invoke(app, ["--db", str(db), *map(str, args)], env=ENV, catch_exceptions=True)
 
@@ -111,9 +105,14 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def ledger(template: Path, ledger_path: Path) -> Path:
-    """A copy of the template where the `cli` fixture looks for its ledger."""
-    shutil.copyfile(template, ledger_path)
+def ledger(template: Path, ledger_path: str | Path) -> str | Path:
+    """A copy of the template where the `cli` fixture looks for its ledger (on PostgreSQL, by
+    `doko copy`'s library call)."""
+    if isinstance(ledger_path, Path):
+        shutil.copyfile(template, ledger_path)
+    else:
+        with Ledger.open(template) as source:
+            source.copy_to(ledger_path)
     return ledger_path
 
 
@@ -367,12 +366,11 @@ def test_verify_is_clean(ledger: Path, cli: Cli) -> None:
     assert report["ok"] is True and report["problems"] == []
 
 
-def _rows(db: Path, table: str, leave_out: tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    with sqlite3.connect(db) as conn:
+def _rows(db: str | Path, table: str, leave_out: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    with Attacker(db) as conn:
         cursor = conn.execute(f"SELECT * FROM {table}")
         names = [c[0] for c in cursor.description]
         rows = [{k: v for k, v in zip(names, row, strict=True) if k not in leave_out} for row in cursor]
-    conn.close()
     return sorted(rows, key=lambda r: json.dumps(r, sort_keys=True, default=str))
 
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from backends import ledger_path_on_both  # noqa: F401  (every test on both databases)
 from browser import _free_port
 from markupsafe import escape
 from web_helpers import CODE, app_for, client, csrf_of, deal, joined, post_deal, standings, start_night, version_of
