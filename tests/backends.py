@@ -42,9 +42,9 @@ def ledger_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
     return new_target(request.param, request, tmp_path)
 
 
-class Attacker:
-    """A plain autocommit connection to a ledger's database, the append-only triggers dropped
-    (SQLite) or disabled (PostgreSQL): `execute` takes `?` marks on both and returns a cursor."""
+class Client:
+    """A plain autocommit connection to a ledger's database, as `sqlite3` or `psql` would open
+    it: `execute` takes `?` marks on both and returns a cursor."""
 
     def __init__(self, target: str | Path) -> None:
         self.postgres = is_url(target)
@@ -52,11 +52,8 @@ class Attacker:
             import psycopg
 
             self._pg = psycopg.connect(str(target), autocommit=True)
-            self._pg.execute("ALTER TABLE events DISABLE TRIGGER USER")
         else:
             self._lite = sqlite3.connect(target, isolation_level=None)
-            for name in ("update", "delete", "replace"):
-                self._lite.execute(f"DROP TRIGGER IF EXISTS events_append_only_{name}")
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         if self.postgres:
@@ -66,19 +63,39 @@ class Attacker:
     def rows(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return [tuple(r) for r in self.execute(sql, parameters).fetchall()]
 
+    def has_table(self, name: str) -> bool:
+        if self.postgres:
+            return self.rows("SELECT to_regclass(?)", [name]) != [(None,)]
+        return bool(self.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [name]))
+
     def close(self) -> None:
         if self.postgres:
-            if not self._pg.closed:
-                self._pg.execute("ALTER TABLE events ENABLE TRIGGER USER")
-                self._pg.close()
+            self._pg.close()
         else:
             self._lite.close()
 
-    def __enter__(self) -> Attacker:
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Attacker(Client):
+    """A `Client` with the append-only triggers dropped (SQLite) or disabled (PostgreSQL)."""
+
+    def __init__(self, target: str | Path) -> None:
+        super().__init__(target)
+        if self.postgres:
+            self.execute("ALTER TABLE events DISABLE TRIGGER USER")
+        else:
+            for name in ("update", "delete", "replace"):
+                self.execute(f"DROP TRIGGER IF EXISTS events_append_only_{name}")
+
+    def close(self) -> None:
+        if self.postgres and not self._pg.closed:
+            self.execute("ALTER TABLE events ENABLE TRIGGER USER")
+        super().close()
 
 
 @pytest.fixture

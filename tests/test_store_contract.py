@@ -1,14 +1,14 @@
-"""The event store's contract, on SQLite and on PostgreSQL alike (`ledger_target` runs each test
-on both): appending and reading, optimistic concurrency, the global order, the append-only log,
-the hash chain and its head, the write lock, read-only ledgers, and copying between the two.
+"""More of the event store's contract on SQLite and on PostgreSQL alike (`ledger_target` runs each
+test on both), beside test_store.py: stream names and ranges whatever the collation, the write
+lock's timeout, the same head on both, ledgers that cannot be written, and copying between the two.
 """
 
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from backends import Attacker
@@ -17,14 +17,11 @@ from conftest import random_game
 from doko_ledger.cards import parse_card
 from doko_ledger.events.copy import CopyRefused
 from doko_ledger.events.doppelkopf import CardPlayed
-from doko_ledger.events.envelope import GENESIS, chain_hash
 from doko_ledger.events.store import (
-    ConcurrencyError,
     EventStore,
     LedgerBusy,
     LedgerError,
     LedgerReadOnly,
-    NewStreamEvents,
 )
 from doko_ledger.ledger import Ledger
 from doko_ledger.streams import game_stream
@@ -54,31 +51,14 @@ def seed_two_streams(store: EventStore) -> None:
 # -- appending and reading ---------------------------------------------------------------------
 
 
-def test_envelopes_carry_stream_versions_global_positions_and_one_chain(store: EventStore) -> None:
-    first = store.append("s/a", cards("CQ", "H10"), expected_version=0, recorded_by=BY, recorded_at=AT)
-    second = store.append("s/b", cards("SK"), expected_version=0, recorded_by=BY, recorded_at=AT)
-    assert [(e.stream, e.version, e.position) for e in first + second] == [("s/a", 1, 1), ("s/a", 2, 2), ("s/b", 1, 3)]
-    prev = GENESIS
-    for envelope in first + second:
-        assert envelope.prev_hash == prev
-        prev = envelope.hash
-    assert store.head() == (prev, 3, 3)
-
-
-def test_reads_give_the_events_in_stream_and_in_global_order(store: EventStore) -> None:
+def test_the_streams_changed_between_two_positions_and_the_streams_without_an_event(store: EventStore) -> None:
     seed_two_streams(store)
-    assert [r.event for r in store.read_stream("s/a")] == cards("CQ", "H10", "DA") + cards("CJ")
-    assert [r.envelope.position for r in store.read_all(after_position=3)] == [4, 5, 6]
-    assert store.stream_version("s/a") == 4
-    assert store.stream_version("s/none") == 0
-    grouped = list(store.iter_stream_events("s/"))
-    assert [(g.stream, len(g.events), g.first_position, g.last_position) for g in grouped] == [
-        ("s/a", 4, 1, 6),
-        ("s/b", 2, 4, 5),
-    ]
     assert sorted(store.changed_streams("s/", 4, 6)) == ["s/a", "s/b"]
     assert store.changed_streams("s/", 5, 6) == ["s/a"]
+    assert store.changed_streams("t/", 0, 6) == []
     assert store.streams_without("s/", "CardPlayed") == []
+    assert store.streams_without("s/", "GameStarted") == ["s/a", "s/b"]
+    assert store.streams_starting_with(["s/b", "s/a", "s/none"], ["CardPlayed"]) == ["s/b", "s/a"]
 
 
 def test_stream_names_sort_as_bytes_and_prefixes_are_literal(store: EventStore) -> None:
@@ -96,63 +76,6 @@ def test_stream_names_sort_as_bytes_and_prefixes_are_literal(store: EventStore) 
 
 
 # -- optimistic concurrency --------------------------------------------------------------------
-
-
-def test_a_stale_expected_version_is_refused_and_writes_nothing(store: EventStore) -> None:
-    seed_two_streams(store)
-    with pytest.raises(ConcurrencyError, match="someone else recorded first; nothing was written") as refused:
-        store.append("s/a", cards("S9"), expected_version=3, recorded_by=BY, recorded_at=AT)
-    assert refused.value.exit_code == 3
-    assert store.head().events == 6
-
-
-def test_several_streams_are_appended_all_or_nothing(store: EventStore) -> None:
-    seed_two_streams(store)
-    with pytest.raises(ConcurrencyError):
-        store.append_streams(
-            [NewStreamEvents("s/c", 0, cards("HA")), NewStreamEvents("s/b", 1, cards("HK"))],
-            recorded_by=BY,
-            recorded_at=AT,
-        )
-    assert store.stream_version("s/c") == 0
-    assert store.head().events == 6
-
-
-def test_a_second_connection_with_a_stale_version_loses(store: EventStore, ledger_target: str | Path) -> None:
-    other = EventStore.open(ledger_target)
-    try:
-        version = other.stream_version("s/a")
-        store.append("s/a", cards("CQ"), expected_version=version, recorded_by=BY, recorded_at=AT)
-        with pytest.raises(ConcurrencyError):
-            other.append("s/a", cards("CK"), expected_version=version, recorded_by=BY, recorded_at=AT)
-    finally:
-        other.close()
-    assert [r.event for r in store.read_stream("s/a")] == cards("CQ")
-
-
-def test_racing_threads_on_one_stream_exactly_one_wins(store: EventStore, ledger_target: str | Path) -> None:
-    results: list[str] = []
-    start = threading.Barrier(6)
-
-    def write(n: int) -> None:
-        own = EventStore.open(ledger_target)
-        try:
-            start.wait()
-            own.append("s/race", cards("CQ"), expected_version=0, recorded_by=f"w{n}", recorded_at=AT)
-            results.append("won")
-        except ConcurrencyError:
-            results.append("lost")
-        finally:
-            own.close()
-
-    threads = [threading.Thread(target=write, args=(n,)) for n in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(results) == ["lost"] * 5 + ["won"]
-    assert store.stream_version("s/race") == 1
-    assert store.verify().ok
 
 
 def test_a_writer_waiting_longer_than_the_busy_timeout_gets_exit_3(
@@ -173,89 +96,24 @@ def test_a_writer_waiting_longer_than_the_busy_timeout_gets_exit_3(
 # -- the log is append-only --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "statement",
-    [
-        "UPDATE events SET payload = '{}' WHERE position = 2",
-        "UPDATE events SET hash = hash",
-        "DELETE FROM events WHERE position = 2",
-        "DELETE FROM events",
-    ],
-)
-def test_update_and_delete_are_refused_by_the_database(store: EventStore, statement: str) -> None:
-    seed_two_streams(store)
-    before = [r.envelope for r in store.read_all()]
-    with pytest.raises(LedgerError, match="append-only"), store.transaction():
-        store.db.execute(statement)
-    assert [r.envelope for r in store.read_all()] == before
+def test_truncate_is_refused_on_postgresql(postgres_url: str) -> None:
+    """UPDATE and DELETE are refused on both databases (test_store); PostgreSQL also has TRUNCATE."""
+    import psycopg
 
-
-def test_a_plain_client_cannot_change_the_log_either(store: EventStore, ledger_target: str | Path) -> None:
-    """What `psql` or the `sqlite3` shell would send, the triggers on: refused."""
-    seed_two_streams(store)
-    if isinstance(ledger_target, Path):
-        import sqlite3
-
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            sqlite3.connect(ledger_target, isolation_level=None).execute("DELETE FROM events")
-    else:
-        import psycopg
-
-        with psycopg.connect(ledger_target, autocommit=True) as conn:
-            for statement in ("DELETE FROM events", "UPDATE events SET payload = '{}'", "TRUNCATE events"):
-                with pytest.raises(psycopg.errors.RaiseException, match="append-only"):
-                    conn.execute(statement)
-    assert store.head().events == 6
+    opened = EventStore.open(postgres_url, create=True)
+    try:
+        seed_two_streams(opened)
+        with (
+            psycopg.connect(postgres_url, autocommit=True) as conn,
+            pytest.raises(psycopg.errors.RaiseException, match="append-only"),
+        ):
+            conn.execute("TRUNCATE events")
+        assert opened.head().events == 6
+    finally:
+        opened.close()
 
 
 # -- the hash chain and its head ---------------------------------------------------------------
-
-
-def test_verify_passes_and_names_the_head(store: EventStore) -> None:
-    assert store.verify().ok
-    assert store.verify().head == GENESIS
-    seed_two_streams(store)
-    report = store.verify()
-    assert report.ok
-    assert (report.events, report.streams, report.position, report.format) == (6, 2, 6, "doko-ledger/2")
-    assert report.head == store.head().hash
-    assert store.verify(expect=report.head[:16]).ok
-    assert store.verify("s/b").ok
-
-
-def test_verify_names_an_edited_payload_at_its_position(
-    store: EventStore, ledger_target: str | Path, attacker: type[Attacker]
-) -> None:
-    seed_two_streams(store)
-    attacker(ledger_target).execute("UPDATE events SET payload = ? WHERE position = 2", ['{"card":"HA","seat":1}'])
-    report = store.verify()
-    assert not report.ok
-    assert report.first_bad_position == 2
-    assert report.problems == [
-        "position 2 (stream 's/a' version 2, CardPlayed): hash does not match its content; the event was altered"
-    ]
-
-
-def test_verify_names_the_next_event_when_the_hash_is_rewritten_too(
-    store: EventStore, ledger_target: str | Path, attacker: type[Attacker]
-) -> None:
-    seed_two_streams(store)
-    edit = attacker(ledger_target)
-    payload = '{"card":"HA","seat":1}'
-    (prev,) = edit.rows("SELECT prev_hash FROM events WHERE position = 2")[0]
-    forged = chain_hash(prev, 2, "s/a", 2, "CardPlayed", 1, payload, AT, BY)
-    edit.execute("UPDATE events SET payload = ?, hash = ? WHERE position = 2", [payload, forged])
-    report = store.verify()
-    assert report.first_bad_position == 3
-    assert "position 3 (stream 's/a' version 3, CardPlayed): its previous hash is not the hash" in report.problems[0]
-
-
-def test_verify_names_a_deleted_event(store: EventStore, ledger_target: str | Path, attacker: type[Attacker]) -> None:
-    seed_two_streams(store)
-    attacker(ledger_target).execute("DELETE FROM events WHERE position = 4")
-    report = store.verify()
-    assert report.first_bad_position == 4
-    assert "position 4: missing (the next event is at 5)" in report.problems[0]
 
 
 def test_the_same_events_have_the_same_head_on_both_databases(tmp_path: Path, postgres_url: str) -> None:
@@ -375,3 +233,71 @@ def test_a_ledger_that_does_not_verify_is_not_copied(
         tampered.copy_to(copy)
     with Ledger.open(copy) as empty:
         assert empty.head().events == 0
+
+
+def test_a_database_user_who_may_only_read_reads_and_is_refused_writes(postgres_url: str) -> None:
+    """A user with SELECT only: every read works once the read models are up to date; a write
+    is one line, exit 1, and writes nothing."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+    from psycopg import sql
+
+    with _imported(postgres_url, 1) as ledger:
+        games = ledger.games()
+        head = ledger.head()
+    role = f"doko_reader_{urlsplit(postgres_url).path.strip('/')}"
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
+        conn.execute(sql.SQL("GRANT SELECT ON ALL TABLES IN SCHEMA public TO {}").format(sql.Identifier(role)))
+    parts = urlsplit(postgres_url)
+    reader = urlunsplit(parts._replace(netloc=parts.netloc.replace(parts.username or "", role, 1)))
+    try:
+        with Ledger.open(reader) as read_only:
+            assert read_only.games() == games
+            assert read_only.verify().head == head.hash
+            with pytest.raises(LedgerReadOnly, match="permission denied") as refused:
+                read_only.store.append("s/x", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
+            assert refused.value.exit_code == 1
+        with Ledger.open(postgres_url) as ledger:
+            assert ledger.head() == head
+    finally:
+        with psycopg.connect(postgres_url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
+            conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
+
+
+def test_doko_db_may_name_a_postgresql_database(postgres_url: str, cli: Any, tmp_path: Path) -> None:
+    with _imported(tmp_path / "source.sqlite", 2) as source:
+        source.copy_to(postgres_url)
+        expected = source.games()
+    result = cli("games", "--json", db=None, env={"DOKO_DB": postgres_url})
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == expected
+
+
+def test_doko_copy_there_and_back(postgres_url: str, cli: Any, tmp_path: Path) -> None:
+    source, back = tmp_path / "source.sqlite", tmp_path / "back.sqlite"
+    with _imported(source, 2) as ledger:
+        head = ledger.head()
+    result = cli("copy", "--to", postgres_url, "--json", db=source)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "from": str(source),
+        "to": postgres_url,
+        "streams": 2,
+        "head": head.hash,
+        "position": head.position,
+        "events": head.events,
+    }
+    printed = cli("copy", "--to", back, db=postgres_url)
+    assert printed.exit_code == 0, printed.output
+    assert " ".join(printed.stdout.split()) == (
+        f"copied {head.events} events in 2 streams from {postgres_url} to {back}"
+        f" ledger head {head.hash} (position {head.position}, {head.events} events)"
+    )
+    again = cli("copy", "--to", postgres_url, db=back)
+    assert again.exit_code == 1
+    assert again.stderr.splitlines() == [
+        f"error: {postgres_url} already holds {head.events} events: a ledger is copied only into a new one"
+    ]

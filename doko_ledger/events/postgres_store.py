@@ -25,21 +25,9 @@ from psycopg.conninfo import make_conninfo
 from doko_ledger.events.errors import LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
 from doko_ledger.events.location import shown
 from doko_ledger.events.postgres import Database
-from doko_ledger.events.store import LEDGER_TABLE, EventStore
+from doko_ledger.events.store import EVENTS_TABLE, LEDGER_TABLE, EventStore
 
-TABLE = """CREATE TABLE events (
-    position BIGINT NOT NULL UNIQUE,
-    stream TEXT COLLATE "C" NOT NULL,
-    version BIGINT NOT NULL CHECK (version >= 1),
-    type TEXT NOT NULL,
-    schema_version BIGINT NOT NULL,
-    payload TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    recorded_by TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (stream, version)
-)"""
+TABLE = EVENTS_TABLE.format(name="events", integer="BIGINT", stream='TEXT COLLATE "C"')
 APPEND_ONLY = """
 CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

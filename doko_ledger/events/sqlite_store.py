@@ -21,6 +21,7 @@ from doko_ledger.events.errors import LedgerBusy, LedgerDamaged, LedgerError, Le
 from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import (
     EVENT_TYPES_KEY,
+    EVENTS_TABLE,
     FORMAT_NAME,
     FORMAT_VERSION,
     INSERT,
@@ -34,19 +35,7 @@ from doko_ledger.events.verify import COLUMNS, verify_log, verify_v1
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database file."""
 
-TABLE = """CREATE TABLE {name} (
-    position INTEGER NOT NULL UNIQUE,
-    stream TEXT NOT NULL,
-    version INTEGER NOT NULL CHECK (version >= 1),
-    type TEXT NOT NULL,
-    schema_version INTEGER NOT NULL,
-    payload TEXT NOT NULL,
-    recorded_at TEXT NOT NULL,
-    recorded_by TEXT NOT NULL,
-    prev_hash TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    PRIMARY KEY (stream, version)
-)"""
+TABLE = EVENTS_TABLE.replace("{integer}", "INTEGER").replace("{stream}", "TEXT")
 TRIGGERS = (
     "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events"
     " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",

@@ -55,6 +55,21 @@ LEDGER_FORMAT = f"{FORMAT_NAME}/{FORMAT_VERSION}"
 BUSY_TIMEOUT_MS = 10_000
 """How long a write waits for another writer's lock before giving up (exit 3)."""
 
+EVENTS_TABLE = """CREATE TABLE {name} (
+    position {integer} NOT NULL UNIQUE,
+    stream {stream} NOT NULL,
+    version {integer} NOT NULL CHECK (version >= 1),
+    type TEXT NOT NULL,
+    schema_version {integer} NOT NULL,
+    payload TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    recorded_by TEXT NOT NULL,
+    prev_hash TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (stream, version)
+)"""
+"""The event table, the same on both databases but for the type of its integers and how its
+stream names compare (`{integer}`, `{stream}`)."""
 LEDGER_TABLE = "CREATE TABLE IF NOT EXISTS ledger (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 SET = "INSERT INTO ledger (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
 EVENT_TYPES_KEY = "event_types"
@@ -503,7 +518,7 @@ def _prefix_where(prefix: str) -> tuple[str, list[Any]]:
     the (stream, version) index: `stream >= prefix AND stream < the next prefix` (a `LIKE`
     is served by no index)."""
     if not prefix:
-        return "1", []
+        return "1 = 1", []
     upper = prefix_upper_bound(prefix)
     if upper is None:
         return "stream >= ?", [prefix]
