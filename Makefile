@@ -40,9 +40,10 @@ lint: $(STAMP)  ## ruff and mypy --strict
 	$(BIN)/ruff format --check doko_ledger tests bench
 	$(BIN)/mypy
 
-bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for the large ledger
+bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for the large ledger; SQLite beside PostgreSQL (a throwaway cluster)
 	$(BIN)/python bench/bench_ledger.py --games $(GAMES)
 	$(BIN)/python bench/bench_session_file.py
+	$(BIN)/python bench/bench_postgres.py --games $(GAMES)
 
 clean:
 	rm -rf $(VENV) $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm .pytest_cache .mypy_cache .ruff_cache

@@ -396,12 +396,10 @@ class Ledger:
 
     def kind(self, game_id: str) -> str:
         """Which game a recorded game is: `doppelkopf` or `doudizhu` (by its first event)."""
-        row = self.store.db.execute(
-            "SELECT type FROM events WHERE stream = ? AND version = 1", [game_stream(game_id)]
-        ).fetchone()
-        if row is None:
+        first = self.store.first_event_type(game_stream(game_id))
+        if first is None:
             raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
-        return "doudizhu" if row[0] == DOUDIZHU_FIRST_EVENT else "doppelkopf"
+        return "doudizhu" if first == DOUDIZHU_FIRST_EVENT else "doppelkopf"
 
     def verify(self, expect: str | None = None) -> VerifyReport:
         """Recompute the hash chain over the whole log; with `expect`, also check that the log

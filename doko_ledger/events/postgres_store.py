@@ -20,7 +20,6 @@ from typing import ClassVar
 
 import psycopg
 from psycopg import errors
-from psycopg.conninfo import make_conninfo
 
 from doko_ledger.events.errors import LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
 from doko_ledger.events.location import shown
@@ -46,7 +45,6 @@ CREATE_LOCK = 0x646F6B6F  # "doko": the advisory lock held while a ledger's tabl
 class PostgresEventStore(EventStore):
     """An append-only event log in one PostgreSQL database (the tables of its current schema)."""
 
-    backend = "postgresql"
     database_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.Error,)
     integrity_errors: ClassVar[tuple[type[Exception], ...]] = (psycopg.IntegrityError,)
     damaged_errors: ClassVar[tuple[type[Exception], ...]] = (errors.DataCorrupted, errors.IndexCorrupted)
@@ -61,7 +59,6 @@ class PostgresEventStore(EventStore):
     def connect(cls, url: str, *, create: bool = False) -> PostgresEventStore:
         where = shown(url)
         try:
-            make_conninfo(url)
             db = Database.connect(url)
         except psycopg.Error as exc:
             text = _first_line(exc)

@@ -51,7 +51,6 @@ TRIGGERS = (
 class SqliteEventStore(EventStore):
     """An append-only event log in one SQLite file."""
 
-    backend = "sqlite"
     database_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)
     integrity_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.IntegrityError,)
     damaged_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.DatabaseError,)

@@ -112,8 +112,6 @@ class EventStore:
     """
 
     busy_timeout_ms = BUSY_TIMEOUT_MS
-    backend: ClassVar[str] = ""
-    """`sqlite` or `postgresql`: for messages and `doko head`; nothing decides by it."""
     database_errors: ClassVar[tuple[type[Exception], ...]] = ()
     """The database's own exceptions, which the store turns into `LedgerError`s."""
     integrity_errors: ClassVar[tuple[type[Exception], ...]] = ()
@@ -350,6 +348,11 @@ class EventStore:
         position, digest = self._last()
         count = int(self.db.execute("SELECT count(*) FROM events").fetchone()[0])
         return Head(digest, position, count)
+
+    def first_event_type(self, stream: str) -> str | None:
+        """The type of a stream's first event (what kind of game it is), or None for no stream."""
+        row = self.db.execute("SELECT type FROM events WHERE stream = ? AND version = 1", [stream]).fetchone()
+        return None if row is None else str(row[0])
 
     def stream_version(self, stream: str) -> int:
         row = self.db.execute(
