@@ -110,7 +110,7 @@ def _events_count(target: str | Path) -> int:
 
 def _inserting(target: str | Path) -> bool:
     """Whether another connection is inside a transaction that has begun inserting events: the
-    first pages of it in SQLite's write-ahead log, or its INSERT seen by PostgreSQL."""
+    first pages of it in SQLite's write-ahead log, or its COPY (or INSERT) seen by PostgreSQL."""
     if isinstance(target, Path):
         return _size(target.with_name(target.name + "-wal")) > 64 * 1024
     import psycopg
@@ -118,7 +118,8 @@ def _inserting(target: str | Path) -> bool:
     with psycopg.connect(target, autocommit=True) as conn:
         row = conn.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            " AND state IN ('active', 'idle in transaction') AND query LIKE 'INSERT INTO events%'"
+            " AND state IN ('active', 'idle in transaction')"
+            " AND (query LIKE 'COPY events %' OR query LIKE 'INSERT INTO events %')"
         ).fetchone()
     return bool(row and row[0])
 
