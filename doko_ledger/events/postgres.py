@@ -23,6 +23,8 @@ from psycopg.pq import Format
 _names = itertools.count(1)
 STREAM_ROWS = 2_000
 """Rows fetched from the server at a time by `stream`."""
+COPY_FROM_ROWS = 20
+"""`executemany` of more rows than this goes in by COPY."""
 
 
 class _BoolAsInteger(Dumper):
@@ -111,10 +113,12 @@ class Database:
         return _Streamed(cursor)
 
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        """A plain `INSERT INTO t [(columns)] VALUES (?, ...)` goes in by `COPY ... FROM STDIN`:
-        the same rows, constraints and errors (a duplicate key is still an `IntegrityError`),
-        in one stream instead of a statement per row (bench/bench_postgres.py)."""
-        copy = _copy_of(sql)
+        """Many rows of a plain `INSERT INTO t [(columns)] VALUES (?, ...)` go in by `COPY ...
+        FROM STDIN`: the same rows, constraints and errors (a duplicate key is still an
+        `IntegrityError`), in one stream instead of a statement per row; a few rows (one card
+        played) by the INSERT itself, which is fewer round trips (bench/bench_postgres.py)."""
+        rows = rows if isinstance(rows, list) else list(rows)
+        copy = _copy_of(sql) if len(rows) > COPY_FROM_ROWS else None
         with self.conn.cursor() as cursor:
             if copy is None:
                 cursor.executemany(_marks(sql), rows)
