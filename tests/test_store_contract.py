@@ -301,3 +301,20 @@ def test_doko_copy_there_and_back(postgres_url: str, cli: Any, tmp_path: Path) -
     assert again.stderr.splitlines() == [
         f"error: {postgres_url} already holds {head.events} events: a ledger is copied only into a new one"
     ]
+
+
+def test_a_postgresql_url_without_psycopg_installed_is_one_line() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys; sys.modules['psycopg'] = None; from doko_ledger.cli.app import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--db", "postgresql://me@localhost/doko", "games"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "error: a PostgreSQL ledger needs psycopg 3 (psycopg is not installed): pip install 'doko-ledger[postgres]'"
+    ]

@@ -137,7 +137,13 @@ class EventStore:
         other tables is never touched. A ledger that cannot be written is opened read-only
         (see `read_only`)."""
         if is_url(target):
-            from doko_ledger.events.postgres_store import PostgresEventStore
+            try:
+                from doko_ledger.events.postgres_store import PostgresEventStore
+            except ImportError as exc:  # psycopg is an extra: `pip install 'doko-ledger[postgres]'`
+                raise LedgerError(
+                    f"a PostgreSQL ledger needs psycopg 3 ({exc.name} is not installed):"
+                    " pip install 'doko-ledger[postgres]'"
+                ) from None
 
             return PostgresEventStore.connect(str(target), create=create)
         from doko_ledger.events.sqlite_store import SqliteEventStore
