@@ -72,6 +72,7 @@ EVENTS_TABLE = """CREATE TABLE {name} (
 stream names compare (`{integer}`, `{stream}`)."""
 LEDGER_TABLE = "CREATE TABLE IF NOT EXISTS ledger (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 SET = "INSERT INTO ledger (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+SET_UNLESS_THERE = "INSERT INTO ledger (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING"
 EVENT_TYPES_KEY = "event_types"
 """The `ledger` row every writer keeps: each event type in the log with its newest schema
 version (JSON), so that a program can tell in one read that the log holds what it does not know."""
@@ -188,8 +189,8 @@ class EventStore:
                 )
             with self.transaction():
                 self._create_tables()
-                self.db.execute(SET, ["format", LEDGER_FORMAT])
-                self.db.execute(SET, [EVENT_TYPES_KEY, "{}"])
+                for key, value in (("format", LEDGER_FORMAT), (EVENT_TYPES_KEY, "{}")):  # unless made meanwhile
+                    self.db.execute(SET_UNLESS_THERE, [key, value])
         else:
             self.format_version = self._read_format()
             if self.format_version > FORMAT_VERSION:
