@@ -79,7 +79,7 @@ def evolve(state: GameState, event: Any) -> GameState:
 def _resolved(state: GameState, declared: tuple[tuple[int, bool], ...], named: tuple[Named, ...]) -> GameState:
     """The state with these reservations, and the game type once they decide it (a silent solo
     where the deal shows one)."""
-    contract = resolve(state.dealer, declared, named)
+    contract = None if len(declared) < SEATS else resolve(state.dealer, declared, named)
     if contract is None:
         return state.but(declared=declared, named=named)
     game_type, declarer = contract.game_type, contract.declarer
@@ -210,7 +210,9 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
         if len(cards) == SEATS:
             done = tuple(cards)
             index = best_index(done, keys, dulle and number != size)
-            tricks.append(_trick((number, leader, done, (leader + index) % SEATS)))
+            trick = _trick((number, leader, done, (leader + index) % SEATS))
+            trick.__dict__["points"] = trick._points()  # kept as `Trick.points` keeps it: every read model reads it
+            tricks.append(trick)
             cards = []
     return state.but(
         hands=None if held is None else tuple(map(tuple, held)),
