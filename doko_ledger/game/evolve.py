@@ -197,6 +197,7 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
     dulle = state.rules.second_dulle_beats_first
     hands = state.hands
     held = None if hands is None else [list(hand) for hand in hands]
+    make = tuple.__new__  # `Trick(...)` without the named tuple's `__new__` in Python: 12 a game
     for event in plays:
         seat, card = event.seat, event.card
         if held is not None:  # the same removals, seat by seat in the same order, as card by card
@@ -210,21 +211,15 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
         if len(cards) == SEATS:
             done = tuple(cards)
             index = best_index(done, keys, dulle and number != size)
-            trick = _trick((number, leader, done, (leader + index) % SEATS))
+            trick: Trick = make(Trick, (number, leader, done, (leader + index) % SEATS))
             trick.__dict__["points"] = trick._points()  # kept as `Trick.points` keeps it: every read model reads it
             tricks.append(trick)
             cards = []
     return state.but(
         hands=None if held is None else tuple(map(tuple, held)),
-        current=_trick((number, leader, tuple(cards), None)) if cards else None,
+        current=Trick(number, leader, tuple(cards)) if cards else None,
         tricks=tuple(tricks),
     )
-
-
-def _trick(fields: tuple[int, int, tuple[Card, ...], int | None]) -> Trick:
-    """`Trick(*fields)` without the named tuple's `__new__` in Python: the fold makes 12 a game."""
-    trick: Trick = tuple.__new__(Trick, fields)
-    return trick
 
 
 def fold(events: Iterable[Any], state: GameState | None = None) -> GameState:
