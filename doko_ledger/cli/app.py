@@ -589,4 +589,4 @@ serve.register(app)
 
 
 def main() -> None:
-    app(prog_name="doko")
+    app.only(sys.argv[1:])(prog_name="doko")

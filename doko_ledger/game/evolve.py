@@ -24,7 +24,7 @@ from doko_ledger.events.doppelkopf import (
 )
 from doko_ledger.game.state import Call, GameState, Hand, PovertyExchange, Trick, schweinchen_holder
 from doko_ledger.rules.game_types import GameType
-from doko_ledger.rules.play import SEATS, winning_index
+from doko_ledger.rules.play import SEATS, best_index, winning_index
 from doko_ledger.rules.reservations import Named, duel_marriage, resolve, silent_soloist
 
 DUEL_UNSCORED = "duel_marriage_unscored"
@@ -79,7 +79,7 @@ def evolve(state: GameState, event: Any) -> GameState:
 def _resolved(state: GameState, declared: tuple[tuple[int, bool], ...], named: tuple[Named, ...]) -> GameState:
     """The state with these reservations, and the game type once they decide it (a silent solo
     where the deal shows one)."""
-    contract = resolve(state.dealer, declared, named)
+    contract = None if len(declared) < SEATS else resolve(state.dealer, declared, named)
     if contract is None:
         return state.but(declared=declared, named=named)
     game_type, declarer = contract.game_type, contract.declarer
@@ -193,28 +193,30 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
         cards: list[Card] = []
     else:
         number, leader, cards = current.number, current.leader, list(current.cards)
-    order, size = state.order, state.hand_size
+    keys, size = state.order.keys, state.hand_size
     dulle = state.rules.second_dulle_beats_first
-    for event in plays:
-        if not cards:
-            number, leader = len(tricks) + 1, event.seat
-        cards.append(event.card)
-        if len(cards) == SEATS:
-            done = tuple(cards)
-            index = winning_index(done, order, second_dulle_beats_first=dulle, last_trick=number == size)
-            tricks.append(Trick(number, leader, done, (leader + index) % SEATS))
-            cards = []
     hands = state.hands
-    if hands is not None:
-        held = [list(hand) for hand in hands]
-        for event in plays:  # the same removals, seat by seat in the same order, as card by card
+    held = None if hands is None else [list(hand) for hand in hands]
+    make = tuple.__new__  # `Trick(...)` without the named tuple's `__new__` in Python: 12 a game
+    for event in plays:
+        seat, card = event.seat, event.card
+        if held is not None:  # the same removals, seat by seat in the same order, as card by card
             try:  # noqa: SIM105 (contextlib.suppress costs a context manager per card)
-                held[event.seat].remove(event.card)
+                held[seat].remove(card)
             except ValueError:  # a card the record does not show in that hand
                 pass
-        hands = tuple(map(tuple, held))
+        if not cards:
+            number, leader = len(tricks) + 1, seat
+        cards.append(card)
+        if len(cards) == SEATS:
+            done = tuple(cards)
+            index = best_index(done, keys, dulle and number != size)
+            trick: Trick = make(Trick, (number, leader, done, (leader + index) % SEATS))
+            trick.__dict__["points"] = trick._points()  # kept as `Trick.points` keeps it: every read model reads it
+            tricks.append(trick)
+            cards = []
     return state.but(
-        hands=hands,
+        hands=None if held is None else tuple(map(tuple, held)),
         current=Trick(number, leader, tuple(cards)) if cards else None,
         tricks=tuple(tricks),
     )

@@ -26,8 +26,10 @@ def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Speci
         side = parties[winner]
         if side is None:
             continue
-        if FUCHS in trick.cards:  # most tricks hold no DA: look before walking the plays
-            for seat, card in trick.plays:
+        cards, leader = trick.cards, trick.leader
+        if FUCHS in cards:  # most tricks hold no DA: look before walking the cards
+            for i, card in enumerate(cards):
+                seat = (leader + i) % 4
                 if card is FUCHS and parties[seat] is not side:
                     out.append(
                         Special(
@@ -41,9 +43,10 @@ def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Speci
                 Special(SpecialKind.DOPPELKOPF, side, f"trick {trick.number}: {names[winner]} took {trick.points}")
             )
         if trick.number == last:
-            if trick.cards[(winner - trick.leader) % 4] is KARLCHEN:
+            if cards[(winner - leader) % 4] is KARLCHEN:
                 out.append(Special(SpecialKind.KARLCHEN, side, f"trick {trick.number}: {names[winner]} won it with CJ"))
-            for seat, card in trick.plays:
+            for i, card in enumerate(cards):
+                seat = (leader + i) % 4
                 if card is KARLCHEN and parties[seat] is not side:
                     out.append(
                         Special(

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from doko_ledger.cards import ALTE
+from doko_ledger.frozen import quick_init
 from doko_ledger.game.state import Call, GameState
 from doko_ledger.rules.announcements import (
     Announcement,
@@ -181,6 +182,7 @@ def party_calls(state: GameState) -> dict[Party, PartyCalls]:
     return calls
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Announced:
     """One level a party has announced, and why: a player's call, or implied by one (or by the rules)."""

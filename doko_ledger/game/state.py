@@ -74,7 +74,11 @@ class Trick(_TrickFields):
 
     def _points(self) -> int:
         """The card points in the trick."""
-        return sum([c.points for c in self.cards])
+        cards = self.cards
+        if len(cards) == SEATS:  # a complete trick: no list to sum
+            first, second, third, fourth = cards
+            return first.points + second.points + third.points + fourth.points
+        return sum([c.points for c in cards])
 
     plays = _Derived(_plays)
     points = _Derived(_points)
@@ -153,9 +157,10 @@ class GameState:
     def but(self, **changes: Any) -> GameState:
         """A copy with some fields changed: `dataclasses.replace` without its per-call overhead,
         for the fold's hot path (GameState has no `__post_init__` to skip)."""
+        fields = self.__dict__.copy()  # a copy of a dict is one block copy: no item is inserted
+        fields.update(changes)
         new = object.__new__(GameState)
-        new.__dict__.update(self.__dict__)
-        new.__dict__.update(changes)
+        object.__setattr__(new, "__dict__", fields)
         return new
 
     @property

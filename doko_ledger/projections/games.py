@@ -271,6 +271,9 @@ def _names_json(names: tuple[str, ...], ensure_ascii: bool) -> str:
 
 def _ints_json(values: tuple[int, ...]) -> str:
     """`json.dumps(list(values))` for ints, without the encoder's set-up."""
+    if len(values) == 4:
+        first, second, third, fourth = values
+        return f"[{first}, {second}, {third}, {fourth}]"
     return "[" + ", ".join(map(str, values)) + "]"
 
 

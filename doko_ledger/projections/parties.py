@@ -20,6 +20,7 @@ from doko_ledger.events.doppelkopf import (
     ReservationDeclared,
     ReservationNamed,
 )
+from doko_ledger.frozen import quick_init
 from doko_ledger.game.evolve import cards_played, evolve, fold
 from doko_ledger.game.parties import public_parties, queens_played, shown_parties
 from doko_ledger.game.state import GameState
@@ -28,6 +29,7 @@ from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Revelation:
     """`seat` became known as `party` during trick `trick` (0: with the reservations), because of `cause`."""

@@ -145,11 +145,13 @@ def rebuild(store: EventStore, projection: Projection) -> int:
     return len(own)
 
 
-def _streams_of(store: EventStore, projection: Projection, named: Callable[[str], list[str]]) -> list[list[str]]:
-    """For each prefix the projection reads (its `stream_prefix` first), the streams `named`
-    gives that start with the first events it reads."""
+def _streams_of(
+    store: EventStore, projection: Projection, named: Callable[[str], list[str]], *, further_only: bool = False
+) -> list[list[str]]:
+    """For each prefix the projection reads (its `stream_prefix` first; with `further_only`,
+    only the others), the streams `named` gives that start with the first events it reads."""
     streams: list[list[str]] = []
-    for prefix, first in _prefixes(projection):
+    for prefix, first in _prefixes(projection)[1 if further_only else 0 :]:
         found = named(prefix)
         streams.append(found if first is None else store.streams_starting_with(found, first))
     return streams
@@ -190,8 +192,8 @@ def rebuild_many(store: EventStore, projections: Sequence[Projection]) -> int:
                 batch = list(store.read_streams_events(streams[i : i + BATCH]))
                 for projection in projections:
                     projection.write(db, batch)
-        for projection in projections:
-            _, *more = _streams_of(store, projection, store.streams)
+        for projection in projections:  # its own prefix's streams were the batches above
+            more = _streams_of(store, projection, store.streams, further_only=True)
             _write_batches(store, projection, [s for found in more for s in found], derived=False)
     with store.transaction():
         for projection in projections:

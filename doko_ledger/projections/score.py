@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from doko_ledger.frozen import quick_init
 from doko_ledger.game.facts import deal_facts
 from doko_ledger.game.parties import Parties, soloist, true_parties
 from doko_ledger.game.state import GameState
@@ -14,6 +15,7 @@ from doko_ledger.rules.scoring import Score, ScoreLine, score
 from doko_ledger.session.place import Bock, DealPlace
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PenaltyLine:
     """A penalty as its own line of the score: who, how grave, why, and the points per player."""
@@ -33,6 +35,7 @@ class PenaltyLine:
         return f"{grave} penalty: {self.player}{extra}"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameScore:
     """The score of one game under one rule set; `score` is None for a deal thrown in or a game

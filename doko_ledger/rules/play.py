@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from doko_ledger.cards import DULLE, Card
 from doko_ledger.rules.order import TRUMP, CardOrder
@@ -28,10 +28,27 @@ def winning_index(
     cards the first wins, except the second H10 under `second_dulle_beats_first`
     when this is not the last trick.
     """
-    keys = order.keys
+    return best_index(cards, order.keys, second_dulle_beats_first and not last_trick)
+
+
+def best_index(cards: Sequence[Card], keys: Mapping[Card, tuple[str, int]], second_dulle_wins: bool) -> int:
+    """`winning_index` with the order's keys, and whether a second H10 beats the first in this
+    trick, given: the fold's hot path."""
+    if len(cards) == 4 and not second_dulle_wins:  # a complete trick, the usual rule: unrolled
+        best_suit, best_strength = keys[cards[0]]
+        best = 0
+        suit, strength = keys[cards[1]]
+        if (suit == best_suit and strength > best_strength) or (suit == TRUMP and best_suit != TRUMP):
+            best, best_suit, best_strength = 1, suit, strength
+        suit, strength = keys[cards[2]]
+        if (suit == best_suit and strength > best_strength) or (suit == TRUMP and best_suit != TRUMP):
+            best, best_suit, best_strength = 2, suit, strength
+        suit, strength = keys[cards[3]]
+        if (suit == best_suit and strength > best_strength) or (suit == TRUMP and best_suit != TRUMP):
+            best = 3
+        return best
     best = 0
     best_suit, best_strength = keys[cards[0]]
-    second_dulle_wins = second_dulle_beats_first and not last_trick
     for i in range(1, len(cards)):
         suit, strength = keys[cards[i]]
         if suit == best_suit:

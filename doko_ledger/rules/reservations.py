@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from doko_ledger.cards import ALTE, Card
+from doko_ledger.frozen import quick_init
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.order import card_order
 from doko_ledger.rules.play import SEATS
@@ -26,6 +27,7 @@ class ReservationKind(Enum):
 _PRECEDENCE = {ReservationKind.MARRIAGE: 1, ReservationKind.POVERTY: 2, ReservationKind.SOLO: 3}
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Contract:
     """The game the reservations decided: its type and the declarer (soloist, marriage or poor player)."""
@@ -34,6 +36,7 @@ class Contract:
     declarer: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Named:
     """A reservation's kind, said by its player; `solo` is the solo type."""

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from doko_ledger.frozen import quick_init
 from doko_ledger.rules.announcements import DENIALS, Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.ruleset import RuleSet
@@ -49,6 +50,7 @@ _SPECIAL_LABEL = {
 }
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Special:
     """One special point a party earned, and what earned it."""
@@ -58,6 +60,7 @@ class Special:
     cause: str = "recorded"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DealFacts:
     """What scoring needs of a deal: the game, Re's card points, the tricks each party
@@ -88,6 +91,7 @@ class DealFacts:
         return -1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ScoreLine:
     """One item of the derivation: `points` for `party`, or a doubling (`factor` 2)."""
@@ -100,6 +104,7 @@ class ScoreLine:
     special: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Score:
     """The result: the winner (None: nobody), the derivation, and the value for Re per
