@@ -345,6 +345,9 @@ class Ledger:
         from doko_ledger.projections import game_list
 
         self.refresh()
+        scored = game_list.place_of(self.store.db, game_id)  # most look-ups: no fold of the night
+        if scored is not None:
+            return scored
         night = game_list.night_of(self.store.db, game_id)
         return None if night is None else self.nights.night(night).places().get(game_id)
 

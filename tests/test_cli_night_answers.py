@@ -284,3 +284,33 @@ def test_a_ledger_with_the_older_games_tables_folds_them_again(cli: Cli, ledger_
     with Attacker(ledger_path) as db:
         names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
     assert "games" not in names and "games-v2" in names
+
+
+def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_night: Cli, ledger_path: Any) -> None:
+    """`Ledger.place` reads a scored deal's place from the read models (one look-up, no fold of
+    the night): for every deal, in force, in a bock round, voided and corrected, it is the
+    place the night's own events give, and it follows a void that takes a bock round away."""
+    from doko_ledger.ledger import Ledger
+    from doko_ledger.projections import game_list
+
+    cli = bock_night
+    for points in ("150", "121", "119"):
+        record(cli, "--re", "Ben,Dirk", "--re-points", points)
+    ok(cli("undo"))
+    ok(cli("correct", "2", "--re", "Anna,Ben", "--re-points", "130", "--yes"))
+
+    def places() -> dict[str, Any]:
+        with Ledger.open(ledger_path) as ledger:
+            ledger.refresh()
+            folded = ledger.nights.night("b").places()
+            read = {game_id: game_list.place_of(ledger.store.db, game_id) for game_id in folded}
+            assert {g: ledger.place(g) for g in folded} == folded
+        assert read == folded
+        return folded
+
+    before = places()
+    assert {p.status for p in before.values()} == {"in force", "voided", "corrected"}
+    assert any(p.bock is not None for p in before.values())
+    ok(cli("correct", "1", "--re", "Anna,Clara", "--re-points", "150", "--yes"))  # no tie: no bock round
+    after = places()
+    assert all(p.bock is None for p in after.values())

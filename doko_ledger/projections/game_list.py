@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from doko_ledger.events.database import Database
+    from doko_ledger.session.place import DealPlace
 
 DOPPELKOPF_TABLE = "games"
 DOUDIZHU_TABLE = "doudizhu_games"
@@ -65,6 +66,26 @@ def night_of(db: Database, game_id: str) -> str | None:
         return None
     row = db.execute(f"SELECT night FROM {DOPPELKOPF_TABLE} WHERE game_id = ?", [game_id]).fetchone()
     return None if row is None else row[0]
+
+
+def place_of(db: Database, game_id: str) -> DealPlace | None:
+    """A scored card-night deal's place as the read models hold it (deal number, voided or
+    corrected, bock round), or None for a game of no night or a deal not scored (which the
+    read models keep no bock round for): one look-up by primary key in `games` and `scores`."""
+    if DOPPELKOPF_TABLE not in db.table_names():
+        return None
+    row = db.execute(
+        f"SELECT g.night, g.deal, g.status, g.corrected_by, g.replaces, s.multiplier, s.bock"
+        f" FROM {DOPPELKOPF_TABLE} g JOIN scores s ON s.game_id = g.game_id WHERE g.game_id = ?",
+        [game_id],
+    ).fetchone()
+    if row is None or row[0] is None:
+        return None
+    from doko_ledger.session.place import Bock, DealPlace
+
+    night, deal, status, corrected_by, replaces, multiplier, bock = row
+    round_ = Bock(int(multiplier), bock) if int(multiplier) > 1 else None
+    return DealPlace(str(night), int(deal), str(status), corrected_by, replaces, round_)
 
 
 def numbered(db: Database, number: int) -> str | None:

@@ -1,6 +1,8 @@
 """Where a game stands in its card night (docs/rules.md §9): the deal number, whether it counts, was
-taken back or corrected, and the bock round it is played in. Derived from the night's events,
-never stored: voiding a deal that started a bock round takes the round away."""
+taken back or corrected, and the bock round it is played in. Derived from the night's events and
+never written to the log: voiding a deal that started a bock round takes the round away. The
+read models hold it for a scored deal (`games`, `scores`) and fold the night's deals again
+whenever the night changes."""
 
 from __future__ import annotations
 
