@@ -55,11 +55,19 @@ class Database:
         self.conn.executemany(sql, rows)
 
     def executescript(self, sql: str) -> None:
-        """`sqlite_utils.Database.executescript`: inside a transaction, without committing it."""
+        """Several statements; inside a transaction one at a time, without committing it
+        (`sqlite3`'s own `executescript` commits first; sqlite-utils splits the script in
+        Python at some cost, which a rebuild paid for every read model's tables)."""
         if not self.conn.in_transaction:
             self.conn.executescript(sql)
-        else:
-            self.full.executescript(sql)
+            return
+        statement = ""
+        for part in sql.split(";"):
+            statement += part + ";"
+            if sqlite3.complete_statement(statement):
+                if statement.strip(" \n\t;"):
+                    self.conn.execute(statement)
+                statement = ""
 
     def table_names(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
