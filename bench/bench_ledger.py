@@ -436,7 +436,8 @@ def main() -> None:
             ratio = medians.get(name, took.cpu / floor_took.cpu)
             print(f"{name:<36} {took.wall:9.4f} {took.cpu:9.4f} {floor_took.cpu:10.4f} {ratio:5.2f}x  {baseline}{rate}")
         print(
-            f"(rebuilds, scoring, verify: medians of {args.repeat}+ runs, each beside its floor's; ratio: median of pairs)"
+            f"(rebuilds, scoring, verify: medians of {args.repeat}+ runs, each beside its floor's;"
+            " ratio: median of pairs)"
         )
         per_file, floor_file = files_t.cpu / len(files) * 1000, floor_t.cpu / len(files) * 1000
         print(f"\nper game file: {per_file:.2f} ms CPU, floor {floor_file:.2f} ms")
