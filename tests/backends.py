@@ -1,7 +1,8 @@
 """Both databases a ledger can live on, for tests that must hold on each.
 
 - ``ledger_target`` (fixture, parametrized ``sqlite`` / ``postgresql``): where a new ledger may be
-  made: a path in the test's folder, or the URL of a new, empty PostgreSQL database.
+  made: a path in the test's folder, or the URL of a new, empty PostgreSQL database; ``store``,
+  a new ledger's store there.
 - ``Attacker``: a plain connection to the ledger's database with the append-only triggers
   turned off, as someone with the file or the database owner's password would have: what the
   tamper tests edit the log with.
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 
 from doko_ledger.events.location import is_url
+from doko_ledger.events.store import EventStore
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -40,6 +42,14 @@ tests run on both databases."""
 @pytest.fixture(params=BACKENDS)
 def ledger_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
     return new_target(request.param, request, tmp_path)
+
+
+@pytest.fixture
+def store(ledger_target: str | Path) -> Iterator[EventStore]:
+    """A new, empty ledger's store on each database."""
+    opened = EventStore.open(ledger_target, create=True)
+    yield opened
+    opened.close()
 
 
 class Client:

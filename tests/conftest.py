@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from backends import attacker, ledger_target  # noqa: F401  (fixtures for every test)
+from backends import attacker, ledger_target, store  # noqa: F401  (fixtures for every test)
 from postgres import make_postgres_database, postgres_server, postgres_url  # noqa: F401  (fixtures for every test)
 from typer.testing import CliRunner, Result
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -90,13 +89,6 @@ def _gap_v2_to_v3(payload: dict[str, Any]) -> dict[str, Any]:
 
 def cards(*texts: str) -> list[CardPlayed]:
     return [CardPlayed(i % 4, parse_card(t)) for i, t in enumerate(texts)]
-
-
-@pytest.fixture
-def store(ledger_target: str | Path) -> Iterator[EventStore]:
-    s = EventStore.open(ledger_target, create=True)
-    yield s
-    s.close()
 
 
 def raw(target: str | Path) -> Client:

@@ -6,17 +6,15 @@ lock's timeout, the same head on both, ledgers that cannot be written, and copyi
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from backends import Attacker
 from conftest import random_game
+from test_store import AT, BY, cards, seed_two_streams
 
-from doko_ledger.cards import parse_card
 from doko_ledger.events.copy import CopyRefused
-from doko_ledger.events.doppelkopf import CardPlayed
 from doko_ledger.events.store import (
     EventStore,
     LedgerBusy,
@@ -25,28 +23,6 @@ from doko_ledger.events.store import (
 )
 from doko_ledger.ledger import Ledger
 from doko_ledger.streams import game_stream
-
-AT = "2026-11-28T20:00:00.000000+00:00"
-BY = "tester"
-
-
-def cards(*texts: str) -> list[CardPlayed]:
-    return [CardPlayed(i % 4, parse_card(t)) for i, t in enumerate(texts)]
-
-
-@pytest.fixture
-def store(ledger_target: str | Path) -> Iterator[EventStore]:
-    opened = EventStore.open(ledger_target, create=True)
-    yield opened
-    opened.close()
-
-
-def seed_two_streams(store: EventStore) -> None:
-    """s/a: versions 1-4 at positions 1-3 and 6; s/b: versions 1-2 at positions 4-5."""
-    store.append("s/a", cards("CQ", "H10", "DA"), expected_version=0, recorded_by=BY, recorded_at=AT)
-    store.append("s/b", cards("SK", "S9"), expected_version=0, recorded_by=BY, recorded_at=AT)
-    store.append("s/a", cards("CJ"), expected_version=3, recorded_by=BY, recorded_at=AT)
-
 
 # -- appending and reading ---------------------------------------------------------------------
 
