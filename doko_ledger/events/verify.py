@@ -163,12 +163,21 @@ def _row_problems(report: VerifyReport, row: Sequence[Any], prev: str, expected:
             f"{where}: its previous hash is not the hash of the event before it; the chain is broken"
             " (an event before it was altered, deleted or moved)",
         )
-    elif chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by) != digest:
-        report.problem(position, f"{where}: hash does not match its content; the event was altered")
     else:
-        text = _payload_problem(kind, schema_version, payload)
-        if text:
-            report.problem(position, f"{where}: {text}")
+        computed = chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by)
+        _content_problems(report, where, position, computed == digest, kind, schema_version, payload)
+
+
+def _content_problems(
+    report: VerifyReport, where: str, position: int, hash_matches: bool, kind: str, schema_version: int, payload: str
+) -> None:
+    """An event whose link to the one before it holds: its own hash, then its payload's schema."""
+    if not hash_matches:
+        report.problem(position, f"{where}: hash does not match its content; the event was altered")
+        return
+    text = _payload_problem(kind, schema_version, payload)
+    if text:
+        report.problem(position, f"{where}: {text}")
 
 
 def _where(position: int, stream: str, version: int, kind: str) -> str:
@@ -199,12 +208,9 @@ def verify_stream(db: Database, stream_name: str) -> VerifyReport:
             report.problem(
                 position, f"{where}: its previous hash is not the hash of the event before it; the chain is broken"
             )
-        elif chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by) != digest:
-            report.problem(position, f"{where}: hash does not match its content; the event was altered")
         else:
-            text = _payload_problem(kind, schema_version, payload)
-            if text:
-                report.problem(position, f"{where}: {text}")
+            computed = chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by)
+            _content_problems(report, where, position, computed == digest, kind, schema_version, payload)
         expected_version, report.head, report.position = version + 1, digest, position
     return report
 
@@ -229,12 +235,9 @@ def verify_v1(db: Database, stream_name: str | None, wanted: str | None = None) 
             report.problem(position, f"{where}: expected version {expected_version}; an event is missing")
         elif prev_hash != prev:
             report.problem(position, f"{where}: previous hash does not match; the chain is broken")
-        elif stream_chain_hash(prev, name, version, kind, schema_version, payload, at, by) != digest:
-            report.problem(position, f"{where}: hash does not match its content; the event was altered")
         else:
-            problem = _payload_problem(kind, schema_version, payload)
-            if problem:
-                report.problem(position, f"{where}: {problem}")
+            computed = stream_chain_hash(prev, name, version, kind, schema_version, payload, at, by)
+            _content_problems(report, where, position, computed == digest, kind, schema_version, payload)
         if wanted is not None and report.expected_at is None and digest.startswith(wanted):
             report.expected_at = position
         expected_version, prev = version + 1, digest
