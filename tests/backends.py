@@ -63,7 +63,7 @@ class Client:
 
             self._pg = psycopg.connect(str(target), autocommit=True)
         else:
-            self._lite = sqlite3.connect(target, isolation_level=None)
+            self._lite = sqlite3.connect(target, isolation_level=None, timeout=10)
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> Any:
         if self.postgres:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from backends import Client
 from typer.testing import Result
 
 
@@ -47,21 +48,17 @@ def snapshot(target: str | Path) -> dict[str, Any]:
     row of every table of the PostgreSQL database."""
     if isinstance(target, Path):
         return {p.name: p.read_bytes() for p in sorted(target.parent.glob(target.name + "*"))}
-    import psycopg
-
-    with psycopg.connect(target, autocommit=True) as conn:
-        tables = [r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
-        return {t: sorted(map(repr, conn.execute(f'SELECT * FROM "{t}"').fetchall())) for t in sorted(tables)}
+    with Client(target) as conn:
+        tables = [r[0] for r in conn.rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
+        return {t: sorted(map(repr, conn.rows(f'SELECT * FROM "{t}"'))) for t in sorted(tables)}
 
 
 def exists(target: str | Path) -> bool:
     """Whether there is a ledger (its file, or its event table in the database)."""
     if isinstance(target, Path):
         return target.exists()
-    import psycopg
-
-    with psycopg.connect(target, autocommit=True) as conn:
-        return conn.execute("SELECT to_regclass('events')").fetchone() != (None,)
+    with Client(target) as conn:
+        return conn.has_table("events")
 
 
 def listed_games(text: str) -> list[tuple[list[str], str]]:

@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from contextlib import closing
 from pathlib import Path
 
 import pytest
+from backends import Client
+from cli_helpers import exists
 from conftest import random_game
 from typer.testing import CliRunner, Result
 
@@ -56,6 +56,8 @@ with Ledger.open(sys.argv[1], create=True) as ledger:
 AT_ONCE = """
 import sys
 sys.path.insert(0, sys.argv[2])
+from backends import Client
+from cli_helpers import exists
 from conftest import random_game
 from doko_ledger.formats.game_file import LoadedGame
 from doko_ledger.ledger import Ledger
@@ -92,20 +94,10 @@ def _env() -> dict[str, str]:
 
 def _events_count(target: str | Path) -> int:
     """The events committed so far, read on a connection of the test's own."""
-    if isinstance(target, str):
-        import psycopg
-
-        with psycopg.connect(target, autocommit=True) as conn:
-            if conn.execute("SELECT to_regclass('events')").fetchone() == (None,):
-                return 0
-            return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])  # type: ignore[index]
-    if not target.exists():
+    if not exists(target):
         return 0
-    try:
-        with closing(sqlite3.connect(target, timeout=10)) as conn:
-            return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
-    except sqlite3.OperationalError:  # no event table yet
-        return 0
+    with Client(target) as conn:
+        return int(conn.rows("SELECT count(*) FROM events")[0][0]) if conn.has_table("events") else 0
 
 
 def _inserting(target: str | Path) -> bool:
@@ -113,14 +105,12 @@ def _inserting(target: str | Path) -> bool:
     first pages of it in SQLite's write-ahead log, or its COPY (or INSERT) seen by PostgreSQL."""
     if isinstance(target, Path):
         return _size(target.with_name(target.name + "-wal")) > 64 * 1024
-    import psycopg
-
-    with psycopg.connect(target, autocommit=True) as conn:
-        row = conn.execute(
+    with Client(target) as conn:
+        (row,) = conn.rows(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
             " AND state IN ('active', 'idle in transaction')"
             " AND (query LIKE 'COPY events %' OR query LIKE 'INSERT INTO events %')"
-        ).fetchone()
+        )
     return bool(row and row[0])
 
 
