@@ -2,7 +2,7 @@
 
 A name is kept in Unicode's composed form (NFC), so `Zoë` typed either way is one name. It
 may not hold what a reader cannot see (control and format characters, bidi controls, zero
-width and other invisible characters), and two players at one table may not have names
+width and other invisible characters) nor be combining marks alone, and two players at one table may not have names
 that differ only in case or in look-alike letters (`Anna` and `ANNA` written with a Cyrillic
 A, U+0410; `Ben` and `Ben` in fullwidth letters; `Bob` and `B0b`): a score sheet must tell
 them apart.
@@ -31,6 +31,9 @@ _INVISIBLE = frozenset(
     "\ufe00\ufe01\ufe02\ufe03\ufe04\ufe05\ufe06\ufe07\ufe08\ufe09\ufe0a\ufe0b\ufe0c\ufe0d\ufe0e\ufe0f"
 )
 """Characters that show nothing although Unicode calls them letters, marks or symbols."""
+
+_MARKS = ("Mn", "Mc", "Me")
+"""Combining marks: each is drawn on the character before it, so a name of marks alone shows nothing."""
 
 _UPPER = {
     # Cyrillic, Greek
@@ -74,6 +77,9 @@ def name_problem(name: str) -> str | None:
             return f"holds an invisible character (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})"
         if category == "Zs" and ch != " ":
             return f"holds a space other than a plain one (U+{ord(ch):04X} {unicodedata.name(ch, '')})"
+    if all(unicodedata.category(ch) in _MARKS or ch == " " for ch in name):
+        mark = next(ch for ch in name if ch != " ")
+        return f"holds only combining marks (U+{ord(mark):04X} {unicodedata.name(mark, 'unnamed')}), which show nothing"
     return None
 
 

@@ -166,6 +166,7 @@ FILES: dict[str, BadFile] = {
     "player_name_fullwidth_look_alike.yaml": BadFile(3, "players", "U+FF22 FULLWIDTH LATIN CAPITAL LETTER B"),
     "player_name_zero_width_space.yaml": BadFile(3, "players", "invisible character (U+200B ZERO WIDTH SPACE)"),
     "player_name_bidi_override.yaml": BadFile(3, "players", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    "player_name_combining_marks_only.yaml": BadFile(3, "players", "only combining marks (U+0301 COMBINING ACUTE"),
     "session_player_names_look_alike.yaml": BadFile(3, "players[3]", "U+0435 CYRILLIC SMALL LETTER IE"),
     "ddz_player_names_differ_in_case.yaml": BadFile(3, "players", "'Wang' and 'WANG' differ only in case"),
     # deals recorded without cards

@@ -55,6 +55,11 @@ ZOE = "Zo\u00eb"
         ("An\x1bna", "a control character or line break"),
         ("An\u2028na", "a control character or line break"),
         ("x" * 101, "longer than 100 characters"),
+        ("\u0301\u0301", "only combining marks (U+0301 COMBINING ACUTE ACCENT)"),
+        ("\u0301 \u0308", "only combining marks (U+0301 COMBINING ACUTE ACCENT)"),
+        ("\u20dd", "only combining marks (U+20DD COMBINING ENCLOSING CIRCLE)"),
+        ("\u0903\u0903", "only combining marks (U+0903 DEVANAGARI SIGN VISARGA)"),
+        ("\u034f\u0301", "U+034F COMBINING GRAPHEME JOINER"),
     ],
 )
 def test_a_name_with_what_nobody_sees_is_refused(name: str, says: str) -> None:
@@ -63,7 +68,22 @@ def test_a_name_with_what_nobody_sees_is_refused(name: str, says: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["Anna", "Zoë", "José María", "Łukasz", "Ólafur", "李", "Ἀλέξανδρος", "Анна", "O'Brien", "all", "x" * 100]
+    "name",
+    [
+        "Ren\u0301e",
+        "a\u0301",
+        "Anna",
+        "Zoë",
+        "José María",
+        "Łukasz",
+        "Ólafur",
+        "李",
+        "Ἀλέξανδρος",
+        "Анна",
+        "O'Brien",
+        "all",
+        "x" * 100,
+    ],
 )
 def test_ordinary_names_pass(name: str) -> None:
     assert name_problem(name) is None
@@ -162,6 +182,23 @@ def test_the_command_line_refuses_look_alikes(cli: Cli) -> None:
     refused(cli("session", "start", "n", "--players", "Anna,Be\u200bn,Clara,Dirk"), "U+200B ZERO WIDTH SPACE")
     error = refused(cli("session", "start", "n", "--players", "9" * 5000 + ",Ben,Clara,Dirk"), "longer than 100")
     assert len(error) < 200
+
+
+MARKS = "\u0301\u0301"
+"""A name of combining marks alone: it prints as nothing."""
+
+
+def test_every_way_in_refuses_a_name_of_combining_marks_alone(cli: Cli) -> None:
+    says = "only combining marks (U+0301 COMBINING ACUTE ACCENT)"
+    refused(cli("session", "start", "n", "--players", f"Anna,Ben,{MARKS},Dirk"), says)
+    refused(cli("ddz", "start", "d", "--players", f"Li,{MARKS},Zhang"), says)
+    with pytest.raises(IllegalMove, match="only combining marks"):
+        decide(GameState(), StartGame("g", ("Anna", MARKS, "Clara", "Dirk"), 0, preset("standard")))
+    with pytest.raises(DouDizhuIllegalMove, match="only combining marks"):
+        decide_doudizhu(DealState(), Deal("d", ("Li", MARKS, "Zhang"), 0, 1))
+    with pytest.raises(SourceError, match="only combining marks"):
+        game_file.read(_game_text(f'[Anna, "{MARKS}", Clara, Dirk]'), "g.yaml")
+    ok(cli("session", "start", "n", "--players", "Anna,Ben,Ren\u0301e,Dirk"))  # a mark on a letter is a letter
 
 
 def test_typed_in_decomposed_letters_a_name_is_the_same_player(cli: Cli) -> None:

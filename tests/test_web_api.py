@@ -175,6 +175,15 @@ def test_start_a_night_through_the_api(tmp_path: Path) -> None:
     assert rules.status_code == 422 and "a preset" in rules.json()["error"]
 
 
+def test_the_api_refuses_a_player_name_of_combining_marks_alone(tmp_path: Path) -> None:
+    api = client(app_for(tmp_path / "fresh.sqlite"))
+    Ledger.open(tmp_path / "fresh.sqlite", create=True).close()
+    body = {"session_id": "api-night", "players": ["Anna", "\u0301\u0301", "Clara", "Dirk"]}
+    started = api.post("/api/nights", json=body, headers=WRITE)
+    assert started.status_code == 422 and "only combining marks (U+0301" in started.json()["error"]
+    assert api.get("/api/nights").json() == []
+
+
 def test_the_openapi_description_and_page(db: Path) -> None:
     api = client(app_for(db))
     spec = api.get("/api/openapi.json").json()
