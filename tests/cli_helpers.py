@@ -4,6 +4,10 @@ and the bytes of a ledger."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +28,37 @@ def refused(result: Result, *fragments: str) -> str:
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+    return lines[0]
+
+
+def run_doko(
+    db: str | Path, *args: str | Path, preexec_fn: Callable[[], None] | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """`doko --db DB ARGS...` in a child process: for what a test cannot do to itself (drop the
+    powers of root, limit the size of files, risk waiting forever on a named pipe). `timeout`
+    only stops a child that hangs: it fails the test."""
+    script = Path(sys.executable).parent / "doko"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "doko_ledger.cli.app"]
+    env = {k: v for k, v in os.environ.items() if k != "DOKO_DB"} | {"COLUMNS": "200", "NO_COLOR": "1"}
+    return subprocess.run(
+        [*command, "--db", str(db), *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        preexec_fn=preexec_fn,
+    )
+
+
+def one_error_line(done: subprocess.CompletedProcess[str], code: int, *fragments: str) -> str:
+    """`refused` for a child process: exit `code`, no traceback, one `error:` line naming `fragments`
+    (besides `doko import`'s count of files not imported)."""
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    lines = [line for line in done.stderr.splitlines() if line.strip() and not line.endswith("not imported")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
     for fragment in fragments:
         assert fragment in lines[0], lines[0]
     return lines[0]

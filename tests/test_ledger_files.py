@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from cli_helpers import as_json, flat, ok, refused, snapshot
+from cli_helpers import as_json, flat, ok, one_error_line, refused, run_doko, snapshot
 from typer.testing import Result
 
 from doko_ledger.events.store import EventStore, LedgerBusy
@@ -113,7 +113,7 @@ def test_a_new_event_type_is_noted_for_older_programs(ledger_path: Path, cli: Cl
     ("command", "code"),
     [(("verify",), 4), (("verify", "--json"), 4), (("rebuild",), 4), (("replay", "#1", "--all"), 4), (("games",), 4)],
 )
-def test_a_damaged_page_is_one_line(cli: Cli, tmp_path: Path, command: tuple[str, ...], code: int) -> None:
+def test_a_damaged_page_isone_error_line(cli: Cli, tmp_path: Path, command: tuple[str, ...], code: int) -> None:
     path = _copy("damaged_page.sqlite", tmp_path)
     result = cli(*command, db=path)
     assert result.exit_code == code
@@ -123,7 +123,7 @@ def test_a_damaged_page_is_one_line(cli: Cli, tmp_path: Path, command: tuple[str
 # -- the write lock ----------------------------------------------------------------------------------
 
 
-def test_a_write_that_waits_too_long_for_the_lock_exits_3_in_one_line(
+def test_a_write_that_waits_too_long_for_the_lock_exits_3_inone_error_line(
     cli: Cli, ledger_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ok(cli("import", GAME))
@@ -201,26 +201,7 @@ def _without_file_powers() -> None:
 
 
 def _doko(db: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).parent / "doko"
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "doko_ledger.cli.app"]
-    env = {k: v for k, v in os.environ.items() if k != "DOKO_DB"} | {"COLUMNS": "200", "NO_COLOR": "1"}
-    return subprocess.run(
-        [*command, "--db", str(db), *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        preexec_fn=_without_file_powers,
-    )
-
-
-def _one_line(done: subprocess.CompletedProcess[str], code: int, *fragments: str) -> None:
-    assert done.returncode == code, done.stderr
-    assert "Traceback" not in done.stderr + done.stdout
-    lines = [line for line in done.stderr.splitlines() if line.strip() and not line.endswith("not imported")]
-    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
+    return run_doko(db, *args, preexec_fn=_without_file_powers)
 
 
 @pytest.fixture
@@ -263,7 +244,7 @@ def test_a_read_only_archive_is_read_and_verified_and_writing_says_it_is_read_on
             assert done.returncode == 0, (reading, done.stderr)
         reason = "the file is read-only" if read_only == "file" else "its folder is read-only"
         for command in (("import", SAMPLES / "03-heart-solo.yaml"), ("annotate", "#1", "a note"), ("rebuild",)):
-            _one_line(_doko(archive, *command), 1, f"cannot write to {archive}", reason, "nothing was written")
+            one_error_line(_doko(archive, *command), 1, f"cannot write to {archive}", reason, "nothing was written")
         assert snapshot(archive) == before  # no -wal or -shm made beside it either
     finally:
         archive.parent.chmod(0o755)
@@ -288,7 +269,9 @@ def test_no_ledger_is_made_in_a_read_only_folder(tmp_path: Path) -> None:
     folder.mkdir()
     folder.chmod(0o555)
     try:
-        _one_line(_doko(folder / "new.sqlite", "import", GAME), 1, "cannot make a ledger at", "its folder is read-only")
+        one_error_line(
+            _doko(folder / "new.sqlite", "import", GAME), 1, "cannot make a ledger at", "its folder is read-only"
+        )
         assert list(folder.iterdir()) == []
     finally:
         folder.chmod(0o755)

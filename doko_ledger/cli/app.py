@@ -172,7 +172,12 @@ def export(
             "--format", help="yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser."
         ),
     ] = ExportFormat.yaml,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write to a file instead of stdout.")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "-o", "--output", help="Write to a file (or through a link to one) instead of stdout; - is stdout."
+        ),
+    ] = None,
     perspective: PerspectiveOption = None,
     tournament: TournamentOption = False,
 ) -> None:
@@ -195,11 +200,11 @@ def export(
             from doko_ledger.formats import html_replay
 
             text = html_replay.dumps(ledger.frames(game_id, _perspective(perspective, tournament), player=perspective))
-    if output is None:
+    from doko_ledger.formats.output import STDOUT, write_export
+
+    if output is None or str(output) == STDOUT:
         typer.echo(text, nl=False)
     else:
-        from doko_ledger.formats.output import write_export
-
         write_export(output, text, ledger=ledger_path(ctx))
         err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
 
