@@ -14,6 +14,11 @@ class LedgerReadOnly(LedgerError):
     is of a newer format or holds events this doko_ledger does not know."""
 
 
+class DiskError(LedgerError):
+    """The disk under a ledger refused a read or a write (it is full, or reports an I/O error):
+    the ledger is not damaged, and nothing was written."""
+
+
 class LedgerDamaged(LedgerError):
     """A ledger the database cannot read (a damaged page, a truncated file)."""
 

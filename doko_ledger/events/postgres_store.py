@@ -21,7 +21,7 @@ from typing import ClassVar
 import psycopg
 from psycopg import errors
 
-from doko_ledger.events.errors import LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
+from doko_ledger.events.errors import DiskError, LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
 from doko_ledger.events.location import shown
 from doko_ledger.events.postgres import Database
 from doko_ledger.events.store import EVENTS_TABLE, LEDGER_TABLE, EventStore
@@ -114,6 +114,12 @@ class PostgresEventStore(EventStore):
             )
         if isinstance(exc, errors.ReadOnlySqlTransaction | errors.InsufficientPrivilege):
             return LedgerReadOnly(f"cannot write to {self.where}: {text}; nothing was written")
+        if isinstance(exc, errors.DiskFull):
+            return DiskError(f"the disk holding {self.where} is full: nothing was written ({text})")
+        if isinstance(exc, errors.IoError):
+            return DiskError(
+                f"cannot use {self.where}: the server's disk reported an I/O error ({text}); nothing was written"
+            )
         if isinstance(exc, self.damaged_errors):
             return LedgerDamaged(f"{self.where} is damaged: {text}")
         if isinstance(exc, psycopg.OperationalError) or self.db.conn.closed:

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from doko_ledger.events.envelope import GENESIS, chain_hash
-from doko_ledger.events.errors import LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
+from doko_ledger.events.errors import DiskError, LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
+from doko_ledger.events.location import kind_of
 from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import (
     EVENT_TYPES_KEY,
@@ -156,14 +157,15 @@ class SqliteEventStore(EventStore):
 def _check_file(path: Path, create: bool) -> bool:
     """Whether `path` is new or empty (a ledger may be made there); refuses what is not SQLite."""
     try:
+        kind = kind_of(path.stat().st_mode)  # looked at, not opened: a named pipe would block
+        if kind is not None:
+            raise LedgerError(f"{path} is {kind}, not a ledger (a ledger is a file, or a postgresql:// URL)")
         with path.open("rb") as fh:
             magic = fh.read(len(SQLITE_MAGIC))
     except FileNotFoundError:
         if create:
             return True
         raise LedgerError(f"no ledger at {path} (import a game or start a card night first, or pass --db)") from None
-    except IsADirectoryError:
-        raise LedgerError(f"{path} is a folder, not a ledger") from None
     except OSError as exc:
         raise LedgerError(f"cannot read {path}: {exc.strerror}") from None
     if not magic:
@@ -221,15 +223,41 @@ def _connect(path: Path, read_only: str | None, busy_timeout_ms: int) -> sqlite3
     return conn
 
 
+_NEARLY_FULL = 64 * 1024
+"""Free bytes below which a failed write is taken for a full disk: SQLite reports a full disk
+as an I/O error when it meets it while growing its shared-memory (-shm) file."""
+_READING = ("SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ")
+
+
 def _translate(exc: Exception, where: str, busy_timeout_ms: int) -> LedgerError:
-    """One line for an SQLite error, as the ledger error it stands for."""
+    """One line for an SQLite error, as the ledger error it stands for: by SQLite's error code,
+    so that a disk that is full or fails is never taken for a damaged file."""
     text = str(exc)
-    if "locked" in text or "busy" in text:
+    code = getattr(exc, "sqlite_errorcode", None)
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    primary = None if code is None else code & 0xFF
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return LedgerBusy(
             f"{where} is locked by another writer (waited {busy_timeout_ms / 1000:g} s): nothing was written; try again"
         )
-    if "readonly" in text or "read-only" in text:
+    if primary == sqlite3.SQLITE_READONLY:
         return LedgerReadOnly(f"cannot write to {where}: it is read-only ({text}); nothing was written")
-    if any(word in text for word in ("malformed", "not a database", "disk I/O", "corrupt")):
+    if primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and name not in _READING and _full(where)):
+        return DiskError(f"the disk holding {where} is full: nothing was written")
+    if primary == sqlite3.SQLITE_IOERR:
+        verb = "read" if name in _READING else "write to"
+        return DiskError(f"cannot {verb} {where}: the disk reported an I/O error ({name}); nothing was written")
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return LedgerDamaged(f"{where} is damaged: {text}")
+    if primary == sqlite3.SQLITE_CANTOPEN:
+        return LedgerError(f"cannot open {where}: {text}")
     return LedgerError(f"{where}: {text}")
+
+
+def _full(where: str) -> bool:
+    """Whether the file system holding the ledger `where` has (almost) no room left."""
+    try:
+        room = os.statvfs(Path(where).absolute().parent)
+    except OSError:
+        return False
+    return room.f_bavail * room.f_frsize < _NEARLY_FULL

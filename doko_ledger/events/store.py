@@ -484,7 +484,9 @@ class EventStore:
             if self.format_version == 1:
                 report = verify_v1(self.db, stream_name, wanted)
             elif stream_name is None:
-                report = verify_log(self.db, wanted, where=self.where, damaged=self.damaged_errors)
+                report = verify_log(
+                    self.db, wanted, where=self.where, damaged=self.damaged_errors, translate=self._translate
+                )
             else:
                 report = verify_stream(self.db, stream_name)
         except self.database_errors as exc:

@@ -6,7 +6,7 @@ same head for the same events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from hashlib import sha256
 from json.encoder import encode_basestring as _quote
@@ -70,7 +70,12 @@ def expected_head(text: str) -> str:
 
 
 def verify_log(
-    db: Database, wanted: str | None, *, where: str = "the ledger", damaged: tuple[type[Exception], ...] = ()
+    db: Database,
+    wanted: str | None,
+    *,
+    where: str = "the ledger",
+    damaged: tuple[type[Exception], ...] = (),
+    translate: Callable[[Exception], Exception] | None = None,
 ) -> VerifyReport:
     """The one chain over all positions, in a single pass in position order.
 
@@ -119,7 +124,10 @@ def verify_log(
                 found = position
             prev, expected = digest, position + 1
             count += 1
-    except damaged as exc:  # the database's own error for a page it cannot read
+    except damaged as exc:  # the database's own error for a page it cannot read, or for the disk
+        failure = None if translate is None else translate(exc)
+        if failure is not None and not isinstance(failure, LedgerDamaged):
+            raise failure from None  # the disk failed (full, an I/O error), not the file
         raise LedgerDamaged(f"{where} is damaged after position {position}: {exc}") from None
     if current is not _NO_STREAM:
         versions[current] = last
