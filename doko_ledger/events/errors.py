@@ -14,6 +14,14 @@ class LedgerReadOnly(LedgerError):
     is of a newer format or holds events this doko_ledger does not know."""
 
 
+class LedgerUnreachable(LedgerError):
+    """A ledger whose database cannot be reached now: its server is down, refuses or drops the
+    connection, or its file cannot be read. Trying again later may work (exit 3, as a lock
+    timeout)."""
+
+    exit_code = 3
+
+
 class LedgerDamaged(LedgerError):
     """A ledger the database cannot read (a damaged page, a truncated file)."""
 
