@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -193,9 +194,14 @@ def said(exc: DokoError, settings: Settings) -> str:
     return hidden(str(exc), settings)
 
 
+_SERVER = re.compile(r'connection to server (on socket "[^"]*"|at "[^"]*"(, port \d+)?) failed: ')
+"""How the database driver names the server it tried (its socket or address and port)."""
+
+
 def hidden(text: str, settings: Settings) -> str:
     """`text` with the ledger's location (its database URL, or its path unless a bare file name)
-    said as "the ledger"."""
+    said as "the ledger", and without the database server's socket or address."""
+    text = _SERVER.sub("", text)
     if not is_url(settings.db) and "/" not in str(settings.db):
         return text
     for where in sorted({str(settings.db), shown(settings.db)}, key=len, reverse=True):
