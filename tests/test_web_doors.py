@@ -227,6 +227,29 @@ def test_a_phone_that_joined_is_never_locked_out_by_guessing(db: Path) -> None:
     assert newcomer.post("/join", data={"csrf": token, "code": f" {CODE.lower()} "}).status_code == 303
 
 
+def test_guesses_sent_all_at_once_count_as_one_after_another(db: Path) -> None:
+    """Forty wrong codes sent at the same moment to a real server (its clock stopped): the
+    first six are compared (the sixth brings a wait), the other thirty-four refused unread."""
+    import threading
+
+    body = json.dumps({"version": 1, "deal": {"re": ["Ben", "Clara"], "re_points": 151}})
+    statuses: list[int] = []
+    with serving(app_for(db, clock=Clock())) as base:
+        start = threading.Barrier(40)
+
+        def send(n: int) -> None:
+            headers = {"content-type": "application/json", "x-join-code": f"WRONG{n:02d}"}
+            start.wait()
+            statuses.append(raw(base, "POST", "/api/nights/night/deals", body=body, headers=headers)[0])
+
+        threads = [threading.Thread(target=send, args=(n,)) for n in range(40)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert sorted(statuses) == [403] * (CLIENT.free + 1) + [429] * (40 - CLIENT.free - 1)
+
+
 def test_the_join_code_header_is_case_insensitive(db: Path) -> None:
     api = client(app_for(db))
     body = {"version": 1, "deal": {"re": ["Ben", "Clara"], "re_points": 151}}

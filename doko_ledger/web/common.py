@@ -108,25 +108,22 @@ def code_accepted(request: Request, typed: str) -> bool:
         return False
     guesses: JoinGuesses = request.app.state.guesses
     client = client_of(request)
-    wait = guesses.wait(client)
-    if wait > 0:
-        if guesses.first_refusal(client):
-            log.warning("join codes from %s refused for %d s: too many wrong ones", client, math.ceil(wait))
-        raise TooManyGuesses(wait)
-    if same(typed, join_code_of(settings_of(request).join_code)):
-        guesses.succeeded(client)
-        return True
-    mine, table, wait = guesses.failed(client)
-    log.warning(
-        "wrong join code from %s (%s… of %d characters): %d in a row from it, %d at the table; next try in %d s",
-        client,
-        typed[:1],
-        len(typed),
-        mine,
-        table,
-        math.ceil(wait),
-    )
-    return False
+    verdict = guesses.judge(client, same(typed, join_code_of(settings_of(request).join_code)))
+    if verdict.waiting:
+        if verdict.first:
+            log.warning("join codes from %s refused for %d s: too many wrong ones", client, math.ceil(verdict.wait))
+        raise TooManyGuesses(verdict.wait)
+    if not verdict.accepted:
+        log.warning(
+            "wrong join code from %s (%s… of %d characters): %d in a row from it, %d at the table; next try in %d s",
+            client,
+            typed[:1],
+            len(typed),
+            verdict.failures,
+            verdict.table,
+            math.ceil(verdict.wait),
+        )
+    return verdict.accepted
 
 
 def joined_by_header(request: Request) -> bool:

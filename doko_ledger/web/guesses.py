@@ -53,8 +53,24 @@ class Tally:
     """The `until` whose refusals were already logged (one line per wait)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What became of one code: `accepted`; else `waiting` (sent during a wait, not compared:
+    `wait` is what is left of it, `first` whether it is the first so refused) or wrong (`wait`
+    is the wait it brought, `failures` and `table` the counts in a row)."""
+
+    accepted: bool
+    waiting: bool = False
+    wait: float = 0.0
+    failures: int = 0
+    table: int = 0
+    first: bool = False
+
+
 class JoinGuesses:
-    """The wrong join codes this server has seen. Thread-safe (the routes run in a pool)."""
+    """The wrong join codes this server has seen. Thread-safe (the routes run in a pool): a
+    code is judged, counted and its wait set in one step, so that many sent at once are no
+    more than as many sent one after another."""
 
     def __init__(self, clock: Callable[[], float], client: Limits = CLIENT, table: Limits = TABLE) -> None:
         self.clock, self.client_limits, self.table_limits = clock, client, table
@@ -62,37 +78,28 @@ class JoinGuesses:
         self.clients: dict[str, Tally] = {}
         self._lock = threading.Lock()
 
-    def wait(self, client: str) -> float:
-        """Seconds before `client` may try a code (0: now)."""
+    def judge(self, client: str, right: bool) -> Verdict:
+        """A code from `client` that is the `right` one or not: refused unread while the client
+        or the table waits; else accepted (the client's count starts again, the table's does
+        not), or counted as wrong."""
         now = self.clock()
-        with self._lock:
-            mine = self.clients.get(client, Tally())
-            return max(mine.until - now, self.table.until - now, 0.0)
-
-    def first_refusal(self, client: str) -> bool:
-        """Whether a try by `client` during its wait is the first of that wait (the one to log)."""
         with self._lock:
             mine = self.clients.get(client)
             tally = mine if mine is not None and mine.until >= self.table.until else self.table
-            first = tally.told != tally.until
-            tally.told = tally.until
-            return first
-
-    def failed(self, client: str) -> tuple[int, int, float]:
-        """Counts a wrong code from `client`: its failures in a row, the table's, and the wait now."""
-        now = self.clock()
-        with self._lock:
-            if len(self.clients) >= MAX_CLIENTS:
-                self._forget_old(now)
-            mine = self.clients.setdefault(client, Tally())
+            if tally.until > now:
+                first, tally.told = tally.told != tally.until, tally.until
+                return Verdict(False, waiting=True, wait=tally.until - now, first=first)
+            if right:
+                self.clients.pop(client, None)
+                return Verdict(True)
+            if mine is None:
+                if len(self.clients) >= MAX_CLIENTS:
+                    self._forget_old(now)
+                mine = self.clients[client] = Tally()
             _count(mine, self.client_limits, now)
             _count(self.table, self.table_limits, now)
-            return mine.failures, self.table.failures, max(mine.until, self.table.until) - now
-
-    def succeeded(self, client: str) -> None:
-        """The right code from `client`: its own count starts again (the table's does not)."""
-        with self._lock:
-            self.clients.pop(client, None)
+            wait = max(mine.until, self.table.until) - now
+            return Verdict(False, wait=wait, failures=mine.failures, table=self.table.failures)
 
     def _forget_old(self, now: float) -> None:
         for client, tally in list(self.clients.items()):
