@@ -152,7 +152,9 @@ def render(request: Request, template: str, context: Mapping[str, Any], status: 
         me=player_name(request),
         join_url=settings.join_url if joined else None,
         private=settings.private,
-        **{key: hidden(value, settings) if isinstance(value, str) else value for key, value in context.items()},
+        **{
+            key: hidden(value, settings) if type(value) is str else value for key, value in context.items()
+        },  # not Markup
     )
     return HTMLResponse(page, status_code=status)
 
