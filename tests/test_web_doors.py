@@ -288,6 +288,18 @@ def test_a_private_server_shows_nothing_but_the_join_page(db: Path) -> None:
     assert phone.get("/api/nights").status_code == 200
 
 
+def test_doko_serve_private(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
+    result = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--private", "--join-code", "kitchen"])
+    assert result.exit_code == 0, result.output
+    served = TestClient(started["app"], base_url="http://127.0.0.1:8000")
+    assert served.get("/api/nights").status_code == 401 and served.get("/nights/night").status_code == 401
+    assert served.get("/api/nights", headers={"x-join-code": "Kitchen"}).status_code == 200
+
+
 def test_a_private_server_counts_wrong_codes_in_the_header(db: Path) -> None:
     clock = Clock()
     stranger = phone_at(app_for(db, private=True, clock=clock), "203.0.113.4")
