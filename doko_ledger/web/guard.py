@@ -29,7 +29,7 @@ class _TooLarge(Exception):
     pass
 
 
-Refusal = Callable[[Scope, Receive, Send, int, str], Awaitable[None]]
+Refuse = Callable[[Scope, Receive, Send, int, str], Awaitable[None]]
 """Sends a refusal (status, one line) as the app answers it: a page, or JSON under /api/."""
 
 
@@ -44,7 +44,7 @@ class BodyLimit:
     """Refuses a request body over `limit` bytes with 413, by its Content-Length or as it streams
     (chunked): whatever the app answered to a body cut short (FastAPI says 400) is replaced."""
 
-    def __init__(self, app: ASGIApp, limit: int, refuse: Refusal = plain_refusal) -> None:
+    def __init__(self, app: ASGIApp, limit: int, refuse: Refuse = plain_refusal) -> None:
         self.app, self.limit, self.refuse = app, limit, refuse
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
