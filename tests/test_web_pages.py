@@ -14,7 +14,19 @@ import pytest
 from backends import ledger_path_on_both  # noqa: F401  (every test on both databases)
 from browser import _free_port
 from markupsafe import escape
-from web_helpers import CODE, app_for, client, csrf_of, deal, joined, post_deal, standings, start_night, version_of
+from web_helpers import (
+    CODE,
+    TestClient,
+    app_for,
+    client,
+    csrf_of,
+    deal,
+    joined,
+    post_deal,
+    standings,
+    start_night,
+    version_of,
+)
 
 from doko_ledger.ledger import Ledger
 
@@ -47,7 +59,8 @@ def test_a_wrong_join_code_is_refused_and_the_right_one_kept_in_a_cookie(db: Pat
     assert wrong.status_code == 403 and "not the table's join code" in html.unescape(wrong.text)
     right = phone.post("/join", data={"csrf": token, "code": CODE.lower(), "name": "Clara"})
     assert right.status_code == 303
-    assert phone.cookies.get("doko_join") == CODE
+    kept = phone.cookies.get("doko_join")
+    assert kept is not None and len(kept) == 32 and CODE not in kept.upper()  # a token, never the code
     page = phone.get("/nights/night").text
     assert "Record deal 1" in page and "✎ Clara" in page
 
@@ -407,10 +420,12 @@ def test_doko_serve_prints_the_url_the_qr_code_and_the_join_code(db: Path, monke
     assert started["host"] == "0.0.0.0" and started["port"] == int(port)
     assert "join code: KITCHEN" in result.output
     assert "█" in result.output or "▀" in result.output  # the QR code, drawn in text
-    url = re.search(rf"http://[\d.]+:{port}/join\?code=KITCHEN", result.output)
+    url = re.search(rf"http://([\d.]+):{port}/join\?code=KITCHEN", result.output)
     assert url is not None
-    served = client(started["app"])
-    assert served.get("/nights/night").status_code == 200
+    for host in (url.group(1), "localhost", "127.0.0.1"):  # the printed address, and this machine's
+        served = TestClient(started["app"], base_url=f"http://{host}:{port}", follow_redirects=False)
+        assert served.get("/nights/night").status_code == 200, host
+    assert client(started["app"]).get("/nights/night").status_code == 400  # any other name
     local = CliRunner().invoke(cli_app, ["--db", str(db), "serve", "--port", port])
     assert f"http://127.0.0.1:{port}/join?code=" in local.output and "█" not in local.output
 

@@ -22,10 +22,18 @@ from doko_ledger.web.app import Settings, create_app
 
 CODE = "TABLE7"
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk", "Emil")
+HOSTS = frozenset({"testserver", "127.0.0.1", "localhost"})
+"""The hosts the test apps answer to: the test client's, and the live server's."""
 
 
 def app_for(db: Path, **options: Any) -> Any:
-    settings = Settings(db=db, join_code=CODE, secret=b"s" * 32, join_url=f"http://testserver/join?code={CODE}")
+    settings = Settings(
+        db=db,
+        join_code=CODE,
+        secret=b"s" * 32,
+        join_url=f"http://testserver/join?code={CODE}",
+        allowed_hosts=HOSTS,
+    )
     return create_app(replace(settings, **options))
 
 

@@ -5,9 +5,10 @@ The web stack is imported inside the command only, so no other command starts sl
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 import socket
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -33,6 +34,44 @@ def lan_address() -> str:
     return address
 
 
+ALL_INTERFACES = ("0.0.0.0", "::")
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def host_name(text: str) -> str:
+    """A name for `--allowed-host`: a host name or an address, without scheme or port."""
+    name = text.strip().lower().rstrip(".").removeprefix("[").removesuffix("]")
+    if not name or any(ch in name for ch in "/@ \t") or (name.count(":") == 1):
+        raise typer.BadParameter(f"give a host name or an address, without scheme or port, not {text[:60]!r}")
+    return name
+
+
+def served_hosts(host: str, shown: str, extra: list[str]) -> frozenset[str]:
+    """The names a request's `Host` may give: the bind address, the address printed, each
+    `--allowed-host`, and this machine's own names when it answers on loopback (bound there, or
+    to every interface)."""
+    names = {host.lower(), shown.lower(), *map(host_name, extra)}
+    if host in ALL_INTERFACES or _loopback(host):
+        names |= LOOPBACK_NAMES
+    return frozenset(names - set(ALL_INTERFACES))
+
+
+def _logging() -> dict[str, Any]:
+    """uvicorn's logging, with the app's own lines (wrong join codes) printed as its warnings are."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = {**LOGGING_CONFIG, "loggers": dict(LOGGING_CONFIG["loggers"])}
+    config["loggers"]["doko_ledger.web"] = {"handlers": ["default"], "level": "WARNING", "propagate": False}
+    return config
+
+
 def _check_port(host: str, port: int) -> None:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         try:
@@ -51,6 +90,17 @@ def serve(
         str | None,
         typer.Option("--join-code", envvar="DOKO_JOIN_CODE", help="The table's join code (default: a new random one)."),
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="One more name the phones reach this server by, e.g. laptop.local (repeatable); "
+            "any other name in a request is refused.",
+        ),
+    ] = None,
+    private: Annotated[
+        bool, typer.Option("--private", help="Show nothing but the join page to a phone that has not joined.")
+    ] = False,
 ) -> None:
     """Serve the ledger to the phones at the table: nights, deals by taps, scores, a JSON API."""
     import uvicorn
@@ -63,16 +113,23 @@ def serve(
     _check_port(host, port)
     Ledger.open(path, create=True).close()  # a fresh ledger can be filled from the phones
     code = (join_code or new_join_code()).strip().upper()
-    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    shown = lan_address() if host in ALL_INTERFACES else host
     url = f"http://{shown}:{port}/"
     join_url = f"{url}join?code={code}"
-    settings = Settings(db=path, join_code=code, secret=secrets.token_bytes(32), join_url=join_url)
+    settings = Settings(
+        db=path,
+        join_code=code,
+        secret=secrets.token_bytes(32),
+        join_url=join_url,
+        allowed_hosts=served_hosts(host, shown, allowed_host or []),
+        private=private,
+    )
     console = out()
     console.print(f"doko serve: {shown_ledger(path)} at {url}", markup=False)
-    if host in ("0.0.0.0", "::"):
+    if host in ALL_INTERFACES:
         console.print(qr.terminal(join_url), markup=False, highlight=False)
     console.print(f"join code: {code}   (or open {join_url})", markup=False)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", log_config=_logging())
 
 
 def register(app: typer.Typer) -> None:

@@ -19,6 +19,14 @@ class DiskError(LedgerError):
     the ledger is not damaged, and nothing was written."""
 
 
+class LedgerUnreachable(LedgerError):
+    """A ledger whose database cannot be reached now: its server is down, refuses or drops the
+    connection, or its file cannot be read. Trying again later may work (exit 3, as a lock
+    timeout)."""
+
+    exit_code = 3
+
+
 class LedgerDamaged(LedgerError):
     """A ledger the database cannot read (a damaged page, a truncated file)."""
 

@@ -21,7 +21,14 @@ from typing import ClassVar
 import psycopg
 from psycopg import errors
 
-from doko_ledger.events.errors import DiskError, LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
+from doko_ledger.events.errors import (
+    DiskError,
+    LedgerBusy,
+    LedgerDamaged,
+    LedgerError,
+    LedgerReadOnly,
+    LedgerUnreachable,
+)
 from doko_ledger.events.location import shown
 from doko_ledger.events.postgres import Database
 from doko_ledger.events.store import EVENTS_TABLE, LEDGER_TABLE, EventStore
@@ -62,6 +69,8 @@ class PostgresEventStore(EventStore):
             db = Database.connect(url)
         except psycopg.Error as exc:
             text = _first_line(exc)
+            if _unreachable(exc):
+                raise LedgerUnreachable(f"cannot reach {where}: {text}") from None
             if create and "does not exist" in text and "database" in text:
                 text += " (make it first: `createdb NAME`)"
             raise LedgerError(f"cannot open {where}: {text}") from None
@@ -122,8 +131,8 @@ class PostgresEventStore(EventStore):
             )
         if isinstance(exc, self.damaged_errors):
             return LedgerDamaged(f"{self.where} is damaged: {text}")
-        if isinstance(exc, psycopg.OperationalError) or self.db.conn.closed:
-            return LedgerError(f"{self.where}: the connection to the server failed: {text}")
+        if self.db.conn.closed or _unreachable(exc):
+            return LedgerUnreachable(f"{self.where}: the connection to the server failed: {text}")
         return LedgerError(f"{self.where}: {text}")
 
     def _to_scratch(self) -> None:
@@ -138,6 +147,25 @@ class PostgresEventStore(EventStore):
                 self.db.execute(f'INSERT INTO pg_temp."{table}" SELECT * FROM "{schema}"."{table}"')
         self.db.execute(f'SET search_path = pg_temp, "{schema}"')
         self._scratch = True
+
+
+_NOT_NOW = ("57P01", "57P02", "57P03", "53300", "55000")
+"""Shut down, crashed, starting, too many connections, not accepting connections (`ALTER
+DATABASE ... ALLOW_CONNECTIONS false`)."""
+_TURNED_AWAY = ("not currently accepting connections", "the database system is", "too many clients", "connection slots")
+"""The same, as the server says them while connecting (libpq gives no SQLSTATE then)."""
+
+
+def _unreachable(exc: Exception) -> bool:
+    """Whether `exc` says the server cannot be reached now (no answer at all, a connection
+    failure, or a server that turns connections away), rather than a refusal of what was asked
+    (no such database or role, a wrong password)."""
+    if not isinstance(exc, psycopg.OperationalError):
+        return False
+    if exc.sqlstate is not None:
+        return exc.sqlstate.startswith("08") or exc.sqlstate in _NOT_NOW
+    text = str(exc)
+    return "FATAL:" not in text or any(words in text for words in _TURNED_AWAY)
 
 
 def _first_line(exc: BaseException) -> str:

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from doko_ledger.events.envelope import GENESIS, chain_hash
-from doko_ledger.events.errors import DiskError, LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
+from doko_ledger.events.errors import (
+    DiskError,
+    LedgerBusy,
+    LedgerDamaged,
+    LedgerError,
+    LedgerReadOnly,
+    LedgerUnreachable,
+)
 from doko_ledger.events.location import kind_of
 from doko_ledger.events.sqlite import Database
 from doko_ledger.events.store import (
@@ -166,8 +173,8 @@ def _check_file(path: Path, create: bool) -> bool:
         if create:
             return True
         raise LedgerError(f"no ledger at {path} (import a game or start a card night first, or pass --db)") from None
-    except OSError as exc:
-        raise LedgerError(f"cannot read {path}: {exc.strerror}") from None
+    except OSError as exc:  # no permission, an I/O error, a loop of links: the file is there, not readable
+        raise LedgerUnreachable(f"cannot read {path}: {exc.strerror}") from None
     if not magic:
         if create:
             return True

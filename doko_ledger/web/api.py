@@ -41,9 +41,10 @@ def api_page(request: Request) -> Response:
 # -- reading ----------------------------------------------------------------------------------
 
 
-@router.get("/health", summary="The server answers (no ledger read)")
-def health() -> dict[str, str]:
-    return {"status": "ok"}
+@router.get("/health", summary="The server answers and reaches the ledger")
+def health(request: Request) -> dict[str, str]:
+    with open_ledger(request):
+        return {"status": "ok"}
 
 
 @router.get("/games", summary="The recorded games (doko games --json)")

@@ -4,19 +4,46 @@ functions the CLI calls. Built by `create_app(settings)`; `doko serve` runs it w
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from doko_ledger.errors import DokoError
 from doko_ledger.web import api, doudizhu, games, nights
-from doko_ledger.web.common import STATIC, Settings, render, status_of
+from doko_ledger.web.common import STATIC, Settings, error_response, retry_after, said, status_of
+from doko_ledger.web.doors import Doors, refuse
 from doko_ledger.web.guard import BodyLimit, ClientCookie, SecurityHeaders
+from doko_ledger.web.guesses import JoinGuesses
 
 __all__ = ["Settings", "create_app"]
+
+
+class Refusal(BaseModel):
+    """Every refusal of the API: one line."""
+
+    error: str
+
+
+REFUSALS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Refusal, "description": description}
+    for status, description in (
+        (400, "A Host this server does not answer to"),
+        (401, "A private server, and no join code"),
+        (403, "A write without the join code (or the page's CSRF token)"),
+        (404, "No such game or night"),
+        (409, "Someone else recorded first: nothing was written"),
+        (413, "A request body over the limit"),
+        (422, "Bad input, or a write the ledger refuses"),
+        (429, "Too many wrong join codes: wait as Retry-After says"),
+        (503, "The ledger is not reachable: try again after Retry-After"),
+    )
+}
+"""What every API operation may answer besides its own result (all as `{"error": "one line"}`)."""
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -29,35 +56,31 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url="/api/openapi.json",
     )
     app.state.settings = settings
+    app.state.guesses = JoinGuesses(settings.clock)
+    # outermost last: headers on every answer, the client cookie, the body limit, then the doors
+    app.add_middleware(Doors)
+    app.add_middleware(BodyLimit, limit=settings.max_body, refuse=refuse)
     app.add_middleware(ClientCookie, secret=settings.secret)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(BodyLimit, limit=settings.max_body)
     app.mount("/static", StaticFiles(directory=Path(STATIC)), name="static")
     app.include_router(nights.router)
     app.include_router(games.router)
     app.include_router(doudizhu.router)
-    app.include_router(api.router)
-    app.include_router(doudizhu.api)
+    app.include_router(api.router, responses=REFUSALS)
+    app.include_router(doudizhu.api, responses=REFUSALS)
 
     @app.exception_handler(DokoError)
     async def refused(request: Request, exc: DokoError) -> Response:
-        return _error(request, status_of(exc), str(exc))
+        return error_response(request, status_of(exc), said(exc, settings), retry_after(exc))
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         problem = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body")
-        return _error(request, 422, f"{where}: {problem.get('msg', 'bad input')}" if where else "bad input")
+        return error_response(request, 422, f"{where}: {problem.get('msg', 'bad input')}" if where else "bad input")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        return _error(request, exc.status_code, str(exc.detail))
+        return error_response(request, exc.status_code, str(exc.detail))
 
     return app
-
-
-def _error(request: Request, status: int, message: str) -> Response:
-    """A refusal as one line: JSON under /api/, else a page."""
-    if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": message}, status_code=status)
-    return render(request, "error.html", {"message": message, "status": status}, status=status)

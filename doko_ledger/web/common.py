@@ -3,8 +3,12 @@ the CSRF check, and the one place that maps a refusal to an HTTP status."""
 
 from __future__ import annotations
 
+import logging
+import math
+import re
 import threading
-from collections.abc import Iterator, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -13,36 +17,57 @@ from typing import Annotated, Any
 from urllib.parse import unquote
 
 from fastapi import Depends, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import FormData
 
 from doko_ledger.errors import DokoError
+from doko_ledger.events.errors import DiskError, LedgerUnreachable
+from doko_ledger.events.location import is_url, shown
 from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.ledger import Ledger
-from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEADER, csrf_token, same
+from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEADER, csrf_token, join_token, same
+from doko_ledger.web.guesses import JoinGuesses
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
 NAME_COOKIE = "doko_name"
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+UNREACHABLE = "the ledger is not reachable; try again"
+UNREACHABLE_RETRY = 5
+"""Seconds a client is asked to wait (`Retry-After`) when the ledger cannot be reached."""
+log = logging.getLogger("doko_ledger.web")
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """One server: its ledger file, the table's join code, the secret CSRF tokens are made with,
-    the URL players join by (shown as a QR code), and the largest request body accepted."""
+    """One server: its ledger file, the table's join code, the secret CSRF and join tokens are
+    made with, the URL players join by (shown as a QR code), the largest request body accepted,
+    the names it answers to in the `Host` header, whether only those who joined see anything
+    (`private`), and the clock wrong join codes are timed by."""
 
     db: str | Path
     join_code: str
     secret: bytes
     join_url: str | None = None
     max_body: int = 256 * 1024
+    allowed_hosts: frozenset[str] = LOOPBACK
+    private: bool = False
+    clock: Callable[[], float] = time.monotonic
 
 
 class NotJoined(DokoError):
     """A write without the table's join code, or a form without its CSRF token."""
 
     status = 403
+
+
+class TooManyGuesses(DokoError):
+    """A join code tried while this client, or the whole table, waits after wrong ones."""
+
+    def __init__(self, seconds: float) -> None:
+        self.retry_after = max(1, math.ceil(seconds))
+        super().__init__(f"too many wrong join codes: try again in {self.retry_after} s")
 
 
 templates = Environment(
@@ -59,7 +84,55 @@ def settings_of(request: Request) -> Settings:
 
 
 def is_joined(request: Request) -> bool:
-    return same(request.cookies.get(JOIN_COOKIE), settings_of(request).join_code)
+    """Whether this phone joined the table: its join cookie holds the token only the right code
+    was given (never the code itself, so guessing through the cookie gets nowhere)."""
+    settings = settings_of(request)
+    return same(request.cookies.get(JOIN_COOKIE), join_token(settings.secret, join_code_of(settings.join_code)))
+
+
+def join_code_of(typed: str) -> str:
+    """A join code as typed: any case, with spaces around."""
+    return typed.strip().upper()
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def code_accepted(request: Request, typed: str) -> bool:
+    """Whether `typed` is the table's join code (in any case). A wrong one is counted against
+    this client and the table and logged; while they wait, no code is even compared:
+    `TooManyGuesses` (429), the right code too, so that a wait tells a guesser nothing."""
+    typed = join_code_of(typed)
+    if not typed:
+        return False
+    guesses: JoinGuesses = request.app.state.guesses
+    client = client_of(request)
+    verdict = guesses.judge(client, same(typed, join_code_of(settings_of(request).join_code)))
+    if verdict.waiting:
+        if verdict.first:
+            log.warning("join codes from %s refused for %d s: too many wrong ones", client, math.ceil(verdict.wait))
+        raise TooManyGuesses(verdict.wait)
+    if not verdict.accepted:
+        log.warning(
+            "wrong join code from %s (%s… of %d characters): %d in a row from it, %d at the table; next try in %d s",
+            client,
+            typed[:1],
+            len(typed),
+            verdict.failures,
+            verdict.table,
+            math.ceil(verdict.wait),
+        )
+    return verdict.accepted
+
+
+def joined_by_header(request: Request) -> bool:
+    """Whether the request carries the join code in `X-Join-Code` (scripts); asked once per request."""
+    state = request.state
+    if not hasattr(state, "header_joined"):
+        state.header_joined = code_accepted(request, request.headers.get(JOIN_HEADER, ""))
+    joined: bool = state.header_joined
+    return joined
 
 
 def player_name(request: Request) -> str:
@@ -78,21 +151,70 @@ def render(request: Request, template: str, context: Mapping[str, Any], status: 
         csrf=request.state.csrf,
         me=player_name(request),
         join_url=settings.join_url if joined else None,
-        **context,
+        private=settings.private,
+        **{
+            key: hidden(value, settings) if type(value) is str else value for key, value in context.items()
+        },  # not Markup
     )
     return HTMLResponse(page, status_code=status)
 
 
 def status_of(exc: DokoError) -> int:
     """The HTTP status of a refusal: 403 not joined, 404 no such game or night, 409 someone
-    else recorded first, 422 anything else the library refuses."""
+    else recorded first, 429 too many wrong join codes, 503 the ledger cannot be reached or its
+    disk is full or failing, 422 anything else the library refuses."""
     if isinstance(exc, NotJoined):
         return 403
+    if isinstance(exc, TooManyGuesses):
+        return 429
+    if isinstance(exc, LedgerUnreachable | DiskError):
+        return 503
     if isinstance(exc, ConcurrencyError):
         return 409
     if isinstance(exc, LookupError):
         return 404
     return 422
+
+
+def retry_after(exc: DokoError) -> dict[str, str]:
+    """The `Retry-After` header of a refusal that may pass later (429, 503), else none."""
+    if isinstance(exc, TooManyGuesses):
+        return {"Retry-After": str(exc.retry_after)}
+    if isinstance(exc, LedgerUnreachable):
+        return {"Retry-After": str(UNREACHABLE_RETRY)}
+    return {}
+
+
+def said(exc: DokoError, settings: Settings) -> str:
+    """A refusal's one line as a client reads it: an unreachable ledger in fixed words, and
+    never where the ledger is (a database URL names its user, database and socket)."""
+    if isinstance(exc, LedgerUnreachable):
+        return UNREACHABLE
+    return hidden(str(exc), settings)
+
+
+_SERVER = re.compile(r'connection to server (on socket "[^"]*"|at "[^"]*"(, port \d+)?) failed: ')
+"""How the database driver names the server it tried (its socket or address and port)."""
+
+
+def hidden(text: str, settings: Settings) -> str:
+    """`text` with the ledger's location (its database URL, or its path unless a bare file name)
+    said as "the ledger", and without the database server's socket or address."""
+    text = _SERVER.sub("", text)
+    if not is_url(settings.db) and "/" not in str(settings.db):
+        return text
+    for where in sorted({str(settings.db), shown(settings.db)}, key=len, reverse=True):
+        text = text.replace(where, "the ledger")
+    return text
+
+
+def error_response(request: Request, status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
+    """A refusal as one line: `{"error": ...}` under /api/, else a page."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
+    page = render(request, "error.html", {"message": message, "status": status}, status=status)
+    page.headers.update(headers or {})
+    return page
 
 
 WRITES = threading.Lock()
@@ -129,7 +251,7 @@ class Posted:
 
 
 def require_joined(request: Request) -> None:
-    if not is_joined(request) and not same(request.headers.get(JOIN_HEADER), settings_of(request).join_code):
+    if not is_joined(request) and not joined_by_header(request):
         raise NotJoined("this phone has not joined the table: open the join link or enter the table's join code")
 
 
@@ -147,7 +269,7 @@ def api_writer(request: Request) -> str:
     """A JSON write: the join code in a header (scripts), or the join cookie with the CSRF token
     in `X-CSRF-Token` (the pages' script)."""
     settings = settings_of(request)
-    if same(request.headers.get(JOIN_HEADER), settings.join_code):
+    if joined_by_header(request):
         return request.headers.get("x-doko-user", "api")[:40] or "api"
     require_joined(request)
     expected = csrf_token(settings.secret, request.state.client)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -27,54 +29,59 @@ class _TooLarge(Exception):
     pass
 
 
-class BodyLimit:
-    """Refuses a request body over `limit` bytes with 413, by its Content-Length or as it streams."""
+Refuse = Callable[[Scope, Receive, Send, int, str], Awaitable[None]]
+"""Sends a refusal (status, one line) as the app answers it: a page, or JSON under /api/."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app, self.limit = app, limit
+
+async def plain_refusal(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
+    body = message.encode()
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """Refuses a request body over `limit` bytes with 413, by its Content-Length or as it streams
+    (chunked): whatever the app answered to a body cut short (FastAPI says 400) is replaced."""
+
+    def __init__(self, app: ASGIApp, limit: int, refuse: Refuse = plain_refusal) -> None:
+        self.app, self.limit, self.refuse = app, limit, refuse
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        too_large = f"request body too large: at most {self.limit // 1024} KB"
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _too_large(send, self.limit)
+            await self.refuse(scope, receive, send, 413, too_large)
             return
         received = 0
-        started = False
+        tripped = started = False
 
         async def counted() -> Message:
-            nonlocal received
+            nonlocal received, tripped
+            if tripped:
+                raise _TooLarge
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
+                    tripped = True
                     raise _TooLarge
             return message
 
         async def watched(message: Message) -> None:
             nonlocal started
+            if tripped:
+                return  # the app's answer to a body it could not read whole
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        try:
+        with suppress(_TooLarge):
             await self.app(scope, counted, watched)
-        except _TooLarge:
-            if not started:
-                await _too_large(send, self.limit)
-
-
-async def _too_large(send: Send, limit: int) -> None:
-    body = f"request body too large: at most {limit // 1024} KB".encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+        if tripped and not started:
+            await self.refuse(scope, receive, send, 413, too_large)
 
 
 class SecurityHeaders:
@@ -144,6 +151,11 @@ def _cookie(scope: Scope, name: str) -> str | None:
 
 def csrf_token(secret: bytes, client: str) -> str:
     return hmac.new(secret, f"csrf:{client}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def join_token(secret: bytes, code: str) -> str:
+    """What a phone that gave the right join code keeps in its join cookie."""
+    return hmac.new(secret, f"join:{code}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def same(a: str | None, b: str) -> bool:

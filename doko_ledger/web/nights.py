@@ -23,8 +23,18 @@ from doko_ledger.session.standings import payments
 from doko_ledger.session.standings import standings as standings_of
 from doko_ledger.web import forms, qr
 from doko_ledger.web.chart import running_totals
-from doko_ledger.web.common import NAME_COOKIE, PostedForm, now, open_ledger, render, settings_of, status_of
-from doko_ledger.web.guard import CSRF_FIELD, JOIN_COOKIE, same
+from doko_ledger.web.common import (
+    NAME_COOKIE,
+    PostedForm,
+    code_accepted,
+    join_code_of,
+    now,
+    open_ledger,
+    render,
+    settings_of,
+    status_of,
+)
+from doko_ledger.web.guard import CSRF_FIELD, JOIN_COOKIE, join_token, same
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
@@ -76,6 +86,8 @@ def start_night(request: Request, post: PostedForm) -> Response:
 
 @router.get("/join")
 def join_page(request: Request, code: str = "") -> Response:
+    if settings_of(request).private:  # the players' names are the ledger's too
+        return render(request, "join.html", {"code": code, "players": ()})
     with open_ledger(request) as ledger:
         open_ids = ledger.nights.open_ids()
         if open_ids:
@@ -94,11 +106,13 @@ async def join_table(request: Request) -> Response:
     code, name = str(form.get("code", "")).strip(), (names[0] if names else "")
     if not same(str(form.get(CSRF_FIELD, "")), request.state.csrf):
         return render(request, "join.html", {"code": code, "players": (), "error": "reload the page"}, status=403)
-    if not same(code.upper(), settings_of(request).join_code):
+    if not code_accepted(request, code):
         error = "that is not the table's join code (it is printed beside the QR code)"
         return render(request, "join.html", {"code": code, "players": (), "error": error}, status=403)
+    settings = settings_of(request)
     response = RedirectResponse("/", status_code=303)
-    response.set_cookie(JOIN_COOKIE, settings_of(request).join_code, **COOKIE)  # type: ignore[arg-type]
+    token = join_token(settings.secret, join_code_of(settings.join_code))
+    response.set_cookie(JOIN_COOKIE, token, **COOKIE)  # type: ignore[arg-type]
     if name:
         response.set_cookie(NAME_COOKIE, quote(name[:40]), **COOKIE)  # type: ignore[arg-type]
     return response
