@@ -20,6 +20,7 @@ from starlette.datastructures import FormData
 from doko_ledger.errors import DokoError
 from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.ledger import Ledger
+from doko_ledger.projections.sight import DealBeingPlayed
 from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEADER, csrf_token, same
 
 HERE = Path(__file__).parent
@@ -84,9 +85,9 @@ def render(request: Request, template: str, context: Mapping[str, Any], status: 
 
 
 def status_of(exc: DokoError) -> int:
-    """The HTTP status of a refusal: 403 not joined, 404 no such game or night, 409 someone
+    """The HTTP status of a refusal: 403 not joined (or a deal being played), 404 no such game or night, 409 someone
     else recorded first, 422 anything else the library refuses."""
-    if isinstance(exc, NotJoined):
+    if isinstance(exc, NotJoined | DealBeingPlayed):
         return 403
     if isinstance(exc, ConcurrencyError):
         return 409
