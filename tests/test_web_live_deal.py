@@ -34,6 +34,7 @@ from web_helpers import (
 from doko_ledger.game.parties import public_parties, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.ledger import Ledger
+from doko_ledger.projections.sight import DealBeingPlayed
 
 SEED = "a"
 """Anna deals and sits out; Ben, Clara, Dirk and Emil play. Clara and Emil hold the CQs (Re),
@@ -135,6 +136,25 @@ def refused_as_being_played(answer: Any) -> str:
     return message
 
 
+def test_the_library_decides_who_may_see_what(db: Path) -> None:
+    with Ledger.open(db) as ledger:
+        anyone, anna, clara = (ledger.sight("night-01", who) for who in (None, "Anna", "Clara"))
+        assert anyone.being_played and anyone.playing is not None and anyone.playing.number == 1
+        assert anyone.perspectives() == () and anna.perspectives() == () and anna.viewer is None
+        assert clara.perspectives() == ("Clara",) and clara.perspective() == "Clara"
+        for sight, asked in ((anyone, None), (anyone, "all"), (anna, "Clara"), (clara, "Emil"), (clara, "all")):
+            with pytest.raises(DealBeingPlayed, match=re.escape(BEING_PLAYED)):
+                sight.perspective(asked)
+        with pytest.raises(DealBeingPlayed, match=re.escape(BEING_PLAYED)):
+            anyone.require_over()
+    play_cards(db, 48 - PLAYED)
+    with Ledger.open(db) as ledger:
+        ended = ledger.sight("night-01")
+        assert not ended.being_played and ended.perspective() == "all" and ended.perspective("Emil") == "Emil"
+        assert ended.perspectives() == ("all", "tournament", "Ben", "Clara", "Dirk", "Emil")
+        ended.require_over()
+
+
 def test_while_the_deal_is_played_no_route_shows_a_hand_or_a_party(db: Path, base: str) -> None:
     game = live_game(db)
     hidden = secrets(game)
@@ -144,6 +164,8 @@ def test_while_the_deal_is_played_no_route_shows_a_hand_or_a_party(db: Path, bas
             assert answer.status_code == 200, (who, path, answer.status_code)
             leaked = [s for s in hidden if s in answer.text]
             assert not leaked, (who, path, leaked)
+        for path in ("/nights/night/deals/night-01/correct", "/nights/night/live"):  # whatever they answer
+            assert not [s for s in hidden if s in phone.get(path).text], (who, path)
         for path in REFUSED if who in ("nobody", "Anna") else []:
             refused_as_being_played(phone.get(path))
 

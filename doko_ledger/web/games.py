@@ -15,6 +15,7 @@ from doko_ledger.formats import quick_entry
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.ledger import Ledger
+from doko_ledger.projections.sight import public_row
 from doko_ledger.projections.views import audit_view, notes_view, score_view
 from doko_ledger.session.state import fold as fold_session
 from doko_ledger.web.common import NAME_COOKIE, PostedForm, is_joined, now, open_ledger, player_name, render, status_of
@@ -62,8 +63,8 @@ def games_page(request: Request) -> Response:
 
 def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str, Any]:
     kind = ledger.kind(game_id)
-    row = next((r for r in ledger.public_games() if r["game_id"] == game_id), None)
     sight = ledger.sight(game_id, seen_by)
+    row = next((public_row(r, sight.playing) for r in ledger.games() if r["game_id"] == game_id), None)
     mark = deal_marks(ledger).get(game_id)
     if mark is not None and mark["status"] == "counts":
         deal = next(r for r in ledger.nights.standings(mark["session"]).rows if r.game_id == game_id)
