@@ -439,9 +439,13 @@ class CardNights:
     def _require_deal(self, night: Night, game_id: str) -> None:
         """Refuse (`DealChanged`) a game that was one of the night's deals and was corrected or
         taken back since, naming the deal by its number and who changed it."""
-        place = None if game_id in night.state.deals else night.places().get(game_id)
+        places = night.places()
+        place = None if game_id in night.state.deals else places.get(game_id)
         if place is None:
             return  # a deal in force, or no deal of this night at all (the night says so)
+        now = place.corrected_by
+        while now is not None and now in places and places[now].corrected_by is not None:
+            now = places[now].corrected_by  # corrected again since
         session_id = night.state.session_id
         change = DealCorrected if place.corrected_by is not None else DealVoided
         by = next(
@@ -454,7 +458,7 @@ class CardNights:
         )
         if place.corrected_by is not None:
             raise DealChanged(
-                f"deal {place.number} was corrected meanwhile (by {by}; it is now {place.corrected_by}): "
+                f"deal {place.number} was corrected meanwhile (by {by}; it is now {now}): "
                 f"nothing was written; correct deal {place.number} again if it still needs it"
             )
         raise DealChanged(f"deal {place.number} was taken back meanwhile (by {by}): nothing was written")

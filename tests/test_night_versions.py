@@ -76,9 +76,16 @@ def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_
             nights.correct_at("n", version, "n-02", deal(("Clara", "Dirk"), 90), by="Ben", at=AT)
     with pytest.raises(DealChanged, match=corrected):
         nights.preview_correction("n", "n-01", deal(("Anna", "Ben"), 90))
+    assert ledger.store.last_position() == written
+    nights.correct_at("n", 5, "n-01-c1", deal(("Anna", "Ben"), 120), by="Anna", at=AT)  # corrected again
+    written = ledger.store.last_position()
+    with pytest.raises(DealChanged, match=r"deal 1 was corrected meanwhile \(by Clara; it is now n-01-c2\)"):
+        nights.correct_at("n", 6, "n-01", deal(("Anna", "Ben"), 90), by="Ben", at=AT)
+    with pytest.raises(DealChanged, match=r"deal 1 was corrected meanwhile \(by Anna; it is now n-01-c2\)"):
+        nights.correct_at("n", 5, "n-01-c1", deal(("Anna", "Ben"), 90), by="Ben", at=AT)
     assert issubclass(DealChanged, ConcurrencyError) and DealChanged.exit_code == 3
     assert ledger.store.last_position() == written
-    assert [r.game_id for r in nights.standings("n").rows] == ["n-01-c1"]
+    assert [r.game_id for r in nights.standings("n").rows] == ["n-01-c2"]
 
 
 def test_bock_causes_name_the_deals_whose_rounds_are_not_over(ledger: Ledger) -> None:
