@@ -85,9 +85,9 @@ def render(request: Request, template: str, context: Mapping[str, Any], status: 
 
 
 def status_of(exc: DokoError) -> int:
-    """The HTTP status of a refusal: 403 not joined (or a deal being played), 404 no such game or night, 409 someone
+    """The HTTP status of a refusal: 403 not joined, 404 no such game or night, 409 someone
     else recorded first, 422 anything else the library refuses."""
-    if isinstance(exc, NotJoined | DealBeingPlayed):
+    if isinstance(exc, NotJoined | DealBeingPlayed):  # not joined; a deal being played, not yours to see
         return 403
     if isinstance(exc, ConcurrencyError):
         return 409
