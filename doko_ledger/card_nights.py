@@ -7,7 +7,7 @@ any new game in one transaction, or nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, Ses
 from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
 from doko_ledger.formats.quick_entry import extend_record
 from doko_ledger.game.commands import IllegalMove
+from doko_ledger.game.evolve import fold as fold_game
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.game.state import GameState
@@ -41,6 +42,11 @@ def session_stream(session_id: str) -> str:
 
 class SessionNotFound(DokoError, LookupError):
     """No such card night, or no open one."""
+
+
+class DealChanged(ConcurrencyError):
+    """A write about a deal that was corrected or taken back since the form was made: refused
+    by the deal's number, whatever the night's version."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +335,20 @@ class CardNights:
         last = _deal_in_play(night)
         return None if last is None else night.games[last]
 
+    def deal_in_play(self, session_id: str) -> tuple[str, DealPlace] | None:
+        """The night's deal being played card by card (its game id and place), or None: read
+        from the night's own stream and its last deal's game only."""
+        deals = self.state(session_id).deals
+        last = _last_in_play(deals, self._game)
+        return None if last is None else (last, DealPlace(session_id, len(deals)))
+
+    def deals_in_play(self) -> dict[str, DealPlace]:
+        """Each night's deal being played card by card, by its game id, with its place."""
+        return dict(found for sid in self.session_ids() if (found := self.deal_in_play(sid)) is not None)
+
+    def _game(self, game_id: str) -> GameState:
+        return fold_game(in_force([r.event for r in self.store.read_stream(game_stream(game_id))]))
+
     def standings(self, session_id: str) -> Standings:
         night = self.night(session_id)
         return standings(night.state, night.schedule())
@@ -404,23 +424,59 @@ class CardNights:
     def correct_at(
         self, session_id: str, version: int, game_id: str, summary: SummaryRecord, *, by: str, at: str
     ) -> GameState:
-        """Replace a deal's facts, only if the night is still at `version`."""
-        night = self._at(session_id, version)
+        """Replace a deal's facts, only if the night is still at `version`; a deal corrected or
+        taken back since is refused by its number (`DealChanged`), whatever the version."""
+        try:
+            night = self._at(session_id, version)
+        except ConcurrencyError:
+            self._require_deal(self.night(session_id), game_id)
+            raise
+        self._require_deal(night, game_id)
         _, game = night.correct(game_id, summary)
         self._commit_at(session_id, night, version, by=by, at=at)
         return game
 
+    def _require_deal(self, night: Night, game_id: str) -> None:
+        """Refuse (`DealChanged`) a game that was one of the night's deals and was corrected or
+        taken back since, naming the deal by its number and who changed it."""
+        places = night.places()
+        place = None if game_id in night.state.deals else places.get(game_id)
+        if place is None:
+            return  # a deal in force, or no deal of this night at all (the night says so)
+        now = place.corrected_by
+        while now is not None and now in places and places[now].corrected_by is not None:
+            now = places[now].corrected_by  # corrected again since
+        session_id = night.state.session_id
+        change = DealCorrected if place.corrected_by is not None else DealVoided
+        by = next(
+            (
+                r.envelope.recorded_by
+                for r in self.changes_since(session_id, 0)
+                if isinstance(r.event, change) and r.event.game_id == game_id
+            ),
+            "someone",
+        )
+        if place.corrected_by is not None:
+            raise DealChanged(
+                f"deal {place.number} was corrected meanwhile (by {by}; it is now {now}): "
+                f"nothing was written; correct deal {place.number} again if it still needs it"
+            )
+        raise DealChanged(f"deal {place.number} was taken back meanwhile (by {by}): nothing was written")
+
     def preview_correction(self, session_id: str, game_id: str, summary: SummaryRecord) -> GameScore:
         """The score a deal would have with corrected facts; nothing is written."""
         night = self.night(session_id)
+        self._require_deal(night, game_id)
         _, game = night.correct(game_id, summary)
         return score_game(game)
 
 
 def _deal_in_play(night: Night) -> str | None:
     """The night's last deal if it is still being played card by card, else None."""
-    last = night.state.deals[-1] if night.state.deals else None
-    game = night.games[last] if last is not None else None
-    if game is None or game.finished or game.void or game.abandoned is not None or game.summary is not None:
-        return None
-    return last
+    return _last_in_play(night.state.deals, night.games.__getitem__)
+
+
+def _last_in_play(deals: Sequence[str], game: Callable[[str], GameState]) -> str | None:
+    """The last of a night's deals while its game is not over, else None."""
+    last = deals[-1] if deals else None
+    return None if last is None or game(last).over else last

@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
     from doko_ledger.game.state import GameState
     from doko_ledger.projections.audit import AuditReport
     from doko_ledger.projections.replay import Replay
+    from doko_ledger.projections.sight import Sight
     from doko_ledger.rules.ruleset import RuleSet
     from doko_ledger.session.place import DealPlace
 
@@ -321,7 +322,8 @@ class Ledger:
         player of the game; `player` names a player even when the name is `all` or
         `tournament` (see `views.frames_view`)."""
         from doko_ledger.projections.frames import frames, notes_in
-        from doko_ledger.projections.views import ALL, TOURNAMENT, frames_view
+        from doko_ledger.projections.sight import ALL, TOURNAMENT
+        from doko_ledger.projections.views import frames_view
 
         events = self.game_events(game_id)
         shown = frames(events)
@@ -338,6 +340,34 @@ class Ledger:
         except NotScorable:
             result = None
         return frames_view(shown, notes_in(events), perspective, result, place, player=player)
+
+    def sight(self, game_id: str, viewer: str | None = None) -> Sight:
+        """What `viewer` (the name of whoever looks, None for anyone) may see of the game: while
+        it is a card night's deal being played, only the viewer's own view if they play in it;
+        everything once it is over (`projections.sight`). Dou Dizhu games are recorded whole."""
+        from doko_ledger.projections import game_list
+        from doko_ledger.projections.sight import Sight
+
+        if self.kind(game_id) == "doudizhu":
+            return Sight(game_id, self.doudizhu.state(game_id).players)
+        state = self.state(game_id)
+        name = None if viewer is None else normalized(viewer)
+        seen_by = name if name in state.players else None
+        if state.over:
+            return Sight(game_id, state.players, viewer=seen_by)
+        self.refresh()
+        night = game_list.night_of(self.store.db, game_id)
+        found = None if night is None else self.nights.deal_in_play(night)
+        playing = found[1] if found is not None and found[0] == game_id else None
+        return Sight(game_id, state.players, playing, seen_by)
+
+    def public_games(self) -> list[dict[str, Any]]:
+        """`games` as anyone may see them: each says whether it is a deal being played, and
+        such a deal shows no party and no secret solo (`projections.sight.public_row`)."""
+        from doko_ledger.projections.sight import public_row
+
+        playing = self.nights.deals_in_play()
+        return [public_row(row, playing.get(row["game_id"])) for row in self.games()]
 
     def place(self, game_id: str) -> DealPlace | None:
         """The game's place in the card night whose deal it is: deal number, voided or

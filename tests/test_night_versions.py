@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from doko_ledger.card_nights import DealChanged
 from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.game.record import SummaryRecord
 from doko_ledger.ledger import Ledger
@@ -56,6 +57,35 @@ def test_undo_and_correct_at_a_version(ledger: Ledger) -> None:
         nights.correct_at("n", 2, "n-01-c1", deal(("Anna", "Ben"), 90), by="t", at=AT)
     assert nights.undo_at("n", 3, by="t", at=AT) == "n-01-c1"
     assert nights.standings("n").rows == ()
+
+
+def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_number(ledger: Ledger) -> None:
+    """Whatever version the form carries: the old one, or the night's new one (a form shown
+    again after the first refusal); a preview too. Nothing is written."""
+    nights = ledger.nights
+    nights.record_at("n", 1, deal(("Anna", "Ben"), 151), by="Ben", at=AT)
+    nights.record_at("n", 2, deal(("Clara", "Dirk"), 151), by="Ben", at=AT)
+    nights.correct_at("n", 3, "n-01", deal(("Anna", "Ben"), 100), by="Clara", at=AT)
+    nights.undo_at("n", 4, by="Dirk", at=AT)
+    written = ledger.store.last_position()
+    corrected = r"deal 1 was corrected meanwhile \(by Clara; it is now n-01-c1\): nothing was written"
+    for version in (2, 3, 5):
+        with pytest.raises(DealChanged, match=corrected):
+            nights.correct_at("n", version, "n-01", deal(("Anna", "Ben"), 90), by="Ben", at=AT)
+        with pytest.raises(DealChanged, match=r"deal 2 was taken back meanwhile \(by Dirk\): nothing was written"):
+            nights.correct_at("n", version, "n-02", deal(("Clara", "Dirk"), 90), by="Ben", at=AT)
+    with pytest.raises(DealChanged, match=corrected):
+        nights.preview_correction("n", "n-01", deal(("Anna", "Ben"), 90))
+    assert ledger.store.last_position() == written
+    nights.correct_at("n", 5, "n-01-c1", deal(("Anna", "Ben"), 120), by="Anna", at=AT)  # corrected again
+    written = ledger.store.last_position()
+    with pytest.raises(DealChanged, match=r"deal 1 was corrected meanwhile \(by Clara; it is now n-01-c2\)"):
+        nights.correct_at("n", 6, "n-01", deal(("Anna", "Ben"), 90), by="Ben", at=AT)
+    with pytest.raises(DealChanged, match=r"deal 1 was corrected meanwhile \(by Anna; it is now n-01-c2\)"):
+        nights.correct_at("n", 5, "n-01-c1", deal(("Anna", "Ben"), 90), by="Ben", at=AT)
+    assert issubclass(DealChanged, ConcurrencyError) and DealChanged.exit_code == 3
+    assert ledger.store.last_position() == written
+    assert [r.game_id for r in nights.standings("n").rows] == ["n-01-c2"]
 
 
 def test_bock_causes_name_the_deals_whose_rounds_are_not_over(ledger: Ledger) -> None:

@@ -62,11 +62,38 @@ def client(app: Any) -> TestClient:
 
 def joined(app: Any, name: str = "Ben") -> TestClient:
     """A phone that joined the table with the join code, as `name`."""
-    phone = client(app)
+    return join(client(app), name)
+
+
+def join(phone: Any, name: str) -> Any:
+    """`phone` (a test client, or a `phone_at` a real server) joins the table as `name`."""
     token = csrf_of(phone.get("/join").text)
     answer = phone.post("/join", data={"csrf": token, "code": CODE, "name": name})
     assert answer.status_code == 303, answer.text
     return phone
+
+
+def phone_at(base: str) -> Any:
+    """A phone's HTTP client on a real server (`serving`): it keeps its cookies, follows no
+    redirect and uses no proxy."""
+    import httpx
+
+    return httpx.Client(base_url=base, follow_redirects=False, trust_env=False, timeout=30)
+
+
+def play_cards(db: Any, count: int, session_id: str = "night") -> None:
+    """Play `count` cards of the deal being played, as `doko play` records them: each turn the
+    first card the rules allow."""
+    from doko_ledger.rules.play import legal_plays
+
+    with Ledger.open(db) as ledger:
+        for _ in range(count):
+            game = ledger.nights.being_played(session_id)
+            assert game is not None and game.hands is not None, "no deal is being played"
+            seat = game.first_leader if game.to_play is None else game.to_play  # the first card ends the reservations
+            trick = game.current.cards if game.current is not None else ()
+            card = legal_plays(game.hands[seat], trick, game.order)[0]
+            ledger.nights.play(session_id, [str(card)], by="table", at="2026-12-01T19:00:00+00:00")
 
 
 def deal(re: list[str], points: int | str, **more: Any) -> dict[str, Any]:

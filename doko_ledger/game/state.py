@@ -178,6 +178,12 @@ class GameState:
         return self.summary is not None or len(self.tricks) == self.hand_size
 
     @property
+    def over(self) -> bool:
+        """Nothing more is played: every trick played (or the deal recorded by its facts), the
+        deal thrown in, or a severe penalty voided it."""
+        return self.finished or self.abandoned is not None or self.void
+
+    @property
     def first_leader(self) -> int:
         """Left of the dealer; the soloist of a declared solo under `soloist_leads` (docs/rules.md §3)
         or of a tournament's compulsory solo (§9)."""

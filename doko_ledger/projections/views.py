@@ -17,6 +17,7 @@ from doko_ledger.projections.audit import AuditReport
 from doko_ledger.projections.frames import Frame, note_step
 from doko_ledger.projections.replay import Replay
 from doko_ledger.projections.score import GameScore
+from doko_ledger.projections.sight import ALL, TOURNAMENT, as_the_table_knows
 from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.game_types import GameType
 from doko_ledger.rules.play import SEATS
@@ -311,8 +312,6 @@ def standings_view(night: Standings) -> dict[str, Any]:
     }
 
 
-ALL = "all"
-TOURNAMENT = "tournament"
 PLAYER = "player"
 
 
@@ -338,16 +337,16 @@ def frames_view(
     viewer = perspective if seen_as == PLAYER else None
     truth = _parties(players, true_parties(final))
     placed = [(note_step(n, shown), n) for n in notes]
-    game_type, declarer = final.game_type, final.declarer
-    if game_type is GameType.SILENT_SOLO and seen_as != ALL and viewer != players[declarer or 0]:
-        game_type, declarer = GameType.NORMAL, None  # a silent solo is secret: it looks like a normal game
+    game_type, declarer = final.game_type, None if final.declarer is None else players[final.declarer]
+    if seen_as != ALL and viewer != declarer:
+        game_type, declarer = as_the_table_knows(game_type, declarer)
     return {
         "game_id": final.game_id,
         "played_on": final.played_on,
         "players": list(players),
         "dealer": final.dealer_name,
         "game_type": None if game_type is None else game_type.value,
-        "declarer": None if declarer is None else players[declarer],
+        "declarer": declarer,
         "hand_size": final.hand_size,
         "perspective": perspective,
         "seen_as": seen_as,
@@ -370,8 +369,7 @@ def _frame_view(
 ) -> dict[str, Any]:
     state = frame.state
     players = state.players
-    over = state.finished or state.void or state.abandoned is not None or state.summary is not None
-    hidden = seen_as == TOURNAMENT and not (last and over)
+    hidden = seen_as == TOURNAMENT and not (last and state.over)
     dealt = hands_view(state) or {}
     hands: dict[str, list[str] | None] = {
         p: dealt.get(p) if seen_as != PLAYER or p == viewer else None for p in players

@@ -8,6 +8,7 @@ from doko_ledger.game.facts import deal_facts
 from doko_ledger.game.parties import is_lone, true_parties
 from doko_ledger.game.state import GameState
 from doko_ledger.projections.score import score_game
+from doko_ledger.projections.sight import as_the_table_knows
 from doko_ledger.rules.announcements import Party
 from doko_ledger.rules.game_types import GameType
 
@@ -60,13 +61,14 @@ def deal_outcome(state: GameState) -> DealOutcome:
             (),
         )
     if state.abandoned is not None or not state.finished:
+        shown = state.game_type if state.over else as_the_table_knows(state.game_type, None)[0]  # being played
         return DealOutcome(
             state.game_id,
             names,
             dict.fromkeys(names, 0),
             state.abandoned is not None,
             False,
-            state.game_type,
+            shown,
             solo_by,
             False,
             None,

@@ -47,10 +47,10 @@ def health(request: Request) -> dict[str, str]:
         return {"status": "ok"}
 
 
-@router.get("/games", summary="The recorded games (doko games --json)")
+@router.get("/games", summary="The recorded games (doko games --json); a deal being played is marked being_played")
 def games(request: Request) -> list[dict[str, Any]]:
     with open_ledger(request) as ledger:
-        return ledger.games()
+        return ledger.public_games()
 
 
 @router.get("/games/{game}/score", summary="A game's score with its derivation (doko score --json)")
@@ -62,6 +62,7 @@ def score(request: Request, game: str) -> dict[str, Any]:
         if ledger.kind(game_id) == "doudizhu":
             deal = doudizhu.deal_view(ledger.doudizhu.state(game_id), ledger.doudizhu.notes(game_id))
             return doudizhu.stake_view(deal)
+        ledger.sight(game_id).require_over()
         return score_view(ledger.score(game_id))
 
 
@@ -78,6 +79,7 @@ def audit(
             from doko_ledger.projections.doudizhu import audit_view as doudizhu_audit_view
 
             return doudizhu_audit_view(ledger.doudizhu.audit(game_id, claim))
+        ledger.sight(game_id).require_over()
         return audit_view(ledger.audit(game_id, claim))
 
 

@@ -26,6 +26,7 @@ from doko_ledger.events.errors import DiskError, LedgerUnreachable
 from doko_ledger.events.location import is_url, shown
 from doko_ledger.events.store import ConcurrencyError
 from doko_ledger.ledger import Ledger
+from doko_ledger.projections.sight import DealBeingPlayed
 from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEADER, csrf_token, join_token, same
 from doko_ledger.web.guesses import JoinGuesses
 
@@ -160,10 +161,10 @@ def render(request: Request, template: str, context: Mapping[str, Any], status: 
 
 
 def status_of(exc: DokoError) -> int:
-    """The HTTP status of a refusal: 403 not joined, 404 no such game or night, 409 someone
-    else recorded first, 429 too many wrong join codes, 503 the ledger cannot be reached or its
-    disk is full or failing, 422 anything else the library refuses."""
-    if isinstance(exc, NotJoined):
+    """The HTTP status of a refusal: 403 not joined or a deal being played, 404 no such game or
+    night, 409 someone else recorded first, 429 too many wrong join codes, 503 the ledger
+    cannot be reached or its disk is full or failing, 422 anything else the library refuses."""
+    if isinstance(exc, NotJoined | DealBeingPlayed):  # not joined; a deal being played, not yours to see
         return 403
     if isinstance(exc, TooManyGuesses):
         return 429

@@ -15,9 +15,10 @@ from doko_ledger.formats import quick_entry
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.facts import NotScorable
 from doko_ledger.ledger import Ledger
+from doko_ledger.projections.sight import public_row
 from doko_ledger.projections.views import audit_view, notes_view, score_view
 from doko_ledger.session.state import fold as fold_session
-from doko_ledger.web.common import PostedForm, now, open_ledger, render, status_of
+from doko_ledger.web.common import NAME_COOKIE, PostedForm, is_joined, now, open_ledger, player_name, render, status_of
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
@@ -46,17 +47,24 @@ def deal_marks(ledger: Ledger) -> dict[str, dict[str, Any]]:
     return marks
 
 
+def viewer(request: Request) -> str | None:
+    """The player this phone joined the table as (None: not joined, or joined without a name):
+    who may see their own hand of a deal being played."""
+    return player_name(request) if is_joined(request) and request.cookies.get(NAME_COOKIE) else None
+
+
 @router.get("/games")
 def games_page(request: Request) -> Response:
     with open_ledger(request) as ledger:
-        rows = ledger.games()
+        rows = ledger.public_games()
         marks = deal_marks(ledger)
     return render(request, "games.html", {"games": rows, "marks": marks})
 
 
-def game_context(ledger: Ledger, game_id: str) -> dict[str, Any]:
+def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str, Any]:
     kind = ledger.kind(game_id)
-    row = next((r for r in ledger.games() if r["game_id"] == game_id), None)
+    sight = ledger.sight(game_id, seen_by)
+    row = next((public_row(r, sight.playing) for r in ledger.games() if r["game_id"] == game_id), None)
     mark = deal_marks(ledger).get(game_id)
     if mark is not None and mark["status"] == "counts":
         deal = next(r for r in ledger.nights.standings(mark["session"]).rows if r.game_id == game_id)
@@ -68,6 +76,8 @@ def game_context(ledger: Ledger, game_id: str) -> dict[str, Any]:
         "score": None,
         "unscored": None,
         "mark": mark,
+        "replay_as": next(iter(sight.perspectives()), None),
+        "being_played": str(sight.refusal()) if sight.being_played else None,
     }
     if kind == "doudizhu":
         context["notes"] = notes_view(ledger.doudizhu.notes(game_id))
@@ -80,6 +90,8 @@ def game_context(ledger: Ledger, game_id: str) -> dict[str, Any]:
     state = ledger.state(game_id)
     context["players"] = list(state.players)
     context["notes"] = notes_view(ledger.notes(game_id))
+    if sight.being_played:
+        return context
     try:
         context["score"] = score_view(ledger.score(game_id))
     except NotScorable as exc:
@@ -91,7 +103,7 @@ def game_context(ledger: Ledger, game_id: str) -> dict[str, Any]:
 def game_page(request: Request, game: str, claimed: str | None = None) -> Response:
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
-        return render(request, "game.html", game_context(ledger, game_id))
+        return render(request, "game.html", game_context(ledger, game_id, viewer(request)))
 
 
 @router.get("/games/{game}/audit")
@@ -99,7 +111,8 @@ def audit_page(request: Request, game: str) -> Response:
     """The audit; with a claimed result (one field per player), its difference explained."""
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
-        context = game_context(ledger, game_id)
+        ledger.sight(game_id).require_over()
+        context = game_context(ledger, game_id, viewer(request))
         typed = {p: request.query_params.get(f"claim_{i}", "").strip() for i, p in enumerate(context["players"])}
         try:
             claim = _claim(typed)
@@ -134,21 +147,23 @@ def add_note(request: Request, game: str, post: PostedForm) -> Response:
                 raise EntryError("write the note first")
             ledger.annotate(game_id, None, None, text, by=post.by, at=now())
         except DokoError as exc:
-            context = game_context(ledger, game_id) | {"note_error": str(exc), "note_text": text}
+            context = game_context(ledger, game_id, viewer(request)) | {"note_error": str(exc), "note_text": text}
             return render(request, "game.html", context, status=status_of(exc))
     return RedirectResponse(f"/games/{game_id}#notes", status_code=303)
 
 
 @router.get("/games/{game}/replay")
-def replay_page(request: Request, game: str, perspective: str = "all") -> Response:
-    """The page `doko export --format html` writes, served with its own stricter policy."""
+def replay_page(request: Request, game: str, perspective: str | None = None) -> Response:
+    """The page `doko export --format html` writes, served with its own stricter policy: every
+    hand by default; while the deal is being played, only a player's own view, to that player."""
     from doko_ledger.formats import html_replay
 
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
         if ledger.kind(game_id) == "doudizhu":
             raise DokoError(f"the HTML replay is for Doppelkopf games; {game_id} is a Dou Dizhu game")
-        page = html_replay.dumps(ledger.frames(game_id, perspective))
+        shown = ledger.sight(game_id, viewer(request)).perspective(perspective)
+        page = html_replay.dumps(ledger.frames(game_id, shown))
     found = _POLICY.search(page)
     headers = {} if found is None else {"content-security-policy": found.group(1)}
     return HTMLResponse(page, headers=headers)

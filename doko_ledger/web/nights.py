@@ -11,7 +11,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from doko_ledger.card_nights import CardNights
+from doko_ledger.card_nights import CardNights, DealChanged
 from doko_ledger.errors import DokoError
 from doko_ledger.events.session import DealCorrected
 from doko_ledger.events.store import ConcurrencyError
@@ -319,6 +319,8 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
                 return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)
             ledger.nights.correct_at(sid, version, game_id, summary, by=post.by, at=now())
             ledger.refresh()
+        except DealChanged as exc:  # the deal itself was corrected or taken back: this form is done
+            return _deal_page(request, ledger, sid, fields, correcting=game_id, error=str(exc), status=409)
         except ConcurrencyError:
             text = ledger.nights.change_since(sid, version) or "someone else changed the night first"
             error = f"{text}: nothing was corrected from this form."
