@@ -37,11 +37,11 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 TABLE = EVENTS_TABLE.replace("{integer}", "INTEGER").replace("{stream}", "TEXT")
 TRIGGERS = (
-    "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events"
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events"
     " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
-    "CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events"
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events"
     " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
-    "CREATE TRIGGER events_append_only_replace BEFORE INSERT ON events"
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_replace BEFORE INSERT ON events"
     " WHEN EXISTS (SELECT 1 FROM events WHERE (stream = NEW.stream AND version = NEW.version)"
     " OR position = NEW.position)"
     " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
@@ -141,7 +141,7 @@ class SqliteEventStore(EventStore):
             self.db.conn.rollback()
 
     def _translate(self, exc: Exception) -> LedgerError:
-        return _translate(exc, self.where, self.busy_timeout_ms)
+        return _translate(exc, self.where, self.busy_timeout_ms, self.nothing_written())
 
     def _to_scratch(self) -> None:
         if self._scratch:
@@ -221,15 +221,16 @@ def _connect(path: Path, read_only: str | None, busy_timeout_ms: int) -> sqlite3
     return conn
 
 
-def _translate(exc: Exception, where: str, busy_timeout_ms: int) -> LedgerError:
-    """One line for an SQLite error, as the ledger error it stands for."""
+def _translate(
+    exc: Exception, where: str, busy_timeout_ms: int, nothing_written: str = "nothing was written"
+) -> LedgerError:
+    """One line for an SQLite error, as the ledger error it stands for (`nothing_written`: what
+    became of the write, `EventStore.nothing_written`)."""
     text = str(exc)
     if "locked" in text or "busy" in text:
-        return LedgerBusy(
-            f"{where} is locked by another writer (waited {busy_timeout_ms / 1000:g} s): nothing was written; try again"
-        )
+        return LedgerBusy(where, busy_timeout_ms, nothing_written)
     if "readonly" in text or "read-only" in text:
-        return LedgerReadOnly(f"cannot write to {where}: it is read-only ({text}); nothing was written")
+        return LedgerReadOnly(f"cannot write to {where}: it is read-only ({text}); {nothing_written}")
     if any(word in text for word in ("malformed", "not a database", "disk I/O", "corrupt")):
         return LedgerDamaged(f"{where} is damaged: {text}")
     return LedgerError(f"{where}: {text}")
