@@ -726,13 +726,12 @@ def test_many_processes_making_one_ledger_at_once_all_import(
         assert sorted(ledger.game_ids()) == sorted(imported)
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-def test_importers_while_another_writer_holds_the_lock_import_once_or_write_nothing(
-    backend: str, request: pytest.FixtureRequest, tmp_path: Path
-) -> None:
+def test_importers_while_another_writer_holds_the_lock_import_once_or_write_nothing(tmp_path: Path) -> None:
     """16 importers while another writer takes the lock again and again: each imports its game
-    once (exit 0) or writes nothing (exit 3, and says so); imported again, every game is there once."""
-    db = new_target(backend, request, tmp_path)
+    once (exit 0, perhaps leaving the read models to catch up later) or writes nothing (exit 3,
+    and says so); imported again, every game is there once. (The same on PostgreSQL: a lock
+    held after the append, and before it, in the tests above.)"""
+    db = tmp_path / "ledger.sqlite"
     EventStore.open(db, create=True).close()
     files = _game_files(tmp_path, 16)
     started = _importers(db, files, **SHORT_WAIT)

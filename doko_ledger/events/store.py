@@ -194,17 +194,20 @@ class EventStore:
         """Make a ledger where there is nothing yet. The tables are made inside the write
         transaction, after looking again under its lock: of several processes making the same
         ledger at once, the first makes it and the others find it made (and read its format)."""
-        self._refuse_making(create)
+        self._refuse_making(create, self.db.table_names())
         with self.transaction():
-            if "events" not in self.db.table_names():  # else made by another process meanwhile
-                self._refuse_making(create)
+            names = self.db.table_names()
+            if "events" not in names:  # else made by another process meanwhile
+                self._refuse_making(create, names)
                 self._create_tables()
                 for key, value in (("format", LEDGER_FORMAT), (EVENT_TYPES_KEY, "{}")):
                     self.db.execute(SET_UNLESS_THERE, [key, value])
 
-    def _refuse_making(self, create: bool) -> None:
-        """Refuse to make a ledger beside other tables, or when not asked to."""
-        if self.db.table_names():
+    def _refuse_making(self, create: bool, names: Sequence[str]) -> None:
+        """Refuse to make a ledger beside other tables (`names`), or when not asked to."""
+        if "events" in names:  # made meanwhile
+            return
+        if names:
             raise LedgerError(f"{self.where} is not a doko_ledger ledger (it has no event table)")
         if not create:
             raise LedgerError(f"no ledger at {self.where} (import a game or start a card night first, or pass --db)")
