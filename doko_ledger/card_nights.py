@@ -343,12 +343,17 @@ class CardNights:
     ) -> PreparedCorrection:
         """Decide a correction of a deal (named by its number in the standings or its game id)
         from new facts, or make it a misdeal, without writing anything; with the deal's score
-        before and after (each in its bock round)."""
+        before and after (each in its bock round). A correction that changes nothing (one tried
+        again after it was recorded) is refused: `DealAlreadyRecorded`."""
         night = self.night(session_id)
         game_id = night.deal_named(deal)
         number = night.state.deals.index(game_id) + 1
-        before = _score_or_none(night.games[game_id], night.places().get(game_id))
+        old = night.games[game_id]
+        before = _score_or_none(old, night.places().get(game_id))
         _, game = night.correct(game_id, summary, misdeal=misdeal)
+        if (game.summary, game.abandoned) == (old.summary, old.abandoned):  # a correction made already, tried again
+            what = "is a misdeal already" if misdeal else "has these facts already"
+            raise DealAlreadyRecorded(f"deal {number} ({game_id}) {what}, so nothing is corrected")
         after = _score_or_none(game, night.places().get(game.game_id))
         return PreparedCorrection(night, number, game_id, game, before, after)
 
