@@ -29,7 +29,8 @@ from conftest import random_game
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
-from doko_ledger.events.store import EventStore
+from doko_ledger.cli.common import BUSY_TIMEOUT as BUSY
+from doko_ledger.events.store import BUSY_TIMEOUT_MS, EventStore
 from doko_ledger.formats import game_file
 from doko_ledger.ledger import Ledger
 
@@ -464,14 +465,14 @@ from doko_ledger.cli.app import main
 
 main()
 """
-SHORT_WAIT = {"DOKO_BUSY_TIMEOUT": "0.2"}
+SHORT_WAIT = {BUSY: "0.2"}
 """How long a write waits for the lock in these tests: the waiting, not the behaviour, is shortened."""
 NOT_WRITTEN = "nothing was written"
 CATCH_UP_NOTE = "they catch up on the next read"
 
 
 def _doko_env(**more: str) -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in ("DOKO_DB", "DOKO_BUSY_TIMEOUT")} | ENV | more
+    return {k: v for k, v in os.environ.items() if k not in ("DOKO_DB", BUSY)} | ENV | more
 
 
 @contextmanager
@@ -747,3 +748,11 @@ def test_importers_while_another_writer_holds_the_lock_import_once_or_write_noth
         assert process.returncode == 0, err
     assert sorted(_game_ids(db)) == sorted(f"g{i}" for i in range(16))
     assert len(imported) + len(again) == 16
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan", "3601"])
+def test_a_busy_timeout_that_is_not_a_number_of_seconds_is_bad_input(tmp_path: Path, value: str) -> None:
+    result = CliRunner().invoke(app, ["--db", str(tmp_path / "ledger.sqlite"), "games"], env=ENV | {BUSY: value})
+    assert result.exit_code == 2
+    refused(result, f"Invalid value for ${BUSY}: {value!r} is not a number of seconds from 0 to 3600")
+    assert EventStore.busy_timeout_ms == BUSY_TIMEOUT_MS

@@ -327,7 +327,8 @@ class EventStore:
         (a command that writes in steps), nothing more: the steps before it stand."""
         if not self.appended:
             return "nothing was written"
-        return f"nothing more was written (the {self.appended} events recorded before it stand)"
+        recorded = "the event" if self.appended == 1 else f"the {self.appended} events"
+        return f"nothing more was written ({recorded} recorded before it stand)"
 
     def _check_event_types(self) -> None:
         row = self.db.execute("SELECT value FROM ledger WHERE key = ?", [EVENT_TYPES_KEY]).fetchone()
