@@ -799,3 +799,17 @@ def test_a_deal_recorded_from_a_phone_stands_when_the_lock_is_held_after_it(
     assert answer.status_code == 303, answer.text
     assert answer.headers["location"] == "/nights/night?new=night-01"
     assert [d["game_id"] for d in web_standings(db)["deals"]] == ["night-01"]
+
+
+def test_a_dou_dizhu_deal_that_finds_the_lock_held_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lock held too long before the append is said as it is, not as a session that changed."""
+    db = tmp_path / "ledger.sqlite"
+    _ddz(db)
+    before = _rows(db)
+    monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
+    with _write_lock(db):
+        result = _invoke(db, "ddz", "record", "--landlord", "Li", "--bid", "1", "--out-first", "Li")
+    assert result.exit_code == 3
+    line = refused(result, "is locked by another writer (waited 0.2 s): nothing was written; try again")
+    assert "session" not in line
+    assert _rows(db) == before
