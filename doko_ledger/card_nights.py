@@ -49,7 +49,7 @@ class DealAlreadyRecorded(DokoError):
 
 
 class NotTheNextDeal(DokoError):
-    """A deal number past the night's next deal, or a deal to take back that is not its last."""
+    """A deal number past the night's next deal (`doko record --deal N`)."""
 
     exit_code = 2
 

@@ -345,6 +345,8 @@ def test_record_that_loses_a_race_is_exit_3_and_writes_nothing(
     line = _lost(_invoke(db, "record", "--re", "Ben,Clara", "--re-points", "151", "--yes"))
     assert fired
     assert "'session/night'" in line
+    assert line.startswith("error: deal 1 was not recorded: ")
+    assert line.endswith("; deal 1 was just recorded (by other)")
     rows = _rows(db)
     assert {by for *_, by in rows} == {"tester", "other"}
     assert not [row for row in rows if row[1] == "game/night-01" and row[3] == "tester"]
@@ -355,6 +357,27 @@ def test_record_that_loses_a_race_is_exit_3_and_writes_nothing(
         "night-01",
         "night-02",
     ]
+
+
+def test_a_deal_is_refused_not_shifted_when_the_night_moves_on_while_it_is_entered(
+    tmp_path: Path, interloper: Callable[[Callable[[], None]], list[str]]
+) -> None:
+    """Deal 3 is being entered when someone else takes back deal 2: it is refused, not
+    recorded as deal 2."""
+    db = tmp_path / "ledger.sqlite"
+    _night(db)
+    for points in ("151", "100"):
+        _ok(_invoke(db, "record", "--re", "Ben,Clara", "--re-points", points, "--yes"))
+
+    def other() -> None:
+        with Ledger.open(db) as ledger:
+            ledger.nights.undo("night", by="other", at=AT)
+
+    interloper(other)
+    line = _lost(_invoke(db, "record", "--re", "Anna,Dirk", "--re-points", "130", "--yes"))
+    assert line.startswith("error: deal 3 was not recorded: ")
+    assert line.endswith("; deal night-02 was just taken back (by other)")
+    assert [deal["game_id"] for deal in _deals(db)] == ["night-01"]
 
 
 def test_play_that_loses_a_race_is_exit_3_and_writes_nothing(

@@ -292,7 +292,8 @@ def record(
         session_id = ledger.nights.resolve(session)
         upcoming = ledger.nights.standings(session_id).next
         number = upcoming.number if deal is None else deal
-        ledger.nights.expect_next(session_id, number)
+        if deal is not None:  # refused before any question is asked
+            ledger.nights.expect_next(session_id, deal)
         shown.print(render_nights.next_deal(upcoming))
         checks = None if misdeal or (re is not None and re_points is not None) else ledger.nights.checks(session_id)
         facts = (
