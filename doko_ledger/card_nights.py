@@ -12,12 +12,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from doko_ledger.cards import seeded_deal
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.doppelkopf import CardsDealt, GameStarted
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.session import DealAdded, DealCorrected, DealVoided, SessionClosed
-from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
+from doko_ledger.events.store import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.formats.quick_entry import extend_record
 from doko_ledger.game.commands import IllegalMove
 from doko_ledger.game.evolve import fold as fold_game
@@ -49,6 +49,17 @@ class DealChanged(ConcurrencyError):
     by the deal's number, whatever the night's version."""
 
 
+class DealAlreadyRecorded(DokoError):
+    """A deal given by its number (`doko record --deal N`) that the night holds already: a
+    retry of a deal that was recorded, or a deal someone else recorded first."""
+
+
+class NotTheNextDeal(DokoError):
+    """A deal number past the night's next deal (`doko record --deal N`)."""
+
+    exit_code = 2
+
+
 @dataclass(frozen=True, slots=True)
 class PreparedDeal:
     """A deal decided but not yet appended: its game, the score it will get, and the night."""
@@ -57,6 +68,8 @@ class PreparedDeal:
     game_id: str
     game: GameState
     score: GameScore | None
+    number: int
+    """The deal's number in the night."""
 
 
 PROVISIONAL_POINTS = 120
@@ -161,6 +174,11 @@ class CardNights:
         ]
         return max(closings)[1] if closings else None
 
+    def night_naming(self, game_id: str) -> str | None:
+        """The card night that names a game (a deal, voided or replaced), read from the log
+        (`game_list.night_of` is the look-up in the read models)."""
+        return next((sid for sid in self.session_ids() if game_id in self.game_ids(sid)), None)
+
     def game_ids(self, session_id: str) -> list[str]:
         """Every game the night names: its deals, and those voided or replaced by a correction."""
         events = [r.event for r in self.store.read_stream(session_stream(session_id))]
@@ -180,11 +198,13 @@ class CardNights:
     # -- writing ---------------------------------------------------------------------
 
     def _commit(self, session_id: str, night: Night, *, by: str, at: str, game_updates: Sequence[Any] = ()) -> None:
-        """Append what the night decided: its events and new games, in one transaction."""
+        """Append what the night decided: its events and new games, in one transaction, only if
+        the night is still as it was read (else `ConcurrencyError`, and nothing is written): a
+        deal decided on a night that another writer has moved on is refused, never shifted."""
         batches = []
         if night.new_session_events:
-            stream = session_stream(session_id)
-            batches.append(NewStreamEvents(stream, self.store.stream_version(stream), night.new_session_events))
+            read_at = len(night.history) - len(night.new_session_events)
+            batches.append(NewStreamEvents(session_stream(session_id), read_at, night.new_session_events))
         for game_id, events in night.new_games.items():
             batches.append(NewStreamEvents(game_stream(game_id), 0, events))
         batches.extend(game_updates)
@@ -218,13 +238,41 @@ class CardNights:
         self._commit(session_id, night, by=by, at=at)
         return len(night.state.deals)
 
-    def prepare(self, session_id: str, summary: SummaryRecord | None, *, misdeal: bool = False) -> PreparedDeal:
-        """Decide the next deal from its facts (or a misdeal) without writing anything."""
+    def prepare(
+        self, session_id: str, summary: SummaryRecord | None, *, misdeal: bool = False, deal: int | None = None
+    ) -> PreparedDeal:
+        """Decide the next deal from its facts (or a misdeal) without writing anything; with
+        `deal`, only if that is the next deal's number (`expect_next`)."""
         night = self.night(session_id)
+        if deal is not None:
+            self._expect_next(night, deal)
+        number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record)
         score = None if misdeal else score_game(game, place=night.places()[record.id])
-        return PreparedDeal(night, record.id, game, score)
+        return PreparedDeal(night, record.id, game, score, number)
+
+    def expect_next(self, session_id: str, deal: int) -> None:
+        """Refuse a deal number that is not the night's next deal: `DealAlreadyRecorded` for a
+        deal the night holds (who recorded it, and the next deal's number), `NotTheNextDeal`
+        for one past the next."""
+        self._expect_next(self.night(session_id), deal)
+
+    def _expect_next(self, night: Night, deal: int) -> None:
+        deals, sid = night.state.deals, night.state.session_id
+        following = len(deals) + 1
+        if deal < 1 or deal > following:
+            raise NotTheNextDeal(
+                f"card night {sid!r} has {len(deals)} deal(s): the next is deal {following}, not {deal}"
+            )
+        if deal < following:
+            game_id = deals[deal - 1]
+            first = self.store.read_stream(game_stream(game_id))[:1]
+            by = f", by {first[0].envelope.recorded_by}" if first else ""
+            raise DealAlreadyRecorded(
+                f"deal {deal} is already recorded ({game_id}{by}), so it is not recorded again;"
+                f" the next deal is deal {following} (`doko record --deal {following}`)"
+            )
 
     def checks(self, session_id: str) -> NextDealChecks:
         """The checks of the next deal's facts; refuses at once what refuses any next deal
@@ -248,16 +296,40 @@ class CardNights:
         return self.start_deal(session_id, record, by=by, at=at)
 
     def commit(self, prepared: PreparedDeal | PreparedCorrection, *, by: str, at: str) -> None:
-        self._commit(prepared.night.state.session_id, prepared.night, by=by, at=at)
+        """Append a deal or a correction as decided, only if the night is still as it was read.
+        A deal that is not appended is named, so that trying again is safe: a lock held too
+        long says to try again with its number (which refuses it once it is recorded), a night
+        that moved on says what was recorded meanwhile."""
+        night, number = prepared.night, prepared.number
+        try:
+            self._commit(night.state.session_id, night, by=by, at=at)
+        except LedgerBusy as exc:
+            if isinstance(prepared, PreparedCorrection):
+                raise prefixed(exc, f"the correction of deal {number} was not recorded") from None
+            raise prefixed(exc, f"deal {number} was not recorded", f" with --deal {number}") from None
+        except ConcurrencyError as exc:
+            read_at = len(night.history) - len(night.new_session_events)
+            meanwhile = self.change_since(night.state.session_id, read_at)
+            what = f"the correction of deal {number}" if isinstance(prepared, PreparedCorrection) else f"deal {number}"
+            raise prefixed(exc, f"{what} was not recorded", f"; {meanwhile}" if meanwhile else "") from None
 
-    def undo(self, session_id: str, *, by: str, at: str) -> str:
+    def undo(self, session_id: str, *, by: str, at: str, deal: int | None = None) -> str:
         """Take back the newest thing recorded: a card or call of a deal still being played,
-        else the last deal. Returns what was taken back."""
+        else the last deal. Returns what was taken back. With `deal`, only if that is the
+        night's last deal: trying again after it was taken back is refused, not a second undo."""
         night = self.night(session_id)
         if not night.state.deals:
             raise IllegalMove(f"card night {session_id!r} has nothing to take back")
         last = night.state.deals[-1]
         number = len(night.state.deals)
+        if deal is not None and deal != number:
+            raise IllegalMove(_not_the_last(session_id, deal, number))
+        try:
+            return self._undo_last(session_id, night, last, number, by=by, at=at)
+        except LedgerBusy as exc:
+            raise prefixed(exc, f"deal {number} was not taken back", f" with --deal {number}") from None
+
+    def _undo_last(self, session_id: str, night: Night, last: str, number: int, *, by: str, at: str) -> str:
         game = night.games[last]
         if game.penalties or (not game.finished and game.abandoned is None and game.summary is None):
             stream = game_stream(last)
@@ -277,12 +349,17 @@ class CardNights:
     ) -> PreparedCorrection:
         """Decide a correction of a deal (named by its number in the standings or its game id)
         from new facts, or make it a misdeal, without writing anything; with the deal's score
-        before and after (each in its bock round)."""
+        before and after (each in its bock round). A correction that changes nothing (one tried
+        again after it was recorded) is refused: `DealAlreadyRecorded`."""
         night = self.night(session_id)
         game_id = night.deal_named(deal)
         number = night.state.deals.index(game_id) + 1
-        before = _score_or_none(night.games[game_id], night.places().get(game_id))
+        old = night.games[game_id]
+        before = _score_or_none(old, night.places().get(game_id))
         _, game = night.correct(game_id, summary, misdeal=misdeal)
+        if (game.summary, game.abandoned) == (old.summary, old.abandoned):  # a correction made already, tried again
+            what = "is a misdeal already" if misdeal else "has these facts already"
+            raise DealAlreadyRecorded(f"deal {number} ({game_id}) {what}, so nothing is corrected")
         after = _score_or_none(game, night.places().get(game.game_id))
         return PreparedCorrection(night, number, game_id, game, before, after)
 
@@ -408,9 +485,10 @@ class CardNights:
         """Decide and append the next deal, only if the night is still at `version` (else
         `ConcurrencyError`, and nothing is written)."""
         night = self._at(session_id, version)
+        number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record)
-        prepared = PreparedDeal(night, record.id, game, None if misdeal else score_game(game))
+        prepared = PreparedDeal(night, record.id, game, None if misdeal else score_game(game), number)
         self._commit_at(session_id, night, version, by=by, at=at)
         return prepared
 
@@ -469,6 +547,18 @@ class CardNights:
         self._require_deal(night, game_id)
         _, game = night.correct(game_id, summary)
         return score_game(game)
+
+
+def _not_the_last(session_id: str, deal: int, last: int) -> str:
+    if deal > last:
+        return (
+            f"card night {session_id!r} has {last} deal(s), so deal {deal} is not taken back"
+            f" (was it taken back already? see `doko standings`)"
+        )
+    return (
+        f"deal {deal} is not the last deal of card night {session_id!r} (deal {last} is):"
+        " only the last deal is taken back"
+    )
 
 
 def _deal_in_play(night: Night) -> str | None:

@@ -14,7 +14,7 @@ from doko_ledger.doudizhu.events import DouDizhuDealt, DouDizhuSessionStarted
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.session import DealAdded, SessionClosed
-from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
+from doko_ledger.events.store import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.events.voiding import in_force
 from doko_ledger.formats.doudizhu_file import (
     DouDizhuRecord,
@@ -236,6 +236,8 @@ class DouDizhuGames:
         ]
         try:
             self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+        except LedgerBusy:  # the lock, not the session: said as it is
+            raise
         except ConcurrencyError:
             raise self._stale(session_id, version) from None
         return RecordedDeal(session_id, game_id, state, version + 1)

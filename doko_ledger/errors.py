@@ -6,11 +6,22 @@ anything else is a bug.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+E = TypeVar("E", bound=BaseException)
+
 
 class DokoError(Exception):
     """An input, a command or a ledger that doko_ledger refuses, with the reason."""
 
     exit_code = 1
+
+
+def prefixed(exc: E, before: str, after: str = "") -> E:
+    """The same error (its type, so its exit code, kept) with its message between `before: `
+    and `after`: what the library knows about the command that failed."""
+    exc.args = (f"{before}: {exc}{after}", *exc.args[1:])
+    return exc
 
 
 EXCERPT = 200

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import logging
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -44,6 +45,8 @@ __all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "game_numb
 
 IMPORT_BATCH = 200
 
+_log = logging.getLogger("doko_ledger")
+
 
 class GameNotFound(DokoError, LookupError):
     """A game reference that matches no game, or more than one."""
@@ -81,6 +84,9 @@ class Ledger:
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
+        self.behind: str | None = None
+        """Why the read models were left behind the log after this ledger appended (None: they
+        were not): they catch up on the next read (`refresh`)."""
 
     @cached_property
     def projections(self) -> list[runner.Projection]:
@@ -217,11 +223,27 @@ class Ledger:
 
     def refresh(self) -> None:
         """Bring every read model up to the end of the log (a read command on a ledger whose read
-        models are up to date loads no projection)."""
-        if runner.up_to_date(self.store, self.PROJECTIONS):
+        models are up to date loads no projection).
+
+        The catch-up writes in transactions of its own, after the events. Once this ledger has
+        appended, what it appended stands whatever becomes of the catch-up: one that fails
+        (another writer holding the lock past the busy timeout) leaves the read models behind,
+        to catch up on the next read; `behind` says why, a warning of the `doko_ledger` logger
+        says so, and the views of this ledger read the log instead (`place`)."""
+        if self.behind is not None or runner.up_to_date(self.store, self.PROJECTIONS):
             return
-        for projection in self.projections:
-            runner.catch_up(self.store, projection)
+        failures: tuple[type[Exception], ...] = (DokoError, *self.store.database_errors)
+        try:
+            for projection in self.projections:
+                runner.catch_up(self.store, projection)
+        except failures as exc:
+            if not self.store.appended:
+                raise
+            self.behind = _why_behind(self.store.failure(exc) or exc)
+            _log.warning(
+                "what was recorded stands; the read models are not up to date yet (%s): they catch up on the next read",
+                self.behind,
+            )
 
     def rebuild(self) -> int:
         """Drop and refold every read model in one read of the log; returns the number of game
@@ -375,10 +397,13 @@ class Ledger:
         from doko_ledger.projections import game_list
 
         self.refresh()
-        scored = game_list.place_of(self.store.db, game_id)  # most look-ups: no fold of the night
-        if scored is not None:
-            return scored
-        night = game_list.night_of(self.store.db, game_id)
+        if self.behind is not None:  # the read models are behind the log: the night is found in the log
+            night = self.nights.night_naming(game_id)
+        else:
+            scored = game_list.place_of(self.store.db, game_id)  # most look-ups: no fold of the night
+            if scored is not None:
+                return scored
+            night = game_list.night_of(self.store.db, game_id)
         return None if night is None else self.nights.night(night).places().get(game_id)
 
     def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:
@@ -443,3 +468,10 @@ class Ledger:
         """The hash of the newest event, which covers every event before it: what a group notes
         outside the file to check it later (`verify(expect=...)`)."""
         return self.store.head()
+
+
+def _why_behind(exc: BaseException) -> str:
+    """Why a catch-up failed, in words that say nothing of the write before it."""
+    from doko_ledger.events.errors import LedgerBusy
+
+    return exc.locked if isinstance(exc, LedgerBusy) else str(exc)

@@ -467,6 +467,60 @@ def test_undo_takes_back_the_last_deal(cli: Cli) -> None:
     refused(cli("undo"), "card night 'n' has nothing to take back")
 
 
+def test_record_with_a_deal_number_refuses_a_deal_recorded_already(cli: Cli, ledger_path: Path) -> None:
+    """`--deal N` makes trying again safe: after deal N was recorded it is refused, in one line
+    that names who recorded it and the next deal; a number past the next deal is bad input."""
+    start(cli, "n")
+    assert "recorded deal 1 as n-01" in record(cli, "--deal", "1", "--re", "Anna,Clara", "--re-points", "150").stdout
+    before = snapshot(ledger_path)
+    retry = cli("record", "--deal", "1", "--re", "Anna,Clara", "--re-points", "150", "--yes")
+    assert retry.exit_code == 1
+    line = refused(retry, "deal 1 is already recorded (n-01, by tester), so it is not recorded again")
+    assert line.endswith("the next deal is deal 2 (`doko record --deal 2`)")
+    past = cli("record", "--deal", "3", "--re", "Anna,Clara", "--re-points", "150", "--yes")
+    assert past.exit_code == 2
+    refused(past, "card night 'n' has 1 deal(s): the next is deal 2, not 3")
+    assert snapshot(ledger_path) == before
+    assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01"]
+    record(cli, "--deal", "2", "--misdeal")
+    # a deal taken back is the next deal again
+    ok(cli("undo"))
+    assert "recorded deal 2 as n-02b" in record(cli, "--deal", "2", "--re", "Anna,Ben", "--re-points", "150").stdout
+    assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01", "n-02b"]
+
+
+def test_undo_with_a_deal_number_takes_back_only_that_deal(cli: Cli, ledger_path: Path) -> None:
+    """Trying `doko undo --deal N` again after deal N was taken back is refused: it never takes
+    back the deal before it."""
+    start(cli, "n")
+    record(cli, "--re", "Anna,Clara", "--re-points", "150")
+    record(cli, "--re", "Anna,Ben", "--re-points", "150")
+    before = snapshot(ledger_path)
+    refused(cli("undo", "--deal", "1"), "deal 1 is not the last deal of card night 'n' (deal 2 is)")
+    refused(cli("undo", "--deal", "2", "--game", "n-02"), "give --game or --deal, not both")
+    assert snapshot(ledger_path) == before
+    assert ok(cli("undo", "--deal", "2")).stdout.strip() == "took back deal 2 (n-02)"
+    retry = cli("undo", "--deal", "2")
+    assert retry.exit_code == 1
+    refused(retry, "card night 'n' has 1 deal(s), so deal 2 is not taken back")
+    assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01"]
+
+
+def test_a_correction_tried_again_is_refused(cli: Cli, ledger_path: Path) -> None:
+    start(cli, "n")
+    record(cli, "--re", "Anna,Clara", "--re-points", "150")
+    ok(cli("correct", "1", "--re", "Ben,Dirk", "--re-points", "150", "--yes"))
+    before = snapshot(ledger_path)
+    again = cli("correct", "1", "--re", "Ben,Dirk", "--re-points", "150", "--yes")
+    assert again.exit_code == 1
+    refused(again, "deal 1 (n-01-c1) has these facts already, so nothing is corrected")
+    assert snapshot(ledger_path) == before
+    ok(cli("correct", "1", "--misdeal", "--yes"))
+    refused(cli("correct", "1", "--misdeal", "--yes"), "deal 1 (n-01-c2) is a misdeal already")
+    assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01-c2"]
+    assert sorted(g["game_id"] for g in as_json(cli("games", "--json"))) == ["n-01", "n-01-c1", "n-01-c2"]
+
+
 def test_correct_replaces_a_deal(cli: Cli, ledger_path: Path) -> None:
     start(cli, "n")
     record(cli, "--re", "Anna,Clara", "--re-points", "150")

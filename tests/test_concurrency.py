@@ -7,27 +7,38 @@ process verifies the hash chains over and over. Afterwards every stream holds ex
 the events of its reference game, versions and positions run without gaps, each append
 that lost a race raised `ConcurrencyError` and left no trace, and `verify()` is clean.
 Through the CLI a lost race is exit 3 with one line on stderr and nothing written.
+
+Once a command has appended, what it appended stands: another process holding the write lock
+while the read models catch up leaves them to catch up later (exit 0, a note), never "nothing
+was written" (each command that writes and then catches up, the web's record, a copy); a deal
+recorded so is refused when tried again with `--deal N`. Many processes making one ledger at
+once (48 on SQLite, 8 on PostgreSQL) all import into it; 16 importers beside a lock holder each
+import their game once or write nothing.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from backends import new_target
+from backends import Client, new_target
+from cli_helpers import refused
 from conftest import random_game
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
-from doko_ledger.events.store import EventStore
+from doko_ledger.cli.common import BUSY_TIMEOUT as BUSY
+from doko_ledger.events.store import BUSY_TIMEOUT_MS, EventStore
 from doko_ledger.formats import game_file
 from doko_ledger.ledger import Ledger
 
@@ -46,7 +57,8 @@ WRITER = """
 import json, random, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
-from backends import new_target
+from backends import Client, new_target
+from cli_helpers import refused
 from conftest import random_game
 from doko_ledger.events.store import ConcurrencyError, EventStore, NewStreamEvents
 
@@ -333,6 +345,8 @@ def test_record_that_loses_a_race_is_exit_3_and_writes_nothing(
     line = _lost(_invoke(db, "record", "--re", "Ben,Clara", "--re-points", "151", "--yes"))
     assert fired
     assert "'session/night'" in line
+    assert line.startswith("error: deal 1 was not recorded: ")
+    assert line.endswith("; deal 1 was just recorded (by other)")
     rows = _rows(db)
     assert {by for *_, by in rows} == {"tester", "other"}
     assert not [row for row in rows if row[1] == "game/night-01" and row[3] == "tester"]
@@ -343,6 +357,27 @@ def test_record_that_loses_a_race_is_exit_3_and_writes_nothing(
         "night-01",
         "night-02",
     ]
+
+
+def test_a_deal_is_refused_not_shifted_when_the_night_moves_on_while_it_is_entered(
+    tmp_path: Path, interloper: Callable[[Callable[[], None]], list[str]]
+) -> None:
+    """Deal 3 is being entered when someone else takes back deal 2: it is refused, not
+    recorded as deal 2."""
+    db = tmp_path / "ledger.sqlite"
+    _night(db)
+    for points in ("151", "100"):
+        _ok(_invoke(db, "record", "--re", "Ben,Clara", "--re-points", points, "--yes"))
+
+    def other() -> None:
+        with Ledger.open(db) as ledger:
+            ledger.nights.undo("night", by="other", at=AT)
+
+    interloper(other)
+    line = _lost(_invoke(db, "record", "--re", "Anna,Dirk", "--re-points", "130", "--yes"))
+    assert line.startswith("error: deal 3 was not recorded: ")
+    assert line.endswith("; deal night-02 was just taken back (by other)")
+    assert [deal["game_id"] for deal in _deals(db)] == ["night-01"]
 
 
 def test_play_that_loses_a_race_is_exit_3_and_writes_nothing(
@@ -432,3 +467,372 @@ def test_record_from_racing_processes_each_wins_or_gets_exit_3(ledger_target: st
     rows = _rows(db)
     assert [position for position, *_ in rows] == list(range(1, len(rows) + 1))
     assert {by for *_, by in rows} == {"tester", *winners}
+
+
+# -- once appended, a write stands: a lock held during the read models' catch-up fails nothing -------
+
+# `doko` as a person runs it, with one pause: once the command has appended, before the read models
+# catch up, it touches `committed` and waits for `locked` (by then another process holds the
+# ledger's write lock). The store and the catch-up are the real ones.
+PAUSED_DOKO = """
+import sys, time
+from pathlib import Path
+from doko_ledger.projections import runner
+
+signals = Path(sys.argv.pop(1))
+catch_up = runner.catch_up
+
+
+def paused(store, projection):
+    if store.appended and not (signals / "committed").exists():
+        (signals / "committed").touch()
+        while not (signals / "locked").exists():
+            time.sleep(0.005)
+    return catch_up(store, projection)
+
+
+runner.catch_up = paused
+from doko_ledger.cli.app import main
+
+main()
+"""
+SHORT_WAIT = {BUSY: "0.2"}
+"""How long a write waits for the lock in these tests: the waiting, not the behaviour, is shortened."""
+NOT_WRITTEN = "nothing was written"
+CATCH_UP_NOTE = "they catch up on the next read"
+
+
+def _doko_env(**more: str) -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("DOKO_DB", BUSY)} | ENV | more
+
+
+@contextmanager
+def _write_lock(target: str | Path) -> Iterator[None]:
+    """Hold the ledger's write lock from another connection, as another writer does."""
+    with Client(target) as conn:
+        if conn.postgres:
+            conn.execute("BEGIN")
+            conn.execute("LOCK TABLE events IN EXCLUSIVE MODE")
+        else:
+            conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            conn.execute("ROLLBACK")
+
+
+def _locked_after_the_append(folder: Path, db: str | Path, *args: str, lock: str | Path | None = None) -> list[str]:
+    """Run `doko --db DB ARGS` in a process of its own; once it has appended, hold the write lock
+    of `lock` (the ledger itself by default) until it exits. Returns exit code, stdout, stderr."""
+    signals = folder / "signals"
+    signals.mkdir()
+    command = [sys.executable, "-c", PAUSED_DOKO, str(signals), "--db", str(db), *args]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_doko_env(**SHORT_WAIT)
+    )
+    try:
+        _wait_for(lambda: (signals / "committed").exists() or process.poll() is not None, "the append", 60)
+        assert (signals / "committed").exists(), process.communicate()
+        with _write_lock(db if lock is None else lock):
+            (signals / "locked").touch()
+            out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return [str(process.returncode), out, err]
+
+
+def _stood(outcome: list[str]) -> str:
+    """A command that appended and then found the lock held: exit 0, a note that the read models
+    catch up later, and no word of nothing written. Returns its output."""
+    code, out, err = outcome
+    assert code == "0", outcome
+    assert "Traceback" not in err
+    assert NOT_WRITTEN not in out + err, outcome
+    notes = [line for line in err.splitlines() if line.strip()]
+    assert len(notes) == 1 and notes[0].startswith("note: "), err
+    assert "is locked by another writer (waited 0.2 s)" in notes[0] and CATCH_UP_NOTE in notes[0], err
+    return out
+
+
+def _deals(db: str | Path, *args: str) -> list[dict[str, Any]]:
+    deals: list[dict[str, Any]] = json.loads(_ok(_invoke(db, "standings", "--json", *args)).stdout)["deals"]
+    return deals
+
+
+def _game_ids(db: str | Path) -> list[str]:
+    return [row["game_id"] for row in json.loads(_ok(_invoke(db, "games", "--json")).stdout)]
+
+
+def test_a_deal_recorded_while_another_writer_holds_the_lock_after_it_stands_and_a_retry_is_refused(
+    ledger_target: str | Path, tmp_path: Path
+) -> None:
+    """The deal is appended, then another process holds the write lock past the busy timeout
+    while the read models catch up: `doko record` says what it recorded and exits 0; trying
+    again with the deal's number is refused, and the night holds the deal once."""
+    db = ledger_target
+    _night(db)
+    facts = ("--re", "Ben,Clara", "--re-points", "151", "--yes")
+    out = _stood(_locked_after_the_append(tmp_path, db, "record", *facts))
+    assert "recorded deal 1 as night-01" in out
+    assert [deal["game_id"] for deal in _deals(db)] == ["night-01"]
+    retry = _invoke(db, "record", "--deal", "1", *facts)
+    assert retry.exit_code == 1
+    line = refused(retry, "deal 1 is already recorded (night-01, by tester)", "--deal 2")
+    assert NOT_WRITTEN not in line
+    deals = _deals(db)
+    assert [deal["game_id"] for deal in deals] == ["night-01"]
+    assert deals[0]["totals"] == {"Anna": -2, "Ben": 2, "Clara": 2, "Dirk": -2}
+    assert _game_ids(db) == ["night-01"]  # the read models caught up on this read
+    _ok(_invoke(db, "verify"))
+
+
+def _ddz(db: Path) -> None:
+    _ok(_invoke(db, "ddz", "start", "dorm", "--players", "Li,Wang,Zhang"))
+
+
+def _recorded(db: Path) -> None:
+    _night(db)
+    _ok(_invoke(db, "record", "--re", "Ben,Clara", "--re-points", "151", "--yes"))
+
+
+def _game_file(db: Path) -> None:
+    (db.parent / "raced.yaml").write_text(random_game(7, game_id="raced").text, encoding="utf-8")
+
+
+def _penalty_scored(db: Path, out: str) -> None:
+    """The score shown right after the penalty (read from the log) is the score read later."""
+    shown = json.loads(out)["score"]
+    assert shown is not None and shown == json.loads(_ok(_invoke(db, "score", "night-01", "--json")).stdout)
+    assert [penalty["player"] for penalty in shown["penalties"]] == ["Anna"]
+    assert shown["night"]["session"] == "night", shown["night"]
+
+
+def _played(db: Path, out: str) -> None:
+    with Ledger.open(db) as ledger:
+        assert [str(c) for c in ledger.state("night-01").cards_played] == ["CQ"]
+
+
+WRITES_THEN_CATCH_UP: dict[str, tuple[Callable[[Path], None], tuple[str, ...], Callable[[Path, str], None]]] = {
+    "correct": (
+        _recorded,
+        ("correct", "1", "--re", "Ben,Clara", "--re-points", "100", "--yes"),
+        lambda db, out: _deals(db)[0]["game_id"] == "night-01-c1" or pytest.fail(str(_deals(db))),
+    ),
+    "undo": (_recorded, ("undo", "--deal", "1"), lambda db, out: _deals(db) == [] or pytest.fail(out)),
+    "deal": (_night, ("deal", "--seed", "x"), lambda db, out: _game_ids(db) == ["night-01"] or pytest.fail(out)),
+    "play": (_night, ("play", "CQ"), _played),
+    "penalty": (_recorded, ("penalty", "1", "--player", "Anna", "--minor", "--yes", "--json"), _penalty_scored),
+    "import": (_game_file, ("import", "raced.yaml"), lambda db, out: _game_ids(db) == ["raced"] or pytest.fail(out)),
+    "ddz record": (
+        _ddz,
+        ("ddz", "record", "--landlord", "Li", "--bid", "1", "--out-first", "Li"),
+        lambda db, out: len(_deals(db, "--session", "dorm")) == 1 or pytest.fail(out),
+    ),
+}
+"""Each command that appends and then brings the read models up to date: how its ledger is made
+ready, its arguments, and what must hold afterwards (given the command's stdout)."""
+
+
+@pytest.mark.parametrize("name", list(WRITES_THEN_CATCH_UP))
+def test_every_write_stands_once_appended_whatever_becomes_of_the_catch_up(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ready, args, check = WRITES_THEN_CATCH_UP[name]
+    db = tmp_path / "ledger.sqlite"
+    ready(db)
+    before = len(_rows(db)) if db.exists() else 0
+    monkeypatch.chdir(tmp_path)
+    out = _stood(_locked_after_the_append(tmp_path, db, *args))
+    assert len(_rows(db)) > before
+    check(db, out)
+    _ok(_invoke(db, "verify"))
+
+
+def test_a_copy_stands_when_the_copy_is_locked_while_its_read_models_are_built(tmp_path: Path) -> None:
+    db, copy = tmp_path / "ledger.sqlite", tmp_path / "copy.sqlite"
+    _recorded(db)
+    out = _stood(_locked_after_the_append(tmp_path, db, "copy", "--to", str(copy), lock=copy))
+    assert f"copied {len(_rows(db))} events" in out
+    assert _rows(copy) == _rows(db)
+    assert _game_ids(copy) == _game_ids(db) == ["night-01"]
+
+
+def test_a_write_that_finds_the_lock_held_before_it_appends_writes_nothing_and_names_the_deal(
+    ledger_target: str | Path,
+) -> None:
+    db = ledger_target
+    _night(db)
+    before = _rows(db)
+    command = [sys.executable, "-c", "from doko_ledger.cli.app import main; main()", "--db", str(db), "record"]
+    with _write_lock(db):
+        done = subprocess.run(
+            [*command, "--re", "Ben,Clara", "--re-points", "151", "--yes"],
+            capture_output=True,
+            text=True,
+            env=_doko_env(**SHORT_WAIT),
+            timeout=60,
+        )
+    assert done.returncode == 3, done
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error: deal 1 was not recorded: ")
+    assert lines[0].endswith("is locked by another writer (waited 0.2 s): nothing was written; try again with --deal 1")
+    assert _rows(db) == before
+    _ok(_invoke(db, "record", "--deal", "1", "--re", "Ben,Clara", "--re-points", "151", "--yes"))
+    assert [deal["game_id"] for deal in _deals(db)] == ["night-01"]
+
+
+# -- many processes at once: making one ledger, importing while another writer holds the lock --------
+
+IMPORT = [sys.executable, "-c", "from doko_ledger.cli.app import main; main()"]
+
+
+def _importers(db: str | Path, files: list[Path], **env: str) -> list[subprocess.Popen[str]]:
+    return [
+        subprocess.Popen(
+            [*IMPORT, "--db", str(db), "import", str(path), "--by", f"p{i}"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_doko_env(**env),
+        )
+        for i, path in enumerate(files)
+    ]
+
+
+def _outcomes(processes: list[subprocess.Popen[str]]) -> list[tuple[int, str, str]]:
+    """Each process's exit code, stdout and stderr, once it has ended."""
+    outcomes = []
+    for process in processes:
+        out, err = process.communicate(timeout=300)
+        outcomes.append((process.returncode, out, err))
+    return outcomes
+
+
+def _game_files(folder: Path, count: int) -> list[Path]:
+    files = []
+    for i in range(count):
+        path = folder / f"g{i}.yaml"
+        path.write_text(random_game(300 + i, game_id=f"g{i}").text, encoding="utf-8")
+        files.append(path)
+    return files
+
+
+def _imported_once(db: str | Path, outcomes: list[tuple[int, str, str]]) -> list[str]:
+    """Each importer's game is in the ledger once if it exited 0 and not at all if it exited 3
+    before appending; no importer exited otherwise, and none said nothing was written after it
+    had. Returns the ids of the games imported."""
+    streams = [stream for _, stream, version, _ in _rows(db) if version == 1]
+    assert len(streams) == len(set(streams)), "a game imported twice"
+    imported = []
+    for i, (code, out, err) in enumerate(outcomes):
+        assert "Traceback" not in err and "already exists" not in err, err
+        if code == 0:
+            assert f"game/g{i}" in streams, (i, out, err)
+            assert "imported 1 game(s)" in out and NOT_WRITTEN not in out + err, (out, err)
+            imported.append(f"g{i}")
+        else:
+            assert code == 3, (code, out, err)
+            lines = [line for line in err.splitlines() if line.strip()]
+            assert len(lines) == 1 and "is locked by another writer" in lines[0], err
+            assert lines[0].endswith(f"{NOT_WRITTEN}; try again"), err
+            assert f"game/g{i}" not in streams, (i, err)
+    assert sorted(streams) == sorted(f"game/{g}" for g in imported)
+    return imported
+
+
+@pytest.mark.parametrize(("backend", "processes"), [("sqlite", 48), ("postgresql", 8)])
+def test_many_processes_making_one_ledger_at_once_all_import(
+    backend: str, processes: int, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Every one of them imports into the ledger the first one makes (a lost race for the lock
+    is at worst exit 3, nothing written); none fails because another made the tables first."""
+    db = new_target(backend, request, tmp_path)
+    started = _importers(db, _game_files(tmp_path, processes))
+    outcomes = _outcomes(started)
+    imported = _imported_once(db, outcomes)
+    assert imported, outcomes
+    with Ledger.open(db) as ledger:
+        assert ledger.verify().ok
+        assert sorted(ledger.game_ids()) == sorted(imported)
+
+
+def test_importers_while_another_writer_holds_the_lock_import_once_or_write_nothing(tmp_path: Path) -> None:
+    """16 importers while another writer takes the lock again and again: each imports its game
+    once (exit 0, perhaps leaving the read models to catch up later) or writes nothing (exit 3,
+    and says so); imported again, every game is there once. (The same on PostgreSQL: a lock
+    held after the append, and before it, in the tests above.)"""
+    db = tmp_path / "ledger.sqlite"
+    EventStore.open(db, create=True).close()
+    files = _game_files(tmp_path, 16)
+    started = _importers(db, files, **SHORT_WAIT)
+    while any(p.poll() is None for p in started):
+        with _write_lock(db):
+            time.sleep(0.3)
+        time.sleep(0.02)
+    outcomes = _outcomes(started)
+    imported = _imported_once(db, outcomes)
+    again = [files[i] for i, (code, _, _) in enumerate(outcomes) if code == 3]
+    for process in _importers(db, again):
+        _, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+    assert sorted(_game_ids(db)) == sorted(f"g{i}" for i in range(16))
+    assert len(imported) + len(again) == 16
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan", "3601"])
+def test_a_busy_timeout_that_is_not_a_number_of_seconds_is_bad_input(tmp_path: Path, value: str) -> None:
+    result = CliRunner().invoke(app, ["--db", str(tmp_path / "ledger.sqlite"), "games"], env=ENV | {BUSY: value})
+    assert result.exit_code == 2
+    refused(result, f"Invalid value for ${BUSY}: {value!r} is not a number of seconds from 0 to 3600")
+    assert EventStore.busy_timeout_ms == BUSY_TIMEOUT_MS
+
+
+def test_a_deal_recorded_from_a_phone_stands_when_the_lock_is_held_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The web's record: once its deal is appended, another writer holding the lock while the
+    read models catch up does not turn it into "nothing was recorded" (409): the page goes on."""
+    from web_helpers import app_for, deal, joined, post_deal, start_night
+    from web_helpers import standings as web_standings
+
+    from doko_ledger.projections import runner
+
+    db = tmp_path / "ledger.sqlite"
+    start_night(db)
+    monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
+    holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)  # another writer's connection
+    catch_up = runner.catch_up
+
+    def locked_after_the_append(store: EventStore, projection: runner.Projection) -> int:
+        if store.appended and not holder.in_transaction:
+            holder.execute("BEGIN IMMEDIATE")
+        return catch_up(store, projection)
+
+    monkeypatch.setattr(runner, "catch_up", locked_after_the_append)
+    phone = joined(app_for(db))
+    try:
+        answer = post_deal(phone, "night", deal(["Ben", "Clara"], 151))
+        assert holder.in_transaction, "the lock was not held after the append"
+    finally:
+        if holder.in_transaction:
+            holder.execute("ROLLBACK")
+        holder.close()
+    assert answer.status_code == 303, answer.text
+    assert answer.headers["location"] == "/nights/night?new=night-01"
+    assert [d["game_id"] for d in web_standings(db)["deals"]] == ["night-01"]
+
+
+def test_a_dou_dizhu_deal_that_finds_the_lock_held_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lock held too long before the append is said as it is, not as a session that changed."""
+    db = tmp_path / "ledger.sqlite"
+    _ddz(db)
+    before = _rows(db)
+    monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
+    with _write_lock(db):
+        result = _invoke(db, "ddz", "record", "--landlord", "Li", "--bid", "1", "--out-first", "Li")
+    assert result.exit_code == 3
+    line = refused(result, "is locked by another writer (waited 0.2 s): nothing was written; try again")
+    assert "session" not in line
+    assert _rows(db) == before

@@ -16,6 +16,7 @@ from test_store import AT, BY, cards, seed_two_streams
 
 from doko_ledger.events.copy import CopyRefused
 from doko_ledger.events.store import (
+    ConcurrencyError,
     EventStore,
     LedgerBusy,
     LedgerError,
@@ -67,6 +68,36 @@ def test_a_writer_waiting_longer_than_the_busy_timeout_gets_exit_3(
     finally:
         other.close()
     assert store.stream_version("s/late") == 1
+
+
+def test_a_write_that_fails_after_the_same_store_appended_says_that_what_it_appended_stands(
+    store: EventStore, ledger_target: str | Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command that writes in steps (an import in batches) and fails at a later step is not
+    told that nothing was written: the steps before it stand."""
+    monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
+    other = EventStore.open(ledger_target)
+    try:
+        other.append("s/a", cards("CQ", "SA"), expected_version=0, recorded_by=BY, recorded_at=AT)
+        with store.transaction(), pytest.raises(LedgerBusy) as busy:
+            other.append("s/b", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
+        assert str(busy.value).endswith(
+            "is locked by another writer (waited 0.2 s): nothing more was written"
+            " (the 2 events recorded before it stand); try again"
+        )
+        with pytest.raises(ConcurrencyError) as lost:
+            other.append("s/a", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
+        assert "nothing was written" not in str(lost.value)
+        assert "someone else recorded first; nothing more was written" in str(lost.value)
+    finally:
+        other.close()
+    assert [store.stream_version(s) for s in ("s/a", "s/b")] == [2, 0]
+    fresh = EventStore.open(ledger_target)
+    try:
+        with store.transaction(), pytest.raises(LedgerBusy, match="nothing was written; try again"):
+            fresh.append("s/b", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
+    finally:
+        fresh.close()
 
 
 # -- the log is append-only --------------------------------------------------------------------

@@ -27,8 +27,10 @@ from doko_ledger.cli.common import (
     now,
     out,
     recorder,
+    wait_for_writers,
 )
 from doko_ledger.errors import DokoError
+from doko_ledger.events.errors import LedgerError
 from doko_ledger.events.location import is_url, shown
 from doko_ledger.ledger import Ledger
 
@@ -66,6 +68,7 @@ def main_options(
 ) -> None:
     """Options shared by every command."""
     ctx.obj = {"db": db}
+    wait_for_writers()
 
 
 @app.command("import")
@@ -103,18 +106,21 @@ def import_(
             assert isinstance(night, LoadedSession | LoadedDouDizhuSession)
             nights.append((str(path), night))
     imported_nights = 0
-    if nights:
-        with Ledger.open(ledger_path(ctx), create=True) as ledger:
-            for source, night in nights:
-                try:
-                    if isinstance(night, LoadedSession):
-                        ledger.nights.import_night(night.night, by=recorder(by), at=now())
-                    else:
-                        ledger.doudizhu.import_session(night, by=recorder(by), at=now())
-                    imported_nights += 1
-                except DokoError as exc:
-                    failed.append((place[source], f"{source}: {exc}"))
-            ledger.refresh()
+
+    def import_nights(ledger: Ledger) -> int:
+        imported = 0
+        for source, night in nights:
+            try:
+                if isinstance(night, LoadedSession):
+                    ledger.nights.import_night(night.night, by=recorder(by), at=now())
+                else:
+                    ledger.doudizhu.import_session(night, by=recorder(by), at=now())
+                imported += 1
+            except LedgerError:  # the ledger's failure (locked, damaged), not the file's: the import stops
+                raise
+            except DokoError as exc:
+                failed.append((place[source], f"{source}: {exc}"))
+        return imported
 
     def read_games(advance: Callable[[], None]) -> Iterator[tuple[str, LoadedGame | LoadedDeal]]:
         """Each game file read and checked in turn: appended in batches as they come, never all
@@ -133,14 +139,16 @@ def import_(
         task = progress.add_task("importing", total=len(game_paths))
         valid = read_games(lambda: progress.advance(task))
         first = next(valid, None)  # the ledger is created only for a file that is valid
-        if first is not None:
+        if nights or first is not None:  # one ledger for all: a failure names what was written before it
             with Ledger.open(ledger_path(ctx), create=True) as ledger:
-                report = ledger.import_games(
-                    itertools.chain([first], valid), recorded_by=recorder(by), recorded_at=now()
-                )
+                imported_nights = import_nights(ledger)
+                if first is not None:
+                    report = ledger.import_games(
+                        itertools.chain([first], valid), recorded_by=recorder(by), recorded_at=now()
+                    )
+                    failed += [(place[source], f"{source}: {message}") for source, message in report.refused]
+                    games, events = report.games, report.events
                 ledger.refresh()
-            failed += [(place[source], f"{source}: {message}") for source, message in report.refused]
-            games, events = report.games, report.events
     if as_json:
         echo_json(
             {

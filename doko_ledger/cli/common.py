@@ -6,6 +6,7 @@ import copy
 import getpass
 import inspect
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable
@@ -144,6 +145,7 @@ class _Group(_Help, TyperGroup):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        _show_notes()
         given = kwargs.get("args", args[0] if args else None)
         undecodable = next((a for a in (sys.argv[1:] if given is None else given) if not is_text(a)), None)
         if undecodable is not None:
@@ -167,6 +169,42 @@ class _Group(_Help, TyperGroup):
         except DokoError as exc:
             err_console().print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(exc.exit_code) from None
+
+
+class _Notes(logging.Handler):
+    """The library's warnings (the `doko_ledger` logger) as `note: ...` lines on stderr: what a
+    command that succeeded wants said (the read models left to catch up on the next read)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        err_console().print(f"note: {record.getMessage()}", markup=False, highlight=False, soft_wrap=True)
+
+
+def _show_notes() -> None:
+    logger = logging.getLogger("doko_ledger")
+    if not any(isinstance(handler, _Notes) for handler in logger.handlers):
+        logger.addHandler(_Notes(logging.WARNING))
+
+
+BUSY_TIMEOUT = "DOKO_BUSY_TIMEOUT"
+"""The environment variable that sets how long a write waits for another writer's lock (seconds)."""
+
+
+def wait_for_writers() -> None:
+    """Set how long a write waits for another writer's lock from `$DOKO_BUSY_TIMEOUT`, when it
+    is set (the store's default otherwise)."""
+    from doko_ledger.events.store import EventStore
+
+    text = os.environ.get(BUSY_TIMEOUT)
+    if text is None:
+        return
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 3600:
+        problem = f"{text[:40]!r} is not a number of seconds from 0 to 3600"
+        raise typer.BadParameter(problem, param_hint=f"${BUSY_TIMEOUT}")
+    EventStore.busy_timeout_ms = round(seconds * 1000)
 
 
 class Typer(typer.Typer):

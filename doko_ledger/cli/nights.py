@@ -265,11 +265,24 @@ def record(
     call: CallOption = None,
     special: SpecialOption = None,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
+    deal: Annotated[
+        int | None,
+        typer.Option(
+            "--deal",
+            min=1,
+            help="The deal's number (default: the next deal when the command starts). Refused when the night"
+            " holds that deal already, so trying again after a deal was recorded never records it twice.",
+            show_default=False,
+        ),
+    ] = None,
     yes: YesOption = False,
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Add the next deal of the card night by its facts; shows the score before appending."""
+    """Add the next deal of the card night by its facts; shows the score before appending.
+
+    The deal is the one that was next when the command started: if someone else records a
+    deal meanwhile, this one is refused, not recorded as the deal after it."""
     from doko_ledger.cli import render_nights, render_scores
     from doko_ledger.ledger import Ledger
     from doko_ledger.projections.views import score_view
@@ -278,6 +291,9 @@ def record(
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
         upcoming = ledger.nights.standings(session_id).next
+        number = upcoming.number if deal is None else deal
+        if deal is not None:  # refused before any question is asked
+            ledger.nights.expect_next(session_id, deal)
         shown.print(render_nights.next_deal(upcoming))
         checks = None if misdeal or (re is not None and re_points is not None) else ledger.nights.checks(session_id)
         facts = (
@@ -285,7 +301,7 @@ def record(
             if misdeal
             else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks, console=shown)
         )
-        prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal)
+        prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal, deal=number)
         if prepared.score is not None:
             shown.print(render_scores.score([prepared.score]))
         if not _confirm(yes, console=shown):
@@ -297,7 +313,7 @@ def record(
         echo_json(
             {
                 "session": session_id,
-                "number": upcoming.number,
+                "number": prepared.number,
                 "game_id": prepared.game_id,
                 "dealer": upcoming.dealer,
                 "playing": list(upcoming.playing),
@@ -307,25 +323,38 @@ def record(
             }
         )
     else:
-        out().print(f"recorded deal {upcoming.number} as {prepared.game_id}")
+        out().print(f"recorded deal {prepared.number} as {prepared.game_id}")
 
 
 def undo(
     ctx: typer.Context,
     session: SessionOption = None,
     game: Annotated[str | None, typer.Option("--game", help="Take back the newest event of this game instead.")] = None,
+    deal: Annotated[
+        int | None,
+        typer.Option(
+            "--deal",
+            min=1,
+            help="Only if this is the night's last deal (default: the last deal when the command starts): trying"
+            " again after it was taken back is refused instead of taking back the deal before it.",
+            show_default=False,
+        ),
+    ] = None,
     by: ByOption = None,
 ) -> None:
     """Take back the newest card, call or penalty of the night's last deal, else the last deal;
     with --game, the newest event of that game (appends a void, never deletes)."""
+    from doko_ledger.formats import quick_entry
     from doko_ledger.ledger import Ledger
 
+    if game is not None and deal is not None:
+        raise quick_entry.EntryError("give --game or --deal, not both")
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
             what = ledger.take_back(game_id, by=recorder(by), at=now())
         else:
-            what = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now())
+            what = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now(), deal=deal)
             ledger.refresh()
     out().print(f"took back {what}")
 

@@ -81,6 +81,7 @@ def copy_ledger(source: EventStore, target: EventStore) -> Copied:
         if batch:
             target.db.executemany(INSERT, batch)
         target.db.execute(SET, [EVENT_TYPES_KEY, json.dumps(types, sort_keys=True)])
+    target.appended += end
     head = target.head()
     if (head.hash, head.position) != (report.head, end):  # cannot happen: the rows went over as they are
         raise LedgerError(f"{target.where}: the copy ends at {head.hash[:16]}, not at {report.head[:16]}")

@@ -40,4 +40,10 @@ class ConcurrencyError(DokoError):
 
 
 class LedgerBusy(ConcurrencyError, LedgerError):
-    """Another writer held the ledger's lock for longer than the busy timeout."""
+    """Another writer held the ledger's lock for longer than the busy timeout.
+
+    `locked` says that alone; the message adds what became of the write (`outcome`)."""
+
+    def __init__(self, where: str, waited_ms: int, outcome: str) -> None:
+        self.locked = f"{where} is locked by another writer (waited {waited_ms / 1000:g} s)"
+        super().__init__(f"{self.locked}: {outcome}; try again")

@@ -86,8 +86,6 @@ class PostgresEventStore(EventStore):
         return store
 
     def _create_tables(self) -> None:
-        if "events" in self.db.table_names():  # made by another process while this one waited
-            return
         self.db.execute(TABLE)
         self.db.executescript(APPEND_ONLY)
         self.db.execute(LEDGER_TABLE)
@@ -117,17 +115,14 @@ class PostgresEventStore(EventStore):
     def _translate(self, exc: Exception) -> LedgerError:
         text = _first_line(exc)
         if isinstance(exc, errors.LockNotAvailable):
-            return LedgerBusy(
-                f"{self.where} is locked by another writer (waited {self.busy_timeout_ms / 1000:g} s):"
-                " nothing was written; try again"
-            )
+            return LedgerBusy(self.where, self.busy_timeout_ms, self.nothing_written())
         if isinstance(exc, errors.ReadOnlySqlTransaction | errors.InsufficientPrivilege):
-            return LedgerReadOnly(f"cannot write to {self.where}: {text}; nothing was written")
+            return LedgerReadOnly(f"cannot write to {self.where}: {text}; {self.nothing_written()}")
         if isinstance(exc, errors.DiskFull):
-            return DiskError(f"the disk holding {self.where} is full: nothing was written ({text})")
+            return DiskError(f"the disk holding {self.where} is full ({text}): {self.nothing_written()}")
         if isinstance(exc, errors.IoError):
             return DiskError(
-                f"cannot use {self.where}: the server's disk reported an I/O error ({text}); nothing was written"
+                f"cannot use {self.where}: the server's disk reported an I/O error ({text}); {self.nothing_written()}"
             )
         if isinstance(exc, self.damaged_errors):
             return LedgerDamaged(f"{self.where} is damaged: {text}")

@@ -45,11 +45,11 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 
 TABLE = EVENTS_TABLE.replace("{integer}", "INTEGER").replace("{stream}", "TEXT")
 TRIGGERS = (
-    "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events"
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events"
     " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
-    "CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events"
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events"
     " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
-    "CREATE TRIGGER events_append_only_replace BEFORE INSERT ON events"
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_replace BEFORE INSERT ON events"
     " WHEN EXISTS (SELECT 1 FROM events WHERE (stream = NEW.stream AND version = NEW.version)"
     " OR position = NEW.position)"
     " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
@@ -149,7 +149,7 @@ class SqliteEventStore(EventStore):
             self.db.conn.rollback()
 
     def _translate(self, exc: Exception) -> LedgerError:
-        return _translate(exc, self.where, self.busy_timeout_ms)
+        return _translate(exc, self.where, self.busy_timeout_ms, self.nothing_written())
 
     def _to_scratch(self) -> None:
         if self._scratch:
@@ -236,24 +236,25 @@ as an I/O error when it meets it while growing its shared-memory (-shm) file."""
 _READING = ("SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ")
 
 
-def _translate(exc: Exception, where: str, busy_timeout_ms: int) -> LedgerError:
+def _translate(
+    exc: Exception, where: str, busy_timeout_ms: int, nothing_written: str = "nothing was written"
+) -> LedgerError:
     """One line for an SQLite error, as the ledger error it stands for: by SQLite's error code,
-    so that a disk that is full or fails is never taken for a damaged file."""
+    so that a disk that is full or fails is never taken for a damaged file (`nothing_written`:
+    what became of the write, `EventStore.nothing_written`)."""
     text = str(exc)
     code = getattr(exc, "sqlite_errorcode", None)
     name = str(getattr(exc, "sqlite_errorname", ""))
     primary = None if code is None else code & 0xFF
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return LedgerBusy(
-            f"{where} is locked by another writer (waited {busy_timeout_ms / 1000:g} s): nothing was written; try again"
-        )
+        return LedgerBusy(where, busy_timeout_ms, nothing_written)
     if primary == sqlite3.SQLITE_READONLY:
-        return LedgerReadOnly(f"cannot write to {where}: it is read-only ({text}); nothing was written")
+        return LedgerReadOnly(f"cannot write to {where}: it is read-only ({text}); {nothing_written}")
     if primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and name not in _READING and _full(where)):
-        return DiskError(f"the disk holding {where} is full: nothing was written")
+        return DiskError(f"the disk holding {where} is full: {nothing_written}")
     if primary == sqlite3.SQLITE_IOERR:
         verb = "read" if name in _READING else "write to"
-        return DiskError(f"cannot {verb} {where}: the disk reported an I/O error ({name}); nothing was written")
+        return DiskError(f"cannot {verb} {where}: the disk reported an I/O error ({name}); {nothing_written}")
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return LedgerDamaged(f"{where} is damaged: {text}")
     if primary == sqlite3.SQLITE_CANTOPEN:

@@ -55,7 +55,7 @@ LEDGER_FORMAT = f"{FORMAT_NAME}/{FORMAT_VERSION}"
 BUSY_TIMEOUT_MS = 10_000
 """How long a write waits for another writer's lock before giving up (exit 3)."""
 
-EVENTS_TABLE = """CREATE TABLE {name} (
+EVENTS_TABLE = """CREATE TABLE IF NOT EXISTS {name} (
     position {integer} NOT NULL UNIQUE,
     stream {stream} NOT NULL,
     version {integer} NOT NULL CHECK (version >= 1),
@@ -127,6 +127,8 @@ class EventStore:
         self.read_only = read_only
         """Why this ledger cannot be written, or None when it can."""
         self.format_version = FORMAT_VERSION
+        self.appended = 0
+        """How many events this store has appended (committed) since it was opened."""
         self._types: dict[str, int] = {}
         self._types_text: str | None = None
 
@@ -179,25 +181,36 @@ class EventStore:
     # -- opening -------------------------------------------------------------------------
 
     def _prepare(self, create: bool) -> None:
-        names = set(self.db.table_names())
-        if "events" not in names:
-            if names:
-                raise LedgerError(f"{self.where} is not a doko_ledger ledger (it has no event table)")
-            if not create:
-                raise LedgerError(
-                    f"no ledger at {self.where} (import a game or start a card night first, or pass --db)"
-                )
-            with self.transaction():
+        if "events" not in self.db.table_names():
+            self._make(create)
+        self.format_version = self._read_format()
+        if self.format_version > FORMAT_VERSION:
+            self.read_only = (
+                f"it is format {FORMAT_NAME}/{self.format_version}, newer than this doko_ledger"
+                f" ({LEDGER_FORMAT}): it can be read, not written"
+            )
+
+    def _make(self, create: bool) -> None:
+        """Make a ledger where there is nothing yet. The tables are made inside the write
+        transaction, after looking again under its lock: of several processes making the same
+        ledger at once, the first makes it and the others find it made (and read its format)."""
+        self._refuse_making(create, self.db.table_names())
+        with self.transaction():
+            names = self.db.table_names()
+            if "events" not in names:  # else made by another process meanwhile
+                self._refuse_making(create, names)
                 self._create_tables()
-                for key, value in (("format", LEDGER_FORMAT), (EVENT_TYPES_KEY, "{}")):  # unless made meanwhile
+                for key, value in (("format", LEDGER_FORMAT), (EVENT_TYPES_KEY, "{}")):
                     self.db.execute(SET_UNLESS_THERE, [key, value])
-        else:
-            self.format_version = self._read_format()
-            if self.format_version > FORMAT_VERSION:
-                self.read_only = (
-                    f"it is format {FORMAT_NAME}/{self.format_version}, newer than this doko_ledger"
-                    f" ({LEDGER_FORMAT}): it can be read, not written"
-                )
+
+    def _refuse_making(self, create: bool, names: Sequence[str]) -> None:
+        """Refuse to make a ledger beside other tables (`names`), or when not asked to."""
+        if "events" in names:  # made meanwhile
+            return
+        if names:
+            raise LedgerError(f"{self.where} is not a doko_ledger ledger (it has no event table)")
+        if not create:
+            raise LedgerError(f"no ledger at {self.where} (import a game or start a card night first, or pass --db)")
 
     def _read_format(self) -> int:
         row = None
@@ -227,7 +240,7 @@ class EventStore:
         """
         if self.read_only is not None:
             if not derived:
-                raise LedgerReadOnly(f"cannot write to {self.where}: {self.read_only}; nothing was written")
+                raise LedgerReadOnly(f"cannot write to {self.where}: {self.read_only}; {self.nothing_written()}")
             self._to_scratch()
         try:
             self._begin()
@@ -289,7 +302,7 @@ class EventStore:
                 if version != batch.expected_version:
                     raise ConcurrencyError(
                         f"stream {stream!r} is at version {version}, "
-                        f"expected {batch.expected_version}: someone else recorded first; nothing was written"
+                        f"expected {batch.expected_version}: someone else recorded first; {self.nothing_written()}"
                     )
                 for name, schema_version, payload in items:
                     version += 1
@@ -304,9 +317,18 @@ class EventStore:
                 # SQLite, a COPY on PostgreSQL (bench/).
                 self.db.executemany(INSERT, rows)
             except self.integrity_errors as exc:  # another client wrote without the write lock
-                raise ConcurrencyError(f"the log changed while appending ({exc}); nothing was written") from exc
+                raise ConcurrencyError(f"the log changed while appending ({exc}); {self.nothing_written()}") from exc
             self._note_event_types(written)
+        self.appended += len(envelopes)
         return envelopes
+
+    def nothing_written(self) -> str:
+        """What a write that failed wrote, in words: nothing; or, after this store has appended
+        (a command that writes in steps), nothing more: the steps before it stand."""
+        if not self.appended:
+            return "nothing was written"
+        recorded = "the event" if self.appended == 1 else f"the {self.appended} events"
+        return f"nothing more was written ({recorded} recorded before it stand)"
 
     def _check_event_types(self) -> None:
         row = self.db.execute("SELECT value FROM ledger WHERE key = ?", [EVENT_TYPES_KEY]).fetchone()
