@@ -119,7 +119,7 @@ class PostgresEventStore(EventStore):
         if isinstance(exc, errors.ReadOnlySqlTransaction | errors.InsufficientPrivilege):
             return LedgerReadOnly(f"cannot write to {self.where}: {text}; {self.nothing_written()}")
         if isinstance(exc, errors.DiskFull):
-            return DiskError(f"the disk holding {self.where} is full ({text}): {self.nothing_written()}")
+            return DiskError(f"the disk holding {self.where} is full: {self.nothing_written()} ({text})")
         if isinstance(exc, errors.IoError):
             return DiskError(
                 f"cannot use {self.where}: the server's disk reported an I/O error ({text}); {self.nothing_written()}"
