@@ -488,7 +488,8 @@ class CardNights:
         number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record)
-        prepared = PreparedDeal(night, record.id, game, None if misdeal else score_game(game), number)
+        score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
+        prepared = PreparedDeal(night, record.id, game, score, number)
         self._commit_at(session_id, night, version, by=by, at=at)
         return prepared
 
@@ -546,7 +547,7 @@ class CardNights:
         night = self.night(session_id)
         self._require_deal(night, game_id)
         _, game = night.correct(game_id, summary)
-        return score_game(game)
+        return score_game(game, place=night.places().get(game.game_id))  # in its bock round
 
 
 def _not_the_last(session_id: str, deal: int, last: int) -> str:

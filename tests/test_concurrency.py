@@ -824,6 +824,35 @@ def test_a_deal_recorded_from_a_phone_stands_when_the_lock_is_held_after_it(
     assert [d["game_id"] for d in web_standings(db)["deals"]] == ["night-01"]
 
 
+def test_a_deal_from_a_phone_that_finds_the_lock_held_is_503_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A lock held too long before the append is not another phone's deal: the page says the
+    ledger is locked (503, Retry-After) and keeps the form; the API answers 503 too."""
+    from web_helpers import CODE, app_for, client, deal, joined, post_deal, start_night
+
+    db = tmp_path / "ledger.sqlite"
+    start_night(db)
+    before = _rows(db)
+    monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
+    app = app_for(db)
+    phone, script = joined(app), client(app)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        page = post_deal(phone, "night", deal(["Ben", "Clara"], 151))
+        body = {"version": 1, "deal": {"re": ["Ben", "Clara"], "re_points": 151}}
+        api = script.post("/api/nights/night/deals", json=body, headers={"x-join-code": CODE})
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert page.status_code == 503 and "locked by another writer" in page.text
+    assert "someone else recorded first" not in page.text and 'value="151"' in page.text
+    assert api.status_code == 503 and api.headers["retry-after"]
+    assert "locked by another writer" in api.json()["error"]
+    assert _rows(db) == before
+
+
 def test_a_dou_dizhu_deal_that_finds_the_lock_held_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A lock held too long before the append is said as it is, not as a session that changed."""
     db = tmp_path / "ledger.sqlite"

@@ -236,3 +236,25 @@ def test_phones_posting_the_same_deal_at_the_same_moment_record_it_once(db: Path
     assert winner.startswith("phone")
     told = {json.loads(text)["error"] for status, text in answers if status == 409}
     assert told == {f"deal 1 was just recorded (by {winner}): nothing was written"}
+
+
+def test_a_bock_deal_is_answered_in_its_bock_round_by_every_view(db: Path, cli: Callable[..., Result]) -> None:
+    """The tie of deal 1 makes deals 2 to 5 a bock round: the record's answer, its preview, the
+    game's score and the standings all count deal 2 twice."""
+    api = client(app_for(db))
+    assert record(api, 120, ("Clara", "Dirk")).status_code == 201  # 120:120, a tie: bock follows
+    version = api.get("/api/nights/night/standings").json()["version"]
+    deal = {"game": "normal", "re": ["Dirk", "Emil"], "re_points": 151, "calls": [["Dirk", "re"]]}
+    preview = api.post("/api/nights/night/preview", json=deal, headers=WRITE)
+    assert preview.status_code == 200, preview.text
+    answer = record(api, re=("Dirk", "Emil"), version=version)
+    assert answer.status_code == 201, answer.text
+    game_id = answer.json()["game_id"]
+    recorded = answer.json()["score"]
+    assert recorded == preview.json()["score"]
+    assert recorded["players"] == {"Clara": -8, "Dirk": 8, "Emil": 8, "Anna": -8}  # 4 points, twice
+    assert recorded["players"] == cli_json(cli, "score", game_id)["players"]
+    assert api.get(f"/api/games/{game_id}/score").json()["players"] == recorded["players"]
+    (_, second) = cli_json(cli, "standings")["deals"]
+    assert second["multiplier"] == 2
+    assert {p: n for p, n in second["points"].items() if p in recorded["players"]} == recorded["players"]

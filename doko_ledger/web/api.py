@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from doko_ledger.events.store import ConcurrencyError
+from doko_ledger.events.store import ConcurrencyError, LedgerBusy
 from doko_ledger.formats import quick_entry
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.game.record import SummaryRecord
@@ -209,6 +209,8 @@ def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[
             prepared = ledger.nights.record_at(
                 sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
             )
+        except LedgerBusy:
+            raise  # the lock, not another deal (503)
         except ConcurrencyError as exc:
             told = ledger.nights.change_since(sid, body.version)
             raise ConcurrencyError(f"{told}: nothing was written" if told else str(exc)) from None

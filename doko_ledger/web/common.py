@@ -24,7 +24,7 @@ from starlette.datastructures import FormData
 from doko_ledger.errors import DokoError
 from doko_ledger.events.errors import DiskError, LedgerUnreachable
 from doko_ledger.events.location import is_url, shown
-from doko_ledger.events.store import ConcurrencyError
+from doko_ledger.events.store import ConcurrencyError, LedgerBusy
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.sight import DealBeingPlayed
 from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEADER, csrf_token, join_token, same
@@ -163,12 +163,13 @@ def render(request: Request, template: str, context: Mapping[str, Any], status: 
 def status_of(exc: DokoError) -> int:
     """The HTTP status of a refusal: 403 not joined or a deal being played, 404 no such game or
     night, 409 someone else recorded first, 429 too many wrong join codes, 503 the ledger
-    cannot be reached or its disk is full or failing, 422 anything else the library refuses."""
+    cannot be reached, is locked by another writer for too long, or its disk is full or
+    failing, 422 anything else the library refuses."""
     if isinstance(exc, NotJoined | DealBeingPlayed):  # not joined; a deal being played, not yours to see
         return 403
     if isinstance(exc, TooManyGuesses):
         return 429
-    if isinstance(exc, LedgerUnreachable | DiskError):
+    if isinstance(exc, LedgerUnreachable | DiskError | LedgerBusy):
         return 503
     if isinstance(exc, ConcurrencyError):
         return 409
@@ -181,7 +182,7 @@ def retry_after(exc: DokoError) -> dict[str, str]:
     """The `Retry-After` header of a refusal that may pass later (429, 503), else none."""
     if isinstance(exc, TooManyGuesses):
         return {"Retry-After": str(exc.retry_after)}
-    if isinstance(exc, LedgerUnreachable):
+    if isinstance(exc, LedgerUnreachable | LedgerBusy):
         return {"Retry-After": str(UNREACHABLE_RETRY)}
     return {}
 

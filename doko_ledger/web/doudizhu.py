@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from doko_ledger.doudizhu_games import DouDizhuSessionNotFound
 from doko_ledger.doudizhu_games import standings_view as doudizhu_standings_view
 from doko_ledger.errors import DokoError
-from doko_ledger.events.store import ConcurrencyError
+from doko_ledger.events.store import ConcurrencyError, LedgerBusy
 from doko_ledger.formats.doudizhu_file import DouDizhuSummary
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.ledger import Ledger
@@ -160,6 +160,8 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
                 return _page(request, ledger, sid, fields, version=version, preview=preview)
             done = games.record_summary(sid, facts, expected_version=version, by=post.by, at=now())
             ledger.refresh()
+        except LedgerBusy as exc:  # the lock, not another deal: the form stays as it was
+            return _page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
         except ConcurrencyError as exc:
             error = f"{exc}. This form was kept: record it again if it is a new deal."
             return _page(request, ledger, sid, fields, error=error, status=409)

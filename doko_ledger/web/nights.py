@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from doko_ledger.card_nights import CardNights, DealChanged
 from doko_ledger.errors import DokoError
 from doko_ledger.events.session import DealCorrected
-from doko_ledger.events.store import ConcurrencyError
+from doko_ledger.events.store import ConcurrencyError, LedgerBusy
 from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.views import bock_causes, score_view, standings_view
@@ -259,6 +259,8 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
                 return _deal_page(request, ledger, sid, fields, version=version, preview=preview)
             prepared = ledger.nights.record_at(sid, version, summary, misdeal=fields.misdeal, by=post.by, at=now())
             ledger.refresh()
+        except LedgerBusy as exc:  # the lock, not another deal: the form stays as it was
+            return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
         except ConcurrencyError:
             text = ledger.nights.change_since(sid, version) or "someone else recorded first"
             error = f"{text}: nothing was recorded from this form. Check it and record again if it is a new deal."
@@ -321,6 +323,10 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
             ledger.refresh()
         except DealChanged as exc:  # the deal itself was corrected or taken back: this form is done
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=str(exc), status=409)
+        except LedgerBusy as exc:
+            return _deal_page(
+                request, ledger, sid, fields, version=version, correcting=game_id, error=str(exc), status=status_of(exc)
+            )
         except ConcurrencyError:
             text = ledger.nights.change_since(sid, version) or "someone else changed the night first"
             error = f"{text}: nothing was corrected from this form."
