@@ -169,17 +169,15 @@ def race(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     verifier = _python(VERIFIER, path, signals)
     try:
         _wait_for(lambda: all((signals / f"ready-{w}").exists() for w in range(writers_count)), "the writers", 120)
-        started = time.monotonic()
         (signals / "go").touch()
         logs = [_finish(w, timeout=300) for w in writers]
-        elapsed = time.monotonic() - started
     finally:
         (signals / "go").touch()
         (signals / "stop").touch()
         for process in writers:
             if process.poll() is None:
                 process.kill()
-    return {"path": path, "writers": writers_count, "logs": logs, "verifier": _finish(verifier), "elapsed": elapsed}
+    return {"path": path, "writers": writers_count, "logs": logs, "verifier": _finish(verifier)}
 
 
 def test_the_writers_raced_and_some_lost(race: dict[str, Any]) -> None:
@@ -191,7 +189,6 @@ def test_the_writers_raced_and_some_lost(race: dict[str, Any]) -> None:
     games = [random_game(RACE_SEED + k).events for k in range(RACE_GAMES)]
     games += [random_game(OWN_SEED + w).events for w in range(race["writers"])]
     assert appended == len(_rows(race["path"])) == sum(map(len, games)) > 400  # a few hundred appends
-    assert race["elapsed"] < 20
 
 
 def test_positions_are_unique_and_contiguous_and_versions_have_no_gaps(race: dict[str, Any]) -> None:
