@@ -17,12 +17,13 @@ from typing import Any
 
 import pytest
 from backends import Attacker, Client, ledger_path_on_both  # noqa: F401  (every test on both databases)
-from cli_helpers import as_json, flat, ok, refused
+from cli_helpers import as_json, flat, ok, refused, snapshot
 from typer.testing import Result
 
 from doko_ledger.events.envelope import chain_hash
+from doko_ledger.formats import any_file
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections import doudizhu, games
+from doko_ledger.projections import doudizhu, games, runner
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 GAMES = [SAMPLES / "01-normal.yaml", SAMPLES / "14-marriage-first-trick.yaml", SAMPLES / "18-poverty.yaml"]
@@ -48,6 +49,20 @@ def _not_verified(cli: Cli, *fragments: str) -> str:
     data = json.loads(cli("verify", "--json").stdout)
     assert data["ok"] is False and data["read_models"] == "differ" and data["repair"] == "doko rebuild"
     return text
+
+
+def _appended_behind_the_read_models(target: str | Path, *files: Path) -> None:
+    """Games appended as `Ledger.import_games` does, without catching the read models up."""
+    loaded = [(str(path), any_file.read_file(path)) for path in files]
+    with Ledger.open(target) as ledger:
+        ledger.import_games(loaded, recorded_by="test", recorded_at="2026-12-01T00:00:00+00:00")
+        assert not runner.up_to_date(ledger.store, ledger.PROJECTIONS)
+
+
+def _stored(target: str | Path) -> dict[str, Any]:
+    """`snapshot` without the -shm file, SQLite's index of the -wal file that every reader of
+    it keeps up to date."""
+    return {name: content for name, content in snapshot(target).items() if not name.endswith("-shm")}
 
 
 def _repaired_by_rebuild(cli: Cli) -> None:
@@ -153,12 +168,13 @@ def test_every_event_deleted_with_the_read_models_kept_is_damage(
 
 def test_read_models_behind_the_log_are_caught_up_not_reported(cli: Cli, ledger_path: str | Path) -> None:
     _imported(cli, GAMES[0])
-    ok(cli("import", *GAMES[1:]))  # an import only appends: the read models are behind
+    _appended_behind_the_read_models(ledger_path, *GAMES[1:])
     with Ledger.open(ledger_path) as ledger:
         assert not ledger.store.read_only
         report = ledger.verify()
         assert report.ok, report.problems
         assert report.read_models == "match"
+        assert runner.up_to_date(ledger.store, ledger.PROJECTIONS)  # caught up, as any read does
     ok(cli("annotate", "#1", "a note"))
     assert as_json(cli("verify", "--json"))["read_models"] == "match"
 
@@ -275,6 +291,31 @@ def test_a_format_row_changed_by_hand_is_reported_and_everything_else_verified(
     data = json.loads(cli("verify", "--json").stdout)
     assert data["first_bad_position"] == 3
     assert any(p.startswith("the format row reads") for p in data["problems"])
+
+
+def test_a_ledger_that_cannot_be_written_is_compared_without_writing_to_it(
+    cli: Cli, ledger_path: str | Path, attacker: type[Attacker]
+) -> None:
+    _imported(cli, GAMES[0])
+    _appended_behind_the_read_models(ledger_path, *GAMES[1:])
+    conn = attacker(ledger_path)
+    conn.execute("UPDATE ledger SET value = 'doko-ledger/3' WHERE key = 'format'")  # read, never written
+    conn.execute("UPDATE scores SET value = value + 1")
+    before = _stored(ledger_path)
+    data = json.loads(cli("verify", "--json").stdout)
+    assert data["read_models"] == "not compared", data
+    assert data["read_models_note"] == "they are behind the log, and this ledger cannot be written to catch them up"
+    assert _stored(ledger_path) == before
+    conn.execute("UPDATE ledger SET value = 'doko-ledger/2' WHERE key = 'format'")
+    ok(cli("games"))  # caught up
+    conn.execute("UPDATE ledger SET value = 'doko-ledger/3' WHERE key = 'format'")
+    before = _stored(ledger_path)
+    result = cli("verify", "--json")
+    assert result.exit_code == 4
+    data = json.loads(result.stdout)
+    assert data["read_models"] == "differ"
+    assert any(p.startswith("read model scores (game_id") and "value is" in p for p in data["problems"])
+    assert _stored(ledger_path) == before
 
 
 # -- every sample --------------------------------------------------------------------------------------

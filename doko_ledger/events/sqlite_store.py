@@ -127,7 +127,7 @@ class SqliteEventStore(EventStore):
             after = verify_log(self.db, None)
             if not after.ok:  # cannot happen unless the rows changed under us: keep the old table
                 raise LedgerError(f"{self.path}: the upgraded log does not verify: {after.problems[0]}")
-        self.format_version = FORMAT_VERSION
+        self.format_version, self.format_text = FORMAT_VERSION, LEDGER_FORMAT
 
     def _begin(self) -> None:
         # IMMEDIATE: the writer lock at once (sqlite-utils' `atomic()` opens a deferred one)
