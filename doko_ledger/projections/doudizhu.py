@@ -17,7 +17,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from doko_ledger.doudizhu import DealState, decide, evolve, fold
 from doko_ledger.doudizhu.cards import cards_text, deck
@@ -59,7 +59,7 @@ class DouDizhuProjection:
     position under this name, so every stream is folded again (`create` drops the old tables)."""
     stream_prefix = GAME_PREFIX
     first_events = (FIRST_EVENT,)
-    tables: ClassVar[Mapping[str, tuple[str, ...]]] = KEYS
+    tables: Mapping[str, tuple[str, ...]] = KEYS
 
     def create(self, db: Database) -> None:
         if "doudizhu_games" in db.table_names() and "summarized" not in db.columns("doudizhu_games"):

@@ -131,7 +131,7 @@ class GamesProjection:
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
-    tables: ClassVar[Mapping[str, tuple[str, ...]]] = KEYS
+    tables: Mapping[str, tuple[str, ...]] = KEYS
 
     def create(self, db: Database) -> None:
         if "games" in db.table_names() and "status" not in db.columns("games"):

@@ -71,7 +71,8 @@ def _check_positions(
             report.problem(
                 None,
                 f"the log is empty, but the read models hold {held} rows (folded up to position"
-                f" {max(positions.values(), default=0)}): its events were deleted, or the read models are another log's",
+                f" {max(positions.values(), default=0)}): its events were deleted,"
+                " or the read models are another log's",
             )
         return
     for name, position in positions.items():
@@ -114,7 +115,9 @@ def _positions(db: Database, table: str | None, projections: Sequence[runner.Pro
     if table is not None:
         names = [p.name for p in projections]
         marks = ", ".join("?" * len(names))
-        found = {str(n): int(p) for n, p in db.execute(f"SELECT name, position FROM {table} WHERE name IN ({marks})", names)}
+        found = {
+            str(n): int(p) for n, p in db.execute(f"SELECT name, position FROM {table} WHERE name IN ({marks})", names)
+        }
     return {p.name: found.get(p.name, 0) for p in projections}
 
 
@@ -134,7 +137,8 @@ def _compare_table(db: Database, table: str, stored: str | None, keys: tuple[str
     kept = [c[0] for c in db.execute(f"SELECT * FROM {stored} LIMIT 0").description]
     if kept != columns:
         report.problem(
-            None, f"read model table {table}: its columns are ({', '.join(kept)}); the log's fold has ({', '.join(columns)})"
+            None,
+            f"read model table {table}: its columns are ({', '.join(kept)}); the log's fold has ({', '.join(columns)})",
         )
         return
     names = ", ".join(f'"{c}"' for c in columns)
@@ -153,7 +157,9 @@ def _compare_table(db: Database, table: str, stored: str | None, keys: tuple[str
     for key in first:
         row_kept = db.execute(f"SELECT {names} FROM {stored} WHERE {where}", list(key)).fetchone()
         row_folded = db.execute(f"SELECT {names} FROM {table} WHERE {where}", list(key)).fetchone()
-        report.problem(None, f"read model {table} ({_key_text(keys, key)}): {_difference(columns, row_kept, row_folded)}")
+        report.problem(
+            None, f"read model {table} ({_key_text(keys, key)}): {_difference(columns, row_kept, row_folded)}"
+        )
     if count > SHOWN:
         report.problem(None, f"read model {table}: {count - SHOWN} more rows differ from the log's fold")
 
