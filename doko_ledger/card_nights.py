@@ -225,7 +225,9 @@ class CardNights:
     def import_night(self, night: Night, *, by: str, at: str) -> int:
         """Append a whole night read from a session file (its stream and every deal's game),
         atomically. Refused if the night or one of its games is in the ledger already, or if
-        it is open while another night is. Returns the number of deals."""
+        it is open while another night is, or if the log holds events this doko_ledger does not
+        know. Returns the number of deals."""
+        self.store.check_log_types()
         session_id = night.state.session_id
         if self.exists(session_id):
             raise IllegalMove(f"card night {session_id!r} is already in the ledger")

@@ -278,7 +278,9 @@ class DouDizhuGames:
 
     def import_session(self, loaded: LoadedDouDizhuSession, *, by: str, at: str) -> int:
         """Append a whole session (its stream and every deal's game) atomically; refused when
-        the session or one of its games is in the ledger already. Returns the number of deals."""
+        the session or one of its games is in the ledger already, or the log holds events this
+        doko_ledger does not know. Returns the number of deals."""
+        self.store.check_log_types()
         if self.store.stream_version(DOUDIZHU_SESSION_PREFIX + loaded.session_id) > 0:
             raise DokoError(f"Dou Dizhu session {loaded.session_id!r} is already in the ledger")
         taken = [d.game_id for d in loaded.deals if self.store.stream_version(game_stream(d.game_id)) > 0]

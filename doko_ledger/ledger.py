@@ -19,7 +19,7 @@ from doko_ledger.names import normalized
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.projections.score import GameScore, score_game
-from doko_ledger.streams import GAME_PREFIX, game_stream
+from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
     from doko_ledger.card_nights import CardNights
@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
 
 DOUDIZHU_FIRST_EVENT = "DouDizhuDealt"
 """The first event of a Dou Dizhu game's stream (`doudizhu.events.DouDizhuDealt`)."""
+SESSION_FIRST_EVENT = "SessionStarted"
+"""The first event of a card night's stream (`events.session.SessionStarted`)."""
 
 __all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "game_number"]
 
@@ -139,11 +141,14 @@ class Ledger:
         `games` yields them (a stream of files is never held in memory at once).
 
         The read models catch up when next read (`refresh`), not here: an import only appends.
+        A ledger whose log holds events this doko_ledger does not know is refused first
+        (`EventStore.check_log_types`, one read of the log's types).
 
         A game whose id is in the ledger already (or twice in `games`) is refused
         and reported by its source; the others are appended in batches.
         """
         report = ImportReport()
+        self.refuse_unknown_events()
         seen: dict[str, str] = {}
         batch: list[NewStreamEvents] = []
         for source, loaded in games:
@@ -159,6 +164,12 @@ class Ledger:
                 batch = []
         self._append(batch, report, recorded_by, recorded_at, progress)
         return report
+
+    def refuse_unknown_events(self) -> None:
+        """Refuse (exit 1) a ledger whose log holds events this doko_ledger does not know, even
+        where its `event_types` row does not list them: what an import checks before it appends
+        anything (one read of the log's types per ledger opened)."""
+        self.store.check_log_types()
 
     def _append(self, batch: list[NewStreamEvents], report: ImportReport, by: str, at: str, progress: Any) -> None:
         if not batch:
@@ -248,7 +259,9 @@ class Ledger:
     def rebuild(self) -> int:
         """Drop and refold every read model in one read of the log; returns the number of game
         streams folded (each game's projection folds the streams that start with its game's
-        first event)."""
+        first event). Refused before anything is dropped when the log holds events this
+        doko_ledger does not know."""
+        self.store.check_log_types("rebuild the read models of", "nothing was changed")
         return runner.rebuild_many(self.store, self.projections)
 
     def copy_to(self, target: str | Path) -> Copied:
@@ -417,7 +430,20 @@ class Ledger:
 
         problems = self.store.verify(game_stream(game_id)).problems
         recorded = self.events(game_id)
-        return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed, self.place(game_id))
+        return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed, self.place_in_log(game_id))
+
+    def place_in_log(self, game_id: str) -> DealPlace | None:
+        """`place`, from the log alone (no read model): the card nights whose streams name the
+        game, each folded with its games."""
+        from doko_ledger.events.codec import dumps_canonical
+
+        for stream in self.store.streams_mentioning(SESSION_PREFIX, dumps_canonical(game_id)):
+            if self.store.first_event_type(stream) != SESSION_FIRST_EVENT:
+                continue
+            place = self.nights.night(stream[len(SESSION_PREFIX) :]).places().get(game_id)
+            if place is not None:
+                return place
+        return None
 
     def record(self, game_id: str) -> GameRecord:
         from doko_ledger.game.record import from_events
@@ -459,10 +485,17 @@ class Ledger:
             raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
         return "doudizhu" if first == DOUDIZHU_FIRST_EVENT else "doppelkopf"
 
-    def verify(self, expect: str | None = None) -> VerifyReport:
+    def verify(self, expect: str | None = None, *, quick: bool = False) -> VerifyReport:
         """Recompute the hash chain over the whole log; with `expect`, also check that the log
-        extends that head (noted earlier from `head`)."""
-        return self.store.verify(expect=expect)
+        extends that head (noted earlier from `head`). Then check that the read models are
+        exactly what folding the log gives (read models behind the log are caught up first);
+        with `quick`, only that none has folded further than the log reaches
+        (`projections.verify`)."""
+        from doko_ledger.projections.verify import check_read_models
+
+        report = self.store.verify(expect=expect)
+        check_read_models(self.store, self.projections, report, quick=quick, catch_up=self.refresh)
+        return report
 
     def head(self) -> Head:
         """The hash of the newest event, which covers every event before it: what a group notes

@@ -712,6 +712,7 @@ def test_samples_import_into_a_verifying_ledger_and_export_byte_for_byte(tmp_pat
         assert report.events == sum(len(g.events) for _, g in games)
         verified = ledger.verify()
         assert verified.ok, verified.problems
+        assert verified.read_models == "match"
         assert verified.streams == len(SAMPLE_FILES)
         assert sorted(ledger.game_ids()) == sorted(g.record.id for _, g in games)
         for name, loaded in games:

@@ -524,15 +524,19 @@ def verify(
             help="A head noted earlier (`doko head`): exit 4 unless the log still extends it.",
         ),
     ] = None,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Check the hash chain only; do not compare the read models with the log.")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Recompute the hash chain over every position; name the first event that does not match.
+    Then check that the read models are exactly what folding the log gives (not with --quick).
     With --expect, also check that the log extends a head noted earlier."""
     from doko_ledger.cli import render
     from doko_ledger.projections.views import verify_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        report = ledger.verify(expect)
+        report = ledger.verify(expect, quick=quick)
     if as_json:
         echo_json(verify_view(report))
     else:

@@ -262,10 +262,13 @@ def verify_report(report: VerifyReport) -> RenderableType:
         extends = (
             "" if report.expected_at is None else f"; it extends the expected head (position {report.expected_at})"
         )
-        return Text.assemble(
-            ("ledger verified: ", "green bold"),
-            f"{report.events} events in {report.streams} streams; every hash chain matches{extends}."
-            f" head {report.head} (position {report.position}: it covers every event before it)",
+        return Group(
+            Text.assemble(
+                ("ledger verified: ", "green bold"),
+                f"{report.events} events in {report.streams} streams; every hash chain matches{extends}."
+                f" head {report.head} (position {report.position}: it covers every event before it)",
+            ),
+            Text(_read_models_line(report)),
         )
     count = len(report.problems) + report.more_problems
     first = "" if report.first_bad_position is None else f", the first at position {report.first_bad_position}"
@@ -273,7 +276,20 @@ def verify_report(report: VerifyReport) -> RenderableType:
     lines += [user_text(f"  {p}") for p in report.problems]
     if report.more_problems:
         lines.append(Text(f"  ... and {report.more_problems} more"))
+    lines.append(Text(_read_models_line(report)))
     return Group(*lines)
+
+
+def _read_models_line(report: VerifyReport) -> str:
+    """What was found of the read models, and how to repair them when they differ."""
+    if report.read_models == "match":
+        return "read models: exactly what folding the log gives"
+    if report.read_models == "differ":
+        return (
+            f"read models: not what folding the log gives; `{report.repair}` folds them again from the log"
+            " (if the log is as recorded: check it against a head noted earlier with `doko verify --expect HEAD`)"
+        )
+    return f"read models: {report.read_models} ({report.read_models_note})"
 
 
 def head_line(head: Head) -> str:

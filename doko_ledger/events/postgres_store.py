@@ -15,7 +15,8 @@
 
 from __future__ import annotations
 
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import ClassVar
 
 import psycopg
@@ -59,7 +60,6 @@ class PostgresEventStore(EventStore):
 
     def __init__(self, db: Database, *, where: str, read_only: str | None = None) -> None:
         super().__init__(db, where=where, read_only=read_only)
-        self._scratch = False
         self._log_exists = False
 
     @classmethod
@@ -129,6 +129,25 @@ class PostgresEventStore(EventStore):
         if self.db.conn.closed or _unreachable(exc):
             return LedgerUnreachable(f"{self.where}: the connection to the server failed: {text}")
         return LedgerError(f"{self.where}: {text}")
+
+    @contextmanager
+    def read_models_beside(self) -> Iterator[tuple[Database, dict[str, str]]]:
+        """This connection in one transaction (one snapshot of the log) that is rolled back, with
+        its temporary tables first on the search path: a projection makes its tables there and
+        reads the log through `events` (found in the ledger's schema); the ledger's own tables
+        are named with their schema."""
+        if self._scratch:
+            raise LedgerError(f"{self.where}: its read models were caught up in temporary tables")
+        try:
+            schema = str(self.db.execute("SELECT current_schema()").fetchall()[0][0])
+            rows = self.db.execute("SELECT tablename FROM pg_tables WHERE schemaname = ?", [schema]).fetchall()
+            self.db.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            self.db.execute(f'SET LOCAL search_path = pg_temp, "{schema}"')
+            yield self.db, {str(name): f'"{schema}"."{name}"' for (name,) in rows}
+        except psycopg.Error as exc:
+            raise self._translate(exc) from None
+        finally:
+            self._rollback()
 
     def _to_scratch(self) -> None:
         """Copy the read models into temporary tables of this connection, which from now on

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import ClassVar
 
@@ -67,7 +68,6 @@ class SqliteEventStore(EventStore):
     def __init__(self, db: Database, *, path: Path, read_only: str | None = None) -> None:
         super().__init__(db, where=str(path), read_only=read_only)
         self.path = path
-        self._scratch = False
 
     @classmethod
     def open_file(cls, path: Path, *, create: bool = False) -> SqliteEventStore:
@@ -135,7 +135,7 @@ class SqliteEventStore(EventStore):
             after = verify_log(self.db, None)
             if not after.ok:  # cannot happen unless the rows changed under us: keep the old table
                 raise LedgerError(f"{self.path}: the upgraded log does not verify: {after.problems[0]}")
-        self.format_version = FORMAT_VERSION
+        self.format_version, self.format_text = FORMAT_VERSION, LEDGER_FORMAT
 
     def _begin(self) -> None:
         # IMMEDIATE: the writer lock at once (sqlite-utils' `atomic()` opens a deferred one)
@@ -150,6 +150,24 @@ class SqliteEventStore(EventStore):
 
     def _translate(self, exc: Exception) -> LedgerError:
         return _translate(exc, self.where, self.busy_timeout_ms, self.nothing_written())
+
+    @contextmanager
+    def read_models_beside(self) -> Iterator[tuple[Database, dict[str, str]]]:
+        """An in-memory database with the ledger's file attached read-only as `stored`: a
+        projection makes its tables in the memory (the first place SQLite looks for a name),
+        reads the log through `events` (found in the file), and can write nothing to it."""
+        if self._scratch:
+            raise LedgerError(f"{self.where}: its read models were caught up in memory")
+        conn = sqlite3.connect(":memory:", uri=True)
+        try:
+            conn.execute("ATTACH DATABASE ? AS stored", [_read_only_uri(self.path, self.read_only)])
+            conn.execute("BEGIN")
+            rows = conn.execute("SELECT name FROM stored.sqlite_master WHERE type = 'table'").fetchall()
+            yield Database(conn), {str(name): f'stored."{name}"' for (name,) in rows}
+        except sqlite3.Error as exc:
+            raise self._translate(exc) from None
+        finally:
+            conn.close()
 
     def _to_scratch(self) -> None:
         if self._scratch:
@@ -214,11 +232,10 @@ def _connect(path: Path, read_only: str | None, busy_timeout_ms: int) -> sqlite3
         conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000)
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         return conn
-    uri = path.absolute().as_uri()
-    wal = path.with_name(path.name + "-wal")
-    if not (wal.exists() and wal.stat().st_size > 0):
-        return sqlite3.connect(f"{uri}?immutable=1", uri=True)
-    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+    uri = _read_only_uri(path, read_only)
+    if uri.endswith("immutable=1"):
+        return sqlite3.connect(uri, uri=True)
+    conn = sqlite3.connect(uri, uri=True)
     try:
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
     except sqlite3.OperationalError:
@@ -228,6 +245,17 @@ def _connect(path: Path, read_only: str | None, busy_timeout_ms: int) -> sqlite3
             " open it once where it can be written"
         ) from None
     return conn
+
+
+def _read_only_uri(path: Path, read_only: str | None) -> str:
+    """The URI that opens the file without writing to it: for a file that cannot be written,
+    `immutable` (as it is, without locks or a -shm file) unless a -wal file beside it holds
+    changes not yet in it; otherwise SQLite's read-only mode, which reads what others commit."""
+    uri = path.absolute().as_uri()
+    wal = path.with_name(path.name + "-wal")
+    if read_only is not None and not (wal.exists() and wal.stat().st_size > 0):
+        return f"{uri}?immutable=1"
+    return f"{uri}?mode=ro"
 
 
 _NEARLY_FULL = 64 * 1024

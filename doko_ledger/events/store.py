@@ -33,6 +33,7 @@ from doko_ledger.events.envelope import GENESIS, Envelope, Recorded, chain_hash
 from doko_ledger.events.errors import ConcurrencyError, LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
 from doko_ledger.events.location import is_url
 from doko_ledger.events.verify import COLUMNS, VerifyReport, expected_head, verify_log, verify_stream, verify_v1
+from doko_ledger.numbers import shortened
 from doko_ledger.schema_files import known_event_versions
 
 __all__ = [
@@ -127,10 +128,15 @@ class EventStore:
         self.read_only = read_only
         """Why this ledger cannot be written, or None when it can."""
         self.format_version = FORMAT_VERSION
+        """The format the `format` row names (0 when it names none this program can read)."""
+        self.format_text = LEDGER_FORMAT
+        """The `format` row as it reads."""
         self.appended = 0
         """How many events this store has appended (committed) since it was opened."""
         self._types: dict[str, int] = {}
         self._types_text: str | None = None
+        self._log_types_checked = False
+        self._scratch = False
 
     @classmethod
     def open(cls, target: str | Path, *, create: bool = False) -> EventStore:
@@ -174,9 +180,24 @@ class EventStore:
         """Make read-model writes go where they change nothing of the ledger (a private copy)."""
         raise NotImplementedError
 
+    @property
+    def read_models_private(self) -> bool:
+        """Whether this store's read models are a private copy (`_to_scratch`), not the ledger's."""
+        return self._scratch
+
     def _create_tables(self) -> None:
         """Make the event table, its triggers and the `ledger` table, inside a transaction."""
         raise NotImplementedError
+
+    @contextmanager
+    def read_models_beside(self) -> Iterator[tuple[Database, dict[str, str]]]:
+        """A connection on which each read model's tables are new, empty and private (a
+        projection's `create` makes them there, never in the ledger), beside this ledger's log,
+        in one snapshot of it; and this ledger's own tables there, each by its name as that
+        connection reads it (`stored."games"`). Nothing of it is kept: what `doko verify`
+        folds the log into, to compare it with the ledger's read models."""
+        raise NotImplementedError
+        yield  # a generator, for the type checker
 
     # -- opening -------------------------------------------------------------------------
 
@@ -189,6 +210,8 @@ class EventStore:
                 f"it is format {FORMAT_NAME}/{self.format_version}, newer than this doko_ledger"
                 f" ({LEDGER_FORMAT}): it can be read, not written"
             )
+        elif self.format_version == 0:
+            self.read_only = f"its format row reads {shortened(self.format_text, 40)!r}, no format of doko_ledger"
 
     def _make(self, create: bool) -> None:
         """Make a ledger where there is nothing yet. The tables are made inside the write
@@ -213,13 +236,29 @@ class EventStore:
             raise LedgerError(f"no ledger at {self.where} (import a game or start a card night first, or pass --db)")
 
     def _read_format(self) -> int:
+        """The format number the `format` row names; 0 for a row that names none (`format_problem`).
+        A database without the row is no ledger."""
         row = None
         if "ledger" in self.db.table_names():
             row = self.db.execute("SELECT value FROM ledger WHERE key = 'format'").fetchone()
-        name, _, number = str(row[0] if row else "").partition("/")
-        if name != FORMAT_NAME or not number.isdigit() or len(number) > 6:
+        if row is None:
             raise LedgerError(f"{self.where} is not a doko_ledger ledger (no {FORMAT_NAME} format recorded)")
+        self.format_text = str(row[0])
+        name, _, number = self.format_text.partition("/")
+        if name != FORMAT_NAME or not number.isdigit() or len(number) > 6 or int(number) < 1:
+            return 0
         return int(number)
+
+    @property
+    def format_problem(self) -> str | None:
+        """What is wrong with the `format` row, or None for a format this doko_ledger knows."""
+        if 1 <= self.format_version <= FORMAT_VERSION:
+            return None
+        return (
+            f"the format row reads {shortened(self.format_text, 40)!r}, not a format this doko_ledger knows"
+            f" ({FORMAT_NAME}/1 or {LEDGER_FORMAT}): changed by hand, or written by a newer doko_ledger"
+            f" (upgrade doko_ledger to verify it); its log was checked as {LEDGER_FORMAT}"
+        )
 
     def close(self) -> None:
         self.db.close()
@@ -345,14 +384,33 @@ class EventStore:
                 types = {str(k): int(v) for k, v in json.loads(text).items()}
             except (ValueError, TypeError, AttributeError):
                 raise LedgerError(f"{self.where}: its {EVENT_TYPES_KEY!r} row is not readable: {text[:60]!r}") from None
+        self._refuse_unknown(types, "write to", "nothing was written")
+        self._types, self._types_text = types, text
+
+    def _refuse_unknown(self, types: dict[str, int], what: str, outcome: str) -> None:
+        """Raise `LedgerReadOnly` when `types` (event type: newest schema version) holds one this
+        doko_ledger does not know."""
         known = known_event_versions()
         unknown = [f"{kind} v{version}" for kind, version in types.items() if known.get(kind, 0) < version]
         if unknown:
             raise LedgerReadOnly(
-                f"cannot write to {self.where}: it holds events this doko_ledger does not know"
-                f" ({', '.join(sorted(unknown)[:3])}); upgrade doko_ledger to write to it; nothing was written"
+                f"cannot {what} {self.where}: it holds events this doko_ledger does not know"
+                f" ({', '.join(sorted(unknown)[:3])}); upgrade doko_ledger to {what} it; {outcome}"
             )
-        self._types, self._types_text = types, text
+
+    def check_log_types(self, what: str = "write to", outcome: str = "nothing was written") -> None:
+        """Refuse (`LedgerReadOnly`) a ledger whose log holds an event type or version this
+        doko_ledger does not know, whatever its `event_types` row lists (a hand-inserted event):
+        one read of the whole log's types, done once per store (an import checks before its
+        first append, a rebuild before it drops anything)."""
+        if self._log_types_checked:
+            return
+        try:
+            rows = self.db.execute("SELECT type, max(schema_version) FROM events GROUP BY type").fetchall()
+        except self.database_errors as exc:
+            raise self._translate(exc) from None
+        self._refuse_unknown({str(kind): int(version) for kind, version in rows}, what, outcome)
+        self._log_types_checked = True
 
     def _note_event_types(self, written: set[tuple[str, int]]) -> None:
         new = {kind: version for kind, version in written if self._types.get(kind, 0) < version}
@@ -424,6 +482,18 @@ class EventStore:
         )
         return [r[0] for r in rows if not r[2]]
 
+    def streams_mentioning(self, prefix: str, text: str) -> list[str]:
+        """The streams starting with `prefix` one of whose events' payloads holds `text` (and
+        perhaps a few more: a candidate list to fold), in name order: one range of the index,
+        its payloads read."""
+        where, args = _prefix_where(prefix)
+        pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        rows = self.db.execute(
+            f"SELECT DISTINCT stream FROM events WHERE {where} AND payload LIKE ? ESCAPE '\\' ORDER BY stream",
+            [*args, pattern],
+        )
+        return [r[0] for r in rows]
+
     def read_stream(self, stream: str) -> list[Recorded]:
         rows = self.db.execute(f"SELECT {COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream])
         return [_recorded(r) for r in rows]
@@ -494,14 +564,11 @@ class EventStore:
 
         With `expect` (a head noted earlier: a hash, or its first 16 or more hex digits), also
         check that the log extends it: that it is the hash at some position, all of whose
-        events before it verify. Raises `LedgerDamaged` for a file SQLite cannot read.
+        events before it verify. A `format` row this doko_ledger does not know is a problem of
+        its own; the log is then checked as the newest format it knows. Raises `LedgerDamaged`
+        for a file SQLite cannot read.
         """
         wanted = None if expect is None else expected_head(expect)
-        if self.format_version > FORMAT_VERSION:
-            raise LedgerError(
-                f"{self.where} is format {FORMAT_NAME}/{self.format_version}: this doko_ledger can verify"
-                f" {LEDGER_FORMAT} and older"
-            )
         try:
             if self.format_version == 1:
                 report = verify_v1(self.db, stream_name, wanted)
@@ -513,7 +580,9 @@ class EventStore:
                 report = verify_stream(self.db, stream_name)
         except self.database_errors as exc:
             raise self._translate(exc) from None
-        report.format = f"{FORMAT_NAME}/{self.format_version}"
+        report.format = self.format_text
+        if self.format_problem is not None:
+            report.problem(None, self.format_problem)
         if wanted is not None and GENESIS.startswith(wanted):
             report.expected_at = 0  # the head of the empty log, which every log extends
         if wanted is not None:

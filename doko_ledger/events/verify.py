@@ -40,6 +40,12 @@ class VerifyReport:
     expected: str | None = None
     expected_at: int | None = None
     """The position whose hash is the expected head, when one was given and found."""
+    read_models: str = "not checked"
+    """Whether the read models are what folding the log gives: `match`, `differ`, `skipped`
+    (`--quick`) or `not compared` (`read_models_note` says why)."""
+    read_models_note: str = ""
+    repair: str | None = None
+    """The command that makes the read models the fold of the log again, when they are not."""
 
     @property
     def ok(self) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +44,9 @@ from doko_ledger.projections import game_list
 from doko_ledger.projections.checks import Check
 from doko_ledger.streams import GAME_PREFIX
 
-TABLES = ("doudizhu_games", "doudizhu_doublings")
+KEYS: Mapping[str, tuple[str, ...]] = {"doudizhu_games": ("game_id",), "doudizhu_doublings": ("game_id", "number")}
+"""Each table, with the columns of its primary key."""
+TABLES = tuple(KEYS)
 FIRST_EVENT = DouDizhuDealt.event_name
 
 
@@ -57,6 +59,7 @@ class DouDizhuProjection:
     position under this name, so every stream is folded again (`create` drops the old tables)."""
     stream_prefix = GAME_PREFIX
     first_events = (FIRST_EVENT,)
+    tables: Mapping[str, tuple[str, ...]] = KEYS
 
     def create(self, db: Database) -> None:
         if "doudizhu_games" in db.table_names() and "summarized" not in db.columns("doudizhu_games"):

@@ -47,7 +47,16 @@ from doko_ledger.session.place import DealPlace
 from doko_ledger.session.recorder import Night
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
-TABLES = ("games", "tricks", "parties", "announcements", "scores", "score_lines")
+KEYS: Mapping[str, tuple[str, ...]] = {
+    "games": ("game_id",),
+    "tricks": ("game_id", "number"),
+    "parties": ("game_id", "seat"),
+    "announcements": ("game_id", "number"),
+    "scores": ("game_id",),
+    "score_lines": ("game_id", "number"),
+}
+"""Each table, with the columns of its primary key."""
+TABLES = tuple(KEYS)
 COLUMNS: dict[str, tuple[str, ...]] = {
     "games": (
         "game_id",
@@ -122,6 +131,7 @@ class GamesProjection:
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
+    tables: Mapping[str, tuple[str, ...]] = KEYS
 
     def create(self, db: Database) -> None:
         if "games" in db.table_names() and "status" not in db.columns("games"):

@@ -8,8 +8,8 @@ recorded position, and moves that position in the same transaction as the rows.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Protocol
 
 from doko_ledger.events.database import Database
@@ -18,6 +18,8 @@ from doko_ledger.events.store import EventStore, StreamEvents
 POSITIONS = "projection_positions"
 BATCH = 100
 """Streams folded per write transaction: the longest any other writer waits for a read model."""
+Transaction = Callable[[], AbstractContextManager[object]]
+"""What a batch of streams is written in: `store.transaction`, or nothing of its own."""
 
 
 class Projection(Protocol):
@@ -32,6 +34,8 @@ class Projection(Protocol):
 
     name: str
     stream_prefix: str
+    tables: Mapping[str, tuple[str, ...]]
+    """Each table the projection owns, with the columns of its primary key."""
 
     def create(self, db: Database) -> None:
         """Create the tables if they do not exist."""
@@ -116,7 +120,7 @@ def catch_up(store: EventStore, projection: Projection) -> int:
         s for found in _streams_of(store, projection, lambda p: store.changed_streams(p, start, end)) for s in found
     ]
     with _fewer_collections():
-        _write_batches(store, projection, changed, derived=True)
+        _write_batches(store, projection, changed, lambda: store.transaction(derived=True))
     with store.transaction(derived=True):
         _ensure(store.db, projection)
         _move_position(store.db, projection, start, end)
@@ -139,7 +143,7 @@ def rebuild(store: EventStore, projection: Projection) -> int:
     # streams recorded after `end` are folded early: harmless
     own, *more = _streams_of(store, projection, store.streams)
     with _fewer_collections():
-        _write_batches(store, projection, [*own, *(s for found in more for s in found)], derived=False)
+        _write_batches(store, projection, [*own, *(s for found in more for s in found)], store.transaction)
     with store.transaction():
         _move_position(store.db, projection, 0, end)
     return len(own)
@@ -157,9 +161,9 @@ def _streams_of(
     return streams
 
 
-def _write_batches(store: EventStore, projection: Projection, streams: Sequence[str], *, derived: bool) -> None:
+def _write_batches(store: EventStore, projection: Projection, streams: Sequence[str], transaction: Transaction) -> None:
     for i in range(0, len(streams), BATCH):
-        with store.transaction(derived=derived):
+        with transaction():
             _ensure(store.db, projection)
             projection.write(store.db, list(store.read_streams_events(streams[i : i + BATCH])))
 
@@ -184,18 +188,41 @@ def rebuild_many(store: EventStore, projections: Sequence[Projection]) -> int:
             projection.drop(db)
             _ensure(db, projection)
             _set_position(db, projection, 0)
+    count, end = _fold_all(store, projections, store.transaction)
+    with store.transaction():
+        for projection in projections:
+            _move_position(db, projection, 0, end)
+    return count
+
+
+def fold_anew(store: EventStore, projections: Sequence[Projection]) -> None:
+    """What `rebuild_many` writes, written inside the caller's one transaction on a store whose
+    projection tables are not there yet (`EventStore.read_models_beside`): the read models as
+    the log gives them, for `doko verify` to compare."""
+    db = store.db
+    for projection in projections:
+        _ensure(db, projection)
+        _set_position(db, projection, 0)
+    _, end = _fold_all(store, projections, nullcontext)
+    for projection in projections:
+        _move_position(db, projection, 0, end)
+
+
+def _fold_all(store: EventStore, projections: Sequence[Projection], transaction: Transaction) -> tuple[int, int]:
+    """Every stream of the projections' (shared) prefix, a batch per `transaction`, to every
+    projection, then each projection's further prefixes; returns the number of streams of the
+    shared prefix and the position the log had at the start."""
+    db = store.db
     end = store.last_position()
-    streams = store.streams(prefixes.pop())
+    # streams recorded after `end` are folded early: harmless
+    streams = store.streams(projections[0].stream_prefix)
     with _fewer_collections():
         for i in range(0, len(streams), BATCH):
-            with store.transaction():
+            with transaction():
                 batch = list(store.read_streams_events(streams[i : i + BATCH]))
                 for projection in projections:
                     projection.write(db, batch)
         for projection in projections:  # its own prefix's streams were the batches above
             more = _streams_of(store, projection, store.streams, further_only=True)
-            _write_batches(store, projection, [s for found in more for s in found], derived=False)
-    with store.transaction():
-        for projection in projections:
-            _move_position(db, projection, 0, end)
-    return len(streams)
+            _write_batches(store, projection, [s for found in more for s in found], transaction)
+    return len(streams), end

@@ -157,6 +157,9 @@ def verify_view(report: VerifyReport) -> dict[str, Any]:
         "expected_at": report.expected_at,
         "problems": report.problems,
         "more_problems": report.more_problems,
+        "read_models": report.read_models,
+        "read_models_note": report.read_models_note,
+        "repair": report.repair,
     }
 
 
