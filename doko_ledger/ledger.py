@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from doko_ledger.errors import DokoError
-from doko_ledger.events.store import EventStore, Head, NewStreamEvents, VerifyReport
+from doko_ledger.events.store import EventStore, Head, LedgerBusy, NewStreamEvents, VerifyReport
 from doko_ledger.events.voiding import in_force
 from doko_ledger.game.evolve import fold
 from doko_ledger.game.facts import NotScorable
@@ -262,7 +262,11 @@ class Ledger:
         first event). Refused before anything is dropped when the log holds events this
         doko_ledger does not know."""
         self.store.check_log_types("rebuild the read models of", "nothing was changed")
-        return runner.rebuild_many(self.store, self.projections)
+        try:
+            return runner.rebuild_many(self.store, self.projections)
+        except LedgerBusy:  # perhaps after the read models were emptied: never "nothing was written"
+            outcome = "the log is unchanged, and the read models catch up on the next read or rebuild"
+            raise LedgerBusy(self.store.where, self.store.busy_timeout_ms, outcome) from None
 
     def copy_to(self, target: str | Path) -> Copied:
         """Copy the whole log, event by event, into a new ledger at `target` (a file or a

@@ -862,3 +862,39 @@ def test_a_dou_dizhu_deal_that_finds_the_lock_held_says_so(tmp_path: Path, monke
     line = refused(result, "is locked by another writer (waited 0.2 s): nothing was written; try again")
     assert "session" not in line
     assert _rows(db) == before
+
+
+def test_a_rebuild_cut_short_by_the_lock_never_says_nothing_was_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rebuild empties the read models in its first transaction: a lock held after that is
+    said as what it is (the log unchanged, the read models catching up), and the next read
+    catches them up to exactly the fold of the log."""
+    from doko_ledger.projections import runner
+
+    db = tmp_path / "ledger.sqlite"
+    for seed in (3, 4):
+        (tmp_path / f"g{seed}.yaml").write_text(random_game(seed, game_id=f"g{seed}").text, encoding="utf-8")
+    _ok(_invoke(db, "import", str(tmp_path / "g3.yaml"), str(tmp_path / "g4.yaml")))
+    before = _rows(db)
+    monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
+    holder = sqlite3.connect(db, isolation_level=None)
+    fold_all = runner._fold_all
+
+    def locked_after_the_drop(*args: Any) -> tuple[int, int]:
+        holder.execute("BEGIN IMMEDIATE")
+        return fold_all(*args)
+
+    monkeypatch.setattr(runner, "_fold_all", locked_after_the_drop)
+    try:
+        result = _invoke(db, "rebuild")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    monkeypatch.undo()
+    assert result.exit_code == 3, result.output
+    assert "nothing was written" not in result.output and "the log is unchanged" in result.output
+    assert _rows(db) == before
+    with Ledger.open(db) as ledger:
+        assert [row["game_id"] for row in ledger.games()] == ["g3", "g4"]
+        assert ledger.verify().ok
