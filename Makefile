@@ -4,6 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DEMO_DB ?= demo.sqlite
+SERVE_DB ?= table.sqlite
+SAMPLES := sample_games/*.yaml sample_games/sessions/*.yaml sample_games/doudizhu/*.yaml sample_games/doudizhu/sessions/*.yaml
 GAMES ?= 10000
 
 .PHONY: demo serve test system-deps lint bench clean
@@ -17,7 +19,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)  ## import sample_games/ (games and card nights) into a fresh ledger, replay and score a game
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
-	$(BIN)/doko --db $(DEMO_DB) import sample_games/*.yaml sample_games/sessions/*.yaml sample_games/doudizhu/*.yaml sample_games/doudizhu/sessions/*.yaml
+	$(BIN)/doko --db $(DEMO_DB) import $(SAMPLES)
 	$(BIN)/doko --db $(DEMO_DB) games
 	$(BIN)/doko --db $(DEMO_DB) replay '#1'
 	$(BIN)/doko --db $(DEMO_DB) score '#1'
@@ -26,8 +28,13 @@ demo: $(STAMP)  ## import sample_games/ (games and card nights) into a fresh led
 	$(BIN)/doko --db $(DEMO_DB) standings --session 2026-11-29-dorm
 	$(BIN)/doko --db $(DEMO_DB) verify
 
-serve: demo  ## the demo ledger served to the phones on the local network (`make serve HOST=127.0.0.1` for this machine only)
-	$(BIN)/doko --db $(DEMO_DB) serve --host $(HOST) --port $(PORT)
+serve: $(STAMP) | $(SERVE_DB)  ## the table's ledger (the samples the first time) served to the phones on the local network (`make serve HOST=127.0.0.1` for this machine only); never deleted
+	$(BIN)/doko --db $(SERVE_DB) serve --host $(HOST) --port $(PORT)
+
+$(SERVE_DB): | $(STAMP)  # only when missing: deals recorded from the phones stay
+	$(BIN)/doko --db $(SERVE_DB) import $(SAMPLES)
+
+.PRECIOUS: $(SERVE_DB)
 
 test: system-deps $(STAMP)  ## the whole test suite (as root it first installs the Debian packages it needs)
 	$(BIN)/pytest

@@ -37,7 +37,8 @@ def test_every_readme_example_runs_against_the_samples(
     """What `make demo` imports, in its order (games, card nights, Dou Dizhu), then every
     example, run in an empty directory so that files the examples write land there."""
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    (line,) = re.findall(r"^\t\$\(BIN\)/doko --db \$\(DEMO_DB\) import (.*)$", makefile, flags=re.M)
+    assert re.search(r"^\t\$\(BIN\)/doko --db \$\(DEMO_DB\) import \$\(SAMPLES\)$", makefile, flags=re.M)
+    (line,) = re.findall(r"^SAMPLES := (.*)$", makefile, flags=re.M)
     samples = [p for pattern in line.split() for p in sorted(ROOT.glob(pattern))]
     assert len(samples) > 40
     imported = cli("import", *samples)

@@ -339,8 +339,8 @@ def replay(
     as_json: JsonOption = False,
 ) -> None:
     """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
-    number and Enter, q). Piped or with --all it prints the game at once; --trick N shows the
-    game before trick N."""
+    number and Enter, q). Piped, with --all, or for a game without cards (a score sheet) it
+    prints the game at once; --trick N shows the game before trick N."""
     from doko_ledger.cli import doudizhu, render, render_frames, stepper
     from doko_ledger.projections.views import notes_view, replay_view
 
@@ -363,7 +363,7 @@ def replay(
         out().print(render.position(shown, trick, show_all=True))
     elif trick is not None:
         out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick)))
-    elif not show_all and interactive() and sys.stdout.isatty():
+    elif not show_all and interactive() and sys.stdout.isatty() and stepper.has_steps(view):
         stepper.run(view, out())
     elif shown is not None:
         out().print(render.replay(shown, show_all=True, remarks=remarks))

@@ -6,9 +6,9 @@ The web stack is imported inside the command only, so no other command starts sl
 from __future__ import annotations
 
 import ipaddress
-import secrets
+import os
 import socket
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,11 +16,8 @@ from doko_ledger.cli.common import ledger_path, out
 from doko_ledger.errors import DokoError
 from doko_ledger.events.location import shown as shown_ledger
 
-CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
-
-
-def new_join_code() -> str:
-    return "".join(secrets.choice(CODE_LETTERS) for _ in range(6))
+if TYPE_CHECKING:
+    from doko_ledger.table_join import TableJoin
 
 
 def lan_address() -> str:
@@ -73,7 +70,11 @@ def _logging() -> dict[str, Any]:
 
 
 def _check_port(host: str, port: int) -> None:
+    """Refuse a port another server listens on. The probe binds as uvicorn does, with
+    `SO_REUSEADDR`: the connections of a server just stopped (TIME_WAIT) do not hold the port."""
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        if os.name != "nt":  # on Windows the option would let two servers share the port
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:
@@ -88,8 +89,16 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
     join_code: Annotated[
         str | None,
-        typer.Option("--join-code", envvar="DOKO_JOIN_CODE", help="The table's join code (default: a new random one)."),
+        typer.Option(
+            "--join-code",
+            envvar="DOKO_JOIN_CODE",
+            help="Set the table's join code (kept in the ledger; default: the one kept, or a new random one).",
+        ),
     ] = None,
+    new_join_code: Annotated[
+        bool,
+        typer.Option("--new-join-code", help="Make a new join code: phones that joined must join again."),
+    ] = False,
     allowed_host: Annotated[
         list[str] | None,
         typer.Option(
@@ -109,17 +118,21 @@ def serve(
     from doko_ledger.web import qr
     from doko_ledger.web.app import Settings, create_app
 
+    code = join_code.strip() if join_code else None
+    if code and new_join_code:
+        raise typer.BadParameter("give --join-code CODE or --new-join-code, not both", param_hint="--new-join-code")
     path = ledger_path(ctx)
     _check_port(host, port)
-    Ledger.open(path, create=True).close()  # a fresh ledger can be filled from the phones
-    code = (join_code or new_join_code()).strip().upper()
+    with Ledger.open(path, create=True) as ledger:  # a fresh ledger can be filled from the phones
+        table = ledger.table_join_code(new=new_join_code, code=code)
+    code = table.code
     shown = lan_address() if host in ALL_INTERFACES else host
     url = f"http://{shown}:{port}/"
     join_url = f"{url}join?code={code}"
     settings = Settings(
         db=path,
         join_code=code,
-        secret=secrets.token_bytes(32),
+        secret=table.secret,
         join_url=join_url,
         allowed_hosts=served_hosts(host, shown, allowed_host or []),
         private=private,
@@ -129,7 +142,16 @@ def serve(
     if host in ALL_INTERFACES:
         console.print(qr.terminal(join_url), markup=False, highlight=False)
     console.print(f"join code: {code}   (or open {join_url})", markup=False)
+    console.print(_kept(table), markup=False, highlight=False)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", log_config=_logging())
+
+
+def _kept(table: TableJoin) -> str:
+    """What becomes of the join code when the server starts again."""
+    if table.not_kept is not None:
+        return f"the join code holds for this start only: the ledger cannot be written ({table.not_kept})"
+    joined = "phones that joined before must join again" if table.changed else "phones that joined stay joined"
+    return f"the join code is kept in the ledger ({joined}); --new-join-code makes a new one"
 
 
 def register(app: typer.Typer) -> None:

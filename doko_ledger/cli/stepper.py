@@ -163,6 +163,12 @@ def _raw_terminal(fd: int) -> Iterator[None]:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
 
 
+def has_steps(view: Mapping[str, Any]) -> bool:
+    """Whether there is anything to step through: a card played (a game recorded as a score
+    sheet has one frame and no card)."""
+    return len(view["frames"]) > 1
+
+
 def run(view: Mapping[str, Any], console: Console) -> None:
     """Step through `view` at the terminal until the viewer quits."""
     stepper = Stepper.of(view)

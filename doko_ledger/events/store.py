@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -418,6 +418,31 @@ class EventStore:
             self._types |= new
             self._types_text = json.dumps(self._types, sort_keys=True)
             self.db.execute(SET, [EVENT_TYPES_KEY, self._types_text])
+
+    # -- the ledger's own settings --------------------------------------------
+
+    def settings(self, keys: Sequence[str]) -> dict[str, str]:
+        """Those of the settings `keys` this ledger holds: rows of its `ledger` table that are
+        the ledger's own (what a server keeps between starts), never events of its log."""
+        rows = self.db.execute(f"SELECT key, value FROM ledger WHERE key IN ({_marks(keys)})", list(keys))
+        return {str(key): str(value) for key, value in rows}
+
+    def change_settings(
+        self, keys: Sequence[str], change: Callable[[dict[str, str]], Mapping[str, str]]
+    ) -> dict[str, str]:
+        """Change the settings `keys` in one write transaction: `change` is given those this
+        ledger holds and returns those to write (none: nothing is written); what they then are
+        is returned. The transaction holds the log's write lock, so of several processes
+        changing them at once each sees what the one before wrote. `LedgerReadOnly` on a ledger
+        that cannot be written; the log's own rows (`format`, `event_types`) are no settings."""
+        if {"format", EVENT_TYPES_KEY} & set(keys):
+            raise ValueError("the format and event_types rows are the log's, not settings")
+        with self.transaction():
+            for key, value in change(self.settings(keys)).items():
+                if key not in keys:
+                    raise ValueError(f"{key!r} is not one of the settings being changed")
+                self.db.execute(SET, [key, value])
+            return self.settings(keys)
 
     # -- reading -----------------------------------------------------------
 

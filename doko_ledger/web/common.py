@@ -27,6 +27,7 @@ from doko_ledger.events.location import is_url, shown
 from doko_ledger.events.store import ConcurrencyError, LedgerBusy
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections.sight import DealBeingPlayed
+from doko_ledger.table_join import join_code_of as join_code_of  # the pages read it here
 from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEADER, csrf_token, join_token, same
 from doko_ledger.web.guesses import JoinGuesses
 
@@ -37,6 +38,10 @@ LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 UNREACHABLE = "the ledger is not reachable; try again"
 UNREACHABLE_RETRY = 5
 """Seconds a client is asked to wait (`Retry-After`) when the ledger cannot be reached."""
+JOIN_LAPSED = "this phone's join is no longer valid: the table's code changed"
+JOIN_AGAIN = f"{JOIN_LAPSED}; join again"
+"""What a phone whose join cookie no longer holds is told: above every page (with the join
+link), and when it writes (403, by the API too)."""
 log = logging.getLogger("doko_ledger.web")
 
 
@@ -91,9 +96,10 @@ def is_joined(request: Request) -> bool:
     return same(request.cookies.get(JOIN_COOKIE), join_token(settings.secret, join_code_of(settings.join_code)))
 
 
-def join_code_of(typed: str) -> str:
-    """A join code as typed: any case, with spaces around."""
-    return typed.strip().upper()
+def join_lapsed(request: Request) -> bool:
+    """Whether this phone joined once but its join no longer holds (the table's code changed):
+    it has a join cookie, not the right token."""
+    return JOIN_COOKIE in request.cookies and not is_joined(request)
 
 
 def client_of(request: Request) -> str:
@@ -153,6 +159,8 @@ def render(request: Request, template: str, context: Mapping[str, Any], status: 
         me=player_name(request),
         join_url=settings.join_url if joined else None,
         private=settings.private,
+        join_lapsed=not joined and context.get("message") != JOIN_AGAIN and join_lapsed(request),
+        join_lapsed_text=JOIN_LAPSED,
         **{
             key: hidden(value, settings) if type(value) is str else value for key, value in context.items()
         },  # not Markup
@@ -254,6 +262,8 @@ class Posted:
 
 def require_joined(request: Request) -> None:
     if not is_joined(request) and not joined_by_header(request):
+        if join_lapsed(request):
+            raise NotJoined(JOIN_AGAIN)
         raise NotJoined("this phone has not joined the table: open the join link or enter the table's join code")
 
 

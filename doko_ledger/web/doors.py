@@ -15,8 +15,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from doko_ledger.errors import DokoError
 from doko_ledger.numbers import MAX_DIGITS, NumberTooLong, check_length
 from doko_ledger.web.common import (
+    JOIN_AGAIN,
     error_response,
     is_joined,
+    join_lapsed,
     joined_by_header,
     render,
     retry_after,
@@ -83,7 +85,7 @@ class Doors:
     @staticmethod
     async def _join_first(request: Request, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["path"].startswith("/api/"):
-            await refuse(scope, receive, send, 401, PRIVATE_API)
+            await refuse(scope, receive, send, 401, JOIN_AGAIN if join_lapsed(request) else PRIVATE_API)
             return
         await render(request, "join.html", {"code": "", "players": ()}, status=401)(scope, receive, send)
 
