@@ -528,3 +528,16 @@ def test_all_at_a_terminal_prints_at_once(terminal: Callable[..., Terminal], led
     assert "frame 0 of" not in text
     assert "q: quit" not in text
     assert "the fox goes" in text
+
+
+def test_a_game_without_cards_prints_at_once_at_a_terminal(terminal: Callable[..., Terminal], tmp_path: Path) -> None:
+    """A score sheet has no card to step through: `doko replay` at a terminal (as in `make
+    demo`) prints it and ends without waiting for a key."""
+    path = tmp_path / "ledger.sqlite"
+    with Ledger.open(path, create=True) as ledger:
+        ledger.import_games([("summary", game_file.read_file(SUMMARY))], recorded_by="test", recorded_at=AT)
+    term = terminal("--db", str(path), "replay", "#1")
+    assert term.exit_code() == 0
+    text = term.text()
+    assert "frame 0 of" not in text and "q: quit" not in text
+    assert "card points" in text
