@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from backends import Client, ledger_target, sqlite_only  # noqa: F401  (fixtures)
+from backends import Client, sqlite_only
 from browser import _free_port
 from markupsafe import escape
 from typer.testing import CliRunner
