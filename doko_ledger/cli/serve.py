@@ -150,8 +150,9 @@ def _kept(table: TableJoin) -> str:
     """What becomes of the join code when the server starts again."""
     if table.not_kept is not None:
         return f"the join code holds for this start only: the ledger cannot be written ({table.not_kept})"
-    joined = "phones that joined before must join again" if table.changed else "phones that joined stay joined"
-    return f"the join code is kept in the ledger ({joined}); --new-join-code makes a new one"
+    if table.changed:
+        return "a new join code, kept in the ledger: phones that joined before must join again"
+    return "the join code is kept in the ledger: phones that joined stay joined"
 
 
 def register(app: typer.Typer) -> None:
