@@ -94,7 +94,7 @@ def test_an_empty_name_is_refused(db: Path) -> None:
 def test_a_joined_phone_changes_who_it_is_and_stays_joined(db: Path) -> None:
     phone = joined(app_for(db), "Anna")
     page = phone.get("/nights/night").text
-    assert 'href="/join">not Anna? change</a>' in page
+    assert 'credited to Anna · <a class="change-who" href="/join">not Anna? change</a>' in page
     change = phone.get("/join").text
     assert 'name="code"' not in change  # the join is kept: no code asked again
     assert 'value="Anna" checked' in change

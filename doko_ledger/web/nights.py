@@ -139,7 +139,8 @@ async def join_table(request: Request) -> Response:
     if at_table:
         found = _at_table(name, players)
         if found is None and form.get("watcher") != "1":
-            return _join_page(request, context | {"ask": name, "players": players}, status=409)
+            asked = context | {"ask": name, "players": players, "typed": ""}  # the question carries the name
+            return _join_page(request, asked, status=409)
         name = found or name
     settings = settings_of(request)
     response = RedirectResponse("/", status_code=303)
