@@ -245,3 +245,39 @@ def test_a_deal_being_played_is_shown_as_played_and_the_next_is_not_offered(db: 
     play_cards(db, 48 - 6)
     page = phone.get("/nights/night").text
     assert "Record deal 2" in page and "is being played" not in page
+
+
+# -- the request id in the log: DealAdded version 2 --------------------------------------------
+
+
+def test_a_deal_added_before_request_ids_reads_as_none_and_a_retry_records_anew(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A night whose DealAdded rows are version 1 (no request id) still reads, verifies and
+    takes a write with a request id; its rows are upcast, not rewritten."""
+    from doko_ledger.events import codec, store
+
+    def as_version_1(event: object) -> tuple[str, int, str]:
+        name, version, text = codec.encode_event(event)
+        if name != "DealAdded":
+            return name, version, text
+        payload = {"game_id": event.game_id}  # type: ignore[attr-defined]
+        codec.validate(name, 1, codec.dumps_canonical(payload))
+        return name, 1, codec.dumps_canonical(payload)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "encode_event", as_version_1)
+        assert post_deal(joined(app_for(db), "Ben"), "night", deal(["Ben", "Clara"], 151)).status_code == 303
+    with Ledger.open(db) as ledger:
+        old = [r for r in ledger.nights.changes_since("night", 0) if isinstance(r.event, DealAdded)]
+        assert [(r.envelope.schema_version, r.event.request_id) for r in old] == [(1, None)]
+        assert ledger.verify().ok
+        assert ledger.nights.recorded_for("night", "any-id") is None
+    api = client(app_for(db))
+    body = {"version": 2, "deal": {"game": "normal", "re": ["Dirk", "Emil"], "re_points": 130}}
+    answer = api.post("/api/nights/night/deals", json=body, headers={**API_WRITE, "idempotency-key": "k1"})
+    assert answer.status_code == 201 and answer.json()["number"] == 2
+    with Ledger.open(db) as ledger:
+        added = [r for r in ledger.nights.changes_since("night", 0) if isinstance(r.event, DealAdded)]
+        assert [(r.envelope.schema_version, r.event.request_id) for r in added] == [(1, None), (2, "k1")]
+        assert ledger.verify().ok
