@@ -70,6 +70,30 @@ class PreparedDeal:
     score: GameScore | None
     number: int
     """The deal's number in the night."""
+    repeated: bool = False
+    """A write sent again: the deal its first sending recorded, nothing written now."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedDeal:
+    """A deal of the night as recorded: its number, game, who recorded it, and its score
+    (None for a deal thrown in)."""
+
+    number: int
+    game_id: str
+    by: str
+    score: GameScore | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealInPlay:
+    """A deal being played card by card: its number, who is to play (None while the
+    reservations are made), and the trick being played (1 to 12)."""
+
+    number: int
+    game_id: str
+    to_play: str | None
+    trick: int
 
 
 PROVISIONAL_POINTS = 120
@@ -482,18 +506,87 @@ class CardNights:
         self.store.append_streams(batches, recorded_by=by, recorded_at=at)
 
     def record_at(
-        self, session_id: str, version: int, summary: SummaryRecord | None, *, misdeal: bool = False, by: str, at: str
+        self,
+        session_id: str,
+        version: int,
+        summary: SummaryRecord | None,
+        *,
+        misdeal: bool = False,
+        by: str,
+        at: str,
+        deal: int | None = None,
+        request_id: str | None = None,
     ) -> PreparedDeal:
         """Decide and append the next deal, only if the night is still at `version` (else
-        `ConcurrencyError`, and nothing is written)."""
-        night = self._at(session_id, version)
+        `ConcurrencyError`, and nothing is written); with `deal`, only if that is the next
+        deal's number (`DealAlreadyRecorded` once it is recorded, whatever the version). With
+        `request_id`, a write sent again returns the deal its first sending recorded
+        (`repeated`), whatever was recorded since, and records nothing."""
+        if request_id is not None:
+            first = self.recorded_for(session_id, request_id)
+            if first is not None:
+                return first
+        night = self._at(session_id, version) if deal is None else self._at_deal(session_id, version, deal)
         number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record)
+        if request_id is not None:  # the write's id, kept with the deal it added
+            added = night.new_session_events[-1]
+            night.new_session_events[-1] = night.history[-1] = replace(added, request_id=request_id)
         score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
         prepared = PreparedDeal(night, record.id, game, score, number)
         self._commit_at(session_id, night, version, by=by, at=at)
         return prepared
+
+    def _at_deal(self, session_id: str, version: int, deal: int) -> Night:
+        """The night at `version`, a form's deal number checked first: a deal recorded meanwhile
+        is refused by its number (`DealAlreadyRecorded`), not as a night that moved on."""
+        try:
+            night = self._at(session_id, version)
+        except ConcurrencyError:
+            self.expect_next(session_id, deal)
+            raise
+        self._expect_next(night, deal)
+        return night
+
+    def recorded_for(self, session_id: str, request_id: str) -> PreparedDeal | None:
+        """The deal that a write with this request id recorded (in force or not), with its
+        score as it stands now, or None when no deal carries that id: one read of the night's
+        stream to look."""
+        game_id = next(
+            (
+                r.event.game_id
+                for r in self.changes_since(session_id, 0)
+                if isinstance(r.event, DealAdded) and r.event.request_id == request_id
+            ),
+            None,
+        )
+        if game_id is None:
+            return None
+        night = self.night(session_id)
+        game = night.games[game_id]
+        place = night.places().get(game_id)
+        number = place.number if place is not None else len(night.state.deals)
+        return PreparedDeal(night, game_id, game, _score_or_none(game, place), number, repeated=True)
+
+    def recorded_deal(self, session_id: str, deal: int) -> RecordedDeal:
+        """Deal `deal` of the night as recorded: its game, who recorded it, and its score."""
+        night = self.night(session_id)
+        game_id = night.state.deals[deal - 1]
+        first = self.store.read_stream(game_stream(game_id))[:1]
+        by = first[0].envelope.recorded_by if first else "someone"
+        game = night.games[game_id]
+        return RecordedDeal(deal, game_id, by, _score_or_none(game, night.places().get(game_id)))
+
+    def play_state(self, session_id: str) -> DealInPlay | None:
+        """The deal being played card by card (its number, who is to play, the trick), or None."""
+        found = self.deal_in_play(session_id)
+        if found is None:
+            return None
+        game_id, place = found
+        game = self._game(game_id)
+        seat = game.to_play
+        return DealInPlay(place.number, game_id, None if seat is None else game.players[seat], len(game.tricks) + 1)
 
     def undo_at(self, session_id: str, version: int, *, by: str, at: str) -> str:
         """Take back the last deal, only if the night is still at `version`."""

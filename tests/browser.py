@@ -30,6 +30,7 @@ KEYS = {
     "PageDown": "\ue00f",
     "Home": "\ue011",
     "End": "\ue010",
+    "Enter": "\ue007",
 }
 
 

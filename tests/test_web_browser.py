@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 from browser import Browser, WebDriverError, _free_port
 from typer.testing import CliRunner
-from web_helpers import CODE, app_for, serving
+from web_helpers import CODE, app_for, serving, start_night
 
 from doko_ledger.cli.app import app as cli_app
+from doko_ledger.ledger import Ledger
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -60,10 +61,19 @@ def tap(b: Browser, css: str) -> None:
 
 
 def join(b: Browser, base: str, name: str) -> None:
+    """Joins the table by tapping `name` among those offered, then Join."""
     b.visit(f"{base}/join?code={CODE}")
-    tap(b, f'button[name="name"][value="{name}"]')
-    wait_for(b, "h1")
+    tap(b, f'input[name="name"][value="{name}"] + span')
+    tap(b, "#join")
+    wait_for(b, ".who")
     assert name in b.text(".who")
+
+
+def wait_for_url(b: Browser, url: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while b.url() != url:
+        assert time.monotonic() < deadline, f"still at {b.url()}, not {url}"
+        time.sleep(0.05)
 
 
 def values(b: Browser, css: str) -> list[str]:
@@ -261,11 +271,72 @@ def test_two_phones_record_at_once(served: tuple[str, Path], phone: Browser) -> 
         ):
             assert time.monotonic() < deadline, "the open form was not told of the new deal"
             time.sleep(0.1)
-        tap(other, "#record")
-        wait_for(other, "#form-error")
-        assert "deal 2 was just recorded (by Ben)" in other.text("#form-error")
-        assert values(other, "#re-points") == ["150"]
+        tap(other, "#record")  # Dirk's form was for deal 2: it shows what Ben recorded, and records nothing
+        wait_for(other, "#stale")
+        assert "Ben recorded deal 2 (two-phones-02)" in other.text("#stale")
+        assert values(other, "#re-points") == [""]  # an empty form, for deal 3
+        assert other.text("h1") == "Deal 3"
         other.screenshot(ARTIFACTS / "web-conflict.png")
         assert len(cli_json(db, "standings", "--session", "two-phones")["deals"]) == 2
+        tap(other, "#use-my-facts")  # his facts fill the form for deal 3, not recorded
+        wait_for(other, "#deal-form")
+        assert values(other, "#re-points") == ["150"] and other.text("h1") == "Deal 3"
+        assert len(cli_json(db, "standings", "--session", "two-phones")["deals"]) == 2
+        tap(other, "#preview-button")
+        wait_for(other, "#record")
+        tap(other, "#record")
+        wait_for(other, "#standings")
+        deals = cli_json(db, "standings", "--session", "two-phones")["deals"]
+        assert [d["number"] for d in deals] == [1, 2, 3]
+        with Ledger.open(db) as ledger:
+            third = ledger.record(deals[2]["game_id"])
+        assert third.summary is not None and third.summary.re_points == 150
     finally:
         other.close()
+
+
+def test_a_phone_joins_by_its_typed_name_and_a_repeated_post_records_once(
+    served: tuple[str, Path], phone: Browser
+) -> None:
+    base, db = served
+    b = phone
+    start_night(db, "typed-names", ("Anna", "Ben", "Clara", "Dirk"))
+    b.visit(f"{base}/join?code={CODE}")
+    b.type("#typed", "clara")
+    b.press("Enter")  # the keyboard's Go: what was typed, never the first name listed
+    wait_for_url(b, f"{base}/")
+    assert "Clara" in b.text(".who")
+    # not Clara after all: change, keeping the join; a name not at the table is asked about
+    b.visit(f"{base}/nights/typed-names")
+    assert "credited to Clara" in b.text(".recording-as")
+    tap(b, "a.change-who")
+    wait_for(b, "#join-form")
+    assert b.count('input[name="code"]') == 0
+    b.type("#typed", "Zoe")
+    b.press("Enter")
+    wait_for(b, "#ask")
+    assert "Zoe is not at this table" in b.text("#ask")
+    b.screenshot(ARTIFACTS / "web-join-ask.png")
+    tap(b, 'input[name="name"][value="Dirk"] + span')
+    tap(b, "#join")
+    wait_for_url(b, f"{base}/")
+    assert "Dirk" in b.text(".who")
+
+    # the record form posted twice (its answer lost): one deal, both answers name it
+    b.visit(f"{base}/nights/typed-names/record")
+    wait_for(b, "#deal-form")
+    for name in values(b, "input[name=re]")[:2]:
+        tap(b, f'input[name=re][value="{name}"] + span')
+    tap(b, 'button[data-points="151"]')
+    landed = b.script(
+        "const form = document.getElementById('deal-form'); const data = new FormData(form);"
+        "data.set('action', 'record');"
+        "const send = () => { const xhr = new XMLHttpRequest(); xhr.open('POST', form.getAttribute('action'), false);"
+        "xhr.send(new URLSearchParams(data)); return [xhr.status, xhr.responseURL]; };"
+        "return [send(), send()];"
+    )
+    assert landed[0] == landed[1] == [200, f"{base}/nights/typed-names?new=typed-names-01"]
+    deals = cli_json(db, "standings", "--session", "typed-names")["deals"]
+    assert len(deals) == 1
+    with Ledger.open(db) as ledger:
+        assert {r.envelope.recorded_by for r in ledger.events("typed-names-01")} == {"Dirk"}

@@ -16,8 +16,8 @@ __all__ = ["phone", "served"]
 
 def join_as(b: Browser, base: str, name: str) -> None:
     b.visit(f"{base}/join?code={CODE}")
-    b.type('input[name="name"]', name)
-    tap(b, "form button.primary")
+    b.type("#typed", name)
+    tap(b, "#join")
     wait_for(b, "h1")
     assert name in b.text(".who")
 

@@ -224,7 +224,7 @@ def test_a_phone_that_joined_is_never_locked_out_by_guessing(db: Path) -> None:
     assert ben.post("/api/nights/night/deals", json=body, headers={"x-csrf-token": token}).status_code == 201
     clock.now += 15 * 60
     token = csrf_of(newcomer.get("/join").text)
-    assert newcomer.post("/join", data={"csrf": token, "code": f" {CODE.lower()} "}).status_code == 303
+    assert newcomer.post("/join", data={"csrf": token, "code": f" {CODE.lower()} ", "typed": "Emil"}).status_code == 303
 
 
 def test_guesses_sent_all_at_once_count_as_one_after_another(db: Path) -> None:

@@ -221,14 +221,16 @@ def test_a_player_sees_only_their_own_hand_and_party(db: Path, base: str) -> Non
 
 
 def test_the_join_code_alone_does_not_make_a_player(db: Path, base: str) -> None:
-    """A script with the join code in its header, or a phone that joined without a name, is
-    no player: it sees no hand."""
+    """A script with the join code in its header, or a phone that joined as a watcher, is no
+    player: it sees no hand; a phone cannot join without a name."""
     script = phone_at(base)
     refused_as_being_played(script.get("/games/night-01/replay", headers={"x-join-code": CODE}))
     nameless = phone_at(base)
     token = csrf_of(nameless.get("/join").text)
-    assert nameless.post("/join", data={"csrf": token, "code": CODE}).status_code == 303
-    refused_as_being_played(nameless.get("/games/night-01/replay"))
+    assert nameless.post("/join", data={"csrf": token, "code": CODE}).status_code == 422
+    assert "doko_join" not in nameless.cookies
+    watcher = join(phone_at(base), "Zoe", watcher=True)
+    refused_as_being_played(watcher.get("/games/night-01/replay"))
     # a name cookie without the join code is no player either
     pretender = phone_at(base)
     pretender.cookies.set("doko_name", "Clara")

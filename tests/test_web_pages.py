@@ -448,7 +448,7 @@ def test_doko_serve_on_a_port_in_use_is_one_line(db: Path) -> None:
 
 @pytest.mark.parametrize("name", ["Jürgen", "李", 'Zoë "the;best"'])
 def test_a_phone_records_under_any_name(db: Path, name: str) -> None:
-    phone = joined(app_for(db), name)
+    phone = joined(app_for(db), name, watcher=True)
     assert f"✎ {escape(name)}" in phone.get("/").text
     assert post_deal(phone, "night", deal(["Ben", "Clara"], 151)).status_code == 303
     with Ledger.open(db) as ledger:

@@ -60,15 +60,17 @@ def client(app: Any) -> TestClient:
     return TestClient(app, follow_redirects=False)
 
 
-def joined(app: Any, name: str = "Ben") -> TestClient:
+def joined(app: Any, name: str = "Ben", *, watcher: bool = False) -> TestClient:
     """A phone that joined the table with the join code, as `name`."""
-    return join(client(app), name)
+    return join(client(app), name, watcher=watcher)
 
 
-def join(phone: Any, name: str) -> Any:
-    """`phone` (a test client, or a `phone_at` a real server) joins the table as `name`."""
+def join(phone: Any, name: str, *, watcher: bool = False) -> Any:
+    """`phone` (a test client, or a `phone_at` a real server) joins the table as `name` typed;
+    `watcher` says yes when the name is not at the open night's table."""
     token = csrf_of(phone.get("/join").text)
-    answer = phone.post("/join", data={"csrf": token, "code": CODE, "name": name})
+    data = {"csrf": token, "code": CODE, "typed": name} | ({"watcher": "1"} if watcher else {})
+    answer = phone.post("/join", data=data)
     assert answer.status_code == 303, answer.text
     return phone
 
@@ -103,8 +105,19 @@ def deal(re: list[str], points: int | str, **more: Any) -> dict[str, Any]:
 
 def post_deal(phone: TestClient, session_id: str, fields: dict[str, Any], action: str = "record") -> Any:
     page = phone.get(f"/nights/{session_id}/record").text
-    data = {"csrf": csrf_of(page), "version": version_of(page), "action": action, **fields}
+    data = {**form_of(page), "action": action, **fields}
     return phone.post(f"/nights/{session_id}/record", data=data)
+
+
+def form_of(html: str) -> dict[str, str]:
+    """A deal form's own hidden fields as rendered: CSRF token, night version, the deal's number
+    and the form's request id."""
+    fields = {"csrf": csrf_of(html), "version": version_of(html)}
+    for name in ("deal", "request_id"):
+        found = re.search(rf'name="{name}" value="([^"]+)"', html)
+        if found:
+            fields[name] = found.group(1)
+    return fields
 
 
 def standings(db: Path, session_id: str = "night") -> Any:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from doko_ledger.events.codec import event_type
+from doko_ledger.events.codec import event_type, upcaster
 from doko_ledger.rules.ruleset import RuleSet
 
 
@@ -26,14 +26,23 @@ class SessionStarted:
     rate: str | None = None
 
 
-@event_type("DealAdded", version=1)
+@event_type("DealAdded", version=2)
 @dataclass(frozen=True, slots=True)
 class DealAdded:
-    """The next deal of the night, recorded as the game `game_id`."""
+    """The next deal of the night, recorded as the game `game_id`. Version 2 added
+    `request_id`: the id a phone's form or an API client sent with the write, so that the
+    same write sent again (its answer lost) finds this deal instead of recording another."""
 
     event_name: ClassVar[str]
     schema_version: ClassVar[int]
     game_id: str
+    request_id: str | None = None
+
+
+@upcaster("DealAdded", 1)
+def _deal_added_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no request id."""
+    return {**payload, "request_id": None}
 
 
 @event_type("DealVoided", version=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
@@ -27,6 +27,7 @@ from doko_ledger.rules.ruleset import PRESETS, preset
 from doko_ledger.rules.scoring import SpecialKind
 from doko_ledger.session.decide import StartSession
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
+from doko_ledger.web.forms import checked_request_id
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -171,6 +172,14 @@ class Versioned(BaseModel):
 
 class DealAt(Versioned):
     deal: DealIn
+    number: int | None = Field(
+        None, ge=1, description="The deal's number the write is for: refused (409) once that deal is recorded."
+    )
+    request_id: str | None = Field(
+        None,
+        description="The client's id of this write (or the Idempotency-Key header): sent again, the answer "
+        "names the deal the first sending recorded, and nothing more is written.",
+    )
 
 
 class NoteIn(BaseModel):
@@ -202,12 +211,26 @@ def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
 
 
 @router.post("/nights/{session}/deals", status_code=201, summary="Record the next deal (doko record)")
-def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
+def record(
+    request: Request,
+    session: str,
+    body: DealAt,
+    by: ApiWriter,
+    idempotency_key: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    request_id = checked_request_id(idempotency_key or body.request_id)
     with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
         try:
             prepared = ledger.nights.record_at(
-                sid, body.version, body.deal.summary(), misdeal=body.deal.misdeal, by=by, at=now()
+                sid,
+                body.version,
+                body.deal.summary(),
+                misdeal=body.deal.misdeal,
+                by=by,
+                at=now(),
+                deal=body.number,
+                request_id=request_id,
             )
         except LedgerBusy:
             raise  # the lock, not another deal (503)
@@ -217,8 +240,10 @@ def record(request: Request, session: str, body: DealAt, by: ApiWriter) -> dict[
         ledger.refresh()
         return {
             "game_id": prepared.game_id,
+            "number": prepared.number,
             "score": None if prepared.score is None else score_view(prepared.score),
             "version": ledger.nights.version(sid),
+            "repeated": prepared.repeated,
         }
 
 

@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import FormData
 
+from doko_ledger.card_nights import DealAlreadyRecorded
 from doko_ledger.errors import DokoError
 from doko_ledger.events.errors import DiskError, LedgerUnreachable
 from doko_ledger.events.location import is_url, shown
@@ -179,7 +180,7 @@ def status_of(exc: DokoError) -> int:
         return 429
     if isinstance(exc, LedgerUnreachable | DiskError | LedgerBusy):
         return 503
-    if isinstance(exc, ConcurrencyError):
+    if isinstance(exc, ConcurrencyError | DealAlreadyRecorded):  # a deal recorded first, or already
         return 409
     if isinstance(exc, LookupError):
         return 404

@@ -3,6 +3,8 @@ and back into fields for a form shown again. Only reading: every rule is the lib
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +77,45 @@ def fields_of(summary: SummaryRecord, playing: Sequence[str]) -> DealFields:
         calls={p: c for p, c in calls.items() if p in playing},
         specials=specials[:SPECIAL_ROWS],
     )
+
+
+REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,100}")
+"""A client's request id: what a form's hidden field or an `Idempotency-Key` header holds."""
+
+TYPED_FACTS_SKIPPED = frozenset({"csrf", "version", "deal", "request_id", "action"})
+
+
+def request_id() -> str:
+    """A new id for a write form, made when the form is rendered."""
+    return secrets.token_urlsafe(12)
+
+
+def checked_request_id(text: str | None) -> str | None:
+    """A client's request id, or None when none was sent; a malformed one is refused."""
+    if not text:
+        return None
+    if not REQUEST_ID.fullmatch(text):
+        raise EntryError("request id: 1 to 100 letters, digits, '.', '_' or '-'")
+    return text
+
+
+def posted_request_id(post: Posted) -> str | None:
+    return checked_request_id(post.get("request_id"))
+
+
+def deal_number(post: Posted) -> int | None:
+    """The deal number a form was made for, or None (a form without one)."""
+    text = post.get("deal")
+    if not text:
+        return None
+    if not whole(text):
+        raise EntryError(f"deal: {text!r} is not a deal number")
+    return int(text)
+
+
+def typed_facts(post: Posted) -> list[tuple[str, str]]:
+    """A posted deal form's facts as typed (the form's own fields left out), to offer again."""
+    return [(k, v) for k, v in post.form.multi_items() if k not in TYPED_FACTS_SKIPPED and isinstance(v, str)]
 
 
 def whole(text: str) -> bool:

@@ -11,7 +11,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from doko_ledger.card_nights import CardNights, DealChanged
+from doko_ledger.card_nights import CardNights, DealAlreadyRecorded, DealChanged
 from doko_ledger.errors import DokoError
 from doko_ledger.events.session import DealCorrected
 from doko_ledger.events.store import ConcurrencyError, LedgerBusy
@@ -27,9 +27,11 @@ from doko_ledger.web.common import (
     NAME_COOKIE,
     PostedForm,
     code_accepted,
+    is_joined,
     join_code_of,
     now,
     open_ledger,
+    player_name,
     render,
     settings_of,
     status_of,
@@ -84,37 +86,68 @@ def start_night(request: Request, post: PostedForm) -> Response:
     return RedirectResponse(f"/nights/{command.session_id}", status_code=303)
 
 
+def _join_players(request: Request, ledger: Ledger) -> tuple[tuple[str, ...], bool]:
+    """The names to choose from on the join page, and whether they are the open night's table
+    (else the names of the earlier nights, the newest first)."""
+    open_ids = ledger.nights.open_ids()
+    if open_ids:
+        return ledger.nights.state(open_ids[0]).players, True
+    sids = reversed(ledger.nights.session_ids())
+    known = [p for sid in sids for p in ledger.nights.state(sid).players]
+    return tuple(dict.fromkeys(known))[:16], False
+
+
+def _join_page(request: Request, context: dict[str, Any], status: int = 200) -> Response:
+    players: tuple[str, ...] = ()
+    if is_joined(request) or not settings_of(request).private:  # with --private, the names are the ledger's too
+        with open_ledger(request) as ledger:
+            players, _ = _join_players(request, ledger)
+    base = {"code": "", "players": players, "already": is_joined(request), "chosen": player_name(request)}
+    return render(request, "join.html", base | context, status=status)
+
+
 @router.get("/join")
 def join_page(request: Request, code: str = "") -> Response:
-    if settings_of(request).private:  # the players' names are the ledger's too
-        return render(request, "join.html", {"code": code, "players": ()})
-    with open_ledger(request) as ledger:
-        open_ids = ledger.nights.open_ids()
-        if open_ids:
-            players: tuple[str, ...] = ledger.nights.standings(open_ids[0]).players
-        else:  # the names of the earlier nights, the newest first
-            sids = reversed(ledger.nights.session_ids())
-            known = [p for sid in sids for p in ledger.nights.state(sid).players]
-            players = tuple(dict.fromkeys(known))[:16]
-    return render(request, "join.html", {"code": code, "players": players})
+    return _join_page(request, {"code": code})
+
+
+def _at_table(name: str, players: tuple[str, ...]) -> str | None:
+    """The player of the open night's table that `name` names (ignoring case), or None."""
+    return next((p for p in players if p.casefold() == name.casefold()), None)
 
 
 @router.post("/join")
 async def join_table(request: Request) -> Response:
+    """Join the table (or change who this phone is, keeping the join) as the name chosen or
+    typed: a name that is not at the open night's table is asked about, an empty one refused."""
     form = await request.form()
-    names = [str(n).strip() for n in form.getlist("name") if str(n).strip()]  # a tapped name, or the typed one
-    code, name = str(form.get("code", "")).strip(), (names[0] if names else "")
+    typed = " ".join(str(form.get("typed", "")).split())[:40]
+    name = typed or str(form.get("name", "")).strip()[:40]
+    code = str(form.get("code", "")).strip()
+    context = {"code": code, "typed": typed, "picked": name}
     if not same(str(form.get(CSRF_FIELD, "")), request.state.csrf):
-        return render(request, "join.html", {"code": code, "players": (), "error": "reload the page"}, status=403)
-    if not code_accepted(request, code):
+        return _join_page(request, context | {"error": "reload the page"}, status=403)
+    keeping = is_joined(request) and not code  # changing who this phone is
+    if not keeping and not code_accepted(request, code):
         error = "that is not the table's join code (it is printed beside the QR code)"
-        return render(request, "join.html", {"code": code, "players": (), "error": error}, status=403)
+        return _join_page(request, context | {"error": error}, status=403)
+    if not name:
+        error = "say who you are: choose your name or type it (what you record is credited to it)"
+        return _join_page(request, context | {"error": error}, status=422)
+    with open_ledger(request) as ledger:
+        players, at_table = _join_players(request, ledger)
+    if at_table:
+        found = _at_table(name, players)
+        if found is None and form.get("watcher") != "1":
+            asked = context | {"ask": name, "players": players, "typed": ""}  # the question carries the name
+            return _join_page(request, asked, status=409)
+        name = found or name
     settings = settings_of(request)
     response = RedirectResponse("/", status_code=303)
-    token = join_token(settings.secret, join_code_of(settings.join_code))
-    response.set_cookie(JOIN_COOKIE, token, **COOKIE)  # type: ignore[arg-type]
-    if name:
-        response.set_cookie(NAME_COOKIE, quote(name[:40]), **COOKIE)  # type: ignore[arg-type]
+    if not keeping:
+        token = join_token(settings.secret, join_code_of(settings.join_code))
+        response.set_cookie(JOIN_COOKIE, token, **COOKIE)  # type: ignore[arg-type]
+    response.set_cookie(NAME_COOKIE, quote(name), **COOKIE)  # type: ignore[arg-type]
     return response
 
 
@@ -139,6 +172,7 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
         "replaced": {old: new for old, new in _replacements(nights, session_id)},
         "chart": running_totals(view),
         "match_length": state.match_length,
+        "in_play": nights.play_state(session_id),
     }
 
 
@@ -204,6 +238,7 @@ def _deal_page(
     preview: dict[str, Any] | None = None,
     error: str | None = None,
     status: int = 200,
+    stale: dict[str, Any] | None = None,
 ) -> Response:
     night = ledger.nights.night(session_id)
     table = standings_of(night.state, night.schedule())
@@ -211,6 +246,7 @@ def _deal_page(
     context = {
         "night": standings_view(table),
         "version": ledger.nights.version(session_id) if version is None else version,
+        "request_id": forms.request_id(),
         "playing": playing,
         "fields": fields,
         "game_types": [g for g in forms.GAME_TYPES if night.state.rules.pure_suit_solos or "pure" not in g],
@@ -221,6 +257,8 @@ def _deal_page(
         "preview": preview,
         "error": error,
         "bock": table.next.multiplier,
+        "stale": stale,
+        "in_play": None if correcting is not None else ledger.nights.play_state(session_id),
     }
     return render(request, "record.html", context, status=status)
 
@@ -239,26 +277,50 @@ def _version(post: Any) -> int:
     return int(text)
 
 
+def _stale_page(request: Request, ledger: Ledger, sid: str, deal: int, post: PostedForm, exc: DokoError) -> Response:
+    """A form for a deal that was recorded meanwhile: what was recorded, an empty form for the
+    next deal, and the typed facts offered for it (never recorded as it)."""
+    recorded = ledger.nights.recorded_deal(sid, deal)
+    stale = {
+        "deal": deal,
+        "game_id": recorded.game_id,
+        "by": recorded.by,
+        "score": None if recorded.score is None else score_view(recorded.score),
+        "typed": forms.typed_facts(post),
+        "message": str(exc),
+    }
+    return _deal_page(request, ledger, sid, forms.DealFields(), stale=stale, status=409)
+
+
 @router.post("/nights/{session_id}/record")
 def record_deal(request: Request, session_id: str, post: PostedForm) -> Response:
-    """Preview (score and derivation, nothing written) or record the next deal."""
-    with open_ledger(request, writing=post.get("action") == "record") as ledger:
+    """Preview (score and derivation, nothing written) or record the next deal; `fill` only
+    shows the form again with the facts posted (the facts of a stale form offered again)."""
+    action = post.get("action")
+    with open_ledger(request, writing=action == "record") as ledger:
         sid = ledger.nights.resolve(session_id)
         playing = ledger.nights.standings(sid).next.playing
         fields = forms.deal_fields(post, playing)
-        version = _version(post)
+        if action == "fill":
+            return _deal_page(request, ledger, sid, fields)
+        version, deal, request_id = _version(post), forms.deal_number(post), forms.posted_request_id(post)
         try:
             summary = None if fields.misdeal else forms.summary_of(fields)
-            if post.get("action") != "record":
-                prepared = ledger.nights.prepare(sid, summary, misdeal=fields.misdeal)
+            if action != "record":
+                prepared = ledger.nights.prepare(sid, summary, misdeal=fields.misdeal, deal=deal)
                 preview = {
                     "score": None if prepared.score is None else score_view(prepared.score),
                     "next": prepared.night.schedule().next,
                     "game_id": prepared.game_id,
                 }
                 return _deal_page(request, ledger, sid, fields, version=version, preview=preview)
-            prepared = ledger.nights.record_at(sid, version, summary, misdeal=fields.misdeal, by=post.by, at=now())
+            prepared = ledger.nights.record_at(
+                sid, version, summary, misdeal=fields.misdeal, by=post.by, at=now(), deal=deal, request_id=request_id
+            )
             ledger.refresh()
+        except DealAlreadyRecorded as exc:  # another phone recorded this form's deal: this form is done
+            assert deal is not None
+            return _stale_page(request, ledger, sid, deal, post, exc)
         except LedgerBusy as exc:  # the lock, not another deal: the form stays as it was
             return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
         except ConcurrencyError:

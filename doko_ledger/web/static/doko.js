@@ -84,8 +84,23 @@
     window.setTimeout(tick, POLL_MS);
   }
 
+  // the join page: a name tapped clears the name typed, and one typed clears the one tapped,
+  // so that Join (or the keyboard's Go) sends the one the phone shows
+  function oneName() {
+    var typed = document.getElementById("typed");
+    if (!typed || !typed.form) return;
+    var tapped = typed.form.querySelectorAll("input[name=name]");
+    tapped.forEach(function (radio) {
+      radio.addEventListener("change", function () { typed.value = ""; });
+    });
+    typed.addEventListener("input", function () {
+      tapped.forEach(function (radio) { radio.checked = false; });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live]").forEach(watch);
+    oneName();
     showKontra();
     var preview = document.getElementById("preview") || document.getElementById("form-error");
     if (preview) preview.scrollIntoView({ block: "start" });
