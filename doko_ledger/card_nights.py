@@ -529,10 +529,7 @@ class CardNights:
         night = self._at(session_id, version) if deal is None else self._at_deal(session_id, version, deal)
         number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
-        _, game = night.add(record)
-        if request_id is not None:  # the write's id, kept with the deal it added
-            added = night.new_session_events[-1]
-            night.new_session_events[-1] = night.history[-1] = replace(added, request_id=request_id)
+        _, game = night.add(record, request_id=request_id)  # the write's id, kept with the deal it added
         score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
         prepared = PreparedDeal(night, record.id, game, score, number)
         self._commit_at(session_id, night, version, by=by, at=at)

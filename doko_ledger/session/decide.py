@@ -33,10 +33,12 @@ class StartSession:
 
 @dataclass(frozen=True, slots=True)
 class AddDeal:
-    """Add a recorded game as the next deal; `outcome` is what the game shows."""
+    """Add a recorded game as the next deal; `outcome` is what the game shows, `request_id`
+    the id of the write that sent it (a phone's form, an API client), if any."""
 
     outcome: DealOutcome
     dealer: str
+    request_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,7 @@ def decide(state: SessionState, command: SessionCommand, schedule: Schedule) -> 
     match command:
         case AddDeal():
             _check_next(state, command, schedule)
-            return [DealAdded(command.outcome.game_id)]
+            return [DealAdded(command.outcome.game_id, command.request_id)]
         case VoidDeal(game_id=game_id, reason=reason):
             if game_id not in state.deals:
                 raise IllegalMove(f"{game_id!r} is not a deal of session {state.session_id!r}")

@@ -182,11 +182,12 @@ class Night:
         """The game types the next deal may be."""
         return tuple(g for g in GameType if self.game_type_problem(g) is None)
 
-    def add(self, record: GameRecord) -> tuple[list[Any], GameState]:
-        """Add a deal recorded as a game: the game's events (decided) and its state."""
+    def add(self, record: GameRecord, *, request_id: str | None = None) -> tuple[list[Any], GameState]:
+        """Add a deal recorded as a game: the game's events (decided) and its state; `request_id`
+        is kept with the deal (`DealAdded`)."""
         self._check_at_table(record)
         events, game = to_events(record)
-        self._add_game(record.id, events, game)
+        self._add_game(record.id, events, game, request_id)
         return events, game
 
     def _check_at_table(self, record: GameRecord) -> None:
@@ -203,10 +204,10 @@ class Night:
                     f"{name!r} sits out deal {nxt.number} ({nxt.dealer} deals): {', '.join(record.players)} play"
                 )
 
-    def _add_game(self, game_id: str, events: list[Any], game: GameState) -> None:
+    def _add_game(self, game_id: str, events: list[Any], game: GameState, request_id: str | None) -> None:
         nxt = self.schedule().next
         self.games[game_id] = game
-        self._apply(AddDeal(self.outcome(game_id), nxt.dealer))
+        self._apply(AddDeal(self.outcome(game_id), nxt.dealer, request_id))
         self.new_games[game_id] = events
 
     def void_last(self, reason: str = "undone") -> str:
