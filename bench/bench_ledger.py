@@ -32,19 +32,19 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from doko_ledger.cards import deck
+from doko_ledger.doppelkopf.cards import deck
+from doko_ledger.doppelkopf.events import PenaltyImposed
+from doko_ledger.doppelkopf.files.game_file import LoadedGame
+from doko_ledger.doppelkopf.game import DealCards, DeclareReservation, GameState, PlayCard, StartGame, decide, evolve
+from doko_ledger.doppelkopf.game.record import from_events
+from doko_ledger.doppelkopf.projection import GamesProjection
+from doko_ledger.doppelkopf.rules import legal_plays, preset
+from doko_ledger.doppelkopf.rules.reservations import asking_order
 from doko_ledger.events.codec import _schema_problem
-from doko_ledger.events.doppelkopf import PenaltyImposed
-from doko_ledger.events.store import EventStore
-from doko_ledger.events.verify import COLUMNS as _COLUMNS
-from doko_ledger.formats.game_file import LoadedGame
-from doko_ledger.game import DealCards, DeclareReservation, GameState, PlayCard, StartGame, decide, evolve
-from doko_ledger.game.record import from_events
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections import runner
-from doko_ledger.projections.games import GamesProjection
-from doko_ledger.rules import legal_plays, preset
-from doko_ledger.rules.reservations import asking_order
+from doko_ledger.store.base import EventStore
+from doko_ledger.store.verify import COLUMNS as _COLUMNS
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
 
@@ -298,7 +298,7 @@ def import_floor(ledger_path: Path, files: list[Path], games: list[LoadedGame]) 
     each game (`to_events`), the append and the read models' catch-up. Returns its time."""
     import yaml
 
-    from doko_ledger.game.record import to_events
+    from doko_ledger.doppelkopf.game.record import to_events
 
     loaded, _ = timed(lambda: [yaml.load(f.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) for f in files])
     replayed, _ = timed(lambda: [to_events(g.record) for g in games])
@@ -330,7 +330,8 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    from doko_ledger.formats import game_file, session_file
+    from doko_ledger.doppelkopf.files import game_file
+    from doko_ledger.doppelkopf.files import night_file as session_file
 
     rng = random.Random(args.seed)
     gen_s = 0.0

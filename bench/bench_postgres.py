@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_ledger import Took, random_game, timed  # noqa: E402
 
-from doko_ledger.formats.game_file import LoadedGame  # noqa: E402
+from doko_ledger.doppelkopf.files.game_file import LoadedGame  # noqa: E402
 from doko_ledger.ledger import Ledger  # noqa: E402
 
 WRITERS = 8
@@ -43,9 +43,9 @@ APPENDS = 250
 WRITER = """
 import json, sys, time
 from pathlib import Path
-from doko_ledger.cards import parse_card
-from doko_ledger.events.doppelkopf import CardPlayed
-from doko_ledger.events.store import EventStore
+from doko_ledger.doppelkopf.cards import parse_card
+from doko_ledger.doppelkopf.events import CardPlayed
+from doko_ledger.store.base import EventStore
 
 target, worker, count, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
 store = EventStore.open(target)

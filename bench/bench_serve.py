@@ -32,10 +32,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from doko_ledger.game.record import SummaryRecord
+from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.ledger import Ledger
-from doko_ledger.rules.ruleset import rules_from_mapping
-from doko_ledger.session.decide import StartSession
 
 CODE = "BENCH2"
 NIGHT = "bench-night"

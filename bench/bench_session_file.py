@@ -20,11 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from doko_ledger.formats import session_file
+from doko_ledger.doppelkopf.files import night_file as session_file
+from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, to_events
+from doko_ledger.doppelkopf.nights.outcome import deal_outcome
 from doko_ledger.formats.yaml_source import parse_yaml
-from doko_ledger.game.record import MISDEAL, GameRecord, to_events
 from doko_ledger.ledger import Ledger
-from doko_ledger.session.outcome import deal_outcome
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
 SIZES = (250, 500, 1000)

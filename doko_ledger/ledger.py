@@ -10,34 +10,34 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from doko_ledger.doppelkopf.game.evolve import fold
+from doko_ledger.doppelkopf.game.facts import NotScorable
+from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError
-from doko_ledger.events.store import EventStore, Head, LedgerBusy, NewStreamEvents, VerifyReport
 from doko_ledger.events.voiding import in_force
-from doko_ledger.game.evolve import fold
-from doko_ledger.game.facts import NotScorable
 from doko_ledger.names import normalized
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
-from doko_ledger.projections.score import GameScore, score_game
+from doko_ledger.store.base import EventStore, Head, LedgerBusy, NewStreamEvents, VerifyReport
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
-    from doko_ledger.card_nights import CardNights
-    from doko_ledger.doudizhu_games import DouDizhuGames
+    from doko_ledger.doppelkopf.audit import AuditReport
+    from doko_ledger.doppelkopf.files.game_file import LoadedGame
+    from doko_ledger.doppelkopf.game.commands import ImposePenalty
+    from doko_ledger.doppelkopf.game.record import GameRecord
+    from doko_ledger.doppelkopf.game.state import GameState
+    from doko_ledger.doppelkopf.nights.book import CardNights
+    from doko_ledger.doppelkopf.nights.place import DealPlace
+    from doko_ledger.doppelkopf.replay import Replay
+    from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+    from doko_ledger.doppelkopf.sight import Sight
+    from doko_ledger.doudizhu.book import DouDizhuGames
+    from doko_ledger.doudizhu.files import LoadedDeal
     from doko_ledger.events.annotations import AnnotationAdded
-    from doko_ledger.events.copy import Copied
     from doko_ledger.events.envelope import Recorded
-    from doko_ledger.formats.doudizhu_file import LoadedDeal
-    from doko_ledger.formats.game_file import LoadedGame
-    from doko_ledger.game.commands import ImposePenalty
-    from doko_ledger.game.record import GameRecord
-    from doko_ledger.game.state import GameState
-    from doko_ledger.projections.audit import AuditReport
-    from doko_ledger.projections.replay import Replay
-    from doko_ledger.projections.sight import Sight
-    from doko_ledger.rules.ruleset import RuleSet
-    from doko_ledger.session.place import DealPlace
-    from doko_ledger.table_join import TableJoin
+    from doko_ledger.store.copy import Copied
+    from doko_ledger.web.join_code import TableJoin
 
 DOUDIZHU_FIRST_EVENT = "DouDizhuDealt"
 """The first event of a Dou Dizhu game's stream (`doudizhu.events.DouDizhuDealt`)."""
@@ -93,22 +93,22 @@ class Ledger:
 
     @cached_property
     def projections(self) -> list[runner.Projection]:
-        from doko_ledger.projections.doudizhu import DouDizhuProjection
-        from doko_ledger.projections.games import GamesProjection
+        from doko_ledger.doppelkopf.projection import GamesProjection
+        from doko_ledger.doudizhu.projection import DouDizhuProjection
 
         return [GamesProjection(), DouDizhuProjection()]
 
     @cached_property
     def nights(self) -> CardNights:
         """The card nights (Doppelkopf sessions)."""
-        from doko_ledger.card_nights import CardNights
+        from doko_ledger.doppelkopf.nights.book import CardNights
 
         return CardNights(self.store)
 
     @cached_property
     def doudizhu(self) -> DouDizhuGames:
         """The Dou Dizhu games and sessions."""
-        from doko_ledger.doudizhu_games import DouDizhuGames
+        from doko_ledger.doudizhu.book import DouDizhuGames
 
         return DouDizhuGames(self.store)
 
@@ -184,7 +184,7 @@ class Ledger:
     def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
         """Record a penalty in a game (docs/rules.md §9) and return the game's new score (None while
         the game is still being played)."""
-        from doko_ledger.game.decide import decide
+        from doko_ledger.doppelkopf.game.decide import decide
 
         self._require_doppelkopf(game_id, "penalties are")
         stream = game_stream(game_id)
@@ -209,7 +209,7 @@ class Ledger:
         return f"{what} (event {version} of {game_id})"
 
     def _undo(self, game_id: str, *, by: str, at: str) -> tuple[int, str]:
-        from doko_ledger.game.undo import taken_back, void_last
+        from doko_ledger.doppelkopf.game.undo import taken_back, void_last
 
         stored = [r.event for r in self.events(game_id)]
         voided = void_last(stored)
@@ -221,7 +221,7 @@ class Ledger:
         self, game_id: str, trick: int | None, card: int | None, text: str, *, by: str, at: str
     ) -> AnnotationAdded:
         """Add a note to a game: on the game, a trick, or one card of a trick."""
-        from doko_ledger.game.notes import annotate
+        from doko_ledger.doppelkopf.game.notes import annotate
 
         stored = [r.event for r in self.events(game_id)]
         if trick is not None and self.kind(game_id) == "doudizhu":
@@ -273,7 +273,7 @@ class Ledger:
         """Copy the whole log, event by event, into a new ledger at `target` (a file or a
         `postgresql://` URL; refused where a ledger holds events already), and build its read
         models there: the copy has the same head (`events.copy`)."""
-        from doko_ledger.events.copy import copy_ledger
+        from doko_ledger.store.copy import copy_ledger
 
         with Ledger.open(target, create=True) as copy:
             copied = copy_ledger(self.store, copy.store)
@@ -339,7 +339,7 @@ class Ledger:
 
     def replay(self, game_id: str, before_trick: int | None = None) -> Replay:
         """The game for a replay, whole or as it stood before trick `before_trick`."""
-        from doko_ledger.projections.replay import replay
+        from doko_ledger.doppelkopf.replay import replay
 
         events = self.game_events(game_id)
         if before_trick is not None:
@@ -353,7 +353,7 @@ class Ledger:
         return result
 
     def notes(self, game_id: str) -> list[AnnotationAdded]:
-        from doko_ledger.projections.frames import notes_in
+        from doko_ledger.doppelkopf.frames import notes_in
 
         return notes_in(self.game_events(game_id))
 
@@ -361,9 +361,9 @@ class Ledger:
         """The game as frames, card by card, as `perspective` saw it: `all`, `tournament` or a
         player of the game; `player` names a player even when the name is `all` or
         `tournament` (see `views.frames_view`)."""
-        from doko_ledger.projections.frames import frames, notes_in
-        from doko_ledger.projections.sight import ALL, TOURNAMENT
-        from doko_ledger.projections.views import frames_view
+        from doko_ledger.doppelkopf.frames import frames, notes_in
+        from doko_ledger.doppelkopf.sight import ALL, TOURNAMENT
+        from doko_ledger.doppelkopf.views import frames_view
 
         events = self.game_events(game_id)
         shown = frames(events)
@@ -385,8 +385,8 @@ class Ledger:
         """What `viewer` (the name of whoever looks, None for anyone) may see of the game: while
         it is a card night's deal being played, only the viewer's own view if they play in it;
         everything once it is over (`projections.sight`). Dou Dizhu games are recorded whole."""
+        from doko_ledger.doppelkopf.sight import Sight
         from doko_ledger.projections import game_list
-        from doko_ledger.projections.sight import Sight
 
         if self.kind(game_id) == "doudizhu":
             return Sight(game_id, self.doudizhu.state(game_id).players)
@@ -404,7 +404,7 @@ class Ledger:
     def public_games(self) -> list[dict[str, Any]]:
         """`games` as anyone may see them: each says whether it is a deal being played, and
         such a deal shows no party and no secret solo (`projections.sight.public_row`)."""
-        from doko_ledger.projections.sight import public_row
+        from doko_ledger.doppelkopf.sight import public_row
 
         playing = self.nights.deals_in_play()
         return [public_row(row, playing.get(row["game_id"])) for row in self.games()]
@@ -431,7 +431,7 @@ class Ledger:
 
     def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> AuditReport:
         """Every disputable check of one game, and a claimed result explained."""
-        from doko_ledger.projections.audit import audit
+        from doko_ledger.doppelkopf.audit import audit
 
         problems = self.store.verify(game_stream(game_id)).problems
         recorded = self.events(game_id)
@@ -451,7 +451,7 @@ class Ledger:
         return None
 
     def record(self, game_id: str) -> GameRecord:
-        from doko_ledger.game.record import from_events
+        from doko_ledger.doppelkopf.game.record import from_events
 
         return from_events(self.game_events(game_id))
 
@@ -512,13 +512,13 @@ class Ledger:
         phones' tokens are made with: kept among the ledger's settings, made once (`new`: a new
         code; `code`: this one); on a ledger that cannot be written, made for this start only
         (`TableJoin.not_kept` says why)."""
-        from doko_ledger.table_join import table_join
+        from doko_ledger.web.join_code import table_join
 
         return table_join(self.store, code=code, new=new)
 
 
 def _why_behind(exc: BaseException) -> str:
     """Why a catch-up failed, in words that say nothing of the write before it."""
-    from doko_ledger.events.errors import LedgerBusy
+    from doko_ledger.store.errors import LedgerBusy
 
     return exc.locked if isinstance(exc, LedgerBusy) else str(exc)

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from doko_ledger.events.location import is_url
-from doko_ledger.events.store import EventStore
+from doko_ledger.store.base import EventStore
+from doko_ledger.store.location import is_url
 
 BACKENDS = ("sqlite", "postgresql")
 

@@ -14,18 +14,18 @@ from backends import attacker, ledger_target, store  # noqa: F401  (fixtures for
 from postgres import make_postgres_database, postgres_server, postgres_url  # noqa: F401  (fixtures for every test)
 from typer.testing import CliRunner, Result
 
-from doko_ledger.cards import ALTE, deck
 from doko_ledger.cli.app import app
-from doko_ledger.events.doppelkopf import CardPlayed, DoppelkopfEvent
-from doko_ledger.formats import game_file
-from doko_ledger.game import Command, DealCards, DeclareReservation, NameReservation, StartGame, decide
-from doko_ledger.game.evolve import evolve
-from doko_ledger.game.record import GameRecord, from_events
-from doko_ledger.game.state import GameState
-from doko_ledger.rules.game_types import GameType
-from doko_ledger.rules.play import SEATS, legal_plays
-from doko_ledger.rules.reservations import ReservationKind, asking_order
-from doko_ledger.rules.ruleset import RuleSet, preset
+from doko_ledger.doppelkopf.cards import ALTE, deck
+from doko_ledger.doppelkopf.events import CardPlayed, DoppelkopfEvent
+from doko_ledger.doppelkopf.files import game_file
+from doko_ledger.doppelkopf.game import Command, DealCards, DeclareReservation, NameReservation, StartGame, decide
+from doko_ledger.doppelkopf.game.evolve import evolve
+from doko_ledger.doppelkopf.game.record import GameRecord, from_events
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.play import SEATS, legal_plays
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
 

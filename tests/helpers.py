@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from doko_ledger.cards import Card, parse_card
-from doko_ledger.game import Command, GameState, PlayCard, decide, evolve
-from doko_ledger.game.state import Hand
-from doko_ledger.rules.play import legal_plays
+from doko_ledger.doppelkopf.cards import Card, parse_card
+from doko_ledger.doppelkopf.game import Command, GameState, PlayCard, decide, evolve
+from doko_ledger.doppelkopf.game.state import Hand
+from doko_ledger.doppelkopf.rules.play import legal_plays
 
 
 def cards(text: str) -> tuple[Card, ...]:

@@ -15,9 +15,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx; the client works the same
     from fastapi.testclient import TestClient
 
+from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.ledger import Ledger
-from doko_ledger.rules.ruleset import rules_from_mapping
-from doko_ledger.session.decide import StartSession
 from doko_ledger.web.app import Settings, create_app
 
 CODE = "TABLE7"
@@ -86,7 +86,7 @@ def phone_at(base: str) -> Any:
 def play_cards(db: Any, count: int, session_id: str = "night") -> None:
     """Play `count` cards of the deal being played, as `doko play` records them: each turn the
     first card the rules allow."""
-    from doko_ledger.rules.play import legal_plays
+    from doko_ledger.doppelkopf.rules.play import legal_plays
 
     with Ledger.open(db) as ledger:
         for _ in range(count):
@@ -121,7 +121,7 @@ def form_of(html: str) -> dict[str, str]:
 
 
 def standings(db: Path, session_id: str = "night") -> Any:
-    from doko_ledger.projections.views import standings_view
+    from doko_ledger.doppelkopf.views import standings_view
 
     with Ledger.open(db) as ledger:
         return standings_view(ledger.nights.standings(session_id))

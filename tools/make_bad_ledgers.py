@@ -17,8 +17,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.events.envelope import chain_hash
-from doko_ledger.formats import game_file
 from doko_ledger.ledger import Ledger
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,10 +18,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from doko_ledger.doudizhu import Bid, Deal, DealState, Kind, PassBid, PassTurn, Play, TakeKitty, decide, evolve
+from doko_ledger.doudizhu import files as doudizhu_file
 from doko_ledger.doudizhu.cards import deal
 from doko_ledger.doudizhu.moves import legal_calls, legal_moves
 from doko_ledger.doudizhu.state import Phase, Side
-from doko_ledger.formats import doudizhu_file
 
 OUT = Path(__file__).resolve().parent.parent / "sample_games" / "doudizhu"
 NAMES = {3: ("Li", "Wang", "Zhang"), 4: ("Li", "Wang", "Zhang", "Zhao")}

@@ -22,12 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from doko_ledger.cards import ALTE, DULLE, FUCHS, KARLCHEN, Card, Rank, deck, parse_card
-from doko_ledger.formats import game_file, rules_file
-from doko_ledger.game import Announce, IllegalMove, PlayCard, decide, evolve
-from doko_ledger.game.facts import deal_facts
-from doko_ledger.game.parties import marriage_status, true_parties
-from doko_ledger.game.record import (
+from doko_ledger.doppelkopf.cards import ALTE, DULLE, FUCHS, KARLCHEN, Card, Rank, deck, parse_card
+from doko_ledger.doppelkopf.files import game_file, rules_file
+from doko_ledger.doppelkopf.game import Announce, IllegalMove, PlayCard, decide, evolve
+from doko_ledger.doppelkopf.game.facts import deal_facts
+from doko_ledger.doppelkopf.game.parties import marriage_status, true_parties
+from doko_ledger.doppelkopf.game.record import (
     GameRecord,
     PlayItem,
     PovertyRecord,
@@ -36,15 +36,15 @@ from doko_ledger.game.record import (
     from_events,
     to_events,
 )
-from doko_ledger.game.state import GameState
-from doko_ledger.projections.score import score_game
-from doko_ledger.rules.announcements import Announcement, Party
-from doko_ledger.rules.game_types import GameType
-from doko_ledger.rules.order import CardOrder, card_order
-from doko_ledger.rules.play import SEATS, legal_plays, winning_index
-from doko_ledger.rules.reservations import POVERTY_CARDS, POVERTY_MAX_TRUMPS, asking_order, trump_count
-from doko_ledger.rules.ruleset import RuleSet, preset, rules_from_mapping
-from doko_ledger.rules.scoring import winner
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.order import CardOrder, card_order
+from doko_ledger.doppelkopf.rules.play import SEATS, legal_plays, winning_index
+from doko_ledger.doppelkopf.rules.reservations import POVERTY_CARDS, POVERTY_MAX_TRUMPS, asking_order, trump_count
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset, rules_from_mapping
+from doko_ledger.doppelkopf.rules.scoring import winner
+from doko_ledger.doppelkopf.score import score_game
 
 OUT = Path(__file__).resolve().parent.parent / "sample_games"
 MAX_SEEDS = 20_000

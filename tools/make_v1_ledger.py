@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.events.codec import dumps_canonical, to_payload
 from doko_ledger.events.envelope import GENESIS, stream_chain_hash
-from doko_ledger.events.store import EventStore
-from doko_ledger.formats import game_file
+from doko_ledger.store.base import EventStore
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "fixtures" / "ledger-v1.sqlite"

@@ -30,14 +30,14 @@ from doko_ledger.cli.common import (
     wait_for_writers,
 )
 from doko_ledger.errors import DokoError
-from doko_ledger.events.errors import LedgerError
-from doko_ledger.events.location import is_url, shown
 from doko_ledger.ledger import Ledger
+from doko_ledger.store.errors import LedgerError
+from doko_ledger.store.location import is_url, shown
 
 if TYPE_CHECKING:
-    from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
-    from doko_ledger.formats.game_file import LoadedGame
-    from doko_ledger.formats.session_file import LoadedSession
+    from doko_ledger.doppelkopf.files.game_file import LoadedGame
+    from doko_ledger.doppelkopf.files.night_file import LoadedSession
+    from doko_ledger.doudizhu.files import LoadedDeal, LoadedDouDizhuSession
 
 # Each command imports the renderers and formats it uses itself: `doko score` should not wait
 # for the HTML export, the YAML reader or Dou Dizhu to load.
@@ -84,9 +84,9 @@ def import_(
     then appended atomically."""
     from rich.progress import Progress
 
+    from doko_ledger.doppelkopf.files.night_file import LoadedSession
+    from doko_ledger.doudizhu.files import LoadedDouDizhuSession
     from doko_ledger.formats import any_file
-    from doko_ledger.formats.doudizhu_file import LoadedDouDizhuSession
-    from doko_ledger.formats.session_file import LoadedSession
     from doko_ledger.formats.yaml_source import SourceError
 
     console = out()
@@ -192,9 +192,9 @@ def export(
     """Write a game as a YAML game file, its raw events as JSON lines, or a self-contained HTML
     replay (no network needed) with its notes."""
     from doko_ledger.cli import doudizhu
+    from doko_ledger.doppelkopf.files import game_file
+    from doko_ledger.doppelkopf.views import event_view
     from doko_ledger.events.codec import dumps_canonical
-    from doko_ledger.formats import game_file
-    from doko_ledger.projections.views import event_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
@@ -205,7 +205,7 @@ def export(
         elif format is ExportFormat.jsonl:
             text = "".join(dumps_canonical(event_view(r)) + "\n" for r in ledger.events(game_id))
         else:
-            from doko_ledger.formats import html_replay
+            from doko_ledger.doppelkopf.files import html_replay
 
             text = html_replay.dumps(ledger.frames(game_id, _perspective(perspective, tournament), player=perspective))
     from doko_ledger.formats.output import STDOUT, write_export
@@ -290,7 +290,7 @@ def _day(text: str) -> str:
 
 def _session_games(ledger: Ledger, ref: str) -> set[str]:
     """The games of the card night or Dou Dizhu session `ref` names."""
-    from doko_ledger.card_nights import SessionNotFound
+    from doko_ledger.doppelkopf.nights.book import SessionNotFound
 
     doudizhu_session = ledger.doudizhu.resolve_session(ref)
     if doudizhu_session is not None:
@@ -342,7 +342,7 @@ def replay(
     number and Enter, q). Piped, with --all, or for a game without cards (a score sheet) it
     prints the game at once; --trick N shows the game before trick N."""
     from doko_ledger.cli import doudizhu, render, render_frames, stepper
-    from doko_ledger.projections.views import notes_view, replay_view
+    from doko_ledger.doppelkopf.views import notes_view, replay_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
@@ -394,7 +394,7 @@ def annotate(
 def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
     """List a game's notes: where, who, when, what."""
     from doko_ledger.cli import render_frames
-    from doko_ledger.projections.views import notes_view
+    from doko_ledger.doppelkopf.views import notes_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
@@ -418,7 +418,7 @@ RulesOption = Annotated[
 def rules_list(as_json: JsonOption = False) -> None:
     """List the rule presets, each with what it changes."""
     from doko_ledger.cli import render_scores
-    from doko_ledger.rules.ruleset import presets
+    from doko_ledger.doppelkopf.rules.ruleset import presets
 
     shown = presets()
     if as_json:
@@ -434,7 +434,7 @@ def rules_show(
 ) -> None:
     """Print every option of a rule set and its value."""
     from doko_ledger.cli import render_scores
-    from doko_ledger.formats.rules_file import rules_named
+    from doko_ledger.doppelkopf.files.rules_file import rules_named
 
     rules = rules_named(spec)
     if as_json:
@@ -449,7 +449,7 @@ def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json:
     # imported as needed (Dou Dizhu, rule files, JSON views): this is the command of the cold start
     alternatives = []
     if rules:
-        from doko_ledger.formats.rules_file import rules_named
+        from doko_ledger.doppelkopf.files.rules_file import rules_named
 
         alternatives = [rules_named(spec) for spec in rules]
     with Ledger.open(ledger_path(ctx)) as ledger:
@@ -460,7 +460,7 @@ def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json:
             return doudizhu.score(ledger, game_id, as_json, rules)
         results = [ledger.score(game_id)] + [ledger.score(game_id, r) for r in alternatives]
     if as_json:
-        from doko_ledger.projections.views import score_view
+        from doko_ledger.doppelkopf.views import score_view
 
         echo_json(score_view(results[0]) if len(results) == 1 else [score_view(r) for r in results])
     else:
@@ -480,8 +480,8 @@ def audit(
 ) -> None:
     """Check everything that can be disputed in a game; explain a claimed result's difference."""
     from doko_ledger.cli import doudizhu, render_scores
-    from doko_ledger.formats import quick_entry
-    from doko_ledger.projections.views import audit_view
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.views import audit_view
 
     claim = None if claimed is None else quick_entry.claim(claimed)
     with Ledger.open(ledger_path(ctx)) as ledger:
@@ -501,8 +501,8 @@ def audit(
 def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
     """Print a game's raw events with their positions, versions and hashes."""
     from doko_ledger.cli import render
+    from doko_ledger.doppelkopf.views import event_view
     from doko_ledger.events.codec import dumps_canonical
-    from doko_ledger.projections.views import event_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         recorded = ledger.events(ledger.resolve(game))
@@ -533,7 +533,7 @@ def verify(
     Then check that the read models are exactly what folding the log gives (not with --quick).
     With --expect, also check that the log extends a head noted earlier."""
     from doko_ledger.cli import render
-    from doko_ledger.projections.views import verify_view
+    from doko_ledger.doppelkopf.views import verify_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         report = ledger.verify(expect, quick=quick)
@@ -551,7 +551,7 @@ def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
     Note it outside the file (a group chat, the score sheet); `doko verify --expect HEAD` checks
     the log still extends it."""
     from doko_ledger.cli import render
-    from doko_ledger.projections.views import head_view
+    from doko_ledger.doppelkopf.views import head_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         found = ledger.head()
@@ -578,7 +578,7 @@ def copy(
     copy has the same head, and its read models are built. Refused when the ledger does not
     verify or the target holds events already."""
     from doko_ledger.cli import render
-    from doko_ledger.projections.views import copy_view
+    from doko_ledger.doppelkopf.views import copy_view
 
     target = to if is_url(to) else Path(to)
     with Ledger.open(ledger_path(ctx)) as ledger:

@@ -21,7 +21,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from doko_ledger.cli.user_text import escaped, is_text, json_escaped
 from doko_ledger.errors import DokoError
-from doko_ledger.events.location import is_url
+from doko_ledger.store.location import is_url
 
 try:  # typer 0.2x vendors click; older typers use click itself
     from typer._click.exceptions import ClickException
@@ -192,7 +192,7 @@ BUSY_TIMEOUT = "DOKO_BUSY_TIMEOUT"
 def wait_for_writers() -> None:
     """Set how long a write waits for another writer's lock from `$DOKO_BUSY_TIMEOUT`, when it
     is set (the store's default otherwise)."""
-    from doko_ledger.events.store import EventStore
+    from doko_ledger.store.base import EventStore
 
     text = os.environ.get(BUSY_TIMEOUT)
     if text is None:

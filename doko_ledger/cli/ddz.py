@@ -25,7 +25,7 @@ def start(
     by: ByOption = None,
 ) -> None:
     """Start a Dou Dizhu session (only one may be open)."""
-    from doko_ledger.formats import quick_entry
+    from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.ledger import Ledger
 
     names = quick_entry.names(players, "--players")
@@ -56,9 +56,9 @@ def record(
     """Record the session's next deal by its facts, as a score sheet holds them; shows the stake
     and the payments."""
     from doko_ledger.cli import render_doudizhu
-    from doko_ledger.formats.doudizhu_file import DouDizhuSummary
+    from doko_ledger.doudizhu.files import DouDizhuSummary
+    from doko_ledger.doudizhu.projection import deal_view
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.doudizhu import deal_view
 
     facts = DouDizhuSummary(landlord, bid, out_first, bombs, rockets, big_bombs)
     with Ledger.open(ledger_path(ctx)) as ledger:

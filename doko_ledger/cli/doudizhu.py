@@ -9,10 +9,10 @@ import typer
 
 from doko_ledger.cli import render_doudizhu
 from doko_ledger.cli.common import echo_json, out
+from doko_ledger.doudizhu import files as doudizhu_file
+from doko_ledger.doudizhu.projection import audit_view, deal_view, stake_view
 from doko_ledger.errors import DokoError
-from doko_ledger.formats import doudizhu_file
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.doudizhu import audit_view, deal_view, stake_view
 
 
 def _view(ledger: Ledger, game_id: str) -> dict[str, object]:

@@ -12,12 +12,12 @@ import typer
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     from rich.console import Console
 
-    from doko_ledger.card_nights import NextDealChecks
-    from doko_ledger.doudizhu_games import DouDizhuStandings
-    from doko_ledger.events.store import Head
-    from doko_ledger.game.record import SummaryRecord
-    from doko_ledger.game.state import GameState
+    from doko_ledger.doppelkopf.game.record import SummaryRecord
+    from doko_ledger.doppelkopf.game.state import GameState
+    from doko_ledger.doppelkopf.nights.book import NextDealChecks
+    from doko_ledger.doudizhu.book import DouDizhuStandings
     from doko_ledger.ledger import Ledger
+    from doko_ledger.store.base import Head
 
 from doko_ledger.cli.common import (
     ByOption,
@@ -75,7 +75,7 @@ def _facts(
     """The deal's facts from the flags. `--re` and `--re-points` say enough (a normal game, no
     calls, no special points unless given); without them, and without --yes, a person at the
     keyboard is asked for the rest, each answer checked by `checks` when it is given."""
-    from doko_ledger.formats import quick_entry
+    from doko_ledger.doppelkopf.files import quick_entry
 
     if re is not None and re_points is not None:
         return quick_entry.summary(game or "normal", re, re_points, tricks, calls, specials)
@@ -100,8 +100,8 @@ def _ask_facts(
     shown and asked again (the answers before it are kept)."""
     from rich.prompt import IntPrompt, Prompt
 
-    from doko_ledger.formats import quick_entry
-    from doko_ledger.rules.game_types import GameType, parse_game_type
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.rules.game_types import GameType, parse_game_type
 
     def game_ok(text: str) -> GameType:
         return checks.game_type(text) if checks is not None else parse_game_type(text)
@@ -176,7 +176,7 @@ def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
 def _confirm(yes: bool, question: str = "append this deal?", console: Console | None = None) -> bool:
     from rich.prompt import Confirm
 
-    from doko_ledger.formats import quick_entry
+    from doko_ledger.doppelkopf.files import quick_entry
 
     if yes:
         return True
@@ -198,12 +198,12 @@ def session_start(
     by: ByOption = None,
 ) -> None:
     """Start a card night (only one may be open)."""
-    from doko_ledger.formats import quick_entry
-    from doko_ledger.formats.rules_file import rules_named
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.files.rules_file import rules_named
+    from doko_ledger.doppelkopf.nights.decide import StartSession
+    from doko_ledger.doppelkopf.nights.night import Night
     from doko_ledger.ledger import Ledger
     from doko_ledger.names import find_player
-    from doko_ledger.session.decide import StartSession
-    from doko_ledger.session.recorder import Night
 
     names = quick_entry.names(players, "--players")
     first = (find_player(dealer, names) or dealer) if dealer is not None else names[0]
@@ -284,8 +284,8 @@ def record(
     The deal is the one that was next when the command started: if someone else records a
     deal meanwhile, this one is refused, not recorded as the deal after it."""
     from doko_ledger.cli import render_nights, render_scores
+    from doko_ledger.doppelkopf.views import score_view
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import score_view
 
     shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
     with Ledger.open(ledger_path(ctx)) as ledger:
@@ -344,7 +344,7 @@ def undo(
 ) -> None:
     """Take back the newest card, call or penalty of the night's last deal, else the last deal;
     with --game, the newest event of that game (appends a void, never deletes)."""
-    from doko_ledger.formats import quick_entry
+    from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.ledger import Ledger
 
     if game is not None and deal is not None:
@@ -381,11 +381,11 @@ def penalty(
     from rich.prompt import Prompt
 
     from doko_ledger.cli import render_scores
-    from doko_ledger.formats import quick_entry
-    from doko_ledger.game.commands import ImposePenalty
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.game.commands import ImposePenalty
+    from doko_ledger.doppelkopf.views import score_view
     from doko_ledger.ledger import Ledger
     from doko_ledger.names import find_player
-    from doko_ledger.projections.views import score_view
 
     shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
     if (player is None or severe is None) and (yes or not interactive()):
@@ -438,8 +438,8 @@ def correct(
     """Replace a deal's facts, or make it a misdeal; shows the old and the new score side by
     side before appending (a new game takes its place; the old one stays in the log)."""
     from doko_ledger.cli import render_scores
+    from doko_ledger.doppelkopf.views import score_view
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import score_view
 
     facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
     with Ledger.open(ledger_path(ctx)) as ledger:
@@ -479,8 +479,8 @@ def standings(
     """The running table of a card night (or a Dou Dizhu session) after every deal, with a chart
     of the totals."""
     from doko_ledger.cli import render, render_nights
+    from doko_ledger.doppelkopf.views import anchored_standings_view
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import anchored_standings_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         doudizhu_session = None if session is None else ledger.doudizhu.resolve_session(session)
@@ -522,8 +522,8 @@ def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
 
 def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool, head: Head) -> None:
     from doko_ledger.cli import render, render_doudizhu
-    from doko_ledger.doudizhu_games import standings_view as doudizhu_standings_view
-    from doko_ledger.projections.views import head_view
+    from doko_ledger.doppelkopf.views import head_view
+    from doko_ledger.doudizhu.book import standings_view as doudizhu_standings_view
 
     if as_json:
         echo_json(doudizhu_standings_view(table) | {"ledger_head": head_view(head)})
@@ -541,9 +541,9 @@ def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool, h
 def settle_up(ctx: typer.Context, session: ShownSessionOption = None, as_json: JsonOption = False) -> None:
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
     from doko_ledger.cli import render, render_nights
+    from doko_ledger.doppelkopf.nights.standings import payments
+    from doko_ledger.doppelkopf.views import settle_view
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import settle_view
-    from doko_ledger.session.standings import payments
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
@@ -564,8 +564,8 @@ def deal(
 ) -> None:
     """Deal the next deal's four hands from a seed and record them; then `doko play`."""
     from doko_ledger.cli import render_nights
+    from doko_ledger.doppelkopf.views import game_view, hands_view
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.views import game_view, hands_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.nights.resolve(session)
@@ -591,8 +591,8 @@ def play(
     """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
     from rich.prompt import Prompt
 
-    from doko_ledger.formats import quick_entry
-    from doko_ledger.game.state import GameState
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.game.state import GameState
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:

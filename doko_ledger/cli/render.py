@@ -9,14 +9,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.cards import Card
 from doko_ledger.cli.user_text import escaped, user_text
+from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.replay import Replay
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.views import describe, running_points
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.events.store import Head, VerifyReport
-from doko_ledger.game.state import GameState
-from doko_ledger.projections.replay import Replay
-from doko_ledger.projections.views import describe, running_points
-from doko_ledger.rules.announcements import Party
+from doko_ledger.store.base import Head, VerifyReport
 
 
 def card_text(card: Card, *, winner: bool = False) -> Text:

@@ -13,8 +13,8 @@ from rich.text import Text
 from doko_ledger.cli.render_frames import local_minute
 from doko_ledger.cli.render_scores import checks, signed
 from doko_ledger.cli.user_text import escaped, user_text
-from doko_ledger.doudizhu_games import DouDizhuStandings
-from doko_ledger.projections.doudizhu import DouDizhuAudit
+from doko_ledger.doudizhu.book import DouDizhuStandings
+from doko_ledger.doudizhu.projection import DouDizhuAudit
 
 
 def _cards(cards: list[str]) -> Text:

@@ -15,9 +15,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.cards import parse_card
 from doko_ledger.cli.render import card_text
 from doko_ledger.cli.user_text import escaped, user_text
+from doko_ledger.doppelkopf.cards import parse_card
 
 KEYS = "→/← card · ↓/↑ trick · Home/End · number+Enter: trick · q: quit"
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from rich.text import Text
 
-from doko_ledger.session.place import deal_marks
+from doko_ledger.doppelkopf.nights.place import deal_marks
 
 NUMBER_WIDTH = 6
 INDENT = " " * (NUMBER_WIDTH + 2)

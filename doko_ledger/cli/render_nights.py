@@ -9,14 +9,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.cards import Card
 from doko_ledger.cli.render import game_header
 from doko_ledger.cli.render_scores import signed
 from doko_ledger.cli.user_text import escaped, user_text
-from doko_ledger.game.state import GameState, Trick
-from doko_ledger.rules.play import legal_plays
-from doko_ledger.session.schedule import NextDeal
-from doko_ledger.session.standings import Payment, Standings
+from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.game.state import GameState, Trick
+from doko_ledger.doppelkopf.nights.schedule import NextDeal
+from doko_ledger.doppelkopf.nights.standings import Payment, Standings
+from doko_ledger.doppelkopf.rules.play import legal_plays
 
 BARS = "▁▂▃▄▅▆▇█"
 

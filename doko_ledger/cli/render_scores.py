@@ -12,11 +12,11 @@ from rich.text import Text
 from doko_ledger.cli.user_text import user_text
 
 if TYPE_CHECKING:
-    from doko_ledger.projections.audit import AuditReport
+    from doko_ledger.doppelkopf.audit import AuditReport
+    from doko_ledger.doppelkopf.nights.place import DealPlace
+    from doko_ledger.doppelkopf.rules.ruleset import Preset, RuleSet
+    from doko_ledger.doppelkopf.score import GameScore
     from doko_ledger.projections.checks import Check
-    from doko_ledger.projections.score import GameScore
-    from doko_ledger.rules.ruleset import Preset, RuleSet
-    from doko_ledger.session.place import DealPlace
 
 
 def rules_table(rules: RuleSet) -> Table:

@@ -1,5 +1,5 @@
 """Rich renderables for `doko stats`: the table per player, the details, and a bar chart.
-Rendering only: every figure comes from `doko_ledger.projections.stats`."""
+Rendering only: every figure comes from `doko_ledger.doppelkopf.stats`."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from rich.table import Table
 from rich.text import Text
 
 from doko_ledger.cli.render_scores import signed
-from doko_ledger.projections.stats import PlayerStats, Stats
-from doko_ledger.rules.announcements import Announcement
+from doko_ledger.doppelkopf.rules.announcements import Announcement
+from doko_ledger.doppelkopf.stats import PlayerStats, Stats
 
 BAR_WIDTH = 16
 """Characters of the longest bar on each side of the chart's zero."""

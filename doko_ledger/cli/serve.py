@@ -14,10 +14,10 @@ import typer
 
 from doko_ledger.cli.common import ledger_path, out
 from doko_ledger.errors import DokoError
-from doko_ledger.events.location import shown as shown_ledger
+from doko_ledger.store.location import shown as shown_ledger
 
 if TYPE_CHECKING:
-    from doko_ledger.table_join import TableJoin
+    from doko_ledger.web.join_code import TableJoin
 
 
 def lan_address() -> str:

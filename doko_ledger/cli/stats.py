@@ -25,8 +25,8 @@ def stats(ctx: typer.Context, session: StatsSessionOption = None, as_json: JsonO
     """Per player: games, wins and win rate, solos, announcements, foxes caught and lost, card
     points and score, with a chart; over every game or one card night (--session)."""
     from doko_ledger.cli import render_stats
+    from doko_ledger.doppelkopf.stats import ledger_stats, stats_view
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections.stats import ledger_stats, stats_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         result = ledger_stats(ledger, session)

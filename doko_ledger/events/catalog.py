@@ -7,8 +7,8 @@ from __future__ import annotations
 import importlib
 
 EVENT_MODULES = (
-    "doko_ledger.events.doppelkopf",
-    "doko_ledger.events.session",
+    "doko_ledger.doppelkopf.events",
+    "doko_ledger.doppelkopf.nights.events",
     "doko_ledger.events.annotations",
     "doko_ledger.events.voiding",
     "doko_ledger.doudizhu.events",

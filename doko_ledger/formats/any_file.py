@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from doko_ledger.formats import doudizhu_file, game_file, session_file
-from doko_ledger.formats.doudizhu_file import LoadedDeal, LoadedDouDizhuSession
-from doko_ledger.formats.game_file import LoadedGame
-from doko_ledger.formats.session_file import LoadedSession, is_session_text
+from doko_ledger.doppelkopf.files import game_file
+from doko_ledger.doppelkopf.files import night_file as session_file
+from doko_ledger.doppelkopf.files.game_file import LoadedGame
+from doko_ledger.doppelkopf.files.night_file import LoadedSession, is_session_text
+from doko_ledger.doudizhu import files as doudizhu_file
+from doko_ledger.doudizhu.files import LoadedDeal, LoadedDouDizhuSession
 from doko_ledger.formats.yaml_source import SourceError, read_text
 
 Loaded = LoadedGame | LoadedDeal | LoadedSession | LoadedDouDizhuSession

@@ -17,9 +17,9 @@ import tempfile
 from pathlib import Path
 
 from doko_ledger.errors import DokoError
-from doko_ledger.events.location import kind_of
-from doko_ledger.events.sqlite_store import is_sqlite_file
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.store.location import kind_of
+from doko_ledger.store.sqlite import is_sqlite_file
 
 STDOUT = "-"
 """The name `-o` takes for standard output."""

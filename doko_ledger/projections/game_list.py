@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from doko_ledger.events.database import Database
-    from doko_ledger.session.place import DealPlace
+    from doko_ledger.doppelkopf.nights.place import DealPlace
+    from doko_ledger.store.database import Database
 
 DOPPELKOPF_TABLE = "games"
 DOUDIZHU_TABLE = "doudizhu_games"
@@ -81,7 +81,7 @@ def place_of(db: Database, game_id: str) -> DealPlace | None:
     ).fetchone()
     if row is None or row[0] is None:
         return None
-    from doko_ledger.session.place import Bock, DealPlace
+    from doko_ledger.doppelkopf.nights.place import Bock, DealPlace
 
     night, deal, status, corrected_by, replaces, multiplier, bock = row
     round_ = Bock(int(multiplier), bock) if int(multiplier) > 1 else None

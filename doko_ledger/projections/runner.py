@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Protocol
 
-from doko_ledger.events.database import Database
-from doko_ledger.events.store import EventStore, StreamEvents
+from doko_ledger.store.base import EventStore, StreamEvents
+from doko_ledger.store.database import Database
 
 POSITIONS = "projection_positions"
 BATCH = 100

@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from doko_ledger.errors import DokoError
-from doko_ledger.events.database import Database
-from doko_ledger.events.store import EventStore
-from doko_ledger.events.verify import VerifyReport
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
+from doko_ledger.store.base import EventStore
+from doko_ledger.store.database import Database
+from doko_ledger.store.verify import VerifyReport
 
 SHOWN = 3
 """Differences named per table; the rest are counted."""

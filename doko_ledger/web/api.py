@@ -9,11 +9,15 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from doko_ledger.events.store import ConcurrencyError, LedgerBusy
-from doko_ledger.formats import quick_entry
-from doko_ledger.formats.quick_entry import EntryError
-from doko_ledger.game.record import SummaryRecord
-from doko_ledger.projections.views import (
+from doko_ledger.doppelkopf.files import quick_entry
+from doko_ledger.doppelkopf.files.quick_entry import EntryError
+from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.ruleset import PRESETS, preset
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.doppelkopf.views import (
     anchored_standings_view,
     audit_view,
     notes_view,
@@ -21,11 +25,7 @@ from doko_ledger.projections.views import (
     settle_view,
     standings_view,
 )
-from doko_ledger.rules.announcements import Announcement, Party
-from doko_ledger.rules.game_types import GameType
-from doko_ledger.rules.ruleset import PRESETS, preset
-from doko_ledger.rules.scoring import SpecialKind
-from doko_ledger.session.decide import StartSession
+from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
 from doko_ledger.web.forms import checked_request_id
 
@@ -56,7 +56,7 @@ def games(request: Request) -> list[dict[str, Any]]:
 
 @router.get("/games/{game}/score", summary="A game's score with its derivation (doko score --json)")
 def score(request: Request, game: str) -> dict[str, Any]:
-    from doko_ledger.projections import doudizhu
+    from doko_ledger.doudizhu import projection as doudizhu
 
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
@@ -77,7 +77,7 @@ def audit(
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
         if ledger.kind(game_id) == "doudizhu":
-            from doko_ledger.projections.doudizhu import audit_view as doudizhu_audit_view
+            from doko_ledger.doudizhu.projection import audit_view as doudizhu_audit_view
 
             return doudizhu_audit_view(ledger.doudizhu.audit(game_id, claim))
         ledger.sight(game_id).require_over()
@@ -117,7 +117,7 @@ def settle(request: Request, session: str) -> dict[str, Any]:
 
 @router.get("/stats", summary="Per-player statistics (doko stats --json)")
 def stats(request: Request, session: str | None = None) -> dict[str, Any]:
-    from doko_ledger.projections.stats import ledger_stats, stats_view
+    from doko_ledger.doppelkopf.stats import ledger_stats, stats_view
 
     with open_ledger(request) as ledger:
         return stats_view(ledger_stats(ledger, session))

@@ -21,16 +21,16 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import FormData
 
-from doko_ledger.card_nights import DealAlreadyRecorded
+from doko_ledger.doppelkopf.nights.book import DealAlreadyRecorded
+from doko_ledger.doppelkopf.sight import DealBeingPlayed
 from doko_ledger.errors import DokoError
-from doko_ledger.events.errors import DiskError, LedgerUnreachable
-from doko_ledger.events.location import is_url, shown
-from doko_ledger.events.store import ConcurrencyError, LedgerBusy
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.sight import DealBeingPlayed
-from doko_ledger.table_join import join_code_of as join_code_of  # the pages read it here
+from doko_ledger.store.base import ConcurrencyError, LedgerBusy
+from doko_ledger.store.errors import DiskError, LedgerUnreachable
+from doko_ledger.store.location import is_url, shown
 from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEADER, csrf_token, join_token, same
 from doko_ledger.web.guesses import JoinGuesses
+from doko_ledger.web.join_code import join_code_of as join_code_of  # the pages read it here
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"

@@ -13,14 +13,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
-from doko_ledger.doudizhu_games import DouDizhuSessionNotFound
-from doko_ledger.doudizhu_games import standings_view as doudizhu_standings_view
+from doko_ledger.doppelkopf.files.quick_entry import EntryError
+from doko_ledger.doudizhu.book import DouDizhuSessionNotFound
+from doko_ledger.doudizhu.book import standings_view as doudizhu_standings_view
+from doko_ledger.doudizhu.files import DouDizhuSummary
+from doko_ledger.doudizhu.projection import score_view, summary_view
 from doko_ledger.errors import DokoError
-from doko_ledger.events.store import ConcurrencyError, LedgerBusy
-from doko_ledger.formats.doudizhu_file import DouDizhuSummary
-from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.doudizhu import score_view, summary_view
+from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web.common import ApiWriter, PostedForm, now, open_ledger, render, status_of
 from doko_ledger.web.guard import same
 

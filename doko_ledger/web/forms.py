@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from doko_ledger.formats.quick_entry import EntryError
-from doko_ledger.game.record import SummaryRecord
-from doko_ledger.rules.announcements import Announcement
-from doko_ledger.rules.game_types import GameType
-from doko_ledger.rules.ruleset import PRESETS, RuleSet, preset
-from doko_ledger.rules.scoring import SpecialKind
-from doko_ledger.session.decide import MAX_PLAYERS, StartSession
+from doko_ledger.doppelkopf.files.quick_entry import EntryError
+from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartSession
+from doko_ledger.doppelkopf.rules.announcements import Announcement
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, preset
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.web.common import Posted
 
 SPECIAL_ROWS = 3

@@ -9,15 +9,15 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from doko_ledger.doppelkopf.files import quick_entry
+from doko_ledger.doppelkopf.files.quick_entry import EntryError
+from doko_ledger.doppelkopf.game.facts import NotScorable
+from doko_ledger.doppelkopf.nights.events import DealCorrected
+from doko_ledger.doppelkopf.nights.state import fold as fold_session
+from doko_ledger.doppelkopf.sight import public_row
+from doko_ledger.doppelkopf.views import audit_view, notes_view, score_view
 from doko_ledger.errors import DokoError
-from doko_ledger.events.session import DealCorrected
-from doko_ledger.formats import quick_entry
-from doko_ledger.formats.quick_entry import EntryError
-from doko_ledger.game.facts import NotScorable
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.sight import public_row
-from doko_ledger.projections.views import audit_view, notes_view, score_view
-from doko_ledger.session.state import fold as fold_session
 from doko_ledger.web.common import NAME_COOKIE, PostedForm, is_joined, now, open_ledger, player_name, render, status_of
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
@@ -81,7 +81,7 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
     }
     if kind == "doudizhu":
         context["notes"] = notes_view(ledger.doudizhu.notes(game_id))
-        from doko_ledger.projections.doudizhu import summary_view
+        from doko_ledger.doudizhu.projection import summary_view
 
         dealt = ledger.doudizhu.state(game_id)
         context["players"] = list(dealt.players)
@@ -156,7 +156,7 @@ def add_note(request: Request, game: str, post: PostedForm) -> Response:
 def replay_page(request: Request, game: str, perspective: str | None = None) -> Response:
     """The page `doko export --format html` writes, served with its own stricter policy: every
     hand by default; while the deal is being played, only a player's own view, to that player."""
-    from doko_ledger.formats import html_replay
+    from doko_ledger.doppelkopf.files import html_replay
 
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)

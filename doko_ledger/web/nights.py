@@ -11,16 +11,16 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from doko_ledger.card_nights import CardNights, DealAlreadyRecorded, DealChanged
+from doko_ledger.doppelkopf.files.quick_entry import EntryError
+from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, DealChanged
+from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS
+from doko_ledger.doppelkopf.nights.events import DealCorrected
+from doko_ledger.doppelkopf.nights.standings import payments
+from doko_ledger.doppelkopf.nights.standings import standings as standings_of
+from doko_ledger.doppelkopf.views import bock_causes, score_view, standings_view
 from doko_ledger.errors import DokoError
-from doko_ledger.events.session import DealCorrected
-from doko_ledger.events.store import ConcurrencyError, LedgerBusy
-from doko_ledger.formats.quick_entry import EntryError
 from doko_ledger.ledger import Ledger
-from doko_ledger.projections.views import bock_causes, score_view, standings_view
-from doko_ledger.session.decide import MAX_PLAYERS
-from doko_ledger.session.standings import payments
-from doko_ledger.session.standings import standings as standings_of
+from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web import forms, qr
 from doko_ledger.web.chart import running_totals
 from doko_ledger.web.common import (

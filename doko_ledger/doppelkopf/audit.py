@@ -1,0 +1,307 @@
+"""Audit of a disputed game: every check a table argues about, and where a claim differs.
+
+Re-decides every recorded event with today's rules engine (a card, an announcement
+too late), finds revokes that later cards prove where hands were not recorded,
+checks the card points, the zero sum and the score sheet's parity, and explains
+the difference between a claimed result and the computed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any
+
+from doko_ledger.doppelkopf.events import (
+    AbandonReason,
+    AnnouncementMade,
+    CardPlayed,
+    CardsDealt,
+    DealAbandoned,
+    DealSummarized,
+    GameStarted,
+    PenaltyImposed,
+    PovertyAnswered,
+    PovertyCardsPassed,
+    PovertyCardsReturned,
+    ReservationDeclared,
+    ReservationNamed,
+    SchweinchenShown,
+)
+from doko_ledger.doppelkopf.game.commands import (
+    AbandonDeal,
+    Announce,
+    AnswerPoverty,
+    Command,
+    DealCards,
+    DeclareReservation,
+    ImposePenalty,
+    NameReservation,
+    PassPovertyCards,
+    PlayCard,
+    ReturnPovertyCards,
+    ShowSchweinchen,
+    StartGame,
+    SummarizeDeal,
+)
+from doko_ledger.doppelkopf.game.decide import decide
+from doko_ledger.doppelkopf.game.evolve import evolve
+from doko_ledger.doppelkopf.game.facts import NotScorable
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.nights.place import DealPlace
+from doko_ledger.doppelkopf.rules.play import proven_revokes
+from doko_ledger.doppelkopf.rules.ruleset import OPTION_NAMES, PRESETS, RuleSet, preset
+from doko_ledger.doppelkopf.rules.scoring import ScoreLine
+from doko_ledger.doppelkopf.score import GameScore, score_game
+from doko_ledger.errors import DokoError
+from doko_ledger.events.envelope import Recorded
+from doko_ledger.projections.checks import Check
+
+
+@dataclass(slots=True)
+class ClaimReport:
+    """A claimed result against the computed one, and what could explain the difference."""
+
+    claimed: dict[str, int]
+    computed: dict[str, int]
+    difference: dict[str, int]
+    lines: list[list[ScoreLine]]
+    rules: list[str]
+
+
+@dataclass(slots=True)
+class AuditReport:
+    game_id: str
+    checks: list[Check]
+    score: GameScore | None
+    claim: ClaimReport | None = None
+    place: DealPlace | None = None
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks) and (self.claim is None or not any(self.claim.difference.values()))
+
+
+def command_of(event: Any) -> Command | None:
+    """The command that produces `event` (None for an event another one brings with it)."""
+    match event:
+        case GameStarted():
+            return StartGame(
+                event.game_id,
+                event.players,
+                event.dealer,
+                event.rules,
+                event.played_on,
+                event.note,
+                event.solo_owed_by,
+                event.dealt_by,
+            )
+        case CardsDealt():
+            return DealCards(event.hands)
+        case ReservationDeclared():
+            return DeclareReservation(event.seat, event.healthy)
+        case ReservationNamed():
+            return NameReservation(event.seat, event.kind, event.solo)
+        case PovertyCardsPassed():
+            return PassPovertyCards(event.seat, event.cards)
+        case PovertyAnswered():
+            return AnswerPoverty(event.seat, event.accepted)
+        case PovertyCardsReturned():
+            return ReturnPovertyCards(event.seat, event.cards)
+        case DealAbandoned(reason=AbandonReason.MISDEAL):
+            return AbandonDeal(AbandonReason.MISDEAL)
+        case AnnouncementMade():
+            return Announce(event.seat, event.announcement, event.party)
+        case SchweinchenShown():
+            return ShowSchweinchen(event.seat)
+        case CardPlayed():
+            return PlayCard(event.seat, event.card)
+        case PenaltyImposed():
+            return ImposePenalty(event.seat, event.severe, event.harms_soloist, event.denials, event.reason)
+        case DealSummarized():
+            return SummarizeDeal(
+                event.game_type,
+                event.re_seats,
+                event.re_points,
+                event.re_tricks,
+                event.kontra_tricks,
+                event.announcements,
+                event.specials,
+            )
+    return None
+
+
+def _where(recorded: Recorded, state: GameState) -> str:
+    return f"event {recorded.envelope.version} (position {recorded.envelope.position}, trick {len(state.tricks) + 1})"
+
+
+def _redecide(recorded: Sequence[Recorded]) -> tuple[GameState, Check, Check, Check]:
+    """Replay every event through `decide`: cards, announcements, everything else."""
+    cards, calls, other = (
+        Check("every card legal", True),
+        Check("every announcement in time", True),
+        Check("every other event legal", True),
+    )
+    state = GameState()
+    for r in recorded:
+        command = command_of(r.event)
+        if command is not None:
+            try:
+                decide(state, command)
+            except DokoError as exc:
+                check = cards if isinstance(command, PlayCard) else calls if isinstance(command, Announce) else other
+                check.ok = False
+                check.details.append(f"{_where(r, state)}: {exc}")
+        state = evolve(state, r.event)
+    return state, cards, calls, other
+
+
+def _revokes(state: GameState, cards: Sequence[Recorded]) -> Check:
+    """Revokes proven by later cards, each with both card events (docs/rules.md §3)."""
+    check = Check("no revoke proven by a later card", True)
+    if state.dealt is not None:
+        check.details.append("hands recorded: every revoke was refused when played")
+        return check
+    tricks = [t.plays for t in state.all_tricks]
+    for seat, trick, later, card in proven_revokes(tricks, state.order):
+        check.ok = False
+        led = state.all_tricks[trick - 1].cards[0]
+        first, shown = _card_event(state, cards, trick, seat), _card_event(state, cards, later, seat)
+        check.details.append(
+            f"{state.players[seat]} did not follow {led} in trick {trick} ({first}) "
+            f"but played {card} in trick {later} ({shown})"
+        )
+    return check
+
+
+def _card_event(state: GameState, cards: Sequence[Recorded], trick: int, seat: int) -> str:
+    """The event of `seat`'s card in `trick`: card events come four to a trick, in order."""
+    index = next(i for i, (s, _) in enumerate(state.all_tricks[trick - 1].plays) if s == seat)
+    envelope = cards[(trick - 1) * 4 + index].envelope
+    return f"event {envelope.version}, position {envelope.position}"
+
+
+def _points(state: GameState) -> Check:
+    if state.summary is not None or state.abandoned is not None:
+        return Check("240 card points", True, ["no cards recorded" if state.summary else "deal thrown in"])
+    total = sum(t.points for t in state.tricks)
+    ok = not state.finished or total == 240
+    return Check("240 card points", ok, [f"{total} card points in {len(state.tricks)} tricks"])
+
+
+def _sums(result: GameScore | None) -> list[Check]:
+    if result is None:
+        return []
+    total = sum(result.deltas)
+    zero = Check("scores sum to zero", total == 0, [f"sum {total}"])
+    parities = {d % 2 for d in result.deltas}
+    details = [" ".join(f"{d:+d}" for d in result.deltas)]
+    if len(parities) > 1 and result.solo_penalty:
+        details.append("mixed because of a penalty in a solo, the one thing that may mix them (docs/rules.md §9)")
+    parity = Check("all scores even or all odd", len(parities) == 1 or result.solo_penalty, details)
+    return [zero, parity]
+
+
+def _explain(
+    result: GameScore, claimed: Mapping[str, int], state: GameState, place: DealPlace | None = None
+) -> ClaimReport:
+    """The per-player difference, the derivation lines whose points make up one share of
+    it, and the rule sets under which the claim would be right."""
+    computed = result.by_player
+    difference = {p: claimed.get(p, 0) - computed[p] for p in result.players}
+    lines: list[list[ScoreLine]] = []
+    rule_names: list[str] = []
+    if any(difference.values()) and result.score is not None:
+        unbocked = _without_bock(state, claimed, place)
+        if unbocked is not None:  # the night's bock round is the whole difference
+            return ClaimReport(dict(claimed), computed, difference, [], [unbocked])
+        rule_names = _rules_matching(state, claimed, place)
+        lone_seat = state.declarer if result.score.lone else None
+        share = next(abs(difference[p]) for s, p in enumerate(result.players) if s != lone_seat)
+        scoring = [line for line in result.score.lines if line.points]
+        for size in (1, 2, 3):
+            lines += [list(c) for c in combinations(scoring, size) if sum(line.points for line in c) == share]
+            if lines:
+                break
+    return ClaimReport(dict(claimed), computed, difference, lines[:5], rule_names)
+
+
+def _without_bock(state: GameState, claimed: Mapping[str, int], place: DealPlace | None) -> str | None:
+    """The claim is the deal's score without its night's bock round: said so, else None."""
+    if place is None or place.bock is None:
+        return None
+    try:
+        if score_game(state).by_player != dict(claimed):
+            return None
+    except NotScorable:
+        return None
+    return f"{state.rules.preset} without the night's {place.bock.item} ({place.bock.cause})"
+
+
+def _rules_matching(state: GameState, claimed: Mapping[str, int], place: DealPlace | None = None) -> list[str]:
+    """Presets, and single option changes of the game's rules, under which the claim holds
+    (a card night's deal in its bock round)."""
+    found = []
+    candidates: list[tuple[str, RuleSet]] = [(name, preset(name)) for name in PRESETS]
+    base = state.rules
+    for name in OPTION_NAMES:
+        value = getattr(base, name)
+        for other in _alternatives(value):
+            candidates.append((f"{base.preset} with {name}={other}", replace(base, **{name: other})))
+    for label, rules in candidates:
+        try:
+            if score_game(state, rules, place=place).by_player == dict(claimed):
+                found.append(label)
+        except (NotScorable, ValueError):
+            continue
+    return found
+
+
+def _alternatives(value: Any) -> list[Any]:
+    if isinstance(value, bool):
+        return [not value]
+    alternatives = {
+        "any": ["trump", "plain"],
+        "after_first": ["tricks"],
+        "additive": ["doubling"],
+        "doubling": ["additive"],
+        "standard": ["ddv"],
+        "ddv": ["standard"],
+    }
+    return alternatives.get(value, [])
+
+
+def audit(
+    recorded: Sequence[Recorded],
+    chain_problems: Sequence[str],
+    claimed: Mapping[str, int] | None,
+    place: DealPlace | None = None,
+) -> AuditReport:
+    """Every check of a game; with `claimed` (player → points), the differences explained.
+    `place`: the game's place in its card night (its bock round is in the score)."""
+    chain = Check("hash chain intact", not chain_problems, list(chain_problems) or ["every hash matches"])
+    state, cards, calls, other = _redecide(recorded)
+    card_events = [r for r in recorded if isinstance(r.event, CardPlayed)]
+    checks = [chain, cards, _revokes(state, card_events), calls, other, _points(state)]
+    result: GameScore | None
+    try:
+        result = score_game(state, place=place)
+    except NotScorable as exc:
+        result = None
+        checks.append(Check("game scorable", False, [str(exc)]))
+    checks += _sums(result)
+    claim = None
+    if claimed is not None and result is not None:
+        unknown = [p for p in claimed if p not in state.players]
+        if unknown:
+            raise DokoError(
+                f"claimed result names {unknown[0]!r}, who did not play (players: {', '.join(state.players)})"
+            )
+        missing = [p for p in state.players if p not in claimed]
+        if missing:
+            raise DokoError(f"the claimed result must name every player: {', '.join(missing)} missing")
+        total = sum(claimed.values())
+        checks.append(Check("the claim sums to zero", total == 0, [f"sum {total:+d}"]))
+        claim = _explain(result, claimed, state, place)
+    return AuditReport(state.game_id, checks, result, claim, place)

@@ -1,0 +1,137 @@
+"""The HTML replay: one self-contained page that steps through a game card by card.
+
+``dumps(view)`` takes the frames view of a game (``projections.views.frames_view``) and returns
+a whole HTML document. Its CSS and JavaScript are inline and the view is embedded as JSON in a
+``<script type="application/json">`` element; the page loads nothing from anywhere (its Content
+Security Policy forbids it) and builds its DOM with ``textContent`` only, so player names and
+notes stay text. The page's look and behaviour live in ``html_replay.css`` and ``html_replay.js``
+beside this module.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from collections.abc import Mapping
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+from doko_ledger.doppelkopf.nights.place import deal_marks
+
+__all__ = ["dumps"]
+
+# Inside a JSON string these are the same characters; escaped, no "</script>" or "<!--" can
+# close the data element early, and U+2028/U+2029 cannot end a line in a script.
+_JSON_ESCAPES = {
+    ord("<"): "\\u003c",
+    ord(">"): "\\u003e",
+    ord("&"): "\\u0026",
+    0x2028: "\\u2028",
+    0x2029: "\\u2029",
+}
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="{policy}">
+<meta name="generator" content="doko_ledger">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+<header class="top">
+<h1><span class="kind">Doppelkopf · </span><span id="title">{heading}</span></h1>
+<p class="meta" id="meta"></p>
+</header>
+<main class="layout">
+<section class="board" aria-label="the table">
+<p class="caption" id="caption" aria-live="polite"></p>
+<div class="table" id="table"><div class="felt" id="felt"></div></div>
+<nav class="controls" aria-label="replay controls">
+<button type="button" id="first" title="first (Home)">⇤ First</button>
+<button type="button" id="previous-trick" title="previous trick (Up, Page Up)">« Trick</button>
+<button type="button" id="previous" title="previous card (Left)">‹ Card</button>
+<button type="button" id="next" title="next card (Right)">Card ›</button>
+<button type="button" id="next-trick" title="next trick (Down, Page Down)">Trick »</button>
+<button type="button" id="last" title="last (End)">Last ⇥</button>
+<input class="scrub" id="scrub" type="range" min="0" max="0" value="0" aria-label="step">
+<span class="indicator" id="indicator"></span>
+</nav>
+<p class="keys"><kbd>←</kbd> <kbd>→</kbd> card · <kbd>↑</kbd> <kbd>↓</kbd> trick · <kbd>Home</kbd> <kbd>End</kbd></p>
+</section>
+<aside class="side">
+<section class="panel notes-panel" id="notes-panel" aria-live="polite">
+<h2 id="notes-title">Notes</h2>
+<div id="notes"></div>
+</section>
+<section class="panel" id="result-panel" hidden>
+<h2>Result</h2>
+<div id="result"></div>
+</section>
+<section class="panel">
+<h2>Score sheet</h2>
+<table class="sheet" id="sheet"></table>
+<p class="totals" id="totals" hidden></p>
+<p class="totals" id="sheet-hidden" hidden>Card points are hidden until the end.</p>
+</section>
+<section class="panel">
+<h2>Announcements</h2>
+<ul class="calls" id="calls"></ul>
+</section>
+<section class="panel all-notes-panel" id="all-notes-panel" hidden>
+<h2>All notes</h2>
+<ol class="all-notes" id="all-notes"></ol>
+</section>
+</aside>
+</main>
+<noscript><p>This replay needs JavaScript.</p></noscript>
+<script type="application/json" id="replay-data">{data}</script>
+<script>{js}</script>
+</body>
+</html>
+"""
+
+
+@cache
+def _asset(name: str) -> str:
+    return files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _source_hash(text: str) -> str:
+    """The CSP source expression that allows exactly this inline script or style."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def embedded_json(view: Mapping[str, Any]) -> str:
+    """The view as JSON that is safe inside a ``<script>`` element and parses back to the view."""
+    text = json.dumps(view, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.translate(_JSON_ESCAPES)
+
+
+def dumps(view: Mapping[str, Any]) -> str:
+    """The replay page of a game's frames view, as one HTML document."""
+    css, js = _asset("html_replay.css"), _asset("html_replay.js")
+    policy = (
+        f"default-src 'none'; script-src {_source_hash(js)}; style-src {_source_hash(css)}; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    game_id = str(view.get("game_id") or "game")
+    heading = game_id
+    night = view.get("night")
+    if night:  # a card night's deal: its number, and whether it was voided or corrected
+        marks = deal_marks(night["status"], night["corrected_by"], night["replaces"])
+        heading += f" · deal {night['deal']} of {night['session']}" + (f" ({marks})" if marks else "")
+    return _PAGE.format(
+        policy=policy,
+        title=html.escape(f"{game_id} · Doppelkopf replay"),
+        heading=html.escape(heading),
+        css=css,
+        data=embedded_json(view),
+        js=js,
+    )

@@ -1,0 +1,522 @@
+"""The YAML session file, a card night deal by deal (docs/rules.md §9): `load`, `loads`, `dump`,
+`dumps` (schema: `schemas/session.schema.json`), and `to_night` / `from_night`.
+
+```yaml
+format: doko-session/1
+id: 2026-11-28-kitchen
+played_on: '2026-11-28'
+players: [Anna, Ben, Clara, Dirk, Emil]      # 4-7, in seat order
+first_dealer: Anna
+rules: {preset: standard, bock_triggers: [tie, lost_solo]}
+rate: '0.05'                                  # money per point (optional)
+deals:                                        # in order: who deals and who plays are derived
+  - {game: normal, re: [Ben, Clara], re_points: 151, announcements: [{Ben: re}]}
+  - {game: club_solo, re: [Dirk], re_points: 80}
+  - {misdeal: true}
+closed: true
+```
+
+Each deal has the fields of a game file's `summary:`. Loading replays the night through
+the recorder, so a file that loads is a night the rules allow; anything else is a
+`SourceError` naming the line and field (`deals[3].re_points`). `dumps(loads(text)) == text`
+for text that `dumps` wrote; the comments it writes (dealer, sit-outs, bock, points) are
+derived and ignored when read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from doko_ledger.doppelkopf.game.commands import IllegalMove
+from doko_ledger.doppelkopf.game.record import MISDEAL as MISDEAL_REASON
+from doko_ledger.doppelkopf.game.record import GameRecord, RecordError, SummaryRecord, to_events
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.night import Night
+from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
+from doko_ledger.errors import DokoError
+from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
+from doko_ledger.schema_files import schema_errors
+
+FORMAT = "doko-session/1"
+SCHEMA = "session.schema.json"
+DEFAULT_MATCH_LENGTH = 8
+
+FieldPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Misdeal:
+    """A deal thrown in, written `{misdeal: true}`: it scores nothing and the same dealer deals again."""
+
+
+MISDEAL = Misdeal()
+
+Deal = SummaryRecord | Misdeal
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFile:
+    """A card night as written down: the players in seat order, the first dealer, the rules,
+    and the deals in order. `match_length` None means the default of 8 deals; `note` is the
+    file's leading comment."""
+
+    id: str
+    players: tuple[str, ...]
+    first_dealer: str
+    rules: RuleSet = RuleSet()
+    deals: tuple[Deal, ...] = ()
+    played_on: str | None = None
+    match_length: int | None = None
+    rate: str | None = None
+    closed: bool = False
+    note: str | None = None
+
+
+class SessionFileError(DokoError, ValueError):
+    """A session the recorder refuses; `path` says which entry (`("deals", 3, "re")`)."""
+
+    def __init__(self, message: str, path: FieldPath) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedSession:
+    """A session file read and replayed: what it says and the night it makes."""
+
+    session: SessionFile
+    night: Night
+
+
+# -- reading -----------------------------------------------------------------
+
+
+def read(text: str, source: str = "<text>") -> LoadedSession:
+    """Read and replay a session file; `SourceError` naming the line and field of the first
+    problem, whether the text is malformed, breaks the schema, or breaks a rule of the night
+    or of a game."""
+    doc = parse_yaml(text, source)
+    session, close_first = _session(doc)
+    try:
+        night = _replay(session, close_first=close_first)
+    except SessionFileError as exc:
+        raise doc.error(str(exc), exc.path) from None
+    return LoadedSession(session, night)
+
+
+def loads(text: str, source: str = "<text>") -> SessionFile:
+    """Read a session file's text; a session that loads is a legal night (see `read`)."""
+    return read(text, source).session
+
+
+def read_file(path: str | Path) -> LoadedSession:
+    """`read` a session file from disk; unreadable files are a `SourceError` too."""
+    return read(read_text(path), str(path))
+
+
+def load(path: str | Path | TextIO) -> SessionFile:
+    if isinstance(path, (str, Path)):
+        return read_file(path).session
+    return loads(path.read(), getattr(path, "name", "<stream>"))
+
+
+def _session(doc: YamlDocument) -> tuple[SessionFile, bool]:
+    """The session a document holds, and whether it says `closed: true` before its deals."""
+    data = doc.data
+    if not isinstance(data, dict):
+        raise doc.error("a session file is a mapping with format, id, players, first_dealer, rules and deals", ())
+    rules = _rules(doc, data.get("rules", "standard"))
+    _validate(doc, data)
+    players = tuple(data["players"])
+    first_dealer = data["first_dealer"]
+    if first_dealer not in players:
+        raise doc.error(
+            f"the first dealer {first_dealer!r} is not at the table (players: {', '.join(players)})", ["first_dealer"]
+        )
+    rate = data.get("rate")
+    deals = tuple(_deal(d) for d in data.get("deals", []))
+    closed = data.get("closed", False)
+    keys = list(data)  # in the order of the file
+    close_first = closed and bool(deals) and keys.index("closed") < keys.index("deals")
+    session = SessionFile(
+        id=data["id"],
+        players=players,
+        first_dealer=first_dealer,
+        rules=rules,
+        deals=deals,
+        played_on=data.get("played_on"),
+        match_length=data.get("match_length"),
+        rate=None if rate is None else str(rate),
+        closed=closed,
+        note=doc.note(),
+    )
+    return session, close_first
+
+
+def _deal(data: dict[str, Any]) -> Deal:
+    if "misdeal" in data:
+        return MISDEAL
+    tricks = data.get("tricks")
+    return SummaryRecord(
+        game=data["game"],
+        re=tuple(data["re"]),
+        re_points=data["re_points"],
+        tricks=None if tricks is None else (tricks["re"], tricks["kontra"]),
+        announcements=tuple((str(p), str(a)) for call in data.get("announcements", []) for p, a in call.items()),
+        specials=tuple((s["kind"], s["party"], s.get("from")) for s in data.get("specials", [])),
+    )
+
+
+def _rules(doc: YamlDocument, spec: Any) -> RuleSet:
+    try:
+        return preset(spec) if isinstance(spec, str) else rules_from_mapping(spec)
+    except RuleSetError as exc:
+        path: list[str | int] = ["rules"]
+        if isinstance(spec, dict):
+            path += [k for k in spec if repr(k) in str(exc)][:1]
+        raise doc.error(str(exc), path) from None
+
+
+# -- the schema, with messages a person can act on -----------------------------
+
+_DEAL_FIELDS = "game, re, re_points, tricks, announcements, specials"
+
+
+def _validate(doc: YamlDocument, data: dict[str, Any]) -> None:
+    """The first schema error in the order of the file, the innermost at one place."""
+    errors = schema_errors(SCHEMA, data)
+    if not errors:
+        return
+    located = [(_error_path(e), e) for e in errors]
+    path, error = min(located, key=lambda pe: (doc.line_of(pe[0]) or 0, -len(pe[0])))
+    raise doc.error(_schema_message(error, path), path)
+
+
+def _error_path(error: Any) -> list[str | int]:
+    path: list[str | int] = list(error.absolute_path)
+    instance = error.instance
+    if error.validator == "additionalProperties" and isinstance(instance, dict):
+        allowed = error.schema.get("properties", {})
+        path += [k for k in instance if k not in allowed][:1]
+    elif error.validator == "required" and isinstance(instance, dict):
+        path += [k for k in error.validator_value if k not in instance][:1]
+    elif error.validator == "uniqueItems" and isinstance(instance, list):
+        path += [next(i for i, item in enumerate(instance) if item in instance[:i])]
+    return path
+
+
+def _schema_message(error: Any, path: list[str | int]) -> str:
+    kind, instance, key = error.validator, error.instance, path[-1] if path else None
+    in_deal = len(path) >= 2 and path[0] == "deals"
+    if kind == "additionalProperties":
+        if in_deal and isinstance(instance, dict) and "misdeal" in instance:
+            return f"a deal thrown in is written {{misdeal: true}} and nothing else, not with {key!r}"
+        known = _DEAL_FIELDS if in_deal else ", ".join(error.schema.get("properties", {}))
+        return f"unknown field {key!r} (known: {known})"
+    if kind == "required":
+        if in_deal:
+            return f"missing {key!r}: a deal needs game, re and re_points, or is {{misdeal: true}}"
+        return f"missing {key!r}: a session file needs format, id, players and first_dealer"
+    if path == ["players"] and kind in ("minItems", "maxItems"):
+        return f"a card night has 4 to 7 players, not {len(instance)}"
+    if kind == "uniqueItems" and path[:1] == ["players"]:
+        return f"player {instance[path[-1]]!r} is at the table twice" if isinstance(key, int) else error.message
+    if path == ["format"]:
+        hint = " (this is a game file)" if instance == "doko-game/1" else ""
+        return f"not a session file: format must be {FORMAT}, not {instance!r}{hint}"
+    if kind == "const" and key == "misdeal":
+        return "a deal thrown in is written {misdeal: true}"
+    if path == ["match_length"] and kind in ("minimum", "maximum"):
+        return f"a match has 1 to 100 deals, not {instance}"
+    if key == "re_points" and kind in ("minimum", "maximum"):
+        return f"Re's card points are 0-240, not {instance}"
+    if kind == "type" and in_deal and len(path) == 2:
+        example = "{game: normal, re: [Anna, Ben], re_points: 151}"
+        return f"a deal is a mapping such as {example} or {{misdeal: true}}, not {instance!r}"
+    if kind == "pattern" and path == ["id"]:
+        return f"an id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, not {instance!r}"
+    if kind == "pattern":
+        return f"a player's name has no white space at either end and no line break, not {instance!r}"
+    return str(error.message)
+
+
+# -- replaying through the recorder ---------------------------------------------------
+
+
+def to_night(session: SessionFile) -> Night:
+    """The night a session makes, each deal decided by the recorder in order;
+    `SessionFileError` with the path of the first deal or field it refuses."""
+    return _replay(session)
+
+
+def _replay(session: SessionFile, *, close_first: bool = False) -> Night:
+    night = Night()
+    if session.first_dealer not in session.players:
+        raise SessionFileError(f"the first dealer {session.first_dealer!r} is not at the table", ("first_dealer",))
+    start = StartSession(
+        session.id,
+        session.players,
+        session.players.index(session.first_dealer),
+        session.rules,
+        session.match_length or DEFAULT_MATCH_LENGTH,
+        session.played_on,
+        session.rate,
+    )
+    try:
+        night.start(start)
+    except IllegalMove as exc:
+        raise SessionFileError(str(exc), _start_path(session, str(exc))) from None
+    if close_first:
+        night.close()
+    for index, deal in enumerate(session.deals):
+        _add(night, session, deal, index)
+    if session.closed and not close_first:
+        try:
+            night.close()
+        except IllegalMove as exc:
+            raise SessionFileError(str(exc), ("closed",)) from None
+    return night
+
+
+def _start_path(session: SessionFile, message: str) -> FieldPath:
+    """Which field a refused start is about (by the recorder's message)."""
+    for opening, field in (
+        ("the money rate", "rate"),
+        ("a match", "match_length"),
+        ("the first dealer", "first_dealer"),
+    ):
+        if message.startswith(opening):
+            return (field,)
+    named = [i for i, p in enumerate(session.players) if repr(p) in message]
+    return ("players", named[-1]) if named else ("players",)
+
+
+def _add(night: Night, session: SessionFile, deal: Deal, index: int) -> None:
+    where: FieldPath = ("deals", index)
+    if isinstance(deal, Misdeal):
+        try:
+            night.add(night.deal_record(None, abandoned=True))
+        except (RecordError, IllegalMove) as exc:
+            raise SessionFileError(str(exc), where) from None
+        return
+    _check_names(session, deal, night.schedule().next, where)
+    record = night.deal_record(deal)
+    try:
+        night.add(record)
+    except RecordError as exc:
+        raise SessionFileError(str(exc), (*where, *_deal_path(record, deal, exc.path))) from None
+    except IllegalMove as exc:
+        raise SessionFileError(str(exc), where) from None
+
+
+def _named(summary: SummaryRecord) -> Iterator[tuple[FieldPath, str]]:
+    for k, player in enumerate(summary.re):
+        yield ("re", k), player
+    for j, (player, _) in enumerate(summary.announcements):
+        yield ("announcements", j), player
+    for j, (_, _, caught) in enumerate(summary.specials):
+        if caught is not None:
+            yield ("specials", j, "from"), caught
+
+
+def _check_names(session: SessionFile, summary: SummaryRecord, nxt: NextDeal, where: FieldPath) -> None:
+    """Every player a deal names plays it (docs/rules.md §9: the four to the dealer's left)."""
+    for path, name in _named(summary):
+        if name in nxt.playing:
+            continue
+        if name in session.players:
+            raise SessionFileError(
+                f"{name} sits out deal {nxt.number} ({nxt.dealer} deals; playing: {', '.join(nxt.playing)})",
+                (*where, *path),
+            )
+        raise SessionFileError(f"unknown player {name!r} (players: {', '.join(session.players)})", (*where, *path))
+
+
+def _deal_path(record: GameRecord, summary: SummaryRecord, path: tuple[str | int, ...]) -> FieldPath:
+    """A game record's path as a path in the deal; a summary refused as a whole is narrowed
+    down to the first announcement or special that breaks it, else to its tricks, re or game."""
+    if path[:1] != ("summary",):
+        return ()
+    if len(path) > 1:
+        return path[1:]
+
+    def refused(candidate: SummaryRecord) -> str | None:
+        try:
+            to_events(dataclasses.replace(record, summary=candidate))
+        except RecordError as exc:
+            return str(exc)
+        return None
+
+    bare = dataclasses.replace(summary, announcements=(), specials=())
+    message = refused(bare)
+    if message is None:
+        for j in range(len(summary.announcements)):
+            if refused(dataclasses.replace(bare, announcements=summary.announcements[: j + 1])):
+                return ("announcements", j)
+        for j in range(len(summary.specials)):
+            if refused(dataclasses.replace(summary, specials=summary.specials[: j + 1])):
+                return ("specials", j)
+        return ()
+    if summary.tricks is not None and refused(dataclasses.replace(bare, tricks=None)) is None:
+        return ("tricks",)
+    return ("game",) if "(option" in message else ("re",)
+
+
+# -- from a night -------------------------------------------------------------------
+
+
+def from_night(night: Night) -> SessionFile:
+    """The session file of a recorded night: its deals in force, in order (voided deals
+    left out, corrected ones as corrected). Only deals recorded by their facts or thrown
+    in as a misdeal fit a session file; a deal played card by card is a `SessionFileError`."""
+    state = night.state
+    if not state.started:
+        raise SessionFileError("the night has not started", ())
+    deals = tuple(_deal_of(night.games[g], g, i) for i, g in enumerate(state.deals))
+    return SessionFile(
+        id=state.session_id,
+        players=state.players,
+        first_dealer=state.players[state.first_dealer],
+        rules=state.rules,
+        deals=deals,
+        played_on=state.played_on,
+        match_length=None if state.match_length == DEFAULT_MATCH_LENGTH else state.match_length,
+        rate=state.rate,
+        closed=state.closed,
+    )
+
+
+def _deal_of(game: GameState, game_id: str, index: int) -> Deal:
+    if game.abandoned == MISDEAL_REASON:
+        return MISDEAL
+    summary = game.summary
+    if summary is None or game.abandoned is not None:
+        how = "thrown in after a declined poverty" if game.abandoned is not None else "played card by card"
+        raise SessionFileError(
+            f"deal {index + 1} ({game_id}) was {how}: a session file holds deals by their facts only; "
+            "export that game as a game file",
+            ("deals", index),
+        )
+    names = game.players
+    return SummaryRecord(
+        game=summary.game_type.value,
+        re=tuple(names[s] for s in summary.re_seats),
+        re_points=summary.re_points,
+        tricks=None
+        if summary.re_tricks is None or summary.kontra_tricks is None
+        else (
+            summary.re_tricks,
+            summary.kontra_tricks,
+        ),
+        announcements=tuple((names[c.seat], c.announcement.value) for c in summary.announcements),
+        specials=tuple(
+            (s.kind.value, s.party.value, None if s.caught_from is None else names[s.caught_from])
+            for s in summary.specials
+        ),
+    )
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def dumps(session: SessionFile) -> str:
+    """The canonical text of a session file, with derived comments: who deals, who sits
+    out, bock, what each deal scored, and the totals."""
+    try:
+        rows: tuple[DealRow, ...] | None = _replay(session).schedule().rows
+    except DokoError:
+        rows = None
+    lines = [] if session.note is None else [f"# {line}".rstrip() for line in session.note.split("\n")]
+    lines += [f"format: {FORMAT}", f"id: {dump_flow(session.id)}"]
+    if session.played_on is not None:
+        lines.append(f"played_on: {dump_flow(session.played_on)}")
+    lines += [
+        f"players: {dump_flow(list(session.players))}",
+        f"first_dealer: {dump_flow(session.first_dealer)}",
+        f"rules: {_dump_rules(session.rules)}",
+    ]
+    if session.match_length is not None:
+        lines.append(f"match_length: {session.match_length}")
+    if session.rate is not None:
+        lines.append(f"rate: {dump_flow(session.rate)}")
+    if not session.deals:
+        lines.append("deals: []")
+    else:
+        totals = ""
+        if rows:
+            totals = "  # totals: " + ", ".join(f"{p} {t:+d}" for p, t in rows[-1].totals.items())
+        lines.append("deals:" + totals)
+        for index, deal in enumerate(session.deals):
+            comment = "" if rows is None else f"  # {_describe(rows[index])}"
+            lines.append(f"  - {dump_flow(_deal_mapping(deal))}{comment}")
+    if session.closed:
+        lines.append("closed: true")
+    return "\n".join(lines) + "\n"
+
+
+def dump(session: SessionFile, path: str | Path | TextIO) -> None:
+    text = dumps(session)
+    if isinstance(path, (str, Path)):
+        Path(path).write_text(text, encoding="utf-8")
+    else:
+        path.write(text)
+
+
+def _deal_mapping(deal: Deal) -> dict[str, Any]:
+    if isinstance(deal, Misdeal):
+        return {"misdeal": True}
+    out: dict[str, Any] = {"game": deal.game, "re": list(deal.re), "re_points": deal.re_points}
+    if deal.tricks is not None:
+        out["tricks"] = {"re": deal.tricks[0], "kontra": deal.tricks[1]}
+    if deal.announcements:
+        out["announcements"] = [{p: a} for p, a in deal.announcements]
+    if deal.specials:
+        out["specials"] = [
+            {"kind": kind, "party": party, **({} if caught is None else {"from": caught})}
+            for kind, party, caught in deal.specials
+        ]
+    return out
+
+
+def _describe(row: DealRow) -> str:
+    """One deal in a line: `7: Clara deals, Emil sits out, bock` and the multiplier, then each
+    player's points (`Ben +4 Clara +4 Dirk -4 Emil -4`)."""
+    parts = [f"{row.number}: {row.dealer} deals"]
+    if row.sitting_out == (row.dealer,):
+        parts[0] += " and sits out"
+    elif row.sitting_out:
+        parts.append(f"{', '.join(row.sitting_out)} sit{'s' if len(row.sitting_out) == 1 else ''} out")
+    if row.outcome.abandoned:
+        parts.append(f"thrown in, {row.dealer} deals again")
+    elif row.compulsory:
+        parts.append(f"compulsory solo, not counted, {row.dealer} deals again")
+    elif row.forced:
+        parts.append("forced solo" + ("" if row.counts else ", not counted"))
+    if row.multiplier > 1:
+        parts.append(f"bock ×{row.multiplier}")
+    if row.bock_rounds_started:
+        many = row.bock_rounds_started
+        parts.append("starts a bock round" if many == 1 else f"starts {many} bock rounds")
+    if row.outcome.finished:
+        parts.append(" ".join(f"{p} {row.deltas[p]:+d}" for p in row.playing))
+    return ", ".join(parts)
+
+
+def _dump_rules(rules: RuleSet) -> str:
+    changed = rules.changed_from_preset()
+    if not changed:
+        return rules.preset
+    return dump_flow({"preset": rules.preset, **changed})
+
+
+def is_session_text(text: str) -> bool:
+    """True for a card night's text (`format: doko-session/…`, or a top-level `deals:`), as
+    `doko import` tells sessions from games."""
+    return re.search(r"^(format:\s*doko-session/|deals:)", text, flags=re.MULTILINE) is not None

@@ -1,0 +1,189 @@
+"""The short text forms of quick entry at the table: `Anna,Clara`, `9:3`, `Anna=re,Clara=no90`,
+`re:fox_caught:Ben`. Each parser names the flag and the bad part when it refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from doko_ledger.doppelkopf.cards import Card, parse_card
+from doko_ledger.doppelkopf.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.game_types import GameType, GameTypeError, parse_game_type
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.errors import DokoError
+from doko_ledger.names import find_player, normalized
+from doko_ledger.numbers import NumberTooLong, shortened, whole_number
+
+
+class EntryError(DokoError, ValueError):
+    """A quick-entry value that cannot be read; says which flag and what is expected."""
+
+    exit_code = 2
+
+
+def names(text: str, flag: str) -> tuple[str, ...]:
+    """`Anna, Clara` → ("Anna", "Clara"), in Unicode's composed form (NFC) as names are kept."""
+    out = tuple(normalized(n.strip()) for n in text.split(",") if n.strip())
+    if not out:
+        raise EntryError(f"{flag}: name at least one player, e.g. Anna,Clara")
+    return out
+
+
+def tricks(text: str, flag: str = "--tricks") -> tuple[int, int]:
+    """`9:3` → Re's and Kontra's tricks."""
+    re_part, _, kontra_part = text.partition(":")
+    try:
+        re_tricks, kontra_tricks = whole_number(re_part), whole_number(kontra_part)
+    except NumberTooLong as exc:
+        raise EntryError(f"{flag}: {exc}") from None
+    if re_tricks is None or kontra_tricks is None:
+        raise EntryError(f"{flag}: write Re's and Kontra's tricks as RE:KONTRA, e.g. 9:3, not {shortened(text, 40)!r}")
+    return re_tricks, kontra_tricks
+
+
+def points(text: str, what: str) -> int:
+    """`+5`, `-5`, `5`: one player's points, as a claim writes them."""
+    try:
+        value = whole_number(text.strip(), signed=True)
+    except NumberTooLong as exc:
+        raise EntryError(f"{what}: {exc}") from None
+    if value is None:
+        raise EntryError(f"{what}: write a whole number such as +5 or -5, not {shortened(text, 40)!r}")
+    return value
+
+
+def claim(text: str, flag: str = "--claimed") -> dict[str, int]:
+    """`Anna=+5,Ben=-5,...` → each player's claimed points."""
+    claimed: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise EntryError(f"{flag}: write PLAYER=POINTS, e.g. Anna=+5, not {shortened(part, 40)!r}")
+        try:
+            number = whole_number(value.strip(), signed=True)
+        except NumberTooLong as exc:
+            raise EntryError(f"{flag}: {shortened(name.strip(), 40)!r}: {exc}") from None
+        if number is None:
+            raise EntryError(f"{flag}: write PLAYER=POINTS, e.g. Anna=+5, not {shortened(part, 40)!r}")
+        claimed[normalized(name.strip())] = number
+    if not claimed:
+        raise EntryError(f"{flag}: name every player's points, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5")
+    return claimed
+
+
+def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], ...]:
+    """`Anna=re,Clara=no90` (also repeated) → (("Anna", "re"), ("Clara", "no90")), in order."""
+    known = {a.value for a in Announcement}
+    out = []
+    for part in (p.strip() for text in parts for p in text.split(",")):
+        if not part:
+            continue
+        player, sep, what = part.partition("=")
+        what = what.strip().lower()
+        if not sep or not player.strip() or what not in known:
+            raise EntryError(f"{flag}: write PLAYER=CALL with a call of {', '.join(sorted(known))}, not {part!r}")
+        out.append((normalized(player.strip()), what))
+    return tuple(out)
+
+
+def specials(parts: Sequence[str], flag: str = "--special") -> tuple[tuple[str, str, str | None], ...]:
+    """`re:fox_caught:Ben`, `kontra:doppelkopf` → (kind, party, caught from)."""
+    kinds = {k.value for k in SpecialKind}
+    out = []
+    for part in (p.strip() for text in parts for p in text.split(",")):
+        if not part:
+            continue
+        fields = [f.strip() for f in part.split(":")]
+        fields[:2] = [f.lower() for f in fields[:2]]
+        if len(fields) not in (2, 3) or fields[0] not in {p.value for p in Party} or fields[1] not in kinds:
+            raise EntryError(
+                f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {', '.join(sorted(kinds))}), not {part!r}"
+            )
+        out.append((fields[1], fields[0], normalized(fields[2]) if len(fields) == 3 else None))
+    return tuple(out)
+
+
+def summary(
+    game: str,
+    re: str,
+    re_points: int,
+    tricks_text: str | None = None,
+    call_parts: Sequence[str] = (),
+    special_parts: Sequence[str] = (),
+) -> SummaryRecord:
+    """The facts of a deal from quick-entry text; the game rules check them when recorded.
+    The game type may be given by any of its names (`queen`, `Damensolo`)."""
+    try:
+        game_type = parse_game_type(game)
+    except GameTypeError as exc:
+        raise EntryError(f"--game: {exc}") from None
+    return SummaryRecord(
+        game=game_type.value,
+        re=names(re, "--re"),
+        re_points=re_points,
+        tricks=None if tricks_text is None else tricks(tricks_text),
+        announcements=calls(call_parts),
+        specials=specials(special_parts),
+    )
+
+
+def extend_record(record: GameRecord, tokens: Sequence[str], reservations_open: bool) -> GameRecord:
+    """The game record with more of the play typed at the table: cards (`CQ`, `♥10`) in play
+    order, calls `NAME=re` … `NAME=schweinchen` between them, and, while the reservations are
+    open, `NAME=club_solo` / `NAME=marriage` before the first card (the others said healthy)."""
+    reservations = dict(record.reservations)
+    tricks = [list(t) for t in record.tricks]
+    calls_ = {a.value for a in Announcement} | {SCHWEINCHEN}
+    for token in tokens:
+        player, sep, what = token.partition("=")
+        if sep:
+            named, what = normalized(player.strip()), what.strip().lower()
+            found = find_player(named, record.players)
+            if found is None:
+                raise EntryError(f"{token!r}: unknown player {named!r} (players: {', '.join(record.players)})")
+            player, what = found, _reservation_word(what)
+            if what in calls_ or " " in what:
+                _append(tricks, Said(player, what))
+            elif what == "poverty":
+                raise EntryError("a poverty's exchange is recorded with a game file (`doko import`), not card by card")
+            elif what in _RESERVATION_WORDS and reservations_open and not any(tricks):
+                if what == "healthy":
+                    reservations.pop(player, None)
+                else:
+                    reservations[player] = what
+            else:
+                raise EntryError(f"{token!r}: not a call{' or reservation' if reservations_open else ''} here")
+        else:
+            _append(tricks, parse_card(token))
+    order = [p for p in _asking(record) if p in reservations]
+    return replace(
+        record,
+        reservations=tuple((p, reservations[p]) for p in order),
+        tricks=tuple(tuple(t) for t in tricks),
+        reservations_open=record.reservations_open and not tokens,
+    )
+
+
+_RESERVATION_WORDS = {g.value for g in GameType if g.is_declared_solo} | {"marriage", "reservation", "healthy"}
+
+
+def _reservation_word(what: str) -> str:
+    """A reservation by any name of its game (`Kreuzsolo` is club_solo); other words as they are."""
+    if what in _RESERVATION_WORDS or " " in what:
+        return what
+    try:
+        return parse_game_type(what).value
+    except GameTypeError:
+        return what
+
+
+def _asking(record: GameRecord) -> list[str]:
+    start = record.players.index(record.dealer) + 1
+    return [record.players[(start + i) % 4] for i in range(4)]
+
+
+def _append(tricks: list[list[PlayItem]], item: PlayItem) -> None:
+    if not tricks or sum(isinstance(i, Card) for i in tricks[-1]) == 4:
+        tricks.append([])
+    tricks[-1].append(item)

@@ -1,0 +1,150 @@
+"""What a recorder can ask of a game, and the error a refused command raises."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.events import AbandonReason, SummaryCall, SummarySpecial
+from doko_ledger.doppelkopf.game.state import GameState, Hand
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.errors import DokoError
+
+
+class IllegalMove(DokoError, ValueError):
+    """A command the rules or the game so far do not allow; `seat` names whose part is wrong."""
+
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    game_id: str
+    players: tuple[str, ...]
+    dealer: int
+    rules: RuleSet
+    played_on: str | None = None
+    note: str | None = None
+    solo_owed_by: tuple[str, ...] = ()
+    dealt_by: str | None = None
+    """Who dealt, when they sit the deal out (a card night of five or more)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealCards:
+    hands: tuple[Hand, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareReservation:
+    """Say healthy (`healthy=True`) or reservation, in turn from the dealer's left."""
+
+    seat: int
+    healthy: bool
+
+
+@dataclass(frozen=True, slots=True)
+class NameReservation:
+    """Say what the reservation is; `solo` is the solo type for a solo."""
+
+    seat: int
+    kind: ReservationKind
+    solo: GameType | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PassPovertyCards:
+    seat: int
+    cards: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerPoverty:
+    seat: int
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnPovertyCards:
+    seat: int
+    cards: tuple[Card, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AbandonDeal:
+    reason: AbandonReason = AbandonReason.MISDEAL
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """An announcement; `party` is needed only where the record cannot tell the player's party."""
+
+    seat: int
+    announcement: Announcement
+    party: Party | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SummarizeDeal:
+    """Record a deal by its facts; `re_seats` is the soloist alone or the two Re players."""
+
+    game_type: GameType
+    re_seats: tuple[int, ...]
+    re_points: int
+    re_tricks: int | None = None
+    kontra_tricks: int | None = None
+    announcements: tuple[SummaryCall, ...] = ()
+    specials: tuple[SummarySpecial, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ImposePenalty:
+    """A rule violation (docs/rules.md §9); `denials` None: counted from the record."""
+
+    seat: int
+    severe: bool
+    harms_soloist: bool = False
+    denials: int | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSchweinchen:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    seat: int
+    card: Card
+
+
+Command = (
+    StartGame
+    | DealCards
+    | DeclareReservation
+    | NameReservation
+    | PassPovertyCards
+    | AnswerPoverty
+    | ReturnPovertyCards
+    | AbandonDeal
+    | Announce
+    | SummarizeDeal
+    | ImposePenalty
+    | ShowSchweinchen
+    | PlayCard
+)
+
+
+def seat_name(state: GameState, seat: int) -> str:
+    """The player's name at a seat, for messages."""
+    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
+
+
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
+    return " ".join(str(c) for c in cards)

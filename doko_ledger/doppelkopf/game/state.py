@@ -1,0 +1,268 @@
+"""The state of one Doppelkopf game, as folded from its events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, NamedTuple, TypeVar, overload
+
+from doko_ledger.doppelkopf.cards import FUCHS, Card
+from doko_ledger.doppelkopf.events import DealSummarized, PenaltyImposed
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.order import CardOrder, card_order
+from doko_ledger.doppelkopf.rules.play import SEATS
+from doko_ledger.doppelkopf.rules.reservations import Named
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+
+Hand = tuple[Card, ...]
+
+
+_SEATS_FROM = tuple(tuple((leader + i) % SEATS for i in range(SEATS)) for leader in range(SEATS))
+
+
+class _TrickFields(NamedTuple):
+    number: int
+    leader: int
+    cards: tuple[Card, ...] = ()
+    winner: int | None = None
+
+
+T = TypeVar("T")
+
+
+class _Derived(Generic[T]):
+    """A value derived from an immutable trick: computed on first use, then kept in the
+    trick's `__dict__`, where later look-ups find it before this descriptor."""
+
+    def __init__(self, compute: Callable[[Trick], T]) -> None:
+        self._compute = compute
+        self._name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type[Trick], name: str) -> None:
+        self._name = name
+
+    @overload
+    def __get__(self, trick: None, owner: type[Trick]) -> _Derived[T]: ...
+
+    @overload
+    def __get__(self, trick: Trick, owner: type[Trick]) -> T: ...
+
+    def __get__(self, trick: Trick | None, owner: type[Trick]) -> T | _Derived[T]:
+        if trick is None:
+            return self
+        value = trick.__dict__[self._name] = self._compute(trick)
+        return value
+
+
+class Trick(_TrickFields):
+    """A trick: who led, the cards in play order, and (once complete) who won it.
+
+    A NamedTuple rather than a frozen dataclass: the fold builds one for every card. The
+    values derived from it (`plays`, `points`) are kept once computed: every read model and
+    the score read them, some several times.
+    """
+
+    def seat_of(self, index: int) -> int:
+        """The seat that played the `index`-th card of this trick."""
+        return (self.leader + index) % SEATS
+
+    def _plays(self) -> tuple[tuple[int, Card], ...]:
+        """(seat, card) in play order."""
+        return tuple(zip(_SEATS_FROM[self.leader], self.cards))  # noqa: B905 (a trick may be incomplete)
+
+    def _points(self) -> int:
+        """The card points in the trick."""
+        cards = self.cards
+        if len(cards) == SEATS:  # a complete trick: no list to sum
+            first, second, third, fourth = cards
+            return first.points + second.points + third.points + fourth.points
+        return sum([c.points for c in cards])
+
+    plays = _Derived(_plays)
+    points = _Derived(_points)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == SEATS
+
+
+class Call(NamedTuple):
+    """An announcement as made: who, what, for which party, after how many of their own cards."""
+
+    seat: int
+    announcement: Announcement
+    party: Party
+    played: int
+    trick: int
+
+
+@dataclass(frozen=True, slots=True)
+class PovertyExchange:
+    """The poverty so far: the poor seat, the cards passed (None: not recorded), the answers
+    from the poor player's left, and the cards returned."""
+
+    poor: int
+    passed: bool = False
+    passed_cards: tuple[Card, ...] | None = None
+    answers: tuple[tuple[int, bool], ...] = ()
+    returned: bool = False
+    returned_cards: tuple[Card, ...] | None = None
+
+    @property
+    def acceptor(self) -> int | None:
+        return next((seat for seat, accepted in self.answers if accepted), None)
+
+    @property
+    def next_to_answer(self) -> int | None:
+        """The seat asked next (from the poor player's left), or None when answered or all declined."""
+        if not self.passed or self.acceptor is not None or len(self.answers) == SEATS - 1:
+            return None
+        return (self.poor + 1 + len(self.answers)) % SEATS
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything known about a game after some of its events.
+
+    `hands` is None when the deal was not recorded; then only the cards played are known.
+    """
+
+    game_id: str = ""
+    players: tuple[str, ...] = ()
+    dealer: int = 0
+    rules: RuleSet = RuleSet()
+    played_on: str | None = None
+    note: str | None = None
+    solo_owed_by: tuple[str, ...] = ()
+    dealt_by: str | None = None
+    """Who dealt while sitting the deal out (five or more at the table); None: the dealer seat."""
+    started: bool = False
+    dealt: tuple[Hand, ...] | None = None
+    hands: tuple[Hand, ...] | None = None
+    game_type: GameType | None = None
+    declarer: int | None = None
+    schweinchen_seat: int | None = None
+    declared: tuple[tuple[int, bool], ...] = ()
+    named: tuple[Named, ...] = ()
+    poverty: PovertyExchange | None = None
+    abandoned: str | None = None
+    calls: tuple[Call, ...] = ()
+    summary: DealSummarized | None = None
+    penalties: tuple[PenaltyImposed, ...] = ()
+    tricks: tuple[Trick, ...] = ()
+    current: Trick | None = None
+
+    def but(self, **changes: Any) -> GameState:
+        """A copy with some fields changed: `dataclasses.replace` without its per-call overhead,
+        for the fold's hot path (GameState has no `__post_init__` to skip)."""
+        fields = self.__dict__.copy()  # a copy of a dict is one block copy: no item is inserted
+        fields.update(changes)
+        new = object.__new__(GameState)
+        object.__setattr__(new, "__dict__", fields)
+        return new
+
+    @property
+    def order(self) -> CardOrder:
+        """The card order in force (normal order until the game type is set)."""
+        return card_order(self.game_type or GameType.NORMAL, self.schweinchen_seat is not None)
+
+    @property
+    def hand_size(self) -> int:
+        return self.rules.hand_size
+
+    @property
+    def finished(self) -> bool:
+        """All tricks played, or the deal recorded by its facts only."""
+        return self.summary is not None or len(self.tricks) == self.hand_size
+
+    @property
+    def over(self) -> bool:
+        """Nothing more is played: every trick played (or the deal recorded by its facts), the
+        deal thrown in, or a severe penalty voided it."""
+        return self.finished or self.abandoned is not None or self.void
+
+    @property
+    def first_leader(self) -> int:
+        """Left of the dealer; the soloist of a declared solo under `soloist_leads` (docs/rules.md §3)
+        or of a tournament's compulsory solo (§9)."""
+        if self.game_type is not None and self.game_type.is_declared_solo and self.declarer is not None:
+            compulsory = self.players[self.declarer] in self.solo_owed_by
+            if self.rules.soloist_leads or compulsory:
+                return self.declarer
+        return (self.dealer + 1) % SEATS
+
+    @property
+    def dealer_name(self) -> str:
+        """Who dealt: the dealer seat's player, or the one who dealt while sitting out."""
+        return self.dealt_by if self.dealt_by is not None else self.players[self.dealer]
+
+    @property
+    def void(self) -> bool:
+        """A severe penalty voided the game (docs/rules.md §9): nothing more is played."""
+        return bool(self.penalties) and any(p.severe for p in self.penalties)
+
+    @property
+    def ready(self) -> bool:
+        """True once the reservations (and a poverty's exchange) are done and the deal stands."""
+        if self.game_type is None or self.abandoned is not None or self.void:
+            return False
+        return self.poverty is None or self.poverty.returned
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat whose turn it is, or None before play can start and after the last trick."""
+        if not self.ready or self.finished:
+            return None
+        if self.current is not None:
+            return self.current.seat_of(len(self.current.cards))
+        if self.tricks:
+            return self.tricks[-1].winner
+        return self.first_leader
+
+    @property
+    def cards_played(self) -> tuple[Card, ...]:
+        played = [c for t in self.tricks for c in t.cards]
+        if self.current is not None:
+            played.extend(self.current.cards)
+        return tuple(played)
+
+    def played_by(self, seat: int) -> tuple[Card, ...]:
+        """The cards a seat has played so far, in order."""
+        out = [c for t in self.all_tricks for s, c in t.plays if s == seat]
+        return tuple(out)
+
+    @property
+    def all_tricks(self) -> tuple[Trick, ...]:
+        """Completed tricks and the one on the table, if any."""
+        return self.tricks + ((self.current,) if self.current is not None else ())
+
+    def points_won(self) -> tuple[int, ...]:
+        """Card points each seat has taken in tricks."""
+        won = [0] * SEATS
+        for trick in self.tricks:
+            assert trick.winner is not None
+            won[trick.winner] += trick.points
+        return tuple(won)
+
+    def tricks_won(self) -> tuple[int, ...]:
+        won = [0] * SEATS
+        for trick in self.tricks:
+            assert trick.winner is not None
+            won[trick.winner] += 1
+        return tuple(won)
+
+    def seat_of(self, player: str) -> int | None:
+        try:
+            return self.players.index(player)
+        except ValueError:
+            return None
+
+
+def schweinchen_holder(hands: tuple[Hand, ...]) -> int | None:
+    """The seat holding both DA, if any (docs/rules.md §2, option `schweinchen`)."""
+    for seat, hand in enumerate(hands):
+        if hand.count(FUCHS) == 2:
+            return seat
+    return None

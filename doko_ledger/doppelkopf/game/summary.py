@@ -1,0 +1,149 @@
+"""Deciding a deal recorded by its facts only, as many tables write it down (no cards)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from doko_ledger.doppelkopf.events import DealSummarized, DoppelkopfEvent
+from doko_ledger.doppelkopf.game.commands import IllegalMove, SummarizeDeal, seat_name
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
+from doko_ledger.doppelkopf.rules.play import SEATS
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+
+_MOST = {SpecialKind.FOX_CAUGHT: 2, SpecialKind.KARLCHEN: 1, SpecialKind.KARLCHEN_CAPTURED: 2}
+"""The most of each special one deal can hold: two DA, one last trick, two CJ."""
+
+
+def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]:
+    """The summary event, or `IllegalMove` naming the inconsistent fact."""
+    if not state.started:
+        raise IllegalMove("the game has not started")
+    if state.summary is not None or state.dealt is not None or state.declared or state.cards_played:
+        raise IllegalMove("a summarized deal has no other record: no hands, reservations or cards")
+    game, rules = command.game_type, state.rules
+    problem = game_type_problem(game, rules)
+    if problem is not None:
+        raise IllegalMove(problem)
+    re_seats = command.re_seats
+    bad_seats = any(not 0 <= s < SEATS for s in re_seats) or len(set(re_seats)) != len(re_seats)
+    if bad_seats or len(re_seats) not in (1, 2):
+        raise IllegalMove(f"Re must be one or two different seats 0-3, not {list(re_seats)}")
+    lone = len(re_seats) == 1
+    if game.is_solo and not lone:
+        raise IllegalMove(f"a {game.value.replace('_', ' ')} is played by one soloist, not {len(re_seats)}")
+    if game in (GameType.NORMAL, GameType.POVERTY) and lone:
+        raise IllegalMove(f"a {game.value} game has two Re players")
+    _check_duel(state, command)
+    _check_points(state, command, lone)
+    _check_calls(state, command)
+    _check_specials(state, command, lone or game.is_solo)
+    return [
+        DealSummarized(
+            game,
+            tuple(sorted(re_seats)),
+            command.re_points,
+            command.re_tricks,
+            command.kontra_tricks,
+            command.announcements,
+            command.specials,
+        )
+    ]
+
+
+def _check_duel(state: GameState, command: SummarizeDeal) -> None:
+    """Duel rules (docs/rules.md §8): computers play no solo and never say Re/Kontra; the two
+    people are never one party in a normal game."""
+    rules = state.rules
+    if not rules.computer_seats:
+        return
+    if command.game_type.is_solo and any(rules.is_computer(s) for s in command.re_seats):
+        raise IllegalMove("a computer seat never plays a solo (duel rules, docs/rules.md §8)")
+    people = tuple(s for s in range(SEATS) if not rules.is_computer(s))
+    if command.game_type is GameType.NORMAL and sorted(command.re_seats) == sorted(people):
+        raise IllegalMove("in a duel the two people are never one party in a normal game (docs/rules.md §8)")
+    said: set[Party] = set()
+    for call in command.announcements:
+        party = _party(command, call.seat)
+        if rules.is_computer(call.seat) and party not in said:
+            who = seat_name(state, call.seat)
+            raise IllegalMove(
+                f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, docs/rules.md §8)"
+            )
+        said.add(party)
+
+
+def _check_points(state: GameState, command: SummarizeDeal, lone: bool) -> None:
+    points = command.re_points
+    if not 0 <= points <= 240:
+        raise IllegalMove(f"Re's card points must be 0-240, not {points}")
+    re_tricks, kontra_tricks = command.re_tricks, command.kontra_tricks
+    if (re_tricks is None) != (kontra_tricks is None):
+        raise IllegalMove("give the tricks of both parties, or of neither")
+    if re_tricks is None or kontra_tricks is None:
+        return
+    size = state.hand_size
+    if re_tricks < 0 or kontra_tricks < 0 or re_tricks + kontra_tricks != size:
+        raise IllegalMove(f"the parties' tricks must add up to {size}, not {re_tricks} + {kontra_tricks}")
+    for party, tricks, party_points in ((Party.RE, re_tricks, points), (Party.KONTRA, kontra_tricks, 240 - points)):
+        if tricks == 0 and party_points > 0:
+            raise IllegalMove(
+                f"schwarz claimed while {party.title} has {party_points} card points: a party without a trick has none"
+            )
+
+
+def _party(command: SummarizeDeal, seat: int) -> Party:
+    return Party.RE if seat in command.re_seats else Party.KONTRA
+
+
+def _check_calls(state: GameState, command: SummarizeDeal) -> None:
+    said: set[tuple[int, int]] = set()
+    for call in command.announcements:
+        if not 0 <= call.seat < SEATS:
+            raise IllegalMove(f"an announcement by seat {call.seat}: seats are 0-3")
+        who, party = seat_name(state, call.seat), _party(command, call.seat)
+        word = {Announcement.RE: Party.RE, Announcement.KONTRA: Party.KONTRA}.get(call.announcement)
+        if word is not None and word is not party:
+            raise IllegalMove(f"{who} is {party.title}: a {party.title} player cannot say {call.announcement.label}")
+        if (call.seat, call.announcement.level) in said:
+            raise IllegalMove(f"{who} announced {call.announcement.label} twice")
+        said.add((call.seat, call.announcement.level))
+
+
+def _check_specials(state: GameState, command: SummarizeDeal, solo: bool) -> None:
+    if command.specials and solo:
+        raise IllegalMove(
+            "special points in a solo: no special points count when one plays against three (docs/rules.md §7)"
+        )
+    counts = Counter(s.kind for s in command.specials)
+    for kind, most in _MOST.items():
+        if counts[kind] > most:
+            raise IllegalMove(f"{counts[kind]} × {kind.label}: a deal holds at most {most}")
+    doppelkopf = counts[SpecialKind.DOPPELKOPF]
+    if doppelkopf > 240 // 40:
+        raise IllegalMove(f"{doppelkopf} tricks of 40 or more: 240 card points allow at most 6")
+    for special in command.specials:
+        caught = special.caught_from
+        needs_victim = special.kind in (SpecialKind.FOX_CAUGHT, SpecialKind.KARLCHEN_CAPTURED)
+        if needs_victim and caught is None:
+            raise IllegalMove(f"{special.kind.label}: say whose card was caught")
+        if caught is not None:
+            if not needs_victim:
+                raise IllegalMove(f"{special.kind.label} is not caught from anybody")
+            if not 0 <= caught < SEATS:
+                raise IllegalMove(f"{special.kind.label} from seat {caught}: seats are 0-3")
+            if _party(command, caught) is special.party:
+                who = seat_name(state, caught)
+                raise IllegalMove(
+                    f"{special.kind.label} from {who}, who is {special.party.title} too: "
+                    "a party catches only the other party's cards"
+                )
+    last_trick = {s.party for s in command.specials if s.kind in (SpecialKind.KARLCHEN, SpecialKind.KARLCHEN_CAPTURED)}
+    if len(last_trick) > 1:
+        raise IllegalMove("Karlchen points for both parties: only one party wins the last trick")
+    for party in Party:
+        tricks = command.re_tricks if party is Party.RE else command.kontra_tricks
+        mine = sum(1 for s in command.specials if s.party is party and s.kind is SpecialKind.DOPPELKOPF)
+        if tricks is not None and mine > tricks:
+            raise IllegalMove(f"{party.title} has {mine} Doppelkopf tricks but won only {tricks} tricks")

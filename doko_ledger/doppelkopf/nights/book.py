@@ -1,0 +1,665 @@
+"""Card nights in the ledger: start one, add deals, take back, correct, close, standings.
+
+Each night is a stream `session/<id>`; each deal is a game stream of its own that the
+night names. A command loads the night, decides, and appends the night's new events and
+any new game in one transaction, or nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from doko_ledger.doppelkopf.cards import seeded_deal
+from doko_ledger.doppelkopf.events import CardsDealt, GameStarted
+from doko_ledger.doppelkopf.files.quick_entry import extend_record
+from doko_ledger.doppelkopf.game.commands import IllegalMove
+from doko_ledger.doppelkopf.game.evolve import fold as fold_game
+from doko_ledger.doppelkopf.game.facts import NotScorable
+from doko_ledger.doppelkopf.game.record import GameRecord, SummaryRecord, from_events, to_events
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
+from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided, SessionClosed
+from doko_ledger.doppelkopf.nights.night import Night
+from doko_ledger.doppelkopf.nights.place import DealPlace
+from doko_ledger.doppelkopf.nights.standings import Standings, standings
+from doko_ledger.doppelkopf.nights.state import SessionState
+from doko_ledger.doppelkopf.nights.state import fold as fold_session
+from doko_ledger.doppelkopf.rules.game_types import GameType, parse_game_type
+from doko_ledger.doppelkopf.score import GameScore, score_game
+from doko_ledger.errors import DokoError, prefixed
+from doko_ledger.events.annotations import AnnotationAdded
+from doko_ledger.events.envelope import Recorded
+from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
+from doko_ledger.streams import SESSION_PREFIX, game_stream
+
+
+def session_stream(session_id: str) -> str:
+    return SESSION_PREFIX + session_id
+
+
+class SessionNotFound(DokoError, LookupError):
+    """No such card night, or no open one."""
+
+
+class DealChanged(ConcurrencyError):
+    """A write about a deal that was corrected or taken back since the form was made: refused
+    by the deal's number, whatever the night's version."""
+
+
+class DealAlreadyRecorded(DokoError):
+    """A deal given by its number (`doko record --deal N`) that the night holds already: a
+    retry of a deal that was recorded, or a deal someone else recorded first."""
+
+
+class NotTheNextDeal(DokoError):
+    """A deal number past the night's next deal (`doko record --deal N`)."""
+
+    exit_code = 2
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedDeal:
+    """A deal decided but not yet appended: its game, the score it will get, and the night."""
+
+    night: Night
+    game_id: str
+    game: GameState
+    score: GameScore | None
+    number: int
+    """The deal's number in the night."""
+    repeated: bool = False
+    """A write sent again: the deal its first sending recorded, nothing written now."""
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedDeal:
+    """A deal of the night as recorded: its number, game, who recorded it, and its score
+    (None for a deal thrown in)."""
+
+    number: int
+    game_id: str
+    by: str
+    score: GameScore | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealInPlay:
+    """A deal being played card by card: its number, who is to play (None while the
+    reservations are made), and the trick being played (1 to 12)."""
+
+    number: int
+    game_id: str
+    to_play: str | None
+    trick: int
+
+
+PROVISIONAL_POINTS = 120
+"""Re's card points while only the game and the Re players are known: with no tricks, calls
+or special points given, no rule refuses 120 points, so a refusal is about the Re players."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextDealChecks:
+    """The next deal's facts checked one answer at a time, as they are asked at the table;
+    each check raises the library's refusal, so the question can be asked again."""
+
+    nights: CardNights
+    session_id: str
+    game_types: tuple[GameType, ...]
+    """What the next deal may be (the rules, and a forced solo when one is due)."""
+
+    def game_type(self, text: str) -> GameType:
+        game = parse_game_type(text)
+        problem = self.nights.night(self.session_id).game_type_problem(game)
+        if problem is not None:
+            raise IllegalMove(problem)
+        return game
+
+    def re_players(self, game: GameType, re: Sequence[str]) -> None:
+        """Refuse Re players who are not at the table or do not fit the game (two, or a soloist)."""
+        self.facts(SummaryRecord(game.value, tuple(re), PROVISIONAL_POINTS))
+
+    @staticmethod
+    def special_points_count(game: GameType) -> bool:
+        """Special points count in this game: in none of the solos (docs/rules.md §7)."""
+        return not game.is_solo
+
+    def facts(self, summary: SummaryRecord) -> PreparedDeal:
+        return self.nights.prepare(self.session_id, summary)
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedCorrection:
+    """A correction decided but not yet appended: the deal's number, the game it replaces, the
+    new game, and the deal's score before and after (None for a deal not finished)."""
+
+    night: Night
+    number: int
+    game_id: str
+    game: GameState
+    before: GameScore | None
+    after: GameScore | None
+
+
+def _score_or_none(game: GameState, place: DealPlace | None) -> GameScore | None:
+    try:
+        return score_game(game, place=place)
+    except NotScorable:
+        return None
+
+
+class CardNights:
+    """The card nights of one ledger."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    # -- finding ----------------------------------------------------------------
+
+    def session_ids(self) -> list[str]:
+        return [s[len(SESSION_PREFIX) :] for s in self.store.streams(SESSION_PREFIX)]
+
+    def open_ids(self) -> list[str]:
+        closed = SessionClosed.event_name
+        return [s[len(SESSION_PREFIX) :] for s in self.store.streams_without(SESSION_PREFIX, closed)]
+
+    def exists(self, session_id: str) -> bool:
+        return self.store.stream_version(session_stream(session_id)) > 0
+
+    def resolve(self, ref: str | None, *, latest: bool = False) -> str:
+        """The session `ref` names (exactly or by a unique prefix), or the open one when `ref`
+        is None: index look-ups, however long the log; with `latest`, when no night is open, the
+        one closed last (what `standings` and `settle` show after closing)."""
+        if ref is None:
+            open_ids = self.open_ids()
+            closed = self._closed_last() if latest and not open_ids else None
+            if closed is not None:
+                return closed
+            if not open_ids:
+                raise SessionNotFound("no open card night: start one with `doko session start`")
+            return open_ids[0]
+        if self.exists(ref):
+            return ref
+        matches = [s[len(SESSION_PREFIX) :] for s in self.store.stream_names(session_stream(ref), 2)]
+        if len(matches) == 1:
+            return matches[0]
+        raise SessionNotFound(f"no card night {ref!r} in the ledger" if not matches else f"{ref!r} is ambiguous")
+
+    def _closed_last(self) -> str | None:
+        """The night whose closing was recorded last, or None."""
+        closings = [
+            (r.envelope.position, sid)
+            for sid in self.session_ids()
+            for r in self.store.read_stream(session_stream(sid))
+            if isinstance(r.event, SessionClosed)
+        ]
+        return max(closings)[1] if closings else None
+
+    def night_naming(self, game_id: str) -> str | None:
+        """The card night that names a game (a deal, voided or replaced), read from the log
+        (`game_list.night_of` is the look-up in the read models)."""
+        return next((sid for sid in self.session_ids() if game_id in self.game_ids(sid)), None)
+
+    def game_ids(self, session_id: str) -> list[str]:
+        """Every game the night names: its deals, and those voided or replaced by a correction."""
+        events = [r.event for r in self.store.read_stream(session_stream(session_id))]
+        state = Night.load(events, {}).state
+        return [*state.deals, *state.voided, *state.replaced]
+
+    def night(self, session_id: str) -> Night:
+        """The night as recorded, with the games of all its deals (voided and replaced too)."""
+        events = [r.event for r in self.store.read_stream(session_stream(session_id))]
+        if not events:
+            raise SessionNotFound(f"no card night {session_id!r} in the ledger")
+        night = Night.load(events, {})
+        ids = (*night.state.deals, *night.state.voided, *night.state.replaced)
+        games = {g: [r.event for r in self.store.read_stream(game_stream(g))] for g in ids}
+        return Night.load(events, games)
+
+    # -- writing ---------------------------------------------------------------------
+
+    def _commit(self, session_id: str, night: Night, *, by: str, at: str, game_updates: Sequence[Any] = ()) -> None:
+        """Append what the night decided: its events and new games, in one transaction, only if
+        the night is still as it was read (else `ConcurrencyError`, and nothing is written): a
+        deal decided on a night that another writer has moved on is refused, never shifted."""
+        batches = []
+        if night.new_session_events:
+            read_at = len(night.history) - len(night.new_session_events)
+            batches.append(NewStreamEvents(session_stream(session_id), read_at, night.new_session_events))
+        for game_id, events in night.new_games.items():
+            batches.append(NewStreamEvents(game_stream(game_id), 0, events))
+        batches.extend(game_updates)
+        self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+
+    def start(self, command: StartSession, *, by: str, at: str) -> Night:
+        """Start a card night; a second open night is refused."""
+        open_ids = self.open_ids()
+        if open_ids:
+            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it first (`doko session close`)")
+        if self.exists(command.session_id):
+            raise IllegalMove(f"a card night {command.session_id!r} is already in the ledger")
+        night = Night()
+        night.start(command)
+        self._commit(command.session_id, night, by=by, at=at)
+        return night
+
+    def import_night(self, night: Night, *, by: str, at: str) -> int:
+        """Append a whole night read from a session file (its stream and every deal's game),
+        atomically. Refused if the night or one of its games is in the ledger already, or if
+        it is open while another night is, or if the log holds events this doko_ledger does not
+        know. Returns the number of deals."""
+        self.store.check_log_types()
+        session_id = night.state.session_id
+        if self.exists(session_id):
+            raise IllegalMove(f"card night {session_id!r} is already in the ledger")
+        taken = [g for g in night.new_games if self.store.stream_version(game_stream(g)) > 0]
+        if taken:
+            raise IllegalMove(f"game {taken[0]!r} of card night {session_id!r} is already in the ledger")
+        open_ids = self.open_ids()
+        if not night.state.closed and open_ids:
+            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it before importing an open night")
+        self._commit(session_id, night, by=by, at=at)
+        return len(night.state.deals)
+
+    def prepare(
+        self, session_id: str, summary: SummaryRecord | None, *, misdeal: bool = False, deal: int | None = None
+    ) -> PreparedDeal:
+        """Decide the next deal from its facts (or a misdeal) without writing anything; with
+        `deal`, only if that is the next deal's number (`expect_next`)."""
+        night = self.night(session_id)
+        if deal is not None:
+            self._expect_next(night, deal)
+        number = len(night.state.deals) + 1
+        record = night.deal_record(summary, abandoned=misdeal)
+        _, game = night.add(record)
+        score = None if misdeal else score_game(game, place=night.places()[record.id])
+        return PreparedDeal(night, record.id, game, score, number)
+
+    def expect_next(self, session_id: str, deal: int) -> None:
+        """Refuse a deal number that is not the night's next deal: `DealAlreadyRecorded` for a
+        deal the night holds (who recorded it, and the next deal's number), `NotTheNextDeal`
+        for one past the next."""
+        self._expect_next(self.night(session_id), deal)
+
+    def _expect_next(self, night: Night, deal: int) -> None:
+        deals, sid = night.state.deals, night.state.session_id
+        following = len(deals) + 1
+        if deal < 1 or deal > following:
+            raise NotTheNextDeal(
+                f"card night {sid!r} has {len(deals)} deal(s): the next is deal {following}, not {deal}"
+            )
+        if deal < following:
+            game_id = deals[deal - 1]
+            first = self.store.read_stream(game_stream(game_id))[:1]
+            by = f", by {first[0].envelope.recorded_by}" if first else ""
+            raise DealAlreadyRecorded(
+                f"deal {deal} is already recorded ({game_id}{by}), so it is not recorded again;"
+                f" the next deal is deal {following} (`doko record --deal {following}`)"
+            )
+
+    def checks(self, session_id: str) -> NextDealChecks:
+        """The checks of the next deal's facts; refuses at once what refuses any next deal
+        (a closed night, a deal still being played, a complete tournament)."""
+        self.prepare(session_id, None, misdeal=True)
+        return NextDealChecks(self, session_id, self.night(session_id).game_types())
+
+    def start_deal(self, session_id: str, record: GameRecord, *, by: str, at: str) -> GameState:
+        """Add a deal that will be played card by card (its game so far is `record`)."""
+        night = self.night(session_id)
+        _, game = night.add(record)
+        self._commit(session_id, night, by=by, at=at)
+        return game
+
+    def deal(self, session_id: str, seed: str, *, by: str, at: str) -> GameState:
+        """Deal the next deal's hands from a seed (the same text, the same hands) and record them."""
+        night = self.night(session_id)
+        base = night.deal_record(None, live=True)
+        note = f"dealt from seed {seed!r}" + (f"; {base.note}" if base.note else "")
+        record = replace(base, hands=seeded_deal(seed, base.rules.with_nines), note=note)
+        return self.start_deal(session_id, record, by=by, at=at)
+
+    def commit(self, prepared: PreparedDeal | PreparedCorrection, *, by: str, at: str) -> None:
+        """Append a deal or a correction as decided, only if the night is still as it was read.
+        A deal that is not appended is named, so that trying again is safe: a lock held too
+        long says to try again with its number (which refuses it once it is recorded), a night
+        that moved on says what was recorded meanwhile."""
+        night, number = prepared.night, prepared.number
+        try:
+            self._commit(night.state.session_id, night, by=by, at=at)
+        except LedgerBusy as exc:
+            if isinstance(prepared, PreparedCorrection):
+                raise prefixed(exc, f"the correction of deal {number} was not recorded") from None
+            raise prefixed(exc, f"deal {number} was not recorded", f" with --deal {number}") from None
+        except ConcurrencyError as exc:
+            read_at = len(night.history) - len(night.new_session_events)
+            meanwhile = self.change_since(night.state.session_id, read_at)
+            what = f"the correction of deal {number}" if isinstance(prepared, PreparedCorrection) else f"deal {number}"
+            raise prefixed(exc, f"{what} was not recorded", f"; {meanwhile}" if meanwhile else "") from None
+
+    def undo(self, session_id: str, *, by: str, at: str, deal: int | None = None) -> str:
+        """Take back the newest thing recorded: a card or call of a deal still being played,
+        else the last deal. Returns what was taken back. With `deal`, only if that is the
+        night's last deal: trying again after it was taken back is refused, not a second undo."""
+        night = self.night(session_id)
+        if not night.state.deals:
+            raise IllegalMove(f"card night {session_id!r} has nothing to take back")
+        last = night.state.deals[-1]
+        number = len(night.state.deals)
+        if deal is not None and deal != number:
+            raise IllegalMove(_not_the_last(session_id, deal, number))
+        try:
+            return self._undo_last(session_id, night, last, number, by=by, at=at)
+        except LedgerBusy as exc:
+            raise prefixed(exc, f"deal {number} was not taken back", f" with --deal {number}") from None
+
+    def _undo_last(self, session_id: str, night: Night, last: str, number: int, *, by: str, at: str) -> str:
+        game = night.games[last]
+        if game.penalties or (not game.finished and game.abandoned is None and game.summary is None):
+            stream = game_stream(last)
+            events = [r.event for r in self.store.read_stream(stream)]
+            moves = [e for e in in_force(events) if not isinstance(e, AnnotationAdded)]
+            if not isinstance(moves[-1], GameStarted | CardsDealt):
+                voided = void_last(events)
+                update = NewStreamEvents(stream, len(events), [voided])
+                self.store.append_streams([update], recorded_by=by, recorded_at=at)
+                return f"{taken_back(events, voided)} (deal {number}, {last})"
+        night.void_last()
+        self._commit(session_id, night, by=by, at=at)
+        return f"deal {number} ({last})"
+
+    def prepare_correction(
+        self, session_id: str, deal: str, summary: SummaryRecord | None, *, misdeal: bool = False
+    ) -> PreparedCorrection:
+        """Decide a correction of a deal (named by its number in the standings or its game id)
+        from new facts, or make it a misdeal, without writing anything; with the deal's score
+        before and after (each in its bock round). A correction that changes nothing (one tried
+        again after it was recorded) is refused: `DealAlreadyRecorded`."""
+        night = self.night(session_id)
+        game_id = night.deal_named(deal)
+        number = night.state.deals.index(game_id) + 1
+        old = night.games[game_id]
+        before = _score_or_none(old, night.places().get(game_id))
+        _, game = night.correct(game_id, summary, misdeal=misdeal)
+        if (game.summary, game.abandoned) == (old.summary, old.abandoned):  # a correction made already, tried again
+            what = "is a misdeal already" if misdeal else "has these facts already"
+            raise DealAlreadyRecorded(f"deal {number} ({game_id}) {what}, so nothing is corrected")
+        after = _score_or_none(game, night.places().get(game.game_id))
+        return PreparedCorrection(night, number, game_id, game, before, after)
+
+    def correct(
+        self, session_id: str, game_id: str, summary: SummaryRecord | None, *, by: str, at: str, misdeal: bool = False
+    ) -> GameState:
+        prepared = self.prepare_correction(session_id, game_id, summary, misdeal=misdeal)
+        self.commit(prepared, by=by, at=at)
+        return prepared.game
+
+    def close(self, session_id: str, *, by: str, at: str) -> None:
+        night = self.night(session_id)
+        night.close()
+        self._commit(session_id, night, by=by, at=at)
+
+    def play(self, session_id: str, tokens: Sequence[str], *, by: str, at: str) -> GameState:
+        """Record more of the deal being played (cards, calls, reservations typed at the table).
+
+        Without a deal in progress, the next deal starts without recorded hands. The whole
+        game is decided again with the new entries, and only the new events are appended.
+        """
+        night = self.night(session_id)
+        last = _deal_in_play(night)
+        if last is None:
+            if not tokens:
+                raise IllegalMove("no deal is being played: start one with `doko deal --seed TEXT` or give its cards")
+            base = night.deal_record(None, live=True)
+            _, state = night.add(extend_record(base, tokens, reservations_open=True))
+            self._commit(session_id, night, by=by, at=at)  # the new deal and its first entries, or nothing
+            return state
+        if not tokens:
+            return night.games[last]
+        stream = game_stream(last)
+        stored = [r.event for r in self.store.read_stream(stream)]
+        moves = [e for e in in_force(stored) if not isinstance(e, AnnotationAdded)]  # notes are not play
+        record = extend_record(from_events(moves), tokens, reservations_open=night.games[last].game_type is None)
+        events, state = to_events(record)
+        if events[: len(moves)] != moves:
+            raise IllegalMove("the deal changed while recording; look at it again with `doko standings`")
+        self.store.append_streams(
+            [NewStreamEvents(stream, len(stored), events[len(moves) :])], recorded_by=by, recorded_at=at
+        )
+        return state
+
+    # -- reading -------------------------------------------------------------------
+
+    def being_played(self, session_id: str) -> GameState | None:
+        """The deal being played card by card, or None when none is."""
+        night = self.night(session_id)
+        last = _deal_in_play(night)
+        return None if last is None else night.games[last]
+
+    def deal_in_play(self, session_id: str) -> tuple[str, DealPlace] | None:
+        """The night's deal being played card by card (its game id and place), or None: read
+        from the night's own stream and its last deal's game only."""
+        deals = self.state(session_id).deals
+        last = _last_in_play(deals, self._game)
+        return None if last is None else (last, DealPlace(session_id, len(deals)))
+
+    def deals_in_play(self) -> dict[str, DealPlace]:
+        """Each night's deal being played card by card, by its game id, with its place."""
+        return dict(found for sid in self.session_ids() if (found := self.deal_in_play(sid)) is not None)
+
+    def _game(self, game_id: str) -> GameState:
+        return fold_game(in_force([r.event for r in self.store.read_stream(game_stream(game_id))]))
+
+    def standings(self, session_id: str) -> Standings:
+        night = self.night(session_id)
+        return standings(night.state, night.schedule())
+
+    # -- at a version (the web: a form carries the night's version it was made from) ------------
+
+    def version(self, session_id: str) -> int:
+        """The night's stream version: it changes with every deal added, taken back, corrected."""
+        return self.store.stream_version(session_stream(session_id))
+
+    def changes_since(self, session_id: str, version: int) -> list[Recorded]:
+        """The night's events recorded after `version` (who recorded what since a form was made)."""
+        return [r for r in self.store.read_stream(session_stream(session_id)) if r.envelope.version > version]
+
+    def state(self, session_id: str) -> SessionState:
+        """A night's players, rules and deals from its own stream (its games not folded)."""
+        return fold_session(r.event for r in self.changes_since(session_id, 0))
+
+    def change_since(self, session_id: str, since: int) -> str:
+        """What happened to the night after version `since`, in words (`deal 5 was just recorded
+        (by Ben)`), or "" when nothing did."""
+        changes = self.changes_since(session_id, since)
+        if not changes:
+            return ""
+        numbers = {g: n for n, g in enumerate(self.state(session_id).deals, 1)}  # no game folded
+        out = []
+        for recorded in changes:
+            event, by = recorded.event, recorded.envelope.recorded_by
+            if isinstance(event, DealAdded):
+                out.append(f"deal {numbers.get(event.game_id, '?')} was just recorded (by {by})")
+            elif isinstance(event, DealVoided):
+                out.append(f"deal {event.game_id} was just taken back (by {by})")
+            elif isinstance(event, DealCorrected):
+                out.append(f"deal {event.game_id} was just corrected (by {by})")
+            elif isinstance(event, SessionClosed):
+                out.append(f"the night was closed (by {by})")
+        return "; ".join(out)
+
+    def _at(self, session_id: str, version: int) -> Night:
+        """The night, refused with `ConcurrencyError` when it moved past `version`."""
+        current = self.version(session_id)
+        if current != version:
+            raise ConcurrencyError(
+                f"card night {session_id!r} is at version {current}, not {version}: "
+                "someone else recorded first; nothing was written"
+            )
+        return self.night(session_id)
+
+    def _commit_at(self, session_id: str, night: Night, version: int, *, by: str, at: str) -> None:
+        batches = [NewStreamEvents(session_stream(session_id), version, night.new_session_events)]
+        batches += [NewStreamEvents(game_stream(g), 0, events) for g, events in night.new_games.items()]
+        self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+
+    def record_at(
+        self,
+        session_id: str,
+        version: int,
+        summary: SummaryRecord | None,
+        *,
+        misdeal: bool = False,
+        by: str,
+        at: str,
+        deal: int | None = None,
+        request_id: str | None = None,
+    ) -> PreparedDeal:
+        """Decide and append the next deal, only if the night is still at `version` (else
+        `ConcurrencyError`, and nothing is written); with `deal`, only if that is the next
+        deal's number (`DealAlreadyRecorded` once it is recorded, whatever the version). With
+        `request_id`, a write sent again returns the deal its first sending recorded
+        (`repeated`), whatever was recorded since, and records nothing."""
+        if request_id is not None:
+            first = self.recorded_for(session_id, request_id)
+            if first is not None:
+                return first
+        night = self._at(session_id, version) if deal is None else self._at_deal(session_id, version, deal)
+        number = len(night.state.deals) + 1
+        record = night.deal_record(summary, abandoned=misdeal)
+        _, game = night.add(record, request_id=request_id)  # the write's id, kept with the deal it added
+        score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
+        prepared = PreparedDeal(night, record.id, game, score, number)
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return prepared
+
+    def _at_deal(self, session_id: str, version: int, deal: int) -> Night:
+        """The night at `version`, a form's deal number checked first: a deal recorded meanwhile
+        is refused by its number (`DealAlreadyRecorded`), not as a night that moved on."""
+        try:
+            night = self._at(session_id, version)
+        except ConcurrencyError:
+            self.expect_next(session_id, deal)
+            raise
+        self._expect_next(night, deal)
+        return night
+
+    def recorded_for(self, session_id: str, request_id: str) -> PreparedDeal | None:
+        """The deal that a write with this request id recorded (in force or not), with its
+        score as it stands now, or None when no deal carries that id: one read of the night's
+        stream to look."""
+        game_id = next(
+            (
+                r.event.game_id
+                for r in self.changes_since(session_id, 0)
+                if isinstance(r.event, DealAdded) and r.event.request_id == request_id
+            ),
+            None,
+        )
+        if game_id is None:
+            return None
+        night = self.night(session_id)
+        game = night.games[game_id]
+        place = night.places().get(game_id)
+        number = place.number if place is not None else len(night.state.deals)
+        return PreparedDeal(night, game_id, game, _score_or_none(game, place), number, repeated=True)
+
+    def recorded_deal(self, session_id: str, deal: int) -> RecordedDeal:
+        """Deal `deal` of the night as recorded: its game, who recorded it, and its score."""
+        night = self.night(session_id)
+        game_id = night.state.deals[deal - 1]
+        first = self.store.read_stream(game_stream(game_id))[:1]
+        by = first[0].envelope.recorded_by if first else "someone"
+        game = night.games[game_id]
+        return RecordedDeal(deal, game_id, by, _score_or_none(game, night.places().get(game_id)))
+
+    def play_state(self, session_id: str) -> DealInPlay | None:
+        """The deal being played card by card (its number, who is to play, the trick), or None."""
+        found = self.deal_in_play(session_id)
+        if found is None:
+            return None
+        game_id, place = found
+        game = self._game(game_id)
+        seat = game.to_play
+        return DealInPlay(place.number, game_id, None if seat is None else game.players[seat], len(game.tricks) + 1)
+
+    def undo_at(self, session_id: str, version: int, *, by: str, at: str) -> str:
+        """Take back the last deal, only if the night is still at `version`."""
+        night = self._at(session_id, version)
+        game_id = night.void_last()
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return game_id
+
+    def correct_at(
+        self, session_id: str, version: int, game_id: str, summary: SummaryRecord, *, by: str, at: str
+    ) -> GameState:
+        """Replace a deal's facts, only if the night is still at `version`; a deal corrected or
+        taken back since is refused by its number (`DealChanged`), whatever the version."""
+        try:
+            night = self._at(session_id, version)
+        except ConcurrencyError:
+            self._require_deal(self.night(session_id), game_id)
+            raise
+        self._require_deal(night, game_id)
+        _, game = night.correct(game_id, summary)
+        self._commit_at(session_id, night, version, by=by, at=at)
+        return game
+
+    def _require_deal(self, night: Night, game_id: str) -> None:
+        """Refuse (`DealChanged`) a game that was one of the night's deals and was corrected or
+        taken back since, naming the deal by its number and who changed it."""
+        places = night.places()
+        place = None if game_id in night.state.deals else places.get(game_id)
+        if place is None:
+            return  # a deal in force, or no deal of this night at all (the night says so)
+        now = place.corrected_by
+        while now is not None and now in places and places[now].corrected_by is not None:
+            now = places[now].corrected_by  # corrected again since
+        session_id = night.state.session_id
+        change = DealCorrected if place.corrected_by is not None else DealVoided
+        by = next(
+            (
+                r.envelope.recorded_by
+                for r in self.changes_since(session_id, 0)
+                if isinstance(r.event, change) and r.event.game_id == game_id
+            ),
+            "someone",
+        )
+        if place.corrected_by is not None:
+            raise DealChanged(
+                f"deal {place.number} was corrected meanwhile (by {by}; it is now {now}): "
+                f"nothing was written; correct deal {place.number} again if it still needs it"
+            )
+        raise DealChanged(f"deal {place.number} was taken back meanwhile (by {by}): nothing was written")
+
+    def preview_correction(self, session_id: str, game_id: str, summary: SummaryRecord) -> GameScore:
+        """The score a deal would have with corrected facts; nothing is written."""
+        night = self.night(session_id)
+        self._require_deal(night, game_id)
+        _, game = night.correct(game_id, summary)
+        return score_game(game, place=night.places().get(game.game_id))  # in its bock round
+
+
+def _not_the_last(session_id: str, deal: int, last: int) -> str:
+    if deal > last:
+        return (
+            f"card night {session_id!r} has {last} deal(s), so deal {deal} is not taken back"
+            f" (was it taken back already? see `doko standings`)"
+        )
+    return (
+        f"deal {deal} is not the last deal of card night {session_id!r} (deal {last} is):"
+        " only the last deal is taken back"
+    )
+
+
+def _deal_in_play(night: Night) -> str | None:
+    """The night's last deal if it is still being played card by card, else None."""
+    return _last_in_play(night.state.deals, night.games.__getitem__)
+
+
+def _last_in_play(deals: Sequence[str], game: Callable[[str], GameState]) -> str | None:
+    """The last of a night's deals while its game is not over, else None."""
+    last = deals[-1] if deals else None
+    return None if last is None or game(last).over else last

@@ -1,0 +1,269 @@
+"""Recording a card night in memory: every command decided against the night so far, the
+events it makes for the session stream and for each deal's game stream.
+
+Pure: the ledger loads a night into a `Night`, asks it for events, and appends them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import chain, count
+from typing import Any
+
+from doko_ledger.doppelkopf.game.commands import IllegalMove
+from doko_ledger.doppelkopf.game.evolve import fold as fold_game
+from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, SummaryRecord, to_events
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.nights.decide import (
+    AddDeal,
+    CloseSession,
+    CorrectDeal,
+    SessionCommand,
+    StartSession,
+    VoidDeal,
+    decide,
+)
+from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided
+from doko_ledger.doppelkopf.nights.outcome import DealOutcome, deal_outcome
+from doko_ledger.doppelkopf.nights.place import CORRECTED, VOIDED, Bock, DealPlace
+from doko_ledger.doppelkopf.nights.schedule import Course, Schedule
+from doko_ledger.doppelkopf.nights.state import SessionState, evolve
+from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
+from doko_ledger.events.voiding import in_force
+from doko_ledger.names import find_player
+
+_CORRECTED = re.compile(r"(.+)-c\d+")
+"""A corrected deal's game id: the original's id and `-c1`, `-c2`, …"""
+
+
+@dataclass(slots=True)
+class Night:
+    """A card night with the games of its deals; `new_session_events`/`new_games` hold what
+    was decided since it was loaded (to be appended)."""
+
+    state: SessionState = field(default_factory=SessionState)
+    games: dict[str, GameState] = field(default_factory=dict)
+    new_session_events: list[Any] = field(default_factory=list)
+    new_games: dict[str, list[Any]] = field(default_factory=dict)
+    history: list[Any] = field(default_factory=list)
+    """Every session event, stored and new."""
+    _outcomes: dict[str, tuple[GameState, DealOutcome]] = field(default_factory=dict, repr=False)
+    _course: Course | None = field(default=None, repr=False)
+    _folded: tuple[list[str], list[GameState]] = field(default_factory=lambda: ([], []), repr=False)
+
+    @classmethod
+    def load(cls, session_events: Sequence[Any], games: Mapping[str, Sequence[Any]]) -> Night:
+        """A night from its stored session events and the events of every game it names."""
+        night = cls()
+        for event in session_events:
+            night.state = evolve(night.state, event)
+        night.history = list(session_events)
+        night.games = {game_id: fold_game(in_force(events)) for game_id, events in games.items()}
+        return night
+
+    def outcome(self, game_id: str) -> DealOutcome:
+        """A deal's outcome, derived once per state of its game."""
+        game = self.games[game_id]
+        known = self._outcomes.get(game_id)
+        if known is None or known[0] is not game:
+            known = self._outcomes[game_id] = (game, deal_outcome(game))
+        return known[1]
+
+    def outcomes(self) -> list[DealOutcome]:
+        return [self.outcome(g) for g in self.state.deals]
+
+    def schedule(self) -> Schedule:
+        """The night's course so far (`plan`); extended by the deals added since it was last
+        derived, so recording a night deal by deal stays linear."""
+        state, course = self.state, self._course
+        ids, games = self._folded
+        before = state.deals[: len(ids)]
+        if (
+            course is None
+            or course.state.started != state.started
+            or course.state.players != state.players
+            or course.state.rules != state.rules
+            or course.state.first_dealer != state.first_dealer
+            or course.state.match_length != state.match_length
+            or len(before) < len(ids)
+            or ids != list(before)
+            or games != list(map(self.games.__getitem__, before))
+        ):
+            course, ids, games = Course(state), [], []
+            self._folded = ids, games
+        for game_id in state.deals[len(ids) :]:
+            course.add(self.outcome(game_id))
+            ids.append(game_id)
+            games.append(self.games[game_id])
+        self._course = course
+        return course.schedule()
+
+    def _apply(self, command: SessionCommand) -> None:
+        for event in decide(self.state, command, self.schedule()):
+            self.state = evolve(self.state, event)
+            self.new_session_events.append(event)
+            self.history.append(event)
+
+    def places(self, schedule: Schedule | None = None) -> dict[str, DealPlace]:
+        """Where each game the night names stands: its deal number, in force, voided or
+        corrected, and its bock round (from `schedule`, the night's own when not given)."""
+        rows = (schedule or self.schedule()).rows
+        sid = self.state.session_id
+        order: list[str] = []
+        places: dict[str, DealPlace] = {}
+        for event in self.history:
+            match event:
+                case DealAdded(game_id=game_id):
+                    order.append(game_id)
+                    places[game_id] = DealPlace(sid, len(order))
+                case DealVoided(game_id=game_id) if game_id in order:
+                    places[game_id] = replace(places[game_id], number=order.index(game_id) + 1, status=VOIDED)
+                    order.remove(game_id)
+                case DealCorrected(game_id=old, new_game_id=new) if old in order:
+                    index = order.index(old)
+                    order[index] = new
+                    places[old] = replace(places[old], number=index + 1, status=CORRECTED, corrected_by=new)
+                    places[new] = DealPlace(sid, index + 1, replaces=old)
+        for number, game_id in enumerate(order, 1):
+            places[game_id] = replace(places[game_id], number=number)
+        for row in rows:
+            if row.multiplier > 1 and row.game_id in places:
+                places[row.game_id] = replace(places[row.game_id], bock=Bock(row.multiplier, row.bock))
+        return places
+
+    def start(self, command: StartSession) -> None:
+        self._apply(command)
+
+    def next_game_id(self) -> str:
+        """The next deal's game id: the night and the deal number (`kitchen-05`); when that id is
+        taken by a deal taken back, a letter follows (`kitchen-05b`), so ids keep the numbers."""
+        base = f"{self.state.session_id}-{len(self.state.deals) + 1:02d}"
+        taken = {*self.state.deals, *self.state.voided, *self.state.replaced}
+        tails = chain(("",), "bcdefghijklmnopqrstuvwxyz", (f"-{n}" for n in count(26)))
+        return next(base + tail for tail in tails if base + tail not in taken)
+
+    def deal_record(
+        self, summary: SummaryRecord | None, abandoned: bool = False, game_id: str | None = None, live: bool = False
+    ) -> GameRecord:
+        """The game record of the next deal: its players from the dealer's left, the night's rules."""
+        nxt = self.schedule().next
+        state = self.state
+        at_table = nxt.playing
+        dealer = nxt.dealer if state.table_size == len(at_table) else at_table[-1]
+        note = None
+        if state.table_size > len(at_table):
+            out = ", ".join(p for p in state.players if p not in at_table)
+            note = f"deal {nxt.number} of {state.session_id}: {nxt.dealer} deals; sitting out: {out}"
+        return GameRecord(
+            id=game_id or self.next_game_id(),
+            players=at_table,
+            dealer=dealer,
+            rules=state.rules,
+            abandoned=MISDEAL if abandoned else None,
+            played_on=state.played_on,
+            summary=summary,
+            note=note,
+            reservations_open=live,
+            solo_owed_by=tuple(p for p in self.schedule().owed if p in at_table),
+            dealt_by=None if dealer == nxt.dealer else nxt.dealer,
+        )
+
+    def game_type_problem(self, game: GameType) -> str | None:
+        """Why the next deal cannot be `game`, or None: the rules forbid it, or a forced solo is due."""
+        problem = game_type_problem(game, self.state.rules)
+        owing = self.schedule().next.forced_solo_by
+        if problem is None and owing and not game.is_declared_solo:
+            problem = f"a forced solo is due (docs/rules.md §9): {', '.join(owing)} must still play a solo"
+        return problem
+
+    def game_types(self) -> tuple[GameType, ...]:
+        """The game types the next deal may be."""
+        return tuple(g for g in GameType if self.game_type_problem(g) is None)
+
+    def add(self, record: GameRecord, *, request_id: str | None = None) -> tuple[list[Any], GameState]:
+        """Add a deal recorded as a game: the game's events (decided) and its state; `request_id`
+        is kept with the deal (`DealAdded`)."""
+        self._check_at_table(record)
+        events, game = to_events(record)
+        self._add_game(record.id, events, game, request_id)
+        return events, game
+
+    def _check_at_table(self, record: GameRecord) -> None:
+        """Name a player who sits this deal out as such (not as an unknown player)."""
+        summary = record.summary
+        if summary is None:
+            return
+        named = [*summary.re, *(p for p, _ in summary.announcements), *(s[2] for s in summary.specials if s[2])]
+        for named_as in named:
+            name = find_player(named_as, self.state.players)
+            if name is not None and find_player(name, record.players) is None:
+                nxt = self.schedule().next
+                raise IllegalMove(
+                    f"{name!r} sits out deal {nxt.number} ({nxt.dealer} deals): {', '.join(record.players)} play"
+                )
+
+    def _add_game(self, game_id: str, events: list[Any], game: GameState, request_id: str | None) -> None:
+        nxt = self.schedule().next
+        self.games[game_id] = game
+        self._apply(AddDeal(self.outcome(game_id), nxt.dealer, request_id))
+        self.new_games[game_id] = events
+
+    def void_last(self, reason: str = "undone") -> str:
+        if not self.state.deals:
+            raise IllegalMove(f"session {self.state.session_id!r} has no deal to take back")
+        game_id = self.state.deals[-1]
+        self._apply(VoidDeal(game_id, reason))
+        return game_id
+
+    def deal_named(self, ref: str) -> str:
+        """The game id of the deal `ref` names: its number in the standings (`3`) or its game id."""
+        deals, sid = self.state.deals, self.state.session_id
+        if ref.isdigit():
+            number = int(ref)
+            if not 1 <= number <= len(deals):
+                raise IllegalMove(f"card night {sid!r} has no deal {number}: it has {len(deals)} deal(s)")
+            return deals[number - 1]
+        if ref in deals:
+            return ref
+        place = self.places().get(ref)
+        if place is not None and place.corrected_by is not None:
+            raise IllegalMove(
+                f"{ref!r} is not a deal of session {sid!r} any more: it was corrected by {place.corrected_by}; "
+                f"correct deal {place.number} instead"
+            )
+        if place is not None:
+            raise IllegalMove(f"{ref!r} is not a deal of session {sid!r} any more: it was taken back (voided)")
+        raise IllegalMove(f"{ref!r} is not a deal of session {sid!r}: give the deal's number from `doko standings`")
+
+    def correct(
+        self, game_id: str, summary: SummaryRecord | None, reason: str = "corrected", *, misdeal: bool = False
+    ) -> tuple[list[Any], GameState]:
+        """Replace a deal by a corrected summary (or a misdeal: the deal thrown in), in the same
+        place with the same players."""
+        if game_id not in self.state.deals:
+            raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
+        old = self.games[game_id]
+        match = _CORRECTED.fullmatch(game_id)
+        base = match.group(1) if match else game_id
+        taken = {*self.state.deals, *self.state.replaced, *self.state.voided}
+        new_id = next(f"{base}-c{n}" for n in range(1, 1000) if f"{base}-c{n}" not in taken)
+        record = GameRecord(
+            id=new_id,
+            players=old.players,
+            dealer=old.players[old.dealer],
+            rules=old.rules,
+            played_on=old.played_on,
+            summary=None if misdeal else summary,
+            abandoned=MISDEAL if misdeal else None,
+            note=old.note,
+        )
+        events, game = to_events(record)
+        self.games[new_id] = game
+        self._apply(CorrectDeal(game_id, self.outcome(new_id), reason))
+        self.new_games[new_id] = events
+        return events, game
+
+    def close(self) -> None:
+        self._apply(CloseSession())

@@ -1,0 +1,109 @@
+"""What a card night needs of each deal: who played, who dealt, the points, and what it triggers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doko_ledger.doppelkopf.game.facts import deal_facts
+from doko_ledger.doppelkopf.game.parties import is_lone, true_parties
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.score import score_game
+from doko_ledger.doppelkopf.sight import as_the_table_knows
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """One deal of the night, as the schedule and the standings see it.
+
+    `dealer` is the game's dealer seat among its four players; `deltas` are the game's
+    points by player before any bock multiplier; `solo_by` is the player of a declared
+    solo (what counts as a compulsory solo; not a silent solo nor a lone marriage).
+    """
+
+    game_id: str
+    players: tuple[str, ...]
+    deltas: dict[str, int]
+    abandoned: bool
+    finished: bool
+    game_type: GameType | None
+    solo_by: str | None
+    lone: bool
+    winner: Party | None
+    triggers: tuple[str, ...]
+    re_players: tuple[str, ...] = ()
+
+    def won(self, player: str) -> bool:
+        """The player was on the winning party of a scored deal."""
+        if self.winner is None or player not in self.players:
+            return False
+        return (player in self.re_players) == (self.winner is Party.RE)
+
+
+def deal_outcome(state: GameState) -> DealOutcome:
+    """The outcome of a recorded game (a finished one is scored under its own rules)."""
+    names = state.players
+    solo_by = None
+    if state.game_type is not None and state.game_type.is_declared_solo and state.declarer is not None:
+        solo_by = names[state.declarer]
+    if state.void or (state.abandoned is not None and state.penalties):
+        return DealOutcome(
+            state.game_id,
+            names,
+            score_game(state).by_player,
+            state.abandoned is not None,
+            state.void,
+            state.game_type,
+            solo_by,
+            False,
+            None,
+            (),
+        )
+    if state.abandoned is not None or not state.finished:
+        shown = state.game_type if state.over else as_the_table_knows(state.game_type, None)[0]  # being played
+        return DealOutcome(
+            state.game_id,
+            names,
+            dict.fromkeys(names, 0),
+            state.abandoned is not None,
+            False,
+            shown,
+            solo_by,
+            False,
+            None,
+            (),
+        )
+    result = score_game(state)
+    score = result.score
+    assert score is not None
+    return DealOutcome(
+        state.game_id,
+        names,
+        result.by_player,
+        False,
+        True,
+        state.game_type,
+        solo_by,
+        is_lone(state),
+        score.winner,
+        _triggers(state, score.winner),
+        tuple(names[s] for s, p in enumerate(true_parties(state)) if p is Party.RE),
+    )
+
+
+def _triggers(state: GameState, winner: Party | None) -> tuple[str, ...]:
+    """Which bock triggers (docs/rules.md §9) the deal sets off, before the rules pick theirs."""
+    facts = deal_facts(state)
+    out = []
+    if facts.re_points == 120:
+        out.append("tie")
+    if winner is None:
+        out.append("nobody_wins")
+    if (facts.lone or (state.game_type is not None and state.game_type.is_solo)) and winner is Party.KONTRA:
+        out.append("lost_solo")
+    if facts.level(Party.RE) >= 0 and winner is not Party.RE:
+        out.append("lost_re")
+    if facts.level(Party.KONTRA) >= 0 and winner is not Party.KONTRA:
+        out.append("lost_kontra")
+    return tuple(out)

@@ -1,0 +1,138 @@
+"""The running table of a card night, and settling it up in money (docs/rules.md §9)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal, Schedule
+from doko_ledger.doppelkopf.nights.state import SessionState
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStanding:
+    """One player's night: points, deals played and won, solos played and won, a solo owed."""
+
+    player: str
+    total: int
+    played: int
+    won: int
+    solos: int
+    solos_won: int
+    owes_solo: bool
+    money: Decimal | None
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    session_id: str
+    players: tuple[str, ...]
+    rows: tuple[DealRow, ...]
+    table: tuple[PlayerStanding, ...]
+    next: NextDeal
+    rate: Decimal | None
+    closed: bool
+    bock_deals_left: int
+
+
+def standings(state: SessionState, schedule: Schedule) -> Standings:
+    """Per player totals after the last deal, with what each deal contributed."""
+    rate = None if state.rate is None else Decimal(state.rate)
+    table = []
+    for player in state.players:
+        rows = [r for r in schedule.rows if player in r.playing and r.outcome.finished]
+        solos = [r for r in rows if r.outcome.solo_by == player]
+        total = schedule.rows[-1].totals[player] if schedule.rows else 0
+        table.append(
+            PlayerStanding(
+                player=player,
+                total=total,
+                played=len(rows),
+                won=sum(1 for r in rows if r.outcome.won(player)),
+                solos=len(solos),
+                solos_won=sum(1 for r in solos if r.outcome.won(player)),
+                owes_solo=player in schedule.owed,
+                money=None if rate is None else total * rate,
+            )
+        )
+    return Standings(
+        state.session_id,
+        state.players,
+        schedule.rows,
+        tuple(table),
+        schedule.next,
+        rate,
+        state.closed,
+        schedule.bock_deals_left,
+    )
+
+
+def payments(night: Standings) -> list[Payment]:
+    """Who pays whom to settle the night: in money with a rate, else in points."""
+    rate = night.rate if night.rate is not None else Decimal(1)
+    return settle({s.player: s.total * rate for s in night.table})
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: str
+    payee: str
+    amount: Decimal
+
+
+def settle(balances: dict[str, Decimal]) -> list[Payment]:
+    """Who pays whom, in the fewest payments. Settling k players among themselves takes k - 1
+    payments, so the fewest come from splitting the players into as many groups that each
+    sum to zero as possible: found exactly over all subsets (a table has at most 7 players)."""
+    names = sorted(p for p, b in balances.items() if b != 0)
+    if sum(balances[p] for p in names) != 0:
+        raise ValueError(f"balances do not sum to zero: {sum(balances[p] for p in names)}")
+    payments: list[Payment] = []
+    for group in _zero_groups(names, balances):
+        payments += _settle_group({p: balances[p] for p in group})
+    return payments
+
+
+def _zero_groups(names: list[str], balances: dict[str, Decimal]) -> list[tuple[str, ...]]:
+    """The partition of `names` into the most zero-sum groups (dynamic programming over subsets)."""
+    n = len(names)
+    full = (1 << n) - 1
+    total = [Decimal(0)] * (full + 1)
+    for mask in range(1, full + 1):
+        low = (mask & -mask).bit_length() - 1
+        total[mask] = total[mask & (mask - 1)] + balances[names[low]]
+    best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
+    for mask in range(1, full + 1):
+        if total[mask] != 0:
+            continue
+        low = mask & -mask  # every group containing the lowest member, to count each partition once
+        sub = mask
+        choice: tuple[int, list[int]] | None = None
+        while sub:
+            if sub & low and total[sub] == 0 and (mask ^ sub) in best:
+                count, groups = best[mask ^ sub]
+                if choice is None or count + 1 > choice[0]:
+                    choice = (count + 1, [*groups, sub])
+            sub = (sub - 1) & mask
+        if choice is not None:
+            best[mask] = choice
+    return [tuple(names[i] for i in range(n) if group >> i & 1) for group in best[full][1]]
+
+
+def _settle_group(balances: dict[str, Decimal]) -> list[Payment]:
+    debtors = sorted((p for p in balances if balances[p] < 0), key=lambda p: (balances[p], p))
+    creditors = sorted((p for p in balances if balances[p] > 0), key=lambda p: (-balances[p], p))
+    owe = {p: -balances[p] for p in debtors}
+    due = {p: balances[p] for p in creditors}
+    out = []
+    while debtors and creditors:
+        payer, payee = debtors[0], creditors[0]
+        amount = min(owe[payer], due[payee])
+        out.append(Payment(payer, payee, amount))
+        owe[payer] -= amount
+        due[payee] -= amount
+        if owe[payer] == 0:
+            debtors.pop(0)
+        if due[payee] == 0:
+            creditors.pop(0)
+    return out

@@ -1,0 +1,438 @@
+"""Read models of Doppelkopf games: one row per game, one row per trick.
+
+Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
+
+- `games`: game_id, stream, played_on, players (JSON list by seat), dealer,
+  rules preset, game_type, declarer, hands_recorded, tricks_played, finished,
+  points (JSON list of card points by seat), tricks_won (JSON list), events,
+  last_position; for a card night's deal: night, deal (its number), status (in
+  force, voided or corrected), corrected_by and replaces (game ids).
+- `tricks`: game_id, number, leader, cards (text, in play order), winner,
+  points.
+- `parties`: game_id, seat, player, party (the truth as far as the record
+  shows), public_in_trick and public_cause (when and why the table learnt it).
+- `announcements`: game_id, number, party, announcement, player, played (the
+  caller's cards played), trick, implied (a skipped level or the solo rule),
+  cause.
+- `scores`: game_id, rules (preset), winner (re, kontra or null), value (what
+  each winner gets; Re's net when nobody wins), lone, note, and one column per
+  seat: seat0..seat3 with the player's name in player0..player3; multiplier and
+  bock (what started the bock round) for a card night's deal in a bock round.
+- `score_lines`: game_id, number, item, party, points, factor, special, cause.
+
+Only streams that start with a Doppelkopf `GameStarted` are Doppelkopf games; another
+game's streams under `game/` (Dou Dizhu) are left to that game's projection.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from doko_ledger.doppelkopf.cards import ALL_CARDS
+from doko_ledger.doppelkopf.events import EventVoided, GameStarted
+from doko_ledger.doppelkopf.game.facts import NotScorable
+from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, true_parties
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.game.undo import in_force
+from doko_ledger.doppelkopf.nights.events import SessionStarted
+from doko_ledger.doppelkopf.nights.night import Night
+from doko_ledger.doppelkopf.nights.place import DealPlace
+from doko_ledger.doppelkopf.revelations import Revelation, fold_revealing
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.score import GameScore, score_game
+from doko_ledger.projections import game_list, runner
+from doko_ledger.store.base import StreamEvents, stream_events
+from doko_ledger.store.database import Database
+from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
+
+KEYS: Mapping[str, tuple[str, ...]] = {
+    "games": ("game_id",),
+    "tricks": ("game_id", "number"),
+    "parties": ("game_id", "seat"),
+    "announcements": ("game_id", "number"),
+    "scores": ("game_id",),
+    "score_lines": ("game_id", "number"),
+}
+"""Each table, with the columns of its primary key."""
+TABLES = tuple(KEYS)
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "games": (
+        "game_id",
+        "stream",
+        "played_on",
+        "players",
+        "dealer",
+        "rules",
+        "game_type",
+        "declarer",
+        "hands_recorded",
+        "abandoned",
+        "re_players",
+        "lone",
+        "summarized",
+        "re_points",
+        "tricks_played",
+        "finished",
+        "points",
+        "tricks_won",
+        "events",
+        "first_position",
+        "last_position",
+        "night",
+        "deal",
+        "status",
+        "corrected_by",
+        "replaces",
+    ),
+    "tricks": ("game_id", "number", "leader", "cards", "winner", "points"),
+    "parties": ("game_id", "seat", "player", "party", "public_in_trick", "public_cause"),
+    "announcements": ("game_id", "number", "party", "announcement", "player", "played", "trick", "implied", "cause"),
+    "scores": (
+        "game_id",
+        "rules",
+        "winner",
+        "value",
+        "lone",
+        "note",
+        *(f"{column}{seat}" for seat in range(4) for column in ("player", "seat")),
+        "multiplier",
+        "bock",
+    ),
+    "score_lines": ("game_id", "number", "item", "party", "points", "factor", "special", "cause"),
+}
+"""Each table's columns, in the order of the row tuples written."""
+
+_INSERT = {
+    table: f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+    for table, columns in COLUMNS.items()
+}
+
+Row = tuple[Any, ...]
+
+
+def is_doppelkopf(events: Sequence[Any]) -> bool:
+    """A stream is a Doppelkopf game when its first event is a Doppelkopf `GameStarted`."""
+    return bool(events) and type(events[0]) is GameStarted
+
+
+class GamesProjection:
+    """Folds each Doppelkopf game stream once, with the game's own `evolve`, into the rows of
+    all six tables; streams of other games are left alone.
+
+    A card night's stream (`session/`) is read too: a night's deal is scored in its night
+    (bock round included) and marked (deal number, voided, corrected). When a night or one of
+    its games changes, every game of that night is folded again (a voided deal can take a
+    later deal's bock round away)."""
+
+    name = "games-v2"
+    """v2: the night's columns; a ledger with v1 tables folds them again on its next read."""
+    stream_prefix = GAME_PREFIX
+    first_events = (GameStarted.event_name,)
+    more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
+    tables: Mapping[str, tuple[str, ...]] = KEYS
+
+    def create(self, db: Database) -> None:
+        if "games" in db.table_names() and "status" not in db.columns("games"):
+            self.drop(db)  # the tables of an older version: folded again from the log
+            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name = 'games'")
+        db.executescript(
+            """
+            CREATE TABLE IF NOT EXISTS games (
+                game_id TEXT PRIMARY KEY, stream TEXT NOT NULL, played_on TEXT, players TEXT NOT NULL,
+                dealer TEXT NOT NULL, rules TEXT NOT NULL, game_type TEXT, declarer TEXT,
+                hands_recorded BIGINT NOT NULL, abandoned TEXT, re_players TEXT NOT NULL, lone BIGINT NOT NULL,
+                summarized BIGINT NOT NULL, re_points BIGINT,
+                tricks_played BIGINT NOT NULL, finished BIGINT NOT NULL,
+                points TEXT NOT NULL, tricks_won TEXT NOT NULL, events BIGINT NOT NULL,
+                first_position BIGINT NOT NULL, last_position BIGINT NOT NULL,
+                night TEXT, deal BIGINT, status TEXT, corrected_by TEXT, replaces TEXT
+            );
+            CREATE TABLE IF NOT EXISTS tricks (
+                game_id TEXT NOT NULL, number BIGINT NOT NULL, leader TEXT NOT NULL, cards TEXT NOT NULL,
+                winner TEXT, points BIGINT NOT NULL, PRIMARY KEY (game_id, number)
+            );
+            CREATE TABLE IF NOT EXISTS parties (
+                game_id TEXT NOT NULL, seat BIGINT NOT NULL, player TEXT NOT NULL, party TEXT,
+                public_in_trick BIGINT, public_cause TEXT, PRIMARY KEY (game_id, seat)
+            );
+            CREATE TABLE IF NOT EXISTS announcements (
+                game_id TEXT NOT NULL, number BIGINT NOT NULL, party TEXT NOT NULL, announcement TEXT NOT NULL,
+                player TEXT, played BIGINT, trick BIGINT, implied BIGINT NOT NULL, cause TEXT NOT NULL,
+                PRIMARY KEY (game_id, number)
+            );
+            CREATE TABLE IF NOT EXISTS scores (
+                game_id TEXT PRIMARY KEY, rules TEXT NOT NULL, winner TEXT, value BIGINT NOT NULL,
+                lone BIGINT NOT NULL, note TEXT NOT NULL,
+                player0 TEXT NOT NULL, seat0 BIGINT NOT NULL, player1 TEXT NOT NULL, seat1 BIGINT NOT NULL,
+                player2 TEXT NOT NULL, seat2 BIGINT NOT NULL, player3 TEXT NOT NULL, seat3 BIGINT NOT NULL,
+                multiplier BIGINT NOT NULL, bock TEXT
+            );
+            CREATE TABLE IF NOT EXISTS score_lines (
+                game_id TEXT NOT NULL, number BIGINT NOT NULL, item TEXT NOT NULL, party TEXT,
+                points BIGINT NOT NULL, factor BIGINT NOT NULL, special BIGINT NOT NULL, cause TEXT NOT NULL,
+                PRIMARY KEY (game_id, number)
+            );
+            """
+        )
+        db.execute(game_list.INDEXES[game_list.DOPPELKOPF_TABLE])  # `#N` and `doko games` read through it
+
+    def drop(self, db: Database) -> None:
+        db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))
+
+    def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
+        rows: dict[str, list[Row]] = {table: [] for table in TABLES}
+        games = {s.stream: s for s in streams if s.stream.startswith(GAME_PREFIX) and is_doppelkopf(s.events)}
+        nights = {s.stream: s for s in streams if _is_night(s)}
+        for session in {*nights, *_nights_of(db, list(games))}:
+            night = nights.get(session) or stream_events(db, session)
+            if night is not None:
+                for folded in _add_night_rows(rows, db, night, games):
+                    games.pop(folded, None)
+        for stream in games.values():
+            _add_rows(rows, stream)
+        if not rows["games"]:
+            return
+        _delete_stale(db, [row[0] for row in rows["games"]])
+        for table in TABLES:
+            if rows[table]:
+                # plain executemany of tuples: projection rows are many and uniform
+                db.executemany(_INSERT[table], rows[table])
+
+
+def _delete_stale(db: Database, ids: list[str]) -> None:
+    """Delete the rows of the games that have rows already (none on a rebuild: its tables are
+    new). A game's rows in every table are written together with its `games` row."""
+    marks = ", ".join("?" * len(ids))
+    stale = [r[0] for r in db.execute(f"SELECT game_id FROM games WHERE game_id IN ({marks})", ids)]
+    if stale:
+        marks = ", ".join("?" * len(stale))
+        for table in TABLES:
+            db.execute(f"DELETE FROM {table} WHERE game_id IN ({marks})", stale)
+
+
+def _is_night(stream: StreamEvents) -> bool:
+    return stream.stream.startswith(SESSION_PREFIX) and bool(stream.events) and type(stream.events[0]) is SessionStarted
+
+
+def _nights_of(db: Database, streams: list[str]) -> set[str]:
+    """The session streams of the card nights these game streams are deals of (as projected)."""
+    ids = [s[len(GAME_PREFIX) :] for s in streams]
+    found: set[str] = set()
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        marks = ", ".join("?" * len(chunk))
+        query = f"SELECT night FROM games WHERE game_id IN ({marks}) AND night IS NOT NULL"  # by primary key
+        found.update(SESSION_PREFIX + r[0] for r in db.execute(query, chunk))
+    return found
+
+
+def _add_night_rows(
+    rows: dict[str, list[Row]], db: Database, night: StreamEvents, batch: dict[str, StreamEvents]
+) -> list[str]:
+    """Every game of a card night folded with its place in the night; returns their streams."""
+    named = Night.load(night.events, {}).state
+    streams: dict[str, StreamEvents] = {}
+    for game_id in (*named.deals, *named.voided, *named.replaced):
+        stream = batch.get(game_stream(game_id)) or stream_events(db, game_stream(game_id))
+        if stream is not None and is_doppelkopf(stream.events):
+            streams[game_id] = stream
+    loaded = Night.load(night.events, {g: s.events for g, s in streams.items()})
+    places = loaded.places()
+    for game_id, stream in streams.items():
+        _add_rows(rows, stream, places.get(game_id))
+    return [s.stream for s in streams.values()]
+
+
+def _add_rows(rows: dict[str, list[Row]], stream: StreamEvents, place: DealPlace | None = None) -> None:
+    """One fold of the stream, and every table's rows from its final state (`place`: its place
+    in a card night)."""
+    events = stream.events
+    state, revealed = fold_revealing(in_force(events) if EventVoided in map(type, events) else events)
+    parties = true_parties(state)
+    won, tricks = state.points_won(), state.tricks_won()
+    rows["games"].append(game_row(state, stream, parties, won, tricks, place))
+    rows["tricks"].extend(trick_rows(state))
+    rows["parties"].extend(party_rows(state, revealed, parties))
+    rows["announcements"].extend(announcement_rows(state))
+    if state.finished or state.abandoned is not None:
+        try:
+            result = score_game(state, parties=parties, won=won, tricks=tricks, place=place)
+        except NotScorable:
+            return
+        rows["scores"].append(score_row(result))
+        rows["score_lines"].extend(score_line_rows(result))
+
+
+_JSON_NAMES: dict[tuple[tuple[str, ...], bool], str] = {}
+
+
+def _names_json(names: tuple[str, ...], ensure_ascii: bool) -> str:
+    """`json.dumps(list(names))`, remembered: the same players sit at many games."""
+    key = (names, ensure_ascii)
+    text = _JSON_NAMES.get(key)
+    if text is None:
+        text = json.dumps(list(names), ensure_ascii=ensure_ascii)
+        if len(_JSON_NAMES) < 4096:
+            _JSON_NAMES[key] = text
+    return text
+
+
+def _ints_json(values: tuple[int, ...]) -> str:
+    """`json.dumps(list(values))` for ints, without the encoder's set-up."""
+    if len(values) == 4:
+        first, second, third, fourth = values
+        return f"[{first}, {second}, {third}, {fourth}]"
+    return "[" + ", ".join(map(str, values)) + "]"
+
+
+def game_row(
+    state: GameState,
+    stream: StreamEvents,
+    parties: Parties | None = None,
+    won: tuple[int, ...] | None = None,
+    tricks: tuple[int, ...] | None = None,
+    place: DealPlace | None = None,
+) -> Row:
+    """The `games` row (columns `COLUMNS["games"]`); `parties`, `won` and `tricks` as computed
+    from `state` when the caller has them already; `place`: the game's place in a card night."""
+    players = state.players
+    parties = true_parties(state) if parties is None else parties
+    won = state.points_won() if won is None else won
+    tricks = state.tricks_won() if tricks is None else tricks
+    re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
+    return (
+        state.game_id,
+        stream.stream,
+        state.played_on,
+        _names_json(players, ensure_ascii=False),
+        state.dealer_name,
+        state.rules.preset,
+        None if state.game_type is None else state.game_type.value,
+        None if state.declarer is None else players[state.declarer],
+        state.dealt is not None,
+        state.abandoned,
+        _names_json(tuple(players[s] for s in re_seats), ensure_ascii=True),
+        is_lone(state),
+        state.summary is not None,
+        _re_points(state, parties, won, re_seats),
+        len(state.tricks),
+        state.finished,
+        _ints_json(won),
+        _ints_json(tricks),
+        len(stream.events),
+        stream.first_position,
+        stream.last_position,
+        *(_NO_PLACE if place is None else _place_cells(place)),
+    )
+
+
+_NO_PLACE = (None, None, None, None, None)
+
+
+def _place_cells(place: DealPlace) -> Row:
+    return (place.session_id, place.number, place.status, place.corrected_by, place.replaces)
+
+
+def _re_points(state: GameState, parties: Parties, won: tuple[int, ...], re_seats: list[int]) -> int | None:
+    """Re's card points: from the summary, or from the tricks once every party is known."""
+    if state.summary is not None:
+        return state.summary.re_points
+    if None in parties or state.game_type is None:
+        return None
+    return sum(won[s] for s in re_seats)
+
+
+def party_rows(state: GameState, revealed: Sequence[Revelation], parties: Parties | None = None) -> list[Row]:
+    public = {r.seat: r for r in revealed}
+    game_id, players = state.game_id, state.players
+    out = []
+    for seat, party in enumerate(true_parties(state) if parties is None else parties):
+        shown = public.get(seat)
+        out.append(
+            (
+                game_id,
+                seat,
+                players[seat],
+                None if party is None else party.value,
+                None if shown is None else shown.trick,
+                None if shown is None else shown.cause,
+            )
+        )
+    return out
+
+
+def announcement_rows(state: GameState) -> list[Row]:
+    players = state.players
+    return [
+        (
+            state.game_id,
+            number,
+            a.party.value,
+            a.announcement.value,
+            None if a.seat is None else players[a.seat],
+            a.played,
+            a.trick,
+            a.implied,
+            a.cause,
+        )
+        for number, a in enumerate(announced(state), 1)
+    ]
+
+
+def score_row(result: GameScore) -> Row:
+    score = result.score
+    seats: list[Any] = []
+    for player, delta in zip(result.players, result.deltas, strict=True):
+        seats += (player, delta)
+    return (
+        result.game_id,
+        result.rules.preset,
+        None if score is None or score.winner is None else score.winner.value,
+        0 if score is None else score.value,
+        score is not None and score.lone,
+        result.note,
+        *seats,
+        1 if result.bock is None else result.bock.multiplier,
+        None if result.bock is None else result.bock.cause,
+    )
+
+
+def score_line_rows(result: GameScore) -> list[Row]:
+    lines = () if result.score is None else result.score.lines
+    game_id = result.game_id
+    return [
+        (
+            game_id,
+            number,
+            line.item,
+            None if line.party is None else line.party.value,
+            line.points,
+            line.factor,
+            line.special,
+            line.cause,
+        )
+        for number, line in enumerate(lines, 1)
+    ]
+
+
+_CARD_TEXT = {card: str(card) for card in ALL_CARDS}
+
+
+def trick_rows(state: GameState) -> list[Row]:
+    game_id, players, text = state.game_id, state.players, _CARD_TEXT.__getitem__
+    out = []
+    for trick in state.all_tricks:
+        number, leader, cards, winner = trick
+        out.append(
+            (
+                game_id,
+                number,
+                players[leader],
+                " ".join(map(text, cards)),
+                None if winner is None else players[winner],
+                trick.points,
+            )
+        )
+    return out

@@ -1,0 +1,133 @@
+"""Game types (contracts) and which card order each one plays with (docs/rules.md §2, §4)."""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+from doko_ledger.doppelkopf.cards import Suit
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.errors import DokoError
+
+
+class GameTypeError(DokoError, ValueError):
+    """A text that names no game type."""
+
+    exit_code = 2
+
+
+class GameType(Enum):
+    """What is being played. Marriage, poverty and silent solo use the normal card order."""
+
+    NORMAL = "normal"
+    MARRIAGE = "marriage"
+    POVERTY = "poverty"
+    SILENT_SOLO = "silent_solo"
+    DIAMOND_SOLO = "diamond_solo"
+    HEART_SOLO = "heart_solo"
+    SPADE_SOLO = "spade_solo"
+    CLUB_SOLO = "club_solo"
+    QUEEN_SOLO = "queen_solo"
+    JACK_SOLO = "jack_solo"
+    ACE_SOLO = "ace_solo"
+    PURE_CLUB_SOLO = "pure_club_solo"
+    PURE_SPADE_SOLO = "pure_spade_solo"
+    PURE_HEART_SOLO = "pure_heart_solo"
+    PURE_DIAMOND_SOLO = "pure_diamond_solo"
+
+    @property
+    def is_solo(self) -> bool:
+        """Played by one against three by declaration (silent solo included)."""
+        return self not in (GameType.NORMAL, GameType.MARRIAGE, GameType.POVERTY)
+
+    @property
+    def is_declared_solo(self) -> bool:
+        """A solo announced as a reservation (not the silent solo)."""
+        return self.is_solo and self is not GameType.SILENT_SOLO
+
+    @property
+    def is_pure_suit_solo(self) -> bool:
+        return self.value.startswith("pure_")
+
+    @property
+    def trump_suit(self) -> Suit | None:
+        """The suit whose plain cards are trump: diamonds in normal-order games."""
+        return _TRUMP_SUIT.get(self)
+
+    @property
+    def normal_order(self) -> bool:
+        """True where queens and jacks are trump above the trump suit (normal and suit solos)."""
+        return self in _TRUMP_SUIT and not self.is_pure_suit_solo
+
+
+_TRUMP_SUIT: dict[GameType, Suit] = {
+    GameType.NORMAL: Suit.DIAMONDS,
+    GameType.MARRIAGE: Suit.DIAMONDS,
+    GameType.POVERTY: Suit.DIAMONDS,
+    GameType.SILENT_SOLO: Suit.DIAMONDS,
+    GameType.DIAMOND_SOLO: Suit.DIAMONDS,
+    GameType.HEART_SOLO: Suit.HEARTS,
+    GameType.SPADE_SOLO: Suit.SPADES,
+    GameType.CLUB_SOLO: Suit.CLUBS,
+    GameType.PURE_CLUB_SOLO: Suit.CLUBS,
+    GameType.PURE_SPADE_SOLO: Suit.SPADES,
+    GameType.PURE_HEART_SOLO: Suit.HEARTS,
+    GameType.PURE_DIAMOND_SOLO: Suit.DIAMONDS,
+}
+
+
+_ALIASES: dict[GameType, tuple[str, ...]] = {
+    GameType.NORMAL: ("normal", "normalspiel", "normales spiel"),
+    GameType.MARRIAGE: ("marriage", "wedding", "hochzeit"),
+    GameType.POVERTY: ("poverty", "armut"),
+    GameType.SILENT_SOLO: ("silent", "stilles", "stille hochzeit"),
+    GameType.DIAMOND_SOLO: ("diamond", "diamonds", "karo", "trumpf"),
+    GameType.HEART_SOLO: ("heart", "hearts", "herz"),
+    GameType.SPADE_SOLO: ("spade", "spades", "pik"),
+    GameType.CLUB_SOLO: ("club", "clubs", "kreuz", "treff"),
+    GameType.QUEEN_SOLO: ("queen", "queens", "dame", "damen"),
+    GameType.JACK_SOLO: ("jack", "jacks", "bube", "buben"),
+    GameType.ACE_SOLO: ("ace", "aces", "as", "ass", "fleischlos", "fleischloser", "fleischloses"),
+    GameType.PURE_CLUB_SOLO: ("pure club", "pure clubs", "reines kreuz"),
+    GameType.PURE_SPADE_SOLO: ("pure spade", "pure spades", "reines pik"),
+    GameType.PURE_HEART_SOLO: ("pure heart", "pure hearts", "reines herz"),
+    GameType.PURE_DIAMOND_SOLO: ("pure diamond", "pure diamonds", "reines karo"),
+}
+_SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+def _key(text: str) -> str:
+    return _SEPARATORS.sub("", text.casefold())
+
+
+_BY_KEY: dict[str, GameType] = {_key(g.value): g for g in GameType} | {
+    _key(alias): game for game, aliases in _ALIASES.items() for alias in aliases
+}
+
+
+def parse_game_type(text: str) -> GameType:
+    """The game type a text names, without regard to case: the canonical name (`queen_solo`),
+    a short one (`queen`, `queen solo`) or a German one (`Damensolo`, `Fleischloser`,
+    `Kreuzsolo`, `Bubensolo`, `Hochzeit`, `Armut`). Raises `GameTypeError` quoting the text."""
+    key = _key(text)
+    game = _BY_KEY.get(key) or (_BY_KEY.get(key[: -len("solo")]) if key.endswith("solo") else None)
+    if game is None:
+        raise GameTypeError(
+            f"unknown game type {text!r} ({', '.join(g.value for g in GameType)}; "
+            "short or German names such as queen or Damensolo do too)"
+        )
+    return game
+
+
+def game_type_problem(game: GameType, rules: RuleSet) -> str | None:
+    """Why the rules do not allow `game`, or None (docs/rules.md §4, §8)."""
+    if game.is_pure_suit_solo and not rules.pure_suit_solos:
+        return f"{game.value} is not allowed under these rules (option pure_suit_solos)"
+    if game is GameType.POVERTY and not rules.poverty:
+        return "these rules have no poverty (option poverty)"
+    return None
+
+
+def allowed_game_types(rules: RuleSet) -> tuple[GameType, ...]:
+    """The game types the rules allow, in their usual order."""
+    return tuple(g for g in GameType if game_type_problem(g, rules) is None)

@@ -1,0 +1,78 @@
+"""Card order per game type: which cards are trump and how cards rank (docs/rules.md §2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from doko_ledger.doppelkopf.cards import ALL_CARDS, DULLE, FUCHS, Card, Rank, Suit
+from doko_ledger.doppelkopf.rules.game_types import GameType
+
+TRUMP = "T"
+"""The suit key of trumps: they form one suit for following (docs/rules.md §2)."""
+
+_PLAIN_RANKS = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
+_SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class CardOrder:
+    """How the cards of one game type rank. `keys[card]` is (suit key, strength); higher wins."""
+
+    game_type: GameType
+    schweinchen: bool
+    trumps: tuple[Card, ...]
+    keys: dict[Card, tuple[str, int]]
+
+    def suit_of(self, card: Card) -> str:
+        """The suit a card belongs to for following: `TRUMP` or the suit letter."""
+        return self.keys[card][0]
+
+    def is_trump(self, card: Card) -> bool:
+        return self.keys[card][0] == TRUMP
+
+    def strength(self, card: Card) -> int:
+        """Rank within its suit key; only comparable between cards of one suit key."""
+        return self.keys[card][1]
+
+    def sort_key(self, card: Card) -> tuple[int, int]:
+        """Display order: trumps first, then clubs, spades, hearts, diamonds; high to low."""
+        suit, strength = self.keys[card]
+        group = 0 if suit == TRUMP else 1 + "CSHD".index(suit)
+        return (group, -strength)
+
+    def sorted(self, cards: tuple[Card, ...] | list[Card]) -> tuple[Card, ...]:
+        return tuple(sorted(cards, key=self.sort_key))
+
+
+def _trumps(game_type: GameType, schweinchen: bool) -> tuple[Card, ...]:
+    """Trumps high to low."""
+    if game_type is GameType.QUEEN_SOLO:
+        return tuple(Card(s, Rank.QUEEN) for s in _SUIT_ORDER)
+    if game_type is GameType.JACK_SOLO:
+        return tuple(Card(s, Rank.JACK) for s in _SUIT_ORDER)
+    if game_type is GameType.ACE_SOLO:
+        return ()
+    suit = game_type.trump_suit
+    assert suit is not None
+    if game_type.is_pure_suit_solo:
+        return tuple(Card(suit, r) for r in _PLAIN_RANKS)
+    top = [FUCHS, DULLE] if schweinchen else [DULLE]
+    top += [Card(s, Rank.QUEEN) for s in _SUIT_ORDER]
+    top += [Card(s, Rank.JACK) for s in _SUIT_ORDER]
+    plain = [Card(suit, r) for r in (Rank.ACE, Rank.TEN, Rank.KING, Rank.NINE)]
+    return tuple(top + [c for c in plain if c not in top])
+
+
+@cache
+def card_order(game_type: GameType, schweinchen: bool = False) -> CardOrder:
+    """The card order of a game type. `schweinchen`: both DA above H10 (normal and marriage only)."""
+    schweinchen = schweinchen and game_type in (GameType.NORMAL, GameType.MARRIAGE)
+    trumps = _trumps(game_type, schweinchen)
+    keys: dict[Card, tuple[str, int]] = {card: (TRUMP, len(trumps) - i) for i, card in enumerate(trumps)}
+    for suit in _SUIT_ORDER:
+        plain = [c for c in (Card(suit, r) for r in _PLAIN_RANKS) if c not in keys]
+        for i, card in enumerate(plain):
+            keys[card] = (suit.value, len(plain) - i)
+    assert set(keys) == set(ALL_CARDS)
+    return CardOrder(game_type, schweinchen, trumps, keys)

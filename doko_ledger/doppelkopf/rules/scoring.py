@@ -1,0 +1,359 @@
+"""Who wins (docs/rules.md §6) and what the game is worth (§7, and the DDV's differences in §8).
+
+Pure: the facts of a deal in, a score with one derivation line per item out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from doko_ledger.doppelkopf.rules.announcements import DENIALS, Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.frozen import quick_init
+
+THRESHOLDS = (90, 60, 30)
+"""The losers stay below these for no 90, no 60, no 30 (schwarz: no trick)."""
+
+OWN_TARGETS = (151, 181, 211)
+"""Card points a party needs after its own no 90, no 60, no 30 (schwarz: every trick)."""
+
+AGAINST_DENIAL = (120, 90, 60, 30)
+"""DDV: card points that earn +1 against the losers' no 90, no 60, no 30, schwarz."""
+
+_PARTIES = tuple(Party)
+"""Re, Kontra: iterating the Enum itself is slower."""
+_TITLES = tuple(party.title for party in _PARTIES)
+_DENIAL_LABELS = tuple(denial.label for denial in DENIALS)
+
+
+class SpecialKind(Enum):
+    """Special points (*Sonderpunkte*), scored by the party that earns them."""
+
+    FOX_CAUGHT = "fox_caught"
+    KARLCHEN = "karlchen"
+    KARLCHEN_CAPTURED = "karlchen_captured"
+    DOPPELKOPF = "doppelkopf"
+
+    @property
+    def label(self) -> str:
+        return _SPECIAL_LABEL[self]
+
+
+_SPECIAL_LABEL = {
+    SpecialKind.FOX_CAUGHT: "fox caught (Fuchs)",
+    SpecialKind.KARLCHEN: "last trick won with CJ (Karlchen)",
+    SpecialKind.KARLCHEN_CAPTURED: "CJ caught in the last trick (Karlchen)",
+    SpecialKind.DOPPELKOPF: "trick of 40 or more (Doppelkopf)",
+}
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Special:
+    """One special point a party earned, and what earned it."""
+
+    kind: SpecialKind
+    party: Party
+    cause: str = "recorded"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class DealFacts:
+    """What scoring needs of a deal: the game, Re's card points, the tricks each party
+    won, each party's highest announced level (-1 none, 0 Re/Kontra, 1 no 90 … 4 schwarz),
+    and the special points earned in play (before the rules decide which count)."""
+
+    game_type: GameType
+    lone: bool
+    re_points: int
+    re_tricks: int
+    kontra_tricks: int
+    announced: dict[Party, int]
+    specials: tuple[Special, ...] = ()
+    causes: dict[tuple[Party, int], str] = field(default_factory=dict)
+    tricks_known: bool = True
+
+    def points(self, party: Party) -> int:
+        return self.re_points if party is Party.RE else 240 - self.re_points
+
+    def tricks(self, party: Party) -> int:
+        return self.re_tricks if party is Party.RE else self.kontra_tricks
+
+    def level(self, party: Party) -> int:
+        # by identity rather than `announced.get(party, -1)`: an Enum's hash is a Python call
+        for key, value in self.announced.items():
+            if key is party:
+                return value
+        return -1
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class ScoreLine:
+    """One item of the derivation: `points` for `party`, or a doubling (`factor` 2)."""
+
+    item: str
+    party: Party | None
+    points: int = 0
+    factor: int = 1
+    cause: str = ""
+    special: bool = False
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The result: the winner (None: nobody), the derivation, and the value for Re per
+    two-against-two share (negative when Re loses); a lone player gets three shares."""
+
+    winner: Party | None
+    lines: tuple[ScoreLine, ...]
+    re_value: int
+    lone: bool
+
+    @property
+    def value(self) -> int:
+        """What each winner gets per share (may be negative, docs/rules.md §7); Re's net when nobody wins."""
+        return -self.re_value if self.winner is Party.KONTRA else self.re_value
+
+    def deltas(self, re_seats: Sequence[int], seats: Sequence[int]) -> dict[int, int]:
+        """Points per seat; they always sum to zero. A lone Re player gets three shares."""
+        re_share = self.re_value * (3 if self.lone else 1)
+        out = {}
+        for seat in seats:
+            out[seat] = re_share if seat in re_seats else -self.re_value
+        if self.lone and len(re_seats) != 1:
+            raise ValueError("a lone game has one Re player")
+        return out
+
+
+# -- who wins (docs/rules.md §6) ---------------------------------------------------
+#
+# The helpers below take a party by its index in `_PARTIES` (0 Re, 1 Kontra) and a `_Deal`:
+# the facts' levels, card points and tricks read once per score rather than on every test.
+
+_RE, _KONTRA = 0, 1
+
+
+class _Deal:
+    """`facts` with each party's announced level, card points and tricks by party index."""
+
+    __slots__ = ("facts", "levels", "points", "tricks")
+
+    def __init__(self, facts: DealFacts) -> None:
+        self.facts = facts
+        self.levels = (facts.level(Party.RE), facts.level(Party.KONTRA))
+        self.points = (facts.re_points, 240 - facts.re_points)
+        self.tricks = (facts.re_tricks, facts.kontra_tricks)
+
+
+def _index(party: Party) -> int:
+    return _RE if party is Party.RE else _KONTRA
+
+
+def own_target(facts: DealFacts, party: Party) -> str:
+    """The party's own target, for the derivation."""
+    return _own_target(_Deal(facts), _index(party))
+
+
+def _own_target(deal: _Deal, i: int) -> str:
+    level = deal.levels[i]
+    if level >= 4:
+        return "every trick"
+    if level >= 1:
+        return f"{OWN_TARGETS[level - 1]}"
+    return f"{_base_target(deal, i)}"
+
+
+def _goal(deal: _Deal, i: int) -> tuple[str, bool]:
+    """What the party had to do (docs/rules.md §6), and whether it did: its own target, or, when
+    only the other party denied, to break that denial."""
+    other = 1 - i
+    other_level = deal.levels[other]
+    if deal.levels[i] < 1 and other_level >= 1:
+        step = other_level - 1
+        denial = _DENIAL_LABELS[step]
+        if step == 3:
+            return f"one trick against {_TITLES[other]}'s {denial}", deal.tricks[i] > 0
+        return f"{THRESHOLDS[step]} against {_TITLES[other]}'s {denial}", deal.points[i] >= THRESHOLDS[step]
+    return f"target {_own_target(deal, i)}", _reaches_target(deal, i)
+
+
+def _base_target(deal: _Deal, i: int) -> int:
+    """121 for Re and 120 for Kontra, swapped when only Kontra announced (docs/rules.md §6)."""
+    kontra_only = deal.levels[_KONTRA] >= 0 and deal.levels[_RE] < 0
+    if i == _RE:
+        return 120 if kontra_only else 121
+    return 121 if kontra_only else 120
+
+
+def reaches_target(facts: DealFacts, party: Party) -> bool:
+    return _reaches_target(_Deal(facts), _index(party))
+
+
+def _reaches_target(deal: _Deal, i: int) -> bool:
+    level = deal.levels[i]
+    if level >= 4:
+        return deal.tricks[1 - i] == 0
+    if level >= 1:
+        return deal.points[i] >= OWN_TARGETS[level - 1]
+    return deal.points[i] >= _base_target(deal, i)
+
+
+def winner(facts: DealFacts) -> Party | None:
+    """Who wins: the party that reaches its target; when both denied and both miss, nobody."""
+    i = _winner(_Deal(facts))
+    return None if i is None else _PARTIES[i]
+
+
+def _winner(deal: _Deal) -> int | None:
+    re_denied, kontra_denied = deal.levels[_RE] >= 1, deal.levels[_KONTRA] >= 1
+    if re_denied and kontra_denied:
+        for i in (_RE, _KONTRA):
+            if _reaches_target(deal, i):
+                return i
+        return None
+    if kontra_denied:
+        return _KONTRA if _reaches_target(deal, _KONTRA) else _RE
+    return _RE if _reaches_target(deal, _RE) else _KONTRA
+
+
+# -- game value (docs/rules.md §7, §8 ddv) ------------------------------------------
+
+
+def _below(deal: _Deal, i: int, step: int) -> bool:
+    """Party `i` stayed below the threshold of denial `step` (0: no 90 … 3: schwarz)."""
+    if step == 3:
+        return deal.tricks[i] == 0
+    return deal.points[i] < THRESHOLDS[step]
+
+
+def _threshold_lines(deal: _Deal, i: int, rules: RuleSet, won: bool) -> list[ScoreLine]:
+    """The no 90 … schwarz items party `i` scores against the other party."""
+    other = 1 - i
+    party = _PARTIES[i]
+    title, other_title = _TITLES[i], _TITLES[other]
+    own_level, other_level = deal.levels[i], deal.levels[other]
+    causes = deal.facts.causes
+    ddv = rules.scoring == "ddv"
+    lines: list[ScoreLine] = []
+    for step, name in enumerate(_DENIAL_LABELS):
+        level = step + 1
+        if _below(deal, other, step):
+            what = "no trick" if step == 3 else f"below {THRESHOLDS[step]}"
+            lines.append(ScoreLine(f"{other_title} {what}", party, 1, cause=f"{other_title} took {_took(deal, other)}"))
+        if ddv:
+            if won:
+                for announcer in (i, other):
+                    if deal.levels[announcer] >= level:
+                        cause = causes.get((_PARTIES[announcer], level), "")
+                        lines.append(ScoreLine(f"{name} announced by {_TITLES[announcer]}", party, 1, cause=cause))
+            if other_level >= level and deal.points[i] >= AGAINST_DENIAL[step]:
+                lines.append(
+                    ScoreLine(
+                        f"{AGAINST_DENIAL[step]} reached against {other_title}'s {name}",
+                        party,
+                        1,
+                        cause=f"{title} took {_took(deal, i)}",
+                    )
+                )
+        else:
+            if own_level >= level:
+                cause = causes.get((party, level), "")
+                lines.append(ScoreLine(f"{name} announced by {title}", party, 1, cause=cause))
+            if other_level >= level and not _below(deal, i, step):
+                cause = causes.get((_PARTIES[other], level), "")
+                lines.append(ScoreLine(f"{other_title}'s {name} missed", party, 2, cause=cause))
+    return lines
+
+
+def _took(deal: _Deal, i: int) -> str:
+    points = deal.points[i]
+    if not deal.facts.tricks_known:
+        return f"{points} card points"
+    tricks = deal.tricks[i]
+    return f"{points} card points in {tricks} trick{'' if tricks == 1 else 's'}"
+
+
+def _specials_count(facts: DealFacts, rules: RuleSet) -> bool:
+    """Special points count in this game (docs/rules.md §7; §8 ddv and bistro)."""
+    if facts.lone or facts.game_type.is_solo:
+        return False
+    return not (facts.game_type is GameType.POVERTY and not rules.special_points_in_poverty)
+
+
+def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
+    if not facts.specials or not _specials_count(facts, rules):
+        return []
+    lines = []
+    for special in facts.specials:
+        if special.kind is SpecialKind.KARLCHEN_CAPTURED and not rules.karlchen_capture:
+            continue
+        karlchen = special.kind in (SpecialKind.KARLCHEN, SpecialKind.KARLCHEN_CAPTURED)
+        if karlchen and facts.game_type is GameType.POVERTY and not rules.karlchen_in_poverty:
+            continue
+        lines.append(ScoreLine(special.kind.label, special.party, 1, cause=special.cause, special=True))
+    return lines
+
+
+def score(facts: DealFacts, rules: RuleSet) -> Score:
+    """The score of a deal with its derivation (docs/rules.md §6-§8)."""
+    deal = _Deal(facts)
+    won = _winner(deal)
+    lines: list[ScoreLine] = []
+    for i, party in enumerate(_PARTIES):
+        goal, reached = _goal(deal, i)
+        title = _TITLES[i]
+        cause = f"{title} took {_took(deal, i)}; " + ("reached" if reached else "missed")
+        lines.append(ScoreLine(f"{title}'s goal: {goal}", party, 0, cause=cause))
+    specials = special_lines(facts, rules)
+    if won is None:
+        if rules.scoring == "ddv":
+            for i in (_RE, _KONTRA):
+                lines += _threshold_lines(deal, i, rules, won=False)
+        lines += specials
+        re_value = _net(lines, Party.RE, rules, doubling=False)
+        return Score(None, tuple(lines), re_value, facts.lone)
+    winning = _PARTIES[won]
+    lines.append(ScoreLine("won", winning, 1))
+    aold = won == _KONTRA and not facts.lone and not facts.game_type.is_solo
+    if aold and rules.scoring == "ddv":
+        aold = _specials_count(facts, rules)
+    if aold:
+        lines.append(ScoreLine("against the old ones", winning, 1, special=rules.announcement_scoring == "doubling"))
+    for i, party in enumerate(_PARTIES):
+        if deal.levels[i] >= 0:
+            cause = facts.causes.get((party, 0), "")
+            if rules.announcement_scoring == "doubling":
+                lines.append(ScoreLine(f"{_TITLES[i]} announced: doubles", winning, 0, factor=2, cause=cause))
+            else:
+                lines.append(ScoreLine(f"{_TITLES[i]} announced", winning, 2, cause=cause))
+    lines += _threshold_lines(deal, won, rules, won=True)
+    lines += specials
+    net = _net(lines, winning, rules, doubling=rules.announcement_scoring == "doubling")
+    return Score(winning, tuple(lines), net if won == _RE else -net, facts.lone)
+
+
+def _net(lines: list[ScoreLine], party: Party, rules: RuleSet, doubling: bool) -> int:
+    """`party`'s points minus the other party's, doublings applied (docs/rules.md §7)."""
+    factor, game, specials = 1, 0, 0
+    other = party.other
+    for line in lines:
+        factor *= line.factor
+        if line.party is party:
+            points = line.points
+        elif line.party is other:
+            points = -line.points
+        else:
+            continue
+        if line.special:
+            specials += points
+        else:
+            game += points
+    if not doubling:
+        return game + specials
+    return game * factor + specials * (factor if rules.specials_doubled else 1)

@@ -1,0 +1,123 @@
+"""A game's score: the derivation lines, penalties, and what each player gets (docs/rules.md §7, §9)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from doko_ledger.doppelkopf.game.facts import deal_facts
+from doko_ledger.doppelkopf.game.parties import Parties, soloist, true_parties
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.nights.place import Bock, DealPlace
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.doppelkopf.rules.scoring import Score, ScoreLine, score
+from doko_ledger.frozen import quick_init
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class PenaltyLine:
+    """A penalty as its own line of the score: who, how grave, why, and the points per player."""
+
+    player: str
+    severe: bool
+    harms_soloist: bool
+    denials: int
+    reason: str
+    points: tuple[int, ...]
+
+    @property
+    def item(self) -> str:
+        grave = "severe" if self.severe else "minor"
+        extra = f", {self.denials} denial(s)" if self.denials else ""
+        extra += ", could harm the soloist" if self.harms_soloist else ""
+        return f"{grave} penalty: {self.player}{extra}"
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class GameScore:
+    """The score of one game under one rule set; `score` is None for a deal thrown in or a game
+    voided by a severe penalty. `deltas` include the penalties."""
+
+    game_id: str
+    players: tuple[str, ...]
+    rules: RuleSet
+    score: Score | None
+    deltas: tuple[int, ...]
+    note: str = ""
+    penalties: tuple[PenaltyLine, ...] = ()
+    in_solo: bool = False
+    place: DealPlace | None = None
+    """The game's place in its card night: its bock round is in the score (docs/rules.md §9)."""
+
+    @property
+    def bock(self) -> Bock | None:
+        return None if self.place is None else self.place.bock
+
+    @property
+    def by_player(self) -> dict[str, int]:
+        return dict(zip(self.players, self.deltas, strict=True))
+
+    @property
+    def solo_penalty(self) -> bool:
+        """A penalty in a solo: the only thing that may make the scores mixed even and odd."""
+        return bool(self.penalties) and self.in_solo
+
+
+def score_game(
+    state: GameState,
+    rules: RuleSet | None = None,
+    *,
+    parties: Parties | None = None,
+    won: tuple[int, ...] | None = None,
+    tricks: tuple[int, ...] | None = None,
+    place: DealPlace | None = None,
+) -> GameScore:
+    """Score a finished game under its own rules (the snapshot) or under `rules` (what-if).
+
+    Raises `NotScorable` for an unfinished game that no severe penalty voided. A deal thrown
+    in scores nothing; penalties are added (a severe one replaces the game's score).
+    `parties`, `won` and `tricks`: `true_parties(state)`, `state.points_won()` and
+    `state.tricks_won()`, when the caller has them already. `place`: the game's place in its
+    card night; a bock round multiplies every player's points, penalties included, as the
+    night's standings do, and is the derivation's last line.
+    """
+    rules = rules or state.rules
+    lone = soloist(state)
+    lines = tuple(
+        [
+            PenaltyLine(
+                state.players[p.seat],
+                p.severe,
+                p.harms_soloist,
+                p.denials,
+                p.reason,
+                penalty_points(Penalty(p.seat, p.severe, p.harms_soloist, p.denials), lone),
+            )
+            for p in state.penalties
+        ]
+    )
+    extra = [sum(line.points[s] for line in lines) for s in range(4)] if lines else [0, 0, 0, 0]
+    void = state.void
+    if void or state.abandoned is not None:
+        note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
+        factor = _factor(place)
+        points = tuple(d * factor for d in extra)
+        return GameScore(state.game_id, state.players, rules, None, points, note, lines, lone is not None, place)
+    parties = true_parties(state) if parties is None else parties
+    result = score(deal_facts(state, parties, won, tricks), rules)
+    re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
+    deltas = result.deltas(re_seats, range(4))
+    factor = _factor(place)
+    total = tuple([(deltas[s] + extra[s]) * factor for s in range(4)])
+    bock = None if place is None else place.bock
+    if bock is not None and factor != 1:
+        line = ScoreLine(bock.item, None, 0, factor=factor, cause=bock.cause)
+        result = replace(result, lines=(*result.lines, line), re_value=result.re_value * factor)
+    return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None, place)
+
+
+def _factor(place: DealPlace | None) -> int:
+    return 1 if place is None or place.bock is None else place.bock.multiplier

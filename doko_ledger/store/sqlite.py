@@ -1,0 +1,299 @@
+"""The event store in one SQLite file (see `events.store` for what every store guarantees).
+
+- A write transaction is `BEGIN IMMEDIATE`: SQLite's one writer lock, taken at its start.
+- Format `doko-ledger/1` (chains within each stream, positions not hashed) is upgraded once,
+  on the first writable open, after its chains verify; a newer format is read, never written.
+- A file that cannot be written (or whose directory cannot) is opened read-only; its read
+  models, if behind, are brought up to date in a private in-memory copy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import ClassVar
+
+from doko_ledger.events.envelope import GENESIS, chain_hash
+from doko_ledger.store.base import (
+    EVENT_TYPES_KEY,
+    EVENTS_TABLE,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    INSERT,
+    LEDGER_FORMAT,
+    LEDGER_TABLE,
+    SET,
+    EventStore,
+)
+from doko_ledger.store.errors import (
+    DiskError,
+    LedgerBusy,
+    LedgerDamaged,
+    LedgerError,
+    LedgerReadOnly,
+    LedgerUnreachable,
+)
+from doko_ledger.store.location import kind_of
+from doko_ledger.store.sqlite_database import Database
+from doko_ledger.store.verify import COLUMNS, verify_log, verify_v1
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+
+TABLE = EVENTS_TABLE.replace("{integer}", "INTEGER").replace("{stream}", "TEXT")
+TRIGGERS = (
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events"
+    " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events"
+    " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
+    "CREATE TRIGGER IF NOT EXISTS events_append_only_replace BEFORE INSERT ON events"
+    " WHEN EXISTS (SELECT 1 FROM events WHERE (stream = NEW.stream AND version = NEW.version)"
+    " OR position = NEW.position)"
+    " BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END",
+)
+
+
+class SqliteEventStore(EventStore):
+    """An append-only event log in one SQLite file."""
+
+    database_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)
+    integrity_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.IntegrityError,)
+    damaged_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.DatabaseError,)
+    db: Database
+
+    def __init__(self, db: Database, *, path: Path, read_only: str | None = None) -> None:
+        super().__init__(db, where=str(path), read_only=read_only)
+        self.path = path
+
+    @classmethod
+    def open_file(cls, path: Path, *, create: bool = False) -> SqliteEventStore:
+        fresh = _check_file(path, create)
+        reason = _read_only_reason(path)
+        if fresh and reason is not None:
+            raise LedgerReadOnly(f"cannot make a ledger at {path}: {reason}")
+        store: SqliteEventStore | None = None
+        try:
+            store = cls(Database(_connect(path, reason, cls.busy_timeout_ms)), path=path, read_only=reason)
+            store._prepare(create)
+        except sqlite3.Error as exc:
+            if store is not None:
+                store.close()
+            raise _translate(exc, str(path), cls.busy_timeout_ms) from None
+        except BaseException:
+            if store is not None:
+                store.close()
+            raise
+        return store
+
+    def _prepare(self, create: bool) -> None:
+        super()._prepare(create)
+        if self.format_version < FORMAT_VERSION and self.read_only is None:
+            self._upgrade()
+        if self.read_only is None:
+            self.db.enable_wal()
+            self.db.execute("PRAGMA synchronous = NORMAL")
+
+    def _create_tables(self) -> None:
+        self.db.execute(TABLE.format(name="events"))
+        for trigger in TRIGGERS:
+            self.db.execute(trigger)
+        self.db.execute(LEDGER_TABLE)
+
+    def _upgrade(self) -> None:
+        """Format 1 to 2, once, in one transaction: check the old per-stream chains, then rebuild
+        the event table with every hash recomputed from the events as they are (the
+        append-only triggers go with the old table and are made again for the new one)."""
+        with self.transaction():
+            if self._read_format() != 1:  # another process upgraded it meanwhile
+                self.format_version = self._read_format()
+                return
+            if not verify_v1(self.db, None).ok:
+                self.read_only = (
+                    f"its {FORMAT_NAME}/1 hash chains do not verify (see `doko verify`),"
+                    f" so it was not upgraded to {LEDGER_FORMAT}"
+                )
+                return
+            self.db.execute(TABLE.format(name="events_upgraded"))
+            prev, types, rows = GENESIS, dict[str, int](), []
+            for row in self.db.execute(f"SELECT {COLUMNS} FROM events ORDER BY position"):
+                position, stream, version, kind, schema_version, payload, at, by = row[:8]
+                digest = chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by)
+                rows.append((*row[:8], prev, digest))
+                types[kind] = max(types.get(kind, 0), schema_version)
+                prev = digest
+            self.db.executemany(INSERT.replace("INTO events", "INTO events_upgraded"), rows)
+            self.db.execute("DROP TABLE events")
+            self.db.execute("ALTER TABLE events_upgraded RENAME TO events")
+            for trigger in TRIGGERS:
+                self.db.execute(trigger)
+            self.db.execute(SET, ["format", LEDGER_FORMAT])
+            self.db.execute(SET, [EVENT_TYPES_KEY, json.dumps(types, sort_keys=True)])
+            after = verify_log(self.db, None)
+            if not after.ok:  # cannot happen unless the rows changed under us: keep the old table
+                raise LedgerError(f"{self.path}: the upgraded log does not verify: {after.problems[0]}")
+        self.format_version, self.format_text = FORMAT_VERSION, LEDGER_FORMAT
+
+    def _begin(self) -> None:
+        # IMMEDIATE: the writer lock at once (sqlite-utils' `atomic()` opens a deferred one)
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def _commit(self) -> None:
+        self.db.conn.commit()
+
+    def _rollback(self) -> None:
+        with suppress(sqlite3.Error):
+            self.db.conn.rollback()
+
+    def _translate(self, exc: Exception) -> LedgerError:
+        return _translate(exc, self.where, self.busy_timeout_ms, self.nothing_written())
+
+    @contextmanager
+    def read_models_beside(self) -> Iterator[tuple[Database, dict[str, str]]]:
+        """An in-memory database with the ledger's file attached read-only as `stored`: a
+        projection makes its tables in the memory (the first place SQLite looks for a name),
+        reads the log through `events` (found in the file), and can write nothing to it."""
+        if self._scratch:
+            raise LedgerError(f"{self.where}: its read models were caught up in memory")
+        conn = sqlite3.connect(":memory:", uri=True)
+        try:
+            conn.execute("ATTACH DATABASE ? AS stored", [_read_only_uri(self.path, self.read_only)])
+            conn.execute("BEGIN")
+            rows = conn.execute("SELECT name FROM stored.sqlite_master WHERE type = 'table'").fetchall()
+            yield Database(conn), {str(name): f'stored."{name}"' for (name,) in rows}
+        except sqlite3.Error as exc:
+            raise self._translate(exc) from None
+        finally:
+            conn.close()
+
+    def _to_scratch(self) -> None:
+        if self._scratch:
+            return
+        memory = sqlite3.connect(":memory:")
+        self.db.conn.backup(memory)
+        self.db.close()
+        self.db = Database(memory)
+        self._scratch = True
+
+
+def _check_file(path: Path, create: bool) -> bool:
+    """Whether `path` is new or empty (a ledger may be made there); refuses what is not SQLite."""
+    try:
+        kind = kind_of(path.stat().st_mode)  # looked at, not opened: a named pipe would block
+        if kind is not None:
+            raise LedgerError(f"{path} is {kind}, not a ledger (a ledger is a file, or a postgresql:// URL)")
+        with path.open("rb") as fh:
+            magic = fh.read(len(SQLITE_MAGIC))
+    except FileNotFoundError:
+        if create:
+            return True
+        raise LedgerError(f"no ledger at {path} (import a game or start a card night first, or pass --db)") from None
+    except OSError as exc:  # no permission, an I/O error, a loop of links: the file is there, not readable
+        raise LedgerUnreachable(f"cannot read {path}: {exc.strerror}") from None
+    if not magic:
+        if create:
+            return True
+        raise LedgerError(f"{path} is an empty file, not a ledger (import a game or start a card night to make one)")
+    if magic != SQLITE_MAGIC:
+        raise LedgerError(f"{path} is not a readable SQLite ledger: file is not a database")
+    return False
+
+
+def is_sqlite_file(path: Path) -> bool:
+    """Whether `path` is an existing file that starts as an SQLite database does."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def _read_only_reason(path: Path) -> str | None:
+    if path.exists() and not os.access(path, os.W_OK):
+        return "the file is read-only"
+    folder = path.absolute().parent
+    if not folder.is_dir():
+        return f"there is no folder {folder}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "its folder is read-only"
+    return None
+
+
+def _connect(path: Path, read_only: str | None, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A connection to the ledger; one that cannot write makes no -wal or -shm file beside it.
+
+    Read-only, the file is opened `immutable` (as it is, without locks or a -shm file) unless a
+    -wal file beside it holds changes not yet in it: then SQLite's read-only mode reads those too.
+    """
+    if read_only is None:
+        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000)
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        return conn
+    uri = _read_only_uri(path, read_only)
+    if uri.endswith("immutable=1"):
+        return sqlite3.connect(uri, uri=True)
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError:
+        conn.close()
+        raise LedgerReadOnly(
+            f"cannot read {path}: it is read-only and its -wal file holds changes not yet in it;"
+            " open it once where it can be written"
+        ) from None
+    return conn
+
+
+def _read_only_uri(path: Path, read_only: str | None) -> str:
+    """The URI that opens the file without writing to it: for a file that cannot be written,
+    `immutable` (as it is, without locks or a -shm file) unless a -wal file beside it holds
+    changes not yet in it; otherwise SQLite's read-only mode, which reads what others commit."""
+    uri = path.absolute().as_uri()
+    wal = path.with_name(path.name + "-wal")
+    if read_only is not None and not (wal.exists() and wal.stat().st_size > 0):
+        return f"{uri}?immutable=1"
+    return f"{uri}?mode=ro"
+
+
+_NEARLY_FULL = 64 * 1024
+"""Free bytes below which a failed write is taken for a full disk: SQLite reports a full disk
+as an I/O error when it meets it while growing its shared-memory (-shm) file."""
+_READING = ("SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ")
+
+
+def _translate(
+    exc: Exception, where: str, busy_timeout_ms: int, nothing_written: str = "nothing was written"
+) -> LedgerError:
+    """One line for an SQLite error, as the ledger error it stands for: by SQLite's error code,
+    so that a disk that is full or fails is never taken for a damaged file (`nothing_written`:
+    what became of the write, `EventStore.nothing_written`)."""
+    text = str(exc)
+    code = getattr(exc, "sqlite_errorcode", None)
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    primary = None if code is None else code & 0xFF
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return LedgerBusy(where, busy_timeout_ms, nothing_written)
+    if primary == sqlite3.SQLITE_READONLY:
+        return LedgerReadOnly(f"cannot write to {where}: it is read-only ({text}); {nothing_written}")
+    if primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and name not in _READING and _full(where)):
+        return DiskError(f"the disk holding {where} is full: {nothing_written}")
+    if primary == sqlite3.SQLITE_IOERR:
+        verb = "read" if name in _READING else "write to"
+        return DiskError(f"cannot {verb} {where}: the disk reported an I/O error ({name}); {nothing_written}")
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return LedgerDamaged(f"{where} is damaged: {text}")
+    if primary == sqlite3.SQLITE_CANTOPEN:
+        return LedgerError(f"cannot open {where}: {text}")
+    return LedgerError(f"{where}: {text}")
+
+
+def _full(where: str) -> bool:
+    """Whether the file system holding the ledger `where` has (almost) no room left."""
+    try:
+        room = os.statvfs(Path(where).absolute().parent)
+    except OSError:
+        return False
+    return room.f_bavail * room.f_frsize < _NEARLY_FULL

@@ -1,0 +1,275 @@
+"""Recomputing the ledger's hash chain: the whole log in one pass, one stream, or a format-1 log.
+
+Written against `events.database.Database`, so that both backends verify alike and give the
+same head for the same events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from hashlib import sha256
+from json.encoder import encode_basestring as _quote
+from typing import Any
+
+from doko_ledger.errors import DokoError
+from doko_ledger.events.codec import EventCodecError, validate
+from doko_ledger.events.envelope import GENESIS, chain_hash, stream_chain_hash
+from doko_ledger.store.database import Database
+from doko_ledger.store.errors import LedgerDamaged
+
+MAX_PROBLEMS = 50
+"""`verify` names at most this many problems (and counts the rest)."""
+COLUMNS = "position, stream, version, type, schema_version, payload, recorded_at, recorded_by, prev_hash, hash"
+"""An event row's columns, in the order the chain hashes them (then the two hashes)."""
+
+
+@dataclass(slots=True)
+class VerifyReport:
+    """The result of recomputing the hash chain."""
+
+    events: int = 0
+    streams: int = 0
+    head: str = GENESIS
+    position: int = 0
+    format: str = ""
+    """The ledger's format (`doko-ledger/2`), set by the store."""
+    problems: list[str] = field(default_factory=list)
+    more_problems: int = 0
+    first_bad_position: int | None = None
+    expected: str | None = None
+    expected_at: int | None = None
+    """The position whose hash is the expected head, when one was given and found."""
+    read_models: str = "not checked"
+    """Whether the read models are what folding the log gives: `match`, `differ`, `skipped`
+    (`--quick`) or `not compared` (`read_models_note` says why)."""
+    read_models_note: str = ""
+    repair: str | None = None
+    """The command that makes the read models the fold of the log again, when they are not."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def problem(self, position: int | None, text: str) -> None:
+        if position is not None and self.first_bad_position is None:
+            self.first_bad_position = position
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(text)
+        else:
+            self.more_problems += 1
+
+
+class BadHead(DokoError, ValueError):
+    """An `--expect` value that is not a head (a SHA-256 hash in hex, or 16+ of its first digits)."""
+
+    exit_code = 2
+
+
+def expected_head(text: str) -> str:
+    head = text.strip().lower()
+    if not 16 <= len(head) <= 64 or any(c not in "0123456789abcdef" for c in head):
+        raise BadHead(
+            f"--expect {text[:80]!r}: a head is the hash `doko head` prints (64 hex digits, or the first 16+)"
+        )
+    return head
+
+
+def verify_log(
+    db: Database,
+    wanted: str | None,
+    *,
+    where: str = "the ledger",
+    damaged: tuple[type[Exception], ...] = (),
+    translate: Callable[[Exception], Exception] | None = None,
+) -> VerifyReport:
+    """The one chain over all positions, in a single pass in position order.
+
+    The loop is the hot path of `verify` (bench/): a row that passes every check costs one
+    SHA-256 over the text `chain_hash` hashes (built inline, the same way) and a few
+    comparisons; only a row that fails one is looked at again, by `_row_problems`.
+    """
+    report = VerifyReport()
+    versions: dict[str, int] = {}  # each stream's last version (`current`'s: in `last`)
+    valid: set[tuple[str, int, str]] = set()
+    prev, expected, count = GENESIS, 1, 0
+    found: int | None = None
+    quote, sha = _quote, sha256
+    position = 0
+    # The stream of the row before and its version: a stream's events mostly follow each other,
+    # and comparing the names costs less than looking the stream up in `versions` twice a row.
+    current: Any = _NO_STREAM
+    last = 0
+    try:
+        rows = db.stream(f"SELECT {COLUMNS} FROM events ORDER BY position")
+        for row in rows:
+            position, stream, version, kind, schema_version, payload, at, by, prev_hash, digest = row
+            try:
+                material = (
+                    f"[{quote(prev)},{position},{quote(stream)},{version},{quote(kind)},{schema_version},"
+                    f"{quote(payload)},{quote(at)},{quote(by)}]"
+                )
+                computed: str | None = sha(material.encode("utf-8")).hexdigest()
+            except TypeError:  # a value that is not text: `_row_problems` says what
+                computed = None
+            if stream != current:
+                if current is not _NO_STREAM:
+                    versions[current] = last
+                current, last = stream, versions.get(stream, 0)
+            if not (
+                position == expected
+                and version == last + 1
+                and prev_hash == prev
+                and computed == digest
+                and type(schema_version) is int
+                and ((kind, schema_version, payload) in valid or _valid(kind, schema_version, payload, valid))
+            ):
+                _row_problems(report, row, prev, expected, last)
+            last = version
+            if wanted is not None and found is None and str(digest).startswith(wanted):
+                found = position
+            prev, expected = digest, position + 1
+            count += 1
+    except damaged as exc:  # the database's own error for a page it cannot read, or for the disk
+        failure = None if translate is None else translate(exc)
+        if failure is not None and not isinstance(failure, LedgerDamaged):
+            raise failure from None  # the disk failed (full, an I/O error), not the file
+        raise LedgerDamaged(f"{where} is damaged after position {position}: {exc}") from None
+    if current is not _NO_STREAM:
+        versions[current] = last
+    report.events, report.streams = count, len(versions)
+    report.head, report.position, report.expected_at = prev, expected - 1, found
+    return report
+
+
+_NO_STREAM = object()
+
+
+def _valid(kind: str, schema_version: int, payload: str, valid: set[tuple[str, int, str]]) -> bool:
+    if _payload_problem(kind, schema_version, payload) is not None:
+        return False
+    valid.add((kind, schema_version, payload))
+    return True
+
+
+def _row_problems(report: VerifyReport, row: Sequence[Any], prev: str, expected: int, last: int) -> None:
+    """What is wrong with one row of the chain (`prev`: the hash of the row before it)."""
+    position, stream, version, kind, schema_version, payload, at, by, prev_hash, digest = row
+    if position != expected:
+        if isinstance(position, int) and position > expected:
+            report.problem(
+                expected,
+                f"position {expected}: missing (the next event is at {position}); events were deleted or renumbered",
+            )
+        else:
+            report.problem(
+                expected, f"position {position!r}: out of order after position {expected - 1}; events were renumbered"
+            )
+    where = _where(position, stream, version, kind)
+    if version != last + 1:
+        report.problem(
+            position,
+            f"{where}: expected version {last + 1} of its stream; an event of the stream is missing or was moved",
+        )
+    elif prev_hash != prev:
+        report.problem(
+            position,
+            f"{where}: its previous hash is not the hash of the event before it; the chain is broken"
+            " (an event before it was altered, deleted or moved)",
+        )
+    else:
+        computed = chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by)
+        _content_problems(report, where, position, computed == digest, kind, schema_version, payload)
+
+
+def _content_problems(
+    report: VerifyReport, where: str, position: int, hash_matches: bool, kind: str, schema_version: int, payload: str
+) -> None:
+    """An event whose link to the one before it holds: its own hash, then its payload's schema."""
+    if not hash_matches:
+        report.problem(position, f"{where}: hash does not match its content; the event was altered")
+        return
+    text = _payload_problem(kind, schema_version, payload)
+    if text:
+        report.problem(position, f"{where}: {text}")
+
+
+def _where(position: int, stream: str, version: int, kind: str) -> str:
+    return f"position {position} (stream {stream!r} version {version}, {kind})"
+
+
+def verify_stream(db: Database, stream_name: str) -> VerifyReport:
+    """One stream's events, each checked against the hash of the event before it in the log."""
+    report = VerifyReport(streams=0)
+    expected_version = 1
+    rows = db.execute(
+        f"SELECT {COLUMNS}, (SELECT b.hash FROM events b WHERE b.position = events.position - 1)"
+        " FROM events WHERE stream = ? ORDER BY version",
+        [stream_name],
+    )
+    for position, stream, version, kind, schema_version, payload, at, by, prev_hash, digest, before in rows:
+        report.streams = 1
+        report.events += 1
+        where = _where(position, stream, version, kind)
+        prev = GENESIS if position == 1 else before
+        if version != expected_version:
+            report.problem(position, f"{where}: expected version {expected_version}; an event is missing")
+        elif prev is None:
+            report.problem(
+                position - 1, f"{where}: the event before it in the log (position {position - 1}) is missing"
+            )
+        elif prev_hash != prev:
+            report.problem(
+                position, f"{where}: its previous hash is not the hash of the event before it; the chain is broken"
+            )
+        else:
+            computed = chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by)
+            _content_problems(report, where, position, computed == digest, kind, schema_version, payload)
+        expected_version, report.head, report.position = version + 1, digest, position
+    return report
+
+
+def verify_v1(db: Database, stream_name: str | None, wanted: str | None = None) -> VerifyReport:
+    """Format 1: a chain within each stream, positions not hashed (checked before an upgrade,
+    and for a ledger that cannot be upgraded)."""
+    report = VerifyReport()
+    stream, expected_version, prev = None, 1, GENESIS
+    if stream_name is None:
+        rows = db.stream(f"SELECT {COLUMNS} FROM events ORDER BY stream, version")
+    else:
+        rows = db.execute(f"SELECT {COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream_name])
+    for row in rows:
+        position, name, version, kind, schema_version, payload, at, by, prev_hash, digest = row
+        if name != stream:
+            stream, expected_version, prev = name, 1, GENESIS
+            report.streams += 1
+        report.events += 1
+        where = _where(position, name, version, kind)
+        if version != expected_version:
+            report.problem(position, f"{where}: expected version {expected_version}; an event is missing")
+        elif prev_hash != prev:
+            report.problem(position, f"{where}: previous hash does not match; the chain is broken")
+        else:
+            computed = stream_chain_hash(prev, name, version, kind, schema_version, payload, at, by)
+            _content_problems(report, where, position, computed == digest, kind, schema_version, payload)
+        if wanted is not None and report.expected_at is None and digest.startswith(wanted):
+            report.expected_at = position
+        expected_version, prev = version + 1, digest
+    if stream_name is not None:
+        return report
+    positions = db.execute("SELECT count(*), coalesce(max(position), 0) FROM events").fetchone()
+    if positions[0] != positions[1]:
+        report.problem(
+            None, f"global positions run to {positions[1]} but only {positions[0]} events exist; events were deleted"
+        )
+    head = db.execute("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1").fetchone()
+    report.position, report.head = (int(head[0]), str(head[1])) if head else (0, GENESIS)
+    return report
+
+
+def _payload_problem(kind: str, schema_version: int, payload: str) -> str | None:
+    try:
+        validate(kind, schema_version, payload)
+    except EventCodecError as exc:
+        return str(exc)
+    return None
