@@ -82,12 +82,3 @@ def test_nothing_shown_points_outside_or_at_the_projects_history(pattern: str) -
         for m in re.finditer(pattern, text)
     ]
     assert found == []
-
-
-def test_the_readme_links_only_inside_the_repository() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
-        if target.startswith(("http://", "https://")):
-            continue
-        path = (ROOT / target).resolve()
-        assert path.is_relative_to(ROOT) and path.exists(), target
