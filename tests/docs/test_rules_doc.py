@@ -1,6 +1,6 @@
 """The project's own rules document, docs/rules.md, and the citations of it.
 
-Every message, docstring and README paragraph cites `docs/rules.md §N`; the sections
+Every message, docstring and paragraph of the README and the manual cites `docs/rules.md §N`; the sections
 keep their numbers (§1 cards … §9 card nights, §D1 … §D5 Dou Dizhu) and have stable
 anchors; nothing points outside the repository or speaks of the project's history.
 """
