@@ -99,9 +99,7 @@ def test_every_example_runs_against_the_samples(
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_relative_link_finds_its_file_and_anchor(page: Path) -> None:
-    links = relative_links(page)
-    assert links
-    for link in links:
+    for link in relative_links(page):
         target, _, anchor = link.partition("#")
         path = (page.parent / target).resolve() if target else page
         assert path.is_relative_to(ROOT), f"{page.name}: {link} points outside the repository"
