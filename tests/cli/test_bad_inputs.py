@@ -5,7 +5,7 @@ wrong with it), two generated files over 1 MB, and a table of command lines are 
 a ledger holding a few games and an open card night, and against a path with no ledger.
 Each must give:
 
-- a non-zero exit code (the one README.md documents for it),
+- a non-zero exit code (the one docs/commands.md documents for it),
 - no traceback anywhere in the output,
 - exactly one `error:` line on stderr naming what is wrong and where: `file:line: field:`
   for a file, the option (or the value given) for a command line; `doko import` adds its

@@ -374,7 +374,7 @@ def test_the_tournament_view_hides_points_parties_and_calls_until_the_end(sample
 
 
 def test_the_tournament_view_of_an_unfinished_game_hides_them_on_every_frame(samples: Samples) -> None:
-    """README: `--tournament` hides card points, calls and parties until the game is over; a
+    """docs/commands.md: `--tournament` hides card points, calls and parties until the game is over; a
     game still being played is not over at its newest card."""
     frames = samples.view(PARTIAL_ID, "tournament")["frames"]
     assert samples.view(PARTIAL_ID)["frames"][-1]["card_points"] != dict.fromkeys(["Anna", "Ben", "Clara", "Dirk"], 0)

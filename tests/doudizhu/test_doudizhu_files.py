@@ -642,7 +642,7 @@ BAD_FILE_BUGS: dict[str, Bad] = {
         THREE, WANG_66, "  - Wang: {cards: 6 6, as: pair 66}\n", "play[4].Wang.as", "unknown card '66'", "W"
     ),
     # A card in a list is a list item: the field names its index and the line is the card's,
-    # as README.md decides for game files ("Error fields use the YAML list index").
+    # as docs/decisions.md decides for game files ("Error fields use the YAML list index").
     "card_11_in_a_list": Bad(THREE, "kitty: [3, 4, BJ]", "kitty: [3, 4, 11]", "kitty[2]", "11"),
     "card_X_on_its_own_line": Bad(
         THREE,
