@@ -1,4 +1,5 @@
-"""The events of a card night (session): its own stream, `session/<id>`, that links its deals' games."""
+"""The events of a card night, in the night's own stream `session/<id>`, which links its deals'
+games. The stored names (`SessionStarted`, `SessionClosed`) are the log's, kept as they are."""
 
 from __future__ import annotations
 
