@@ -10,6 +10,10 @@ from typing import TypeVar
 
 E = TypeVar("E", bound=BaseException)
 
+FieldPath = tuple[str | int, ...]
+"""Where a value stands in a file or a record: the keys and list indexes from the top,
+`("tricks", 5, 2)` for the third entry of the sixth trick. Errors about a file's fields carry one."""
+
 
 class DokoError(Exception):
     """An input, a command or a ledger that doko_ledger refuses, with the reason."""

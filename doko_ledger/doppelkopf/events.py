@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any
 
 from doko_ledger.doppelkopf.cards import Card, parse_card
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
@@ -12,7 +12,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, rules_from_snapshot
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
-from doko_ledger.events.codec import event_type, register_value, upcaster
+from doko_ledger.events.codec import Event, event, register_value, upcaster
 from doko_ledger.events.voiding import EventVoided as EventVoided  # re-exported: undo is every game's
 
 register_value(Card, str, parse_card)
@@ -26,17 +26,14 @@ class AbandonReason(Enum):
     MISDEAL = "misdeal"
 
 
-@event_type("GameStarted", version=3)
-@dataclass(frozen=True, slots=True)
-class GameStarted:
+@event(version=3)
+class GameStarted(Event):
     """A game began: players by seat (clockwise), the dealer's seat, the rules in force,
     when it was played, a note (a game file's leading comment), and in a tournament the
     players who still owe their compulsory solo (whose solo the soloist leads, docs/rules.md §9).
     Version 2 added `note` and `solo_owed_by`; version 3 `dealt_by`, who dealt while sitting
     the deal out (five or more at the table; None: the dealer's seat dealt)."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     game_id: str
     players: tuple[str, ...]
     dealer: int
@@ -59,89 +56,65 @@ def _game_started_v2(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "dealt_by": None}
 
 
-@event_type("CardsDealt", version=1)
-@dataclass(frozen=True, slots=True)
-class CardsDealt:
+@event(version=1)
+class CardsDealt(Event):
     """The four hands as dealt, by seat. Optional: many tables never record hands."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     hands: tuple[Hand, ...]
 
 
-@event_type("ReservationDeclared", version=1)
-@dataclass(frozen=True, slots=True)
-class ReservationDeclared:
+@event(version=1)
+class ReservationDeclared(Event):
     """A player said healthy (*gesund*) or reservation (*Vorbehalt*), asked from the dealer's left."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     healthy: bool
 
 
-@event_type("ReservationNamed", version=1)
-@dataclass(frozen=True, slots=True)
-class ReservationNamed:
+@event(version=1)
+class ReservationNamed(Event):
     """A reserving player said what the reservation is: marriage, poverty, or a solo and its type."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     kind: ReservationKind
     solo: GameType | None = None
 
 
-@event_type("PovertyCardsPassed", version=1)
-@dataclass(frozen=True, slots=True)
-class PovertyCardsPassed:
+@event(version=1)
+class PovertyCardsPassed(Event):
     """The poor player passed three cards face down; `cards` is None where they were not recorded."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     cards: tuple[Card, ...] | None = None
 
 
-@event_type("PovertyAnswered", version=1)
-@dataclass(frozen=True, slots=True)
-class PovertyAnswered:
+@event(version=1)
+class PovertyAnswered(Event):
     """A player, asked from the poor player's left, accepted or declined the poverty."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     accepted: bool
 
 
-@event_type("PovertyCardsReturned", version=1)
-@dataclass(frozen=True, slots=True)
-class PovertyCardsReturned:
+@event(version=1)
+class PovertyCardsReturned(Event):
     """The acceptor gave three cards back; `cards` is None where they were not recorded."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     cards: tuple[Card, ...] | None = None
 
 
-@event_type("DealAbandoned", version=1)
-@dataclass(frozen=True, slots=True)
-class DealAbandoned:
+@event(version=1)
+class DealAbandoned(Event):
     """The deal was thrown in and scores nothing: nobody took a poverty, or a misdeal."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     reason: AbandonReason
 
 
-@event_type("AnnouncementMade", version=1)
-@dataclass(frozen=True, slots=True)
-class AnnouncementMade:
+@event(version=1)
+class AnnouncementMade(Event):
     """A player announced (*Ansage*); `party` is the party the call speaks for."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     announcement: Announcement
     party: Party
@@ -177,15 +150,12 @@ register_value(
 )
 
 
-@event_type("DealSummarized", version=1)
-@dataclass(frozen=True, slots=True)
-class DealSummarized:
+@event(version=1)
+class DealSummarized(Event):
     """The facts of a deal written down without its cards: the game type, the Re players
     (the soloist alone), Re's card points, the tricks each party won where known, the
     announcements by player, and the special points by party."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     game_type: GameType
     re_seats: tuple[int, ...]
     re_points: int
@@ -195,35 +165,26 @@ class DealSummarized:
     specials: tuple[SummarySpecial, ...] = ()
 
 
-@event_type("SchweinchenShown", version=1)
-@dataclass(frozen=True, slots=True)
-class SchweinchenShown:
+@event(version=1)
+class SchweinchenShown(Event):
     """A player showed both DA (*Schweinchen*), recorded where hands were not (docs/rules.md §2)."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
 
 
-@event_type("CardPlayed", version=1)
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
+@event(version=1)
+class CardPlayed(Event):
     """A player put a card on the table."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     card: Card
 
 
-@event_type("PenaltyImposed", version=1)
-@dataclass(frozen=True, slots=True)
-class PenaltyImposed:
+@event(version=1)
+class PenaltyImposed(Event):
     """A rule violation settled with penalty points (docs/rules.md §9): the offender, minor or
     severe, whether it could harm the soloist, the denials that count, and why."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     severe: bool
     harms_soloist: bool = False

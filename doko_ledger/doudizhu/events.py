@@ -6,13 +6,11 @@ Cards are stored as their rank text (`7`, `10`, `BJ`); each type has a JSON Sche
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
-from typing import ClassVar
 
 from doko_ledger.doudizhu.cards import Hand, Rank, parse_card
 from doko_ledger.doudizhu.combinations import Combination, Kind
-from doko_ledger.events.codec import event_type, register_value
+from doko_ledger.events.codec import Event, event, register_value
 
 register_value(Rank, str, parse_card)
 
@@ -21,15 +19,12 @@ class AbandonReason(Enum):
     NOBODY_BID = "nobody_bid"
 
 
-@event_type("DouDizhuDealt", version=1)
-@dataclass(frozen=True, slots=True)
-class DouDizhuDealt:
+@event(version=1)
+class DouDizhuDealt(Event):
     """A deal began: the players in counter-clockwise order (3 or 4), the dealer's seat, the
     opener's seat (who drew the face-up card and bids first), the hands as dealt and the kitty
     where recorded, when it was played, and a note."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     game_id: str
     players: tuple[str, ...]
     dealer: int
@@ -40,45 +35,33 @@ class DouDizhuDealt:
     note: str | None = None
 
 
-@event_type("BidMade", version=1)
-@dataclass(frozen=True, slots=True)
-class BidMade:
+@event(version=1)
+class BidMade(Event):
     """A player bid 1, 2 or 3 for the landlord."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     bid: int
 
 
-@event_type("BidPassed", version=1)
-@dataclass(frozen=True, slots=True)
-class BidPassed:
+@event(version=1)
+class BidPassed(Event):
     """A player passed in the bidding."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
 
 
-@event_type("KittyTaken", version=1)
-@dataclass(frozen=True, slots=True)
-class KittyTaken:
+@event(version=1)
+class KittyTaken(Event):
     """The landlord took the kitty; `cards` is None where they were not recorded."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     cards: Hand | None = None
 
 
-@event_type("CombinationPlayed", version=1)
-@dataclass(frozen=True, slots=True)
-class CombinationPlayed:
+@event(version=1)
+class CombinationPlayed(Event):
     """A player played cards as the declared combination (kind, main rank, size)."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
     cards: Hand
     kind: Kind
@@ -90,35 +73,26 @@ class CombinationPlayed:
         return Combination(self.kind, self.rank, self.size)
 
 
-@event_type("TurnPassed", version=1)
-@dataclass(frozen=True, slots=True)
-class TurnPassed:
+@event(version=1)
+class TurnPassed(Event):
     """A player passed instead of beating the combination on the table."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     seat: int
 
 
-@event_type("DouDizhuAbandoned", version=1)
-@dataclass(frozen=True, slots=True)
-class DouDizhuAbandoned:
+@event(version=1)
+class DouDizhuAbandoned(Event):
     """The deal was thrown in and the cards are redealt: nobody bid."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     reason: AbandonReason
 
 
-@event_type("DouDizhuSummarized", version=1)
-@dataclass(frozen=True, slots=True)
-class DouDizhuSummarized:
+@event(version=1)
+class DouDizhuSummarized(Event):
     """The deal written down by its facts, as a score sheet holds them, instead of its bidding
     and play: the landlord's seat, the bid, how many bombs and rockets were played (`big_bombs`:
     how many of the bombs had six or more cards, in the four-player game), and who went out first."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     landlord: int
     bid: int
     out_first: int
@@ -139,14 +113,11 @@ DouDizhuEvent = (
 )
 
 
-@event_type("DouDizhuSessionStarted", version=1)
-@dataclass(frozen=True, slots=True)
-class DouDizhuSessionStarted:
+@event(version=1)
+class DouDizhuSessionStarted(Event):
     """A Dou Dizhu session began (stream `doudizhu-session/<id>`): its players and the day.
     Its deals follow as `DealAdded` events naming their games; `SessionClosed` ends it."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     session_id: str
     players: tuple[str, ...]
     played_on: str | None = None

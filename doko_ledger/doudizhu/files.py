@@ -68,6 +68,7 @@ from doko_ledger.doudizhu.events import (
     TurnPassed,
 )
 from doko_ledger.doudizhu.state import Phase
+from doko_ledger.errors import FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.schema_files import schema_errors
@@ -149,9 +150,6 @@ class LoadedDeal:
         return self.record.id
 
 
-Path_ = tuple[str | int, ...]
-
-
 def is_doudizhu_file(text: str) -> bool:
     """True for a Dou Dizhu game or session file (`format: doudizhu-…`)."""
     return re.search(r"^format:\s*['\"]?doudizhu-", text, flags=re.MULTILINE) is not None
@@ -176,7 +174,7 @@ def load(path: str | Path) -> DouDizhuRecord:
     return read_file(path).record
 
 
-def replay(doc: YamlDocument, record: DouDizhuRecord, at: Path_) -> LoadedDeal:
+def replay(doc: YamlDocument, record: DouDizhuRecord, at: FieldPath) -> LoadedDeal:
     """The events of a record (at path `at` in `doc`), each decided against the deal so far."""
     state = DealState()
     events: list[Any] = []
@@ -196,7 +194,7 @@ def replay(doc: YamlDocument, record: DouDizhuRecord, at: Path_) -> LoadedDeal:
     return LoadedDeal(record, events, state)
 
 
-def _deal_path(record: DouDizhuRecord, exc: Exception) -> Path_:
+def _deal_path(record: DouDizhuRecord, exc: Exception) -> FieldPath:
     """Where a refused deal is wrong: a player's hand, the kitty, or the players."""
     seat = getattr(exc, "seat", None)
     if seat is not None and record.hands is not None:
@@ -208,7 +206,7 @@ def _deal_path(record: DouDizhuRecord, exc: Exception) -> Path_:
     return ("hands",) if record.hands is not None else ("players",)
 
 
-def _commands(record: DouDizhuRecord) -> Iterator[tuple[Any, Path_]]:
+def _commands(record: DouDizhuRecord) -> Iterator[tuple[Any, FieldPath]]:
     seat = {name: s for s, name in enumerate(record.players)}
     yield (
         Deal(
@@ -230,25 +228,25 @@ def _commands(record: DouDizhuRecord) -> Iterator[tuple[Any, Path_]]:
     if record.play:
         yield TakeKitty(), ("play", 0)
     for i, move in enumerate(record.play):
-        path: Path_ = ("play", i, move.player)
+        path: FieldPath = ("play", i, move.player)
         if move.cards is None:
             yield PassTurn(seat[move.player]), path
         else:
             yield Play(seat[move.player], move.cards, move.declared), path
 
 
-def _record(doc: YamlDocument, data: Any, at: Path_, defaults: dict[str, Any] | None = None) -> DouDizhuRecord:
+def _record(doc: YamlDocument, data: Any, at: FieldPath, defaults: dict[str, Any] | None = None) -> DouDizhuRecord:
     """A record from one deal's mapping (a whole file, or one deal of a session file)."""
     if not isinstance(data, dict):
         raise doc.error("a Dou Dizhu game is a mapping with id, players, dealer, opener, bidding and play", at)
     errors = sorted(schema_errors(SCHEMA, data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
         error = errors[0]
-        path: list[str | int] = list(error.absolute_path)
+        path: FieldPath = tuple(error.absolute_path)
         message = str(error.message)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})
-            path += [k for k in error.instance if k not in allowed][:1]
+            path += tuple(k for k in error.instance if k not in allowed)[:1]
             message = message.replace("Additional properties are not allowed", "unknown field(s)")
         raise doc.error(message, (*at, *path))
     players = tuple(str(p) for p in data["players"])
@@ -287,7 +285,7 @@ def _record(doc: YamlDocument, data: Any, at: Path_, defaults: dict[str, Any] | 
 
 
 def _summary(
-    doc: YamlDocument, facts: dict[str, Any], data: dict[str, Any], players: Sequence[str], at: Path_
+    doc: YamlDocument, facts: dict[str, Any], data: dict[str, Any], players: Sequence[str], at: FieldPath
 ) -> DouDizhuSummary:
     """The facts of a deal written down without its cards; a summary stands alone."""
     others = [key for key in ("hands", "kitty", "bidding", "play") if key in data]
@@ -306,19 +304,19 @@ def _summary(
     )
 
 
-def _player(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: Path_) -> tuple[str, Any]:
+def _player(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: FieldPath) -> tuple[str, Any]:
     ((player, value),) = item.items()
     if player not in players:
         raise doc.error(f"unknown player {player!r} (players: {', '.join(players)})", at)
     return str(player), value
 
 
-def _call(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: Path_) -> tuple[str, int]:
+def _call(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: FieldPath) -> tuple[str, int]:
     player, value = _player(doc, item, players, at)
     return player, 0 if value == PASS else int(value)
 
 
-def _move(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: Path_) -> MoveRecord:
+def _move(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: FieldPath) -> MoveRecord:
     player, value = _player(doc, item, players, at)
     if value == PASS:
         return MoveRecord(player, None)
@@ -328,7 +326,7 @@ def _move(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: P
     return MoveRecord(player, _cards(doc, value, (*at, player)))
 
 
-def _cards(doc: YamlDocument, value: Any, at: Path_) -> Hand:
+def _cards(doc: YamlDocument, value: Any, at: FieldPath) -> Hand:
     """Cards written as a list (each checked where it stands) or as text (`3 3 J`)."""
     if not isinstance(value, list):
         try:
@@ -344,7 +342,7 @@ def _cards(doc: YamlDocument, value: Any, at: Path_) -> Hand:
     return hand(cards)
 
 
-def _declared(doc: YamlDocument, text: str, cards: Hand, players: int, at: Path_) -> Combination:
+def _declared(doc: YamlDocument, text: str, cards: Hand, players: int, at: FieldPath) -> Combination:
     """The reading named by `as: KIND` (or `KIND RANK`) among the readings of the cards."""
     kind_text, _, rank_text = text.partition(" ")
     try:
@@ -527,12 +525,12 @@ def read_session(text: str, source: str = "<text>") -> LoadedDouDizhuSession:
         raise doc.error("a Dou Dizhu session file is a mapping with id, players and deals", ())
     errors = sorted(schema_errors(SESSION_SCHEMA, data), key=lambda e: len(list(e.absolute_path)))
     if errors:
-        raise doc.error(str(errors[-1].message), list(errors[-1].absolute_path))
+        raise doc.error(str(errors[-1].message), tuple(errors[-1].absolute_path))
     session_id, players = data["id"], tuple(data["players"])
     deals = []
     seen: set[str] = set()
     for i, deal in enumerate(data["deals"]):
-        at: Path_ = ("deals", i)
+        at: FieldPath = ("deals", i)
         filled = {"format": FORMAT, "id": f"{session_id}-{i + 1:02d}", "players": list(players)} | deal
         if "played_on" in data:
             filled.setdefault("played_on", data["played_on"])

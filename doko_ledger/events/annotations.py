@@ -6,21 +6,15 @@ the replay shows them where they point to, and export writes them out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
-from doko_ledger.events.codec import event_type
+from doko_ledger.events.codec import Event, event
 
 
-@event_type("AnnotationAdded", version=1)
-@dataclass(frozen=True, slots=True)
-class AnnotationAdded:
+@event(version=1)
+class AnnotationAdded(Event):
     """A comment on a game: on trick `trick` (1-based), on its `card`-th card (1-based) when
     given, or on the game as a whole when `trick` is None. `author` and `written_at` are the
     comment's own (an imported note keeps them), not the recording's."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     trick: int | None
     card: int | None
     text: str

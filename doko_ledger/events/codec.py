@@ -1,9 +1,10 @@
 """Event types, their schema versions, and the conversion between events and JSON payloads.
 
-Game-agnostic: a game module registers its event dataclasses with `@event_type`
-and its value types (cards, rule sets) with `register_value`. Payloads are
-validated against `schemas/events/<Name>.v<N>.json` when encoded, and older
-versions are upcast step by step when decoded; stored rows are never rewritten.
+Game-agnostic: a game module declares each of its events once, a subclass of `Event`
+under `@event(version=N)`, and registers its value types (cards, rule sets) with
+`register_value`. Payloads are validated against `schemas/events/<Name>.v<N>.json`
+when encoded, and older versions are upcast step by step when decoded; stored rows
+are never rewritten.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import typing
 from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import lru_cache
-from typing import Any, Protocol, TypeVar, get_type_hints
+from typing import Any, ClassVar, TypeVar, dataclass_transform, get_type_hints
 
 from doko_ledger.errors import DokoError, excerpt
 from doko_ledger.events.payload_text import quickly_valid
+from doko_ledger.frozen import quick_init
 from doko_ledger.schema_files import event_schema_validator, fast_event_check
 
 
@@ -26,33 +28,47 @@ class EventCodecError(DokoError):
     """An event that does not match its schema, or a stored row that cannot be read."""
 
 
-class Event(Protocol):
-    """A domain event: a frozen dataclass registered with `@event_type`."""
+class Event:
+    """A domain event, named in the past tense, with payload fields only: a subclass declared
+    with `@event`, which makes it a frozen dataclass and registers it with the codec."""
 
-    event_name: typing.ClassVar[str]
-    schema_version: typing.ClassVar[int]
+    __slots__ = ()
+    event_name: ClassVar[str]
+    """The type name its rows are stored under: the log's contract, never changed."""
+    schema_version: ClassVar[int]
+    """The version of its payload's JSON Schema, `schemas/events/<event_name>.v<N>.json`."""
 
 
-E = TypeVar("E")
+E = TypeVar("E", bound=Event)
 Payload = dict[str, Any]
 
-_EVENT_TYPES: dict[str, type[Any]] = {}
+_EVENT_TYPES: dict[str, type[Event]] = {}
 _UPCASTERS: dict[tuple[str, int], Callable[[Payload], Payload]] = {}
 _VALUES: dict[type[Any], tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
 
 
-def event_type(name: str, version: int = 1) -> Callable[[type[E]], type[E]]:
-    """Class decorator: register a frozen dataclass as the event `name` at schema `version`."""
+@dataclass_transform(frozen_default=True)
+def event(*, version: int, name: str | None = None) -> Callable[[type[E]], type[E]]:
+    """Class decorator: declare a subclass of `Event` as the event `name` (the class's own name
+    unless given) at schema `version`: a frozen dataclass with slots, registered with the codec.
 
-    def register(cls: type[E]) -> type[E]:
-        if name in _EVENT_TYPES:
-            raise ValueError(f"event type {name!r} registered twice")
-        cls.event_name = name  # type: ignore[attr-defined]
-        cls.schema_version = version  # type: ignore[attr-defined]
-        _EVENT_TYPES[name] = cls
-        return cls
+    A name declared twice is refused (`ValueError`): one stored name, one class.
+    """
 
-    return register
+    def declare(cls: type[E]) -> type[E]:
+        event_name = cls.__name__ if name is None else name
+        if not issubclass(cls, Event):
+            raise TypeError(f"event {event_name!r} must subclass Event")
+        if not isinstance(version, int) or version < 1:
+            raise ValueError(f"event {event_name!r}: schema version {version!r} is not a whole number from 1")
+        if event_name in _EVENT_TYPES:
+            raise ValueError(f"event type {event_name!r} declared twice")
+        declared = quick_init(dataclasses.dataclass(frozen=True, slots=True)(cls))
+        declared.event_name, declared.schema_version = event_name, version
+        _EVENT_TYPES[event_name] = declared
+        return declared
+
+    return declare
 
 
 def upcaster(name: str, from_version: int) -> Callable[[Callable[[Payload], Payload]], Callable[[Payload], Payload]]:
@@ -70,7 +86,7 @@ def register_value(cls: type[Any], encode: Callable[[Any], Any], decode: Callabl
     _VALUES[cls] = (encode, decode)
 
 
-def event_class(name: str) -> type[Any]:
+def event_class(name: str) -> type[Event]:
     """The class of an event type; the event modules not loaded yet are loaded to find it."""
     cls = _EVENT_TYPES.get(name)
     if cls is None:

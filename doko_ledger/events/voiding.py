@@ -5,30 +5,26 @@ card is as if never played."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
-from doko_ledger.events.codec import event_type
+from doko_ledger.events.codec import Event, event
 
 T = TypeVar("T")
 
 
-@event_type("EventVoided", version=1)
-@dataclass(frozen=True, slots=True)
-class EventVoided:
+@event(version=1)
+class EventVoided(Event):
     """Undo: the game's event at `version` (its newest one still in force) no longer counts."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     version: int
 
 
 def versions_in_force(events: Sequence[Any]) -> list[int]:
     """The versions (index + 1) of a stream's events that count: neither voided nor voiding."""
     kept: list[int] = []
-    for version, event in enumerate(events, 1):
-        if isinstance(event, EventVoided):
-            kept = [v for v in kept if v != event.version]
+    for version, each in enumerate(events, 1):
+        if isinstance(each, EventVoided):
+            kept = [v for v in kept if v != each.version]
         else:
             kept.append(version)
     return kept

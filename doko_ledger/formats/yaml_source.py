@@ -10,14 +10,13 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import yaml
 
-from doko_ledger.errors import EXCERPT, DokoError, excerpt
+from doko_ledger.errors import EXCERPT, DokoError, FieldPath, excerpt
 from doko_ledger.numbers import NumberTooLong, check_length
 
 MAX_FILE_BYTES = 1_000_000
@@ -81,7 +80,7 @@ class YamlDocument:
     source: str
     text: str = ""
 
-    def line_of(self, path: Sequence[str | int]) -> int | None:
+    def line_of(self, path: FieldPath) -> int | None:
         """1-based line of the value at `path`, or of its nearest existing parent."""
         place = self.root
         if place is None:
@@ -93,7 +92,7 @@ class YamlDocument:
             place = child
         return place.line
 
-    def error(self, message: str, path: Sequence[str | int]) -> SourceError:
+    def error(self, message: str, path: FieldPath) -> SourceError:
         return SourceError(message, source=self.source, line=self.line_of(path), field=field_name(path))
 
     def note(self) -> str | None:
@@ -121,7 +120,7 @@ def _child(place: Place, key: str | int) -> Place | None:
     return None
 
 
-def field_name(path: Sequence[str | int]) -> str:
+def field_name(path: FieldPath) -> str:
     """`tricks[5][2]` for ("tricks", 5, 2); trick and card numbers stay 0-based like the YAML list."""
     out = ""
     for key in path:

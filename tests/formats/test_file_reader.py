@@ -12,7 +12,7 @@ from cli_helpers import ok
 from typer.testing import Result
 
 from doko_ledger.doppelkopf.files import game_file
-from doko_ledger.errors import EXCERPT, excerpt
+from doko_ledger.errors import EXCERPT, FieldPath, excerpt
 from doko_ledger.formats.yaml_source import MAX_FILE_BYTES, SourceError, read_text
 
 Cli = Callable[..., Result]
@@ -124,8 +124,8 @@ def _outcome(text: str, parser: type) -> object:
     return ("data", repr(doc.data), lines)
 
 
-def _paths(data: object, path: tuple[str | int, ...] = ()) -> list[list[str | int]]:
-    out = [list(path)]
+def _paths(data: object, path: FieldPath = ()) -> list[FieldPath]:
+    out = [path]
     if isinstance(data, dict):
         for key, value in data.items():
             out += _paths(value, (*path, str(key)))

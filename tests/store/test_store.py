@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from backends import Attacker, Client, sqlite_only
@@ -17,7 +16,7 @@ from cli_helpers import exists
 from doko_ledger.doppelkopf.cards import parse_card
 from doko_ledger.doppelkopf.events import CardPlayed, GameStarted
 from doko_ledger.doppelkopf.rules.ruleset import preset
-from doko_ledger.events.codec import EventCodecError, decode_event, event_type, upcaster
+from doko_ledger.events.codec import Event, EventCodecError, decode_event, event, upcaster
 from doko_ledger.events.envelope import GENESIS, chain_hash
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerError, NewStreamEvents
 
@@ -28,14 +27,11 @@ BY = "tester"
 # -- throwaway event types for upcasting (registered once, for this module) ------------------
 
 
-@event_type("TestThing", version=2)
-@dataclass(frozen=True, slots=True)
-class TestThing:
+@event(version=2)
+class TestThing(Event):
     """v1 had `name`; v2 splits it into `first` and `last`."""
 
     __test__ = False  # not a pytest test class
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     first: str
     last: str
 
@@ -46,14 +42,11 @@ def _thing_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
     return {"first": first, "last": last}
 
 
-@event_type("TestChain", version=3)
-@dataclass(frozen=True, slots=True)
-class TestChain:
+@event(version=3)
+class TestChain(Event):
     """v1 `n`; v2 `count`; v3 `count` and `doubled`."""
 
     __test__ = False
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     count: int
     doubled: int
 
@@ -68,14 +61,11 @@ def _chain_v2_to_v3(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "doubled": payload["count"] * 2}
 
 
-@event_type("TestGap", version=3)
-@dataclass(frozen=True, slots=True)
-class TestGap:
+@event(version=3)
+class TestGap(Event):
     """Only the 2 -> 3 step is known: a v1 row cannot be read."""
 
     __test__ = False
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     value: int
 
 
@@ -557,11 +547,6 @@ def test_a_row_of_an_unknown_type_is_refused(store: EventStore, ledger_target: s
 def test_a_row_missing_a_field_is_refused() -> None:
     with pytest.raises(EventCodecError, match="cannot read CardPlayed"):
         decode_event("CardPlayed", 1, '{"seat": 0}')
-
-
-def test_registering_an_event_name_twice_is_refused() -> None:
-    with pytest.raises(ValueError, match="registered twice"):
-        event_type("CardPlayed")(type("Other", (), {}))
 
 
 # -- opening ---------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from doko_ledger.doppelkopf.game.record import (
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
 from doko_ledger.doppelkopf.views import describe
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.schema_files import schema_errors
@@ -93,10 +93,10 @@ def _record(doc: YamlDocument) -> GameRecord:
         error = errors[0]
         if error.validator == "oneOf" and error.context and list(error.absolute_path)[:1] == ["reservations"]:
             error = max(error.context, key=lambda e: len(list(e.absolute_path)))
-        path: list[str | int] = list(error.absolute_path)
+        path: FieldPath = tuple(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})
-            path += [k for k in error.instance if k not in allowed][:1]
+            path += tuple(k for k in error.instance if k not in allowed)[:1]
         raise doc.error(_schema_message(error), path)
     hands = data.get("hands")
     players = tuple(data["players"])
@@ -105,21 +105,21 @@ def _record(doc: YamlDocument) -> GameRecord:
         unknown = [p for p in hands if p not in players]
         if unknown:
             raise doc.error(
-                f"hand of unknown player {unknown[0]!r} (players: {', '.join(players)})", ["hands", unknown[0]]
+                f"hand of unknown player {unknown[0]!r} (players: {', '.join(players)})", ("hands", unknown[0])
             )
         if missing:
-            raise doc.error(f"no hand for {missing[0]!r}: give all four hands or none", ["hands"])
-        hands = tuple(tuple(_card(doc, c, ["hands", p, i]) for i, c in enumerate(hands[p])) for p in players)
+            raise doc.error(f"no hand for {missing[0]!r}: give all four hands or none", ("hands",))
+        hands = tuple(tuple(_card(doc, c, ("hands", p, i)) for i, c in enumerate(hands[p])) for p in players)
     tricks = tuple(
-        tuple(_item(doc, item, ["tricks", t, i]) for i, item in enumerate(trick))
+        tuple(_item(doc, item, ("tricks", t, i)) for i, item in enumerate(trick))
         for t, trick in enumerate(data.get("tricks", []))
     )
     poverty = data.get("poverty")
     if poverty is not None:
         poverty = PovertyRecord(
-            passed=_cards(doc, poverty.get("passed"), ["poverty", "passed"]),
+            passed=_cards(doc, poverty.get("passed"), ("poverty", "passed")),
             accepted_by=poverty.get("accepted_by"),
-            returned=_cards(doc, poverty.get("returned"), ["poverty", "returned"]),
+            returned=_cards(doc, poverty.get("returned"), ("poverty", "returned")),
         )
     return GameRecord(
         id=data["id"],
@@ -176,16 +176,16 @@ def _reservations(doc: YamlDocument, said: dict[str, str], players: tuple[str, .
     """The non-healthy reservations in asking order (from the dealer's left)."""
     for player in said:
         if player not in players:
-            raise doc.error(f"reservation of unknown player {player!r}", ["reservations", player])
+            raise doc.error(f"reservation of unknown player {player!r}", ("reservations", player))
     start = players.index(dealer) + 1 if dealer in players else 0
     order = [players[(start + i) % len(players)] for i in range(len(players))]
     return tuple((p, said[p]) for p in order if p in said and said[p] != "healthy")
 
 
-def _cards(doc: YamlDocument, texts: list[Any] | None, path: list[str | int]) -> tuple[Card, ...] | None:
+def _cards(doc: YamlDocument, texts: list[Any] | None, path: FieldPath) -> tuple[Card, ...] | None:
     if texts is None:
         return None
-    return tuple(_card(doc, c, [*path, i]) for i, c in enumerate(texts))
+    return tuple(_card(doc, c, (*path, i)) for i, c in enumerate(texts))
 
 
 def _schema_message(error: Any) -> str:
@@ -202,20 +202,20 @@ def _rules(doc: YamlDocument, spec: Any) -> RuleSet:
     try:
         return preset(spec) if isinstance(spec, str) else rules_from_mapping(spec)
     except RuleSetError as exc:
-        path = ["rules"]
+        path: FieldPath = ("rules",)
         if isinstance(spec, dict):
-            path += [k for k in spec if repr(k) in str(exc)][:1]
+            path += tuple(k for k in spec if repr(k) in str(exc))[:1]
         raise doc.error(str(exc), path) from None
 
 
-def _card(doc: YamlDocument, text: Any, path: list[str | int]) -> Any:
+def _card(doc: YamlDocument, text: Any, path: FieldPath) -> Any:
     try:
         return parse_card(text)
     except CardError as exc:
         raise doc.error(str(exc), path) from None
 
 
-def _item(doc: YamlDocument, item: Any, path: list[str | int]) -> PlayItem:
+def _item(doc: YamlDocument, item: Any, path: FieldPath) -> PlayItem:
     if isinstance(item, dict):
         ((player, what),) = item.items()
         return Said(str(player), str(what))

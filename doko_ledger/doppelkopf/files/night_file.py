@@ -40,15 +40,13 @@ from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.schema_files import schema_errors
 
 FORMAT = "doko-session/1"
 SCHEMA = "session.schema.json"
 DEFAULT_MATCH_LENGTH = 8
-
-FieldPath = tuple[str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +136,7 @@ def _session(doc: YamlDocument) -> tuple[SessionFile, bool]:
     first_dealer = data["first_dealer"]
     if first_dealer not in players:
         raise doc.error(
-            f"the first dealer {first_dealer!r} is not at the table (players: {', '.join(players)})", ["first_dealer"]
+            f"the first dealer {first_dealer!r} is not at the table (players: {', '.join(players)})", ("first_dealer",)
         )
     rate = data.get("rate")
     deals = tuple(_deal(d) for d in data.get("deals", []))
@@ -178,9 +176,9 @@ def _rules(doc: YamlDocument, spec: Any) -> RuleSet:
     try:
         return preset(spec) if isinstance(spec, str) else rules_from_mapping(spec)
     except RuleSetError as exc:
-        path: list[str | int] = ["rules"]
+        path: FieldPath = ("rules",)
         if isinstance(spec, dict):
-            path += [k for k in spec if repr(k) in str(exc)][:1]
+            path += tuple(k for k in spec if repr(k) in str(exc))[:1]
         raise doc.error(str(exc), path) from None
 
 
@@ -199,20 +197,20 @@ def _validate(doc: YamlDocument, data: dict[str, Any]) -> None:
     raise doc.error(_schema_message(error, path), path)
 
 
-def _error_path(error: Any) -> list[str | int]:
-    path: list[str | int] = list(error.absolute_path)
+def _error_path(error: Any) -> FieldPath:
+    path: FieldPath = tuple(error.absolute_path)
     instance = error.instance
     if error.validator == "additionalProperties" and isinstance(instance, dict):
         allowed = error.schema.get("properties", {})
-        path += [k for k in instance if k not in allowed][:1]
+        path += tuple(k for k in instance if k not in allowed)[:1]
     elif error.validator == "required" and isinstance(instance, dict):
-        path += [k for k in error.validator_value if k not in instance][:1]
+        path += tuple(k for k in error.validator_value if k not in instance)[:1]
     elif error.validator == "uniqueItems" and isinstance(instance, list):
-        path += [next(i for i, item in enumerate(instance) if item in instance[:i])]
+        path += (next(i for i, item in enumerate(instance) if item in instance[:i]),)
     return path
 
 
-def _schema_message(error: Any, path: list[str | int]) -> str:
+def _schema_message(error: Any, path: FieldPath) -> str:
     kind, instance, key = error.validator, error.instance, path[-1] if path else None
     in_deal = len(path) >= 2 and path[0] == "deals"
     if kind == "additionalProperties":
@@ -224,23 +222,23 @@ def _schema_message(error: Any, path: list[str | int]) -> str:
         if in_deal:
             return f"missing {key!r}: a deal needs game, re and re_points, or is {{misdeal: true}}"
         return f"missing {key!r}: a session file needs format, id, players and first_dealer"
-    if path == ["players"] and kind in ("minItems", "maxItems"):
+    if path == ("players",) and kind in ("minItems", "maxItems"):
         return f"a card night has 4 to 7 players, not {len(instance)}"
-    if kind == "uniqueItems" and path[:1] == ["players"]:
+    if kind == "uniqueItems" and path[:1] == ("players",):
         return f"player {instance[path[-1]]!r} is at the table twice" if isinstance(key, int) else error.message
-    if path == ["format"]:
+    if path == ("format",):
         hint = " (this is a game file)" if instance == "doko-game/1" else ""
         return f"not a session file: format must be {FORMAT}, not {instance!r}{hint}"
     if kind == "const" and key == "misdeal":
         return "a deal thrown in is written {misdeal: true}"
-    if path == ["match_length"] and kind in ("minimum", "maximum"):
+    if path == ("match_length",) and kind in ("minimum", "maximum"):
         return f"a match has 1 to 100 deals, not {instance}"
     if key == "re_points" and kind in ("minimum", "maximum"):
         return f"Re's card points are 0-240, not {instance}"
     if kind == "type" and in_deal and len(path) == 2:
         example = "{game: normal, re: [Anna, Ben], re_points: 151}"
         return f"a deal is a mapping such as {example} or {{misdeal: true}}, not {instance!r}"
-    if kind == "pattern" and path == ["id"]:
+    if kind == "pattern" and path == ("id",):
         return f"an id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, not {instance!r}"
     if kind == "pattern":
         return f"a player's name has no white space at either end and no line break, not {instance!r}"
@@ -339,7 +337,7 @@ def _check_names(session: SessionFile, summary: SummaryRecord, nxt: NextDeal, wh
         raise SessionFileError(f"unknown player {name!r} (players: {', '.join(session.players)})", (*where, *path))
 
 
-def _deal_path(record: GameRecord, summary: SummaryRecord, path: tuple[str | int, ...]) -> FieldPath:
+def _deal_path(record: GameRecord, summary: SummaryRecord, path: FieldPath) -> FieldPath:
     """A game record's path as a path in the deal; a summary refused as a whole is narrowed
     down to the first announcement or special that breaks it, else to its tricks, re or game."""
     if path[:1] != ("summary",):

@@ -29,7 +29,7 @@ def loads(text: str, source: str = "<text>") -> RuleSet:
         return rules_from_mapping(data)
     except RuleSetError as exc:
         key = next((k for k in data if repr(k) in str(exc)), None)
-        raise doc.error(str(exc), [] if key is None else [key]) from None
+        raise doc.error(str(exc), () if key is None else (key,)) from None
 
 
 def load(path: str | Path) -> RuleSet:

@@ -59,11 +59,9 @@ from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.names import find_player
-
-Path = tuple[str | int, ...]
 
 SCHWEINCHEN = "schweinchen"
 RESERVATION = "reservation"
@@ -158,19 +156,19 @@ class GameRecord:
 class RecordError(DokoError, ValueError):
     """An entry of a game record that cannot be recorded; `path` says which entry."""
 
-    def __init__(self, message: str, path: Path) -> None:
+    def __init__(self, message: str, path: FieldPath) -> None:
         super().__init__(message)
         self.path = path
 
 
-def _seat(record: GameRecord, player: str, path: Path) -> int:
+def _seat(record: GameRecord, player: str, path: FieldPath) -> int:
     found = find_player(player, record.players)
     if found is None:
         raise RecordError(f"unknown player {player!r} (players: {', '.join(record.players)})", path)
     return record.players.index(found)
 
 
-def _reservation(value: str, path: Path) -> tuple[ReservationKind, GameType | None]:
+def _reservation(value: str, path: FieldPath) -> tuple[ReservationKind, GameType | None]:
     if value in (k.value for k in ReservationKind if k is not ReservationKind.SOLO):
         return ReservationKind(value), None
     try:
@@ -182,7 +180,7 @@ def _reservation(value: str, path: Path) -> tuple[ReservationKind, GameType | No
     return ReservationKind.SOLO, solo
 
 
-def _call(record: GameRecord, said: Said, path: Path) -> Command:
+def _call(record: GameRecord, said: Said, path: FieldPath) -> Command:
     seat = _seat(record, said.player, path)
     words = said.what.lower().split()
     if words == [SCHWEINCHEN]:
@@ -204,7 +202,7 @@ def _reservation_commands(record: GameRecord, dealer: int, now: Callable[[], Gam
         yield DeclareReservation(seat, record.players[seat] not in said), ("reservations", record.players[seat])
     while (naming := next_to_name(dealer, now().declared, now().named)) is not None:
         player = record.players[naming]
-        path: Path = ("reservations", player)
+        path: FieldPath = ("reservations", player)
         if said[player] == RESERVATION:
             raise RecordError(f"{player}'s reservation decides the game: say what it is", path)
         kind, solo = _reservation(said[player], path)
@@ -251,7 +249,7 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
     re_seats = tuple(_seat(record, p, ("summary", "re", i)) for i, p in enumerate(summary.re))
     calls = []
     for i, (player, what) in enumerate(summary.announcements):
-        path: Path = ("summary", "announcements", i)
+        path: FieldPath = ("summary", "announcements", i)
         calls.append(SummaryCall(_seat(record, player, path), Announcement(what)))
     specials = []
     for i, (kind, party, caught) in enumerate(summary.specials):
@@ -262,7 +260,7 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
     return SummarizeDeal(game, re_seats, summary.re_points, re_tricks, kontra_tricks, tuple(calls), tuple(specials))
 
 
-def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, Path]]:
+def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, FieldPath]]:
     dealer = _seat(record, record.dealer, ("dealer",))
     start = StartGame(
         record.id,
@@ -305,7 +303,7 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
         if cards < SEATS and t < len(record.tricks) - 1:
             raise RecordError(f"trick {t + 1} has {cards} cards; only the last trick may be unfinished", ("tricks", t))
         for i, item in enumerate(trick):
-            path: Path = ("tricks", t, i)
+            path: FieldPath = ("tricks", t, i)
             yield (_call(record, item, path) if isinstance(item, Said) else item), path
             played += isinstance(item, Card)
             if isinstance(item, Card):
@@ -313,7 +311,7 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
     yield from _penalty_commands(record, at_card=None)
 
 
-def _penalty_commands(record: GameRecord, at_card: int | None = None) -> Iterator[tuple[Command, Path]]:
+def _penalty_commands(record: GameRecord, at_card: int | None = None) -> Iterator[tuple[Command, FieldPath]]:
     """The penalties imposed after card `at_card`; with None, those of no card or after the play."""
     if not record.penalties:  # the common case, asked after every card: no need to count them
         return
@@ -322,7 +320,7 @@ def _penalty_commands(record: GameRecord, at_card: int | None = None) -> Iterato
         moment = penalty.at_card if penalty.at_card is not None and penalty.at_card < played else None
         if moment != at_card:
             continue
-        path: Path = ("penalties", i)
+        path: FieldPath = ("penalties", i)
         seat = _seat(record, penalty.player, path)
         yield ImposePenalty(seat, penalty.severe, penalty.harms_soloist, penalty.denials, penalty.reason), path
 

@@ -1,22 +1,19 @@
-"""The events of a card night (session): its own stream, `session/<id>`, that links its deals' games."""
+"""The events of a card night, in the night's own stream `session/<id>`, which links its deals'
+games. The stored names (`SessionStarted`, `SessionClosed`) are the log's, kept as they are."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.events.codec import event_type, upcaster
+from doko_ledger.events.codec import Event, event, upcaster
 
 
-@event_type("SessionStarted", version=1)
-@dataclass(frozen=True, slots=True)
-class SessionStarted:
+@event(version=1)
+class SessionStarted(Event):
     """A card night began: 4 to 7 players in seat order, the first dealer, the rules of the
     night, deals per match, and an optional money rate per point (decimal text, e.g. "0.05")."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     session_id: str
     players: tuple[str, ...]
     first_dealer: int
@@ -26,15 +23,12 @@ class SessionStarted:
     rate: str | None = None
 
 
-@event_type("DealAdded", version=2)
-@dataclass(frozen=True, slots=True)
-class DealAdded:
+@event(version=2)
+class DealAdded(Event):
     """The next deal of the night, recorded as the game `game_id`. Version 2 added
     `request_id`: the id a phone's form or an API client sent with the write, so that the
     same write sent again (its answer lost) finds this deal instead of recording another."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     game_id: str
     request_id: str | None = None
 
@@ -45,36 +39,26 @@ def _deal_added_v1(payload: dict[str, Any]) -> dict[str, Any]:
     return {**payload, "request_id": None}
 
 
-@event_type("DealVoided", version=1)
-@dataclass(frozen=True, slots=True)
-class DealVoided:
+@event(version=1)
+class DealVoided(Event):
     """A deal taken back (undo): it no longer counts, and what it caused (bock) disappears."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     game_id: str
     reason: str = "undone"
 
 
-@event_type("DealCorrected", version=1)
-@dataclass(frozen=True, slots=True)
-class DealCorrected:
+@event(version=1)
+class DealCorrected(Event):
     """A deal's record replaced by a corrected game, `new_game_id`, in the same place."""
 
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
     game_id: str
     new_game_id: str
     reason: str = "corrected"
 
 
-@event_type("SessionClosed", version=1)
-@dataclass(frozen=True, slots=True)
-class SessionClosed:
+@event(version=1)
+class SessionClosed(Event):
     """The card night is over; nothing more is added."""
-
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
 
 
 SessionEvent = SessionStarted | DealAdded | DealVoided | DealCorrected | SessionClosed
