@@ -81,7 +81,8 @@ def place_of(db: Database, game_id: str) -> DealPlace | None:
     ).fetchone()
     if row is None or row[0] is None:
         return None
-    from doko_ledger.doppelkopf.nights.place import Bock, DealPlace
+    from doko_ledger.doppelkopf.nights.place import DealPlace
+    from doko_ledger.doppelkopf.rules.bock import Bock
 
     night, deal, status, corrected_by, replaces, multiplier, bock = row
     round_ = Bock(int(multiplier), bock) if int(multiplier) > 1 else None
