@@ -103,8 +103,12 @@ def deal_places(session_id: str, history: Iterable[Any], bock: Mapping[str, Bock
 
 
 def stored_place(row: Mapping[str, Any]) -> DealPlace | None:
-    """A game's place as the read models keep it (a `games` row: night, deal, status,
-    corrected_by, replaces), without its bock round; None for a game of no night."""
+    """A game's place as the read models keep it: a `games` row's night, deal, status,
+    corrected_by and replaces, and its bock round where the row has the `scores` columns
+    multiplier and bock; None for a game of no night."""
     if row.get("night") is None:
         return None
-    return DealPlace(str(row["night"]), int(row["deal"]), str(row["status"]), row["corrected_by"], row["replaces"])
+    multiplier = int(row.get("multiplier") or 1)
+    bock = Bock(multiplier, str(row["bock"])) if multiplier > 1 else None
+    night, deal, status = str(row["night"]), int(row["deal"]), str(row["status"])
+    return DealPlace(night, deal, status, row["corrected_by"], row["replaces"], bock)
