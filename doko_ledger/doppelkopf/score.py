@@ -104,21 +104,19 @@ def score_game(
     void = state.void
     if void or state.abandoned is not None:
         note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
-        points = multiplied(extra, _bock(place))
+        points = multiplied(extra, _multiplier(place))
         return GameScore(state.game_id, state.players, rules, None, points, note, lines, lone is not None, place)
     parties = true_parties(state) if parties is None else parties
     result = score(deal_facts(state, parties, won, tricks), rules)
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
     deltas = result.deltas(re_seats, range(4))
-    bock = _bock(place)
-    total = multiplied([deltas[s] + extra[s] for s in range(4)], bock)
-    if bock is not None:
-        line = bock.line()
-        result = replace(result, lines=(*result.lines, line), re_value=result.re_value * bock.multiplier)
+    factor = _multiplier(place)
+    total = multiplied([deltas[s] + extra[s] for s in range(4)], factor)
+    if place is not None and place.bock is not None and factor != 1:
+        result = replace(result, lines=(*result.lines, place.bock.line()), re_value=result.re_value * factor)
     return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None, place)
 
 
-def _bock(place: DealPlace | None) -> Bock | None:
-    """The bock round the game is played in, if it multiplies (docs/rules.md §9)."""
-    bock = None if place is None else place.bock
-    return None if bock is None or bock.multiplier == 1 else bock
+def _multiplier(place: DealPlace | None) -> int:
+    """The multiplier of the bock round the game is played in (docs/rules.md §9), 1 outside bock."""
+    return 1 if place is None or place.bock is None else place.bock.multiplier

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
 from doko_ledger.doppelkopf.nights.state import SessionState
-from doko_ledger.doppelkopf.rules.bock import BockCause, BockRounds
+from doko_ledger.doppelkopf.rules.bock import BockCause, BockRounds, multiplied
 
 TABLE = 4
 
@@ -130,7 +130,8 @@ class Course:
         live = not outcome.abandoned
         bock = self._bock.play(number, live and outcome.finished, outcome.triggers if outcome.finished else ())
         multiplier = bock.multiplier
-        deltas = {p: outcome.deltas.get(p, 0) * multiplier for p in state.players}
+        points = multiplied([outcome.deltas.get(p, 0) for p in state.players], multiplier)
+        deltas = dict(zip(state.players, points, strict=True))
         for player, delta in deltas.items():
             self._totals[player] += delta
         counts = live and not compulsory and not (forced and rules.forced_solos == "after_deals")

@@ -58,11 +58,10 @@ class Bock:
         return ScoreLine(self.item, None, 0, factor=self.multiplier, cause=self.cause)
 
 
-def multiplied(points: Sequence[int], bock: Bock | None) -> tuple[int, ...]:
-    """Each player's points in the bock round `bock` (None: outside bock): every point,
-    special points and penalties included, times the multiplier."""
-    factor = 1 if bock is None else bock.multiplier
-    return tuple(p * factor for p in points)
+def multiplied(points: Sequence[int], multiplier: int) -> tuple[int, ...]:
+    """Each player's points in a bock deal: every point, special points and penalties
+    included, times the deal's multiplier (1 outside bock)."""
+    return tuple(p * multiplier for p in points)
 
 
 @dataclass(frozen=True, slots=True)
