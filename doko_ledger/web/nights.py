@@ -370,7 +370,7 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
         try:
             summary = forms.summary_of(fields)
             if post.get("action") != "record":
-                prepared = ledger.nights.prepare_correction(sid, game_id, summary)  # not appended
+                prepared = ledger.nights.prepare_correction(sid, game_id, summary, version=version)  # not appended
                 score = None if prepared.after is None else score_view(prepared.after)
                 preview = {"score": score, "next": None, "game_id": game_id}
                 return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)

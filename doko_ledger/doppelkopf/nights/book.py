@@ -433,14 +433,13 @@ class CardNights:
     ) -> PreparedCorrection:
         """Decide a correction of a deal (named by its number in the standings or its game id)
         from new facts, or make it a misdeal, without writing anything; with the deal's score
-        before and after (each in its bock round); `commit` appends it. A game id of a deal
-        corrected or taken back since is refused by the deal's number (`DealChanged`),
-        whatever the version; with `version`, only if the night is still at that version (else
-        `ConcurrencyError`)."""
+        before and after (each in its bock round); `commit` appends it. With `version` (a form
+        made at that version), only if the night is still at it (else `ConcurrencyError`), and
+        a deal corrected or taken back since is refused by its number first (`DealChanged`),
+        whatever the version."""
         night = self.night(session_id)
-        if not deal.isdigit():
-            self._require_deal(night, deal)
         if version is not None:
+            self._require_deal(night, deal)
             _require_version(night, version)
         game_id = night.deal_named(deal)
         number = night.state.deals.index(game_id) + 1

@@ -83,7 +83,7 @@ def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_
         with pytest.raises(DealChanged, match=r"deal 2 was taken back meanwhile \(by Dirk\): nothing was written"):
             nights.correct("n", "n-02", deal(("Clara", "Dirk"), 90), by="Ben", at=AT, version=version)
     with pytest.raises(DealChanged, match=corrected):
-        nights.prepare_correction("n", "n-01", deal(("Anna", "Ben"), 90))
+        nights.prepare_correction("n", "n-01", deal(("Anna", "Ben"), 90), version=5)  # a form's preview
     assert ledger.store.last_position() == written
     nights.correct("n", "n-01-c1", deal(("Anna", "Ben"), 120), by="Anna", at=AT, version=5)  # corrected again
     written = ledger.store.last_position()
