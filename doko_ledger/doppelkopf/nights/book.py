@@ -533,12 +533,7 @@ class CardNights:
         schedule = night.schedule()
         table = standings(night.state, schedule)
         last = _deal_in_play(night)
-        in_play = None
-        if last is not None:
-            game = night.games[last]
-            seat = game.to_play
-            to_play = None if seat is None else game.players[seat]
-            in_play = DealInPlay(len(night.state.deals), last, to_play, len(game.tricks) + 1)
+        in_play = None if last is None else DealInPlay.of(len(night.state.deals), night.games[last])
         replaced = {e.game_id: e.new_game_id for e in night.history if isinstance(e, DealCorrected)}
         return NightPage(
             standings=table,
@@ -624,9 +619,7 @@ class CardNights:
         if found is None:
             return None
         game_id, place = found
-        game = self._game(game_id)
-        seat = game.to_play
-        return DealInPlay(place.number, game_id, None if seat is None else game.players[seat], len(game.tricks) + 1)
+        return DealInPlay.of(place.number, self._game(game_id))
 
     def _require_deal(self, night: Night, game_id: str) -> None:
         """Refuse (`DealChanged`) a game that was one of the night's deals and was corrected or

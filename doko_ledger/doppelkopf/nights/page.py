@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Payment, Standings
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -20,6 +21,12 @@ class DealInPlay:
     game_id: str
     to_play: str | None
     trick: int
+
+    @classmethod
+    def of(cls, number: int, game: GameState) -> DealInPlay:
+        """Deal `number` of a night, its game being played as `game`."""
+        seat = game.to_play
+        return cls(number, game.game_id, None if seat is None else game.players[seat], len(game.tricks) + 1)
 
 
 def default_game_type(types: Sequence[GameType]) -> GameType:
