@@ -52,7 +52,8 @@ def make_ledger(path: Path, deals: int, seed: int = 2026) -> None:
             version = ledger.nights.version(NIGHT)
             playing = ledger.nights.standings(NIGHT).next.playing
             summary = SummaryRecord("normal", tuple(rng.sample(playing, 2)), rng.choice([90, 120, 121, 151, 181]))
-            ledger.nights.record_at(NIGHT, version, summary, by="bench", at="2026-12-01")
+            prepared = ledger.nights.prepare(NIGHT, summary, version=version)
+            ledger.nights.commit(prepared, by="bench", at="2026-12-01")
         ledger.refresh()
 
 

@@ -115,7 +115,7 @@ def _ask_facts(
 
     if game is None:
         types = checks.game_types if checks is not None else tuple(GameType)
-        default = GameType.NORMAL.value if GameType.NORMAL in types else types[0].value
+        default = checks.default_game_type.value if checks is not None else GameType.NORMAL.value
         question = f"game type ({', '.join(g.value for g in types)})"
         game = _until_accepted(lambda: Prompt.ask(question, default=default, console=console), game_ok)
     game_type = game_ok(game)
@@ -145,7 +145,7 @@ def _ask_facts(
                 lambda text: facts_ok(points, [text], specials),
             )
         ]
-    if not specials and (checks is None or checks.special_points_count(game_type)):
+    if not specials and (checks is None or checks.special_points_count(game_type, quick_entry.names(re, "Re"))):
         said = calls
         specials = [
             _until_accepted(
@@ -354,7 +354,8 @@ def undo(
             game_id = ledger.resolve(game)
             what = ledger.take_back(game_id, by=recorder(by), at=now())
         else:
-            what = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now(), deal=deal)
+            taken = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now(), deal=deal)
+            what = taken.what
             ledger.refresh()
     out().print(f"took back {what}")
 

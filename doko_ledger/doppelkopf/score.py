@@ -7,11 +7,12 @@ from dataclasses import dataclass, replace
 from doko_ledger.doppelkopf.game.facts import deal_facts
 from doko_ledger.doppelkopf.game.parties import Parties, soloist, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.nights.place import Bock, DealPlace
+from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.bock import Bock, multiplied
 from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.doppelkopf.rules.scoring import Score, ScoreLine, score
+from doko_ledger.doppelkopf.rules.scoring import Score, score
 from doko_ledger.frozen import quick_init
 
 
@@ -103,21 +104,19 @@ def score_game(
     void = state.void
     if void or state.abandoned is not None:
         note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
-        factor = _factor(place)
-        points = tuple(d * factor for d in extra)
+        points = multiplied(extra, _multiplier(place))
         return GameScore(state.game_id, state.players, rules, None, points, note, lines, lone is not None, place)
     parties = true_parties(state) if parties is None else parties
     result = score(deal_facts(state, parties, won, tricks), rules)
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
     deltas = result.deltas(re_seats, range(4))
-    factor = _factor(place)
-    total = tuple([(deltas[s] + extra[s]) * factor for s in range(4)])
-    bock = None if place is None else place.bock
-    if bock is not None and factor != 1:
-        line = ScoreLine(bock.item, None, 0, factor=factor, cause=bock.cause)
-        result = replace(result, lines=(*result.lines, line), re_value=result.re_value * factor)
+    factor = _multiplier(place)
+    total = multiplied([deltas[s] + extra[s] for s in range(4)], factor)
+    if place is not None and place.bock is not None and factor != 1:
+        result = replace(result, lines=(*result.lines, place.bock.line()), re_value=result.re_value * factor)
     return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None, place)
 
 
-def _factor(place: DealPlace | None) -> int:
+def _multiplier(place: DealPlace | None) -> int:
+    """The multiplier of the bock round the game is played in (docs/rules.md §9), 1 outside bock."""
     return 1 if place is None or place.bock is None else place.bock.multiplier

@@ -484,17 +484,7 @@ def _line_text(line: ScoreLine) -> str:
     return f"{line.item}{party}: {amount}"
 
 
-def bock_causes(night: Standings, triggers: Sequence[str], table_size: int) -> list[dict[str, Any]]:
-    """Why bock is in force or queued after the night's last deal: each deal whose bock rounds
-    are not over yet, what triggered them (of `triggers`, the night's rules) and the deals left.
-    Each trigger queues one round of `table_size` deals; every deal played under bock uses one."""
-    queue: list[dict[str, Any]] = []
-    for row in night.rows:
-        if row.multiplier > 1:
-            waiting = next((c for c in queue if c["deals_left"] > 0), None)
-            if waiting is not None:
-                waiting["deals_left"] -= 1
-        if row.bock_rounds_started:
-            named = [t for t in row.outcome.triggers if t in triggers]
-            queue.append({"deal": row.number, "triggers": named, "deals_left": row.bock_rounds_started * table_size})
-    return [c for c in queue if c["deals_left"] > 0]
+def bock_causes_view(night: Standings) -> list[dict[str, Any]]:
+    """Why bock is in force or queued after the night's last deal (`BockRounds.causes`): each
+    deal whose bock rounds are not over, the triggers it set off, and the bock deals left."""
+    return [cause.view() for cause in night.bock_causes]

@@ -74,18 +74,17 @@ def place_of(db: Database, game_id: str) -> DealPlace | None:
     read models keep no bock round for): one look-up by primary key in `games` and `scores`."""
     if DOPPELKOPF_TABLE not in db.table_names():
         return None
+    columns = ("night", "deal", "status", "corrected_by", "replaces", "multiplier", "bock")
     row = db.execute(
         f"SELECT g.night, g.deal, g.status, g.corrected_by, g.replaces, s.multiplier, s.bock"
         f" FROM {DOPPELKOPF_TABLE} g JOIN scores s ON s.game_id = g.game_id WHERE g.game_id = ?",
         [game_id],
     ).fetchone()
-    if row is None or row[0] is None:
+    if row is None:
         return None
-    from doko_ledger.doppelkopf.nights.place import Bock, DealPlace
+    from doko_ledger.doppelkopf.nights.place import stored_place
 
-    night, deal, status, corrected_by, replaces, multiplier, bock = row
-    round_ = Bock(int(multiplier), bock) if int(multiplier) > 1 else None
-    return DealPlace(str(night), int(deal), str(status), corrected_by, replaces, round_)
+    return stored_place(dict(zip(columns, row, strict=True)))
 
 
 def numbered(db: Database, number: int) -> str | None:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from doko_ledger.doppelkopf.files import quick_entry
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.doppelkopf.nights.book import PreparedCorrection
 from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -222,16 +223,15 @@ def record(
     with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
         try:
-            prepared = ledger.nights.record_at(
+            prepared = ledger.nights.prepare(
                 sid,
-                body.version,
                 body.deal.summary(),
                 misdeal=body.deal.misdeal,
-                by=by,
-                at=now(),
                 deal=body.number,
+                version=body.version,
                 request_id=request_id,
             )
+            ledger.nights.commit(prepared, by=by, at=now())
         except LedgerBusy:
             raise  # the lock, not another deal (503)
         except ConcurrencyError as exc:
@@ -251,21 +251,48 @@ def record(
 def undo(request: Request, session: str, body: Versioned, by: ApiWriter) -> dict[str, Any]:
     with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
-        game_id = ledger.nights.undo_at(sid, body.version, by=by, at=now())
+        taken = ledger.nights.undo(sid, by=by, at=now(), version=body.version, whole_deal=True)
         ledger.refresh()
-        return {"taken_back": game_id, "version": ledger.nights.version(sid)}
+        return {"taken_back": taken.game_id, "version": ledger.nights.version(sid)}
+
+
+def _correction_facts(body: DealIn) -> SummaryRecord:
+    summary = body.summary()
+    if summary is None:
+        raise EntryError("a correction gives the deal's facts, not a misdeal")
+    return summary
+
+
+@router.post("/nights/{session}/deals/{game}/preview", summary="A deal's score with corrected facts, nothing written")
+def correction_preview(request: Request, session: str, game: str, body: DealIn) -> dict[str, Any]:
+    summary = _correction_facts(body)
+    with open_ledger(request) as ledger:
+        sid = ledger.nights.resolve(session)
+        prepared = ledger.nights.prepare_correction(sid, game, summary)
+    return _correction_view(prepared)
 
 
 @router.post("/nights/{session}/deals/{game}/correct", summary="Replace a deal's facts (doko correct)")
 def correct(request: Request, session: str, game: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
-    summary = body.deal.summary()
-    if summary is None:
-        raise EntryError("a correction gives the deal's facts, not a misdeal")
+    summary = _correction_facts(body.deal)
     with open_ledger(request, writing=True) as ledger:
         sid = ledger.nights.resolve(session)
-        new = ledger.nights.correct_at(sid, body.version, game, summary, by=by, at=now())
+        prepared = ledger.nights.correct(sid, game, summary, by=by, at=now(), version=body.version)
         ledger.refresh()
-        return {"game_id": new.game_id, "version": ledger.nights.version(sid)}
+        return _correction_view(prepared) | {"version": ledger.nights.version(sid)}
+
+
+def _correction_view(prepared: PreparedCorrection) -> dict[str, Any]:
+    """A correction for scripts: the deal's number, the game it replaces, the new game, and the
+    deal's score before and after (None for a deal not finished)."""
+    before, after = prepared.before, prepared.after
+    return {
+        "game_id": prepared.game.game_id,
+        "number": prepared.number,
+        "replaces": prepared.game_id,
+        "before": None if before is None else score_view(before),
+        "score": None if after is None else score_view(after),
+    }
 
 
 @router.post("/games/{game}/notes", status_code=201, summary="Add a note on a game (doko annotate)")

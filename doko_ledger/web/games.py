@@ -12,8 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from doko_ledger.doppelkopf.files import quick_entry
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.facts import NotScorable
-from doko_ledger.doppelkopf.nights.events import DealCorrected
-from doko_ledger.doppelkopf.nights.state import fold as fold_session
+from doko_ledger.doppelkopf.nights.place import stored_place
 from doko_ledger.doppelkopf.sight import public_row
 from doko_ledger.doppelkopf.views import audit_view, notes_view, score_view
 from doko_ledger.errors import DokoError
@@ -23,28 +22,6 @@ from doko_ledger.web.common import NAME_COOKIE, PostedForm, is_joined, now, open
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 _POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
-
-
-def deal_marks(ledger: Ledger) -> dict[str, dict[str, Any]]:
-    """Each card-night deal by its game id: its night, its number, and whether it was taken
-    back or corrected (and by which game), from the nights' own streams."""
-    marks: dict[str, dict[str, Any]] = {}
-    for sid in ledger.nights.session_ids():
-        recorded = ledger.nights.changes_since(sid, 0)
-        state = fold_session(r.event for r in recorded)
-        for number, game_id in enumerate(state.deals, 1):
-            marks[game_id] = {"session": sid, "number": number, "status": "counts", "open": not state.closed}
-        for game_id in state.voided:
-            marks[game_id] = {"session": sid, "status": "taken back", "open": not state.closed}
-        for r in recorded:
-            if isinstance(r.event, DealCorrected):
-                marks[r.event.game_id] = {
-                    "session": sid,
-                    "status": "corrected",
-                    "replaced_by": r.event.new_game_id,
-                    "open": not state.closed,
-                }
-    return marks
 
 
 def viewer(request: Request) -> str | None:
@@ -57,7 +34,7 @@ def viewer(request: Request) -> str | None:
 def games_page(request: Request) -> Response:
     with open_ledger(request) as ledger:
         rows = ledger.public_games()
-        marks = deal_marks(ledger)
+    marks = {row["game_id"]: place for row in rows if (place := stored_place(row)) is not None}
     return render(request, "games.html", {"games": rows, "marks": marks})
 
 
@@ -65,10 +42,7 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
     kind = ledger.kind(game_id)
     sight = ledger.sight(game_id, seen_by)
     row = next((public_row(r, sight.playing) for r in ledger.games() if r["game_id"] == game_id), None)
-    mark = deal_marks(ledger).get(game_id)
-    if mark is not None and mark["status"] == "counts":
-        deal = next(r for r in ledger.nights.standings(mark["session"]).rows if r.game_id == game_id)
-        mark = mark | {"multiplier": deal.multiplier, "deltas": deal.deltas}
+    mark = ledger.place(game_id) if kind == "doppelkopf" else None
     context: dict[str, Any] = {
         "game_id": game_id,
         "kind": kind,
@@ -76,6 +50,7 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
         "score": None,
         "unscored": None,
         "mark": mark,
+        "night_open": mark is not None and not ledger.nights.state(mark.session_id).closed,
         "replay_as": next(iter(sight.perspectives()), None),
         "being_played": str(sight.refusal()) if sight.being_played else None,
     }

@@ -14,10 +14,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, DealChanged
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS
-from doko_ledger.doppelkopf.nights.events import DealCorrected
-from doko_ledger.doppelkopf.nights.standings import payments
-from doko_ledger.doppelkopf.nights.standings import standings as standings_of
-from doko_ledger.doppelkopf.views import bock_causes, score_view, standings_view
+from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
 from doko_ledger.errors import DokoError
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
@@ -155,33 +152,23 @@ async def join_table(request: Request) -> Response:
 
 
 def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
-    """Everything the night page shows, from the library's views."""
-    night = nights.night(session_id)
-    table = standings_of(night.state, night.schedule())  # what `nights.standings` gives, from the night loaded once
-    view = standings_view(table)
-    state = night.state
+    """Everything the night page shows: the library's `NightPage`, as the templates take it."""
+    page = nights.page(session_id)
+    view = standings_view(page.standings)
     return {
         "night": view,
-        "version": nights.version(session_id),
-        "etag": live_tag(nights, session_id),
-        "bock": bock_causes(table, state.rules.bock_triggers, state.table_size),
-        "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in payments(table)],
-        "rate": table.rate,
-        "sitting_out": [p for p in state.players if p not in table.next.playing],
-        "voided": list(state.voided),
-        "replaced": {old: new for old, new in _replacements(nights, session_id)},
+        "version": page.version,
+        "etag": _tag(page.version, page.position),
+        "bock": bock_causes_view(page.standings),
+        "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in page.payments],
+        "rate": page.standings.rate,
+        "sitting_out": list(page.sitting_out),
+        "voided": list(page.voided),
+        "replaced": dict(page.replaced),
         "chart": running_totals(view),
-        "match_length": state.match_length,
-        "in_play": nights.play_state(session_id),
+        "match_length": page.match_length,
+        "in_play": page.in_play,
     }
-
-
-def _replacements(nights: CardNights, session_id: str) -> list[tuple[str, str]]:
-    return [
-        (r.event.game_id, r.event.new_game_id)
-        for r in nights.changes_since(session_id, 0)
-        if isinstance(r.event, DealCorrected)
-    ]
 
 
 @router.get("/nights/{session_id}")
@@ -206,7 +193,11 @@ def night_fragment(request: Request, session_id: str) -> Response:
 def live_tag(nights: CardNights, session_id: str) -> str:
     """The ETag of a night's live state: its version and the ledger's newest position (a deal
     finished card by card changes only its game's stream)."""
-    return f'"{nights.version(session_id)}-{nights.store.last_position()}"'
+    return _tag(nights.version(session_id), nights.store.last_position())
+
+
+def _tag(version: int, position: int) -> str:
+    return f'"{version}-{position}"'
 
 
 @router.get("/nights/{session_id}/live")
@@ -240,16 +231,15 @@ def _deal_page(
     status: int = 200,
     stale: dict[str, Any] | None = None,
 ) -> Response:
-    night = ledger.nights.night(session_id)
-    table = standings_of(night.state, night.schedule())
-    playing = table.next.playing if correcting is None else night.games[correcting].players
+    page = ledger.nights.page(session_id)
+    table = page.standings
     context = {
         "night": standings_view(table),
-        "version": ledger.nights.version(session_id) if version is None else version,
+        "version": page.version if version is None else version,
         "request_id": forms.request_id(),
-        "playing": playing,
+        "playing": table.next.playing if correcting is None else page.deal_players[correcting],
         "fields": fields,
-        "game_types": [g for g in forms.GAME_TYPES if night.state.rules.pure_suit_solos or "pure" not in g],
+        "game_types": [g.value for g in (page.game_types if correcting is None else page.correction_game_types)],
         "calls": forms.CALLS,
         "specials": forms.SPECIALS,
         "correcting": correcting,
@@ -258,7 +248,7 @@ def _deal_page(
         "error": error,
         "bock": table.next.multiplier,
         "stale": stale,
-        "in_play": None if correcting is not None else ledger.nights.play_state(session_id),
+        "in_play": None if correcting is not None else page.in_play,
     }
     return render(request, "record.html", context, status=status)
 
@@ -267,7 +257,8 @@ def _deal_page(
 def record_form(request: Request, session_id: str) -> Response:
     with open_ledger(request) as ledger:
         sid = ledger.nights.resolve(session_id)
-        return _deal_page(request, ledger, sid, forms.DealFields())
+        first = ledger.nights.page(sid).default_game_type  # a forced solo due: a solo, never "normal"
+        return _deal_page(request, ledger, sid, forms.DealFields(game=first.value))
 
 
 def _version(post: Any) -> int:
@@ -306,7 +297,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
         version, deal, request_id = _version(post), forms.deal_number(post), forms.posted_request_id(post)
         try:
             summary = None if fields.misdeal else forms.summary_of(fields)
-            if action != "record":
+            if action != "record":  # the same decision, not appended
                 prepared = ledger.nights.prepare(sid, summary, misdeal=fields.misdeal, deal=deal)
                 preview = {
                     "score": None if prepared.score is None else score_view(prepared.score),
@@ -314,9 +305,10 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
                     "game_id": prepared.game_id,
                 }
                 return _deal_page(request, ledger, sid, fields, version=version, preview=preview)
-            prepared = ledger.nights.record_at(
-                sid, version, summary, misdeal=fields.misdeal, by=post.by, at=now(), deal=deal, request_id=request_id
+            prepared = ledger.nights.prepare(
+                sid, summary, misdeal=fields.misdeal, deal=deal, version=version, request_id=request_id
             )
+            ledger.nights.commit(prepared, by=post.by, at=now())
             ledger.refresh()
         except DealAlreadyRecorded as exc:  # another phone recorded this form's deal: this form is done
             assert deal is not None
@@ -338,7 +330,7 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
         sid = ledger.nights.resolve(session_id)
         version = _version(post)
         try:
-            ledger.nights.undo_at(sid, version, by=post.by, at=now())
+            ledger.nights.undo(sid, by=post.by, at=now(), version=version, whole_deal=True)
             ledger.refresh()
         except DokoError as exc:
             message = str(exc)
@@ -378,10 +370,11 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
         try:
             summary = forms.summary_of(fields)
             if post.get("action") != "record":
-                score = ledger.nights.preview_correction(sid, game_id, summary)
-                preview = {"score": score_view(score), "next": None, "game_id": game_id}
+                prepared = ledger.nights.prepare_correction(sid, game_id, summary, version=version)  # not appended
+                score = None if prepared.after is None else score_view(prepared.after)
+                preview = {"score": score, "next": None, "game_id": game_id}
                 return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)
-            ledger.nights.correct_at(sid, version, game_id, summary, by=post.by, at=now())
+            ledger.nights.correct(sid, game_id, summary, by=post.by, at=now(), version=version)
             ledger.refresh()
         except DealChanged as exc:  # the deal itself was corrected or taken back: this form is done
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=str(exc), status=409)

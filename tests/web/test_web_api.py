@@ -4,6 +4,7 @@ bad input as a 4xx with one line, never a trace, never a half-written ledger."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from backends import ledger_path_on_both  # noqa: F401  (every test on both databases)
 from typer.testing import Result
-from web_helpers import CODE, app_for, client, csrf_of, joined, start_night
+from web_helpers import CODE, app_for, client, csrf_of, deal, form_of, joined, post_deal, start_night
 
 from doko_ledger.ledger import Ledger
 
@@ -258,3 +259,55 @@ def test_a_bock_deal_is_answered_in_its_bock_round_by_every_view(db: Path, cli: 
     (_, second) = cli_json(cli, "standings")["deals"]
     assert second["multiplier"] == 2
     assert {p: n for p, n in second["points"].items() if p in recorded["players"]} == recorded["players"]
+
+
+RESULT = re.compile(r'<span class="res"><strong>([^<]+)</strong> ([+-]\d+)</span>')
+RECORDED = re.compile(r'<p class="ok recorded" role="status">Deal \d+ recorded: ([^<]+)\.</p>')
+CORRECTED = re.compile(r'<tr><td>([^<]+)</td><td class="num">[+-]\d+</td><td class="num new">([+-]\d+)</td></tr>')
+
+
+def test_a_bock_deal_from_a_form_and_its_correction_answer_as_their_previews(
+    db: Path, cli: Callable[..., Result]
+) -> None:
+    """Deal 2 follows a tie, so it is a bock deal: the form's preview, the night page's line
+    after recording from the form, the API's answer, `doko score --json` and `doko standings
+    --json` give the same points; so do a correction's preview (form and API) and its answer."""
+    api = client(app_for(db))
+    assert record(api, 120, ("Clara", "Dirk")).status_code == 201  # 120:120, a tie: bock follows
+    phone = joined(app_for(db))
+    facts = deal(["Dirk", "Emil"], 151, call_1="re")  # Clara, Dirk, Emil, Anna play; Dirk calls Re
+    previewed = post_deal(phone, "night", facts, action="preview")
+    assert previewed.status_code == 200, previewed.text
+    shown = {p: int(n) for p, n in RESULT.findall(previewed.text.split('id="preview"')[1])}
+    recorded = post_deal(phone, "night", facts)
+    assert recorded.status_code == 303, recorded.text
+    game_id = recorded.headers["location"].split("new=")[1]
+    (line,) = RECORDED.findall(phone.get(recorded.headers["location"]).text)
+    told = {p: int(n) for p, n in (item.rsplit(" ", 1) for item in line.split(", "))}
+    assert shown == told == {"Clara": -8, "Dirk": 8, "Emil": 8, "Anna": -8}  # 4 points, twice
+    assert cli_json(cli, "score", game_id)["players"] == told
+    assert api.get(f"/api/games/{game_id}/score").json()["players"] == told
+    (_, second) = cli_json(cli, "standings")["deals"]
+    assert second["multiplier"] == 2 and {p: second["points"][p] for p in told} == told
+
+    fixed = {"game": "normal", "re": ["Dirk", "Emil"], "re_points": 100}  # Re lost after all
+    api_preview = api.post(f"/api/nights/night/deals/{game_id}/preview", json=fixed)
+    assert api_preview.status_code == 200, api_preview.text
+    assert api_preview.json()["before"]["players"] == told
+    page = phone.get(f"/nights/night/deals/{game_id}/correct").text
+    form = {**form_of(page), "action": "preview", **deal(["Dirk", "Emil"], 100)}
+    form_preview = phone.post(f"/nights/night/deals/{game_id}/correct", data=form)
+    assert form_preview.status_code == 200, form_preview.text
+    new_points = {p: int(n) for p, n in CORRECTED.findall(form_preview.text)}
+    version = api.get("/api/nights/night/standings").json()["version"]
+    answer = api.post(
+        f"/api/nights/night/deals/{game_id}/correct", json={"version": version, "deal": fixed}, headers=WRITE
+    )
+    assert answer.status_code == 200, answer.text
+    corrected = answer.json()
+    assert corrected["game_id"] == f"{game_id}-c1" and corrected["number"] == 2
+    assert corrected["score"] == api_preview.json()["score"]
+    assert corrected["score"]["players"] == new_points == {"Clara": 4, "Dirk": -4, "Emil": -4, "Anna": 4}
+    assert cli_json(cli, "score", corrected["game_id"])["players"] == new_points
+    (_, second) = cli_json(cli, "standings")["deals"]
+    assert second["game_id"] == corrected["game_id"] and {p: second["points"][p] for p in told} == new_points

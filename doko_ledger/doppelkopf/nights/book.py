@@ -23,11 +23,14 @@ from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
 from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided, SessionClosed
 from doko_ledger.doppelkopf.nights.night import Night
+from doko_ledger.doppelkopf.nights.page import DealInPlay, NightPage, default_game_type
 from doko_ledger.doppelkopf.nights.place import DealPlace
-from doko_ledger.doppelkopf.nights.standings import Standings, standings
+from doko_ledger.doppelkopf.nights.standings import Standings, payments, standings
 from doko_ledger.doppelkopf.nights.state import SessionState
 from doko_ledger.doppelkopf.nights.state import fold as fold_session
-from doko_ledger.doppelkopf.rules.game_types import GameType, parse_game_type
+from doko_ledger.doppelkopf.rules.game_types import GameType, allowed_game_types, parse_game_type
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.doppelkopf.rules.scoring import special_points_count
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
@@ -85,17 +88,6 @@ class RecordedDeal:
     score: GameScore | None
 
 
-@dataclass(frozen=True, slots=True)
-class DealInPlay:
-    """A deal being played card by card: its number, who is to play (None while the
-    reservations are made), and the trick being played (1 to 12)."""
-
-    number: int
-    game_id: str
-    to_play: str | None
-    trick: int
-
-
 PROVISIONAL_POINTS = 120
 """Re's card points while only the game and the Re players are known: with no tricks, calls
 or special points given, no rule refuses 120 points, so a refusal is about the Re players."""
@@ -110,6 +102,7 @@ class NextDealChecks:
     session_id: str
     game_types: tuple[GameType, ...]
     """What the next deal may be (the rules, and a forced solo when one is due)."""
+    rules: RuleSet
 
     def game_type(self, text: str) -> GameType:
         game = parse_game_type(text)
@@ -118,14 +111,19 @@ class NextDealChecks:
             raise IllegalMove(problem)
         return game
 
+    @property
+    def default_game_type(self) -> GameType:
+        """The game type the prompt offers first (`default_game_type`)."""
+        return default_game_type(self.game_types)
+
     def re_players(self, game: GameType, re: Sequence[str]) -> None:
         """Refuse Re players who are not at the table or do not fit the game (two, or a soloist)."""
         self.facts(SummaryRecord(game.value, tuple(re), PROVISIONAL_POINTS))
 
-    @staticmethod
-    def special_points_count(game: GameType) -> bool:
-        """Special points count in this game: in none of the solos (docs/rules.md §7)."""
-        return not game.is_solo
+    def special_points_count(self, game: GameType, re: Sequence[str]) -> bool:
+        """Special points count in this deal (`re`: the Re players, the soloist alone in a solo
+        or a lone marriage): the rule of `special_points_count` (docs/rules.md §7, §8)."""
+        return special_points_count(game, len(re) == 1, self.rules)
 
     def facts(self, summary: SummaryRecord) -> PreparedDeal:
         return self.nights.prepare(self.session_id, summary)
@@ -142,6 +140,22 @@ class PreparedCorrection:
     game: GameState
     before: GameScore | None
     after: GameScore | None
+    unchanged: bool = False
+    """The new facts are the deal's own: a correction tried again after it was recorded, which
+    `commit` refuses (`DealAlreadyRecorded`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack:
+    """What `undo` took back: of deal `number` (game `game_id`), the whole deal or its newest
+    card, call or penalty, in words (`what`)."""
+
+    game_id: str
+    number: int
+    what: str
+
+    def __str__(self) -> str:
+        return self.what
 
 
 def _score_or_none(game: GameState, place: DealPlace | None) -> GameScore | None:
@@ -265,17 +279,34 @@ class CardNights:
         return len(night.state.deals)
 
     def prepare(
-        self, session_id: str, summary: SummaryRecord | None, *, misdeal: bool = False, deal: int | None = None
+        self,
+        session_id: str,
+        summary: SummaryRecord | None,
+        *,
+        misdeal: bool = False,
+        deal: int | None = None,
+        version: int | None = None,
+        request_id: str | None = None,
     ) -> PreparedDeal:
-        """Decide the next deal from its facts (or a misdeal) without writing anything; with
-        `deal`, only if that is the next deal's number (`expect_next`)."""
+        """Decide the next deal from its facts (or a misdeal) without writing anything, with its
+        score in its bock round; `commit` appends it. With `deal`, only if that is the next
+        deal's number (`DealAlreadyRecorded` once it is recorded, whatever the version); with
+        `version`, only if the night is still at that version (else `ConcurrencyError`). With
+        `request_id`, a write sent again gives the deal its first sending recorded
+        (`repeated`, which `commit` writes nothing for), whatever was recorded since."""
+        if request_id is not None:
+            first = self.recorded_for(session_id, request_id)
+            if first is not None:
+                return first
         night = self.night(session_id)
         if deal is not None:
             self._expect_next(night, deal)
+        if version is not None:
+            _require_version(night, version)
         number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
-        _, game = night.add(record)
-        score = None if misdeal else score_game(game, place=night.places()[record.id])
+        _, game = night.add(record, request_id=request_id)  # the write's id, kept with the deal it added
+        score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
         return PreparedDeal(night, record.id, game, score, number)
 
     def expect_next(self, session_id: str, deal: int) -> None:
@@ -304,7 +335,8 @@ class CardNights:
         """The checks of the next deal's facts; refuses at once what refuses any next deal
         (a closed night, a deal still being played, a complete tournament)."""
         self.prepare(session_id, None, misdeal=True)
-        return NextDealChecks(self, session_id, self.night(session_id).game_types())
+        night = self.night(session_id)
+        return NextDealChecks(self, session_id, night.game_types(), night.state.rules)
 
     def start_deal(self, session_id: str, record: GameRecord, *, by: str, at: str) -> GameState:
         """Add a deal that will be played card by card (its game so far is `record`)."""
@@ -326,6 +358,11 @@ class CardNights:
         A deal that is not appended is named, so that trying again is safe: a lock held too
         long says to try again with its number (which refuses it once it is recorded), a night
         that moved on says what was recorded meanwhile."""
+        if isinstance(prepared, PreparedDeal) and prepared.repeated:
+            return  # its first sending recorded it
+        if isinstance(prepared, PreparedCorrection) and prepared.unchanged:  # a correction made already, tried again
+            what = "is a misdeal already" if prepared.game.abandoned is not None else "has these facts already"
+            raise DealAlreadyRecorded(f"deal {prepared.number} ({prepared.game_id}) {what}, so nothing is corrected")
         night, number = prepared.night, prepared.number
         try:
             self._commit(night.state.session_id, night, by=by, at=at)
@@ -339,11 +376,24 @@ class CardNights:
             what = f"the correction of deal {number}" if isinstance(prepared, PreparedCorrection) else f"deal {number}"
             raise prefixed(exc, f"{what} was not recorded", f"; {meanwhile}" if meanwhile else "") from None
 
-    def undo(self, session_id: str, *, by: str, at: str, deal: int | None = None) -> str:
+    def undo(
+        self,
+        session_id: str,
+        *,
+        by: str,
+        at: str,
+        deal: int | None = None,
+        version: int | None = None,
+        whole_deal: bool = False,
+    ) -> TakenBack:
         """Take back the newest thing recorded: a card or call of a deal still being played,
-        else the last deal. Returns what was taken back. With `deal`, only if that is the
-        night's last deal: trying again after it was taken back is refused, not a second undo."""
+        else the last deal (with `whole_deal`, the last deal even while it is played). With
+        `deal`, only if that is the night's last deal: trying again after it was taken back is
+        refused, not a second undo. With `version`, only if the night is still at that version
+        (else `ConcurrencyError`)."""
         night = self.night(session_id)
+        if version is not None:
+            _require_version(night, version)
         if not night.state.deals:
             raise IllegalMove(f"card night {session_id!r} has nothing to take back")
         last = night.state.deals[-1]
@@ -351,13 +401,15 @@ class CardNights:
         if deal is not None and deal != number:
             raise IllegalMove(_not_the_last(session_id, deal, number))
         try:
-            return self._undo_last(session_id, night, last, number, by=by, at=at)
+            return self._undo_last(night, last, number, by=by, at=at, whole_deal=whole_deal)
         except LedgerBusy as exc:
             raise prefixed(exc, f"deal {number} was not taken back", f" with --deal {number}") from None
 
-    def _undo_last(self, session_id: str, night: Night, last: str, number: int, *, by: str, at: str) -> str:
+    def _undo_last(self, night: Night, last: str, number: int, *, by: str, at: str, whole_deal: bool) -> TakenBack:
         game = night.games[last]
-        if game.penalties or (not game.finished and game.abandoned is None and game.summary is None):
+        if not whole_deal and (
+            game.penalties or (not game.finished and game.abandoned is None and game.summary is None)
+        ):
             stream = game_stream(last)
             events = [r.event for r in self.store.read_stream(stream)]
             moves = [e for e in in_force(events) if not isinstance(e, AnnotationAdded)]
@@ -365,36 +417,54 @@ class CardNights:
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)
-                return f"{taken_back(events, voided)} (deal {number}, {last})"
+                return TakenBack(last, number, f"{taken_back(events, voided)} (deal {number}, {last})")
         night.void_last()
-        self._commit(session_id, night, by=by, at=at)
-        return f"deal {number} ({last})"
+        self._commit(night.state.session_id, night, by=by, at=at)
+        return TakenBack(last, number, f"deal {number} ({last})")
 
     def prepare_correction(
-        self, session_id: str, deal: str, summary: SummaryRecord | None, *, misdeal: bool = False
+        self,
+        session_id: str,
+        deal: str,
+        summary: SummaryRecord | None,
+        *,
+        misdeal: bool = False,
+        version: int | None = None,
     ) -> PreparedCorrection:
         """Decide a correction of a deal (named by its number in the standings or its game id)
         from new facts, or make it a misdeal, without writing anything; with the deal's score
-        before and after (each in its bock round). A correction that changes nothing (one tried
-        again after it was recorded) is refused: `DealAlreadyRecorded`."""
+        before and after (each in its bock round); `commit` appends it. With `version` (a form
+        made at that version), only if the night is still at it (else `ConcurrencyError`), and
+        a deal corrected or taken back since is refused by its number first (`DealChanged`),
+        whatever the version."""
         night = self.night(session_id)
+        if version is not None:
+            self._require_deal(night, deal)
+            _require_version(night, version)
         game_id = night.deal_named(deal)
         number = night.state.deals.index(game_id) + 1
         old = night.games[game_id]
         before = _score_or_none(old, night.places().get(game_id))
         _, game = night.correct(game_id, summary, misdeal=misdeal)
-        if (game.summary, game.abandoned) == (old.summary, old.abandoned):  # a correction made already, tried again
-            what = "is a misdeal already" if misdeal else "has these facts already"
-            raise DealAlreadyRecorded(f"deal {number} ({game_id}) {what}, so nothing is corrected")
+        unchanged = (game.summary, game.abandoned) == (old.summary, old.abandoned)
         after = _score_or_none(game, night.places().get(game.game_id))
-        return PreparedCorrection(night, number, game_id, game, before, after)
+        return PreparedCorrection(night, number, game_id, game, before, after, unchanged)
 
     def correct(
-        self, session_id: str, game_id: str, summary: SummaryRecord | None, *, by: str, at: str, misdeal: bool = False
-    ) -> GameState:
-        prepared = self.prepare_correction(session_id, game_id, summary, misdeal=misdeal)
+        self,
+        session_id: str,
+        deal: str,
+        summary: SummaryRecord | None,
+        *,
+        by: str,
+        at: str,
+        misdeal: bool = False,
+        version: int | None = None,
+    ) -> PreparedCorrection:
+        """`prepare_correction` and `commit`: the correction as appended."""
+        prepared = self.prepare_correction(session_id, deal, summary, misdeal=misdeal, version=version)
         self.commit(prepared, by=by, at=at)
-        return prepared.game
+        return prepared
 
     def close(self, session_id: str, *, by: str, at: str) -> None:
         night = self.night(session_id)
@@ -456,6 +526,30 @@ class CardNights:
         night = self.night(session_id)
         return standings(night.state, night.schedule())
 
+    def page(self, session_id: str) -> NightPage:
+        """Everything the night's page shows, from one read of the night and its games."""
+        position = self.store.last_position()  # read first: the page is never older than its tag
+        night = self.night(session_id)
+        schedule = night.schedule()
+        table = standings(night.state, schedule)
+        last = _deal_in_play(night)
+        in_play = None if last is None else DealInPlay.of(len(night.state.deals), night.games[last])
+        replaced = {e.game_id: e.new_game_id for e in night.history if isinstance(e, DealCorrected)}
+        return NightPage(
+            standings=table,
+            version=len(night.history),
+            position=position,
+            match_length=night.state.match_length,
+            places=night.places(schedule),
+            replaced=replaced,
+            voided=tuple(night.state.voided),
+            in_play=in_play,
+            game_types=night.game_types(),
+            correction_game_types=allowed_game_types(night.state.rules),
+            deal_players={game_id: game.players for game_id, game in night.games.items()},
+            payments=tuple(payments(table)),
+        )
+
     # -- at a version (the web: a form carries the night's version it was made from) ------------
 
     def version(self, session_id: str) -> int:
@@ -489,62 +583,6 @@ class CardNights:
             elif isinstance(event, SessionClosed):
                 out.append(f"the night was closed (by {by})")
         return "; ".join(out)
-
-    def _at(self, session_id: str, version: int) -> Night:
-        """The night, refused with `ConcurrencyError` when it moved past `version`."""
-        current = self.version(session_id)
-        if current != version:
-            raise ConcurrencyError(
-                f"card night {session_id!r} is at version {current}, not {version}: "
-                "someone else recorded first; nothing was written"
-            )
-        return self.night(session_id)
-
-    def _commit_at(self, session_id: str, night: Night, version: int, *, by: str, at: str) -> None:
-        batches = [NewStreamEvents(session_stream(session_id), version, night.new_session_events)]
-        batches += [NewStreamEvents(game_stream(g), 0, events) for g, events in night.new_games.items()]
-        self.store.append_streams(batches, recorded_by=by, recorded_at=at)
-
-    def record_at(
-        self,
-        session_id: str,
-        version: int,
-        summary: SummaryRecord | None,
-        *,
-        misdeal: bool = False,
-        by: str,
-        at: str,
-        deal: int | None = None,
-        request_id: str | None = None,
-    ) -> PreparedDeal:
-        """Decide and append the next deal, only if the night is still at `version` (else
-        `ConcurrencyError`, and nothing is written); with `deal`, only if that is the next
-        deal's number (`DealAlreadyRecorded` once it is recorded, whatever the version). With
-        `request_id`, a write sent again returns the deal its first sending recorded
-        (`repeated`), whatever was recorded since, and records nothing."""
-        if request_id is not None:
-            first = self.recorded_for(session_id, request_id)
-            if first is not None:
-                return first
-        night = self._at(session_id, version) if deal is None else self._at_deal(session_id, version, deal)
-        number = len(night.state.deals) + 1
-        record = night.deal_record(summary, abandoned=misdeal)
-        _, game = night.add(record, request_id=request_id)  # the write's id, kept with the deal it added
-        score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
-        prepared = PreparedDeal(night, record.id, game, score, number)
-        self._commit_at(session_id, night, version, by=by, at=at)
-        return prepared
-
-    def _at_deal(self, session_id: str, version: int, deal: int) -> Night:
-        """The night at `version`, a form's deal number checked first: a deal recorded meanwhile
-        is refused by its number (`DealAlreadyRecorded`), not as a night that moved on."""
-        try:
-            night = self._at(session_id, version)
-        except ConcurrencyError:
-            self.expect_next(session_id, deal)
-            raise
-        self._expect_next(night, deal)
-        return night
 
     def recorded_for(self, session_id: str, request_id: str) -> PreparedDeal | None:
         """The deal that a write with this request id recorded (in force or not), with its
@@ -581,31 +619,7 @@ class CardNights:
         if found is None:
             return None
         game_id, place = found
-        game = self._game(game_id)
-        seat = game.to_play
-        return DealInPlay(place.number, game_id, None if seat is None else game.players[seat], len(game.tricks) + 1)
-
-    def undo_at(self, session_id: str, version: int, *, by: str, at: str) -> str:
-        """Take back the last deal, only if the night is still at `version`."""
-        night = self._at(session_id, version)
-        game_id = night.void_last()
-        self._commit_at(session_id, night, version, by=by, at=at)
-        return game_id
-
-    def correct_at(
-        self, session_id: str, version: int, game_id: str, summary: SummaryRecord, *, by: str, at: str
-    ) -> GameState:
-        """Replace a deal's facts, only if the night is still at `version`; a deal corrected or
-        taken back since is refused by its number (`DealChanged`), whatever the version."""
-        try:
-            night = self._at(session_id, version)
-        except ConcurrencyError:
-            self._require_deal(self.night(session_id), game_id)
-            raise
-        self._require_deal(night, game_id)
-        _, game = night.correct(game_id, summary)
-        self._commit_at(session_id, night, version, by=by, at=at)
-        return game
+        return DealInPlay.of(place.number, self._game(game_id))
 
     def _require_deal(self, night: Night, game_id: str) -> None:
         """Refuse (`DealChanged`) a game that was one of the night's deals and was corrected or
@@ -634,12 +648,15 @@ class CardNights:
             )
         raise DealChanged(f"deal {place.number} was taken back meanwhile (by {by}): nothing was written")
 
-    def preview_correction(self, session_id: str, game_id: str, summary: SummaryRecord) -> GameScore:
-        """The score a deal would have with corrected facts; nothing is written."""
-        night = self.night(session_id)
-        self._require_deal(night, game_id)
-        _, game = night.correct(game_id, summary)
-        return score_game(game, place=night.places().get(game.game_id))  # in its bock round
+
+def _require_version(night: Night, version: int) -> None:
+    """Refuse (`ConcurrencyError`) a write made from a night at `version` that has moved on."""
+    current = len(night.history)
+    if current != version:
+        raise ConcurrencyError(
+            f"card night {night.state.session_id!r} is at version {current}, not {version}: "
+            "someone else recorded first; nothing was written"
+        )
 
 
 def _not_the_last(session_id: str, deal: int, last: int) -> str:

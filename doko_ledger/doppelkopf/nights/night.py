@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import chain, count
 from typing import Any
 
@@ -25,11 +25,11 @@ from doko_ledger.doppelkopf.nights.decide import (
     VoidDeal,
     decide,
 )
-from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome, deal_outcome
-from doko_ledger.doppelkopf.nights.place import CORRECTED, VOIDED, Bock, DealPlace
+from doko_ledger.doppelkopf.nights.place import DealPlace, deal_places
 from doko_ledger.doppelkopf.nights.schedule import Course, Schedule
 from doko_ledger.doppelkopf.nights.state import SessionState, evolve
+from doko_ledger.doppelkopf.rules.bock import Bock
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
 from doko_ledger.names import find_player
@@ -107,31 +107,11 @@ class Night:
             self.history.append(event)
 
     def places(self, schedule: Schedule | None = None) -> dict[str, DealPlace]:
-        """Where each game the night names stands: its deal number, in force, voided or
-        corrected, and its bock round (from `schedule`, the night's own when not given)."""
+        """Where each game the night names stands (`deal_places`): its deal number, in force,
+        voided or corrected, and its bock round (from `schedule`, the night's own when not given)."""
         rows = (schedule or self.schedule()).rows
-        sid = self.state.session_id
-        order: list[str] = []
-        places: dict[str, DealPlace] = {}
-        for event in self.history:
-            match event:
-                case DealAdded(game_id=game_id):
-                    order.append(game_id)
-                    places[game_id] = DealPlace(sid, len(order))
-                case DealVoided(game_id=game_id) if game_id in order:
-                    places[game_id] = replace(places[game_id], number=order.index(game_id) + 1, status=VOIDED)
-                    order.remove(game_id)
-                case DealCorrected(game_id=old, new_game_id=new) if old in order:
-                    index = order.index(old)
-                    order[index] = new
-                    places[old] = replace(places[old], number=index + 1, status=CORRECTED, corrected_by=new)
-                    places[new] = DealPlace(sid, index + 1, replaces=old)
-        for number, game_id in enumerate(order, 1):
-            places[game_id] = replace(places[game_id], number=number)
-        for row in rows:
-            if row.multiplier > 1 and row.game_id in places:
-                places[row.game_id] = replace(places[row.game_id], bock=Bock(row.multiplier, row.bock))
-        return places
+        bock = {row.game_id: Bock(row.multiplier, row.bock) for row in rows if row.multiplier > 1}
+        return deal_places(self.state.session_id, self.history, bock)
 
     def start(self, command: StartSession) -> None:
         self._apply(command)

@@ -8,6 +8,7 @@ from doko_ledger.doppelkopf.game.facts import deal_facts
 from doko_ledger.doppelkopf.game.parties import is_lone, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.bock import deal_triggers
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.doppelkopf.sight import as_the_table_knows
@@ -87,23 +88,6 @@ def deal_outcome(state: GameState) -> DealOutcome:
         solo_by,
         is_lone(state),
         score.winner,
-        _triggers(state, score.winner),
+        deal_triggers(deal_facts(state), score.winner),
         tuple(names[s] for s, p in enumerate(true_parties(state)) if p is Party.RE),
     )
-
-
-def _triggers(state: GameState, winner: Party | None) -> tuple[str, ...]:
-    """Which bock triggers (docs/rules.md §9) the deal sets off, before the rules pick theirs."""
-    facts = deal_facts(state)
-    out = []
-    if facts.re_points == 120:
-        out.append("tie")
-    if winner is None:
-        out.append("nobody_wins")
-    if (facts.lone or (state.game_type is not None and state.game_type.is_solo)) and winner is Party.KONTRA:
-        out.append("lost_solo")
-    if facts.level(Party.RE) >= 0 and winner is not Party.RE:
-        out.append("lost_re")
-    if facts.level(Party.KONTRA) >= 0 and winner is not Party.KONTRA:
-        out.append("lost_kontra")
-    return tuple(out)

@@ -6,22 +6,15 @@ whenever the night changes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided
+from doko_ledger.doppelkopf.rules.bock import Bock
 
 IN_FORCE, VOIDED, CORRECTED = "in force", "voided", "corrected"
 """A deal counts; it was taken back (`doko undo`); a correction replaced it (`doko correct`)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Bock:
-    """The bock round a deal is played in: the multiplier and what started the round."""
-
-    multiplier: int
-    cause: str
-
-    @property
-    def item(self) -> str:
-        return f"bock x{self.multiplier}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +32,11 @@ class DealPlace:
     @property
     def counts(self) -> bool:
         return self.status == IN_FORCE
+
+    @property
+    def tag(self) -> str:
+        """The deal's mark in a list of games: "taken back", "corrected", or "" when it counts."""
+        return {VOIDED: "taken back", CORRECTED: "corrected"}.get(self.status, "")
 
     @property
     def marks(self) -> str:
@@ -74,3 +72,43 @@ def deal_marks(status: str | None, corrected_by: str | None, replaces: str | Non
     if corrected_by is not None:
         parts.append(f"corrected by {corrected_by}")
     return ", ".join(parts)
+
+
+def deal_places(session_id: str, history: Iterable[Any], bock: Mapping[str, Bock]) -> dict[str, DealPlace]:
+    """Where each game a night names stands, from the night's events (`history`) in order: its
+    deal number, in force, voided or corrected, and its bock round (`bock`: by game id, the
+    deals played in one, from the night's course). The one derivation of a deal's place: the
+    night, the read models (which keep it in `games` and `scores`) and the views ask it."""
+    order: list[str] = []
+    places: dict[str, DealPlace] = {}
+    for event in history:
+        match event:
+            case DealAdded(game_id=game_id):
+                order.append(game_id)
+                places[game_id] = DealPlace(session_id, len(order))
+            case DealVoided(game_id=game_id) if game_id in order:
+                places[game_id] = replace(places[game_id], number=order.index(game_id) + 1, status=VOIDED)
+                order.remove(game_id)
+            case DealCorrected(game_id=old, new_game_id=new) if old in order:
+                index = order.index(old)
+                order[index] = new
+                places[old] = replace(places[old], number=index + 1, status=CORRECTED, corrected_by=new)
+                places[new] = DealPlace(session_id, index + 1, replaces=old)
+    for number, game_id in enumerate(order, 1):
+        places[game_id] = replace(places[game_id], number=number)
+    for game_id, round_ in bock.items():
+        if game_id in places:
+            places[game_id] = replace(places[game_id], bock=round_)
+    return places
+
+
+def stored_place(row: Mapping[str, Any]) -> DealPlace | None:
+    """A game's place as the read models keep it: a `games` row's night, deal, status,
+    corrected_by and replaces, and its bock round where the row has the `scores` columns
+    multiplier and bock; None for a game of no night."""
+    if row.get("night") is None:
+        return None
+    multiplier = int(row.get("multiplier") or 1)
+    bock = Bock(multiplier, str(row["bock"])) if multiplier > 1 else None
+    night, deal, status = str(row["night"]), int(row["deal"]), str(row["status"])
+    return DealPlace(night, deal, status, row["corrected_by"], row["replaces"], bock)

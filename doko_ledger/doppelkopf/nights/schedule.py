@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
 from doko_ledger.doppelkopf.nights.state import SessionState
+from doko_ledger.doppelkopf.rules.bock import BockCause, BockRounds, multiplied
 
 TABLE = 4
 
@@ -69,6 +70,8 @@ class Schedule:
     owed: tuple[str, ...]
     counted: int
     bock_deals_left: int
+    bock_causes: tuple[BockCause, ...] = ()
+    """Why bock is in force or queued after the last deal (`BockRounds.causes`)."""
 
 
 def _owed(state: SessionState, solos: set[str]) -> tuple[str, ...]:
@@ -88,16 +91,6 @@ def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
     return left <= 0
 
 
-TRIGGER_WORDS = {
-    "tie": "120:120 tie",
-    "lost_solo": "lost solo",
-    "lost_re": "lost Re",
-    "lost_kontra": "lost Kontra",
-    "nobody_wins": "nobody won",
-}
-"""Each bock trigger (`RuleSet.bock_triggers`) as the derivation names it."""
-
-
 def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
     """Fold the night's deal outcomes into the schedule, in order."""
     course = Course(state)
@@ -110,14 +103,14 @@ class Course:
     """The fold behind `plan`, one deal at a time: a night that grows by a deal extends its
     course instead of folding every deal again."""
 
-    __slots__ = ("_counted", "_dealer", "_rounds", "_rows", "_solos", "_totals", "outcomes", "state")
+    __slots__ = ("_bock", "_counted", "_dealer", "_rows", "_solos", "_totals", "outcomes", "state")
 
     def __init__(self, state: SessionState) -> None:
         self.state = state
         self.outcomes: list[DealOutcome] = []
         self._rows: list[DealRow] = []
         self._dealer, self._counted = state.first_dealer, 0
-        self._rounds: list[tuple[int, str]] = []  # the bock rounds queued: deals left, what started it
+        self._bock = BockRounds(state.rules, state.table_size)
         self._solos: set[str] = set()
         self._totals = dict.fromkeys(state.players, 0)
 
@@ -128,20 +121,21 @@ class Course:
         if not state.started:
             return
         rules, n, dealer, counted, solos = state.rules, state.table_size, self._dealer, self._counted, self._solos
-        rounds, number = self._rounds, len(self.outcomes)
+        number = len(self.outcomes)
         at_table = playing(state.players, dealer)
         owed = tuple(p for p in _owed(state, solos) if p in at_table)  # a player sitting out plays no solo
         forced = _forced(state, counted, _owed(state, solos)) and bool(owed)
         first_solo = outcome.solo_by is not None and outcome.solo_by not in solos and rules.compulsory_solo
         compulsory = rules.compulsory_solo and first_solo and not forced
         live = not outcome.abandoned
-        multiplier = rules.bock_multiplier if rounds and live and outcome.finished else 1
-        deltas = {p: outcome.deltas.get(p, 0) * multiplier for p in state.players}
+        bock = self._bock.play(number, live and outcome.finished, outcome.triggers if outcome.finished else ())
+        multiplier = bock.multiplier
+        points = multiplied([outcome.deltas.get(p, 0) for p in state.players], multiplier)
+        deltas = dict(zip(state.players, points, strict=True))
         for player, delta in deltas.items():
             self._totals[player] += delta
         counts = live and not compulsory and not (forced and rules.forced_solos == "after_deals")
         index = max(counted - 1 + counts, 0)
-        triggered = [t for t in outcome.triggers if t in rules.bock_triggers] if outcome.finished else []
         self._rows.append(
             DealRow(
                 number=number,
@@ -152,11 +146,11 @@ class Course:
                 match=index // state.match_length + 1,
                 round=index // n + 1,
                 multiplier=multiplier,
-                bock=rounds[0][1] if multiplier > 1 else "",
+                bock=bock.cause,
                 counts=counts,
                 compulsory=compulsory,
                 forced=forced and first_solo,
-                bock_rounds_started=len(triggered),
+                bock_rounds_started=len(bock.started),
                 deltas=deltas,
                 totals=dict(self._totals),
                 outcome=outcome,
@@ -165,10 +159,6 @@ class Course:
         if outcome.solo_by is not None:
             solos.add(outcome.solo_by)
         self._counted += counts
-        if multiplier > 1:
-            left, cause = rounds[0]
-            rounds[0:1] = [(left - 1, cause)] if left > 1 else []
-        rounds += [(n, f"deal {number}, {TRIGGER_WORDS.get(t, t)}") for t in triggered]
         if live and not compulsory:
             self._dealer = (dealer + 1) % n
 
@@ -177,7 +167,7 @@ class Course:
         state = self.state
         if not state.started:
             return Schedule((), NextDeal(1, "", 0, (), 1, (), False), (), 0, 0)
-        rules, dealer, counted, rounds = state.rules, self._dealer, self._counted, self._rounds
+        rules, dealer, counted = state.rules, self._dealer, self._counted
         owed = _owed(state, self._solos)
         at_next = playing(state.players, dealer)
         forced_now = _forced(state, counted, owed) and any(p in at_next for p in owed)
@@ -187,8 +177,9 @@ class Course:
             dealer=state.players[dealer],
             dealer_seat=dealer,
             playing=at_next,
-            multiplier=rules.bock_multiplier if rounds else 1,
+            multiplier=self._bock.next_multiplier,
             forced_solo_by=tuple(p for p in owed if p in at_next) if forced_now else (),
             over=over,
         )
-        return Schedule(tuple(self._rows), next_deal, owed, counted, sum(left for left, _ in rounds))
+        bock = self._bock
+        return Schedule(tuple(self._rows), next_deal, owed, counted, bock.deals_left, bock.causes())

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal, Schedule
 from doko_ledger.doppelkopf.nights.state import SessionState
+from doko_ledger.doppelkopf.rules.bock import BockCause
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,8 @@ class Standings:
     rate: Decimal | None
     closed: bool
     bock_deals_left: int
+    bock_causes: tuple[BockCause, ...] = ()
+    """Why bock is in force or queued after the last deal."""
 
 
 def standings(state: SessionState, schedule: Schedule) -> Standings:
@@ -64,6 +67,7 @@ def standings(state: SessionState, schedule: Schedule) -> Standings:
         rate,
         state.closed,
         schedule.bock_deals_left,
+        schedule.bock_causes,
     )
 
 

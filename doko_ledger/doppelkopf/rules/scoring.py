@@ -279,15 +279,17 @@ def _took(deal: _Deal, i: int) -> str:
     return f"{points} card points in {tricks} trick{'' if tricks == 1 else 's'}"
 
 
-def _specials_count(facts: DealFacts, rules: RuleSet) -> bool:
-    """Special points count in this game (docs/rules.md §7; §8 ddv and bistro)."""
-    if facts.lone or facts.game_type.is_solo:
+def special_points_count(game_type: GameType, lone: bool, rules: RuleSet) -> bool:
+    """Special points count in a deal of `game_type` (`lone`: one against three, a lone marriage
+    included): in no solo, and in a poverty only where the rules say (docs/rules.md §7; §8 ddv
+    and bistro)."""
+    if lone or game_type.is_solo:
         return False
-    return not (facts.game_type is GameType.POVERTY and not rules.special_points_in_poverty)
+    return not (game_type is GameType.POVERTY and not rules.special_points_in_poverty)
 
 
 def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
-    if not facts.specials or not _specials_count(facts, rules):
+    if not facts.specials or not special_points_count(facts.game_type, facts.lone, rules):
         return []
     lines = []
     for special in facts.specials:
@@ -322,7 +324,7 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
     lines.append(ScoreLine("won", winning, 1))
     aold = won == _KONTRA and not facts.lone and not facts.game_type.is_solo
     if aold and rules.scoring == "ddv":
-        aold = _specials_count(facts, rules)
+        aold = special_points_count(facts.game_type, facts.lone, rules)
     if aold:
         lines.append(ScoreLine("against the old ones", winning, 1, special=rules.announcement_scoring == "doubling"))
     for i, party in enumerate(_PARTIES):

@@ -1,6 +1,6 @@
-"""Card nights written at a version (what `doko serve`'s forms carry): a write made from an
-old version is refused with `ConcurrencyError` and writes nothing; `bock_causes` names the
-deals whose bock rounds are not over."""
+"""Card nights written at a version (what `doko serve`'s forms carry), through the same
+`prepare`/`commit`/`undo`/`correct` as `doko record`: a write made from an old version is
+refused with `ConcurrencyError` and writes nothing; the bock causes name the deals whose bock rounds are not over."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from doko_ledger.doppelkopf.game.record import SummaryRecord
-from doko_ledger.doppelkopf.nights.book import DealChanged
+from doko_ledger.doppelkopf.nights.book import CardNights, DealChanged, PreparedDeal
 from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
-from doko_ledger.doppelkopf.views import bock_causes
+from doko_ledger.doppelkopf.views import bock_causes_view
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError
 
@@ -31,13 +31,20 @@ def deal(re: tuple[str, ...], points: int, game: str = "normal") -> SummaryRecor
     return SummaryRecord(game, re, points)
 
 
+def record(nights: CardNights, version: int, summary: SummaryRecord, by: str = "t") -> PreparedDeal:
+    """A deal recorded as a form made at `version` records it."""
+    prepared = nights.prepare("n", summary, version=version)
+    nights.commit(prepared, by=by, at=AT)
+    return prepared
+
+
 def test_record_at_the_current_version_and_refused_at_an_old_one(ledger: Ledger) -> None:
     nights = ledger.nights
     assert nights.version("n") == 1
-    recorded = nights.record_at("n", 1, deal(("Anna", "Ben"), 151), by="Ben", at=AT)
+    recorded = record(nights, 1, deal(("Anna", "Ben"), 151), "Ben")
     assert recorded.game_id == "n-01" and nights.version("n") == 2
     with pytest.raises(ConcurrencyError, match="someone else recorded first"):
-        nights.record_at("n", 1, deal(("Anna", "Ben"), 140), by="Dirk", at=AT)
+        record(nights, 1, deal(("Anna", "Ben"), 140), "Dirk")
     assert [r.game_id for r in nights.standings("n").rows] == ["n-01"]
     assert ledger.game_ids() == ["n-01"]
     (change,) = nights.changes_since("n", 1)
@@ -46,16 +53,17 @@ def test_record_at_the_current_version_and_refused_at_an_old_one(ledger: Ledger)
 
 def test_undo_and_correct_at_a_version(ledger: Ledger) -> None:
     nights = ledger.nights
-    nights.record_at("n", 1, deal(("Anna", "Ben"), 151), by="t", at=AT)
+    record(nights, 1, deal(("Anna", "Ben"), 151), "t")
     with pytest.raises(ConcurrencyError):
-        nights.undo_at("n", 1, by="t", at=AT)
-    assert nights.preview_correction("n", "n-01", deal(("Anna", "Ben"), 100)).by_player["Anna"] == -2
+        nights.undo("n", by="t", at=AT, version=1)
+    preview = nights.prepare_correction("n", "n-01", deal(("Anna", "Ben"), 100)).after
+    assert preview is not None and preview.by_player["Anna"] == -2
     assert nights.version("n") == 2  # a preview writes nothing
-    new = nights.correct_at("n", 2, "n-01", deal(("Anna", "Ben"), 100), by="t", at=AT)
-    assert new.game_id == "n-01-c1"
+    new = nights.correct("n", "n-01", deal(("Anna", "Ben"), 100), by="t", at=AT, version=2)
+    assert new.game.game_id == "n-01-c1"
     with pytest.raises(ConcurrencyError):
-        nights.correct_at("n", 2, "n-01-c1", deal(("Anna", "Ben"), 90), by="t", at=AT)
-    assert nights.undo_at("n", 3, by="t", at=AT) == "n-01-c1"
+        nights.correct("n", "n-01-c1", deal(("Anna", "Ben"), 90), by="t", at=AT, version=2)
+    assert nights.undo("n", by="t", at=AT, version=3).game_id == "n-01-c1"
     assert nights.standings("n").rows == ()
 
 
@@ -63,26 +71,26 @@ def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_
     """Whatever version the form carries: the old one, or the night's new one (a form shown
     again after the first refusal); a preview too. Nothing is written."""
     nights = ledger.nights
-    nights.record_at("n", 1, deal(("Anna", "Ben"), 151), by="Ben", at=AT)
-    nights.record_at("n", 2, deal(("Clara", "Dirk"), 151), by="Ben", at=AT)
-    nights.correct_at("n", 3, "n-01", deal(("Anna", "Ben"), 100), by="Clara", at=AT)
-    nights.undo_at("n", 4, by="Dirk", at=AT)
+    record(nights, 1, deal(("Anna", "Ben"), 151), "Ben")
+    record(nights, 2, deal(("Clara", "Dirk"), 151), "Ben")
+    nights.correct("n", "n-01", deal(("Anna", "Ben"), 100), by="Clara", at=AT, version=3)
+    nights.undo("n", by="Dirk", at=AT, version=4)
     written = ledger.store.last_position()
     corrected = r"deal 1 was corrected meanwhile \(by Clara; it is now n-01-c1\): nothing was written"
     for version in (2, 3, 5):
         with pytest.raises(DealChanged, match=corrected):
-            nights.correct_at("n", version, "n-01", deal(("Anna", "Ben"), 90), by="Ben", at=AT)
+            nights.correct("n", "n-01", deal(("Anna", "Ben"), 90), by="Ben", at=AT, version=version)
         with pytest.raises(DealChanged, match=r"deal 2 was taken back meanwhile \(by Dirk\): nothing was written"):
-            nights.correct_at("n", version, "n-02", deal(("Clara", "Dirk"), 90), by="Ben", at=AT)
+            nights.correct("n", "n-02", deal(("Clara", "Dirk"), 90), by="Ben", at=AT, version=version)
     with pytest.raises(DealChanged, match=corrected):
-        nights.preview_correction("n", "n-01", deal(("Anna", "Ben"), 90))
+        nights.prepare_correction("n", "n-01", deal(("Anna", "Ben"), 90), version=5)  # a form's preview
     assert ledger.store.last_position() == written
-    nights.correct_at("n", 5, "n-01-c1", deal(("Anna", "Ben"), 120), by="Anna", at=AT)  # corrected again
+    nights.correct("n", "n-01-c1", deal(("Anna", "Ben"), 120), by="Anna", at=AT, version=5)  # corrected again
     written = ledger.store.last_position()
     with pytest.raises(DealChanged, match=r"deal 1 was corrected meanwhile \(by Clara; it is now n-01-c2\)"):
-        nights.correct_at("n", 6, "n-01", deal(("Anna", "Ben"), 90), by="Ben", at=AT)
+        nights.correct("n", "n-01", deal(("Anna", "Ben"), 90), by="Ben", at=AT, version=6)
     with pytest.raises(DealChanged, match=r"deal 1 was corrected meanwhile \(by Anna; it is now n-01-c2\)"):
-        nights.correct_at("n", 5, "n-01-c1", deal(("Anna", "Ben"), 90), by="Ben", at=AT)
+        nights.correct("n", "n-01-c1", deal(("Anna", "Ben"), 90), by="Ben", at=AT, version=5)
     assert issubclass(DealChanged, ConcurrencyError) and DealChanged.exit_code == 3
     assert ledger.store.last_position() == written
     assert [r.game_id for r in nights.standings("n").rows] == ["n-01-c2"]
@@ -90,11 +98,10 @@ def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_
 
 def test_bock_causes_name_the_deals_whose_rounds_are_not_over(ledger: Ledger) -> None:
     nights = ledger.nights
-    nights.record_at("n", 1, deal(("Anna", "Ben"), 120), by="t", at=AT)  # a tie: one round of 4
-    nights.record_at("n", 2, deal(("Clara",), 100, "club_solo"), by="t", at=AT)  # lost, under bock
-    night = nights.night("n")
+    record(nights, 1, deal(("Anna", "Ben"), 120), "t")  # a tie: one round of 4
+    record(nights, 2, deal(("Clara",), 100, "club_solo"), "t")  # lost, under bock
     table = nights.standings("n")
-    causes = bock_causes(table, night.state.rules.bock_triggers, night.state.table_size)
+    causes = bock_causes_view(table)
     assert causes == [
         {"deal": 1, "triggers": ["tie"], "deals_left": 3},
         {"deal": 2, "triggers": ["lost_solo"], "deals_left": 4},
