@@ -85,7 +85,7 @@ def _marked_for_what_it_used(request: pytest.FixtureRequest) -> Iterator[None]:
         if happened and node.get_closest_marker(mark) is None
     ]
     if unmarked:
-        pytest.fail(f"{node.nodeid} {' and '.join(unmarked)} (see tests/conftest.py)", pytrace=False)
+        pytest.fail(f"{node.name} {' and '.join(unmarked)} (see tests/conftest.py)", pytrace=False)
 
 
 # Game types that need nothing special from the deal or the rule set.
