@@ -40,7 +40,7 @@ PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
 POSTGRES_SERVER = "postgres_server"
 """The fixture every PostgreSQL database of the tests comes from (also `new_target`'s)."""
 POSTGRES_BACKEND = "postgresql"
-"""The parameter (of `ledger_target`, or a test's own `backend`) that puts a ledger on PostgreSQL."""
+"""The parameter (of `ledger_target`, a test's own `backend`, alone or in a tuple) putting a ledger on PostgreSQL."""
 BROWSER_FIXTURES = frozenset({"browser", "phone"})
 """The fixtures that start headless Chromium (tests/doppelkopf/test_html_export.py, tests/web/test_web_browser.py)."""
 _BROWSER_STARTS = pytest.StashKey[int]()
@@ -49,7 +49,8 @@ _BROWSER_STARTS = pytest.StashKey[int]()
 def needs_postgres(item: pytest.Item) -> bool:
     """Whether the test makes a PostgreSQL database: by its fixtures or its backend parameter."""
     callspec = getattr(item, "callspec", None)
-    parameters = list(callspec.params.values()) if callspec is not None else []
+    values = callspec.params.values() if callspec is not None else ()
+    parameters = [part for value in values for part in (value if isinstance(value, tuple) else (value,))]
     return POSTGRES_SERVER in getattr(item, "fixturenames", ()) or POSTGRES_BACKEND in parameters
 
 

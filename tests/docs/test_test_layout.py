@@ -14,6 +14,8 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 PACKAGE = ROOT / "doko_ledger"
@@ -87,6 +89,11 @@ def test_with_a_database_of_its_own(postgres_url):
     pass
 
 
+@pytest.mark.parametrize("race", [("sqlite", 4), ("postgresql", 8)], ids=["sqlite-race", "postgresql-race"])
+def test_a_race(race):
+    pass
+
+
 def test_asks_for_the_server_itself_unmarked(request):
     request.getfixturevalue("postgres_server")
 
@@ -145,15 +152,18 @@ def _selected(tmp_path: Path, expression: str) -> set[str]:
     return {line.split("::", 1)[1] for line in done.stdout.splitlines() if "::" in line}
 
 
+@pytest.mark.slow  # three pytest sessions collecting
 def test_the_marks_follow_the_fixtures_a_test_uses(tmp_path: Path) -> None:
     assert _selected(tmp_path, "postgres") == {
         "test_on_both_databases[postgresql]",
         "test_with_a_database_of_its_own",
+        "test_a_race[postgresql-race]",
         "test_asks_for_the_server_itself_marked",
     }
     assert _selected(tmp_path, "browser") == {"test_with_a_phone", "test_starts_a_browser_marked"}
     assert _selected(tmp_path, "not postgres and not browser and not slow") == {
         "test_on_both_databases[sqlite]",
+        "test_a_race[sqlite-race]",
         "test_asks_for_the_server_itself_unmarked",
         "test_starts_a_browser_unmarked",
         "test_needs_nothing",
@@ -163,7 +173,7 @@ def test_the_marks_follow_the_fixtures_a_test_uses(tmp_path: Path) -> None:
 def test_a_test_that_uses_postgresql_or_a_browser_unmarked_fails_with_one_line(tmp_path: Path) -> None:
     done = _inner_pytest(tmp_path, "-rA")
     assert done.returncode == 1, done.stdout + done.stderr
-    assert done.stdout.splitlines()[-1].startswith("9 passed, 2 errors in "), done.stdout
+    assert done.stdout.splitlines()[-1].startswith("11 passed, 2 errors in "), done.stdout
     lines = done.stdout.splitlines()
     failed = {lines[i - 1].strip("_ "): lines[i] for i, line in enumerate(lines) if line.startswith("test_")}
     assert failed == {
