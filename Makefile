@@ -40,7 +40,7 @@ test: system-deps $(STAMP)  ## the whole test suite (as root it first installs t
 	$(BIN)/pytest
 
 test-fast: $(STAMP)  ## the tests that need no browser, no PostgreSQL and are not marked slow: a quick check while developing
-	$(BIN)/pytest -m "not postgres and not browser and not slow"
+	exec $(BIN)/pytest -m "not postgres and not browser and not slow"  # exec: no sh between make and pytest (a completion test looks at its parents)
 
 system-deps:  ## the Debian packages the tests need (Chromium for the browser tests), when missing
 	tools/install-system-deps

@@ -79,7 +79,11 @@ def test_make_test_fast_leaves_out_the_marked_tests_and_installs_nothing(project
     pytest_stub.write_text('#!/bin/sh\necho "pytest $*" >> calls.log\n')
     pytest_stub.chmod(0o755)
     assert make(project, "test-fast") == ["pytest -m not postgres and not browser and not slow"]
-    fast = subprocess.run(["make", "-n", "test-fast"], cwd=project, capture_output=True, text=True, check=True).stdout
-    full = subprocess.run(["make", "-n", "test"], cwd=project, capture_output=True, text=True, check=True).stdout
+    fast = subprocess.run(
+        ["make", "-n", "--no-print-directory", "test-fast"], cwd=project, capture_output=True, text=True, check=True
+    ).stdout
+    full = subprocess.run(
+        ["make", "-n", "--no-print-directory", "test"], cwd=project, capture_output=True, text=True, check=True
+    ).stdout
     assert "install-system-deps" not in fast
     assert full.splitlines() == ["tools/install-system-deps", ".venv/bin/pytest"]  # everything, no -m
