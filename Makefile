@@ -1,4 +1,4 @@
-# doko_ledger: `make demo` sets up and runs the main job, `make test` runs the tests.
+# doko_ledger: `make demo` sets up and runs the main job, `make test` runs the tests (`make test-fast` the quick ones).
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -8,7 +8,7 @@ SERVE_DB ?= table.sqlite
 SAMPLES := sample_games/*.yaml sample_games/sessions/*.yaml sample_games/doudizhu/*.yaml sample_games/doudizhu/sessions/*.yaml
 GAMES ?= 10000
 
-.PHONY: demo serve test system-deps lint bench clean
+.PHONY: demo serve test test-fast system-deps lint bench clean
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
@@ -38,6 +38,9 @@ $(SERVE_DB): | $(STAMP)  # only when missing: deals recorded from the phones sta
 
 test: system-deps $(STAMP)  ## the whole test suite (as root it first installs the Debian packages it needs)
 	$(BIN)/pytest
+
+test-fast: $(STAMP)  ## the tests that need no browser, no PostgreSQL and are not marked slow: a quick check while developing
+	exec $(BIN)/pytest -m "not postgres and not browser and not slow"  # exec: no sh between make and pytest (a completion test looks at its parents)
 
 system-deps:  ## the Debian packages the tests need (Chromium for the browser tests), when missing
 	tools/install-system-deps

@@ -16,7 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -52,6 +52,10 @@ def _free_port() -> int:
 class Browser:
     """One headless Chromium session."""
 
+    starts: ClassVar[int] = 0
+    """How many sessions this process has tried to start: tests/conftest.py fails a test that
+    starts one without the `browser` mark."""
+
     def __init__(self, driver: subprocess.Popen[bytes], url: str, session: str, profile: str) -> None:
         self._driver, self._url, self._session, self._profile = driver, url, session, profile
 
@@ -59,6 +63,7 @@ class Browser:
     def start(cls, width: int = 1440, height: int = 1000, *, phone: bool = False) -> Browser:
         """A headless session; with `phone`, a touch screen of exactly `width` x `height` CSS
         pixels (Chromium's windows are never narrower than 500)."""
+        Browser.starts += 1
         missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).exists()]
         if missing:
             raise FileNotFoundError(

@@ -1,16 +1,24 @@
 """Shared fixtures: seeded random legal games, a temporary ledger, a CLI runner, and PostgreSQL
-(`postgres_url`, `make_postgres_database`, `postgres_server`: see tests/postgres.py)."""
+(`postgres_url`, `make_postgres_database`, `postgres_server`: see tests/postgres.py).
+
+The marks `postgres` and `browser` (pyproject.toml) come from what a test uses: `postgres` when
+its fixtures include `postgres_server` (every PostgreSQL fixture asks for it) or it runs with the
+backend "postgresql" (tests/backends.py), `browser` when its fixtures include one that starts
+headless Chromium. A test that still makes a database or starts a browser without the mark fails,
+so that `make test-fast` (`-m "not postgres and not browser and not slow"`) never needs either.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from backends import attacker, ledger_target, store  # noqa: F401  (fixtures for every test)
+from browser import Browser
 from postgres import make_postgres_database, postgres_server, postgres_url  # noqa: F401  (fixtures for every test)
 from typer.testing import CliRunner, Result
 
@@ -28,6 +36,58 @@ from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_or
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
+
+POSTGRES_SERVER = "postgres_server"
+"""The fixture every PostgreSQL database of the tests comes from (also `new_target`'s)."""
+POSTGRES_BACKEND = "postgresql"
+"""The parameter (of `ledger_target`, a test's own `backend`, alone or in a tuple) putting a ledger on PostgreSQL."""
+BROWSER_FIXTURES = frozenset({"browser", "phone"})
+"""The fixtures that start headless Chromium (tests/doppelkopf/test_html_export.py, tests/web/test_web_browser.py)."""
+_BROWSER_STARTS = pytest.StashKey[int]()
+
+
+def needs_postgres(item: pytest.Item) -> bool:
+    """Whether the test makes a PostgreSQL database: by its fixtures or its backend parameter."""
+    callspec = getattr(item, "callspec", None)
+    values = callspec.params.values() if callspec is not None else ()
+    parameters = [part for value in values for part in (value if isinstance(value, tuple) else (value,))]
+    return POSTGRES_SERVER in getattr(item, "fixturenames", ()) or POSTGRES_BACKEND in parameters
+
+
+def needs_browser(item: pytest.Item) -> bool:
+    """Whether the test starts headless Chromium through one of `BROWSER_FIXTURES`."""
+    return not BROWSER_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if needs_postgres(item):
+            item.add_marker(pytest.mark.postgres)
+        if needs_browser(item):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    item.stash[_BROWSER_STARTS] = Browser.starts
+
+
+@pytest.fixture(autouse=True)
+def _marked_for_what_it_used(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After the test: fail it when it made a PostgreSQL database or started a browser unmarked."""
+    yield
+    node = request.node
+    unmarked = [
+        f"{used} without @pytest.mark.{mark}"
+        for mark, used, happened in (
+            ("postgres", "uses PostgreSQL", POSTGRES_SERVER in request.fixturenames),
+            ("browser", "starts a browser", Browser.starts > node.stash.get(_BROWSER_STARTS, Browser.starts)),
+        )
+        if happened and node.get_closest_marker(mark) is None
+    ]
+    if unmarked:
+        pytest.fail(f"{node.name} {' and '.join(unmarked)} (see tests/conftest.py)", pytrace=False)
+
 
 # Game types that need nothing special from the deal or the rule set.
 PLAIN_GAME_TYPES = (

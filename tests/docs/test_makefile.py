@@ -72,3 +72,18 @@ def test_make_demo_rebuilds_its_own_file_and_leaves_the_served_one(project: Path
     assert served.read_text() == "deals recorded from the phones"
     make(project, "clean")
     assert served.read_text() == "deals recorded from the phones" and not (project / "demo.sqlite").exists()
+
+
+def test_make_test_fast_leaves_out_the_marked_tests_and_installs_nothing(project: Path) -> None:
+    pytest_stub = project / ".venv" / "bin" / "pytest"
+    pytest_stub.write_text('#!/bin/sh\necho "pytest $*" >> calls.log\n')
+    pytest_stub.chmod(0o755)
+    assert make(project, "test-fast") == ["pytest -m not postgres and not browser and not slow"]
+    fast = subprocess.run(
+        ["make", "-n", "--no-print-directory", "test-fast"], cwd=project, capture_output=True, text=True, check=True
+    ).stdout
+    full = subprocess.run(
+        ["make", "-n", "--no-print-directory", "test"], cwd=project, capture_output=True, text=True, check=True
+    ).stdout
+    assert "install-system-deps" not in fast
+    assert full.splitlines() == ["tools/install-system-deps", ".venv/bin/pytest"]  # everything, no -m

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +26,8 @@ from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.ledger import Ledger
 from doko_ledger.names import name_problem, normalized, table_problem
 
+pytestmark = pytest.mark.slow  # Hypothesis runs of whole random games
+
 if TYPE_CHECKING:
     from conftest import RandomGame
 
@@ -40,6 +43,7 @@ RULES = st.sampled_from(
         rules_from_mapping({"preset": "standard", "schweinchen": True, "soloist_leads": True}),
     ]
 )
+
 GAME_TYPES = st.sampled_from([t for t in GameType if t not in (GameType.MARRIAGE, GameType.POVERTY)])
 AT = "2026-11-28T20:00:00+00:00"
 

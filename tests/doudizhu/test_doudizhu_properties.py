@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,8 @@ from doko_ledger.doudizhu.events import (
     TurnPassed,
 )
 from doko_ledger.events.codec import decode_event, encode_event
+
+pytestmark = pytest.mark.slow  # Hypothesis runs of whole random deals
 
 NAMES = ("Anna", "Ben", "Cleo", "Dirk")
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)

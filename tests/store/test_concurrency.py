@@ -44,6 +44,8 @@ from doko_ledger.store.base import BUSY_TIMEOUT_MS, EventStore
 
 TESTS = Path(__file__).resolve().parents[1]
 ENV = {"COLUMNS": "120", "NO_COLOR": "1", "DOKO_USER": "tester", "TERM": "dumb"}
+pytestmark = pytest.mark.slow  # many processes at once: 2-3 minutes here
+
 RACES = [("sqlite", 4), ("postgresql", 8), ("postgresql", 16)]
 """The races run: each database with that many writer processes."""
 RACE_GAMES = 4

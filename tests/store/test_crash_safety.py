@@ -31,7 +31,10 @@ from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import EventStore
 from doko_ledger.store.location import shown
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+pytestmark = [
+    pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL"),
+    pytest.mark.slow,  # imports killed in the middle, in processes of their own
+]
 
 GAMES = 300
 TESTS = Path(__file__).resolve().parents[1]

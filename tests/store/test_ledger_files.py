@@ -227,6 +227,7 @@ def test_the_child_really_cannot_write_a_read_only_file(archive: Path) -> None:
     assert probe.returncode != 0 and b"PermissionError" in probe.stderr
 
 
+@pytest.mark.slow  # every read command in a process of its own
 @pytest.mark.parametrize("read_only", ["file", "folder"])
 def test_a_read_only_archive_is_read_and_verified_and_writing_says_it_is_read_only(
     archive: Path, read_only: str

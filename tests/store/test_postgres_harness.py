@@ -173,6 +173,7 @@ def test_second(postgres_url, postgres_server):
     assert {first, second}.isdisjoint(postgres_server.databases())
 
 
+@pytest.mark.postgres  # starts a cluster of Debian's postgresql
 def test_the_cluster_script_starts_a_cluster_and_stop_leaves_no_process(cluster_dir: Path) -> None:
     started = _cluster("start", cluster_dir)
     assert started.returncode == 0, started.stderr
@@ -198,6 +199,7 @@ def test_the_cluster_script_starts_a_cluster_and_stop_leaves_no_process(cluster_
     assert (again.returncode, again.stderr) == (0, "")
 
 
+@pytest.mark.postgres  # starts a cluster of Debian's postgresql
 def test_the_cluster_script_refuses_a_directory_in_use(cluster_dir: Path) -> None:
     (cluster_dir / "something").write_text("mine\n")
     done = _cluster("start", cluster_dir)
@@ -233,6 +235,7 @@ def test_without_postgresql_a_test_fails_with_one_line_and_is_never_skipped(tmp_
     assert "short test summary" in lines[start + 2], done.stdout  # one line, no traceback
 
 
+@pytest.mark.postgres  # starts a cluster of Debian's postgresql
 def test_a_failing_or_interrupted_session_still_stops_its_cluster(tmp_path: Path) -> None:
     for ending in ("assert False", "raise KeyboardInterrupt"):
         where = tmp_path / "cluster.txt"
@@ -282,6 +285,7 @@ echo "$1 ${{{SERVER_VARIABLE}:-}}" >> {log}
     return tree, {**env, "PATH": f"{bin_dir}:{env['PATH']}"}
 
 
+@pytest.mark.postgres  # starts a cluster of Debian's postgresql
 @pytest.mark.parametrize("fail_on", ["", "test"])
 def test_ci_runs_the_tests_on_a_cluster_it_starts_and_stops(tmp_path: Path, fail_on: str) -> None:
     tree, env = _ci_copy(tmp_path, fail_on)

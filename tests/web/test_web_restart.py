@@ -286,6 +286,7 @@ def code_in(printed: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.slow  # `doko serve` started and stopped in processes of its own
 def test_a_restart_in_the_middle_of_the_night_and_the_phones_carry_on(db: Path) -> None:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
@@ -313,6 +314,7 @@ def test_a_restart_in_the_middle_of_the_night_and_the_phones_carry_on(db: Path) 
         assert [ledger.events(g)[0].envelope.recorded_by for g in recorded] == ["Ben", "Ben", "Ben"]
 
 
+@pytest.mark.slow  # `doko serve` started and stopped in processes of its own
 def test_doko_serve_starts_again_at_once_on_the_port_it_just_left(db: Path) -> None:
     """The connections of the server just stopped linger on its port (TIME_WAIT): the check
     that no other server listens there must not take them for one."""

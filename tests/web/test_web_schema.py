@@ -26,7 +26,7 @@ from doko_ledger.cli.app import app as cli_app
 from doko_ledger.ledger import Ledger
 from doko_ledger.web.app import Settings, create_app
 
-pytestmark = pytest.mark.live_server
+pytestmark = [pytest.mark.live_server, pytest.mark.slow]  # schemathesis on a live server
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 EXAMPLES = 10
