@@ -148,7 +148,7 @@ def test_the_last_card_at_the_prompt_shows_the_result(
     ok(cli("deal", "--seed", SEED))
     ok(cli("play", "Dirk=club_solo"))
     rest = _rest_of_the_game(ledger_path, "p", "p-01")
-    monkeypatch.setattr("doko_ledger.cli.nights.interactive", lambda: True)
+    monkeypatch.setattr("doko_ledger.cli.table.interactive", lambda: True)
     result = CliRunner().invoke(
         app, ["--db", str(ledger_path), "play"], input="\n".join(rest) + "\n", env=CLI_ENV, catch_exceptions=True
     )

@@ -413,8 +413,7 @@ def test_the_command_on_a_ledger_without_games(tmp_path: Path) -> None:
 
 def test_doko_stats(samples_db: Path) -> None:
     """Through the real `doko` app: needs `stats.register(app)` in cli/app.py."""
-    import doko_ledger.cli.app  # noqa: F401  (registers every command on the shared app)
-    from doko_ledger.cli.common import app
+    from doko_ledger.cli.app import app
 
     _check_table_and_chart(_invoke(app, samples_db), ["Anna", "Dirk", "Greta"])
     data: Any = json.loads(_invoke(app, samples_db, "--json").stdout)

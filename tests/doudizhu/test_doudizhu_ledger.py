@@ -42,8 +42,7 @@ from test_doudizhu_files import (
 )
 from typer.testing import CliRunner, Result
 
-import doko_ledger.cli.app  # noqa: F401  (registers the commands on `app`)
-from doko_ledger.cli.common import app
+from doko_ledger.cli.app import app
 from doko_ledger.doudizhu import Deal, DealState, Phase, Play, TakeKitty, decide, evolve
 from doko_ledger.doudizhu import files as doudizhu_file
 from doko_ledger.doudizhu.cards import deal

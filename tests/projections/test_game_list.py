@@ -153,7 +153,7 @@ def test_last_n_and_all(cli: Cli, three: list[str]) -> None:
 def test_at_a_terminal_the_list_is_the_newest_page(
     cli: Cli, write_game: WriteGame, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from doko_ledger.cli import app as app_module
+    from doko_ledger.cli import games as app_module
 
     db = tmp_path / "many.sqlite"
     games = [write_game(s, game_id=f"g{s:02d}").read_text(encoding="utf-8") for s in range(25)]
