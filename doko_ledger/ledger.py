@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -80,16 +80,34 @@ class ImportReport:
     games: int = 0
     events: int = 0
     refused: list[tuple[str, str]] = field(default_factory=list)
+    """Each game refused by `import_games`: its source and why."""
+    sessions: int = 0
+    """Card nights and sessions imported (`import_files`)."""
+    errors: list[str] = field(default_factory=list)
+    """Each file `import_files` refused, in one line naming it, in the order the files were given."""
+
+
+Progress = Callable[[int, int], None]
+"""Told how many of the game files of an import were read so far, and of how many."""
 
 
 class Ledger:
     """A ledger file: the event store and the read models derived from it."""
 
-    def __init__(self, store: EventStore) -> None:
-        self.store = store
+    def __init__(self, store: EventStore | Callable[[], EventStore]) -> None:
+        self._store = store if isinstance(store, EventStore) else None
+        self._open_store = None if isinstance(store, EventStore) else store
         self.behind: str | None = None
         """Why the read models were left behind the log after this ledger appended (None: they
         were not): they catch up on the next read (`refresh`)."""
+
+    @property
+    def store(self) -> EventStore:
+        """The event store (opened here on first use by a ledger opened `when_needed`)."""
+        if self._store is None:
+            assert self._open_store is not None
+            self._store = self._open_store()
+        return self._store
 
     @cached_property
     def projections(self) -> list[runner.Projection]:
@@ -113,22 +131,98 @@ class Ledger:
         return DouDizhuGames(self.store)
 
     @classmethod
-    def open(cls, path: str | Path, *, create: bool = False) -> Ledger:
+    def open(cls, path: str | Path, *, create: bool = False, when_needed: bool = False) -> Ledger:
+        """The ledger at `path` (a file or a `postgresql://` URL), made there with `create`;
+        `when_needed`: opened (and made) only when first used, so a command that finds nothing
+        to write leaves no new ledger behind."""
+        if when_needed:
+            return cls(lambda: EventStore.open(path, create=create))
         return cls(EventStore.open(path, create=create))
 
     def close(self) -> None:
-        self.store.close()
+        if self._store is not None:
+            self._store.close()
 
     def __enter__(self) -> Ledger:
         return self
 
     def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
         self.close()
-        problem = self.store.failure(exc)  # an error of the storage (locked, damaged) as one line
+        if self._store is None:
+            return
+        problem = self._store.failure(exc)  # an error of the storage (locked, damaged) as one line
         if problem is not None:
             raise problem from None
 
     # -- writing -------------------------------------------------------------
+
+    def import_files(
+        self, paths: Sequence[str | Path], *, by: str, at: str, progress: Progress | None = None
+    ) -> ImportReport:
+        """Import game and session files of either game (`formats.any_file`): each file is read,
+        validated and replayed whole, then appended atomically; a card night or session as one
+        append, the games in batches as they are read (`import_games`: a game already in the
+        ledger, or twice among the files, is refused). A refused file is reported in
+        `errors` and the others are imported; nothing is written (nor a ledger opened
+        `when_needed` made) unless a file is valid. A failure of the ledger itself (locked,
+        damaged) stops the import."""
+        from doko_ledger.doppelkopf.files.night_file import LoadedSession
+        from doko_ledger.doudizhu.files import LoadedDouDizhuSession
+        from doko_ledger.formats import any_file
+        from doko_ledger.formats.yaml_source import SourceError
+        from doko_ledger.store.errors import LedgerError
+
+        report = ImportReport()
+        failed: list[tuple[int, str]] = []  # by the file's place among `paths`, reported in that order
+        place = {str(path): i for i, path in reversed(list(enumerate(paths)))}
+        is_session = [any_file.is_session_file(path) for path in paths]
+        session_paths = [path for path, session in zip(paths, is_session, strict=True) if session]
+        game_paths = [path for path, session in zip(paths, is_session, strict=True) if not session]
+        nights: list[tuple[str, LoadedSession | LoadedDouDizhuSession]] = []
+        for path in session_paths:
+            try:
+                night = any_file.read_file(path)
+            except SourceError as exc:
+                failed.append((place[str(path)], str(exc)))
+            else:
+                assert isinstance(night, LoadedSession | LoadedDouDizhuSession)
+                nights.append((str(path), night))
+
+        def read_games() -> Iterator[tuple[str, LoadedGame | LoadedDeal]]:
+            """Each game file read and checked in turn: appended in batches as they come, never
+            all held at once."""
+            for done, path in enumerate(game_paths, 1):
+                try:
+                    loaded = any_file.read_file(path)
+                except SourceError as exc:
+                    failed.append((place[str(path)], str(exc)))
+                else:
+                    assert not isinstance(loaded, LoadedSession | LoadedDouDizhuSession)
+                    yield str(path), loaded
+                if progress is not None:
+                    progress(done, len(game_paths))
+
+        valid = read_games()
+        first = next(valid, None)  # the ledger is written only for a file that is valid
+        if nights or first is not None:
+            for source, night in nights:
+                try:
+                    if isinstance(night, LoadedSession):
+                        self.nights.import_night(night.night, by=by, at=at)
+                    else:
+                        self.doudizhu.import_session(night, by=by, at=at)
+                    report.sessions += 1
+                except LedgerError:  # the ledger's failure (locked, damaged), not the file's: the import stops
+                    raise
+                except DokoError as exc:
+                    failed.append((place[source], f"{source}: {exc}"))
+            if first is not None:
+                games = self.import_games(itertools.chain([first], valid), recorded_by=by, recorded_at=at)
+                failed += [(place[source], f"{source}: {message}") for source, message in games.refused]
+                report.games, report.events = games.games, games.events
+            self.refresh()
+        report.errors = [message for _, message in sorted(failed, key=lambda f: f[0])]
+        return report
 
     def import_games(
         self,

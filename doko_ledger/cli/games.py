@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -28,13 +28,10 @@ from doko_ledger.cli.common import (
 from doko_ledger.cli.rules import RulesOption
 from doko_ledger.errors import DokoError
 from doko_ledger.ledger import Ledger
-from doko_ledger.store.errors import LedgerError
 from doko_ledger.store.location import shown
 
 if TYPE_CHECKING:
-    from doko_ledger.doppelkopf.files.game_file import LoadedGame
-    from doko_ledger.doppelkopf.files.night_file import LoadedSession
-    from doko_ledger.doudizhu.files import LoadedDeal, LoadedDouDizhuSession
+    from rich.progress import Progress, TaskID
 
 # Each command imports the renderers and formats it uses itself: `doko score` should not wait
 # for the HTML export, the YAML reader or Dou Dizhu to load.
@@ -56,92 +53,57 @@ def import_(
 ) -> None:
     """Import game and session files, Doppelkopf or Dou Dizhu: each is validated completely,
     then appended atomically."""
-    from rich.progress import Progress
-
-    from doko_ledger.doppelkopf.files.night_file import LoadedSession
-    from doko_ledger.doudizhu.files import LoadedDouDizhuSession
-    from doko_ledger.formats import any_file
-    from doko_ledger.formats.yaml_source import SourceError
-
-    console = out()
-    failed: list[tuple[int, str]] = []  # by the file's place among `files`, reported in that order
-    place = {str(path): i for i, path in reversed(list(enumerate(files)))}
-    games = events = 0
-    is_session = [any_file.is_session_file(path) for path in files]
-    session_paths = [path for path, session in zip(files, is_session, strict=True) if session]
-    game_paths = [path for path, session in zip(files, is_session, strict=True) if not session]
-    nights: list[tuple[str, LoadedSession | LoadedDouDizhuSession]] = []
-    for path in session_paths:
-        try:
-            night = any_file.read_file(path)
-        except SourceError as exc:
-            failed.append((place[str(path)], str(exc)))
-        else:
-            assert isinstance(night, LoadedSession | LoadedDouDizhuSession)
-            nights.append((str(path), night))
-    imported_nights = 0
-
-    def import_nights(ledger: Ledger) -> int:
-        imported = 0
-        for source, night in nights:
-            try:
-                if isinstance(night, LoadedSession):
-                    ledger.nights.import_night(night.night, by=recorder(by), at=now())
-                else:
-                    ledger.doudizhu.import_session(night, by=recorder(by), at=now())
-                imported += 1
-            except LedgerError:  # the ledger's failure (locked, damaged), not the file's: the import stops
-                raise
-            except DokoError as exc:
-                failed.append((place[source], f"{source}: {exc}"))
-        return imported
-
-    def read_games(advance: Callable[[], None]) -> Iterator[tuple[str, LoadedGame | LoadedDeal]]:
-        """Each game file read and checked in turn: appended in batches as they come, never all
-        held at once."""
-        for path in game_paths:
-            try:
-                loaded = any_file.read_file(path)
-            except SourceError as exc:
-                failed.append((place[str(path)], str(exc)))
-            else:
-                assert not isinstance(loaded, LoadedSession | LoadedDouDizhuSession)
-                yield str(path), loaded
-            advance()
-
-    with Progress(console=err_console(), transient=True, disable=len(game_paths) < 20) as progress:
-        task = progress.add_task("importing", total=len(game_paths))
-        valid = read_games(lambda: progress.advance(task))
-        first = next(valid, None)  # the ledger is created only for a file that is valid
-        if nights or first is not None:  # one ledger for all: a failure names what was written before it
-            with Ledger.open(ledger_path(ctx), create=True) as ledger:
-                imported_nights = import_nights(ledger)
-                if first is not None:
-                    report = ledger.import_games(
-                        itertools.chain([first], valid), recorded_by=recorder(by), recorded_at=now()
-                    )
-                    failed += [(place[source], f"{source}: {message}") for source, message in report.refused]
-                    games, events = report.games, report.events
-                ledger.refresh()
+    with _ImportProgress() as progress, Ledger.open(ledger_path(ctx), create=True, when_needed=True) as ledger:
+        report = ledger.import_files(files, by=recorder(by), at=now(), progress=progress)
     if as_json:
         echo_json(
             {
-                "imported_games": games,
-                "imported_events": events,
-                "imported_nights": imported_nights,
-                "errors": [message for _, message in sorted(failed, key=lambda f: f[0])],
+                "imported_games": report.games,
+                "imported_events": report.events,
+                "imported_nights": report.sessions,
+                "errors": report.errors,
             }
         )
     else:
-        if games:
-            console.print(f"imported {games} game(s), {events} events into {shown(ledger_path(ctx))}")
-        if imported_nights:
-            console.print(f"imported {imported_nights} session(s) into {shown(ledger_path(ctx))}")
-    for _, message in sorted(failed, key=lambda f: f[0]):
+        console = out()
+        if report.games:
+            console.print(f"imported {report.games} game(s), {report.events} events into {shown(ledger_path(ctx))}")
+        if report.sessions:
+            console.print(f"imported {report.sessions} session(s) into {shown(ledger_path(ctx))}")
+    for message in report.errors:
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
-    if failed:
-        err_console().print(f"{len(failed)} file(s) not imported", markup=False)
+    if report.errors:
+        err_console().print(f"{len(report.errors)} file(s) not imported", markup=False)
         raise typer.Exit(2)
+
+
+class _ImportProgress:
+    """A progress bar on stderr while an import reads many game files (none for a few)."""
+
+    SHOWN_FROM = 20
+
+    def __init__(self) -> None:
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
+
+    def __enter__(self) -> _ImportProgress:
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < self.SHOWN_FROM:
+            return
+        if self.bar is None:
+            from rich.progress import Progress
+
+            self.bar = Progress(console=err_console(), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("importing", total=total)
+        assert self.task is not None
+        self.bar.update(self.task, completed=done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def export(
