@@ -43,7 +43,7 @@ from doko_ledger.doppelkopf.rules.reservations import asking_order
 from doko_ledger.events.codec import _schema_problem
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections import runner
-from doko_ledger.store.base import EventStore
+from doko_ledger.store.open import open_store
 from doko_ledger.store.verify import COLUMNS as _COLUMNS
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
@@ -153,7 +153,7 @@ class LockTimer:
 def raw_insert(source: Path, target: Path) -> int:
     """The same rows inserted with plain `sqlite3` into the ledger's own table (its schema, indexes
     and append-only triggers: `EventStore.open` creates it), in one transaction."""
-    EventStore.open(target, create=True).close()
+    open_store(target, create=True).close()
     rows = sqlite3.connect(source).execute("SELECT * FROM events")
     conn = sqlite3.connect(target)
     with conn:

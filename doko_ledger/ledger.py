@@ -19,6 +19,7 @@ from doko_ledger.names import normalized
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.store.base import EventStore, Head, LedgerBusy, NewStreamEvents, VerifyReport
+from doko_ledger.store.open import open_store
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
@@ -136,8 +137,8 @@ class Ledger:
         `when_needed`: opened (and made) only when first used, so a command that finds nothing
         to write leaves no new ledger behind."""
         if when_needed:
-            return cls(lambda: EventStore.open(path, create=create))
-        return cls(EventStore.open(path, create=create))
+            return cls(lambda: open_store(path, create=create))
+        return cls(open_store(path, create=create))
 
     def close(self) -> None:
         if self._store is not None:

@@ -28,8 +28,8 @@ from typer.testing import CliRunner, Result
 from doko_ledger.cli.app import app
 from doko_ledger.doppelkopf.files.game_file import LoadedGame
 from doko_ledger.ledger import Ledger
-from doko_ledger.store.base import EventStore
 from doko_ledger.store.location import shown
+from doko_ledger.store.open import open_store
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
@@ -141,7 +141,7 @@ def _stored_games_are_whole(db: str | Path, game_files: dict[str, LoadedGame], *
     """The checks after the crash (with `doko verify` in a process of its own); returns the
     ids of the games stored."""
     by_id = {loaded.record.id: loaded for loaded in game_files.values()}
-    store = EventStore.open(db)  # opens without `create`: the file is a ledger
+    store = open_store(db)  # opens without `create`: the file is a ledger
     try:
         report = store.verify()
         assert report.ok, report.problems
