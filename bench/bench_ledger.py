@@ -41,6 +41,7 @@ from doko_ledger.doppelkopf.projection import GamesProjection
 from doko_ledger.doppelkopf.rules import legal_plays, preset
 from doko_ledger.doppelkopf.rules.reservations import asking_order
 from doko_ledger.events.codec import _schema_problem
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections import runner
 from doko_ledger.store.open import open_store
@@ -361,7 +362,7 @@ def main() -> None:
         last = random_game(rng, UNIQUE)
         ledger.import_games([("last", last)], recorded_by="bench", recorded_at="t")
         night = session_file.read(NIGHT.read_text(encoding="utf-8"), str(NIGHT))
-        ledger.nights.import_night(night.night, by="bench", at="t")
+        ledger.book_of(DOPPELKOPF).nights.import_night(night.night, by="bench", at="t")
         print(
             f"generated {args.games} games, {n_events} events in {gen_s:.1f} s (not timed); peak {peak_mib():.0f} MiB"
         )
@@ -382,7 +383,9 @@ def main() -> None:
         )
         after_rebuild = peak_mib()
         ids = [row["game_id"] for row in ledger.games() if row["game"] == "doppelkopf"]
-        score_t, score_floor, score_x = paired(lambda: [ledger.score(g) for g in ids], floor, args.repeat)
+        score_t, score_floor, score_x = paired(
+            lambda: [ledger.book_of(DOPPELKOPF).score(g) for g in ids], floor, args.repeat
+        )
         append_s = ledger_append(ledger, 200)
         ledger.refresh()
         ledger.close()

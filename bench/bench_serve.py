@@ -35,6 +35,7 @@ from pathlib import Path
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 CODE = "BENCH2"
@@ -47,12 +48,14 @@ def make_ledger(path: Path, deals: int, seed: int = 2026) -> None:
     rng = random.Random(seed)
     rules = rules_from_mapping({"preset": "standard", "bock_triggers": ["tie", "lost_solo"]})
     with Ledger.open(path, create=True) as ledger:
-        ledger.nights.start(StartSession(NIGHT, PLAYERS, 0, rules, 8, None, "0.05"), by="bench", at="2026-12-01")
+        ledger.book_of(DOPPELKOPF).nights.start(
+            StartSession(NIGHT, PLAYERS, 0, rules, 8, None, "0.05"), by="bench", at="2026-12-01"
+        )
         for _ in range(deals):
-            version = ledger.nights.version(NIGHT)
-            playing = ledger.nights.standings(NIGHT).next.playing
+            version = ledger.book_of(DOPPELKOPF).nights.version(NIGHT)
+            playing = ledger.book_of(DOPPELKOPF).nights.standings(NIGHT).next.playing
             summary = SummaryRecord("normal", tuple(rng.sample(playing, 2)), rng.choice([90, 120, 121, 151, 181]))
-            ledger.nights.record_at(NIGHT, version, summary, by="bench", at="2026-12-01")
+            ledger.book_of(DOPPELKOPF).nights.record_at(NIGHT, version, summary, by="bench", at="2026-12-01")
         ledger.refresh()
 
 

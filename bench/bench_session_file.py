@@ -24,6 +24,7 @@ from doko_ledger.doppelkopf.files import night_file as session_file
 from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, to_events
 from doko_ledger.doppelkopf.nights.outcome import deal_outcome
 from doko_ledger.formats.yaml_source import parse_yaml
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
@@ -98,7 +99,7 @@ def main() -> None:
             def imported(text: str = text, deals: int = deals) -> None:
                 with Ledger.open(Path(tmp) / f"night-{deals}.sqlite", create=True) as ledger:
                     night = session_file.read(text, "bench.yaml").night
-                    ledger.nights.import_night(night, by="bench", at="2026-12-01T00:00:00+00:00")
+                    ledger.book_of(DOPPELKOPF).nights.import_night(night, by="bench", at="2026-12-01T00:00:00+00:00")
                     ledger.refresh()
 
             import_s, _ = cpu(imported)

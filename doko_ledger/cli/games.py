@@ -3,6 +3,7 @@ in the ledger, one at a time or as a list."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import sys
@@ -27,11 +28,25 @@ from doko_ledger.cli.common import (
 )
 from doko_ledger.cli.rules import RulesOption
 from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF, GAMES, Game
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.location import shown
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
+
+GAME_COMMANDS: dict[Game[Any], str] = {}
+"""The module that answers `export`, `replay`, `score` and `audit` for the games of a game
+whose answers are its own (its `export_text`, `replay`, `score`, `audit`), loaded only for
+such a game: each game's command module registers it (`cli/ddz.py`). The commands below
+answer for Doppelkopf's games."""
+
+
+def _own_commands(ledger: Ledger, game_id: str) -> Any:
+    """The module of the game `game_id` is a game of, when that game answers for itself."""
+    module = GAME_COMMANDS.get(ledger.game_of(game_id))
+    return None if module is None else importlib.import_module(module)
+
 
 # Each command imports the renderers and formats it uses itself: `doko score` should not wait
 # for the HTML export, the YAML reader or Dou Dizhu to load.
@@ -126,23 +141,25 @@ def export(
 ) -> None:
     """Write a game as a YAML game file, its raw events as JSON lines, or a self-contained HTML
     replay (no network needed) with its notes."""
-    from doko_ledger.cli import doudizhu
     from doko_ledger.doppelkopf.files import game_file
     from doko_ledger.doppelkopf.views import event_view
     from doko_ledger.events.codec import dumps_canonical
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
-        if format is not ExportFormat.jsonl and ledger.kind(game_id) == "doudizhu":
-            text = doudizhu.export_text(ledger, game_id, format.value)
+        own = None if format is ExportFormat.jsonl else _own_commands(ledger, game_id)
+        if own is not None:
+            text = own.export_text(ledger, game_id, format.value)
         elif format is ExportFormat.yaml:
-            text = game_file.dumps(ledger.record(game_id))
+            text = game_file.dumps(ledger.book_of(DOPPELKOPF).record(game_id))
         elif format is ExportFormat.jsonl:
             text = "".join(dumps_canonical(event_view(r)) + "\n" for r in ledger.events(game_id))
         else:
             from doko_ledger.doppelkopf.files import html_replay
 
-            text = html_replay.dumps(ledger.frames(game_id, _perspective(perspective, tournament), player=perspective))
+            text = html_replay.dumps(
+                ledger.book_of(DOPPELKOPF).frames(game_id, _perspective(perspective, tournament), player=perspective)
+            )
     from doko_ledger.formats.output import STDOUT, write_export
 
     if output is None or str(output) == STDOUT:
@@ -223,16 +240,18 @@ def _day(text: str) -> str:
 
 
 def _session_games(ledger: Ledger, ref: str) -> set[str]:
-    """The games of the card night or Dou Dizhu session `ref` names."""
-    from doko_ledger.doppelkopf.nights.book import SessionNotFound
+    """The games of the session (a card night, a Dou Dizhu session) `ref` names."""
+    for game in GAMES:
+        book = ledger.book_of(game)
+        session_id = book.resolve_session(ref)
+        if session_id is not None:
+            return set(book.session_game_ids(session_id))
+    sessions = " or ".join(game.session_title for game in GAMES)
+    raise SessionNotFound(f"no {sessions} {ref[:40]!r} in the ledger")
 
-    doudizhu_session = ledger.doudizhu.resolve_session(ref)
-    if doudizhu_session is not None:
-        return set(ledger.doudizhu.session_game_ids(doudizhu_session))
-    try:
-        return set(ledger.nights.game_ids(ledger.nights.resolve(ref)))
-    except SessionNotFound:
-        raise SessionNotFound(f"no card night or Dou Dizhu session {ref[:40]!r} in the ledger") from None
+
+class SessionNotFound(DokoError, LookupError):
+    """A session reference that names no session of any game."""
 
 
 def _stream_json(rows: Iterable[dict[str, Any]]) -> None:
@@ -274,19 +293,20 @@ def replay(
     """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
     number and Enter, q). Piped, with --all, or for a game without cards (a score sheet) it
     prints the game at once; --trick N shows the game before trick N."""
-    from doko_ledger.cli import doudizhu, render, render_frames, stepper
+    from doko_ledger.cli import render, render_frames, stepper
     from doko_ledger.doppelkopf.views import notes_view, replay_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
-        if ledger.kind(game_id) == "doudizhu":
+        own = _own_commands(ledger, game_id)
+        if own is not None:
             options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
-            return doudizhu.replay(ledger, game_id, as_json, options)
+            return own.replay(ledger, game_id, as_json, options)  # type: ignore[no-any-return]
         seen_as = _perspective(perspective, tournament)
-        view = ledger.frames(game_id, seen_as, player=perspective)
-        shown = ledger.replay(game_id, trick) if seen_as == "all" else None
+        view = ledger.book_of(DOPPELKOPF).frames(game_id, seen_as, player=perspective)
+        shown = ledger.book_of(DOPPELKOPF).replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
-        place = ledger.place(game_id)
+        place = ledger.book_of(DOPPELKOPF).place(game_id)
     if as_json:
         echo_json(view if shown is None else replay_view(shown, trick, place) | {"notes": remarks})
         return
@@ -346,11 +366,12 @@ def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json:
         alternatives = [rules_named(spec) for spec in rules]
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
-        if ledger.kind(game_id) == "doudizhu":
-            from doko_ledger.cli import doudizhu
-
-            return doudizhu.score(ledger, game_id, as_json, rules)
-        results = [ledger.score(game_id)] + [ledger.score(game_id, r) for r in alternatives]
+        own = _own_commands(ledger, game_id)
+        if own is not None:
+            return own.score(ledger, game_id, as_json, rules)  # type: ignore[no-any-return]
+        results = [ledger.book_of(DOPPELKOPF).score(game_id)] + [
+            ledger.book_of(DOPPELKOPF).score(game_id, r) for r in alternatives
+        ]
     if as_json:
         from doko_ledger.doppelkopf.views import score_view
 
@@ -370,16 +391,17 @@ def audit(
     as_json: JsonOption = False,
 ) -> None:
     """Check everything that can be disputed in a game; explain a claimed result's difference."""
-    from doko_ledger.cli import doudizhu, render_scores
+    from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.views import audit_view
 
     claim = None if claimed is None else quick_entry.claim(claimed)
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
-        if ledger.kind(game_id) == "doudizhu":
-            return doudizhu.audit(ledger, game_id, as_json, claim)
-        report = ledger.audit(game_id, claim)
+        own = _own_commands(ledger, game_id)
+        if own is not None:
+            return own.audit(ledger, game_id, as_json, claim)  # type: ignore[no-any-return]
+        report = ledger.book_of(DOPPELKOPF).audit(game_id, claim)
     if as_json:
         echo_json(audit_view(report))
     else:

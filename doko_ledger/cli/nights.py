@@ -4,17 +4,15 @@ of a Dou Dizhu session)."""
 from __future__ import annotations
 
 import csv
+import importlib
 import io
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, Any
 
 import typer
 
-if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
-    from doko_ledger.doudizhu.book import DouDizhuStandings
-    from doko_ledger.store.base import Head
-
 from doko_ledger.cli.common import ByOption, JsonOption, Typer, echo_json, ledger_path, now, out, recorder
 from doko_ledger.cli.user_text import spreadsheet_cell
+from doko_ledger.games import DOPPELKOPF, GAMES, Game
 
 ShownSessionOption = Annotated[
     str | None,
@@ -53,32 +51,45 @@ def session_start(
     command = StartSession(session_id, names, names.index(first), rules_named(rules), match, date, rate)
     Night().start(command)  # refuse a bad night before a ledger file is created for it
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
-        ledger.nights.start(command, by=recorder(by), at=now())
+        ledger.book_of(DOPPELKOPF).nights.start(command, by=recorder(by), at=now())
     out().print(f"card night {session_id} started: {', '.join(names)}; {first} deals first")
+
+
+GAME_SESSIONS: dict[Game[Any], str] = {}
+"""The module that shows the sessions of a game whose sessions are not card nights (its
+`sessions_table` and `standings`), loaded only when such a session is shown: each game's
+command module registers it (`cli/ddz.py`)."""
 
 
 @session_app.command("list")
 def session_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """The card nights in the ledger."""
-    from doko_ledger.cli import render_doudizhu, render_nights
+    from doko_ledger.cli import render_nights
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        rows = [ledger.nights.standings(sid) for sid in ledger.nights.session_ids()]
-        others = [ledger.doudizhu.standings(sid) for sid in ledger.doudizhu.session_ids()]
+        listed = [(game, _sessions(ledger.book_of(game))) for game in GAMES]
     if as_json:
         echo_json(
             [
                 {"session": s.session_id, "players": list(s.players), "deals": len(s.rows), "closed": s.closed}
-                | {"game": game}
-                for game, sessions in (("doppelkopf", rows), ("doudizhu", others))
+                | {"game": game.name}
+                for game, sessions in listed
                 for s in sessions
             ]
         )
-    else:
-        out().print(render_nights.sessions_table(rows))
-        if others:
-            out().print(render_doudizhu.sessions_table(others))
+        return
+    for game, sessions in listed:
+        own = GAME_SESSIONS.get(game)
+        if own is None:
+            out().print(render_nights.sessions_table(sessions))
+        elif sessions:
+            out().print(importlib.import_module(own).sessions_table(sessions))
+
+
+def _sessions(book: Any) -> list[Any]:
+    """Each session of a game's book, as its standings."""
+    return [book.standings(session_id) for session_id in book.session_ids()]
 
 
 @session_app.command("close")
@@ -91,8 +102,8 @@ def session_close(
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = ledger.nights.resolve(session)
-        ledger.nights.close(session_id, by=recorder(by), at=now())
+        session_id = ledger.book_of(DOPPELKOPF).nights.resolve(session)
+        ledger.book_of(DOPPELKOPF).nights.close(session_id, by=recorder(by), at=now())
     out().print(f"card night {session_id} closed")
 
 
@@ -109,11 +120,14 @@ def standings(
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        doudizhu_session = None if session is None else ledger.doudizhu.resolve_session(session)
-        if doudizhu_session is not None:
-            night = ledger.doudizhu.standings(doudizhu_session)
-            return _doudizhu_standings(night, as_json, as_csv, ledger.head())
-        table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
+        for game, own in GAME_SESSIONS.items():
+            found = None if session is None else ledger.book_of(game).resolve_session(session)
+            if found is not None:
+                shown = ledger.book_of(game).standings(found)
+                return importlib.import_module(own).standings(shown, as_json, as_csv, ledger.head())  # type: ignore[no-any-return]
+        table = ledger.book_of(DOPPELKOPF).nights.standings(
+            ledger.book_of(DOPPELKOPF).nights.resolve(session, latest=True)
+        )
         head = ledger.head()
     if as_json:
         echo_json(anchored_standings_view(table, head))
@@ -132,36 +146,18 @@ def standings(
             for r in table.rows
         ]
         header = ["deal", "game", "dealer", "match", "round", "multiplier"]
-        _echo_csv([*header, *(f"{p} points" for p in table.players), *(f"{p} total" for p in table.players)], rows)
+        echo_csv([*header, *(f"{p} points" for p in table.players), *(f"{p} total" for p in table.players)], rows)
     else:
         out().print(render_nights.standings(table))
         out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
-def _echo_csv(header: list[str], rows: list[list[object]]) -> None:
+def echo_csv(header: list[str], rows: list[list[object]]) -> None:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(map(spreadsheet_cell, header))
     writer.writerows(map(spreadsheet_cell, row) for row in rows)
     typer.echo(buffer.getvalue(), nl=False)
-
-
-def _doudizhu_standings(table: DouDizhuStandings, as_json: bool, as_csv: bool, head: Head) -> None:
-    from doko_ledger.cli import render, render_doudizhu
-    from doko_ledger.doppelkopf.views import head_view
-    from doko_ledger.doudizhu.book import standings_view as doudizhu_standings_view
-
-    if as_json:
-        echo_json(doudizhu_standings_view(table) | {"ledger_head": head_view(head)})
-    elif as_csv:
-        rows = [
-            [n, r.game_id, r.landlord or "", r.stake, *(r.totals[p] for p in table.players)]
-            for n, r in enumerate(table.rows, 1)
-        ]
-        _echo_csv(["deal", "game", "landlord", "stake", *table.players], rows)
-    else:
-        out().print(render_doudizhu.standings(table))
-        out().print(render.head_line(head), markup=False, soft_wrap=True)
 
 
 def settle_up(ctx: typer.Context, session: ShownSessionOption = None, as_json: JsonOption = False) -> None:
@@ -172,7 +168,9 @@ def settle_up(ctx: typer.Context, session: ShownSessionOption = None, as_json: J
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        table = ledger.nights.standings(ledger.nights.resolve(session, latest=True))
+        table = ledger.book_of(DOPPELKOPF).nights.standings(
+            ledger.book_of(DOPPELKOPF).nights.resolve(session, latest=True)
+        )
         head = ledger.head()
     if as_json:
         echo_json(settle_view(table, head))

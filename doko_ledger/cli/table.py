@@ -28,6 +28,7 @@ from doko_ledger.cli.common import (
     recorder,
 )
 from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF
 
 T = TypeVar("T")
 
@@ -206,25 +207,29 @@ def record(
 
     shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = ledger.nights.resolve(session)
-        upcoming = ledger.nights.standings(session_id).next
+        session_id = ledger.book_of(DOPPELKOPF).nights.resolve(session)
+        upcoming = ledger.book_of(DOPPELKOPF).nights.standings(session_id).next
         number = upcoming.number if deal is None else deal
         if deal is not None:  # refused before any question is asked
-            ledger.nights.expect_next(session_id, deal)
+            ledger.book_of(DOPPELKOPF).nights.expect_next(session_id, deal)
         shown.print(render_nights.next_deal(upcoming))
-        checks = None if misdeal or (re is not None and re_points is not None) else ledger.nights.checks(session_id)
+        checks = (
+            None
+            if misdeal or (re is not None and re_points is not None)
+            else ledger.book_of(DOPPELKOPF).nights.checks(session_id)
+        )
         facts = (
             None
             if misdeal
             else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks, console=shown)
         )
-        prepared = ledger.nights.prepare(session_id, facts, misdeal=misdeal, deal=number)
+        prepared = ledger.book_of(DOPPELKOPF).nights.prepare(session_id, facts, misdeal=misdeal, deal=number)
         if prepared.score is not None:
             shown.print(render_scores.score([prepared.score]))
         if not _confirm(yes, console=shown):
             shown.print("nothing appended")
             raise typer.Exit(1)
-        ledger.nights.commit(prepared, by=recorder(by), at=now())
+        ledger.book_of(DOPPELKOPF).nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
     if as_json:
         echo_json(
@@ -269,9 +274,11 @@ def undo(
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
-            what = ledger.take_back(game_id, by=recorder(by), at=now())
+            what = ledger.book_of(DOPPELKOPF).take_back(game_id, by=recorder(by), at=now())
         else:
-            what = ledger.nights.undo(ledger.nights.resolve(session), by=recorder(by), at=now(), deal=deal)
+            what = ledger.book_of(DOPPELKOPF).nights.undo(
+                ledger.book_of(DOPPELKOPF).nights.resolve(session), by=recorder(by), at=now(), deal=deal
+            )
             ledger.refresh()
     out().print(f"took back {what}")
 
@@ -315,14 +322,14 @@ def penalty(
         severe = Prompt.ask("minor or severe", choices=["minor", "severe"], default="minor", console=shown) == "severe"
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
-        players = ledger.state(game_id).players
+        players = ledger.book_of(DOPPELKOPF).state(game_id).players
         offender = find_player(player, players)
         if offender is None:
             raise quick_entry.EntryError(f"--player: {player!r} did not play {game_id} ({', '.join(players)})")
         command = ImposePenalty(players.index(offender), severe, harms_soloist, denials, reason)
         if not _confirm(yes, console=shown):
             raise typer.Exit(1)
-        result = ledger.impose_penalty(game_id, command, by=recorder(by), at=now())
+        result = ledger.book_of(DOPPELKOPF).impose_penalty(game_id, command, by=recorder(by), at=now())
     if as_json:
         echo_json(
             {
@@ -360,8 +367,8 @@ def correct(
 
     facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = ledger.nights.resolve(session)
-        prepared = ledger.nights.prepare_correction(session_id, deal, facts, misdeal=misdeal)
+        session_id = ledger.book_of(DOPPELKOPF).nights.resolve(session)
+        prepared = ledger.book_of(DOPPELKOPF).nights.prepare_correction(session_id, deal, facts, misdeal=misdeal)
         new_id = prepared.game.game_id
         if not as_json:
             before, after = prepared.before, prepared.after
@@ -369,7 +376,7 @@ def correct(
         if not _confirm(yes, "append this correction?"):
             out().print("nothing appended")
             raise typer.Exit(1)
-        ledger.nights.commit(prepared, by=recorder(by), at=now())
+        ledger.book_of(DOPPELKOPF).nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
     if as_json:
         before, after = prepared.before, prepared.after
@@ -400,8 +407,8 @@ def deal(
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = ledger.nights.resolve(session)
-        game = ledger.nights.deal(session_id, seed, by=recorder(by), at=now())
+        session_id = ledger.book_of(DOPPELKOPF).nights.resolve(session)
+        game = ledger.book_of(DOPPELKOPF).nights.deal(session_id, seed, by=recorder(by), at=now())
         ledger.refresh()
     if as_json:
         echo_json({"session": session_id, "seed": seed} | game_view(game) | {"hands": hands_view(game)})
@@ -428,16 +435,18 @@ def play(
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = ledger.nights.resolve(session)
+        session_id = ledger.book_of(DOPPELKOPF).nights.resolve(session)
         if tokens:
-            before = ledger.nights.being_played(session_id) or GameState()  # a new deal: everything is news
-            game = ledger.nights.play(session_id, tokens, by=recorder(by), at=now())
+            before = (
+                ledger.book_of(DOPPELKOPF).nights.being_played(session_id) or GameState()
+            )  # a new deal: everything is news
+            game = ledger.book_of(DOPPELKOPF).nights.play(session_id, tokens, by=recorder(by), at=now())
             ledger.refresh()
             _show_played(ledger, game, before)
             return
         if not interactive():
             raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
-        game = ledger.nights.play(session_id, [], by=recorder(by), at=now())
+        game = ledger.book_of(DOPPELKOPF).nights.play(session_id, [], by=recorder(by), at=now())
         before = game
         while not _show_played(ledger, game, before):
             before = game  # a refused entry adds nothing to echo
@@ -445,7 +454,7 @@ def play(
             if line.strip().lower() in ("q", "quit", ""):
                 break
             try:  # the deal as this entry left it: the last card finishes it
-                game = ledger.nights.play(session_id, line.split(), by=recorder(by), at=now())
+                game = ledger.book_of(DOPPELKOPF).nights.play(session_id, line.split(), by=recorder(by), at=now())
             except DokoError as exc:
                 err_console().print(f"refused: {exc}", markup=False)
         ledger.refresh()
@@ -460,5 +469,5 @@ def _show_played(ledger: Ledger, game: GameState, before: GameState | None = Non
     if not (game.finished or game.abandoned is not None or game.void):
         return False
     ledger.refresh()
-    out().print(render_scores.score([ledger.score(game.game_id)]))
+    out().print(render_scores.score([ledger.book_of(DOPPELKOPF).score(game.game_id)]))
     return True

@@ -48,6 +48,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.events.voiding import in_force
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.streams import GAME_PREFIX
 
 if TYPE_CHECKING:
@@ -332,15 +333,15 @@ def ledger_stats(ledger: Ledger, session_id: str | None = None) -> Stats:
     when it names none. Reads the log (not the read models) in one pass over the game streams.
     """
     if session_id is not None:
-        resolved = ledger.nights.resolve(session_id)
-        night = ledger.nights.night(resolved)
+        resolved = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
+        night = ledger.book_of(DOPPELKOPF).nights.night(resolved)
         tally = _Fold()
         tally.add_night(night)
         return tally.result(resolved, night.state.players)
     tally = _Fold()
     taken: set[str] = set()
-    for sid in ledger.nights.session_ids():
-        night = ledger.nights.night(sid)
+    for sid in ledger.book_of(DOPPELKOPF).nights.session_ids():
+        night = ledger.book_of(DOPPELKOPF).nights.night(sid)
         taken.update(night.games)  # deals in force, voided and replaced: counted here or never
         tally.add_night(night)
     for stream in ledger.store.iter_stream_events(GAME_PREFIX):

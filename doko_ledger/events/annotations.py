@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import event_type
+
+MAX_NOTE = 2000
+"""The longest note, in characters."""
+
+
+class NoteRefused(DokoError, ValueError):
+    """A note with no text, or one too long."""
 
 
 @event_type("AnnotationAdded", version=1)
@@ -26,3 +34,12 @@ class AnnotationAdded:
     text: str
     author: str
     written_at: str
+
+
+def game_note(text: str, *, author: str, written_at: str) -> AnnotationAdded:
+    """A note on a game as a whole; `NoteRefused` for an empty or overlong text."""
+    if not text.strip():
+        raise NoteRefused("a note needs a text")
+    if len(text) > MAX_NOTE:
+        raise NoteRefused(f"a note may be at most {MAX_NOTE} characters, this one has {len(text)}")
+    return AnnotationAdded(None, None, text, author, written_at)

@@ -3,6 +3,8 @@ the writes the pages use. A refusal is a 4xx with `{"error": "one line"}`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
@@ -25,6 +27,8 @@ from doko_ledger.doppelkopf.views import (
     settle_view,
     standings_view,
 )
+from doko_ledger.games import DOPPELKOPF, Game
+from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
 from doko_ledger.web.forms import checked_request_id
@@ -48,23 +52,34 @@ def health(request: Request) -> dict[str, str]:
         return {"status": "ok"}
 
 
+@dataclass(frozen=True, slots=True)
+class GameViews:
+    """The JSON answers of a game whose games answer for themselves: its score and its audit."""
+
+    score: Callable[[Ledger, str], dict[str, Any]]
+    audit: Callable[[Ledger, str, dict[str, int] | None], dict[str, Any]]
+
+
+GAME_VIEWS: dict[Game[Any], GameViews] = {}
+"""The views of each game whose games answer for themselves, registered by its web module
+(`web/doudizhu.py`); the endpoints below answer for Doppelkopf's games."""
+
+
 @router.get("/games", summary="The recorded games (doko games --json); a deal being played is marked being_played")
 def games(request: Request) -> list[dict[str, Any]]:
     with open_ledger(request) as ledger:
-        return ledger.public_games()
+        return ledger.book_of(DOPPELKOPF).public_games(ledger.games())
 
 
 @router.get("/games/{game}/score", summary="A game's score with its derivation (doko score --json)")
 def score(request: Request, game: str) -> dict[str, Any]:
-    from doko_ledger.doudizhu import projection as doudizhu
-
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
-        if ledger.kind(game_id) == "doudizhu":
-            deal = doudizhu.deal_view(ledger.doudizhu.state(game_id), ledger.doudizhu.notes(game_id))
-            return doudizhu.stake_view(deal)
+        own = GAME_VIEWS.get(ledger.game_of(game_id))
+        if own is not None:
+            return own.score(ledger, game_id)
         ledger.sight(game_id).require_over()
-        return score_view(ledger.score(game_id))
+        return score_view(ledger.book_of(DOPPELKOPF).score(game_id))
 
 
 @router.get("/games/{game}/audit", summary="A game's audit, a claimed result explained (doko audit --json)")
@@ -76,12 +91,11 @@ def audit(
     claim = None if claimed is None else quick_entry.claim(claimed, "claimed")
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
-        if ledger.kind(game_id) == "doudizhu":
-            from doko_ledger.doudizhu.projection import audit_view as doudizhu_audit_view
-
-            return doudizhu_audit_view(ledger.doudizhu.audit(game_id, claim))
+        own = GAME_VIEWS.get(ledger.game_of(game_id))
+        if own is not None:
+            return own.audit(ledger, game_id, claim)
         ledger.sight(game_id).require_over()
-        return audit_view(ledger.audit(game_id, claim))
+        return audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim))
 
 
 @router.get("/games/{game}/notes", summary="A game's notes (doko notes --json)")
@@ -93,10 +107,12 @@ def notes(request: Request, game: str) -> list[dict[str, Any]]:
 @router.get("/nights", summary="The card nights (doko session list --json)")
 def nights(request: Request) -> list[dict[str, Any]]:
     with open_ledger(request) as ledger:
-        rows = [ledger.nights.standings(sid) for sid in ledger.nights.session_ids()]
+        rows = [
+            ledger.book_of(DOPPELKOPF).nights.standings(sid) for sid in ledger.book_of(DOPPELKOPF).nights.session_ids()
+        ]
         return [
             {"session": s.session_id, "players": list(s.players), "deals": len(s.rows), "closed": s.closed}
-            | {"game": "doppelkopf", "version": ledger.nights.version(s.session_id)}
+            | {"game": "doppelkopf", "version": ledger.book_of(DOPPELKOPF).nights.version(s.session_id)}
             for s in rows
         ]
 
@@ -104,15 +120,20 @@ def nights(request: Request) -> list[dict[str, Any]]:
 @router.get("/nights/{session}/standings", summary="A night's standings (doko standings --json)")
 def standings(request: Request, session: str) -> dict[str, Any]:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session)
-        night = ledger.nights.standings(sid)
-        return anchored_standings_view(night, ledger.head()) | {"version": ledger.nights.version(sid)}
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session)
+        night = ledger.book_of(DOPPELKOPF).nights.standings(sid)
+        return anchored_standings_view(night, ledger.head()) | {
+            "version": ledger.book_of(DOPPELKOPF).nights.version(sid)
+        }
 
 
 @router.get("/nights/{session}/settle", summary="Who pays whom (doko settle --json)")
 def settle(request: Request, session: str) -> dict[str, Any]:
     with open_ledger(request) as ledger:
-        return settle_view(ledger.nights.standings(ledger.nights.resolve(session)), ledger.head())
+        return settle_view(
+            ledger.book_of(DOPPELKOPF).nights.standings(ledger.book_of(DOPPELKOPF).nights.resolve(session)),
+            ledger.head(),
+        )
 
 
 @router.get("/stats", summary="Per-player statistics (doko stats --json)")
@@ -196,17 +217,17 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
         raise EntryError(f"rules: a preset ({', '.join(PRESETS)}), not {body.rules!r}")
     command = StartSession(body.session_id, players, first, preset(body.rules), body.match, body.played_on, body.rate)
     with open_ledger(request, writing=True) as ledger:
-        ledger.nights.start(command, by=by, at=now())
-        return standings_view(ledger.nights.standings(body.session_id)) | {
-            "version": ledger.nights.version(body.session_id)
+        ledger.book_of(DOPPELKOPF).nights.start(command, by=by, at=now())
+        return standings_view(ledger.book_of(DOPPELKOPF).nights.standings(body.session_id)) | {
+            "version": ledger.book_of(DOPPELKOPF).nights.version(body.session_id)
         }
 
 
 @router.post("/nights/{session}/preview", summary="The next deal's score, nothing written")
 def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session)
-        prepared = ledger.nights.prepare(sid, body.summary(), misdeal=body.misdeal)
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session)
+        prepared = ledger.book_of(DOPPELKOPF).nights.prepare(sid, body.summary(), misdeal=body.misdeal)
     return {"game_id": prepared.game_id, "score": None if prepared.score is None else score_view(prepared.score)}
 
 
@@ -220,9 +241,9 @@ def record(
 ) -> dict[str, Any]:
     request_id = checked_request_id(idempotency_key or body.request_id)
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session)
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session)
         try:
-            prepared = ledger.nights.record_at(
+            prepared = ledger.book_of(DOPPELKOPF).nights.record_at(
                 sid,
                 body.version,
                 body.deal.summary(),
@@ -235,14 +256,14 @@ def record(
         except LedgerBusy:
             raise  # the lock, not another deal (503)
         except ConcurrencyError as exc:
-            told = ledger.nights.change_since(sid, body.version)
+            told = ledger.book_of(DOPPELKOPF).nights.change_since(sid, body.version)
             raise ConcurrencyError(f"{told}: nothing was written" if told else str(exc)) from None
         ledger.refresh()
         return {
             "game_id": prepared.game_id,
             "number": prepared.number,
             "score": None if prepared.score is None else score_view(prepared.score),
-            "version": ledger.nights.version(sid),
+            "version": ledger.book_of(DOPPELKOPF).nights.version(sid),
             "repeated": prepared.repeated,
         }
 
@@ -250,10 +271,10 @@ def record(
 @router.post("/nights/{session}/undo", summary="Take back the night's last deal (doko undo)")
 def undo(request: Request, session: str, body: Versioned, by: ApiWriter) -> dict[str, Any]:
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session)
-        game_id = ledger.nights.undo_at(sid, body.version, by=by, at=now())
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session)
+        game_id = ledger.book_of(DOPPELKOPF).nights.undo_at(sid, body.version, by=by, at=now())
         ledger.refresh()
-        return {"taken_back": game_id, "version": ledger.nights.version(sid)}
+        return {"taken_back": game_id, "version": ledger.book_of(DOPPELKOPF).nights.version(sid)}
 
 
 @router.post("/nights/{session}/deals/{game}/correct", summary="Replace a deal's facts (doko correct)")
@@ -262,10 +283,10 @@ def correct(request: Request, session: str, game: str, body: DealAt, by: ApiWrit
     if summary is None:
         raise EntryError("a correction gives the deal's facts, not a misdeal")
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session)
-        new = ledger.nights.correct_at(sid, body.version, game, summary, by=by, at=now())
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session)
+        new = ledger.book_of(DOPPELKOPF).nights.correct_at(sid, body.version, game, summary, by=by, at=now())
         ledger.refresh()
-        return {"game_id": new.game_id, "version": ledger.nights.version(sid)}
+        return {"game_id": new.game_id, "version": ledger.book_of(DOPPELKOPF).nights.version(sid)}
 
 
 @router.post("/games/{game}/notes", status_code=201, summary="Add a note on a game (doko annotate)")

@@ -19,6 +19,7 @@ from doko_ledger.doppelkopf.nights.standings import payments
 from doko_ledger.doppelkopf.nights.standings import standings as standings_of
 from doko_ledger.doppelkopf.views import bock_causes, score_view, standings_view
 from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF, DOUDIZHU
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web import forms, qr
@@ -47,7 +48,7 @@ COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 30}
 
 
 def _home(ledger: Ledger) -> dict[str, Any]:
-    nights = ledger.nights
+    nights = ledger.book_of(DOPPELKOPF).nights
     ids = nights.session_ids()
     open_ids = set(nights.open_ids())
     listed = [standings_view(nights.standings(sid)) for sid in ids]
@@ -61,7 +62,7 @@ def _home(ledger: Ledger) -> dict[str, Any]:
         "open_ids": open_ids,
         "known_names": names,
         "rules_choices": forms.rules_choices(rules),
-        "doudizhu": [ledger.doudizhu.standings(sid) for sid in ledger.doudizhu.session_ids()],
+        "doudizhu": [ledger.book_of(DOUDIZHU).standings(sid) for sid in ledger.book_of(DOUDIZHU).session_ids()],
         "max_players": MAX_PLAYERS,
         "default_id": date.today().isoformat() if date.today().isoformat() not in ids else "",
     }
@@ -76,10 +77,13 @@ def home(request: Request) -> Response:
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
     with open_ledger(request, writing=True) as ledger:
-        rules = [(sid, ledger.nights.state(sid).rules) for sid in ledger.nights.session_ids()]
+        rules = [
+            (sid, ledger.book_of(DOPPELKOPF).nights.state(sid).rules)
+            for sid in ledger.book_of(DOPPELKOPF).nights.session_ids()
+        ]
         try:
             command = forms.start_command(post, rules)
-            ledger.nights.start(command, by=post.by, at=now())
+            ledger.book_of(DOPPELKOPF).nights.start(command, by=post.by, at=now())
         except DokoError as exc:
             context = _home(ledger) | {"start_error": str(exc), "typed": dict(post.form)}
             return render(request, "home.html", context, status=status_of(exc))
@@ -89,11 +93,11 @@ def start_night(request: Request, post: PostedForm) -> Response:
 def _join_players(request: Request, ledger: Ledger) -> tuple[tuple[str, ...], bool]:
     """The names to choose from on the join page, and whether they are the open night's table
     (else the names of the earlier nights, the newest first)."""
-    open_ids = ledger.nights.open_ids()
+    open_ids = ledger.book_of(DOPPELKOPF).nights.open_ids()
     if open_ids:
-        return ledger.nights.state(open_ids[0]).players, True
-    sids = reversed(ledger.nights.session_ids())
-    known = [p for sid in sids for p in ledger.nights.state(sid).players]
+        return ledger.book_of(DOPPELKOPF).nights.state(open_ids[0]).players, True
+    sids = reversed(ledger.book_of(DOPPELKOPF).nights.session_ids())
+    known = [p for sid in sids for p in ledger.book_of(DOPPELKOPF).nights.state(sid).players]
     return tuple(dict.fromkeys(known))[:16], False
 
 
@@ -187,8 +191,8 @@ def _replacements(nights: CardNights, session_id: str) -> list[tuple[str, str]]:
 @router.get("/nights/{session_id}")
 def night_page(request: Request, session_id: str, new: str | None = None) -> Response:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        context = night_context(ledger.nights, sid) | {"new": new}
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
+        context = night_context(ledger.book_of(DOPPELKOPF).nights, sid) | {"new": new}
     settings = settings_of(request)
     if settings.join_url:
         context |= {"qr": qr.svg(settings.join_url), "join_code": settings.join_code}
@@ -199,8 +203,8 @@ def night_page(request: Request, session_id: str, new: str | None = None) -> Res
 def night_fragment(request: Request, session_id: str) -> Response:
     """The changing part of the night page, for the live update."""
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        return render(request, "_night_live.html", night_context(ledger.nights, sid))
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
+        return render(request, "_night_live.html", night_context(ledger.book_of(DOPPELKOPF).nights, sid))
 
 
 def live_tag(nights: CardNights, session_id: str) -> str:
@@ -214,13 +218,17 @@ def night_live(request: Request, session_id: str, since: int | None = None) -> R
     """The night's version, cheap to poll: 304 while the ETag (the night's version and the
     ledger's newest position) is unchanged."""
     with open_ledger(request) as ledger:
-        version = ledger.nights.version(session_id)
+        version = ledger.book_of(DOPPELKOPF).nights.version(session_id)
         if version == 0:
             return JSONResponse({"error": f"no card night {session_id!r} in the ledger"}, status_code=404)
-        tag = live_tag(ledger.nights, session_id)
+        tag = live_tag(ledger.book_of(DOPPELKOPF).nights, session_id)
         if same(request.headers.get("if-none-match"), tag):
             return Response(status_code=304, headers={"etag": tag})
-        text = ledger.nights.change_since(session_id, since) if since is not None and since < version else ""
+        text = (
+            ledger.book_of(DOPPELKOPF).nights.change_since(session_id, since)
+            if since is not None and since < version
+            else ""
+        )
     return JSONResponse({"version": version, "change": text}, headers={"etag": tag, "cache-control": "no-cache"})
 
 
@@ -240,12 +248,12 @@ def _deal_page(
     status: int = 200,
     stale: dict[str, Any] | None = None,
 ) -> Response:
-    night = ledger.nights.night(session_id)
+    night = ledger.book_of(DOPPELKOPF).nights.night(session_id)
     table = standings_of(night.state, night.schedule())
     playing = table.next.playing if correcting is None else night.games[correcting].players
     context = {
         "night": standings_view(table),
-        "version": ledger.nights.version(session_id) if version is None else version,
+        "version": ledger.book_of(DOPPELKOPF).nights.version(session_id) if version is None else version,
         "request_id": forms.request_id(),
         "playing": playing,
         "fields": fields,
@@ -253,12 +261,12 @@ def _deal_page(
         "calls": forms.CALLS,
         "specials": forms.SPECIALS,
         "correcting": correcting,
-        "old": None if correcting is None else score_view(ledger.score(correcting)),
+        "old": None if correcting is None else score_view(ledger.book_of(DOPPELKOPF).score(correcting)),
         "preview": preview,
         "error": error,
         "bock": table.next.multiplier,
         "stale": stale,
-        "in_play": None if correcting is not None else ledger.nights.play_state(session_id),
+        "in_play": None if correcting is not None else ledger.book_of(DOPPELKOPF).nights.play_state(session_id),
     }
     return render(request, "record.html", context, status=status)
 
@@ -266,7 +274,7 @@ def _deal_page(
 @router.get("/nights/{session_id}/record")
 def record_form(request: Request, session_id: str) -> Response:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session_id)
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
         return _deal_page(request, ledger, sid, forms.DealFields())
 
 
@@ -280,7 +288,7 @@ def _version(post: Any) -> int:
 def _stale_page(request: Request, ledger: Ledger, sid: str, deal: int, post: PostedForm, exc: DokoError) -> Response:
     """A form for a deal that was recorded meanwhile: what was recorded, an empty form for the
     next deal, and the typed facts offered for it (never recorded as it)."""
-    recorded = ledger.nights.recorded_deal(sid, deal)
+    recorded = ledger.book_of(DOPPELKOPF).nights.recorded_deal(sid, deal)
     stale = {
         "deal": deal,
         "game_id": recorded.game_id,
@@ -298,8 +306,8 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
     shows the form again with the facts posted (the facts of a stale form offered again)."""
     action = post.get("action")
     with open_ledger(request, writing=action == "record") as ledger:
-        sid = ledger.nights.resolve(session_id)
-        playing = ledger.nights.standings(sid).next.playing
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
+        playing = ledger.book_of(DOPPELKOPF).nights.standings(sid).next.playing
         fields = forms.deal_fields(post, playing)
         if action == "fill":
             return _deal_page(request, ledger, sid, fields)
@@ -307,14 +315,14 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
         try:
             summary = None if fields.misdeal else forms.summary_of(fields)
             if action != "record":
-                prepared = ledger.nights.prepare(sid, summary, misdeal=fields.misdeal, deal=deal)
+                prepared = ledger.book_of(DOPPELKOPF).nights.prepare(sid, summary, misdeal=fields.misdeal, deal=deal)
                 preview = {
                     "score": None if prepared.score is None else score_view(prepared.score),
                     "next": prepared.night.schedule().next,
                     "game_id": prepared.game_id,
                 }
                 return _deal_page(request, ledger, sid, fields, version=version, preview=preview)
-            prepared = ledger.nights.record_at(
+            prepared = ledger.book_of(DOPPELKOPF).nights.record_at(
                 sid, version, summary, misdeal=fields.misdeal, by=post.by, at=now(), deal=deal, request_id=request_id
             )
             ledger.refresh()
@@ -324,7 +332,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
         except LedgerBusy as exc:  # the lock, not another deal: the form stays as it was
             return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
         except ConcurrencyError:
-            text = ledger.nights.change_since(sid, version) or "someone else recorded first"
+            text = ledger.book_of(DOPPELKOPF).nights.change_since(sid, version) or "someone else recorded first"
             error = f"{text}: nothing was recorded from this form. Check it and record again if it is a new deal."
             return _deal_page(request, ledger, sid, fields, error=error, status=409)
         except DokoError as exc:
@@ -335,16 +343,18 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
 @router.post("/nights/{session_id}/undo")
 def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session_id)
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
         version = _version(post)
         try:
-            ledger.nights.undo_at(sid, version, by=post.by, at=now())
+            ledger.book_of(DOPPELKOPF).nights.undo_at(sid, version, by=post.by, at=now())
             ledger.refresh()
         except DokoError as exc:
             message = str(exc)
             if isinstance(exc, ConcurrencyError):
-                message = (ledger.nights.change_since(sid, version) or message) + ": nothing was taken back"
-            context = night_context(ledger.nights, sid) | {"error": message}
+                message = (
+                    ledger.book_of(DOPPELKOPF).nights.change_since(sid, version) or message
+                ) + ": nothing was taken back"
+            context = night_context(ledger.book_of(DOPPELKOPF).nights, sid) | {"error": message}
             return render(request, "night.html", context, status=status_of(exc))
     return RedirectResponse(f"/nights/{sid}", status_code=303)
 
@@ -352,16 +362,16 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
 @router.post("/nights/{session_id}/close")
 def close_night(request: Request, session_id: str, post: PostedForm) -> Response:
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        ledger.nights.close(sid, by=post.by, at=now())
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
+        ledger.book_of(DOPPELKOPF).nights.close(sid, by=post.by, at=now())
     return RedirectResponse(f"/nights/{sid}", status_code=303)
 
 
 @router.get("/nights/{session_id}/deals/{game_id}/correct")
 def correct_form(request: Request, session_id: str, game_id: str) -> Response:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        record = ledger.record(game_id)
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
+        record = ledger.book_of(DOPPELKOPF).record(game_id)
         summary = record.summary
         fields = forms.DealFields() if summary is None else forms.fields_of(summary, record.players)
         return _deal_page(request, ledger, sid, fields, correcting=game_id)
@@ -371,17 +381,17 @@ def correct_form(request: Request, session_id: str, game_id: str) -> Response:
 def correct_deal(request: Request, session_id: str, game_id: str, post: PostedForm) -> Response:
     """Preview the corrected score beside the old one, or record the correction."""
     with open_ledger(request, writing=post.get("action") == "record") as ledger:
-        sid = ledger.nights.resolve(session_id)
-        players = ledger.record(game_id).players
+        sid = ledger.book_of(DOPPELKOPF).nights.resolve(session_id)
+        players = ledger.book_of(DOPPELKOPF).record(game_id).players
         fields = forms.deal_fields(post, players)
         version = _version(post)
         try:
             summary = forms.summary_of(fields)
             if post.get("action") != "record":
-                score = ledger.nights.preview_correction(sid, game_id, summary)
+                score = ledger.book_of(DOPPELKOPF).nights.preview_correction(sid, game_id, summary)
                 preview = {"score": score_view(score), "next": None, "game_id": game_id}
                 return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)
-            ledger.nights.correct_at(sid, version, game_id, summary, by=post.by, at=now())
+            ledger.book_of(DOPPELKOPF).nights.correct_at(sid, version, game_id, summary, by=post.by, at=now())
             ledger.refresh()
         except DealChanged as exc:  # the deal itself was corrected or taken back: this form is done
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=str(exc), status=409)
@@ -390,7 +400,9 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
                 request, ledger, sid, fields, version=version, correcting=game_id, error=str(exc), status=status_of(exc)
             )
         except ConcurrencyError:
-            text = ledger.nights.change_since(sid, version) or "someone else changed the night first"
+            text = (
+                ledger.book_of(DOPPELKOPF).nights.change_since(sid, version) or "someone else changed the night first"
+            )
             error = f"{text}: nothing was corrected from this form."
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=error, status=409)
         except DokoError as exc:

@@ -17,6 +17,7 @@ from test_cli_nights import FOUR, SEED, _rest_of_the_game, record, standings, st
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
+from doko_ledger.games import DOPPELKOPF
 
 Cli = Callable[..., Result]
 
@@ -302,9 +303,9 @@ def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_ni
     def places() -> dict[str, Any]:
         with Ledger.open(ledger_path) as ledger:
             ledger.refresh()
-            folded = ledger.nights.night("b").places()
+            folded = ledger.book_of(DOPPELKOPF).nights.night("b").places()
             read = {game_id: game_list.place_of(ledger.store.db, game_id) for game_id in folded}
-            assert {g: ledger.place(g) for g in folded} == folded
+            assert {g: ledger.book_of(DOPPELKOPF).place(g) for g in folded} == folded
         assert read == folded
         return folded
 

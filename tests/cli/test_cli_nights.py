@@ -21,6 +21,7 @@ from typer.testing import Result
 from doko_ledger.doppelkopf.events import CardPlayed
 from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.rules.play import legal_plays
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 Cli = Callable[..., Result]
@@ -765,7 +766,7 @@ def test_the_same_seed_deals_the_same_hands(cli: Cli, tmp_path: Path) -> None:
 def _rest_of_the_game(ledger_path: Path, session: str, game: str) -> list[str]:
     """The remaining cards of a dealt game in play order: each time the first legal card."""
     with Ledger.open(ledger_path) as ledger:
-        state = ledger.nights.night(session).games[game]
+        state = ledger.book_of(DOPPELKOPF).nights.night(session).games[game]
     cards = []
     while not state.finished:
         seat = state.to_play

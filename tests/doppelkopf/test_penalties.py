@@ -39,6 +39,7 @@ from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.streams import game_stream
 
@@ -467,8 +468,8 @@ def check(report: Any, name: str) -> Any:
 
 
 def test_the_audit_allows_mixed_parity_from_a_penalty_in_a_solo(ledger: Ledger) -> None:
-    ledger.impose_penalty(CLUB_SOLO_ID, minor(BEN, harms_soloist=True), by=BY, at=AT)
-    report = ledger.audit(CLUB_SOLO_ID)
+    ledger.book_of(DOPPELKOPF).impose_penalty(CLUB_SOLO_ID, minor(BEN, harms_soloist=True), by=BY, at=AT)
+    report = ledger.book_of(DOPPELKOPF).audit(CLUB_SOLO_ID)
     parity = check(report, "all scores even or all odd")
     assert parity.ok
     assert parity.details[0] == "-9 +1 +4 +4"
@@ -479,8 +480,8 @@ def test_the_audit_allows_mixed_parity_from_a_penalty_in_a_solo(ledger: Ledger) 
 
 
 def test_the_audit_of_a_normal_game_with_a_minor_penalty(ledger: Ledger) -> None:
-    ledger.impose_penalty(NORMAL_ID, minor(BEN), by=BY, at=AT)
-    report = ledger.audit(NORMAL_ID)
+    ledger.book_of(DOPPELKOPF).impose_penalty(NORMAL_ID, minor(BEN), by=BY, at=AT)
+    report = ledger.book_of(DOPPELKOPF).audit(NORMAL_ID)
     parity = check(report, "all scores even or all odd")
     assert parity.ok
     assert parity.details == ["+4 -6 -2 +4"]
@@ -488,8 +489,8 @@ def test_the_audit_of_a_normal_game_with_a_minor_penalty(ledger: Ledger) -> None
 
 
 def test_the_audit_of_a_void_game(ledger: Ledger) -> None:
-    ledger.impose_penalty(CLUB_SOLO_ID, severe(CLARA), by=BY, at=AT)
-    report = ledger.audit(CLUB_SOLO_ID)
+    ledger.book_of(DOPPELKOPF).impose_penalty(CLUB_SOLO_ID, severe(CLARA), by=BY, at=AT)
+    report = ledger.book_of(DOPPELKOPF).audit(CLUB_SOLO_ID)
     assert report.score is not None and report.score.deltas == (12, 0, -12, 0)
     assert report.ok, [c for c in report.checks if not c.ok]
 
@@ -508,14 +509,14 @@ def test_the_audit_fails_mixed_parity_except_for_a_penalty_in_a_solo(
 ) -> None:
     """Mixed scores cannot be recorded in a normal game; the audit is handed some to judge."""
     if penalty is not None:
-        ledger.impose_penalty(game_id, penalty, by=BY, at=AT)
+        ledger.book_of(DOPPELKOPF).impose_penalty(game_id, penalty, by=BY, at=AT)
     real = score_game
 
     def mixed(state: GameState, rules: Any = None, **options: Any) -> GameScore:
         return replace(real(state, rules, **options), deltas=(2, -1, -1, 0))
 
     monkeypatch.setattr(audit_module, "score_game", mixed)
-    report = ledger.audit(game_id)
+    report = ledger.book_of(DOPPELKOPF).audit(game_id)
     assert check(report, "scores sum to zero").ok
     assert check(report, "all scores even or all odd").ok is passes
 

@@ -27,6 +27,7 @@ from doko_ledger.doppelkopf.nights.book import SessionNotFound
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.stats import PlayerStats, Stats, ledger_stats, player_stats, stats_view
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_games"
@@ -52,7 +53,9 @@ def build(path: Path, *files: Path) -> Path:
         games = []
         for file in files:
             if session_file.is_session_text(file.read_text(encoding="utf-8")):
-                ledger.nights.import_night(session_file.read_file(file).night, by="test", at="2026-12-01T00:00:00")
+                ledger.book_of(DOPPELKOPF).nights.import_night(
+                    session_file.read_file(file).night, by="test", at="2026-12-01T00:00:00"
+                )
             else:
                 games.append((str(file), game_file.read_file(file)))
         report = ledger.import_games(games, recorded_by="test", recorded_at="2026-12-01T00:00:00")
@@ -236,7 +239,7 @@ def test_a_card_night_matches_its_deals(ledger_of: Callable[..., Ledger], path: 
 def test_a_card_night_counts_with_its_bock_rounds_and_summarized_specials(ledger_of: Callable[..., Ledger]) -> None:
     ledger = ledger_of(*SESSIONS)
     kitchen = by_player(ledger_stats(ledger, KITCHEN))
-    standings = {s.player: s.total for s in ledger.nights.standings(KITCHEN).table}
+    standings = {s.player: s.total for s in ledger.book_of(DOPPELKOPF).nights.standings(KITCHEN).table}
     assert {n: p.total for n, p in kitchen.items()} == standings == {"Anna": -16, "Ben": 0, "Clara": -8, "Dirk": 24}
     # Dirk's heart solo (deal 3) in a bock round: +12 doubled.
     (solo,) = kitchen["Dirk"].solos
@@ -272,7 +275,7 @@ def test_a_night_without_its_voided_and_replaced_deals(cli: Callable[..., Result
     ok("correct", "n-01", "--re", "Ben,Dirk", "--re-points", "130", "--yes")  # n-01-c1: Re wins, +1
     with Ledger.open(ledger_path) as ledger:
         whole, night = ledger_stats(ledger), ledger_stats(ledger, "n")
-        standings = {s.player: s.total for s in ledger.nights.standings("n").table}
+        standings = {s.player: s.total for s in ledger.book_of(DOPPELKOPF).nights.standings("n").table}
     assert whole.games == night.games == 1
     assert {p.player: p.total for p in whole.players} == {p.player: p.total for p in night.players} == standings
     assert standings == {"Anna": -1, "Ben": 1, "Clara": -1, "Dirk": 1}

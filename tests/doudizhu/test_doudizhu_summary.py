@@ -45,6 +45,7 @@ from doko_ledger.doudizhu.events import CombinationPlayed, DouDizhuSummarized
 from doko_ledger.doudizhu.files import DouDizhuSummary, LoadedDeal, LoadedDouDizhuSession
 from doko_ledger.formats import any_file
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.games import DOUDIZHU
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError
 
@@ -575,7 +576,7 @@ def test_every_new_command_has_help(cli: Cli) -> None:
 def test_a_stale_form_is_refused_naming_the_deal_recorded_since(ledger_path: Path) -> None:
     facts = DouDizhuSummary("Li", 2, "Wang", bombs=1)
     with Ledger.open(ledger_path, create=True) as ledger:
-        games = ledger.doudizhu
+        games = ledger.book_of(DOUDIZHU)
         games.start_session("dorm", THREE, by="Li", at="t0")
         version = games.session_version("dorm")
         assert version == 1

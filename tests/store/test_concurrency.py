@@ -39,6 +39,7 @@ from typer.testing import CliRunner, Result
 from doko_ledger.cli.app import app
 from doko_ledger.cli.common import BUSY_TIMEOUT as BUSY
 from doko_ledger.doppelkopf.files import game_file
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import BUSY_TIMEOUT_MS, EventStore
 from doko_ledger.store.open import open_store
@@ -277,7 +278,7 @@ def test_the_raced_games_replay_as_finished_games(race: dict[str, Any]) -> None:
         assert len(rows) == RACE_GAMES + race["writers"]
         assert all(row["finished"] for row in rows)
         for row in rows:
-            assert ledger.state(row["game_id"]).finished
+            assert ledger.book_of(DOPPELKOPF).state(row["game_id"]).finished
 
 
 # -- the CLI: a lost race is exit 3, one line, nothing written -------------------------------------
@@ -338,8 +339,8 @@ def test_record_that_loses_a_race_is_exit_3_and_writes_nothing(
 
     def other() -> None:
         with Ledger.open(db) as ledger:
-            facts = ledger.nights.prepare("night", None, misdeal=True)
-            ledger.nights.commit(facts, by="other", at=AT)
+            facts = ledger.book_of(DOPPELKOPF).nights.prepare("night", None, misdeal=True)
+            ledger.book_of(DOPPELKOPF).nights.commit(facts, by="other", at=AT)
 
     fired = interloper(other)
     line = _lost(_invoke(db, "record", "--re", "Ben,Clara", "--re-points", "151", "--yes"))
@@ -371,7 +372,7 @@ def test_a_deal_is_refused_not_shifted_when_the_night_moves_on_while_it_is_enter
 
     def other() -> None:
         with Ledger.open(db) as ledger:
-            ledger.nights.undo("night", by="other", at=AT)
+            ledger.book_of(DOPPELKOPF).nights.undo("night", by="other", at=AT)
 
     interloper(other)
     line = _lost(_invoke(db, "record", "--re", "Anna,Dirk", "--re-points", "130", "--yes"))
@@ -390,7 +391,7 @@ def test_play_that_loses_a_race_is_exit_3_and_writes_nothing(
 
     def other() -> None:
         with Ledger.open(db) as ledger:
-            ledger.nights.play("night", ["SA"], by="other", at=AT)
+            ledger.book_of(DOPPELKOPF).nights.play("night", ["SA"], by="other", at=AT)
 
     interloper(other)
     line = _lost(_invoke(db, "play", "H10"))
@@ -399,7 +400,7 @@ def test_play_that_loses_a_race_is_exit_3_and_writes_nothing(
     assert after[: len(before)] == before
     assert [(stream, by) for _, stream, _, by in after[len(before) :]] == [("game/night-01", "other")]
     with Ledger.open(db) as ledger:
-        assert [str(c) for c in ledger.state("night-01").cards_played] == ["CQ", "SA"]
+        assert [str(c) for c in ledger.book_of(DOPPELKOPF).state("night-01").cards_played] == ["CQ", "SA"]
     _ok(_invoke(db, "verify"))
 
 
@@ -459,7 +460,7 @@ def test_record_from_racing_processes_each_wins_or_gets_exit_3(ledger_target: st
             assert err == ""
     winners = sorted(f"p{i}" for i, (code, _) in enumerate(outcomes) if code == 0)
     with Ledger.open(db) as ledger:
-        night = ledger.nights.night("night")
+        night = ledger.book_of(DOPPELKOPF).nights.night("night")
         assert len(night.state.deals) == len(winners)
         recorded = sorted(ledger.events(g)[0].envelope.recorded_by for g in night.state.deals)
         assert recorded == winners
@@ -610,7 +611,7 @@ def _penalty_scored(db: Path, out: str) -> None:
 
 def _played(db: Path, out: str) -> None:
     with Ledger.open(db) as ledger:
-        assert [str(c) for c in ledger.state("night-01").cards_played] == ["CQ"]
+        assert [str(c) for c in ledger.book_of(DOPPELKOPF).state("night-01").cards_played] == ["CQ"]
 
 
 WRITES_THEN_CATCH_UP: dict[str, tuple[Callable[[Path], None], tuple[str, ...], Callable[[Path, str], None]]] = {

@@ -13,6 +13,7 @@ from doko_ledger.doppelkopf.nights.book import DealChanged
 from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.doppelkopf.views import bock_causes
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError
 
@@ -32,7 +33,7 @@ def deal(re: tuple[str, ...], points: int, game: str = "normal") -> SummaryRecor
 
 
 def test_record_at_the_current_version_and_refused_at_an_old_one(ledger: Ledger) -> None:
-    nights = ledger.nights
+    nights = ledger.book_of(DOPPELKOPF).nights
     assert nights.version("n") == 1
     recorded = nights.record_at("n", 1, deal(("Anna", "Ben"), 151), by="Ben", at=AT)
     assert recorded.game_id == "n-01" and nights.version("n") == 2
@@ -45,7 +46,7 @@ def test_record_at_the_current_version_and_refused_at_an_old_one(ledger: Ledger)
 
 
 def test_undo_and_correct_at_a_version(ledger: Ledger) -> None:
-    nights = ledger.nights
+    nights = ledger.book_of(DOPPELKOPF).nights
     nights.record_at("n", 1, deal(("Anna", "Ben"), 151), by="t", at=AT)
     with pytest.raises(ConcurrencyError):
         nights.undo_at("n", 1, by="t", at=AT)
@@ -62,7 +63,7 @@ def test_undo_and_correct_at_a_version(ledger: Ledger) -> None:
 def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_number(ledger: Ledger) -> None:
     """Whatever version the form carries: the old one, or the night's new one (a form shown
     again after the first refusal); a preview too. Nothing is written."""
-    nights = ledger.nights
+    nights = ledger.book_of(DOPPELKOPF).nights
     nights.record_at("n", 1, deal(("Anna", "Ben"), 151), by="Ben", at=AT)
     nights.record_at("n", 2, deal(("Clara", "Dirk"), 151), by="Ben", at=AT)
     nights.correct_at("n", 3, "n-01", deal(("Anna", "Ben"), 100), by="Clara", at=AT)
@@ -89,7 +90,7 @@ def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_
 
 
 def test_bock_causes_name_the_deals_whose_rounds_are_not_over(ledger: Ledger) -> None:
-    nights = ledger.nights
+    nights = ledger.book_of(DOPPELKOPF).nights
     nights.record_at("n", 1, deal(("Anna", "Ben"), 120), by="t", at=AT)  # a tie: one round of 4
     nights.record_at("n", 2, deal(("Clara",), 100, "club_solo"), by="t", at=AT)  # lost, under bock
     night = nights.night("n")
