@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from doko_ledger.doppelkopf.book import DoppelkopfBook
     from doko_ledger.doudizhu.book import DouDizhuBook
     from doko_ledger.events.annotations import AnnotationAdded
+    from doko_ledger.projections.game_list import ListedGames
     from doko_ledger.projections.runner import Projection
     from doko_ledger.sight import Sight
     from doko_ledger.store.base import EventStore
@@ -107,6 +108,8 @@ class Game(Generic[B]):
     """`module:class` of its book, made with a store."""
     files_module: str
     """The module of its file formats (a `GameFiles`)."""
+    game_list: str
+    """`module:name` of how the game list reads its games (`projections.game_list.ListedGames`)."""
     unnamed_files: bool = False
     """Whether a file without a `format:` line is one of this game's."""
 
@@ -117,6 +120,10 @@ class Game(Generic[B]):
     def files(self) -> GameFiles:
         files: GameFiles = _load(self.files_module)
         return files
+
+    def listed_games(self) -> ListedGames:
+        listed: ListedGames = _load(self.game_list)
+        return listed
 
     def read_models(self) -> list[Projection]:
         return [_load(ref)() for _, ref in self.projections]
@@ -134,6 +141,7 @@ DOPPELKOPF: Game[DoppelkopfBook] = Game(
     projections=(("games-v2", "doko_ledger.doppelkopf.projection:GamesProjection"),),
     book_class="doko_ledger.doppelkopf.book:DoppelkopfBook",
     files_module="doko_ledger.doppelkopf.files.any_file",
+    game_list="doko_ledger.doppelkopf.game_list:LISTED",
     unnamed_files=True,
 )
 DOUDIZHU: Game[DouDizhuBook] = Game(
@@ -145,6 +153,7 @@ DOUDIZHU: Game[DouDizhuBook] = Game(
     projections=(("doudizhu-v2", "doko_ledger.doudizhu.projection:DouDizhuProjection"),),
     book_class="doko_ledger.doudizhu.book:DouDizhuBook",
     files_module="doko_ledger.doudizhu.any_file",
+    game_list="doko_ledger.doudizhu.game_list:LISTED",
 )
 
 GAMES: tuple[Game[Any], ...] = (DOPPELKOPF, DOUDIZHU)
@@ -162,6 +171,11 @@ def projection_names() -> tuple[str, ...]:
     """The names of every game's read models (whether they are up to date is asked without
     loading them)."""
     return tuple(name for game in GAMES for name, _ in game.projections)
+
+
+def game_named(name: str) -> Game[Any]:
+    """The game named `name` (as game lists and JSON answers name it)."""
+    return next(game for game in GAMES if game.name == name)
 
 
 def game_starting_with(event_type: str | None) -> Game[Any] | None:

@@ -202,7 +202,7 @@ class DoppelkopfBook:
         """What `viewer` (the name of whoever looks, None for anyone) may see of the game: while
         it is a card night's deal being played, only the viewer's own view if they play in it;
         everything once it is over (`doppelkopf.sight`)."""
-        from doko_ledger.projections import game_list
+        from doko_ledger.doppelkopf import game_list
         from doko_ledger.sight import Sight
 
         state = self.state(game_id)
@@ -227,7 +227,7 @@ class DoppelkopfBook:
     def place(self, game_id: str) -> DealPlace | None:
         """The game's place in the card night whose deal it is: deal number, voided or
         corrected, bock round (None for a game of no night)."""
-        from doko_ledger.projections import game_list
+        from doko_ledger.doppelkopf import game_list
 
         self.refresh()
         if self.behind is not None:  # the read models are behind the log: the night is found in the log

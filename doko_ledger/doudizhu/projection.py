@@ -34,11 +34,11 @@ from doko_ledger.doudizhu.events import (
     KittyTaken,
     TurnPassed,
 )
+from doko_ledger.doudizhu.game_list import LISTED
 from doko_ledger.doudizhu.state import Move
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.voiding import in_force
-from doko_ledger.projections import game_list
 from doko_ledger.projections.checks import Check
 from doko_ledger.store.base import StreamEvents
 from doko_ledger.store.database import Database
@@ -79,7 +79,7 @@ class DouDizhuProjection:
             );
             """
         )
-        db.execute(game_list.INDEXES[game_list.DOUDIZHU_TABLE])  # `#N` and `doko games` read through it
+        db.execute(LISTED.index)  # `#N` and `doko games` read through it
 
     def drop(self, db: Database) -> None:
         db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))

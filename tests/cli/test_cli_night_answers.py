@@ -291,8 +291,8 @@ def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_ni
     """`Ledger.place` reads a scored deal's place from the read models (one look-up, no fold of
     the night): for every deal, in force, in a bock round, voided and corrected, it is the
     place the night's own events give, and it follows a void that takes a bock round away."""
+    from doko_ledger.doppelkopf import game_list
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections import game_list
 
     cli = bock_night
     for points in ("150", "121", "119"):
