@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from doko_ledger.sight import Sight
     from doko_ledger.store.base import EventStore
 
-GENERIC_EVENT_MODULES = ("doko_ledger.events.annotations", "doko_ledger.events.voiding")
-"""The event modules of no one game: notes and voids, in any game's stream."""
+GENERIC_EVENT_MODULES = ("doko_ledger.events.annotations", "doko_ledger.events.voiding", "doko_ledger.events.sessions")
+"""The event modules of no one game: notes and voids in any game's stream, deals added and
+sessions closed in any game's sessions."""
 
 
 class Book(Protocol):

@@ -26,7 +26,6 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
     from doko_ledger.events.envelope import Recorded
     from doko_ledger.sight import Sight
     from doko_ledger.store.copy import Copied
-    from doko_ledger.web.join_code import TableJoin
 
 B = TypeVar("B", bound=Book)
 
@@ -426,15 +425,6 @@ class Ledger:
         """The hash of the newest event, which covers every event before it: what a group notes
         outside the file to check it later (`verify(expect=...)`)."""
         return self.store.head()
-
-    def table_join_code(self, *, new: bool = False, code: str | None = None) -> TableJoin:
-        """The join code of the table `doko serve` serves this ledger to, and the secret its
-        phones' tokens are made with: kept among the ledger's settings, made once (`new`: a new
-        code; `code`: this one); on a ledger that cannot be written, made for this start only
-        (`TableJoin.not_kept` says why)."""
-        from doko_ledger.web.join_code import table_join
-
-        return table_join(self.store, code=code, new=new)
 
 
 def _why_behind(exc: BaseException) -> str:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from doko_ledger.doppelkopf.cards import FUCHS
 from doko_ledger.doppelkopf.events import GameStarted
@@ -52,8 +52,20 @@ from doko_ledger.games import DOPPELKOPF
 from doko_ledger.streams import GAME_PREFIX
 
 if TYPE_CHECKING:
+    from doko_ledger.doppelkopf.book import DoppelkopfBook
     from doko_ledger.doppelkopf.nights.night import Night
-    from doko_ledger.ledger import Ledger
+    from doko_ledger.games import Game
+    from doko_ledger.store.base import EventStore
+
+
+class Ledger(Protocol):
+    """What the statistics read of a ledger: its log and its Doppelkopf book."""
+
+    @property
+    def store(self) -> EventStore: ...
+
+    def book_of(self, game: Game[DoppelkopfBook]) -> DoppelkopfBook: ...
+
 
 __all__ = ["AnnouncementStats", "PlayerStats", "SoloStats", "Stats", "ledger_stats", "player_stats", "stats_view"]
 

@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from doko_ledger.doppelkopf.nights.events import DealAdded, SessionClosed
 from doko_ledger.doudizhu import Deal, DealState, decide, fold
 from doko_ledger.doudizhu.events import DouDizhuDealt, DouDizhuSessionStarted
 from doko_ledger.doudizhu.files import (
@@ -22,6 +21,7 @@ from doko_ledger.doudizhu.files import (
 from doko_ledger.doudizhu.projection import DouDizhuAudit, audit
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
+from doko_ledger.events.sessions import DealAdded, SessionClosed
 from doko_ledger.events.voiding import in_force
 from doko_ledger.names import name_problem
 from doko_ledger.sight import Sight

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.events.codec import event_type, upcaster
+from doko_ledger.events.codec import event_type
+from doko_ledger.events.sessions import DealAdded, SessionClosed
+
+__all__ = [
+    "DealAdded",
+    "DealCorrected",
+    "DealVoided",
+    "SessionClosed",
+    "SessionEvent",
+    "SessionStarted",
+]
 
 
 @event_type("SessionStarted", version=1)
@@ -24,25 +34,6 @@ class SessionStarted:
     match_length: int = 8
     played_on: str | None = None
     rate: str | None = None
-
-
-@event_type("DealAdded", version=2)
-@dataclass(frozen=True, slots=True)
-class DealAdded:
-    """The next deal of the night, recorded as the game `game_id`. Version 2 added
-    `request_id`: the id a phone's form or an API client sent with the write, so that the
-    same write sent again (its answer lost) finds this deal instead of recording another."""
-
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
-    game_id: str
-    request_id: str | None = None
-
-
-@upcaster("DealAdded", 1)
-def _deal_added_v1(payload: dict[str, Any]) -> dict[str, Any]:
-    """Version 1 had no request id."""
-    return {**payload, "request_id": None}
 
 
 @event_type("DealVoided", version=1)
@@ -66,15 +57,6 @@ class DealCorrected:
     game_id: str
     new_game_id: str
     reason: str = "corrected"
-
-
-@event_type("SessionClosed", version=1)
-@dataclass(frozen=True, slots=True)
-class SessionClosed:
-    """The card night is over; nothing more is added."""
-
-    event_name: ClassVar[str]
-    schema_version: ClassVar[int]
 
 
 SessionEvent = SessionStarted | DealAdded | DealVoided | DealCorrected | SessionClosed
