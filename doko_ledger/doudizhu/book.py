@@ -9,8 +9,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from doko_ledger.doudizhu import Deal, DealState, decide, fold
+from doko_ledger.doudizhu.commands import Deal
+from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.events import DouDizhuDealt, DouDizhuSessionStarted
+from doko_ledger.doudizhu.evolve import fold
 from doko_ledger.doudizhu.files import (
     DouDizhuRecord,
     DouDizhuSummary,
@@ -19,6 +21,7 @@ from doko_ledger.doudizhu.files import (
     summary_command,
 )
 from doko_ledger.doudizhu.projection import DouDizhuAudit, audit
+from doko_ledger.doudizhu.state import DealState
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.sessions import DealAdded, SessionClosed

@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from doko_ledger.doudizhu import DealState, decide, evolve, fold
 from doko_ledger.doudizhu.cards import cards_text, deck
 from doko_ledger.doudizhu.combinations import describe
 from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, Summarize, TakeKitty
+from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.errors import IllegalMove
 from doko_ledger.doudizhu.events import (
     BidMade,
@@ -34,8 +34,9 @@ from doko_ledger.doudizhu.events import (
     KittyTaken,
     TurnPassed,
 )
+from doko_ledger.doudizhu.evolve import evolve, fold
 from doko_ledger.doudizhu.game_list import LISTED
-from doko_ledger.doudizhu.state import Move
+from doko_ledger.doudizhu.state import DealState, Move
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.voiding import in_force

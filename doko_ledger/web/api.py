@@ -112,7 +112,7 @@ def nights(request: Request) -> list[dict[str, Any]]:
         ]
         return [
             {"session": s.session_id, "players": list(s.players), "deals": len(s.rows), "closed": s.closed}
-            | {"game": "doppelkopf", "version": ledger.book_of(DOPPELKOPF).nights.version(s.session_id)}
+            | {"game": DOPPELKOPF.name, "version": ledger.book_of(DOPPELKOPF).nights.version(s.session_id)}
             for s in rows
         ]
 

@@ -25,6 +25,7 @@ from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web import api as web_api
 from doko_ledger.web import games as web_games
+from doko_ledger.web import nights as web_nights
 from doko_ledger.web.common import ApiWriter, PostedForm, now, open_ledger, render, status_of
 from doko_ledger.web.guard import same
 
@@ -66,6 +67,13 @@ def _page_audit(ledger: Ledger, game_id: str, claim: dict[str, int] | None) -> d
     return {"ok": report.ok, "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks]}
 
 
+def _home_sessions(ledger: Ledger) -> list[Any]:
+    """The Dou Dizhu sessions the home page lists."""
+    book = ledger.book_of(DOUDIZHU)
+    return [book.standings(session_id) for session_id in book.session_ids()]
+
+
+web_nights.HOME_SECTIONS["doudizhu"] = _home_sessions
 web_api.GAME_VIEWS[DOUDIZHU] = web_api.GameViews(score=_score, audit=_audit)
 web_games.GAME_PAGES[DOUDIZHU] = web_games.GamePages(context=_page_context, audit=_page_audit)
 

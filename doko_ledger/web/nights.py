@@ -4,6 +4,7 @@ function, renders."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 from urllib.parse import quote
@@ -19,7 +20,7 @@ from doko_ledger.doppelkopf.nights.standings import payments
 from doko_ledger.doppelkopf.nights.standings import standings as standings_of
 from doko_ledger.doppelkopf.views import bock_causes, score_view, standings_view
 from doko_ledger.errors import DokoError
-from doko_ledger.games import DOPPELKOPF, DOUDIZHU
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web import forms, qr
@@ -43,6 +44,10 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 
 COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 30}
 
+HOME_SECTIONS: dict[str, Callable[[Ledger], Any]] = {}
+"""What the home page shows of the sessions of other games than Doppelkopf, by the name the
+page's template gives each: registered by the game's web module (`web/doudizhu.py`)."""
+
 
 # -- home and joining -------------------------------------------------------------------------
 
@@ -62,7 +67,7 @@ def _home(ledger: Ledger) -> dict[str, Any]:
         "open_ids": open_ids,
         "known_names": names,
         "rules_choices": forms.rules_choices(rules),
-        "doudizhu": [ledger.book_of(DOUDIZHU).standings(sid) for sid in ledger.book_of(DOUDIZHU).session_ids()],
+        **{name: section(ledger) for name, section in HOME_SECTIONS.items()},
         "max_players": MAX_PLAYERS,
         "default_id": date.today().isoformat() if date.today().isoformat() not in ids else "",
     }

@@ -43,11 +43,13 @@ from test_doudizhu_files import (
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
-from doko_ledger.doudizhu import Deal, DealState, Phase, Play, TakeKitty, decide, evolve
 from doko_ledger.doudizhu import files as doudizhu_file
 from doko_ledger.doudizhu.cards import deal
-from doko_ledger.doudizhu.commands import Command
+from doko_ledger.doudizhu.commands import Command, Deal, Play, TakeKitty
+from doko_ledger.doudizhu.decide import decide
+from doko_ledger.doudizhu.evolve import evolve
 from doko_ledger.doudizhu.moves import legal_calls, legal_moves
+from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.games import DOUDIZHU
 from doko_ledger.ledger import Ledger
 

@@ -35,14 +35,16 @@ from test_doudizhu_files import (
 from test_doudizhu_properties import PLAYERS, SEEDS, random_deal
 from typer.testing import Result
 
-from doko_ledger.doudizhu import Deal, DealState, Phase, decide, evolve, fold
 from doko_ledger.doudizhu import files as doudizhu_file
 from doko_ledger.doudizhu.book import DouDizhuSessionError
 from doko_ledger.doudizhu.combinations import Kind
-from doko_ledger.doudizhu.commands import Bid, PassTurn, Summarize, TakeKitty
+from doko_ledger.doudizhu.commands import Bid, Deal, PassTurn, Summarize, TakeKitty
+from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.errors import IllegalMove, IllegalSummary
 from doko_ledger.doudizhu.events import CombinationPlayed, DouDizhuSummarized
+from doko_ledger.doudizhu.evolve import evolve, fold
 from doko_ledger.doudizhu.files import DouDizhuSummary, LoadedDeal, LoadedDouDizhuSession
+from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.formats import any_file
 from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.games import DOUDIZHU
