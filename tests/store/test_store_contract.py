@@ -320,3 +320,25 @@ def test_a_postgresql_url_without_psycopg_installed_is_one_line() -> None:
     assert done.stderr.splitlines() == [
         "error: a PostgreSQL ledger needs psycopg 3 (psycopg is not installed): pip install 'doko-ledger[postgres]'"
     ]
+
+
+def test_open_store_chooses_the_backend_by_the_targets_scheme(ledger_target: str | Path) -> None:
+    from doko_ledger.store.postgres import PostgresEventStore
+    from doko_ledger.store.sqlite import SqliteEventStore
+
+    opened = open_store(ledger_target, create=True)
+    try:
+        expected = PostgresEventStore if isinstance(ledger_target, str) else SqliteEventStore
+        assert type(opened) is expected
+    finally:
+        opened.close()
+
+
+def test_the_store_interface_imports_none_of_its_backends() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, doko_ledger.store.base\nprint(sorted(m for m in sys.modules if m.startswith('doko_ledger.store')))"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "doko_ledger.store.base" in shown
+    assert "doko_ledger.store.sqlite'" not in shown and "doko_ledger.store.postgres'" not in shown
