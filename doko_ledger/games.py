@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
+from doko_ledger.errors import DokoError
+
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.book import DoppelkopfBook
     from doko_ledger.doudizhu.book import DouDizhuBook
@@ -23,6 +25,11 @@ if TYPE_CHECKING:
     from doko_ledger.projections.runner import Projection
     from doko_ledger.sight import Sight
     from doko_ledger.store.base import EventStore
+
+
+class GameNotFound(DokoError, LookupError):
+    """A game reference that matches no game, or more than one."""
+
 
 GENERIC_EVENT_MODULES = ("doko_ledger.events.annotations", "doko_ledger.events.voiding", "doko_ledger.events.sessions")
 """The event modules of no one game: notes and voids in any game's stream, deals added and

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
-from doko_ledger.games import GAMES, Book, Game, game_starting_with, projection_names
+from doko_ledger.games import GAMES, Book, Game, GameNotFound, game_starting_with, projection_names
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.store.base import EventStore, Head, LedgerBusy, NewStreamEvents, VerifyReport
@@ -34,10 +34,6 @@ __all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "game_numb
 IMPORT_BATCH = 200
 
 _log = logging.getLogger("doko_ledger")
-
-
-class GameNotFound(DokoError, LookupError):
-    """A game reference that matches no game, or more than one."""
 
 
 LAST = "last"

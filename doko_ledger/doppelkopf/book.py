@@ -87,10 +87,12 @@ class DoppelkopfBook:
         return list(self.nights.game_ids(session_id))
 
     def _require_doppelkopf(self, game_id: str, what: str) -> None:
-        from doko_ledger.games import DOPPELKOPF, game_starting_with
+        from doko_ledger.games import DOPPELKOPF, GameNotFound, game_starting_with
 
         game = game_starting_with(self.store.first_event_type(game_stream(game_id)))
-        if game is not None and game is not DOPPELKOPF:
+        if game is None:
+            raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
+        if game is not DOPPELKOPF:
             raise DokoError(f"{what} for Doppelkopf games; {game_id} is a {game.title} game")
 
     def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
