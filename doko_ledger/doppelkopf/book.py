@@ -13,6 +13,7 @@ from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
+from doko_ledger.games import DOPPELKOPF, GameNotFound, game_starting_with
 from doko_ledger.names import normalized
 from doko_ledger.streams import SESSION_PREFIX, game_stream
 
@@ -87,8 +88,6 @@ class DoppelkopfBook:
         return list(self.nights.game_ids(session_id))
 
     def _require_doppelkopf(self, game_id: str, what: str) -> None:
-        from doko_ledger.games import DOPPELKOPF, GameNotFound, game_starting_with
-
         game = game_starting_with(self.store.first_event_type(game_stream(game_id)))
         if game is None:
             raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
