@@ -24,7 +24,9 @@ AT = "2026-12-01T20:00:00+00:00"
 def ledger(tmp_path: Path) -> Ledger:
     opened = Ledger.open(tmp_path / "ledger.sqlite", create=True)
     rules = rules_from_mapping({"preset": "standard", "bock_triggers": ["tie", "lost_solo"]})
-    opened.nights.start(StartSession("n", ("Anna", "Ben", "Clara", "Dirk"), 0, rules), by="t", at=AT)
+    opened.book_of(DOPPELKOPF).nights.start(
+        StartSession("n", ("Anna", "Ben", "Clara", "Dirk"), 0, rules), by="t", at=AT
+    )
     return opened
 
 
