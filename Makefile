@@ -45,10 +45,11 @@ test-fast: $(STAMP)  ## the tests that need no browser, no PostgreSQL and are no
 system-deps:  ## the Debian packages the tests need (Chromium for the browser tests), when missing
 	tools/install-system-deps
 
-lint: $(STAMP)  ## ruff and mypy --strict
+lint: $(STAMP)  ## ruff, mypy --strict, and the import layers (import-linter contracts in pyproject.toml)
 	$(BIN)/ruff check doko_ledger tests bench
 	$(BIN)/ruff format --check doko_ledger tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for the large ledger; SQLite beside PostgreSQL (a throwaway cluster)
 	$(BIN)/python bench/bench_ledger.py --games $(GAMES)

@@ -32,6 +32,7 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.cards import deck
 from doko_ledger.doppelkopf.events import PenaltyImposed
 from doko_ledger.doppelkopf.files.game_file import LoadedGame
@@ -41,9 +42,10 @@ from doko_ledger.doppelkopf.projection import GamesProjection
 from doko_ledger.doppelkopf.rules import legal_plays, preset
 from doko_ledger.doppelkopf.rules.reservations import asking_order
 from doko_ledger.events.codec import _schema_problem
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.projections import runner
-from doko_ledger.store.base import EventStore
+from doko_ledger.store.open import open_store
 from doko_ledger.store.verify import COLUMNS as _COLUMNS
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
@@ -153,7 +155,7 @@ class LockTimer:
 def raw_insert(source: Path, target: Path) -> int:
     """The same rows inserted with plain `sqlite3` into the ledger's own table (its schema, indexes
     and append-only triggers: `EventStore.open` creates it), in one transaction."""
-    EventStore.open(target, create=True).close()
+    open_store(target, create=True).close()
     rows = sqlite3.connect(source).execute("SELECT * FROM events")
     conn = sqlite3.connect(target)
     with conn:
@@ -361,7 +363,7 @@ def main() -> None:
         last = random_game(rng, UNIQUE)
         ledger.import_games([("last", last)], recorded_by="bench", recorded_at="t")
         night = session_file.read(NIGHT.read_text(encoding="utf-8"), str(NIGHT))
-        ledger.nights.import_night(night.night, by="bench", at="t")
+        card_nights(ledger).import_night(night.night, by="bench", at="t")
         print(
             f"generated {args.games} games, {n_events} events in {gen_s:.1f} s (not timed); peak {peak_mib():.0f} MiB"
         )
@@ -382,7 +384,9 @@ def main() -> None:
         )
         after_rebuild = peak_mib()
         ids = [row["game_id"] for row in ledger.games() if row["game"] == "doppelkopf"]
-        score_t, score_floor, score_x = paired(lambda: [ledger.score(g) for g in ids], floor, args.repeat)
+        score_t, score_floor, score_x = paired(
+            lambda: [ledger.book_of(DOPPELKOPF).score(g) for g in ids], floor, args.repeat
+        )
         append_s = ledger_append(ledger, 200)
         ledger.refresh()
         ledger.close()

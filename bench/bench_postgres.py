@@ -46,9 +46,10 @@ from pathlib import Path
 from doko_ledger.doppelkopf.cards import parse_card
 from doko_ledger.doppelkopf.events import CardPlayed
 from doko_ledger.store.base import EventStore
+from doko_ledger.store.open import open_store
 
 target, worker, count, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
-store = EventStore.open(target)
+store = open_store(target)
 event = CardPlayed(worker % 4, parse_card("CQ"))
 (go.parent / f"ready-{worker}").touch()
 while not go.exists():

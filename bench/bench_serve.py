@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
@@ -47,13 +48,13 @@ def make_ledger(path: Path, deals: int, seed: int = 2026) -> None:
     rng = random.Random(seed)
     rules = rules_from_mapping({"preset": "standard", "bock_triggers": ["tie", "lost_solo"]})
     with Ledger.open(path, create=True) as ledger:
-        ledger.nights.start(StartSession(NIGHT, PLAYERS, 0, rules, 8, None, "0.05"), by="bench", at="2026-12-01")
+        card_nights(ledger).start(StartSession(NIGHT, PLAYERS, 0, rules, 8, None, "0.05"), by="bench", at="2026-12-01")
         for _ in range(deals):
-            version = ledger.nights.version(NIGHT)
-            playing = ledger.nights.standings(NIGHT).next.playing
+            version = card_nights(ledger).version(NIGHT)
+            playing = card_nights(ledger).standings(NIGHT).next.playing
             summary = SummaryRecord("normal", tuple(rng.sample(playing, 2)), rng.choice([90, 120, 121, 151, 181]))
-            prepared = ledger.nights.prepare(NIGHT, summary, version=version)
-            ledger.nights.commit(prepared, by="bench", at="2026-12-01")
+            prepared = card_nights(ledger).prepare(NIGHT, summary, version=version)
+            card_nights(ledger).commit(prepared, by="bench", at="2026-12-01")
         ledger.refresh()
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files import night_file as session_file
 from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, to_events
 from doko_ledger.doppelkopf.nights.outcome import deal_outcome
@@ -98,7 +99,7 @@ def main() -> None:
             def imported(text: str = text, deals: int = deals) -> None:
                 with Ledger.open(Path(tmp) / f"night-{deals}.sqlite", create=True) as ledger:
                     night = session_file.read(text, "bench.yaml").night
-                    ledger.nights.import_night(night, by="bench", at="2026-12-01T00:00:00+00:00")
+                    card_nights(ledger).import_night(night, by="bench", at="2026-12-01T00:00:00+00:00")
                     ledger.refresh()
 
             import_s, _ = cpu(imported)

@@ -1,58 +1,39 @@
-"""The ledger: the Python API behind the CLI. Imports, reads, replays, verifies, rebuilds."""
+"""The ledger: the Python API behind the CLI and the web app. Imports, resolves and lists games,
+verifies, copies, rebuilds; what can be done with one game is asked of its game's book
+(`book`, `games.Book`)."""
 
 from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from doko_ledger.doppelkopf.game.evolve import fold
-from doko_ledger.doppelkopf.game.facts import NotScorable
-from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
-from doko_ledger.names import normalized
+from doko_ledger.games import GAMES, Book, Game, GameNotFound, game_starting_with, projection_names
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.store.base import EventStore, Head, LedgerBusy, NewStreamEvents, VerifyReport
-from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
+from doko_ledger.store.open import open_store
+from doko_ledger.streams import GAME_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
-    from doko_ledger.doppelkopf.audit import AuditReport
-    from doko_ledger.doppelkopf.files.game_file import LoadedGame
-    from doko_ledger.doppelkopf.game.commands import ImposePenalty
-    from doko_ledger.doppelkopf.game.record import GameRecord
-    from doko_ledger.doppelkopf.game.state import GameState
-    from doko_ledger.doppelkopf.nights.book import CardNights
-    from doko_ledger.doppelkopf.nights.place import DealPlace
-    from doko_ledger.doppelkopf.replay import Replay
-    from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-    from doko_ledger.doppelkopf.sight import Sight
-    from doko_ledger.doudizhu.book import DouDizhuGames
-    from doko_ledger.doudizhu.files import LoadedDeal
     from doko_ledger.events.annotations import AnnotationAdded
     from doko_ledger.events.envelope import Recorded
+    from doko_ledger.sight import Sight
     from doko_ledger.store.copy import Copied
-    from doko_ledger.web.join_code import TableJoin
 
-DOUDIZHU_FIRST_EVENT = "DouDizhuDealt"
-"""The first event of a Dou Dizhu game's stream (`doudizhu.events.DouDizhuDealt`)."""
-SESSION_FIRST_EVENT = "SessionStarted"
-"""The first event of a card night's stream (`events.session.SessionStarted`)."""
+B = TypeVar("B", bound=Book)
 
 __all__ = ["DuplicateGame", "GameNotFound", "ImportReport", "Ledger", "game_number"]
 
 IMPORT_BATCH = 200
 
 _log = logging.getLogger("doko_ledger")
-
-
-class GameNotFound(DokoError, LookupError):
-    """A game reference that matches no game, or more than one."""
 
 
 LAST = "last"
@@ -80,59 +61,161 @@ class ImportReport:
     games: int = 0
     events: int = 0
     refused: list[tuple[str, str]] = field(default_factory=list)
+    """Each game refused by `import_games`: its source and why."""
+    sessions: int = 0
+    """Card nights and sessions imported (`import_files`)."""
+    errors: list[str] = field(default_factory=list)
+    """Each file `import_files` refused, in one line naming it, in the order the files were given."""
+
+
+class LoadedGameFile(Protocol):
+    """A game read from its file, of any game: its record (with its id) and its events."""
+
+    @property
+    def record(self) -> Any: ...
+
+    @property
+    def events(self) -> Sequence[Any]: ...
+
+
+Progress = Callable[[int, int], None]
+"""Told how many of the game files of an import were read so far, and of how many."""
 
 
 class Ledger:
     """A ledger file: the event store and the read models derived from it."""
 
-    def __init__(self, store: EventStore) -> None:
-        self.store = store
+    def __init__(self, store: EventStore | Callable[[], EventStore]) -> None:
+        self._books: dict[Game[Any], Any] = {}
+        self._store = store if isinstance(store, EventStore) else None
+        self._open_store = None if isinstance(store, EventStore) else store
         self.behind: str | None = None
         """Why the read models were left behind the log after this ledger appended (None: they
         were not): they catch up on the next read (`refresh`)."""
 
+    @property
+    def store(self) -> EventStore:
+        """The event store (opened here on first use by a ledger opened `when_needed`)."""
+        if self._store is None:
+            assert self._open_store is not None
+            self._store = self._open_store()
+        return self._store
+
     @cached_property
     def projections(self) -> list[runner.Projection]:
-        from doko_ledger.doppelkopf.projection import GamesProjection
-        from doko_ledger.doudizhu.projection import DouDizhuProjection
+        """Every game's read models (`games.Game.projections`)."""
+        return [projection for game in GAMES for projection in game.read_models()]
 
-        return [GamesProjection(), DouDizhuProjection()]
+    def book_of(self, game: Game[B]) -> B:
+        """The book of `game`: what the ledger can do with that game's games and sessions."""
+        book: B | None = self._books.get(game)
+        if book is None:
+            book = self._books[game] = game.book(self.store, self)
+        return book
 
-    @cached_property
-    def nights(self) -> CardNights:
-        """The card nights (Doppelkopf sessions)."""
-        from doko_ledger.doppelkopf.nights.book import CardNights
+    def game_of(self, game_id: str) -> Game[Any]:
+        """Which game a recorded game is (by the first event of its stream)."""
+        first = self.store.first_event_type(game_stream(game_id))
+        game = game_starting_with(first)
+        if game is None:
+            raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
+        return game
 
-        return CardNights(self.store)
-
-    @cached_property
-    def doudizhu(self) -> DouDizhuGames:
-        """The Dou Dizhu games and sessions."""
-        from doko_ledger.doudizhu.book import DouDizhuGames
-
-        return DouDizhuGames(self.store)
+    def book(self, game_id: str) -> Book:
+        """The book of the game `game_id` is a game of."""
+        book: Book = self.book_of(self.game_of(game_id))
+        return book
 
     @classmethod
-    def open(cls, path: str | Path, *, create: bool = False) -> Ledger:
-        return cls(EventStore.open(path, create=create))
+    def open(cls, path: str | Path, *, create: bool = False, when_needed: bool = False) -> Ledger:
+        """The ledger at `path` (a file or a `postgresql://` URL), made there with `create`;
+        `when_needed`: opened (and made) only when first used, so a command that finds nothing
+        to write leaves no new ledger behind."""
+        if when_needed:
+            return cls(lambda: open_store(path, create=create))
+        return cls(open_store(path, create=create))
 
     def close(self) -> None:
-        self.store.close()
+        if self._store is not None:
+            self._store.close()
 
     def __enter__(self) -> Ledger:
         return self
 
     def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
         self.close()
-        problem = self.store.failure(exc)  # an error of the storage (locked, damaged) as one line
+        if self._store is None:
+            return
+        problem = self._store.failure(exc)  # an error of the storage (locked, damaged) as one line
         if problem is not None:
             raise problem from None
 
     # -- writing -------------------------------------------------------------
 
+    def import_files(
+        self, paths: Sequence[str | Path], *, by: str, at: str, progress: Progress | None = None
+    ) -> ImportReport:
+        """Import game and session files of either game (`formats.any_file`): each file is read,
+        validated and replayed whole, then appended atomically; a card night or session as one
+        append, the games in batches as they are read (`import_games`: a game already in the
+        ledger, or twice among the files, is refused). A refused file is reported in
+        `errors` and the others are imported; nothing is written (nor a ledger opened
+        `when_needed` made) unless a file is valid. A failure of the ledger itself (locked,
+        damaged) stops the import."""
+        from doko_ledger.formats import any_file
+        from doko_ledger.formats.yaml_source import SourceError
+        from doko_ledger.store.errors import LedgerError
+
+        report = ImportReport()
+        failed: list[tuple[int, str]] = []  # by the file's place among `paths`, reported in that order
+        place = {str(path): i for i, path in reversed(list(enumerate(paths)))}
+        is_session = [any_file.is_session_file(path) for path in paths]
+        session_paths = [path for path, session in zip(paths, is_session, strict=True) if session]
+        game_paths = [path for path, session in zip(paths, is_session, strict=True) if not session]
+        nights: list[tuple[str, Game[Any], Any]] = []
+        for path in session_paths:
+            try:
+                game, night = any_file.read_game_file(path)
+            except SourceError as exc:
+                failed.append((place[str(path)], str(exc)))
+            else:
+                nights.append((str(path), game, night))
+
+        def read_games() -> Iterator[tuple[str, LoadedGameFile]]:
+            """Each game file read and checked in turn: appended in batches as they come, never
+            all held at once."""
+            for done, path in enumerate(game_paths, 1):
+                try:
+                    loaded = any_file.read_file(path)
+                except SourceError as exc:
+                    failed.append((place[str(path)], str(exc)))
+                else:
+                    yield str(path), loaded
+                if progress is not None:
+                    progress(done, len(game_paths))
+
+        valid = read_games()
+        first = next(valid, None)  # the ledger is written only for a file that is valid
+        if nights or first is not None:
+            for source, game, night in nights:
+                try:
+                    self.book_of(game).import_session(night, by=by, at=at)
+                    report.sessions += 1
+                except LedgerError:  # the ledger's failure (locked, damaged), not the file's: the import stops
+                    raise
+                except DokoError as exc:
+                    failed.append((place[source], f"{source}: {exc}"))
+            if first is not None:
+                games = self.import_games(itertools.chain([first], valid), recorded_by=by, recorded_at=at)
+                failed += [(place[source], f"{source}: {message}") for source, message in games.refused]
+                report.games, report.events = games.games, games.events
+            self.refresh()
+        report.errors = [message for _, message in sorted(failed, key=lambda f: f[0])]
+        return report
+
     def import_games(
         self,
-        games: Iterable[tuple[str, LoadedGame | LoadedDeal]],
+        games: Iterable[tuple[str, LoadedGameFile]],
         *,
         recorded_by: str,
         recorded_at: str,
@@ -181,56 +264,13 @@ class Ledger:
         if progress is not None:
             progress(len(batch))
 
-    def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
-        """Record a penalty in a game (docs/rules.md §9) and return the game's new score (None while
-        the game is still being played)."""
-        from doko_ledger.doppelkopf.game.decide import decide
-
-        self._require_doppelkopf(game_id, "penalties are")
-        stream = game_stream(game_id)
-        stored = self.events(game_id)
-        state = fold(in_force([r.event for r in stored]))
-        events = decide(state, command)
-        self.store.append(stream, events, expected_version=len(stored), recorded_by=by, recorded_at=at)
-        self.refresh()
-        try:
-            return self.score(game_id)
-        except NotScorable:
-            return None
-
-    def undo(self, game_id: str, *, by: str, at: str) -> int:
-        """Take back the game's newest event in force (a card, a call, a penalty) by appending a
-        void; returns the voided event's version."""
-        return self._undo(game_id, by=by, at=at)[0]
-
-    def take_back(self, game_id: str, *, by: str, at: str) -> str:
-        """`undo`, saying what was taken back ("Ben's CK in trick 4 (event 40 of g1)")."""
-        version, what = self._undo(game_id, by=by, at=at)
-        return f"{what} (event {version} of {game_id})"
-
-    def _undo(self, game_id: str, *, by: str, at: str) -> tuple[int, str]:
-        from doko_ledger.doppelkopf.game.undo import taken_back, void_last
-
-        stored = [r.event for r in self.events(game_id)]
-        voided = void_last(stored)
-        self.store.append(game_stream(game_id), [voided], expected_version=len(stored), recorded_by=by, recorded_at=at)
-        self.refresh()
-        return voided.version, taken_back(stored, voided)
-
     def annotate(
         self, game_id: str, trick: int | None, card: int | None, text: str, *, by: str, at: str
     ) -> AnnotationAdded:
-        """Add a note to a game: on the game, a trick, or one card of a trick."""
-        from doko_ledger.doppelkopf.game.notes import annotate
+        """Add a note to a game: on the game, a trick, or one card of a trick (as its game allows)."""
+        return self.book(game_id).annotate(game_id, trick, card, text, by=by, at=at)
 
-        stored = [r.event for r in self.events(game_id)]
-        if trick is not None and self.kind(game_id) == "doudizhu":
-            raise DokoError("a note on a Dou Dizhu game is on the whole game: leave out --trick and --card")
-        note = annotate(fold(in_force(stored)), trick, card, text, author=by, written_at=at)
-        self.store.append(game_stream(game_id), [note], expected_version=len(stored), recorded_by=by, recorded_at=at)
-        return note
-
-    PROJECTIONS = ("games-v2", "doudizhu-v2")
+    PROJECTIONS = projection_names()
     """The names of `projections`: whether they are up to date is asked without loading them."""
 
     def refresh(self) -> None:
@@ -325,135 +365,17 @@ class Ledger:
         stream = self.store.read_stream_events(game_stream(game_id))
         return [] if stream is None else in_force(stream.events)
 
-    def events(self, game_id: str) -> list[Recorded]:
-        return self.store.read_stream(game_stream(game_id))
-
-    def state(self, game_id: str) -> GameState:
-        """The Doppelkopf game as it stands (a Dou Dizhu game's is `doudizhu.state`)."""
-        self._require_doppelkopf(game_id, "this is")
-        return fold(self.game_events(game_id))
-
-    def _require_doppelkopf(self, game_id: str, what: str) -> None:
-        if self.kind(game_id) == "doudizhu":
-            raise DokoError(f"{what} for Doppelkopf games; {game_id} is a Dou Dizhu game")
-
-    def replay(self, game_id: str, before_trick: int | None = None) -> Replay:
-        """The game for a replay, whole or as it stood before trick `before_trick`."""
-        from doko_ledger.doppelkopf.replay import replay
-
-        events = self.game_events(game_id)
-        if before_trick is not None:
-            size = fold(events).hand_size
-            if before_trick > size:
-                raise DokoError(f"there is no trick {before_trick}: a game has {size} tricks")
-        result = replay(events, before_trick)
-        if before_trick is not None and before_trick > len(result.state.tricks) + 1:
-            played = len(result.state.tricks)
-            raise DokoError(f"trick {before_trick} was not played: the game has {played} complete tricks")
-        return result
-
     def notes(self, game_id: str) -> list[AnnotationAdded]:
-        from doko_ledger.doppelkopf.frames import notes_in
-
-        return notes_in(self.game_events(game_id))
-
-    def frames(self, game_id: str, perspective: str = "all", *, player: str | None = None) -> dict[str, Any]:
-        """The game as frames, card by card, as `perspective` saw it: `all`, `tournament` or a
-        player of the game; `player` names a player even when the name is `all` or
-        `tournament` (see `views.frames_view`)."""
-        from doko_ledger.doppelkopf.frames import frames, notes_in
-        from doko_ledger.doppelkopf.sight import ALL, TOURNAMENT
-        from doko_ledger.doppelkopf.views import frames_view
-
-        events = self.game_events(game_id)
-        shown = frames(events)
-        players = shown[-1].state.players
-        if player is not None:
-            player = normalized(player)
-        if player is not None and player not in players:
-            raise DokoError(f"{player!r} did not play in {game_id} (players: {', '.join(players)})")
-        if player is None and perspective not in (ALL, TOURNAMENT, *players):
-            raise DokoError(f"{perspective!r} did not play in {game_id} (players: {', '.join(players)})")
-        place = self.place(game_id)
-        try:
-            result: GameScore | None = score_game(shown[-1].state, place=place)
-        except NotScorable:
-            result = None
-        return frames_view(shown, notes_in(events), perspective, result, place, player=player)
+        """The game's notes, of whichever game it is."""
+        return self.book(game_id).notes(game_id)
 
     def sight(self, game_id: str, viewer: str | None = None) -> Sight:
-        """What `viewer` (the name of whoever looks, None for anyone) may see of the game: while
-        it is a card night's deal being played, only the viewer's own view if they play in it;
-        everything once it is over (`projections.sight`). Dou Dizhu games are recorded whole."""
-        from doko_ledger.doppelkopf.sight import Sight
-        from doko_ledger.projections import game_list
+        """What `viewer` (the name of whoever looks, None for anyone) may see of the game now
+        (its game's book says: `games.Book.sight`)."""
+        return self.book(game_id).sight(game_id, viewer)
 
-        if self.kind(game_id) == "doudizhu":
-            return Sight(game_id, self.doudizhu.state(game_id).players)
-        state = self.state(game_id)
-        name = None if viewer is None else normalized(viewer)
-        seen_by = name if name in state.players else None
-        if state.over:
-            return Sight(game_id, state.players, viewer=seen_by)
-        self.refresh()
-        night = game_list.night_of(self.store.db, game_id)
-        found = None if night is None else self.nights.deal_in_play(night)
-        playing = found[1] if found is not None and found[0] == game_id else None
-        return Sight(game_id, state.players, playing, seen_by)
-
-    def public_games(self) -> list[dict[str, Any]]:
-        """`games` as anyone may see them: each says whether it is a deal being played, and
-        such a deal shows no party and no secret solo (`projections.sight.public_row`)."""
-        from doko_ledger.doppelkopf.sight import public_row
-
-        playing = self.nights.deals_in_play()
-        return [public_row(row, playing.get(row["game_id"])) for row in self.games()]
-
-    def place(self, game_id: str) -> DealPlace | None:
-        """The game's place in the card night whose deal it is: deal number, voided or
-        corrected, bock round (None for a game of no night)."""
-        from doko_ledger.projections import game_list
-
-        self.refresh()
-        if self.behind is not None:  # the read models are behind the log: the night is found in the log
-            night = self.nights.night_naming(game_id)
-        else:
-            scored = game_list.place_of(self.store.db, game_id)  # most look-ups: no fold of the night
-            if scored is not None:
-                return scored
-            night = game_list.night_of(self.store.db, game_id)
-        return None if night is None else self.nights.night(night).places().get(game_id)
-
-    def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:
-        """The game's score under the rules it was played with, or under `rules` (what-if;
-        nothing is written); a card night's deal keeps the night's bock round either way."""
-        return score_game(self.state(game_id), rules, place=self.place(game_id))
-
-    def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> AuditReport:
-        """Every disputable check of one game, and a claimed result explained."""
-        from doko_ledger.doppelkopf.audit import audit
-
-        problems = self.store.verify(game_stream(game_id)).problems
-        recorded = self.events(game_id)
-        return audit(in_force(recorded, [r.event for r in recorded]), problems, claimed, self.place_in_log(game_id))
-
-    def place_in_log(self, game_id: str) -> DealPlace | None:
-        """`place`, from the log alone (no read model): the card nights whose streams name the
-        game, each folded with its games."""
-        from doko_ledger.events.codec import dumps_canonical
-
-        for stream in self.store.streams_mentioning(SESSION_PREFIX, dumps_canonical(game_id)):
-            if self.store.first_event_type(stream) != SESSION_FIRST_EVENT:
-                continue
-            place = self.nights.night(stream[len(SESSION_PREFIX) :]).places().get(game_id)
-            if place is not None:
-                return place
-        return None
-
-    def record(self, game_id: str) -> GameRecord:
-        from doko_ledger.doppelkopf.game.record import from_events
-
-        return from_events(self.game_events(game_id))
+    def events(self, game_id: str) -> list[Recorded]:
+        return self.store.read_stream(game_stream(game_id))
 
     def games(self) -> list[dict[str, Any]]:
         """One row per game from the read models, in recorded order (see `game_rows`)."""
@@ -483,13 +405,6 @@ class Ledger:
             return newest
         return iter(list(itertools.islice(newest, last))[::-1])
 
-    def kind(self, game_id: str) -> str:
-        """Which game a recorded game is: `doppelkopf` or `doudizhu` (by its first event)."""
-        first = self.store.first_event_type(game_stream(game_id))
-        if first is None:
-            raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
-        return "doudizhu" if first == DOUDIZHU_FIRST_EVENT else "doppelkopf"
-
     def verify(self, expect: str | None = None, *, quick: bool = False) -> VerifyReport:
         """Recompute the hash chain over the whole log; with `expect`, also check that the log
         extends that head (noted earlier from `head`). Then check that the read models are
@@ -506,15 +421,6 @@ class Ledger:
         """The hash of the newest event, which covers every event before it: what a group notes
         outside the file to check it later (`verify(expect=...)`)."""
         return self.store.head()
-
-    def table_join_code(self, *, new: bool = False, code: str | None = None) -> TableJoin:
-        """The join code of the table `doko serve` serves this ledger to, and the secret its
-        phones' tokens are made with: kept among the ledger's settings, made once (`new`: a new
-        code; `code`: this one); on a ledger that cannot be written, made for this start only
-        (`TableJoin.not_kept` says why)."""
-        from doko_ledger.web.join_code import table_join
-
-        return table_join(self.store, code=code, new=new)
 
 
 def _why_behind(exc: BaseException) -> str:

@@ -1,12 +1,11 @@
 """The ledger's stream names, shared by every game: a game is `game/<id>` whatever is played
-(its first event says which game it is), a card night `session/<id>`, a Dou Dizhu session
-`doudizhu-session/<id>`."""
+(its first event says which game it is, `games.game_starting_with`), a card night
+`session/<id>`; a game's other streams are its own (a Dou Dizhu session's, `doudizhu.book`)."""
 
 from __future__ import annotations
 
 GAME_PREFIX = "game/"
 SESSION_PREFIX = "session/"
-DOUDIZHU_SESSION_PREFIX = "doudizhu-session/"
 
 
 def game_stream(game_id: str) -> str:

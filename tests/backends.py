@@ -19,6 +19,7 @@ import pytest
 
 from doko_ledger.store.base import EventStore
 from doko_ledger.store.location import is_url
+from doko_ledger.store.open import open_store
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -47,7 +48,7 @@ def ledger_target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
 @pytest.fixture
 def store(ledger_target: str | Path) -> Iterator[EventStore]:
     """A new, empty ledger's store on each database."""
-    opened = EventStore.open(ledger_target, create=True)
+    opened = open_store(ledger_target, create=True)
     yield opened
     opened.close()
 

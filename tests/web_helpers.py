@@ -15,6 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note about httpx; the client works the same
     from fastapi.testclient import TestClient
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.ledger import Ledger
@@ -41,7 +42,7 @@ def start_night(db: Path, session_id: str = "night", players: tuple[str, ...] = 
     with Ledger.open(db, create=True) as ledger:
         chosen = rules_from_mapping({"preset": "standard", **rules})
         command = StartSession(session_id, players, 0, chosen, 8, None, "0.05")
-        ledger.nights.start(command, by="setup", at="2026-12-01T18:00:00+00:00")
+        card_nights(ledger).start(command, by="setup", at="2026-12-01T18:00:00+00:00")
 
 
 def csrf_of(html: str) -> str:
@@ -90,12 +91,12 @@ def play_cards(db: Any, count: int, session_id: str = "night") -> None:
 
     with Ledger.open(db) as ledger:
         for _ in range(count):
-            game = ledger.nights.being_played(session_id)
+            game = card_nights(ledger).being_played(session_id)
             assert game is not None and game.hands is not None, "no deal is being played"
             seat = game.first_leader if game.to_play is None else game.to_play  # the first card ends the reservations
             trick = game.current.cards if game.current is not None else ()
             card = legal_plays(game.hands[seat], trick, game.order)[0]
-            ledger.nights.play(session_id, [str(card)], by="table", at="2026-12-01T19:00:00+00:00")
+            card_nights(ledger).play(session_id, [str(card)], by="table", at="2026-12-01T19:00:00+00:00")
 
 
 def deal(re: list[str], points: int | str, **more: Any) -> dict[str, Any]:
@@ -124,7 +125,7 @@ def standings(db: Path, session_id: str = "night") -> Any:
     from doko_ledger.doppelkopf.views import standings_view
 
     with Ledger.open(db) as ledger:
-        return standings_view(ledger.nights.standings(session_id))
+        return standings_view(card_nights(ledger).standings(session_id))
 
 
 @contextmanager

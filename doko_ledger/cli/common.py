@@ -1,4 +1,4 @@
-"""What every `doko` command shares: the app, its error handling, options, consoles, clock."""
+"""What every `doko` command shares: its error handling, options, consoles, clock."""
 
 from __future__ import annotations
 
@@ -262,13 +262,6 @@ def _command_named(args: list[str]) -> str | None:
             return arg
     return None
 
-
-app = Typer(
-    help="doko_ledger: record, replay and audit Doppelkopf (and Dou Dizhu) games in an append-only ledger.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-)
 
 ByOption = Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")]
 DbOption = Annotated[

@@ -7,7 +7,12 @@ from typing import Annotated
 
 import typer
 
+from doko_ledger.cli import games, nights
 from doko_ledger.cli.common import ByOption, JsonOption, Typer, echo_json, ledger_path, now, out, recorder
+from doko_ledger.games import DOUDIZHU
+
+games.GAME_COMMANDS[DOUDIZHU] = "doko_ledger.cli.doudizhu"  # `doko replay/score/audit/export` on a Dou Dizhu game
+nights.GAME_SESSIONS[DOUDIZHU] = "doko_ledger.cli.doudizhu"  # `doko session list`, `doko standings --session`
 
 ddz_app = Typer(help="Dou Dizhu sessions: start one, record a deal by its facts, close it.", no_args_is_help=True)
 
@@ -30,7 +35,7 @@ def start(
 
     names = quick_entry.names(players, "--players")
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
-        ledger.doudizhu.start_session(session_id, names, played_on=date, by=recorder(by), at=now())
+        ledger.book_of(DOUDIZHU).start_session(session_id, names, played_on=date, by=recorder(by), at=now())
     out().print(f"Dou Dizhu session {session_id} started: {', '.join(names)}")
 
 
@@ -62,8 +67,8 @@ def record(
 
     facts = DouDizhuSummary(landlord, bid, out_first, bombs, rockets, big_bombs)
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = ledger.doudizhu.session_for(session)
-        done = ledger.doudizhu.record_summary(
+        session_id = ledger.book_of(DOUDIZHU).session_for(session)
+        done = ledger.book_of(DOUDIZHU).record_summary(
             session_id, facts, dealer=dealer, opener=opener, by=recorder(by), at=now()
         )
         ledger.refresh()
@@ -83,6 +88,6 @@ def close(ctx: typer.Context, session: SessionOption = None, by: ByOption = None
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = ledger.doudizhu.session_for(session)
-        ledger.doudizhu.close_session(session_id, by=recorder(by), at=now())
+        session_id = ledger.book_of(DOUDIZHU).session_for(session)
+        ledger.book_of(DOUDIZHU).close_session(session_id, by=recorder(by), at=now())
     out().print(f"Dou Dizhu session {session_id} closed")

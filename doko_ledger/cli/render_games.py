@@ -12,12 +12,13 @@ player's score, or only the players while the game has none.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from rich.text import Text
 
 from doko_ledger.doppelkopf.nights.place import deal_marks
+from doko_ledger.games import DOPPELKOPF, DOUDIZHU, Game, game_named
 
 NUMBER_WIDTH = 6
 INDENT = " " * (NUMBER_WIDTH + 2)
@@ -65,17 +66,23 @@ def plain_page(games: Iterable[tuple[int, dict[str, Any]]]) -> str:
 
 
 def _cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
-    """Type, rules, tricks and card points (or stake) of one game of either kind."""
-    if row["game"] == "doudizhu":
-        kind = "Dou Dizhu" + (f" (landlord {row['landlord']})" if row["landlord"] else "")
-        if row["phase"] == "abandoned":
-            return kind + ", redealt", "doudizhu", "0 tricks", "nobody bid"
-        if row.get("summarized"):  # a deal recorded by its facts
-            tricks = "summary"
-        else:
-            tricks = f"{row['tricks']} tricks" + ("" if row["phase"] == "over" else " (unfinished)")
-        won = f"{row['winner']} win, stake {row['stake']}" if row["winner"] else f"stake {row['stake']}"
-        return kind, "doudizhu", tricks, won
+    """Type, rules, tricks and card points (or stake) of one game of any game."""
+    return _CELLS[game_named(row["game"])](row)
+
+
+def _doudizhu_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
+    kind = "Dou Dizhu" + (f" (landlord {row['landlord']})" if row["landlord"] else "")
+    if row["phase"] == "abandoned":
+        return kind + ", redealt", "doudizhu", "0 tricks", "nobody bid"
+    if row.get("summarized"):  # a deal recorded by its facts
+        tricks = "summary"
+    else:
+        tricks = f"{row['tricks']} tricks" + ("" if row["phase"] == "over" else " (unfinished)")
+    won = f"{row['winner']} win, stake {row['stake']}" if row["winner"] else f"stake {row['stake']}"
+    return kind, "doudizhu", tricks, won
+
+
+def _doppelkopf_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
     kind = "thrown in" if row["abandoned"] else row["game_type"] or "reservations open"
     if row["declarer"]:
         kind += f" ({row['declarer']})"
@@ -89,3 +96,10 @@ def _cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
     else:
         points = "points " + " ".join(str(p) for p in row["points"]) if row["tricks_played"] else ""
     return kind, row["rules"], tricks, points
+
+
+_CELLS: dict[Game[Any], Callable[[dict[str, Any]], tuple[str, str, str, str]]] = {
+    DOPPELKOPF: _doppelkopf_cells,
+    DOUDIZHU: _doudizhu_cells,
+}
+"""Each game's cells of a line of the list."""

@@ -117,6 +117,7 @@ def serve(
     from doko_ledger.ledger import Ledger
     from doko_ledger.web import qr
     from doko_ledger.web.app import Settings, create_app
+    from doko_ledger.web.join_code import table_join
 
     code = join_code.strip() if join_code else None
     if code and new_join_code:
@@ -124,7 +125,7 @@ def serve(
     path = ledger_path(ctx)
     _check_port(host, port)
     with Ledger.open(path, create=True) as ledger:  # a fresh ledger can be filled from the phones
-        table = ledger.table_join_code(new=new_join_code, code=code)
+        table = table_join(ledger.store, new=new_join_code, code=code)
     code = table.code
     shown = lan_address() if host in ALL_INTERFACES else host
     url = f"http://{shown}:{port}/"

@@ -36,13 +36,14 @@ from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.game.undo import in_force
+from doko_ledger.doppelkopf.game_list import LISTED
 from doko_ledger.doppelkopf.nights.events import SessionStarted
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.revelations import Revelation, fold_revealing
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.score import GameScore, score_game
-from doko_ledger.projections import game_list, runner
+from doko_ledger.projections import runner
 from doko_ledger.store.base import StreamEvents, stream_events
 from doko_ledger.store.database import Database
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
@@ -176,7 +177,7 @@ class GamesProjection:
             );
             """
         )
-        db.execute(game_list.INDEXES[game_list.DOPPELKOPF_TABLE])  # `#N` and `doko games` read through it
+        db.execute(LISTED.index)  # `#N` and `doko games` read through it
 
     def drop(self, db: Database) -> None:
         db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))

@@ -35,8 +35,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.cards import FUCHS
 from doko_ledger.doppelkopf.events import GameStarted
 from doko_ledger.doppelkopf.game.evolve import fold
@@ -51,8 +52,20 @@ from doko_ledger.events.voiding import in_force
 from doko_ledger.streams import GAME_PREFIX
 
 if TYPE_CHECKING:
+    from doko_ledger.doppelkopf.book import DoppelkopfBook
     from doko_ledger.doppelkopf.nights.night import Night
-    from doko_ledger.ledger import Ledger
+    from doko_ledger.games import Game
+    from doko_ledger.store.base import EventStore
+
+
+class Ledger(Protocol):
+    """What the statistics read of a ledger: its log and its Doppelkopf book."""
+
+    @property
+    def store(self) -> EventStore: ...
+
+    def book_of(self, game: Game[DoppelkopfBook]) -> DoppelkopfBook: ...
+
 
 __all__ = ["AnnouncementStats", "PlayerStats", "SoloStats", "Stats", "ledger_stats", "player_stats", "stats_view"]
 
@@ -332,15 +345,15 @@ def ledger_stats(ledger: Ledger, session_id: str | None = None) -> Stats:
     when it names none. Reads the log (not the read models) in one pass over the game streams.
     """
     if session_id is not None:
-        resolved = ledger.nights.resolve(session_id)
-        night = ledger.nights.night(resolved)
+        resolved = card_nights(ledger).resolve(session_id)
+        night = card_nights(ledger).night(resolved)
         tally = _Fold()
         tally.add_night(night)
         return tally.result(resolved, night.state.players)
     tally = _Fold()
     taken: set[str] = set()
-    for sid in ledger.nights.session_ids():
-        night = ledger.nights.night(sid)
+    for sid in card_nights(ledger).session_ids():
+        night = card_nights(ledger).night(sid)
         taken.update(night.games)  # deals in force, voided and replaced: counted here or never
         tally.add_night(night)
     for stream in ledger.store.iter_stream_events(GAME_PREFIX):

@@ -18,10 +18,11 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine
 from doko_ledger.doppelkopf.score import GameScore
-from doko_ledger.doppelkopf.sight import ALL, TOURNAMENT, as_the_table_knows
+from doko_ledger.doppelkopf.sight import as_the_table_knows
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.sight import ALL, TOURNAMENT
 from doko_ledger.store.base import Head, VerifyReport
 from doko_ledger.store.copy import Copied
 

@@ -7,11 +7,12 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from doko_ledger.doppelkopf.nights.events import DealAdded, SessionClosed
-from doko_ledger.doudizhu import Deal, DealState, decide, fold
+from doko_ledger.doudizhu.commands import Deal
+from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.events import DouDizhuDealt, DouDizhuSessionStarted
+from doko_ledger.doudizhu.evolve import fold
 from doko_ledger.doudizhu.files import (
     DouDizhuRecord,
     DouDizhuSummary,
@@ -20,12 +21,21 @@ from doko_ledger.doudizhu.files import (
     summary_command,
 )
 from doko_ledger.doudizhu.projection import DouDizhuAudit, audit
+from doko_ledger.doudizhu.state import DealState
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
+from doko_ledger.events.sessions import DealAdded, SessionClosed
 from doko_ledger.events.voiding import in_force
 from doko_ledger.names import name_problem
+from doko_ledger.sight import Sight
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
-from doko_ledger.streams import DOUDIZHU_SESSION_PREFIX, game_stream
+from doko_ledger.streams import game_stream
+
+if TYPE_CHECKING:
+    from doko_ledger.games import ReadModels
+
+DOUDIZHU_SESSION_PREFIX = "doudizhu-session/"
+"""The streams of Dou Dizhu sessions: `doudizhu-session/<id>`."""
 
 
 class DouDizhuSessionNotFound(DokoError, LookupError):
@@ -80,11 +90,28 @@ class DouDizhuStandings:
         return self.rows[-1].totals if self.rows else dict.fromkeys(self.players, 0)
 
 
-class DouDizhuGames:
-    """Reading, auditing and session-keeping of Dou Dizhu games."""
+class DouDizhuBook:
+    """Dou Dizhu's book: reading, auditing and session-keeping of Dou Dizhu games (`games.Book`)."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStore, read_models: ReadModels | None = None) -> None:
         self.store = store
+
+    def sight(self, game_id: str, viewer: str | None = None) -> Sight:
+        """Anyone may see all of a Dou Dizhu game: it is recorded whole."""
+        return Sight(game_id, self.state(game_id).players)
+
+    def annotate(
+        self, game_id: str, trick: int | None, card: int | None, text: str, *, by: str, at: str
+    ) -> AnnotationAdded:
+        """Add a note to the whole game (a Dou Dizhu note is on no trick or card)."""
+        from doko_ledger.events.annotations import game_note
+
+        if trick is not None:
+            raise DokoError("a note on a Dou Dizhu game is on the whole game: leave out --trick and --card")
+        stored = self.store.read_stream(game_stream(game_id))
+        added = game_note(text, author=by, written_at=at)
+        self.store.append(game_stream(game_id), [added], expected_version=len(stored), recorded_by=by, recorded_at=at)
+        return added
 
     def events(self, game_id: str) -> list[Any]:
         return in_force([r.event for r in self.store.read_stream(game_stream(game_id))])

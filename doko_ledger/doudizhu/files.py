@@ -39,26 +39,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from doko_ledger.doudizhu import (
-    Bid,
-    CardError,
-    Combination,
-    Deal,
-    DealState,
-    IllegalMove,
-    Kind,
-    PassBid,
-    PassTurn,
-    Play,
-    TakeKitty,
-    decide,
-    evolve,
-    parse_cards,
-    readings,
-)
-from doko_ledger.doudizhu.cards import Hand, Rank, cards_text, hand
-from doko_ledger.doudizhu.commands import Summarize
-from doko_ledger.doudizhu.errors import IllegalSummary
+from doko_ledger.doudizhu.cards import Hand, Rank, cards_text, hand, parse_cards
+from doko_ledger.doudizhu.combinations import Combination, Kind, readings
+from doko_ledger.doudizhu.commands import Bid, Deal, PassBid, PassTurn, Play, Summarize, TakeKitty
+from doko_ledger.doudizhu.decide import decide
+from doko_ledger.doudizhu.errors import CardError, IllegalMove, IllegalSummary
 from doko_ledger.doudizhu.events import (
     BidMade,
     BidPassed,
@@ -67,7 +52,8 @@ from doko_ledger.doudizhu.events import (
     DouDizhuSummarized,
     TurnPassed,
 )
-from doko_ledger.doudizhu.state import Phase
+from doko_ledger.doudizhu.evolve import evolve
+from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.errors import FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml, read_text

@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from doko_ledger.doudizhu import DealState, decide, evolve, fold
 from doko_ledger.doudizhu.cards import cards_text, deck
 from doko_ledger.doudizhu.combinations import describe
 from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, Summarize, TakeKitty
+from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.errors import IllegalMove
 from doko_ledger.doudizhu.events import (
     BidMade,
@@ -34,11 +34,12 @@ from doko_ledger.doudizhu.events import (
     KittyTaken,
     TurnPassed,
 )
-from doko_ledger.doudizhu.state import Move
+from doko_ledger.doudizhu.evolve import evolve, fold
+from doko_ledger.doudizhu.game_list import LISTED
+from doko_ledger.doudizhu.state import DealState, Move
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.voiding import in_force
-from doko_ledger.projections import game_list
 from doko_ledger.projections.checks import Check
 from doko_ledger.store.base import StreamEvents
 from doko_ledger.store.database import Database
@@ -79,7 +80,7 @@ class DouDizhuProjection:
             );
             """
         )
-        db.execute(game_list.INDEXES[game_list.DOUDIZHU_TABLE])  # `#N` and `doko games` read through it
+        db.execute(LISTED.index)  # `#N` and `doko games` read through it
 
     def drop(self, db: Database) -> None:
         db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))

@@ -6,7 +6,15 @@ the replay shows them where they point to, and export writes them out.
 
 from __future__ import annotations
 
+from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import Event, event
+
+MAX_NOTE = 2000
+"""The longest note, in characters."""
+
+
+class NoteRefused(DokoError, ValueError):
+    """A note with no text, or one too long."""
 
 
 @event(version=1)
@@ -20,3 +28,12 @@ class AnnotationAdded(Event):
     text: str
     author: str
     written_at: str
+
+
+def game_note(text: str, *, author: str, written_at: str) -> AnnotationAdded:
+    """A note on a game as a whole; `NoteRefused` for an empty or overlong text."""
+    if not text.strip():
+        raise NoteRefused("a note needs a text")
+    if len(text) > MAX_NOTE:
+        raise NoteRefused(f"a note may be at most {MAX_NOTE} characters, this one has {len(text)}")
+    return AnnotationAdded(None, None, text, author, written_at)

@@ -13,8 +13,8 @@
 - Read models live in the same database and are written in the same transactions.
 - Every error of the database leaves the store as a `LedgerError` (locked: exit 3, damaged: exit 4).
 
-`EventStore.open` takes a path (SQLite, `events.sqlite_store`) or a `postgresql://` URL
-(`events.postgres_store`); nothing above the store can tell which it is on.
+`store.open.open_store` takes a path (SQLite, `store.sqlite`) or a `postgresql://` URL
+(`store.postgres`); nothing above the store can tell which it is on.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 from doko_ledger.errors import DokoError
@@ -33,7 +32,6 @@ from doko_ledger.numbers import shortened
 from doko_ledger.schema_files import known_event_versions
 from doko_ledger.store.database import Database
 from doko_ledger.store.errors import ConcurrencyError, LedgerBusy, LedgerDamaged, LedgerError, LedgerReadOnly
-from doko_ledger.store.location import is_url
 from doko_ledger.store.verify import COLUMNS, VerifyReport, expected_head, verify_log, verify_stream, verify_v1
 
 __all__ = [
@@ -137,27 +135,6 @@ class EventStore:
         self._types_text: str | None = None
         self._log_types_checked = False
         self._scratch = False
-
-    @classmethod
-    def open(cls, target: str | Path, *, create: bool = False) -> EventStore:
-        """Open the ledger at `target`: a path (SQLite) or a `postgresql://` URL. Only with
-        `create`, and only where there is nothing yet (a new or empty file, a database without
-        tables), is a ledger made; read commands never make one, and a database that holds
-        other tables is never touched. A ledger that cannot be written is opened read-only
-        (see `read_only`)."""
-        if is_url(target):
-            try:
-                from doko_ledger.store.postgres import PostgresEventStore
-            except ImportError as exc:  # psycopg is an extra: `pip install 'doko-ledger[postgres]'`
-                raise LedgerError(
-                    f"a PostgreSQL ledger needs psycopg 3 ({exc.name} is not installed):"
-                    " pip install 'doko-ledger[postgres]'"
-                ) from None
-
-            return PostgresEventStore.connect(str(target), create=create)
-        from doko_ledger.store.sqlite import SqliteEventStore
-
-        return SqliteEventStore.open_file(Path(target), create=create)
 
     # -- what each database gives ------------------------------------------------------
 

@@ -3,12 +3,15 @@ the writes the pages use. A refusal is a 4xx with `{"error": "one line"}`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files import quick_entry
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.record import SummaryRecord
@@ -26,6 +29,8 @@ from doko_ledger.doppelkopf.views import (
     settle_view,
     standings_view,
 )
+from doko_ledger.games import DOPPELKOPF, Game
+from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web.common import ApiWriter, now, open_ledger, render
 from doko_ledger.web.forms import checked_request_id
@@ -49,23 +54,34 @@ def health(request: Request) -> dict[str, str]:
         return {"status": "ok"}
 
 
+@dataclass(frozen=True, slots=True)
+class GameViews:
+    """The JSON answers of a game whose games answer for themselves: its score and its audit."""
+
+    score: Callable[[Ledger, str], dict[str, Any]]
+    audit: Callable[[Ledger, str, dict[str, int] | None], dict[str, Any]]
+
+
+GAME_VIEWS: dict[Game[Any], GameViews] = {}
+"""The views of each game whose games answer for themselves, registered by its web module
+(`web/doudizhu.py`); the endpoints below answer for Doppelkopf's games."""
+
+
 @router.get("/games", summary="The recorded games (doko games --json); a deal being played is marked being_played")
 def games(request: Request) -> list[dict[str, Any]]:
     with open_ledger(request) as ledger:
-        return ledger.public_games()
+        return ledger.book_of(DOPPELKOPF).public_games(ledger.games())
 
 
 @router.get("/games/{game}/score", summary="A game's score with its derivation (doko score --json)")
 def score(request: Request, game: str) -> dict[str, Any]:
-    from doko_ledger.doudizhu import projection as doudizhu
-
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
-        if ledger.kind(game_id) == "doudizhu":
-            deal = doudizhu.deal_view(ledger.doudizhu.state(game_id), ledger.doudizhu.notes(game_id))
-            return doudizhu.stake_view(deal)
+        own = GAME_VIEWS.get(ledger.game_of(game_id))
+        if own is not None:
+            return own.score(ledger, game_id)
         ledger.sight(game_id).require_over()
-        return score_view(ledger.score(game_id))
+        return score_view(ledger.book_of(DOPPELKOPF).score(game_id))
 
 
 @router.get("/games/{game}/audit", summary="A game's audit, a claimed result explained (doko audit --json)")
@@ -77,12 +93,11 @@ def audit(
     claim = None if claimed is None else quick_entry.claim(claimed, "claimed")
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
-        if ledger.kind(game_id) == "doudizhu":
-            from doko_ledger.doudizhu.projection import audit_view as doudizhu_audit_view
-
-            return doudizhu_audit_view(ledger.doudizhu.audit(game_id, claim))
+        own = GAME_VIEWS.get(ledger.game_of(game_id))
+        if own is not None:
+            return own.audit(ledger, game_id, claim)
         ledger.sight(game_id).require_over()
-        return audit_view(ledger.audit(game_id, claim))
+        return audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim))
 
 
 @router.get("/games/{game}/notes", summary="A game's notes (doko notes --json)")
@@ -94,10 +109,10 @@ def notes(request: Request, game: str) -> list[dict[str, Any]]:
 @router.get("/nights", summary="The card nights (doko session list --json)")
 def nights(request: Request) -> list[dict[str, Any]]:
     with open_ledger(request) as ledger:
-        rows = [ledger.nights.standings(sid) for sid in ledger.nights.session_ids()]
+        rows = [card_nights(ledger).standings(sid) for sid in card_nights(ledger).session_ids()]
         return [
             {"session": s.session_id, "players": list(s.players), "deals": len(s.rows), "closed": s.closed}
-            | {"game": "doppelkopf", "version": ledger.nights.version(s.session_id)}
+            | {"game": DOPPELKOPF.name, "version": card_nights(ledger).version(s.session_id)}
             for s in rows
         ]
 
@@ -105,15 +120,18 @@ def nights(request: Request) -> list[dict[str, Any]]:
 @router.get("/nights/{session}/standings", summary="A night's standings (doko standings --json)")
 def standings(request: Request, session: str) -> dict[str, Any]:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session)
-        night = ledger.nights.standings(sid)
-        return anchored_standings_view(night, ledger.head()) | {"version": ledger.nights.version(sid)}
+        sid = card_nights(ledger).resolve(session)
+        night = card_nights(ledger).standings(sid)
+        return anchored_standings_view(night, ledger.head()) | {"version": card_nights(ledger).version(sid)}
 
 
 @router.get("/nights/{session}/settle", summary="Who pays whom (doko settle --json)")
 def settle(request: Request, session: str) -> dict[str, Any]:
     with open_ledger(request) as ledger:
-        return settle_view(ledger.nights.standings(ledger.nights.resolve(session)), ledger.head())
+        return settle_view(
+            card_nights(ledger).standings(card_nights(ledger).resolve(session)),
+            ledger.head(),
+        )
 
 
 @router.get("/stats", summary="Per-player statistics (doko stats --json)")
@@ -197,17 +215,17 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
         raise EntryError(f"rules: a preset ({', '.join(PRESETS)}), not {body.rules!r}")
     command = StartSession(body.session_id, players, first, preset(body.rules), body.match, body.played_on, body.rate)
     with open_ledger(request, writing=True) as ledger:
-        ledger.nights.start(command, by=by, at=now())
-        return standings_view(ledger.nights.standings(body.session_id)) | {
-            "version": ledger.nights.version(body.session_id)
+        card_nights(ledger).start(command, by=by, at=now())
+        return standings_view(card_nights(ledger).standings(body.session_id)) | {
+            "version": card_nights(ledger).version(body.session_id)
         }
 
 
 @router.post("/nights/{session}/preview", summary="The next deal's score, nothing written")
 def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session)
-        prepared = ledger.nights.prepare(sid, body.summary(), misdeal=body.misdeal)
+        sid = card_nights(ledger).resolve(session)
+        prepared = card_nights(ledger).prepare(sid, body.summary(), misdeal=body.misdeal)
     return {"game_id": prepared.game_id, "score": None if prepared.score is None else score_view(prepared.score)}
 
 
@@ -221,9 +239,9 @@ def record(
 ) -> dict[str, Any]:
     request_id = checked_request_id(idempotency_key or body.request_id)
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session)
+        sid = card_nights(ledger).resolve(session)
         try:
-            prepared = ledger.nights.prepare(
+            prepared = card_nights(ledger).prepare(
                 sid,
                 body.deal.summary(),
                 misdeal=body.deal.misdeal,
@@ -231,18 +249,18 @@ def record(
                 version=body.version,
                 request_id=request_id,
             )
-            ledger.nights.commit(prepared, by=by, at=now())
+            card_nights(ledger).commit(prepared, by=by, at=now())
         except LedgerBusy:
             raise  # the lock, not another deal (503)
         except ConcurrencyError as exc:
-            told = ledger.nights.change_since(sid, body.version)
+            told = card_nights(ledger).change_since(sid, body.version)
             raise ConcurrencyError(f"{told}: nothing was written" if told else str(exc)) from None
         ledger.refresh()
         return {
             "game_id": prepared.game_id,
             "number": prepared.number,
             "score": None if prepared.score is None else score_view(prepared.score),
-            "version": ledger.nights.version(sid),
+            "version": card_nights(ledger).version(sid),
             "repeated": prepared.repeated,
         }
 
@@ -250,10 +268,10 @@ def record(
 @router.post("/nights/{session}/undo", summary="Take back the night's last deal (doko undo)")
 def undo(request: Request, session: str, body: Versioned, by: ApiWriter) -> dict[str, Any]:
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session)
-        taken = ledger.nights.undo(sid, by=by, at=now(), version=body.version, whole_deal=True)
+        sid = card_nights(ledger).resolve(session)
+        taken = card_nights(ledger).undo(sid, by=by, at=now(), version=body.version, whole_deal=True)
         ledger.refresh()
-        return {"taken_back": taken.game_id, "version": ledger.nights.version(sid)}
+        return {"taken_back": taken.game_id, "version": card_nights(ledger).version(sid)}
 
 
 def _correction_facts(body: DealIn) -> SummaryRecord:
@@ -267,8 +285,8 @@ def _correction_facts(body: DealIn) -> SummaryRecord:
 def correction_preview(request: Request, session: str, game: str, body: DealIn) -> dict[str, Any]:
     summary = _correction_facts(body)
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session)
-        prepared = ledger.nights.prepare_correction(sid, game, summary)
+        sid = card_nights(ledger).resolve(session)
+        prepared = card_nights(ledger).prepare_correction(sid, game, summary)
     return _correction_view(prepared)
 
 
@@ -276,10 +294,10 @@ def correction_preview(request: Request, session: str, game: str, body: DealIn) 
 def correct(request: Request, session: str, game: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
     summary = _correction_facts(body.deal)
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session)
-        prepared = ledger.nights.correct(sid, game, summary, by=by, at=now(), version=body.version)
+        sid = card_nights(ledger).resolve(session)
+        prepared = card_nights(ledger).correct(sid, game, summary, by=by, at=now(), version=body.version)
         ledger.refresh()
-        return _correction_view(prepared) | {"version": ledger.nights.version(sid)}
+        return _correction_view(prepared) | {"version": card_nights(ledger).version(sid)}
 
 
 def _correction_view(prepared: PreparedCorrection) -> dict[str, Any]:

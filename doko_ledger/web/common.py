@@ -22,9 +22,9 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.datastructures import FormData
 
 from doko_ledger.doppelkopf.nights.book import DealAlreadyRecorded
-from doko_ledger.doppelkopf.sight import DealBeingPlayed
 from doko_ledger.errors import DokoError
 from doko_ledger.ledger import Ledger
+from doko_ledger.sight import DealBeingPlayed
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.store.errors import DiskError, LedgerUnreachable
 from doko_ledger.store.location import is_url, shown

@@ -14,13 +14,18 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
+from doko_ledger.doppelkopf.views import notes_view
 from doko_ledger.doudizhu.book import DouDizhuSessionNotFound
 from doko_ledger.doudizhu.book import standings_view as doudizhu_standings_view
 from doko_ledger.doudizhu.files import DouDizhuSummary
 from doko_ledger.doudizhu.projection import score_view, summary_view
 from doko_ledger.errors import DokoError
+from doko_ledger.games import DOUDIZHU
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
+from doko_ledger.web import api as web_api
+from doko_ledger.web import games as web_games
+from doko_ledger.web import nights as web_nights
 from doko_ledger.web.common import ApiWriter, PostedForm, now, open_ledger, render, status_of
 from doko_ledger.web.guard import same
 
@@ -28,6 +33,49 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 api = APIRouter(prefix="/api", tags=["api"])
 
 BIDS = ("1", "2", "3")
+
+
+def _score(ledger: Ledger, game_id: str) -> dict[str, Any]:
+    """A Dou Dizhu game's stake and payments (`doko score --json`)."""
+    from doko_ledger.doudizhu.projection import deal_view, stake_view
+
+    book = ledger.book_of(DOUDIZHU)
+    return stake_view(deal_view(book.state(game_id), book.notes(game_id)))
+
+
+def _audit(ledger: Ledger, game_id: str, claim: dict[str, int] | None) -> dict[str, Any]:
+    """A Dou Dizhu game's audit (`doko audit --json`)."""
+    from doko_ledger.doudizhu.projection import audit_view
+
+    return audit_view(ledger.book_of(DOUDIZHU).audit(game_id, claim))
+
+
+def _page_context(ledger: Ledger, game_id: str, context: dict[str, Any]) -> dict[str, Any]:
+    """What a Dou Dizhu game's page shows: its players, its notes, the summary of the deal."""
+    book = ledger.book_of(DOUDIZHU)
+    dealt = book.state(game_id)
+    return context | {
+        "notes": notes_view(book.notes(game_id)),
+        "players": list(dealt.players),
+        "ddz_summary": summary_view(dealt),
+    }
+
+
+def _page_audit(ledger: Ledger, game_id: str, claim: dict[str, int] | None) -> dict[str, Any]:
+    """A Dou Dizhu game's audit as its page shows it."""
+    report = ledger.book_of(DOUDIZHU).audit(game_id, claim)
+    return {"ok": report.ok, "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks]}
+
+
+def _home_sessions(ledger: Ledger) -> list[Any]:
+    """The Dou Dizhu sessions the home page lists."""
+    book = ledger.book_of(DOUDIZHU)
+    return [book.standings(session_id) for session_id in book.session_ids()]
+
+
+web_nights.HOME_SECTIONS["doudizhu"] = _home_sessions
+web_api.GAME_VIEWS[DOUDIZHU] = web_api.GameViews(score=_score, audit=_audit)
+web_games.GAME_PAGES[DOUDIZHU] = web_games.GamePages(context=_page_context, audit=_page_audit)
 
 
 @dataclass(slots=True)
@@ -68,7 +116,7 @@ def sheet_facts(fields: SheetFields, players: Sequence[str]) -> DouDizhuSummary:
 
 
 def _session(ledger: Ledger, ref: str) -> str:
-    sid = ledger.doudizhu.resolve_session(ref)
+    sid = ledger.book_of(DOUDIZHU).resolve_session(ref)
     if sid is None:
         raise DouDizhuSessionNotFound(f"no Dou Dizhu session {ref!r} in the ledger")
     return sid
@@ -85,7 +133,7 @@ def _page(
     error: str | None = None,
     status: int = 200,
 ) -> Response:
-    games = ledger.doudizhu
+    games = ledger.book_of(DOUDIZHU)
     view = doudizhu_standings_view(games.standings(sid))
     context = {
         "session": view,
@@ -100,7 +148,7 @@ def _page(
 
 
 def _summary(ledger: Ledger, game_id: str) -> dict[str, Any] | None:
-    return summary_view(ledger.doudizhu.state(game_id))
+    return summary_view(ledger.book_of(DOUDIZHU).state(game_id))
 
 
 @router.get("/doudizhu")
@@ -115,7 +163,7 @@ def start_session(request: Request, post: PostedForm) -> Response:
     players = tuple(name for name in (post.get(f"player_{i}") for i in range(4)) if name)
     with open_ledger(request) as ledger:
         try:
-            ledger.doudizhu.start_session(
+            ledger.book_of(DOUDIZHU).start_session(
                 session_id, players, played_on=post.get("played_on") or None, by=post.by, at=now()
             )
         except DokoError as exc:
@@ -149,7 +197,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
     )
     with open_ledger(request) as ledger:
         sid = _session(ledger, session_id)
-        games = ledger.doudizhu
+        games = ledger.book_of(DOUDIZHU)
         version = None
         try:
             version = _version(post.get("version"))
@@ -174,7 +222,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
 def session_live(request: Request, session_id: str, since: int | None = None) -> Response:
     """The session's version, cheap to poll: 304 while the ETag is unchanged."""
     with open_ledger(request) as ledger:
-        games = ledger.doudizhu
+        games = ledger.book_of(DOUDIZHU)
         sid = games.resolve_session(session_id)
         if sid is None:
             return JSONResponse({"error": f"no Dou Dizhu session {session_id!r} in the ledger"}, status_code=404)
@@ -209,8 +257,8 @@ class SheetAt(BaseModel):
 def standings(request: Request, session: str) -> dict[str, Any]:
     with open_ledger(request) as ledger:
         sid = _session(ledger, session)
-        view = doudizhu_standings_view(ledger.doudizhu.standings(sid))
-        return view | {"version": ledger.doudizhu.session_version(sid)}
+        view = doudizhu_standings_view(ledger.book_of(DOUDIZHU).standings(sid))
+        return view | {"version": ledger.book_of(DOUDIZHU).session_version(sid)}
 
 
 @api.post("/doudizhu/{session}/deals", status_code=201, summary="A Dou Dizhu deal by its facts (doko ddz record)")
@@ -219,6 +267,6 @@ def record(request: Request, session: str, body: SheetAt, by: ApiWriter) -> dict
     facts = DouDizhuSummary(deal.landlord, deal.bid, deal.out_first, deal.bombs, deal.rockets, deal.big_bombs)
     with open_ledger(request) as ledger:
         sid = _session(ledger, session)
-        done = ledger.doudizhu.record_summary(sid, facts, expected_version=body.version, by=by, at=now())
+        done = ledger.book_of(DOUDIZHU).record_summary(sid, facts, expected_version=body.version, by=by, at=now())
         ledger.refresh()
     return {"game_id": done.game_id, "version": done.version, **score_view(done.state)}

@@ -4,11 +4,14 @@ claimed result, its notes, and its HTML replay."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files import quick_entry
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.facts import NotScorable
@@ -16,12 +19,27 @@ from doko_ledger.doppelkopf.nights.place import stored_place
 from doko_ledger.doppelkopf.sight import public_row
 from doko_ledger.doppelkopf.views import audit_view, notes_view, score_view
 from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF, Game
 from doko_ledger.ledger import Ledger
 from doko_ledger.web.common import NAME_COOKIE, PostedForm, is_joined, now, open_ledger, player_name, render, status_of
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 _POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+
+
+@dataclass(frozen=True, slots=True)
+class GamePages:
+    """The game page of a game whose games show themselves: what its page shows of one game
+    (added to the context every game's page has), and its audit."""
+
+    context: Callable[[Ledger, str, dict[str, Any]], dict[str, Any]]
+    audit: Callable[[Ledger, str, dict[str, int] | None], dict[str, Any]]
+
+
+GAME_PAGES: dict[Game[Any], GamePages] = {}
+"""The pages of each game whose games show themselves, registered by its web module
+(`web/doudizhu.py`); the pages below show Doppelkopf's games."""
 
 
 def viewer(request: Request) -> str | None:
@@ -33,42 +51,37 @@ def viewer(request: Request) -> str | None:
 @router.get("/games")
 def games_page(request: Request) -> Response:
     with open_ledger(request) as ledger:
-        rows = ledger.public_games()
+        rows = ledger.book_of(DOPPELKOPF).public_games(ledger.games())
     marks = {row["game_id"]: place for row in rows if (place := stored_place(row)) is not None}
     return render(request, "games.html", {"games": rows, "marks": marks})
 
 
 def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str, Any]:
-    kind = ledger.kind(game_id)
+    game = ledger.game_of(game_id)
     sight = ledger.sight(game_id, seen_by)
     row = next((public_row(r, sight.playing) for r in ledger.games() if r["game_id"] == game_id), None)
-    mark = ledger.place(game_id) if kind == "doppelkopf" else None
+    mark = ledger.book_of(DOPPELKOPF).place(game_id) if game is DOPPELKOPF else None
     context: dict[str, Any] = {
         "game_id": game_id,
-        "kind": kind,
+        "kind": game.name,
         "row": row,
         "score": None,
         "unscored": None,
         "mark": mark,
-        "night_open": mark is not None and not ledger.nights.state(mark.session_id).closed,
+        "night_open": mark is not None and not card_nights(ledger).state(mark.session_id).closed,
         "replay_as": next(iter(sight.perspectives()), None),
         "being_played": str(sight.refusal()) if sight.being_played else None,
     }
-    if kind == "doudizhu":
-        context["notes"] = notes_view(ledger.doudizhu.notes(game_id))
-        from doko_ledger.doudizhu.projection import summary_view
-
-        dealt = ledger.doudizhu.state(game_id)
-        context["players"] = list(dealt.players)
-        context["ddz_summary"] = summary_view(dealt)
-        return context
-    state = ledger.state(game_id)
+    own = GAME_PAGES.get(game)
+    if own is not None:
+        return own.context(ledger, game_id, context)
+    state = ledger.book_of(DOPPELKOPF).state(game_id)
     context["players"] = list(state.players)
     context["notes"] = notes_view(ledger.notes(game_id))
     if sight.being_played:
         return context
     try:
-        context["score"] = score_view(ledger.score(game_id))
+        context["score"] = score_view(ledger.book_of(DOPPELKOPF).score(game_id))
     except NotScorable as exc:
         context["unscored"] = str(exc)
     return context
@@ -91,16 +104,14 @@ def audit_page(request: Request, game: str) -> Response:
         typed = {p: request.query_params.get(f"claim_{i}", "").strip() for i, p in enumerate(context["players"])}
         try:
             claim = _claim(typed)
-            report = ledger.doudizhu.audit(game_id, claim) if context["kind"] == "doudizhu" else None
-            view = audit_view(ledger.audit(game_id, claim)) if report is None else None
+            own = GAME_PAGES.get(ledger.game_of(game_id))
+            if own is not None:
+                view = own.audit(ledger, game_id, claim)
+            else:
+                view = audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim))
         except DokoError as exc:
             context |= {"audit_error": str(exc), "typed": typed}
             return render(request, "game.html", context, status=status_of(exc))
-        if report is not None:
-            view = {
-                "ok": report.ok,
-                "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
-            }
         return render(request, "game.html", context | {"audit": view, "typed": typed})
 
 
@@ -135,10 +146,11 @@ def replay_page(request: Request, game: str, perspective: str | None = None) -> 
 
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
-        if ledger.kind(game_id) == "doudizhu":
-            raise DokoError(f"the HTML replay is for Doppelkopf games; {game_id} is a Dou Dizhu game")
+        played = ledger.game_of(game_id)
+        if played is not DOPPELKOPF:
+            raise DokoError(f"the HTML replay is for Doppelkopf games; {game_id} is a {played.title} game")
         shown = ledger.sight(game_id, viewer(request)).perspective(perspective)
-        page = html_replay.dumps(ledger.frames(game_id, shown))
+        page = html_replay.dumps(ledger.book_of(DOPPELKOPF).frames(game_id, shown))
     found = _POLICY.search(page)
     headers = {} if found is None else {"content-security-policy": found.group(1)}
     return HTMLResponse(page, headers=headers)

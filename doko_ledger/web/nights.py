@@ -4,6 +4,7 @@ function, renders."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 from urllib.parse import quote
@@ -11,11 +12,13 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, DealChanged
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS
 from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
 from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web import forms, qr
@@ -39,12 +42,16 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 
 COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 30}
 
+HOME_SECTIONS: dict[str, Callable[[Ledger], Any]] = {}
+"""What the home page shows of the sessions of other games than Doppelkopf, by the name the
+page's template gives each: registered by the game's web module (`web/doudizhu.py`)."""
+
 
 # -- home and joining -------------------------------------------------------------------------
 
 
 def _home(ledger: Ledger) -> dict[str, Any]:
-    nights = ledger.nights
+    nights = card_nights(ledger)
     ids = nights.session_ids()
     open_ids = set(nights.open_ids())
     listed = [standings_view(nights.standings(sid)) for sid in ids]
@@ -58,7 +65,7 @@ def _home(ledger: Ledger) -> dict[str, Any]:
         "open_ids": open_ids,
         "known_names": names,
         "rules_choices": forms.rules_choices(rules),
-        "doudizhu": [ledger.doudizhu.standings(sid) for sid in ledger.doudizhu.session_ids()],
+        **{name: section(ledger) for name, section in HOME_SECTIONS.items()},
         "max_players": MAX_PLAYERS,
         "default_id": date.today().isoformat() if date.today().isoformat() not in ids else "",
     }
@@ -73,10 +80,10 @@ def home(request: Request) -> Response:
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
     with open_ledger(request, writing=True) as ledger:
-        rules = [(sid, ledger.nights.state(sid).rules) for sid in ledger.nights.session_ids()]
+        rules = [(sid, card_nights(ledger).state(sid).rules) for sid in card_nights(ledger).session_ids()]
         try:
             command = forms.start_command(post, rules)
-            ledger.nights.start(command, by=post.by, at=now())
+            card_nights(ledger).start(command, by=post.by, at=now())
         except DokoError as exc:
             context = _home(ledger) | {"start_error": str(exc), "typed": dict(post.form)}
             return render(request, "home.html", context, status=status_of(exc))
@@ -86,11 +93,11 @@ def start_night(request: Request, post: PostedForm) -> Response:
 def _join_players(request: Request, ledger: Ledger) -> tuple[tuple[str, ...], bool]:
     """The names to choose from on the join page, and whether they are the open night's table
     (else the names of the earlier nights, the newest first)."""
-    open_ids = ledger.nights.open_ids()
+    open_ids = card_nights(ledger).open_ids()
     if open_ids:
-        return ledger.nights.state(open_ids[0]).players, True
-    sids = reversed(ledger.nights.session_ids())
-    known = [p for sid in sids for p in ledger.nights.state(sid).players]
+        return card_nights(ledger).state(open_ids[0]).players, True
+    sids = reversed(card_nights(ledger).session_ids())
+    known = [p for sid in sids for p in card_nights(ledger).state(sid).players]
     return tuple(dict.fromkeys(known))[:16], False
 
 
@@ -174,8 +181,8 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
 @router.get("/nights/{session_id}")
 def night_page(request: Request, session_id: str, new: str | None = None) -> Response:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        context = night_context(ledger.nights, sid) | {"new": new}
+        sid = card_nights(ledger).resolve(session_id)
+        context = night_context(card_nights(ledger), sid) | {"new": new}
     settings = settings_of(request)
     if settings.join_url:
         context |= {"qr": qr.svg(settings.join_url), "join_code": settings.join_code}
@@ -186,8 +193,8 @@ def night_page(request: Request, session_id: str, new: str | None = None) -> Res
 def night_fragment(request: Request, session_id: str) -> Response:
     """The changing part of the night page, for the live update."""
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        return render(request, "_night_live.html", night_context(ledger.nights, sid))
+        sid = card_nights(ledger).resolve(session_id)
+        return render(request, "_night_live.html", night_context(card_nights(ledger), sid))
 
 
 def live_tag(nights: CardNights, session_id: str) -> str:
@@ -205,13 +212,13 @@ def night_live(request: Request, session_id: str, since: int | None = None) -> R
     """The night's version, cheap to poll: 304 while the ETag (the night's version and the
     ledger's newest position) is unchanged."""
     with open_ledger(request) as ledger:
-        version = ledger.nights.version(session_id)
+        version = card_nights(ledger).version(session_id)
         if version == 0:
             return JSONResponse({"error": f"no card night {session_id!r} in the ledger"}, status_code=404)
-        tag = live_tag(ledger.nights, session_id)
+        tag = live_tag(card_nights(ledger), session_id)
         if same(request.headers.get("if-none-match"), tag):
             return Response(status_code=304, headers={"etag": tag})
-        text = ledger.nights.change_since(session_id, since) if since is not None and since < version else ""
+        text = card_nights(ledger).change_since(session_id, since) if since is not None and since < version else ""
     return JSONResponse({"version": version, "change": text}, headers={"etag": tag, "cache-control": "no-cache"})
 
 
@@ -231,7 +238,7 @@ def _deal_page(
     status: int = 200,
     stale: dict[str, Any] | None = None,
 ) -> Response:
-    page = ledger.nights.page(session_id)
+    page = card_nights(ledger).page(session_id)
     table = page.standings
     context = {
         "night": standings_view(table),
@@ -243,7 +250,7 @@ def _deal_page(
         "calls": forms.CALLS,
         "specials": forms.SPECIALS,
         "correcting": correcting,
-        "old": None if correcting is None else score_view(ledger.score(correcting)),
+        "old": None if correcting is None else score_view(ledger.book_of(DOPPELKOPF).score(correcting)),
         "preview": preview,
         "error": error,
         "bock": table.next.multiplier,
@@ -256,8 +263,8 @@ def _deal_page(
 @router.get("/nights/{session_id}/record")
 def record_form(request: Request, session_id: str) -> Response:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        first = ledger.nights.page(sid).default_game_type  # a forced solo due: a solo, never "normal"
+        sid = card_nights(ledger).resolve(session_id)
+        first = card_nights(ledger).page(sid).default_game_type  # a forced solo due: a solo, never "normal"
         return _deal_page(request, ledger, sid, forms.DealFields(game=first.value))
 
 
@@ -271,7 +278,7 @@ def _version(post: Any) -> int:
 def _stale_page(request: Request, ledger: Ledger, sid: str, deal: int, post: PostedForm, exc: DokoError) -> Response:
     """A form for a deal that was recorded meanwhile: what was recorded, an empty form for the
     next deal, and the typed facts offered for it (never recorded as it)."""
-    recorded = ledger.nights.recorded_deal(sid, deal)
+    recorded = card_nights(ledger).recorded_deal(sid, deal)
     stale = {
         "deal": deal,
         "game_id": recorded.game_id,
@@ -289,8 +296,8 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
     shows the form again with the facts posted (the facts of a stale form offered again)."""
     action = post.get("action")
     with open_ledger(request, writing=action == "record") as ledger:
-        sid = ledger.nights.resolve(session_id)
-        playing = ledger.nights.standings(sid).next.playing
+        sid = card_nights(ledger).resolve(session_id)
+        playing = card_nights(ledger).standings(sid).next.playing
         fields = forms.deal_fields(post, playing)
         if action == "fill":
             return _deal_page(request, ledger, sid, fields)
@@ -298,17 +305,17 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
         try:
             summary = None if fields.misdeal else forms.summary_of(fields)
             if action != "record":  # the same decision, not appended
-                prepared = ledger.nights.prepare(sid, summary, misdeal=fields.misdeal, deal=deal)
+                prepared = card_nights(ledger).prepare(sid, summary, misdeal=fields.misdeal, deal=deal)
                 preview = {
                     "score": None if prepared.score is None else score_view(prepared.score),
                     "next": prepared.night.schedule().next,
                     "game_id": prepared.game_id,
                 }
                 return _deal_page(request, ledger, sid, fields, version=version, preview=preview)
-            prepared = ledger.nights.prepare(
+            prepared = card_nights(ledger).prepare(
                 sid, summary, misdeal=fields.misdeal, deal=deal, version=version, request_id=request_id
             )
-            ledger.nights.commit(prepared, by=post.by, at=now())
+            card_nights(ledger).commit(prepared, by=post.by, at=now())
             ledger.refresh()
         except DealAlreadyRecorded as exc:  # another phone recorded this form's deal: this form is done
             assert deal is not None
@@ -316,7 +323,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
         except LedgerBusy as exc:  # the lock, not another deal: the form stays as it was
             return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
         except ConcurrencyError:
-            text = ledger.nights.change_since(sid, version) or "someone else recorded first"
+            text = card_nights(ledger).change_since(sid, version) or "someone else recorded first"
             error = f"{text}: nothing was recorded from this form. Check it and record again if it is a new deal."
             return _deal_page(request, ledger, sid, fields, error=error, status=409)
         except DokoError as exc:
@@ -327,16 +334,16 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
 @router.post("/nights/{session_id}/undo")
 def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session_id)
+        sid = card_nights(ledger).resolve(session_id)
         version = _version(post)
         try:
-            ledger.nights.undo(sid, by=post.by, at=now(), version=version, whole_deal=True)
+            card_nights(ledger).undo(sid, by=post.by, at=now(), version=version, whole_deal=True)
             ledger.refresh()
         except DokoError as exc:
             message = str(exc)
             if isinstance(exc, ConcurrencyError):
-                message = (ledger.nights.change_since(sid, version) or message) + ": nothing was taken back"
-            context = night_context(ledger.nights, sid) | {"error": message}
+                message = (card_nights(ledger).change_since(sid, version) or message) + ": nothing was taken back"
+            context = night_context(card_nights(ledger), sid) | {"error": message}
             return render(request, "night.html", context, status=status_of(exc))
     return RedirectResponse(f"/nights/{sid}", status_code=303)
 
@@ -344,16 +351,16 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
 @router.post("/nights/{session_id}/close")
 def close_night(request: Request, session_id: str, post: PostedForm) -> Response:
     with open_ledger(request, writing=True) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        ledger.nights.close(sid, by=post.by, at=now())
+        sid = card_nights(ledger).resolve(session_id)
+        card_nights(ledger).close(sid, by=post.by, at=now())
     return RedirectResponse(f"/nights/{sid}", status_code=303)
 
 
 @router.get("/nights/{session_id}/deals/{game_id}/correct")
 def correct_form(request: Request, session_id: str, game_id: str) -> Response:
     with open_ledger(request) as ledger:
-        sid = ledger.nights.resolve(session_id)
-        record = ledger.record(game_id)
+        sid = card_nights(ledger).resolve(session_id)
+        record = ledger.book_of(DOPPELKOPF).record(game_id)
         summary = record.summary
         fields = forms.DealFields() if summary is None else forms.fields_of(summary, record.players)
         return _deal_page(request, ledger, sid, fields, correcting=game_id)
@@ -363,18 +370,20 @@ def correct_form(request: Request, session_id: str, game_id: str) -> Response:
 def correct_deal(request: Request, session_id: str, game_id: str, post: PostedForm) -> Response:
     """Preview the corrected score beside the old one, or record the correction."""
     with open_ledger(request, writing=post.get("action") == "record") as ledger:
-        sid = ledger.nights.resolve(session_id)
-        players = ledger.record(game_id).players
+        sid = card_nights(ledger).resolve(session_id)
+        players = ledger.book_of(DOPPELKOPF).record(game_id).players
         fields = forms.deal_fields(post, players)
         version = _version(post)
         try:
             summary = forms.summary_of(fields)
             if post.get("action") != "record":
-                prepared = ledger.nights.prepare_correction(sid, game_id, summary, version=version)  # not appended
+                prepared = card_nights(ledger).prepare_correction(
+                    sid, game_id, summary, version=version
+                )  # not appended
                 score = None if prepared.after is None else score_view(prepared.after)
                 preview = {"score": score, "next": None, "game_id": game_id}
                 return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)
-            ledger.nights.correct(sid, game_id, summary, by=post.by, at=now(), version=version)
+            card_nights(ledger).correct(sid, game_id, summary, by=post.by, at=now(), version=version)
             ledger.refresh()
         except DealChanged as exc:  # the deal itself was corrected or taken back: this form is done
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=str(exc), status=409)
@@ -383,7 +392,7 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
                 request, ledger, sid, fields, version=version, correcting=game_id, error=str(exc), status=status_of(exc)
             )
         except ConcurrencyError:
-            text = ledger.nights.change_since(sid, version) or "someone else changed the night first"
+            text = card_nights(ledger).change_since(sid, version) or "someone else changed the night first"
             error = f"{text}: nothing was corrected from this form."
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=error, status=409)
         except DokoError as exc:

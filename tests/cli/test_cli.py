@@ -21,7 +21,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.events.codec import dumps_canonical, to_payload
-from doko_ledger.store.base import EventStore
+from doko_ledger.store.open import open_store
 
 if TYPE_CHECKING:
     from conftest import RandomGame
@@ -288,7 +288,7 @@ def test_games_before_any_import_is_an_error(cli: Cli, ledger_path: Path, tmp_pa
 
 
 def test_games_on_a_ledger_without_events(cli: Cli, ledger_path: Path) -> None:
-    EventStore.open(ledger_path, create=True).close()
+    open_store(ledger_path, create=True).close()
     assert as_json(cli("games", "--json")) == []
     assert listed_games(ok(cli("games")).stdout) == []
 

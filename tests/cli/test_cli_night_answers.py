@@ -17,6 +17,8 @@ from test_cli_nights import FOUR, SEED, _rest_of_the_game, record, standings, st
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
+from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.games import DOPPELKOPF
 
 Cli = Callable[..., Result]
 
@@ -148,7 +150,7 @@ def test_the_last_card_at_the_prompt_shows_the_result(
     ok(cli("deal", "--seed", SEED))
     ok(cli("play", "Dirk=club_solo"))
     rest = _rest_of_the_game(ledger_path, "p", "p-01")
-    monkeypatch.setattr("doko_ledger.cli.nights.interactive", lambda: True)
+    monkeypatch.setattr("doko_ledger.cli.table.interactive", lambda: True)
     result = CliRunner().invoke(
         app, ["--db", str(ledger_path), "play"], input="\n".join(rest) + "\n", env=CLI_ENV, catch_exceptions=True
     )
@@ -290,8 +292,8 @@ def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_ni
     """`Ledger.place` reads a scored deal's place from the read models (one look-up, no fold of
     the night): for every deal, in force, in a bock round, voided and corrected, it is the
     place the night's own events give, and it follows a void that takes a bock round away."""
+    from doko_ledger.doppelkopf import game_list
     from doko_ledger.ledger import Ledger
-    from doko_ledger.projections import game_list
 
     cli = bock_night
     for points in ("150", "121", "119"):
@@ -302,9 +304,9 @@ def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_ni
     def places() -> dict[str, Any]:
         with Ledger.open(ledger_path) as ledger:
             ledger.refresh()
-            folded = ledger.nights.night("b").places()
+            folded = card_nights(ledger).night("b").places()
             read = {game_id: game_list.place_of(ledger.store.db, game_id) for game_id in folded}
-            assert {g: ledger.place(g) for g in folded} == folded
+            assert {g: ledger.book_of(DOPPELKOPF).place(g) for g in folded} == folded
         assert read == folded
         return folded
 

@@ -18,6 +18,7 @@ from backends import ledger_path_on_both  # noqa: F401  (every test on both data
 from cli_helpers import as_json, exists, flat, ok, refused, snapshot
 from typer.testing import Result
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.events import CardPlayed
 from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.rules.play import legal_plays
@@ -765,7 +766,7 @@ def test_the_same_seed_deals_the_same_hands(cli: Cli, tmp_path: Path) -> None:
 def _rest_of_the_game(ledger_path: Path, session: str, game: str) -> list[str]:
     """The remaining cards of a dealt game in play order: each time the first legal card."""
     with Ledger.open(ledger_path) as ledger:
-        state = ledger.nights.night(session).games[game]
+        state = card_nights(ledger).night(session).games[game]
     cards = []
     while not state.finished:
         seat = state.to_play

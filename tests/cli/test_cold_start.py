@@ -70,9 +70,10 @@ def test_a_command_runs_alike_in_the_app_built_for_it(db: Path, args: list[str])
 def test_reading_and_scoring_a_game_loads_no_command(db: Path) -> None:
     code = (
         "import sys\n"
+        "from doko_ledger.games import DOPPELKOPF\n"
         "from doko_ledger.ledger import Ledger\n"
         f"with Ledger.open({str(db)!r}) as ledger:\n"
-        "    ledger.score(ledger.resolve('last'))\n"
+        "    ledger.book_of(DOPPELKOPF).score(ledger.resolve('last'))\n"
         "print(sorted(m for m in sys.modules if m.startswith('doko_ledger.doppelkopf.game.')))\n"
     )
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -30,6 +30,7 @@ from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.doppelkopf.game.record import from_events
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def views(tmp_path_factory: pytest.TempPathFactory, make_game: MakeGame) -> dict
     games = [("full", game_file.read_file(NORMAL)), ("partial", partial), ("summary", game_file.read_file(SUMMARY))]
     with Ledger.open(tmp_path_factory.mktemp("stepper") / "ledger.sqlite", create=True) as ledger:
         ledger.import_games(games, recorded_by="test", recorded_at=AT)
-        return {name: ledger.frames(loaded.record.id) for name, loaded in games}
+        return {name: ledger.book_of(DOPPELKOPF).frames(loaded.record.id) for name, loaded in games}
 
 
 def cards_of(view: dict[str, Any]) -> list[int]:

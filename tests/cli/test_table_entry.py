@@ -17,9 +17,8 @@ from cli_helpers import as_json, flat, ok, refused, snapshot, table_rows
 from conftest import CLI_ENV
 from typer.testing import CliRunner, Result
 
-from doko_ledger.cli import nights
-from doko_ledger.cli.app import main as _main  # noqa: F401  (registers every command)
-from doko_ledger.cli.common import app
+from doko_ledger.cli import table
+from doko_ledger.cli.app import app
 from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.doppelkopf.files.quick_entry import EntryError, summary
 from doko_ledger.doppelkopf.rules.game_types import GameType, GameTypeError, allowed_game_types, parse_game_type
@@ -46,7 +45,7 @@ def cli(ledger_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
 
 @pytest.fixture
 def at_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(nights, "interactive", lambda: True)
+    monkeypatch.setattr(table, "interactive", lambda: True)
 
 
 def start(cli: Cli, players: str = FOUR, *options: str) -> None:

@@ -20,6 +20,7 @@ from typer.testing import Result
 from doko_ledger.cli import render_frames
 from doko_ledger.cli.common import err_console, out
 from doko_ledger.cli.user_text import escaped, spreadsheet_cell, user_text
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 Cli = Callable[..., Result]
@@ -105,7 +106,7 @@ def test_player_names_are_printed_as_written(hostile: Cli, args: tuple[str, ...]
 def test_the_stepper_frames_show_names_and_notes_as_text(hostile: Cli, ledger_path: Path) -> None:
     """The interactive replay draws `render_frames.frame` on the CLI's console: every frame."""
     with Ledger.open(ledger_path) as ledger:
-        view = ledger.frames(GAME, "all")
+        view = ledger.book_of(DOPPELKOPF).frames(GAME, "all")
     console = out()
     with console.capture() as capture:
         for index in range(len(view["frames"])):

@@ -19,6 +19,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.events.codec import to_payload
 from doko_ledger.formats.yaml_source import MAX_FILE_BYTES, SourceError
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -189,14 +190,14 @@ def test_export_then_import_gives_identical_event_payloads(
     game_id = loaded.record.id
     with Ledger.open(tmp_path / "one.sqlite", create=True) as one:
         one.import_games([("first.yaml", loaded)], recorded_by="a", recorded_at="2026-01-01T00:00:00+00:00")
-        exported = game_file.dumps(one.record(game_id))
+        exported = game_file.dumps(one.book_of(DOPPELKOPF).record(game_id))
         first = _payloads(one, game_id)
     assert exported == text
     with Ledger.open(tmp_path / "two.sqlite", create=True) as two:
         again = game_file.read(exported, "exported.yaml")
         two.import_games([("exported.yaml", again)], recorded_by="b", recorded_at="2027-01-01T00:00:00+00:00")
         assert _payloads(two, game_id) == first
-        assert game_file.dumps(two.record(game_id)) == text
+        assert game_file.dumps(two.book_of(DOPPELKOPF).record(game_id)) == text
 
 
 # -- lenient reading, canonical writing ------------------------------------------------------

@@ -27,6 +27,7 @@ from doko_ledger.doppelkopf.game.record import from_events
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.errors import DokoError
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -203,8 +204,10 @@ def test_each_note_sits_on_its_frame(cli: Cli, ledger_path: Path, perspective: s
     with Ledger.open(ledger_path) as ledger:
         for game in ("#1", "#2", "#3", "#4"):
             gid = ledger.resolve(game)
-            seen_as = ledger.state(gid).players[1] if perspective == "second player" else perspective
-            view = ledger.frames(gid, seen_as)
+            seen_as = (
+                ledger.book_of(DOPPELKOPF).state(gid).players[1] if perspective == "second player" else perspective
+            )
+            view = ledger.book_of(DOPPELKOPF).frames(gid, seen_as)
             found = {n["text"]: frame["step"] for frame in view["frames"] for n in frame["notes"]}
             expected = {f"note {i}": step for i, (g, _, _, step) in enumerate(PLACED) if g == game}
             assert found == expected, game
@@ -218,7 +221,7 @@ def test_each_note_sits_on_its_frame(cli: Cli, ledger_path: Path, perspective: s
 def test_the_stepper_draws_a_note_on_its_frame_only(cli: Cli, ledger_path: Path) -> None:
     ok(cli("annotate", "#1", "what a Fuchs", "--trick", "2", "--card", "3", "--by", "Clara"))
     with Ledger.open(ledger_path) as ledger:
-        view = ledger.frames(NORMAL_ID, "Anna")
+        view = ledger.book_of(DOPPELKOPF).frames(NORMAL_ID, "Anna")
 
     def drawn(index: int) -> str:
         console = Console(width=120, record=True, color_system=None, file=io.StringIO())
@@ -394,7 +397,7 @@ def test_export_and_import_under_a_new_id_keep_the_notes(cli: Cli, tmp_path: Pat
     assert again == copy.read_text(encoding="utf-8")
     # the copy's notes sit where the original's do
     with Ledger.open(ledger_path) as ledger:
-        first, second = ledger.frames(NORMAL_ID), ledger.frames("the-copy")
+        first, second = ledger.book_of(DOPPELKOPF).frames(NORMAL_ID), ledger.book_of(DOPPELKOPF).frames("the-copy")
     assert [f["notes"] for f in first["frames"]] == [f["notes"] for f in second["frames"]]
 
 

@@ -39,6 +39,7 @@ from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.streams import game_stream
 
@@ -467,8 +468,8 @@ def check(report: Any, name: str) -> Any:
 
 
 def test_the_audit_allows_mixed_parity_from_a_penalty_in_a_solo(ledger: Ledger) -> None:
-    ledger.impose_penalty(CLUB_SOLO_ID, minor(BEN, harms_soloist=True), by=BY, at=AT)
-    report = ledger.audit(CLUB_SOLO_ID)
+    ledger.book_of(DOPPELKOPF).impose_penalty(CLUB_SOLO_ID, minor(BEN, harms_soloist=True), by=BY, at=AT)
+    report = ledger.book_of(DOPPELKOPF).audit(CLUB_SOLO_ID)
     parity = check(report, "all scores even or all odd")
     assert parity.ok
     assert parity.details[0] == "-9 +1 +4 +4"
@@ -479,8 +480,8 @@ def test_the_audit_allows_mixed_parity_from_a_penalty_in_a_solo(ledger: Ledger) 
 
 
 def test_the_audit_of_a_normal_game_with_a_minor_penalty(ledger: Ledger) -> None:
-    ledger.impose_penalty(NORMAL_ID, minor(BEN), by=BY, at=AT)
-    report = ledger.audit(NORMAL_ID)
+    ledger.book_of(DOPPELKOPF).impose_penalty(NORMAL_ID, minor(BEN), by=BY, at=AT)
+    report = ledger.book_of(DOPPELKOPF).audit(NORMAL_ID)
     parity = check(report, "all scores even or all odd")
     assert parity.ok
     assert parity.details == ["+4 -6 -2 +4"]
@@ -488,8 +489,8 @@ def test_the_audit_of_a_normal_game_with_a_minor_penalty(ledger: Ledger) -> None
 
 
 def test_the_audit_of_a_void_game(ledger: Ledger) -> None:
-    ledger.impose_penalty(CLUB_SOLO_ID, severe(CLARA), by=BY, at=AT)
-    report = ledger.audit(CLUB_SOLO_ID)
+    ledger.book_of(DOPPELKOPF).impose_penalty(CLUB_SOLO_ID, severe(CLARA), by=BY, at=AT)
+    report = ledger.book_of(DOPPELKOPF).audit(CLUB_SOLO_ID)
     assert report.score is not None and report.score.deltas == (12, 0, -12, 0)
     assert report.ok, [c for c in report.checks if not c.ok]
 
@@ -508,14 +509,14 @@ def test_the_audit_fails_mixed_parity_except_for_a_penalty_in_a_solo(
 ) -> None:
     """Mixed scores cannot be recorded in a normal game; the audit is handed some to judge."""
     if penalty is not None:
-        ledger.impose_penalty(game_id, penalty, by=BY, at=AT)
+        ledger.book_of(DOPPELKOPF).impose_penalty(game_id, penalty, by=BY, at=AT)
     real = score_game
 
     def mixed(state: GameState, rules: Any = None, **options: Any) -> GameScore:
         return replace(real(state, rules, **options), deltas=(2, -1, -1, 0))
 
     monkeypatch.setattr(audit_module, "score_game", mixed)
-    report = ledger.audit(game_id)
+    report = ledger.book_of(DOPPELKOPF).audit(game_id)
     assert check(report, "scores sum to zero").ok
     assert check(report, "all scores even or all odd").ok is passes
 
@@ -531,7 +532,7 @@ def test_the_standings_include_a_penalty(cli: Cli, ledger_path: Path) -> None:
     start_night(cli)
     ok(cli("record", "--re", "Anna,Clara", "--re-points", "150", "--yes"))  # Re wins 1: +1 -1 +1 -1
     with Ledger.open(ledger_path) as opened:
-        result = opened.impose_penalty("n-01", minor(BEN), by=BY, at=AT)
+        result = opened.book_of(DOPPELKOPF).impose_penalty("n-01", minor(BEN), by=BY, at=AT)
     # (+1, -1, +1, -1) + (+1, -3, +1, +1) = (+2, -4, +2, 0)
     assert result.by_player == {"Anna": 2, "Ben": -4, "Clara": 2, "Dirk": 0}
     ok(cli("record", "--re", "Ben,Dirk", "--re-points", "150", "--yes"))  # +1 for Ben and Dirk
@@ -549,7 +550,7 @@ def test_a_void_deal_scores_its_penalty_and_the_dealer_moves_on(cli: Cli, ledger
     start_night(cli)
     ok(cli("record", "--re", "Anna,Clara", "--re-points", "150", "--yes"))
     with Ledger.open(ledger_path) as opened:
-        opened.impose_penalty("n-01", severe(BEN), by=BY, at=AT)
+        opened.book_of(DOPPELKOPF).impose_penalty("n-01", severe(BEN), by=BY, at=AT)
     night = json.loads(ok(cli("standings", "--json")).stdout)
     # the deal's +1/-1 is dropped: Ben -12, the others +4
     assert night["deals"][0]["points"] == {"Anna": 4, "Ben": -12, "Clara": 4, "Dirk": 4}
@@ -564,7 +565,7 @@ def test_a_severe_penalty_on_a_deal_of_facts_counts_its_denials(cli: Cli, ledger
     start_night(cli)
     ok(cli("record", "--re", "Anna,Clara", "--re-points", "150", "--call", "Anna=no90", "--yes"))
     with Ledger.open(ledger_path) as opened:
-        result = opened.impose_penalty("n-01", severe(BEN), by=BY, at=AT)
+        result = opened.book_of(DOPPELKOPF).impose_penalty("n-01", severe(BEN), by=BY, at=AT)
     # Re (Anna) said no 90: one denial against Ben (Kontra): -15, the others +5
     assert result.by_player == {"Anna": 5, "Ben": -15, "Clara": 5, "Dirk": 5}
     assert night_points(cli) == [result.by_player]
@@ -630,7 +631,7 @@ def test_export_writes_the_penalty_with_its_counted_denials(cli: Cli, ledger_pat
     assert game_file.dumps(game_file.loads(exported)) == exported
     assert deltas(game_file.read(exported).state) == (8, -24, 8, 8)
     with Ledger.open(ledger_path) as opened:
-        assert game_file.dumps(opened.record(SCHWARZ_ID)) == exported
+        assert game_file.dumps(opened.book_of(DOPPELKOPF).record(SCHWARZ_ID)) == exported
 
 
 # -- the CLI ----------------------------------------------------------------------------
@@ -710,10 +711,10 @@ def test_undoing_a_severe_penalty_lets_the_game_go_on(tmp_path: Path) -> None:
         record = from_events(events)
         loaded = game_file.read(game_file.dumps(record))
         opened.import_games([("half", loaded)], recorded_by=BY, recorded_at=AT)
-        opened.impose_penalty(NORMAL_ID, severe(BEN), by=BY, at=AT)
-        assert opened.state(NORMAL_ID).void
-        assert opened.undo(NORMAL_ID, by=BY, at=AT) == len(events) + 1
-        state = opened.state(NORMAL_ID)
+        opened.book_of(DOPPELKOPF).impose_penalty(NORMAL_ID, severe(BEN), by=BY, at=AT)
+        assert opened.book_of(DOPPELKOPF).state(NORMAL_ID).void
+        assert opened.book_of(DOPPELKOPF).undo(NORMAL_ID, by=BY, at=AT) == len(events) + 1
+        state = opened.book_of(DOPPELKOPF).state(NORMAL_ID)
         assert not state.void and state.penalties == ()
         assert decide(state, next_play(state))
 
@@ -737,7 +738,7 @@ def next_token(ledger_path: Path, game_id: str) -> str:
     """A legal next card of a deal being played; the first card (which settles the
     reservations: everybody healthy) is any card of the dealer's left."""
     with Ledger.open(ledger_path) as opened:
-        state = opened.state(game_id)
+        state = opened.book_of(DOPPELKOPF).state(game_id)
     if state.to_play is None and not state.declared:
         assert state.hands is not None
         return str(state.hands[(state.dealer + 1) % 4][0])
@@ -756,7 +757,7 @@ def append_penalty(ledger_path: Path, game_id: str, command: ImposePenalty) -> N
     """What `Ledger.impose_penalty` appends, without the score it returns (an unfinished game
     has none)."""
     with Ledger.open(ledger_path) as opened:
-        events = decide(opened.state(game_id), command)
+        events = decide(opened.book_of(DOPPELKOPF).state(game_id), command)
         version = len(opened.events(game_id))
         opened.store.append(game_stream(game_id), events, expected_version=version, recorded_by=BY, recorded_at=AT)
 
@@ -766,7 +767,7 @@ def test_doko_penalty_on_a_deal_being_played(cli: Cli, ledger_path: Path) -> Non
     before = snapshot(ledger_path)
     result = cli("penalty", "n-01", "--player", "Ben", "--minor", "--yes")
     with Ledger.open(ledger_path) as opened:
-        penalties = opened.state("n-01").penalties
+        penalties = opened.book_of(DOPPELKOPF).state("n-01").penalties
     # never an error after the penalty was appended
     assert result.exit_code == 0 or snapshot(ledger_path) == before, (result.output, penalties)
     # a violation during play is recorded like any other
@@ -779,7 +780,7 @@ def test_play_goes_on_after_a_minor_penalty(cli: Cli, ledger_path: Path) -> None
     append_penalty(ledger_path, "n-01", minor(BEN))
     ok(cli("play", next_token(ledger_path, "n-01")))
     with Ledger.open(ledger_path) as opened:
-        state = opened.state("n-01")
+        state = opened.book_of(DOPPELKOPF).state("n-01")
     assert len(state.penalties) == 1
     assert sum(len(t.plays) for t in state.all_tricks) == 3
 
@@ -788,7 +789,7 @@ def test_after_a_severe_penalty_on_the_deal_being_played(cli: Cli, ledger_path: 
     live_deal(cli, ledger_path)
     token = next_token(ledger_path, "n-01")
     with Ledger.open(ledger_path) as opened:
-        result = opened.impose_penalty("n-01", severe(BEN), by=BY, at=AT)
+        result = opened.book_of(DOPPELKOPF).impose_penalty("n-01", severe(BEN), by=BY, at=AT)
     assert result.by_player["Ben"] in (-12, -24)  # -12 in a normal game; an opponent's in a solo too
     night = json.loads(ok(cli("standings", "--json")).stdout)
     assert night["deals"][0]["points"] == result.by_player

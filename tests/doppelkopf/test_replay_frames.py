@@ -35,6 +35,7 @@ from doko_ledger.doppelkopf.game.record import from_events
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ class Samples:
         return self.ledger.game_events(self.gid(name))
 
     def view(self, name: str, perspective: str = "all") -> dict[str, Any]:
-        return self.ledger.frames(self.gid(name), perspective)
+        return self.ledger.book_of(DOPPELKOPF).frames(self.gid(name), perspective)
 
 
 @pytest.fixture(scope="module")
@@ -232,7 +233,7 @@ def test_frame_0_holds_what_each_player_plays_and_the_last_frame_nothing(samples
 @pytest.mark.parametrize("name", CARD_FILES)
 def test_tricks_and_card_points_at_the_end(samples: Samples, name: str) -> None:
     view = samples.view(name)
-    state = samples.ledger.state(samples.gid(name))
+    state = samples.ledger.book_of(DOPPELKOPF).state(samples.gid(name))
     last = view["frames"][-1]
     players = view["players"]
     assert last["tricks_won"] == dict(zip(players, state.tricks_won(), strict=True))
@@ -275,7 +276,7 @@ def test_the_samples_have_calls() -> None:
 @pytest.mark.parametrize("who", ["all", "first player"])
 def test_a_call_shows_from_the_frame_of_the_card_before_it(samples: Samples, name: str, who: str) -> None:
     events = samples.events(name)
-    players = samples.ledger.state(samples.gid(name)).players
+    players = samples.ledger.book_of(DOPPELKOPF).state(samples.gid(name)).players
     view = samples.view(name, "all" if who == "all" else players[0])
     calls: list[tuple[int, tuple[str, str]]] = []
     cards = 0
@@ -330,7 +331,7 @@ def test_a_player_sees_only_the_own_hand_and_public_parties(samples: Samples, na
 
 @pytest.mark.parametrize(("name", "seat"), _cases(NORMAL_WITH_HANDS + [PARTIAL_ID]))
 def test_in_a_normal_game_a_player_knows_the_own_party_from_the_start(samples: Samples, name: str, seat: int) -> None:
-    state = samples.ledger.state(samples.gid(name))
+    state = samples.ledger.book_of(DOPPELKOPF).state(samples.gid(name))
     me = state.players[seat]
     assert state.dealt is not None
     party = "re" if any(str(c) == "CQ" for c in state.dealt[seat]) else "kontra"
@@ -340,7 +341,7 @@ def test_in_a_normal_game_a_player_knows_the_own_party_from_the_start(samples: S
 
 @pytest.mark.parametrize("name", NO_HANDS_FILES)
 def test_without_recorded_hands_a_player_sees_no_hand(samples: Samples, name: str) -> None:
-    players = samples.ledger.state(samples.gid(name)).players
+    players = samples.ledger.book_of(DOPPELKOPF).state(samples.gid(name)).players
     for frame in samples.view(name, players[1])["frames"]:
         assert set(frame["hands"].values()) == {None}
 
@@ -385,7 +386,7 @@ def test_the_tournament_view_of_an_unfinished_game_hides_them_on_every_frame(sam
 
 @pytest.mark.parametrize("name", [*CARD_FILES, PARTIAL_ID])
 def test_the_all_view_shows_the_true_parties_on_every_frame(samples: Samples, name: str) -> None:
-    final = samples.ledger.state(samples.gid(name))
+    final = samples.ledger.book_of(DOPPELKOPF).state(samples.gid(name))
     truth = named(final.players, true_parties(final))
     assert all(p is not None for p in truth.values())
     for frame in samples.view(name)["frames"]:
@@ -450,7 +451,7 @@ def test_the_terminal_shows_a_summary_frame_with_its_points_and_calls(cli: Cli, 
     assert "card points: Re 164 · Kontra 76" in text
     assert "calls: Hannes: re, Ilse: kontra" in text
     with Ledger.open(ledger_path) as ledger:
-        view = ledger.frames(ledger.resolve("#1"), "Greta")
+        view = ledger.book_of(DOPPELKOPF).frames(ledger.resolve("#1"), "Greta")
     console = Console(width=120, record=True, color_system=None)
     console.print(render_frames.frame(view, 0))  # the stepper's one frame
     stepped = " ".join(console.export_text().split())
@@ -461,7 +462,7 @@ def test_the_terminal_shows_a_summary_frame_with_its_points_and_calls(cli: Cli, 
 @pytest.mark.parametrize("name", [*CARD_FILES, *SUMMARY_FILES, *THROWN_IN_FILES])
 def test_a_finished_game_has_its_result_on_the_view(samples: Samples, name: str) -> None:
     view = samples.view(name)
-    score = samples.ledger.score(samples.gid(name))
+    score = samples.ledger.book_of(DOPPELKOPF).score(samples.gid(name))
     result = view["result"]
     assert result is not None
     assert result["deltas"] == score.by_player
@@ -560,7 +561,7 @@ def test_replay_json_of_a_perspective_is_its_frames_view(cli: Cli, ledger_path: 
     seen_as = perspective[1] if len(perspective) == 2 else "tournament"
     with Ledger.open(ledger_path) as ledger:
         gid = ledger.resolve("#1")
-        assert data == json.loads(json.dumps(ledger.frames(gid, seen_as)))
+        assert data == json.loads(json.dumps(ledger.book_of(DOPPELKOPF).frames(gid, seen_as)))
     assert data["perspective"] == seen_as
     assert len(data["frames"]) == 49
     assert [n["text"] for f in data["frames"] for n in f["notes"]] == ["a note on the second trick"]

@@ -30,6 +30,7 @@ from doko_ledger.doppelkopf.game.parties import (
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import DEADLINE, Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "sample_games"
@@ -717,8 +718,8 @@ def test_samples_import_into_a_verifying_ledger_and_export_byte_for_byte(tmp_pat
         assert sorted(ledger.game_ids()) == sorted(g.record.id for _, g in games)
         for name, loaded in games:
             text = sample(name)[0]
-            assert game_file.dumps(ledger.record(loaded.record.id)) == text, name
-            replayed = ledger.state(loaded.record.id)
+            assert game_file.dumps(ledger.book_of(DOPPELKOPF).record(loaded.record.id)) == text, name
+            replayed = ledger.book_of(DOPPELKOPF).state(loaded.record.id)
             assert [t.winner for t in replayed.tricks] == [t.winner for t in loaded.state.tricks]
         rows = {row["game_id"]: row for row in ledger.games()}
         assert set(rows) == {g.record.id for _, g in games}

@@ -21,6 +21,7 @@ from typer.testing import CliRunner, Result
 
 from doko_ledger.cli import stats as stats_cli
 from doko_ledger.cli.common import DbOption, _Group
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.doppelkopf.files import night_file as session_file
 from doko_ledger.doppelkopf.nights.book import SessionNotFound
@@ -52,7 +53,9 @@ def build(path: Path, *files: Path) -> Path:
         games = []
         for file in files:
             if session_file.is_session_text(file.read_text(encoding="utf-8")):
-                ledger.nights.import_night(session_file.read_file(file).night, by="test", at="2026-12-01T00:00:00")
+                card_nights(ledger).import_night(
+                    session_file.read_file(file).night, by="test", at="2026-12-01T00:00:00"
+                )
             else:
                 games.append((str(file), game_file.read_file(file)))
         report = ledger.import_games(games, recorded_by="test", recorded_at="2026-12-01T00:00:00")
@@ -236,7 +239,7 @@ def test_a_card_night_matches_its_deals(ledger_of: Callable[..., Ledger], path: 
 def test_a_card_night_counts_with_its_bock_rounds_and_summarized_specials(ledger_of: Callable[..., Ledger]) -> None:
     ledger = ledger_of(*SESSIONS)
     kitchen = by_player(ledger_stats(ledger, KITCHEN))
-    standings = {s.player: s.total for s in ledger.nights.standings(KITCHEN).table}
+    standings = {s.player: s.total for s in card_nights(ledger).standings(KITCHEN).table}
     assert {n: p.total for n, p in kitchen.items()} == standings == {"Anna": -16, "Ben": 0, "Clara": -8, "Dirk": 24}
     # Dirk's heart solo (deal 3) in a bock round: +12 doubled.
     (solo,) = kitchen["Dirk"].solos
@@ -272,7 +275,7 @@ def test_a_night_without_its_voided_and_replaced_deals(cli: Callable[..., Result
     ok("correct", "n-01", "--re", "Ben,Dirk", "--re-points", "130", "--yes")  # n-01-c1: Re wins, +1
     with Ledger.open(ledger_path) as ledger:
         whole, night = ledger_stats(ledger), ledger_stats(ledger, "n")
-        standings = {s.player: s.total for s in ledger.nights.standings("n").table}
+        standings = {s.player: s.total for s in card_nights(ledger).standings("n").table}
     assert whole.games == night.games == 1
     assert {p.player: p.total for p in whole.players} == {p.player: p.total for p in night.players} == standings
     assert standings == {"Anna": -1, "Ben": 1, "Clara": -1, "Dirk": 1}
@@ -413,8 +416,7 @@ def test_the_command_on_a_ledger_without_games(tmp_path: Path) -> None:
 
 def test_doko_stats(samples_db: Path) -> None:
     """Through the real `doko` app: needs `stats.register(app)` in cli/app.py."""
-    import doko_ledger.cli.app  # noqa: F401  (registers every command on the shared app)
-    from doko_ledger.cli.common import app
+    from doko_ledger.cli.app import app
 
     _check_table_and_chart(_invoke(app, samples_db), ["Anna", "Dirk", "Greta"])
     data: Any = json.loads(_invoke(app, samples_db, "--json").stdout)

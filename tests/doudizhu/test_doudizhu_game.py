@@ -10,31 +10,11 @@ import pytest
 
 from doko_ledger.doppelkopf.cards import FUCHS
 from doko_ledger.doppelkopf.events import CardPlayed
-from doko_ledger.doudizhu import (
-    Bid,
-    Combination,
-    Deal,
-    DealState,
-    IllegalBid,
-    IllegalMove,
-    IllegalPlay,
-    Kind,
-    PassBid,
-    PassTurn,
-    Phase,
-    Play,
-    Side,
-    TakeKitty,
-    decide,
-    evolve,
-    fold,
-    legal_calls,
-    legal_moves,
-)
 from doko_ledger.doudizhu.cards import Hand, Rank, deal, deck, hand, hand_size, parse_cards
-from doko_ledger.doudizhu.combinations import readings
-from doko_ledger.doudizhu.commands import Command
-from doko_ledger.doudizhu.decide import choose_reading
+from doko_ledger.doudizhu.combinations import Combination, Kind, readings
+from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, TakeKitty
+from doko_ledger.doudizhu.decide import choose_reading, decide
+from doko_ledger.doudizhu.errors import IllegalBid, IllegalMove, IllegalPlay
 from doko_ledger.doudizhu.events import (
     AbandonReason,
     BidMade,
@@ -44,7 +24,10 @@ from doko_ledger.doudizhu.events import (
     KittyTaken,
     TurnPassed,
 )
+from doko_ledger.doudizhu.evolve import evolve, fold
+from doko_ledger.doudizhu.moves import legal_calls, legal_moves
 from doko_ledger.doudizhu.payment import Doubling, doubles, payments, stake
+from doko_ledger.doudizhu.state import DealState, Phase, Side
 
 NAMES = ("Anna", "Ben", "Cleo", "Dirk")
 ANNA, BEN, CLEO, DIRK = range(4)

@@ -42,13 +42,15 @@ from test_doudizhu_files import (
 )
 from typer.testing import CliRunner, Result
 
-import doko_ledger.cli.app  # noqa: F401  (registers the commands on `app`)
-from doko_ledger.cli.common import app
-from doko_ledger.doudizhu import Deal, DealState, Phase, Play, TakeKitty, decide, evolve
+from doko_ledger.cli.app import app
 from doko_ledger.doudizhu import files as doudizhu_file
 from doko_ledger.doudizhu.cards import deal
-from doko_ledger.doudizhu.commands import Command
+from doko_ledger.doudizhu.commands import Command, Deal, Play, TakeKitty
+from doko_ledger.doudizhu.decide import decide
+from doko_ledger.doudizhu.evolve import evolve
 from doko_ledger.doudizhu.moves import legal_calls, legal_moves
+from doko_ledger.doudizhu.state import DealState, Phase
+from doko_ledger.games import DOUDIZHU
 from doko_ledger.ledger import Ledger
 
 Cli = Callable[..., Result]
@@ -596,15 +598,15 @@ def test_random_legal_deals_import_rebuild_and_export_alike(deals: list[tuple[in
         assert incremental["games"] == []
         rows = {r["game_id"]: r for r in ledger.games()}
         for game_id, text in texts.items():
-            assert doudizhu_file.dumps(ledger.doudizhu.record(game_id)) == text
+            assert doudizhu_file.dumps(ledger.book_of(DOUDIZHU).record(game_id)) == text
             expected = referee(yaml.safe_load(text))
             assert rows[game_id]["payments"] == expected.payments
             assert rows[game_id]["stake"] == expected.stake
             if rows[game_id]["payments"] is not None:
                 assert sum(rows[game_id]["payments"].values()) == 0
-            state = ledger.doudizhu.state(game_id)
+            state = ledger.book_of(DOUDIZHU).state(game_id)
             _conserved(text, state)
-            audit = ledger.doudizhu.audit(game_id)
+            audit = ledger.book_of(DOUDIZHU).audit(game_id)
             assert audit.ok, [c for c in audit.checks if not c.ok]
 
 

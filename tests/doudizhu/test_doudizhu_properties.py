@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from doko_ledger.doudizhu import Deal, DealState, Phase, TakeKitty, decide, evolve, fold, legal_calls, legal_moves
 from doko_ledger.doudizhu.candidates import candidate_plays
 from doko_ledger.doudizhu.cards import RANKS, Rank, deal, deck
 from doko_ledger.doudizhu.combinations import Kind, beats, readings
+from doko_ledger.doudizhu.commands import Deal, TakeKitty
+from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.events import (
     AbandonReason,
     BidMade,
@@ -26,6 +27,9 @@ from doko_ledger.doudizhu.events import (
     KittyTaken,
     TurnPassed,
 )
+from doko_ledger.doudizhu.evolve import evolve, fold
+from doko_ledger.doudizhu.moves import legal_calls, legal_moves
+from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.events.codec import decode_event, encode_event
 
 pytestmark = pytest.mark.slow  # Hypothesis runs of whole random deals

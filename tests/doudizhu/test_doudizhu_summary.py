@@ -35,16 +35,19 @@ from test_doudizhu_files import (
 from test_doudizhu_properties import PLAYERS, SEEDS, random_deal
 from typer.testing import Result
 
-from doko_ledger.doudizhu import Deal, DealState, Phase, decide, evolve, fold
 from doko_ledger.doudizhu import files as doudizhu_file
 from doko_ledger.doudizhu.book import DouDizhuSessionError
 from doko_ledger.doudizhu.combinations import Kind
-from doko_ledger.doudizhu.commands import Bid, PassTurn, Summarize, TakeKitty
+from doko_ledger.doudizhu.commands import Bid, Deal, PassTurn, Summarize, TakeKitty
+from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.errors import IllegalMove, IllegalSummary
 from doko_ledger.doudizhu.events import CombinationPlayed, DouDizhuSummarized
+from doko_ledger.doudizhu.evolve import evolve, fold
 from doko_ledger.doudizhu.files import DouDizhuSummary, LoadedDeal, LoadedDouDizhuSession
+from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.formats import any_file
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.games import DOUDIZHU
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError
 
@@ -575,7 +578,7 @@ def test_every_new_command_has_help(cli: Cli) -> None:
 def test_a_stale_form_is_refused_naming_the_deal_recorded_since(ledger_path: Path) -> None:
     facts = DouDizhuSummary("Li", 2, "Wang", bombs=1)
     with Ledger.open(ledger_path, create=True) as ledger:
-        games = ledger.doudizhu
+        games = ledger.book_of(DOUDIZHU)
         games.start_session("dorm", THREE, by="Li", at="t0")
         version = games.session_version("dorm")
         assert version == 1

@@ -14,6 +14,7 @@ from typer.testing import Result
 from doko_ledger.doppelkopf.events import PenaltyImposed
 from doko_ledger.ledger import Ledger, game_number
 from doko_ledger.store.base import EventStore, prefix_upper_bound
+from doko_ledger.store.open import open_store
 
 Cli = Callable[..., Result]
 WriteGame = Callable[..., Path]
@@ -50,7 +51,7 @@ def test_a_huge_number_is_a_short_refusal(cli: Cli, three: list[str]) -> None:
 
 
 def test_last_of_an_empty_ledger(cli: Cli, ledger_path: Path) -> None:
-    EventStore.open(ledger_path, create=True).close()
+    open_store(ledger_path, create=True).close()
     refused(cli("score", "last"), "there is no game last: the ledger holds 0 games")
 
 
@@ -93,7 +94,7 @@ def test_prefix_ranges() -> None:
 
 
 def test_stream_names_read_one_range_of_the_index(tmp_path: Path) -> None:
-    store = EventStore.open(tmp_path / "s.sqlite", create=True)
+    store = open_store(tmp_path / "s.sqlite", create=True)
     for name in ("game/ab", "game/abc", "game/ac", "game/b", "gamex", "session/ab"):
         store.append(name, [PenaltyImposed(seat=0, severe=False)], expected_version=0, recorded_by="t", recorded_at="t")
     assert store.stream_names("game/a", 10) == ["game/ab", "game/abc", "game/ac"]
@@ -153,7 +154,7 @@ def test_last_n_and_all(cli: Cli, three: list[str]) -> None:
 def test_at_a_terminal_the_list_is_the_newest_page(
     cli: Cli, write_game: WriteGame, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from doko_ledger.cli import app as app_module
+    from doko_ledger.cli import games as app_module
 
     db = tmp_path / "many.sqlite"
     games = [write_game(s, game_id=f"g{s:02d}").read_text(encoding="utf-8") for s in range(25)]

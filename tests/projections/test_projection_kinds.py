@@ -17,6 +17,7 @@ from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.projections import runner
 from doko_ledger.store.base import EventStore
+from doko_ledger.store.open import open_store
 from doko_ledger.streams import game_stream
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ OTHER_STARTS = {
 
 @pytest.fixture
 def store(tmp_path: Path) -> EventStore:
-    return EventStore.open(tmp_path / "kinds.sqlite", create=True)
+    return open_store(tmp_path / "kinds.sqlite", create=True)
 
 
 def append(store: EventStore, stream: str, events: list[Any]) -> None:

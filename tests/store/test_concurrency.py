@@ -38,9 +38,12 @@ from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
 from doko_ledger.cli.common import BUSY_TIMEOUT as BUSY
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files import game_file
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import BUSY_TIMEOUT_MS, EventStore
+from doko_ledger.store.open import open_store
 
 TESTS = Path(__file__).resolve().parents[1]
 ENV = {"COLUMNS": "120", "NO_COLOR": "1", "DOKO_USER": "tester", "TERM": "dumb"}
@@ -63,6 +66,7 @@ from backends import Client, new_target
 from cli_helpers import refused
 from conftest import random_game
 from doko_ledger.store.base import ConcurrencyError, EventStore, NewStreamEvents
+from doko_ledger.store.open import open_store
 
 tests, path, worker, games, race_seed, own_seed = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:7])
 signals = Path(sys.argv[7])
@@ -70,7 +74,7 @@ rng = random.Random(worker)
 races = {f"game/race-{k}": random_game(race_seed + k, game_id=f"race-{k}").events for k in range(games)}
 own_stream = f"game/own-{worker}"
 own = random_game(own_seed + worker, game_id=f"own-{worker}").events
-store = EventStore.open(path)
+store = open_store(path)
 (signals / f"ready-{worker}").touch()
 while not (signals / "go").exists():
     time.sleep(0.002)
@@ -107,8 +111,9 @@ VERIFIER = """
 import json, sys, time
 from pathlib import Path
 from doko_ledger.store.base import EventStore
+from doko_ledger.store.open import open_store
 
-store, signals = EventStore.open(sys.argv[1]), Path(sys.argv[2])
+store, signals = open_store(sys.argv[1]), Path(sys.argv[2])
 runs, problems, events = 0, [], []
 while not (signals / "stop").exists():
     report = store.verify()
@@ -138,7 +143,7 @@ def _finish(process: subprocess.Popen[str], timeout: float = 60) -> Any:
 
 
 def _rows(target: str | Path) -> list[tuple[int, str, int, str]]:
-    store = EventStore.open(target)
+    store = open_store(target)
     try:
         rows = store.db.execute("SELECT position, stream, version, recorded_by FROM events ORDER BY position")
         return [(int(p), str(s), int(v), str(b)) for p, s, v, b in rows.fetchall()]
@@ -163,7 +168,7 @@ def race(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     root = tmp_path_factory.mktemp("race")
     path, signals = new_target(backend, request, root), root / "signals"
     signals.mkdir()
-    EventStore.open(path, create=True).close()
+    open_store(path, create=True).close()
     writers = [
         _python(WRITER, TESTS, path, worker, RACE_GAMES, RACE_SEED, OWN_SEED, signals)
         for worker in range(writers_count)
@@ -207,7 +212,7 @@ def test_positions_are_unique_and_contiguous_and_versions_have_no_gaps(race: dic
 
 
 def test_every_stream_holds_its_game_once_nothing_lost_nothing_doubled(race: dict[str, Any]) -> None:
-    store = EventStore.open(race["path"])
+    store = open_store(race["path"])
     try:
         for k in range(RACE_GAMES):
             expected = random_game(RACE_SEED + k, game_id=f"race-{k}").events
@@ -260,7 +265,7 @@ def test_verify_is_clean_during_and_after_the_race(race: dict[str, Any]) -> None
     assert during["runs"] >= 1
     assert during["problems"] == []
     assert during["events"] == sorted(during["events"]), "a verifier saw the log shrink"
-    store = EventStore.open(race["path"])
+    store = open_store(race["path"])
     try:
         report = store.verify()
         assert report.ok, report.problems
@@ -276,7 +281,7 @@ def test_the_raced_games_replay_as_finished_games(race: dict[str, Any]) -> None:
         assert len(rows) == RACE_GAMES + race["writers"]
         assert all(row["finished"] for row in rows)
         for row in rows:
-            assert ledger.state(row["game_id"]).finished
+            assert ledger.book_of(DOPPELKOPF).state(row["game_id"]).finished
 
 
 # -- the CLI: a lost race is exit 3, one line, nothing written -------------------------------------
@@ -337,8 +342,8 @@ def test_record_that_loses_a_race_is_exit_3_and_writes_nothing(
 
     def other() -> None:
         with Ledger.open(db) as ledger:
-            facts = ledger.nights.prepare("night", None, misdeal=True)
-            ledger.nights.commit(facts, by="other", at=AT)
+            facts = card_nights(ledger).prepare("night", None, misdeal=True)
+            card_nights(ledger).commit(facts, by="other", at=AT)
 
     fired = interloper(other)
     line = _lost(_invoke(db, "record", "--re", "Ben,Clara", "--re-points", "151", "--yes"))
@@ -370,7 +375,7 @@ def test_a_deal_is_refused_not_shifted_when_the_night_moves_on_while_it_is_enter
 
     def other() -> None:
         with Ledger.open(db) as ledger:
-            ledger.nights.undo("night", by="other", at=AT)
+            card_nights(ledger).undo("night", by="other", at=AT)
 
     interloper(other)
     line = _lost(_invoke(db, "record", "--re", "Anna,Dirk", "--re-points", "130", "--yes"))
@@ -389,7 +394,7 @@ def test_play_that_loses_a_race_is_exit_3_and_writes_nothing(
 
     def other() -> None:
         with Ledger.open(db) as ledger:
-            ledger.nights.play("night", ["SA"], by="other", at=AT)
+            card_nights(ledger).play("night", ["SA"], by="other", at=AT)
 
     interloper(other)
     line = _lost(_invoke(db, "play", "H10"))
@@ -398,7 +403,7 @@ def test_play_that_loses_a_race_is_exit_3_and_writes_nothing(
     assert after[: len(before)] == before
     assert [(stream, by) for _, stream, _, by in after[len(before) :]] == [("game/night-01", "other")]
     with Ledger.open(db) as ledger:
-        assert [str(c) for c in ledger.state("night-01").cards_played] == ["CQ", "SA"]
+        assert [str(c) for c in ledger.book_of(DOPPELKOPF).state("night-01").cards_played] == ["CQ", "SA"]
     _ok(_invoke(db, "verify"))
 
 
@@ -409,7 +414,7 @@ def test_import_that_loses_a_race_is_exit_3_and_the_game_is_there_once(
     game = random_game(7, game_id="raced")
     path = tmp_path / "raced.yaml"
     path.write_text(game.text, encoding="utf-8")
-    EventStore.open(db, create=True).close()
+    open_store(db, create=True).close()
 
     def other() -> None:
         with Ledger.open(db) as ledger:
@@ -458,7 +463,7 @@ def test_record_from_racing_processes_each_wins_or_gets_exit_3(ledger_target: st
             assert err == ""
     winners = sorted(f"p{i}" for i, (code, _) in enumerate(outcomes) if code == 0)
     with Ledger.open(db) as ledger:
-        night = ledger.nights.night("night")
+        night = card_nights(ledger).night("night")
         assert len(night.state.deals) == len(winners)
         recorded = sorted(ledger.events(g)[0].envelope.recorded_by for g in night.state.deals)
         assert recorded == winners
@@ -609,7 +614,7 @@ def _penalty_scored(db: Path, out: str) -> None:
 
 def _played(db: Path, out: str) -> None:
     with Ledger.open(db) as ledger:
-        assert [str(c) for c in ledger.state("night-01").cards_played] == ["CQ"]
+        assert [str(c) for c in ledger.book_of(DOPPELKOPF).state("night-01").cards_played] == ["CQ"]
 
 
 WRITES_THEN_CATCH_UP: dict[str, tuple[Callable[[Path], None], tuple[str, ...], Callable[[Path, str], None]]] = {
@@ -763,7 +768,7 @@ def test_importers_while_another_writer_holds_the_lock_import_once_or_write_noth
     and says so); imported again, every game is there once. (The same on PostgreSQL: a lock
     held after the append, and before it, in the tests above.)"""
     db = tmp_path / "ledger.sqlite"
-    EventStore.open(db, create=True).close()
+    open_store(db, create=True).close()
     files = _game_files(tmp_path, 16)
     started = _importers(db, files, **SHORT_WAIT)
     while any(p.poll() is None for p in started):

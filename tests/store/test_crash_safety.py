@@ -27,9 +27,10 @@ from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
 from doko_ledger.doppelkopf.files.game_file import LoadedGame
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
-from doko_ledger.store.base import EventStore
 from doko_ledger.store.location import shown
+from doko_ledger.store.open import open_store
 
 pytestmark = [
     pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL"),
@@ -144,7 +145,7 @@ def _stored_games_are_whole(db: str | Path, game_files: dict[str, LoadedGame], *
     """The checks after the crash (with `doko verify` in a process of its own); returns the
     ids of the games stored."""
     by_id = {loaded.record.id: loaded for loaded in game_files.values()}
-    store = EventStore.open(db)  # opens without `create`: the file is a ledger
+    store = open_store(db)  # opens without `create`: the file is a ledger
     try:
         report = store.verify()
         assert report.ok, report.problems
@@ -160,7 +161,7 @@ def _stored_games_are_whole(db: str | Path, game_files: dict[str, LoadedGame], *
         store.close()
     with Ledger.open(db) as ledger:
         for game_id in ids:
-            state = ledger.state(game_id)
+            state = ledger.book_of(DOPPELKOPF).state(game_id)
             assert state.finished and len(state.cards_played) == 48, game_id
         rows = ledger.games()  # the read models catch up with what the crash left
         assert {row["game_id"] for row in rows} == ids

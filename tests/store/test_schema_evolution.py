@@ -15,6 +15,7 @@ from typer.testing import Result
 from doko_ledger.doppelkopf.events import GameStarted
 from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.events.envelope import GENESIS, chain_hash
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.sqlite_database import Database
 from doko_ledger.store.verify import verify_v1
@@ -54,8 +55,10 @@ def test_an_old_ledger_replays_exports_and_scores_as_its_sample(tmp_path: Path) 
         assert len(ids) == 3
         by_id = {game_file.read_file(p).record.id: p for p in SAMPLES.glob("*.yaml")}
         for game_id in ids:
-            assert game_file.dumps(ledger.record(game_id)) == by_id[game_id].read_text(encoding="utf-8")
-            assert sum(ledger.score(game_id).deltas) == 0
+            assert game_file.dumps(ledger.book_of(DOPPELKOPF).record(game_id)) == by_id[game_id].read_text(
+                encoding="utf-8"
+            )
+            assert sum(ledger.book_of(DOPPELKOPF).score(game_id).deltas) == 0
         assert [g["game_id"] for g in ledger.games()] == ids
 
 

@@ -19,6 +19,7 @@ from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.events.codec import Event, EventCodecError, decode_event, event, upcaster
 from doko_ledger.events.envelope import GENESIS, chain_hash
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerError, NewStreamEvents
+from doko_ledger.store.open import open_store
 
 AT = "2026-11-28T20:00:00.000000+00:00"
 BY = "tester"
@@ -194,10 +195,10 @@ def test_stream_prefix_treats_like_wildcards_literally(store: EventStore) -> Non
 
 
 def test_events_survive_reopening_the_file(ledger_target: str | Path) -> None:
-    first = EventStore.open(ledger_target, create=True)
+    first = open_store(ledger_target, create=True)
     seed_two_streams(first)
     first.close()
-    again = EventStore.open(ledger_target)
+    again = open_store(ledger_target)
     try:
         assert [r.envelope.position for r in again.read_all()] == [1, 2, 3, 4, 5, 6]
         assert again.verify().ok
@@ -238,8 +239,8 @@ def test_append_streams_is_all_or_nothing(store: EventStore, ledger_target: str 
 
 
 def test_second_connection_with_a_stale_version_fails(ledger_target: str | Path) -> None:
-    one = EventStore.open(ledger_target, create=True)
-    two = EventStore.open(ledger_target)
+    one = open_store(ledger_target, create=True)
+    two = open_store(ledger_target)
     try:
         # both read the head of the stream before either writes
         assert one.stream_version("game/x") == two.stream_version("game/x") == 0
@@ -258,13 +259,13 @@ def test_second_connection_with_a_stale_version_fails(ledger_target: str | Path)
 
 
 def test_racing_writers_in_threads_exactly_one_wins(ledger_target: str | Path) -> None:
-    EventStore.open(ledger_target, create=True).close()
+    open_store(ledger_target, create=True).close()
     writers = 4
     barrier = threading.Barrier(writers)
     outcome: dict[str, str] = {}
 
     def write(name: str) -> None:
-        store = EventStore.open(ledger_target)
+        store = open_store(ledger_target)
         try:
             barrier.wait(timeout=10)
             store.append("game/race", cards("CQ", "H10", "DA"), expected_version=0, recorded_by=name, recorded_at=AT)
@@ -281,7 +282,7 @@ def test_racing_writers_in_threads_exactly_one_wins(ledger_target: str | Path) -
         t.join(timeout=30)
     assert sorted(outcome.values()) == ["ok"] + ["refused"] * (writers - 1)
     winner = next(name for name, result in outcome.items() if result == "ok")
-    store = EventStore.open(ledger_target)
+    store = open_store(ledger_target)
     try:
         recorded = store.read_stream("game/race")
         assert [r.envelope.version for r in recorded] == [1, 2, 3]
@@ -554,7 +555,7 @@ def test_a_row_missing_a_field_is_refused() -> None:
 
 def test_open_without_create_refuses_a_missing_ledger_and_creates_nothing(ledger_target: str | Path) -> None:
     with pytest.raises(LedgerError, match="no ledger at"):
-        EventStore.open(ledger_target)
+        open_store(ledger_target)
     assert not exists(ledger_target)
 
 
@@ -562,14 +563,14 @@ def test_open_without_create_refuses_a_missing_ledger_and_creates_nothing(ledger
 def test_open_refuses_a_file_that_is_not_sqlite(ledger_target: str | Path) -> None:
     ledger_target.write_text("just some text, not a database\n" * 10)
     with pytest.raises(LedgerError, match="not a readable SQLite ledger"):
-        EventStore.open(ledger_target)
+        open_store(ledger_target)
 
 
 def test_open_refuses_another_sqlite_database(ledger_target: str | Path) -> None:
     with raw(ledger_target) as conn:
         conn.execute("CREATE TABLE recipes (name TEXT)")
     with pytest.raises(LedgerError, match="not a doko_ledger ledger"):
-        EventStore.open(ledger_target)
+        open_store(ledger_target)
     assert not raw(ledger_target).has_table("events")
 
 

@@ -17,6 +17,7 @@ from test_store import AT, BY, cards, seed_two_streams
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, LedgerError, LedgerReadOnly
 from doko_ledger.store.copy import CopyRefused
+from doko_ledger.store.open import open_store
 from doko_ledger.streams import game_stream
 
 # -- appending and reading ---------------------------------------------------------------------
@@ -53,7 +54,7 @@ def test_a_writer_waiting_longer_than_the_busy_timeout_gets_exit_3(
     store: EventStore, ledger_target: str | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
-    other = EventStore.open(ledger_target)
+    other = open_store(ledger_target)
     try:
         with store.transaction(), pytest.raises(LedgerBusy, match="locked by another writer") as busy:
             other.append("s/late", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
@@ -70,7 +71,7 @@ def test_a_write_that_fails_after_the_same_store_appended_says_that_what_it_appe
     """A command that writes in steps (an import in batches) and fails at a later step is not
     told that nothing was written: the steps before it stand."""
     monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
-    other = EventStore.open(ledger_target)
+    other = open_store(ledger_target)
     try:
         other.append("s/a", cards("CQ", "SA"), expected_version=0, recorded_by=BY, recorded_at=AT)
         with store.transaction(), pytest.raises(LedgerBusy) as busy:
@@ -86,7 +87,7 @@ def test_a_write_that_fails_after_the_same_store_appended_says_that_what_it_appe
     finally:
         other.close()
     assert [store.stream_version(s) for s in ("s/a", "s/b")] == [2, 0]
-    fresh = EventStore.open(ledger_target)
+    fresh = open_store(ledger_target)
     try:
         with store.transaction(), pytest.raises(LedgerBusy, match="nothing was written; try again"):
             fresh.append("s/b", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
@@ -101,7 +102,7 @@ def test_truncate_is_refused_on_postgresql(postgres_url: str) -> None:
     """UPDATE and DELETE are refused on both databases (test_store); PostgreSQL also has TRUNCATE."""
     import psycopg
 
-    opened = EventStore.open(postgres_url, create=True)
+    opened = open_store(postgres_url, create=True)
     try:
         seed_two_streams(opened)
         with (
@@ -120,7 +121,7 @@ def test_truncate_is_refused_on_postgresql(postgres_url: str) -> None:
 def test_the_same_events_have_the_same_head_on_both_databases(tmp_path: Path, postgres_url: str) -> None:
     heads = []
     for target in (tmp_path / "ledger.sqlite", postgres_url):
-        opened = EventStore.open(target, create=True)
+        opened = open_store(target, create=True)
         try:
             seed_two_streams(opened)
             heads.append((opened.head(), opened.verify().head))
@@ -137,7 +138,7 @@ def test_a_newer_format_is_read_with_its_read_models_caught_up_privately(
     ledger_target: str | Path, attacker: type[Attacker]
 ) -> None:
     game = random_game(7, game_id="newer")
-    opened = EventStore.open(ledger_target, create=True)
+    opened = open_store(ledger_target, create=True)
     try:
         opened.append(game_stream("newer"), game.events, expected_version=0, recorded_by=BY, recorded_at=AT)
     finally:
@@ -149,7 +150,7 @@ def test_a_newer_format_is_read_with_its_read_models_caught_up_privately(
         with pytest.raises(LedgerReadOnly, match="newer than this doko_ledger"):
             ledger.store.append("s/x", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
     assert attacker(ledger_target).rows("SELECT count(*) FROM events") == [(len(game.events),)]
-    untouched = EventStore.open(ledger_target)
+    untouched = open_store(ledger_target)
     try:
         assert "games" not in untouched.db.table_names()  # no read model was written to the ledger
     finally:
@@ -163,7 +164,7 @@ def test_a_ledger_holding_unknown_events_refuses_writes(store: EventStore, ledge
     seed_two_streams(store)
     with store.transaction():
         store.db.execute("UPDATE ledger SET value = ? WHERE key = 'event_types'", [json.dumps({"FutureThing": 1})])
-    other = EventStore.open(ledger_target)
+    other = open_store(ledger_target)
     try:
         with pytest.raises(LedgerReadOnly, match=r"events this doko_ledger does not know \(FutureThing v1\)"):
             other.append("s/c", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
@@ -176,10 +177,10 @@ def test_only_create_makes_a_ledger_and_another_database_is_never_touched(
     ledger_target: str | Path, attacker: type[Attacker]
 ) -> None:
     with pytest.raises(LedgerError, match=r"no ledger|empty database"):
-        EventStore.open(ledger_target)
-    EventStore.open(ledger_target, create=True).close()
+        open_store(ledger_target)
+    open_store(ledger_target, create=True).close()
     attacker(ledger_target).execute("CREATE TABLE other_things (x TEXT)")
-    assert EventStore.open(ledger_target).verify().ok  # a ledger with a table more is still one
+    assert open_store(ledger_target).verify().ok  # a ledger with a table more is still one
 
 
 # -- copying a ledger, SQLite to PostgreSQL and back -----------------------------------------------
@@ -319,3 +320,25 @@ def test_a_postgresql_url_without_psycopg_installed_is_one_line() -> None:
     assert done.stderr.splitlines() == [
         "error: a PostgreSQL ledger needs psycopg 3 (psycopg is not installed): pip install 'doko-ledger[postgres]'"
     ]
+
+
+def test_open_store_chooses_the_backend_by_the_targets_scheme(ledger_target: str | Path) -> None:
+    from doko_ledger.store.postgres import PostgresEventStore
+    from doko_ledger.store.sqlite import SqliteEventStore
+
+    opened = open_store(ledger_target, create=True)
+    try:
+        expected = PostgresEventStore if isinstance(ledger_target, str) else SqliteEventStore
+        assert type(opened) is expected
+    finally:
+        opened.close()
+
+
+def test_the_store_interface_imports_none_of_its_backends() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, doko_ledger.store.base\nprint(sorted(m for m in sys.modules if 'doko_ledger.store' in m))"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "doko_ledger.store.base" in shown
+    assert "doko_ledger.store.sqlite'" not in shown and "doko_ledger.store.postgres'" not in shown

@@ -20,7 +20,7 @@ from typer.testing import Result
 
 from doko_ledger.events.envelope import GENESIS, chain_hash
 from doko_ledger.ledger import Ledger
-from doko_ledger.store.base import EventStore
+from doko_ledger.store.open import open_store
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_games"
 Cli = Callable[..., Result]
@@ -286,7 +286,7 @@ def test_an_expected_head_that_is_not_a_hash_is_a_usage_error(cli: Cli, ledger: 
 
 
 def test_an_empty_ledger_has_the_genesis_head(ledger_path: Path) -> None:
-    store = EventStore.open(ledger_path, create=True)
+    store = open_store(ledger_path, create=True)
     assert tuple(store.head()) == (GENESIS, 0, 0)
     assert store.verify(expect=GENESIS).ok
     store.close()

@@ -14,6 +14,7 @@ from backends import ledger_path_on_both  # noqa: F401  (every test on both data
 from typer.testing import Result
 from web_helpers import CODE, app_for, client, csrf_of, deal, form_of, joined, post_deal, start_night
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.ledger import Ledger
 
 WRITE = {"x-join-code": CODE, "x-doko-user": "script"}
@@ -80,7 +81,7 @@ def test_writes_need_the_join_code(db: Path) -> None:
     wrong = api.post("/api/nights/night/deals", json=deal, headers={"x-join-code": "WRONG1"})
     assert wrong.status_code == 403
     with Ledger.open(db) as ledger:
-        assert ledger.nights.standings("night").rows == ()
+        assert card_nights(ledger).standings("night").rows == ()
     recorded = api.post("/api/nights/night/deals", json=deal, headers=WRITE)
     assert recorded.status_code == 201
     assert recorded.json()["game_id"] == "night-01" and recorded.json()["version"] == 2
@@ -128,7 +129,7 @@ def test_bad_input_is_a_4xx_with_one_line(db: Path) -> None:
     assert api.get("/api/games/nowhere/score").status_code == 404
     assert api.get("/api/nights/nowhere/standings").json() == {"error": "no card night 'nowhere' in the ledger"}
     with Ledger.open(db) as ledger:
-        assert ledger.nights.standings("night").rows == ()
+        assert card_nights(ledger).standings("night").rows == ()
         assert ledger.game_ids() == []  # nothing half-written
 
 
@@ -138,7 +139,7 @@ def test_two_writes_from_the_same_version_one_wins(db: Path) -> None:
     assert first.status_code == 201 and second.status_code == 409
     assert second.json()["error"] == "deal 1 was just recorded (by script): nothing was written"
     with Ledger.open(db) as ledger:
-        assert len(ledger.nights.standings("night").rows) == 1
+        assert len(card_nights(ledger).standings("night").rows) == 1
 
 
 def test_preview_undo_correct_and_notes(db: Path) -> None:
@@ -231,7 +232,7 @@ def test_phones_posting_the_same_deal_at_the_same_moment_record_it_once(db: Path
             thread.join()
     assert sorted(status for status, _ in answers) == [201] + [409] * 7
     with Ledger.open(db) as ledger:
-        (row,) = ledger.nights.standings("night").rows
+        (row,) = card_nights(ledger).standings("night").rows
         winner = ledger.events(row.game_id)[0].envelope.recorded_by
         assert ledger.game_ids() == [row.game_id]  # no second game half-written
     assert winner.startswith("phone")

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from web_helpers import CODE, app_for, serving, start_night
 
 from doko_ledger.cli.app import app as cli_app
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -289,7 +290,7 @@ def test_two_phones_record_at_once(served: tuple[str, Path], phone: Browser) -> 
         deals = cli_json(db, "standings", "--session", "two-phones")["deals"]
         assert [d["number"] for d in deals] == [1, 2, 3]
         with Ledger.open(db) as ledger:
-            third = ledger.record(deals[2]["game_id"])
+            third = ledger.book_of(DOPPELKOPF).record(deals[2]["game_id"])
         assert third.summary is not None and third.summary.re_points == 150
     finally:
         other.close()

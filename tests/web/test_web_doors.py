@@ -34,6 +34,7 @@ from web_helpers import (
 
 from doko_ledger.cli.app import app as cli_app
 from doko_ledger.cli.serve import served_hosts
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.ledger import Ledger
 from doko_ledger.web.common import UNREACHABLE
 from doko_ledger.web.doors import PRIVATE_API
@@ -429,7 +430,7 @@ def test_a_chunked_body_over_the_limit_is_413(db: Path, path: str, kind: str, pr
         assert answered["content-type"].startswith("text/html") and "request body too large: at most 8 KB" in text
     assert "content-security-policy" in answered
     with Ledger.open(db) as ledger:
-        assert ledger.nights.session_ids() == ["night"] and ledger.game_ids() == []
+        assert card_nights(ledger).session_ids() == ["night"] and ledger.game_ids() == []
 
 
 BIG = "9" * 4000

@@ -14,6 +14,7 @@ import pytest
 from web_helpers import CODE, app_for, client, csrf_of, joined, version_of
 
 from doko_ledger.doudizhu.book import standings_view
+from doko_ledger.games import DOUDIZHU
 from doko_ledger.ledger import Ledger
 
 THREE = ("Li", "Wang", "Zhang")
@@ -22,12 +23,12 @@ FOUR = ("Li", "Wang", "Zhang", "Zhao")
 
 def start(db: Path, players: tuple[str, ...] = THREE, session_id: str = "dorm") -> None:
     with Ledger.open(db, create=True) as ledger:
-        ledger.doudizhu.start_session(session_id, players, played_on="2026-12-01", by="setup", at="t0")
+        ledger.book_of(DOUDIZHU).start_session(session_id, players, played_on="2026-12-01", by="setup", at="t0")
 
 
 def table(db: Path, session_id: str = "dorm") -> dict[str, Any]:
     with Ledger.open(db) as ledger:
-        return standings_view(ledger.doudizhu.standings(session_id))
+        return standings_view(ledger.book_of(DOUDIZHU).standings(session_id))
 
 
 def last_position(db: Path) -> int:
@@ -192,7 +193,7 @@ def test_a_closed_session_shows_no_form_and_refuses_a_deal(db: Path) -> None:
     phone = joined(app_for(db))
     page = phone.get("/doudizhu/dorm").text
     with Ledger.open(db) as ledger:
-        ledger.doudizhu.close_session("dorm", by="setup", at="t1")
+        ledger.book_of(DOUDIZHU).close_session("dorm", by="setup", at="t1")
     shown = phone.get("/doudizhu/dorm").text
     assert 'id="ddz-record"' not in shown and "closed" in shown
     data = {"csrf": csrf_of(page), "version": "2", "action": "record", **sheet("Li", 1, "Li")}

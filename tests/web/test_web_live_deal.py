@@ -31,10 +31,11 @@ from web_helpers import (
     version_of,
 )
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.game.parties import public_parties, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.sight import DealBeingPlayed
 from doko_ledger.ledger import Ledger
+from doko_ledger.sight import DealBeingPlayed
 
 SEED = "a"
 """Anna deals and sits out; Ben, Clara, Dirk and Emil play. Clara and Emil hold the CQs (Re),
@@ -75,7 +76,7 @@ def db(ledger_path: Path) -> Path:
     """A night whose first deal was dealt from a seed and is half played (5 of 12 tricks)."""
     start_night(ledger_path)
     with Ledger.open(ledger_path) as ledger:
-        ledger.nights.deal("night", SEED, by="Anna", at="2026-12-01T19:00:00+00:00")
+        card_nights(ledger).deal("night", SEED, by="Anna", at="2026-12-01T19:00:00+00:00")
     play_cards(ledger_path, PLAYED)
     game = live_game(ledger_path)
     assert len(game.tricks) == 5 and public_parties(game) == (None,) * 4  # the secrets the tests look for
@@ -90,7 +91,7 @@ def base(db: Path) -> Iterator[str]:
 
 def live_game(db: Path) -> GameState:
     with Ledger.open(db) as ledger:
-        game = ledger.nights.being_played("night")
+        game = card_nights(ledger).being_played("night")
     assert game is not None
     return game
 
@@ -268,7 +269,7 @@ def test_a_silent_solo_looks_like_a_normal_game_until_it_ends(ledger_path: Path)
     """Clara holds both CQs and says healthy: a silent solo, which no list may give away."""
     start_night(ledger_path)
     with Ledger.open(ledger_path) as ledger:
-        ledger.nights.deal("night", "e", by="Anna", at="2026-12-01T19:00:00+00:00")
+        card_nights(ledger).deal("night", "e", by="Anna", at="2026-12-01T19:00:00+00:00")
     play_cards(ledger_path, 8)
     assert live_game(ledger_path).game_type is not None and live_game(ledger_path).game_type.value == "silent_solo"
     with serving(app_for(ledger_path)) as base:

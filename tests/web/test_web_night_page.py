@@ -9,6 +9,7 @@ from pathlib import Path
 
 from web_helpers import app_for, client, joined, start_night
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights.page import DealInPlay
 from doko_ledger.doppelkopf.nights.place import CORRECTED, VOIDED
@@ -21,8 +22,8 @@ OPTION = re.compile(r'<option value="(\w+)" (selected)?>')
 
 
 def add(ledger: Ledger, summary: SummaryRecord | None) -> str:
-    prepared = ledger.nights.prepare("night", summary, misdeal=summary is None)
-    ledger.nights.commit(prepared, by="t", at=AT)
+    prepared = card_nights(ledger).prepare("night", summary, misdeal=summary is None)
+    card_nights(ledger).commit(prepared, by="t", at=AT)
     return prepared.game_id
 
 
@@ -42,13 +43,13 @@ def test_the_deal_form_offers_what_the_night_allows(ledger_path: Path) -> None:
     assert "normal" in options and chosen == ["normal"]
     assert not [g for g in options if GameType(g).is_pure_suit_solo]
     with Ledger.open(ledger_path) as ledger:
-        assert options == [g.value for g in ledger.nights.page("night").game_types]
+        assert options == [g.value for g in card_nights(ledger).page("night").game_types]
         add(ledger, SummaryRecord("club_solo", ("Anna",), 150))
         add(ledger, SummaryRecord("club_solo", ("Ben",), 100))
         for _ in range(4):
-            add(ledger, SummaryRecord("normal", ledger.nights.standings("night").next.playing[:2], 130))
-        page = ledger.nights.page("night")
-        checks = ledger.nights.checks("night")
+            add(ledger, SummaryRecord("normal", card_nights(ledger).standings("night").next.playing[:2], 130))
+        page = card_nights(ledger).page("night")
+        checks = card_nights(ledger).checks("night")
     assert page.standings.next.forced_solo_by == ("Clara", "Dirk")
     options, chosen = game_options(phone.get("/nights/night/record").text)
     assert options == [g.value for g in page.game_types] == [g.value for g in checks.game_types]
@@ -63,7 +64,7 @@ def test_special_points_count_by_the_scoring_rule(ledger_path: Path) -> None:
     solo, not in a lone marriage, not in a poverty unless the rules say so."""
     start_night(ledger_path, players=FOUR, special_points_in_poverty=False)
     with Ledger.open(ledger_path) as ledger:
-        checks = ledger.nights.checks("night")
+        checks = card_nights(ledger).checks("night")
     assert checks.special_points_count(GameType.NORMAL, ("Anna", "Ben"))
     assert checks.special_points_count(GameType.MARRIAGE, ("Anna", "Ben"))
     assert not checks.special_points_count(GameType.MARRIAGE, ("Anna",))  # a lone marriage
@@ -78,12 +79,14 @@ def test_the_night_page_is_one_library_call(ledger_path: Path) -> None:
     with Ledger.open(ledger_path) as ledger:
         tie = add(ledger, SummaryRecord("normal", ("Ben", "Clara"), 120))
         wrong = add(ledger, SummaryRecord("normal", ("Clara", "Dirk"), 151))
-        fixed = ledger.nights.correct("night", wrong, SummaryRecord("normal", ("Clara", "Dirk"), 100), by="t", at=AT)
+        fixed = card_nights(ledger).correct(
+            "night", wrong, SummaryRecord("normal", ("Clara", "Dirk"), 100), by="t", at=AT
+        )
         gone = add(ledger, None)
-        ledger.nights.undo("night", by="t", at=AT)
-        ledger.nights.deal("night", "a seed", by="t", at=AT)
-        page = ledger.nights.page("night")
-        assert page.version == ledger.nights.version("night")
+        card_nights(ledger).undo("night", by="t", at=AT)
+        card_nights(ledger).deal("night", "a seed", by="t", at=AT)
+        page = card_nights(ledger).page("night")
+        assert page.version == card_nights(ledger).version("night")
         assert page.position == ledger.store.last_position()
     new = fixed.game.game_id
     assert [r.game_id for r in page.standings.rows] == [tie, new, page.standings.rows[-1].game_id]
@@ -109,9 +112,11 @@ def test_the_games_pages_mark_a_deal_by_its_place(ledger_path: Path) -> None:
     with Ledger.open(ledger_path) as ledger:
         add(ledger, SummaryRecord("normal", ("Ben", "Clara"), 120))
         wrong = add(ledger, SummaryRecord("normal", ("Clara", "Dirk"), 151))
-        new = ledger.nights.correct("night", wrong, SummaryRecord("normal", ("Clara", "Dirk"), 100), by="t", at=AT)
+        new = card_nights(ledger).correct(
+            "night", wrong, SummaryRecord("normal", ("Clara", "Dirk"), 100), by="t", at=AT
+        )
         gone = add(ledger, None)
-        ledger.nights.undo("night", by="t", at=AT)
+        card_nights(ledger).undo("night", by="t", at=AT)
         ledger.refresh()
     phone = client(app_for(ledger_path))
     listed = phone.get("/games").text

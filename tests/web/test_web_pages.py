@@ -28,6 +28,8 @@ from web_helpers import (
     version_of,
 )
 
+from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.games import DOUDIZHU
 from doko_ledger.ledger import Ledger
 
 
@@ -89,7 +91,7 @@ def test_start_a_night_from_the_home_page(tmp_path: Path) -> None:
     db = tmp_path / "ledger.sqlite"
     start_night(db, "old", ("Anna", "Ben", "Clara", "Dirk"), soloist_leads=True)
     with Ledger.open(db) as ledger:
-        ledger.nights.close("old", by="t", at="2026-12-01T10:00:00+00:00")
+        card_nights(ledger).close("old", by="t", at="2026-12-01T10:00:00+00:00")
     phone = joined(app_for(db))
     home = phone.get("/").text
     assert '<option value="Clara">' in home  # names suggested from earlier nights
@@ -102,7 +104,7 @@ def test_start_a_night_from_the_home_page(tmp_path: Path) -> None:
     page = phone.get("/nights/fresh").text
     assert "Clara deals" in page
     with Ledger.open(db) as ledger:
-        night = ledger.nights.night("fresh").state
+        night = card_nights(ledger).night("fresh").state
     assert night.rules.soloist_leads and night.rate == "0.10" and night.match_length == 6
 
 
@@ -336,7 +338,7 @@ def test_a_ten_megabyte_post_is_refused(db: Path) -> None:
     )
     assert streamed.status_code == 413
     with Ledger.open(db) as ledger:
-        assert ledger.nights.session_ids() == ["night"]
+        assert card_nights(ledger).session_ids() == ["night"]
 
 
 def test_the_live_version_is_cheap_to_poll_and_names_the_change(db: Path) -> None:
@@ -374,8 +376,8 @@ def test_a_dou_dizhu_session_page(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["--db", str(db), "import", *map(str, files)])
     assert result.exit_code == 0, result.output
     with Ledger.open(db) as ledger:
-        (session_id,) = ledger.doudizhu.session_ids()
-        totals = ledger.doudizhu.standings(session_id).totals
+        (session_id,) = ledger.book_of(DOUDIZHU).session_ids()
+        totals = ledger.book_of(DOUDIZHU).standings(session_id).totals
     phone = client(app_for(db))
     assert f"/doudizhu/{session_id}" in phone.get("/").text
     page = phone.get(f"/doudizhu/{session_id}").text

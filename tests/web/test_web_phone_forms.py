@@ -25,6 +25,7 @@ from web_helpers import (
     start_night,
 )
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.nights.events import DealAdded
 from doko_ledger.ledger import Ledger
 
@@ -169,7 +170,7 @@ def test_a_form_posted_twice_records_one_deal_and_both_answers_name_it(db: Path)
     assert first.headers["location"] == second.headers["location"] == "/nights/night?new=night-01"
     assert len(standings(db)["deals"]) == 1
     with Ledger.open(db) as ledger:
-        added = [r.event for r in ledger.nights.changes_since("night", 0) if isinstance(r.event, DealAdded)]
+        added = [r.event for r in card_nights(ledger).changes_since("night", 0) if isinstance(r.event, DealAdded)]
     assert [a.request_id for a in added] == [data["request_id"]]
 
 
@@ -219,10 +220,10 @@ def test_a_malformed_request_id_is_refused(db: Path) -> None:
 
 def test_a_deal_being_played_is_shown_as_played_and_the_next_is_not_offered(db: Path) -> None:
     with Ledger.open(db) as ledger:
-        ledger.nights.deal("night", "a", by="Anna", at="2026-12-01T19:00:00+00:00")
+        card_nights(ledger).deal("night", "a", by="Anna", at="2026-12-01T19:00:00+00:00")
     play_cards(db, 6)  # trick 1 done, trick 2 begun
     with Ledger.open(db) as ledger:
-        in_play = ledger.nights.play_state("night")
+        in_play = card_nights(ledger).play_state("night")
     assert in_play is not None and in_play.number == 1 and in_play.trick == 2 and in_play.to_play is not None
     phone = joined(app_for(db), "Ben")
     for path in ("/nights/night", "/nights/night/fragment"):
@@ -270,15 +271,15 @@ def test_a_deal_added_before_request_ids_reads_as_none_and_a_retry_records_anew(
         patched.setattr(store, "encode_event", as_version_1)
         assert post_deal(joined(app_for(db), "Ben"), "night", deal(["Ben", "Clara"], 151)).status_code == 303
     with Ledger.open(db) as ledger:
-        old = [r for r in ledger.nights.changes_since("night", 0) if isinstance(r.event, DealAdded)]
+        old = [r for r in card_nights(ledger).changes_since("night", 0) if isinstance(r.event, DealAdded)]
         assert [(r.envelope.schema_version, r.event.request_id) for r in old] == [(1, None)]
         assert ledger.verify().ok
-        assert ledger.nights.recorded_for("night", "any-id") is None
+        assert card_nights(ledger).recorded_for("night", "any-id") is None
     api = client(app_for(db))
     body = {"version": 2, "deal": {"game": "normal", "re": ["Dirk", "Emil"], "re_points": 130}}
     answer = api.post("/api/nights/night/deals", json=body, headers={**API_WRITE, "idempotency-key": "k1"})
     assert answer.status_code == 201 and answer.json()["number"] == 2
     with Ledger.open(db) as ledger:
-        added = [r for r in ledger.nights.changes_since("night", 0) if isinstance(r.event, DealAdded)]
+        added = [r for r in card_nights(ledger).changes_since("night", 0) if isinstance(r.event, DealAdded)]
         assert [(r.envelope.schema_version, r.event.request_id) for r in added] == [(1, None), (2, "k1")]
         assert ledger.verify().ok

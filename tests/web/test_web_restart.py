@@ -27,7 +27,7 @@ from web_helpers import CODE, app_for, client, csrf_of, deal, join, joined, phon
 from doko_ledger.cli.app import app as cli_app
 from doko_ledger.ledger import Ledger
 from doko_ledger.web.common import JOIN_AGAIN, JOIN_LAPSED
-from doko_ledger.web.join_code import CODE_LETTERS
+from doko_ledger.web.join_code import CODE_LETTERS, table_join
 
 LAPSED = str(escape(JOIN_LAPSED))
 REJOIN = str(escape(JOIN_AGAIN))
@@ -50,9 +50,9 @@ def test_the_join_code_is_made_once_and_kept_beside_the_log_not_in_it(ledger_tar
     Ledger.open(ledger_target, create=True).close()
     empty_head, _ = head_and_rows(ledger_target)
     with Ledger.open(ledger_target) as ledger:
-        first = ledger.table_join_code()
+        first = table_join(ledger.store)
     with Ledger.open(ledger_target) as ledger:
-        again = ledger.table_join_code()
+        again = table_join(ledger.store)
     assert len(first.code) == 6 and set(first.code) <= set(CODE_LETTERS) and len(first.secret) == 32
     assert (again.code, again.secret, again.changed, again.not_kept) == (first.code, first.secret, False, None)
     head, keys = head_and_rows(ledger_target)
@@ -64,15 +64,15 @@ def test_the_join_code_is_made_once_and_kept_beside_the_log_not_in_it(ledger_tar
 
 def test_a_new_code_or_a_chosen_one_is_kept_and_the_secret_stays(ledger_target: str | Path) -> None:
     with Ledger.open(ledger_target, create=True) as ledger:
-        first = ledger.table_join_code()
-        new = ledger.table_join_code(new=True)
+        first = table_join(ledger.store)
+        new = table_join(ledger.store, new=True)
         assert new.code != first.code and new.changed and new.secret == first.secret
-        assert ledger.table_join_code().code == new.code
-        chosen = ledger.table_join_code(code=" kitchen ")
+        assert table_join(ledger.store).code == new.code
+        chosen = table_join(ledger.store, code=" kitchen ")
         assert (chosen.code, chosen.changed, chosen.secret) == ("KITCHEN", True, first.secret)
-        same = ledger.table_join_code(code="Kitchen")
+        same = table_join(ledger.store, code="Kitchen")
         assert (same.code, same.changed) == ("KITCHEN", False)
-        assert ledger.table_join_code().code == "KITCHEN"
+        assert table_join(ledger.store).code == "KITCHEN"
 
 
 def test_servers_starting_at_once_agree_on_one_code(ledger_target: str | Path) -> None:
@@ -85,7 +85,7 @@ def test_servers_starting_at_once_agree_on_one_code(ledger_target: str | Path) -
         try:
             with Ledger.open(ledger_target) as ledger:
                 start.wait()
-                kept = ledger.table_join_code()
+                kept = table_join(ledger.store)
                 found.append((kept.code, kept.secret))
         except BaseException as exc:
             failures.append(exc)
@@ -110,7 +110,7 @@ def test_a_read_only_ledger_keeps_no_code_and_says_why(ledger_target: str | Path
     make_read_only(ledger_target)
     with Ledger.open(ledger_target) as ledger:
         assert ledger.store.read_only is not None
-        once, twice = ledger.table_join_code(), ledger.table_join_code()
+        once, twice = table_join(ledger.store), table_join(ledger.store)
     assert once.not_kept is not None and "newer than this doko_ledger" in once.not_kept
     assert once.code != twice.code and once.secret != twice.secret
     _, keys = head_and_rows(ledger_target)
@@ -119,11 +119,11 @@ def test_a_read_only_ledger_keeps_no_code_and_says_why(ledger_target: str | Path
 
 def test_a_read_only_ledger_serves_the_code_it_kept(ledger_target: str | Path) -> None:
     with Ledger.open(ledger_target, create=True) as ledger:
-        kept = ledger.table_join_code()
+        kept = table_join(ledger.store)
     make_read_only(ledger_target)
     with Ledger.open(ledger_target) as ledger:
-        served = ledger.table_join_code()
-        other = ledger.table_join_code(new=True)
+        served = table_join(ledger.store)
+        other = table_join(ledger.store, new=True)
     assert (served.code, served.secret, served.not_kept) == (kept.code, kept.secret, None)
     assert other.code != kept.code and other.not_kept is not None
 

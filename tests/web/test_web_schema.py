@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 from web_helpers import CODE, app_for, client, serving, start_night
 
 from doko_ledger.cli.app import app as cli_app
+from doko_ledger.games import DOUDIZHU
 from doko_ledger.ledger import Ledger
 from doko_ledger.web.app import Settings, create_app
 
@@ -59,7 +60,7 @@ def base_url(ledger: Path) -> Iterator[str]:
 def known(ledger: Path) -> dict[str, dict[str, str]]:
     """Path parameters that name what the ledger holds, by the path's first part."""
     with Ledger.open(ledger) as opened:
-        (session,) = opened.doudizhu.session_ids()
+        (session,) = opened.book_of(DOUDIZHU).session_ids()
     return {"nights": {"session": "night", "game": "night-01"}, "games": {"game": "night-01"}} | {
         "doudizhu": {"session": session}
     }

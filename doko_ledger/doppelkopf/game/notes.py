@@ -7,9 +7,7 @@ from dataclasses import replace
 from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.play import SEATS
-from doko_ledger.events.annotations import AnnotationAdded
-
-MAX_NOTE = 2000
+from doko_ledger.events.annotations import MAX_NOTE, AnnotationAdded
 
 
 def annotate(

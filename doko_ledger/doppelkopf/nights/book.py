@@ -214,7 +214,7 @@ class CardNights:
 
     def night_naming(self, game_id: str) -> str | None:
         """The card night that names a game (a deal, voided or replaced), read from the log
-        (`game_list.night_of` is the look-up in the read models)."""
+        (`doppelkopf.game_list.night_of` is the look-up in the read models)."""
         return next((sid for sid in self.session_ids() if game_id in self.game_ids(sid)), None)
 
     def game_ids(self, session_id: str) -> list[str]:

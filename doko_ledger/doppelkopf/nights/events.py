@@ -3,10 +3,18 @@ games. The stored names (`SessionStarted`, `SessionClosed`) are the log's, kept 
 
 from __future__ import annotations
 
-from typing import Any
-
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.events.codec import Event, event, upcaster
+from doko_ledger.events.codec import Event, event
+from doko_ledger.events.sessions import DealAdded, SessionClosed
+
+__all__ = [
+    "DealAdded",
+    "DealCorrected",
+    "DealVoided",
+    "SessionClosed",
+    "SessionEvent",
+    "SessionStarted",
+]
 
 
 @event(version=1)
@@ -21,22 +29,6 @@ class SessionStarted(Event):
     match_length: int = 8
     played_on: str | None = None
     rate: str | None = None
-
-
-@event(version=2)
-class DealAdded(Event):
-    """The next deal of the night, recorded as the game `game_id`. Version 2 added
-    `request_id`: the id a phone's form or an API client sent with the write, so that the
-    same write sent again (its answer lost) finds this deal instead of recording another."""
-
-    game_id: str
-    request_id: str | None = None
-
-
-@upcaster("DealAdded", 1)
-def _deal_added_v1(payload: dict[str, Any]) -> dict[str, Any]:
-    """Version 1 had no request id."""
-    return {**payload, "request_id": None}
 
 
 @event(version=1)
@@ -54,11 +46,6 @@ class DealCorrected(Event):
     game_id: str
     new_game_id: str
     reason: str = "corrected"
-
-
-@event(version=1)
-class SessionClosed(Event):
-    """The card night is over; nothing more is added."""
 
 
 SessionEvent = SessionStarted | DealAdded | DealVoided | DealCorrected | SessionClosed

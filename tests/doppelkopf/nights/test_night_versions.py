@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights.book import CardNights, DealChanged, PreparedDeal
 from doko_ledger.doppelkopf.nights.decide import StartSession
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.doppelkopf.views import bock_causes_view
+from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError
 
@@ -23,7 +25,9 @@ AT = "2026-12-01T20:00:00+00:00"
 def ledger(tmp_path: Path) -> Ledger:
     opened = Ledger.open(tmp_path / "ledger.sqlite", create=True)
     rules = rules_from_mapping({"preset": "standard", "bock_triggers": ["tie", "lost_solo"]})
-    opened.nights.start(StartSession("n", ("Anna", "Ben", "Clara", "Dirk"), 0, rules), by="t", at=AT)
+    opened.book_of(DOPPELKOPF).nights.start(
+        StartSession("n", ("Anna", "Ben", "Clara", "Dirk"), 0, rules), by="t", at=AT
+    )
     return opened
 
 
@@ -39,7 +43,7 @@ def record(nights: CardNights, version: int, summary: SummaryRecord, by: str = "
 
 
 def test_record_at_the_current_version_and_refused_at_an_old_one(ledger: Ledger) -> None:
-    nights = ledger.nights
+    nights = card_nights(ledger)
     assert nights.version("n") == 1
     recorded = record(nights, 1, deal(("Anna", "Ben"), 151), "Ben")
     assert recorded.game_id == "n-01" and nights.version("n") == 2
@@ -52,7 +56,7 @@ def test_record_at_the_current_version_and_refused_at_an_old_one(ledger: Ledger)
 
 
 def test_undo_and_correct_at_a_version(ledger: Ledger) -> None:
-    nights = ledger.nights
+    nights = card_nights(ledger)
     record(nights, 1, deal(("Anna", "Ben"), 151), "t")
     with pytest.raises(ConcurrencyError):
         nights.undo("n", by="t", at=AT, version=1)
@@ -70,7 +74,7 @@ def test_undo_and_correct_at_a_version(ledger: Ledger) -> None:
 def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_number(ledger: Ledger) -> None:
     """Whatever version the form carries: the old one, or the night's new one (a form shown
     again after the first refusal); a preview too. Nothing is written."""
-    nights = ledger.nights
+    nights = card_nights(ledger)
     record(nights, 1, deal(("Anna", "Ben"), 151), "Ben")
     record(nights, 2, deal(("Clara", "Dirk"), 151), "Ben")
     nights.correct("n", "n-01", deal(("Anna", "Ben"), 100), by="Clara", at=AT, version=3)
@@ -97,7 +101,7 @@ def test_a_correction_of_a_deal_corrected_or_taken_back_since_is_refused_by_its_
 
 
 def test_bock_causes_name_the_deals_whose_rounds_are_not_over(ledger: Ledger) -> None:
-    nights = ledger.nights
+    nights = card_nights(ledger)
     record(nights, 1, deal(("Anna", "Ben"), 120), "t")  # a tie: one round of 4
     record(nights, 2, deal(("Clara",), 100, "club_solo"), "t")  # lost, under bock
     table = nights.standings("n")

@@ -1,0 +1,422 @@
+"""`doko import`, `export`, `games`, `replay`, `annotate`, `notes`, `score`, `audit`: the games
+in the ledger, one at a time or as a list."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import json
+import sys
+from collections.abc import Iterable
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from doko_ledger.cli.common import (
+    ByOption,
+    GameArg,
+    JsonOption,
+    echo_json,
+    err_console,
+    interactive,
+    ledger_path,
+    now,
+    out,
+    recorder,
+)
+from doko_ledger.cli.rules import RulesOption
+from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF, GAMES, Game
+from doko_ledger.ledger import Ledger
+from doko_ledger.store.location import shown
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
+GAME_COMMANDS: dict[Game[Any], str] = {}
+"""The module that answers `export`, `replay`, `score` and `audit` for the games of a game
+whose answers are its own (its `export_text`, `replay`, `score`, `audit`), loaded only for
+such a game: each game's command module registers it (`cli/ddz.py`). The commands below
+answer for Doppelkopf's games."""
+
+
+def _own_commands(ledger: Ledger, game_id: str) -> Any:
+    """The module of the game `game_id` is a game of, when that game answers for itself."""
+    module = GAME_COMMANDS.get(ledger.game_of(game_id))
+    return None if module is None else importlib.import_module(module)
+
+
+# Each command imports the renderers and formats it uses itself: `doko score` should not wait
+# for the HTML export, the YAML reader or Dou Dizhu to load.
+
+
+class ExportFormat(StrEnum):
+    yaml = "yaml"
+    jsonl = "jsonl"
+    html = "html"
+
+
+def import_(
+    ctx: typer.Context,
+    files: Annotated[
+        list[Path], typer.Argument(help="Game files or session files (YAML, Doppelkopf or Dou Dizhu) to import.")
+    ],
+    by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Import game and session files, Doppelkopf or Dou Dizhu: each is validated completely,
+    then appended atomically."""
+    with _ImportProgress() as progress, Ledger.open(ledger_path(ctx), create=True, when_needed=True) as ledger:
+        report = ledger.import_files(files, by=recorder(by), at=now(), progress=progress)
+    if as_json:
+        echo_json(
+            {
+                "imported_games": report.games,
+                "imported_events": report.events,
+                "imported_nights": report.sessions,
+                "errors": report.errors,
+            }
+        )
+    else:
+        console = out()
+        if report.games:
+            console.print(f"imported {report.games} game(s), {report.events} events into {shown(ledger_path(ctx))}")
+        if report.sessions:
+            console.print(f"imported {report.sessions} session(s) into {shown(ledger_path(ctx))}")
+    for message in report.errors:
+        err_console().print(f"error: {message}", markup=False, soft_wrap=True)
+    if report.errors:
+        err_console().print(f"{len(report.errors)} file(s) not imported", markup=False)
+        raise typer.Exit(2)
+
+
+class _ImportProgress:
+    """A progress bar on stderr while an import reads many game files (none for a few)."""
+
+    SHOWN_FROM = 20
+
+    def __init__(self) -> None:
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
+
+    def __enter__(self) -> _ImportProgress:
+        return self
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < self.SHOWN_FROM:
+            return
+        if self.bar is None:
+            from rich.progress import Progress
+
+            self.bar = Progress(console=err_console(), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("importing", total=total)
+        assert self.task is not None
+        self.bar.update(self.task, completed=done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def export(
+    ctx: typer.Context,
+    game: GameArg,
+    format: Annotated[
+        ExportFormat,
+        typer.Option(
+            "--format", help="yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser."
+        ),
+    ] = ExportFormat.yaml,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "-o", "--output", help="Write to a file (or through a link to one) instead of stdout; - is stdout."
+        ),
+    ] = None,
+    perspective: PerspectiveOption = None,
+    tournament: TournamentOption = False,
+) -> None:
+    """Write a game as a YAML game file, its raw events as JSON lines, or a self-contained HTML
+    replay (no network needed) with its notes."""
+    from doko_ledger.doppelkopf.files import game_file
+    from doko_ledger.doppelkopf.views import event_view
+    from doko_ledger.events.codec import dumps_canonical
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        own = None if format is ExportFormat.jsonl else _own_commands(ledger, game_id)
+        if own is not None:
+            text = own.export_text(ledger, game_id, format.value)
+        elif format is ExportFormat.yaml:
+            text = game_file.dumps(ledger.book_of(DOPPELKOPF).record(game_id))
+        elif format is ExportFormat.jsonl:
+            text = "".join(dumps_canonical(event_view(r)) + "\n" for r in ledger.events(game_id))
+        else:
+            from doko_ledger.doppelkopf.files import html_replay
+
+            text = html_replay.dumps(
+                ledger.book_of(DOPPELKOPF).frames(game_id, _perspective(perspective, tournament), player=perspective)
+            )
+    from doko_ledger.formats.output import STDOUT, write_export
+
+    if output is None or str(output) == STDOUT:
+        typer.echo(text, nl=False)
+    else:
+        write_export(output, text, ledger=ledger_path(ctx))
+        err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
+
+
+TERMINAL_PAGE = 20
+"""How many of the newest games `doko games` shows at a terminal without `--last` or `--all`."""
+
+
+def games(
+    ctx: typer.Context,
+    last: Annotated[
+        int | None,
+        typer.Option(
+            "--last",
+            min=1,
+            help=f"Only the newest N games (at a terminal the default is {TERMINAL_PAGE}).",
+            metavar="N",
+        ),
+    ] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Every game, also at a terminal.")] = False,
+    session: Annotated[
+        str | None, typer.Option("--session", help="Only the games of this card night or Dou Dizhu session.")
+    ] = None,
+    player: Annotated[str | None, typer.Option("--player", help="Only the games this player sat in.")] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", help="Only games played on or after this day (YYYY-MM-DD).", metavar="DAY")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the recorded games, oldest first, with each game's number (#N), result and score.
+    The list is printed as it is read, however many games there are."""
+    from doko_ledger.cli import render_games
+    from doko_ledger.projections.game_list import GameFilter
+
+    if last is not None and show_all:
+        raise typer.BadParameter("give --last N or --all, not both", param_hint="--last")
+    if since is not None:
+        _day(since)
+    paged = last is None and not show_all and not as_json and output_is_terminal()
+    if paged:
+        last = TERMINAL_PAGE
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        ids = None if session is None else _session_games(ledger, session)
+        keep = GameFilter(None, player, since)
+        listed = ledger.game_rows(last=last, keep=None if keep == GameFilter() else keep, game_ids=ids)
+        if as_json:
+            _stream_json(row for _, row in listed)
+            return
+        console = out()
+        console.print(render_games.header(), soft_wrap=True)
+        first = None
+        while chunk := list(itertools.islice(listed, 200)):  # a page at a time: the output starts at once
+            first = chunk[0][0] if first is None else first
+            if console.is_terminal:
+                console.print(render_games.page(chunk), soft_wrap=True)
+            else:  # piped: the same lines without styles, and without Rich's rendering of each
+                typer.echo(render_games.plain_page(chunk))
+    if paged and first is not None and first > 1:
+        console.print(f"(the newest {TERMINAL_PAGE} shown: --all for every game, --last N for more)", style="dim")
+
+
+def output_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def _day(text: str) -> str:
+    from datetime import date
+
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise typer.BadParameter(f"{text[:40]!r} is not a day: write YYYY-MM-DD", param_hint="--since") from None
+
+
+def _session_games(ledger: Ledger, ref: str) -> set[str]:
+    """The games of the session (a card night, a Dou Dizhu session) `ref` names."""
+    for game in GAMES:
+        book = ledger.book_of(game)
+        session_id = book.resolve_session(ref)
+        if session_id is not None:
+            return set(book.session_game_ids(session_id))
+    sessions = " or ".join(game.session_title for game in GAMES)
+    raise SessionNotFound(f"no {sessions} {ref[:40]!r} in the ledger")
+
+
+class SessionNotFound(DokoError, LookupError):
+    """A session reference that names no session of any game."""
+
+
+def _stream_json(rows: Iterable[dict[str, Any]]) -> None:
+    """A JSON list written a few items at a time (the same text as `echo_json` of the list)."""
+    items = (json.dumps(row, indent=2, ensure_ascii=False).replace("\n", "\n  ") for row in rows)
+    opening = "[\n  "
+    while chunk := list(itertools.islice(items, 200)):
+        typer.echo(opening + ",\n  ".join(chunk), nl=False)
+        opening = ",\n  "
+    typer.echo("[]" if opening == "[\n  " else "\n]")
+
+
+PerspectiveOption = Annotated[
+    str | None,
+    typer.Option("--as", help="Show only what this player could know: their hand, the cards played, public parties."),
+]
+TournamentOption = Annotated[
+    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the game is over.")
+]
+
+
+def _perspective(player: str | None, tournament: bool) -> str:
+    if player is not None and tournament:
+        raise DokoError("choose one perspective: --as PLAYER or --tournament")
+    return "player" if player is not None else "tournament" if tournament else "all"
+
+
+def replay(
+    ctx: typer.Context,
+    game: GameArg,
+    trick: Annotated[int | None, typer.Option("--trick", min=1, help="Show the game before trick N.")] = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="Print the whole game at once instead of stepping through it.")
+    ] = False,
+    perspective: PerspectiveOption = None,
+    tournament: TournamentOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
+    number and Enter, q). Piped, with --all, or for a game without cards (a score sheet) it
+    prints the game at once; --trick N shows the game before trick N."""
+    from doko_ledger.cli import render, render_frames, stepper
+    from doko_ledger.doppelkopf.views import notes_view, replay_view
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        own = _own_commands(ledger, game_id)
+        if own is not None:
+            options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
+            return own.replay(ledger, game_id, as_json, options)  # type: ignore[no-any-return]
+        seen_as = _perspective(perspective, tournament)
+        view = ledger.book_of(DOPPELKOPF).frames(game_id, seen_as, player=perspective)
+        shown = ledger.book_of(DOPPELKOPF).replay(game_id, trick) if seen_as == "all" else None
+        remarks = notes_view(ledger.notes(game_id))
+        place = ledger.book_of(DOPPELKOPF).place(game_id)
+    if as_json:
+        echo_json(view if shown is None else replay_view(shown, trick, place) | {"notes": remarks})
+        return
+    if place is not None:
+        out().print(place.label, markup=False, style="bold yellow" if place.marks else "")
+    if trick is not None and shown is not None:
+        out().print(render.position(shown, trick, show_all=True))
+    elif trick is not None:
+        out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick)))
+    elif not show_all and interactive() and sys.stdout.isatty() and stepper.has_steps(view):
+        stepper.run(view, out())
+    elif shown is not None:
+        out().print(render.replay(shown, show_all=True, remarks=remarks))
+        out().print(render_frames.notes(view))
+    else:
+        out().print(render_frames.tricks(view))
+        out().print(render_frames.notes(view))
+
+
+def annotate(
+    ctx: typer.Context,
+    game: GameArg,
+    text: Annotated[str, typer.Argument(help="The note.")],
+    trick: Annotated[int | None, typer.Option("--trick", min=1, help="The trick (left out: the whole game).")] = None,
+    card: Annotated[int | None, typer.Option("--card", min=1, max=4, help="The card within the trick (1-4).")] = None,
+    by: ByOption = None,
+) -> None:
+    """Add a note to a game, a trick or one card; replays and exports show it in place."""
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        note = ledger.annotate(game_id, trick, card, text.strip(), by=recorder(by), at=now())
+    where = "the game" if note.trick is None else f"trick {note.trick}" + (f", card {note.card}" if note.card else "")
+    out().print(f"noted on {where} of {game_id}", markup=False)
+
+
+def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
+    """List a game's notes: where, who, when, what."""
+    from doko_ledger.cli import render_frames
+    from doko_ledger.doppelkopf.views import notes_view
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        shown = notes_view(ledger.notes(game_id))
+    if as_json:
+        echo_json(shown)
+    else:
+        out().print(render_frames.notes_table(game_id, shown))
+
+
+def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json: JsonOption = False) -> None:
+    """Score a game with its derivation; `--rules` re-scores it under other rules, side by side."""
+    # imported as needed (Dou Dizhu, rule files, JSON views): this is the command of the cold start
+    alternatives = []
+    if rules:
+        from doko_ledger.doppelkopf.files.rules_file import rules_named
+
+        alternatives = [rules_named(spec) for spec in rules]
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        own = _own_commands(ledger, game_id)
+        if own is not None:
+            return own.score(ledger, game_id, as_json, rules)  # type: ignore[no-any-return]
+        results = [ledger.book_of(DOPPELKOPF).score(game_id)] + [
+            ledger.book_of(DOPPELKOPF).score(game_id, r) for r in alternatives
+        ]
+    if as_json:
+        from doko_ledger.doppelkopf.views import score_view
+
+        echo_json(score_view(results[0]) if len(results) == 1 else [score_view(r) for r in results])
+    else:
+        from doko_ledger.cli import render_scores
+
+        out().print(render_scores.score(results))
+
+
+def audit(
+    ctx: typer.Context,
+    game: GameArg,
+    claimed: Annotated[
+        str | None, typer.Option("--claimed", help="A claimed result, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5.")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check everything that can be disputed in a game; explain a claimed result's difference."""
+    from doko_ledger.cli import render_scores
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.views import audit_view
+
+    claim = None if claimed is None else quick_entry.claim(claimed)
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        own = _own_commands(ledger, game_id)
+        if own is not None:
+            return own.audit(ledger, game_id, as_json, claim)  # type: ignore[no-any-return]
+        report = ledger.book_of(DOPPELKOPF).audit(game_id, claim)
+    if as_json:
+        echo_json(audit_view(report))
+    else:
+        out().print(render_scores.audit(report))
+    if not report.ok:
+        raise typer.Exit(5)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the commands on games to the `doko` app."""
+    app.command("import")(import_)
+    app.command()(export)
+    app.command()(games)
+    app.command()(replay)
+    app.command()(annotate)
+    app.command()(notes)
+    app.command()(score)
+    app.command()(audit)

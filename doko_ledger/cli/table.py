@@ -1,0 +1,469 @@
+"""`doko record`, `undo`, `penalty`, `correct`, `deal`, `play`: a card night's deals entered at
+the table, by their facts or card by card."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, TypeVar
+
+import typer
+
+if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
+    from rich.console import Console
+
+    from doko_ledger.doppelkopf.game.record import SummaryRecord
+    from doko_ledger.doppelkopf.game.state import GameState
+    from doko_ledger.doppelkopf.nights.book import NextDealChecks
+    from doko_ledger.ledger import Ledger
+
+from doko_ledger.cli.common import (
+    ByOption,
+    JsonOption,
+    echo_json,
+    err_console,
+    interactive,
+    ledger_path,
+    now,
+    out,
+    recorder,
+)
+from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.errors import DokoError
+from doko_ledger.games import DOPPELKOPF
+
+T = TypeVar("T")
+
+SessionOption = Annotated[
+    str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
+]
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
+GameOption = Annotated[
+    str | None, typer.Option("--game", metavar="TYPE", help="Game type: normal, marriage, club_solo, ...")
+]
+ReOption = Annotated[str | None, typer.Option("--re", help="The Re players, or the soloist alone: Anna,Clara.")]
+PointsOption = Annotated[int | None, typer.Option("--re-points", help="Re's card points, 0-240.")]
+TricksOption = Annotated[str | None, typer.Option("--tricks", help="Tricks won RE:KONTRA, where it matters (9:3).")]
+CallOption = Annotated[list[str] | None, typer.Option("--call", help="Announcements in order: Anna=re,Clara=no90.")]
+SpecialOption = Annotated[
+    list[str] | None, typer.Option("--special", help="Special points PARTY:KIND[:FROM]: re:fox_caught:Ben.")
+]
+
+
+def _facts(
+    game: str | None,
+    re: str | None,
+    re_points: int | None,
+    tricks: str | None,
+    calls: list[str],
+    specials: list[str],
+    *,
+    yes: bool = False,
+    checks: NextDealChecks | None = None,
+    console: Console | None = None,
+) -> SummaryRecord:
+    """The deal's facts from the flags. `--re` and `--re-points` say enough (a normal game, no
+    calls, no special points unless given); without them, and without --yes, a person at the
+    keyboard is asked for the rest, each answer checked by `checks` when it is given."""
+    from doko_ledger.doppelkopf.files import quick_entry
+
+    if re is not None and re_points is not None:
+        return quick_entry.summary(game or "normal", re, re_points, tricks, calls, specials)
+    if yes or not interactive():
+        raise quick_entry.EntryError(
+            "give --re and --re-points (or run `doko record` at a terminal, without --yes, to be asked)"
+        )
+    return _ask_facts(game, re, re_points, tricks, calls, specials, checks, console)
+
+
+def _ask_facts(
+    game: str | None,
+    re: str | None,
+    re_points: int | None,
+    tricks: str | None,
+    calls: list[str],
+    specials: list[str],
+    checks: NextDealChecks | None,
+    console: Console | None = None,
+) -> SummaryRecord:
+    """Ask for what the flags did not give, one question at a time; a refused answer is
+    shown and asked again (the answers before it are kept)."""
+    from rich.prompt import IntPrompt, Prompt
+
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.rules.game_types import GameType, parse_game_type
+
+    def game_ok(text: str) -> GameType:
+        return checks.game_type(text) if checks is not None else parse_game_type(text)
+
+    def facts_ok(points: int, said: list[str], extra: list[str]) -> SummaryRecord:
+        assert re is not None
+        summary = quick_entry.summary(game_type.value, re, points, tricks, said, extra)
+        if checks is not None:
+            checks.facts(summary)
+        return summary
+
+    if game is None:
+        types = checks.game_types if checks is not None else tuple(GameType)
+        default = checks.default_game_type.value if checks is not None else GameType.NORMAL.value
+        question = f"game type ({', '.join(g.value for g in types)})"
+        game = _until_accepted(lambda: Prompt.ask(question, default=default, console=console), game_ok)
+    game_type = game_ok(game)
+    if re is None:
+
+        def re_ok(text: str) -> None:
+            players = quick_entry.names(text, "Re")
+            if checks is not None:
+                checks.re_players(game_type, players)
+
+        question = "the soloist" if game_type.is_solo else "Re players (Anna,Clara)"
+        re = _until_accepted(lambda: Prompt.ask(question, console=console), re_ok)
+    if re_points is None:
+        re_points = _until_accepted(
+            lambda: IntPrompt.ask("Re's card points (0-240)", console=console), lambda p: facts_ok(p, calls, specials)
+        )
+    points = re_points
+    if not calls:
+        calls = [
+            _until_accepted(
+                lambda: Prompt.ask(
+                    "announcements (Anna=re,Clara=no90; Enter for none)",
+                    default="",
+                    show_default=False,
+                    console=console,
+                ),
+                lambda text: facts_ok(points, [text], specials),
+            )
+        ]
+    if not specials and (checks is None or checks.special_points_count(game_type, quick_entry.names(re, "Re"))):
+        said = calls
+        specials = [
+            _until_accepted(
+                lambda: Prompt.ask(
+                    "special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)",
+                    default="",
+                    show_default=False,
+                    console=console,
+                ),
+                lambda text: facts_ok(points, said, [text]),
+            )
+        ]
+    return facts_ok(points, calls, specials)
+
+
+def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
+    """Ask until `accept` takes the answer; a refusal is shown and the question asked again."""
+    while True:
+        answer = ask()
+        try:
+            accept(answer)
+        except DokoError as exc:
+            err_console().print(f"refused: {exc}", markup=False, highlight=False, soft_wrap=True)
+            continue
+        return answer
+
+
+def _confirm(yes: bool, question: str = "append this deal?", console: Console | None = None) -> bool:
+    from rich.prompt import Confirm
+
+    from doko_ledger.doppelkopf.files import quick_entry
+
+    if yes:
+        return True
+    if not interactive():
+        raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
+    return Confirm.ask(question, default=True, console=console)
+
+
+def record(
+    ctx: typer.Context,
+    session: SessionOption = None,
+    game: GameOption = None,
+    re: ReOption = None,
+    re_points: PointsOption = None,
+    tricks: TricksOption = None,
+    call: CallOption = None,
+    special: SpecialOption = None,
+    misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
+    deal: Annotated[
+        int | None,
+        typer.Option(
+            "--deal",
+            min=1,
+            help="The deal's number (default: the next deal when the command starts). Refused when the night"
+            " holds that deal already, so trying again after a deal was recorded never records it twice.",
+            show_default=False,
+        ),
+    ] = None,
+    yes: YesOption = False,
+    as_json: JsonOption = False,
+    by: ByOption = None,
+) -> None:
+    """Add the next deal of the card night by its facts; shows the score before appending.
+
+    The deal is the one that was next when the command started: if someone else records a
+    deal meanwhile, this one is refused, not recorded as the deal after it."""
+    from doko_ledger.cli import render_nights, render_scores
+    from doko_ledger.doppelkopf.views import score_view
+    from doko_ledger.ledger import Ledger
+
+    shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = card_nights(ledger).resolve(session)
+        upcoming = card_nights(ledger).standings(session_id).next
+        number = upcoming.number if deal is None else deal
+        if deal is not None:  # refused before any question is asked
+            card_nights(ledger).expect_next(session_id, deal)
+        shown.print(render_nights.next_deal(upcoming))
+        checks = (
+            None if misdeal or (re is not None and re_points is not None) else card_nights(ledger).checks(session_id)
+        )
+        facts = (
+            None
+            if misdeal
+            else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks, console=shown)
+        )
+        prepared = card_nights(ledger).prepare(session_id, facts, misdeal=misdeal, deal=number)
+        if prepared.score is not None:
+            shown.print(render_scores.score([prepared.score]))
+        if not _confirm(yes, console=shown):
+            shown.print("nothing appended")
+            raise typer.Exit(1)
+        card_nights(ledger).commit(prepared, by=recorder(by), at=now())
+        ledger.refresh()
+    if as_json:
+        echo_json(
+            {
+                "session": session_id,
+                "number": prepared.number,
+                "game_id": prepared.game_id,
+                "dealer": upcoming.dealer,
+                "playing": list(upcoming.playing),
+                "multiplier": upcoming.multiplier,
+                "thrown_in": misdeal,
+                "score": None if prepared.score is None else score_view(prepared.score),
+            }
+        )
+    else:
+        out().print(f"recorded deal {prepared.number} as {prepared.game_id}")
+
+
+def undo(
+    ctx: typer.Context,
+    session: SessionOption = None,
+    game: Annotated[str | None, typer.Option("--game", help="Take back the newest event of this game instead.")] = None,
+    deal: Annotated[
+        int | None,
+        typer.Option(
+            "--deal",
+            min=1,
+            help="Only if this is the night's last deal (default: the last deal when the command starts): trying"
+            " again after it was taken back is refused instead of taking back the deal before it.",
+            show_default=False,
+        ),
+    ] = None,
+    by: ByOption = None,
+) -> None:
+    """Take back the newest card, call or penalty of the night's last deal, else the last deal;
+    with --game, the newest event of that game (appends a void, never deletes)."""
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.ledger import Ledger
+
+    if game is not None and deal is not None:
+        raise quick_entry.EntryError("give --game or --deal, not both")
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        if game is not None:
+            game_id = ledger.resolve(game)
+            what = ledger.book_of(DOPPELKOPF).take_back(game_id, by=recorder(by), at=now())
+        else:
+            nights = card_nights(ledger)
+            what = nights.undo(nights.resolve(session), by=recorder(by), at=now(), deal=deal).what
+            ledger.refresh()
+    out().print(f"took back {what}")
+
+
+def penalty(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="The game (deal) the violation happened in.")],
+    player: Annotated[str | None, typer.Option("--player", help="Who offended.")] = None,
+    severe: Annotated[
+        bool | None, typer.Option("--severe/--minor", help="Severe (voids the game) or minor.", show_default=False)
+    ] = None,
+    harms_soloist: Annotated[
+        bool, typer.Option("--harms-soloist", help="Minor, in a solo: the offence could harm the soloist.")
+    ] = False,
+    denials: Annotated[
+        int | None, typer.Option("--denials", help="Severe: the denials that count (default: from the record).")
+    ] = None,
+    reason: Annotated[str, typer.Option("--reason", help="What happened.")] = "",
+    yes: YesOption = False,
+    as_json: JsonOption = False,
+    by: ByOption = None,
+) -> None:
+    """Record penalty points for a rule violation (docs/rules.md §9); `doko undo` takes it back."""
+    from rich.prompt import Prompt
+
+    from doko_ledger.cli import render_scores
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.game.commands import ImposePenalty
+    from doko_ledger.doppelkopf.views import score_view
+    from doko_ledger.ledger import Ledger
+    from doko_ledger.names import find_player
+
+    shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
+    if (player is None or severe is None) and (yes or not interactive()):
+        raise quick_entry.EntryError(
+            "give --player and --minor or --severe (or run `doko penalty` at a terminal, without --yes)"
+        )
+    if player is None:
+        player = Prompt.ask("who offended", console=shown)
+    if severe is None:
+        severe = Prompt.ask("minor or severe", choices=["minor", "severe"], default="minor", console=shown) == "severe"
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        game_id = ledger.resolve(game)
+        players = ledger.book_of(DOPPELKOPF).state(game_id).players
+        offender = find_player(player, players)
+        if offender is None:
+            raise quick_entry.EntryError(f"--player: {player!r} did not play {game_id} ({', '.join(players)})")
+        command = ImposePenalty(players.index(offender), severe, harms_soloist, denials, reason)
+        if not _confirm(yes, console=shown):
+            raise typer.Exit(1)
+        result = ledger.book_of(DOPPELKOPF).impose_penalty(game_id, command, by=recorder(by), at=now())
+    if as_json:
+        echo_json(
+            {
+                "game_id": game_id,
+                "finished": result is not None,
+                "score": None if result is None else score_view(result),
+            }
+        )
+    elif result is None:
+        out().print(f"penalty recorded in {game_id}; the deal is still being played")
+    else:
+        out().print(render_scores.score([result]))
+
+
+def correct(
+    ctx: typer.Context,
+    deal: Annotated[str, typer.Argument(help="The deal: its number in `doko standings`, or its game id.")],
+    session: SessionOption = None,
+    game: GameOption = None,
+    re: ReOption = None,
+    re_points: PointsOption = None,
+    tricks: TricksOption = None,
+    call: CallOption = None,
+    special: SpecialOption = None,
+    misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in after all.")] = False,
+    yes: YesOption = False,
+    as_json: JsonOption = False,
+    by: ByOption = None,
+) -> None:
+    """Replace a deal's facts, or make it a misdeal; shows the old and the new score side by
+    side before appending (a new game takes its place; the old one stays in the log)."""
+    from doko_ledger.cli import render_scores
+    from doko_ledger.doppelkopf.views import score_view
+    from doko_ledger.ledger import Ledger
+
+    facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = card_nights(ledger).resolve(session)
+        prepared = card_nights(ledger).prepare_correction(session_id, deal, facts, misdeal=misdeal)
+        new_id = prepared.game.game_id
+        if not as_json:
+            before, after = prepared.before, prepared.after
+            out().print(render_scores.correction(prepared.number, prepared.game_id, new_id, before, after))
+        if not _confirm(yes, "append this correction?"):
+            out().print("nothing appended")
+            raise typer.Exit(1)
+        card_nights(ledger).commit(prepared, by=recorder(by), at=now())
+        ledger.refresh()
+    if as_json:
+        before, after = prepared.before, prepared.after
+        echo_json(
+            {
+                "session": session_id,
+                "deal": prepared.number,
+                "game_id": prepared.game_id,
+                "new_game_id": new_id,
+                "before": None if before is None else score_view(before),
+                "after": None if after is None else score_view(after),
+            }
+        )
+    else:
+        out().print(f"deal {prepared.number} ({prepared.game_id}) corrected: now {new_id}")
+
+
+def deal(
+    ctx: typer.Context,
+    seed: Annotated[str, typer.Option("--seed", help="The same text always deals the same hands (e.g. a date).")],
+    session: SessionOption = None,
+    as_json: JsonOption = False,
+    by: ByOption = None,
+) -> None:
+    """Deal the next deal's four hands from a seed and record them; then `doko play`."""
+    from doko_ledger.cli import render_nights
+    from doko_ledger.doppelkopf.views import game_view, hands_view
+    from doko_ledger.ledger import Ledger
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = card_nights(ledger).resolve(session)
+        game = card_nights(ledger).deal(session_id, seed, by=recorder(by), at=now())
+        ledger.refresh()
+    if as_json:
+        echo_json({"session": session_id, "seed": seed} | game_view(game) | {"hands": hands_view(game)})
+    else:
+        out().print(render_nights.dealt(game))
+
+
+def play(
+    ctx: typer.Context,
+    tokens: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Cards in play order (CQ, ♥10), calls NAME=re or NAME=no90, reservations NAME=club_solo first."
+        ),
+    ] = None,
+    session: SessionOption = None,
+    by: ByOption = None,
+) -> None:
+    """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
+    from rich.prompt import Prompt
+
+    from doko_ledger.doppelkopf.files import quick_entry
+    from doko_ledger.doppelkopf.game.state import GameState
+    from doko_ledger.ledger import Ledger
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        session_id = card_nights(ledger).resolve(session)
+        if tokens:
+            before = card_nights(ledger).being_played(session_id) or GameState()  # a new deal: everything is news
+            game = card_nights(ledger).play(session_id, tokens, by=recorder(by), at=now())
+            ledger.refresh()
+            _show_played(ledger, game, before)
+            return
+        if not interactive():
+            raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
+        game = card_nights(ledger).play(session_id, [], by=recorder(by), at=now())
+        before = game
+        while not _show_played(ledger, game, before):
+            before = game  # a refused entry adds nothing to echo
+            line = Prompt.ask("card, NAME=call, or q to stop")
+            if line.strip().lower() in ("q", "quit", ""):
+                break
+            try:  # the deal as this entry left it: the last card finishes it
+                game = card_nights(ledger).play(session_id, line.split(), by=recorder(by), at=now())
+            except DokoError as exc:
+                err_console().print(f"refused: {exc}", markup=False)
+        ledger.refresh()
+
+
+def _show_played(ledger: Ledger, game: GameState, before: GameState | None = None) -> bool:
+    """Print the deal being played (with what the entries since `before` did); once it is
+    over, its result and score. True when over."""
+    from doko_ledger.cli import render_nights, render_scores
+
+    out().print(render_nights.live(game, before))
+    if not (game.finished or game.abandoned is not None or game.void):
+        return False
+    ledger.refresh()
+    out().print(render_scores.score([ledger.book_of(DOPPELKOPF).score(game.game_id)]))
+    return True

@@ -1,0 +1,24 @@
+"""Doppelkopf's files as `doko import` reads them (`games.GameFiles`): a game file or a card
+night's file. A file that names no other game's format is Doppelkopf's."""
+
+from __future__ import annotations
+
+from doko_ledger.doppelkopf.files import game_file, night_file
+from doko_ledger.doppelkopf.files.game_file import LoadedGame
+from doko_ledger.doppelkopf.files.night_file import LoadedSession
+
+
+def claims(text: str) -> bool:
+    """Every file may be a Doppelkopf game file (its `format:` line may be left out)."""
+    return True
+
+
+def is_session(text: str) -> bool:
+    return night_file.is_session_text(text)
+
+
+def read(text: str, source: str) -> LoadedGame | LoadedSession:
+    """Read, validate and replay a game file or a card night's file."""
+    if is_session(text):
+        return night_file.read(text, source)
+    return game_file.read(text, source)
