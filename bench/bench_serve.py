@@ -34,7 +34,7 @@ from pathlib import Path
 
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.game.record import SummaryRecord
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.ledger import Ledger
 
@@ -48,7 +48,7 @@ def make_ledger(path: Path, deals: int, seed: int = 2026) -> None:
     rng = random.Random(seed)
     rules = rules_from_mapping({"preset": "standard", "bock_triggers": ["tie", "lost_solo"]})
     with Ledger.open(path, create=True) as ledger:
-        card_nights(ledger).start(StartSession(NIGHT, PLAYERS, 0, rules, 8, None, "0.05"), by="bench", at="2026-12-01")
+        card_nights(ledger).start(StartNight(NIGHT, PLAYERS, 0, rules, 8, None, "0.05"), by="bench", at="2026-12-01")
         for _ in range(deals):
             version = card_nights(ledger).version(NIGHT)
             playing = card_nights(ledger).standings(NIGHT).next.playing

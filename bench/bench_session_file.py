@@ -65,7 +65,7 @@ def cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
     return time.process_time() - start, result
 
 
-def floor(text: str, loaded: session_file.LoadedSession) -> None:
+def floor(text: str, loaded: session_file.LoadedNight) -> None:
     """Parse the YAML; decide and score each deal's game once, alone, with the night's players."""
     parse_yaml(text)
     night = loaded.night

@@ -10,7 +10,7 @@ from typing import Protocol
 from doko_ledger.errors import DokoError
 
 
-class PlaceInSession(Protocol):
+class PlaceInNight(Protocol):
     """Where a deal being played stands: its session and its number there."""
 
     @property
@@ -36,7 +36,7 @@ class Sight:
 
     game_id: str
     players: tuple[str, ...]
-    playing: PlaceInSession | None = None
+    playing: PlaceInNight | None = None
     viewer: str | None = None
 
     @property

@@ -16,7 +16,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from doko_ledger.doppelkopf.book import card_nights
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.ledger import Ledger
 from doko_ledger.web.app import Settings, create_app
@@ -41,7 +41,7 @@ def app_for(db: Path, **options: Any) -> Any:
 def start_night(db: Path, session_id: str = "night", players: tuple[str, ...] = PLAYERS, **rules: Any) -> None:
     with Ledger.open(db, create=True) as ledger:
         chosen = rules_from_mapping({"preset": "standard", **rules})
-        command = StartSession(session_id, players, 0, chosen, 8, None, "0.05")
+        command = StartNight(session_id, players, 0, chosen, 8, None, "0.05")
         card_nights(ledger).start(command, by="setup", at="2026-12-01T18:00:00+00:00")
 
 

@@ -16,7 +16,7 @@ nights.GAME_SESSIONS[DOUDIZHU] = "doko_ledger.cli.doudizhu"  # `doko session lis
 
 ddz_app = Typer(help="Dou Dizhu sessions: start one, record a deal by its facts, close it.", no_args_is_help=True)
 
-SessionOption = Annotated[
+NightOption = Annotated[
     str | None, typer.Option("--session", help="The Dou Dizhu session (default: the open one).", show_default=False)
 ]
 
@@ -54,7 +54,7 @@ def record(
         str | None, typer.Option("--dealer", help="Who dealt (default: the next after the last deal's dealer).")
     ] = None,
     opener: Annotated[str | None, typer.Option("--opener", help="Who bid first (default: the dealer).")] = None,
-    session: SessionOption = None,
+    session: NightOption = None,
     by: ByOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -83,7 +83,7 @@ def record(
 
 
 @ddz_app.command("close")
-def close(ctx: typer.Context, session: SessionOption = None, by: ByOption = None) -> None:
+def close(ctx: typer.Context, session: NightOption = None, by: ByOption = None) -> None:
     """Close a Dou Dizhu session: it takes no more deals."""
     from doko_ledger.ledger import Ledger
 

@@ -247,10 +247,10 @@ def _session_games(ledger: Ledger, ref: str) -> set[str]:
         if session_id is not None:
             return set(book.session_game_ids(session_id))
     sessions = " or ".join(game.session_title for game in GAMES)
-    raise SessionNotFound(f"no {sessions} {ref[:40]!r} in the ledger")
+    raise NightNotFound(f"no {sessions} {ref[:40]!r} in the ledger")
 
 
-class SessionNotFound(DokoError, LookupError):
+class NightNotFound(DokoError, LookupError):
     """A session reference that names no session of any game."""
 
 

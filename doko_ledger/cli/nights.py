@@ -15,7 +15,7 @@ from doko_ledger.cli.user_text import spreadsheet_cell
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.games import GAMES, Game
 
-ShownSessionOption = Annotated[
+ShownNightOption = Annotated[
     str | None,
     typer.Option(
         "--session", help="The card night (default: the open one, else the one closed last).", show_default=False
@@ -40,7 +40,7 @@ def session_start(
     """Start a card night (only one may be open)."""
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.files.rules_file import rules_named
-    from doko_ledger.doppelkopf.nights.decide import StartSession
+    from doko_ledger.doppelkopf.nights.decide import StartNight
     from doko_ledger.doppelkopf.nights.night import Night
     from doko_ledger.ledger import Ledger
     from doko_ledger.names import find_player
@@ -49,7 +49,7 @@ def session_start(
     first = (find_player(dealer, names) or dealer) if dealer is not None else names[0]
     if first not in names:
         raise quick_entry.EntryError(f"--dealer: {first!r} is not one of the players ({', '.join(names)})")
-    command = StartSession(session_id, names, names.index(first), rules_named(rules), match, date, rate)
+    command = StartNight(session_id, names, names.index(first), rules_named(rules), match, date, rate)
     Night().start(command)  # refuse a bad night before a ledger file is created for it
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         card_nights(ledger).start(command, by=recorder(by), at=now())
@@ -110,7 +110,7 @@ def session_close(
 
 def standings(
     ctx: typer.Context,
-    session: ShownSessionOption = None,
+    session: ShownNightOption = None,
     as_json: JsonOption = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print the running table as CSV.")] = False,
 ) -> None:
@@ -159,7 +159,7 @@ def echo_csv(header: list[str], rows: list[list[object]]) -> None:
     typer.echo(buffer.getvalue(), nl=False)
 
 
-def settle_up(ctx: typer.Context, session: ShownSessionOption = None, as_json: JsonOption = False) -> None:
+def settle_up(ctx: typer.Context, session: ShownNightOption = None, as_json: JsonOption = False) -> None:
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
     from doko_ledger.cli import render, render_nights
     from doko_ledger.doppelkopf.nights.standings import payments

@@ -11,7 +11,7 @@ if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     pass
 from doko_ledger.cli.common import JsonOption, echo_json, ledger_path, out
 
-StatsSessionOption = Annotated[
+StatsNightOption = Annotated[
     str | None,
     typer.Option(
         "--session",
@@ -21,7 +21,7 @@ StatsSessionOption = Annotated[
 ]
 
 
-def stats(ctx: typer.Context, session: StatsSessionOption = None, as_json: JsonOption = False) -> None:
+def stats(ctx: typer.Context, session: StatsNightOption = None, as_json: JsonOption = False) -> None:
     """Per player: games, wins and win rate, solos, announcements, foxes caught and lost, card
     points and score, with a chart; over every game or one card night (--session)."""
     from doko_ledger.cli import render_stats

@@ -3,7 +3,8 @@ the table, by their facts or card by card."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
@@ -30,10 +31,11 @@ from doko_ledger.cli.common import (
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF
+from doko_ledger.store.errors import LedgerBusy
 
 T = TypeVar("T")
 
-SessionOption = Annotated[
+NightOption = Annotated[
     str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
 ]
 YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
@@ -176,7 +178,7 @@ def _confirm(yes: bool, question: str = "append this deal?", console: Console | 
 
 def record(
     ctx: typer.Context,
-    session: SessionOption = None,
+    session: NightOption = None,
     game: GameOption = None,
     re: ReOption = None,
     re_points: PointsOption = None,
@@ -208,27 +210,27 @@ def record(
 
     shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = card_nights(ledger).resolve(session)
-        upcoming = card_nights(ledger).standings(session_id).next
+        nights = card_nights(ledger)
+        session_id = nights.resolve(session)
+        upcoming = nights.standings(session_id).next
         number = upcoming.number if deal is None else deal
         if deal is not None:  # refused before any question is asked
-            card_nights(ledger).expect_next(session_id, deal)
+            nights.expect_next(session_id, deal)
         shown.print(render_nights.next_deal(upcoming))
-        checks = (
-            None if misdeal or (re is not None and re_points is not None) else card_nights(ledger).checks(session_id)
-        )
+        checks = None if misdeal or (re is not None and re_points is not None) else nights.checks(session_id)
         facts = (
             None
             if misdeal
             else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks, console=shown)
         )
-        prepared = card_nights(ledger).prepare(session_id, facts, misdeal=misdeal, deal=number)
+        prepared = nights.prepare(session_id, facts, misdeal=misdeal, deal=number)
         if prepared.score is not None:
             shown.print(render_scores.score([prepared.score]))
         if not _confirm(yes, console=shown):
             shown.print("nothing appended")
             raise typer.Exit(1)
-        card_nights(ledger).commit(prepared, by=recorder(by), at=now())
+        with _retried_with_deal(prepared.number):
+            nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
     if as_json:
         echo_json(
@@ -249,7 +251,7 @@ def record(
 
 def undo(
     ctx: typer.Context,
-    session: SessionOption = None,
+    session: NightOption = None,
     game: Annotated[str | None, typer.Option("--game", help="Take back the newest event of this game instead.")] = None,
     deal: Annotated[
         int | None,
@@ -276,7 +278,9 @@ def undo(
             what = ledger.book_of(DOPPELKOPF).take_back(game_id, by=recorder(by), at=now())
         else:
             nights = card_nights(ledger)
-            what = nights.undo(nights.resolve(session), by=recorder(by), at=now(), deal=deal).what
+            session_id = nights.resolve(session)
+            with _retried_with_deal(deal or len(nights.state(session_id).deals)):
+                what = nights.undo(session_id, by=recorder(by), at=now(), deal=deal).what
             ledger.refresh()
     out().print(f"took back {what}")
 
@@ -345,7 +349,7 @@ def penalty(
 def correct(
     ctx: typer.Context,
     deal: Annotated[str, typer.Argument(help="The deal: its number in `doko standings`, or its game id.")],
-    session: SessionOption = None,
+    session: NightOption = None,
     game: GameOption = None,
     re: ReOption = None,
     re_points: PointsOption = None,
@@ -365,8 +369,9 @@ def correct(
 
     facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
     with Ledger.open(ledger_path(ctx)) as ledger:
-        session_id = card_nights(ledger).resolve(session)
-        prepared = card_nights(ledger).prepare_correction(session_id, deal, facts, misdeal=misdeal)
+        nights = card_nights(ledger)
+        session_id = nights.resolve(session)
+        prepared = nights.prepare_correction(session_id, deal, facts, misdeal=misdeal)
         new_id = prepared.game.game_id
         if not as_json:
             before, after = prepared.before, prepared.after
@@ -374,7 +379,8 @@ def correct(
         if not _confirm(yes, "append this correction?"):
             out().print("nothing appended")
             raise typer.Exit(1)
-        card_nights(ledger).commit(prepared, by=recorder(by), at=now())
+        with _retried_with_deal(prepared.number):
+            nights.commit(prepared, by=recorder(by), at=now())
         ledger.refresh()
     if as_json:
         before, after = prepared.before, prepared.after
@@ -395,7 +401,7 @@ def correct(
 def deal(
     ctx: typer.Context,
     seed: Annotated[str, typer.Option("--seed", help="The same text always deals the same hands (e.g. a date).")],
-    session: SessionOption = None,
+    session: NightOption = None,
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
@@ -422,7 +428,7 @@ def play(
             help="Cards in play order (CQ, ♥10), calls NAME=re or NAME=no90, reservations NAME=club_solo first."
         ),
     ] = None,
-    session: SessionOption = None,
+    session: NightOption = None,
     by: ByOption = None,
 ) -> None:
     """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
@@ -467,3 +473,14 @@ def _show_played(ledger: Ledger, game: GameState, before: GameState | None = Non
     ledger.refresh()
     out().print(render_scores.score([ledger.book_of(DOPPELKOPF).score(game.game_id)]))
     return True
+
+
+@contextmanager
+def _retried_with_deal(number: int) -> Iterator[None]:
+    """A write the lock kept out says how to try it again safely: with its deal's number,
+    which refuses it once it is done."""
+    try:
+        yield
+    except LedgerBusy as exc:
+        exc.args = (f"{exc} with --deal {number}", *exc.args[1:])
+        raise

@@ -19,7 +19,7 @@ from doko_ledger.streams import SESSION_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
     from doko_ledger.doppelkopf.audit import AuditReport
-    from doko_ledger.doppelkopf.files.night_file import LoadedSession
+    from doko_ledger.doppelkopf.files.night_file import LoadedNight
     from doko_ledger.doppelkopf.game.commands import ImposePenalty
     from doko_ledger.doppelkopf.game.record import GameRecord
     from doko_ledger.doppelkopf.game.state import GameState
@@ -65,7 +65,7 @@ class DoppelkopfBook:
 
     # -- what every game's book does (`games.Book`) ------------------------------------
 
-    def import_session(self, loaded: LoadedSession, *, by: str, at: str) -> object:
+    def import_session(self, loaded: LoadedNight, *, by: str, at: str) -> object:
         """Append a card night read from its file, whole."""
         return self.nights.import_night(loaded.night, by=by, at=at)
 
@@ -73,11 +73,11 @@ class DoppelkopfBook:
         return self.nights.session_ids()
 
     def resolve_session(self, ref: str) -> str | None:
-        from doko_ledger.doppelkopf.nights.book import SessionNotFound
+        from doko_ledger.doppelkopf.nights.book import NightNotFound
 
         try:
             return self.nights.resolve(ref)
-        except SessionNotFound:
+        except NightNotFound:
             return None
 
     def standings(self, session_id: str) -> Standings:

@@ -341,7 +341,7 @@ def _foxes(state: GameState, parties: Parties) -> list[tuple[int | None, int | N
 def ledger_stats(ledger: Ledger, session_id: str | None = None) -> Stats:
     """The statistics of every game in the ledger, or of one card night's deals.
 
-    `session_id` names a night by its id or a unique prefix; `SessionNotFound` (a `DokoError`)
+    `session_id` names a night by its id or a unique prefix; `NightNotFound` (a `DokoError`)
     when it names none. Reads the log (not the read models) in one pass over the game streams.
     """
     if session_id is not None:

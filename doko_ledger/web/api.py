@@ -16,7 +16,7 @@ from doko_ledger.doppelkopf.files import quick_entry
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights.book import PreparedCorrection
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, preset
@@ -213,7 +213,7 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
         raise EntryError(f"dealer: {body.dealer!r} is not one of the players ({', '.join(players)})")
     if body.rules not in PRESETS:
         raise EntryError(f"rules: a preset ({', '.join(PRESETS)}), not {body.rules!r}")
-    command = StartSession(body.session_id, players, first, preset(body.rules), body.match, body.played_on, body.rate)
+    command = StartNight(body.session_id, players, first, preset(body.rules), body.match, body.played_on, body.rate)
     with open_ledger(request, writing=True) as ledger:
         card_nights(ledger).start(command, by=by, at=now())
         return standings_view(card_nights(ledger).standings(body.session_id)) | {

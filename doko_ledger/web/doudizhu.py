@@ -58,6 +58,9 @@ def _page_context(ledger: Ledger, game_id: str, context: dict[str, Any]) -> dict
         "notes": notes_view(book.notes(game_id)),
         "players": list(dealt.players),
         "ddz_summary": summary_view(dealt),
+        "label": DOUDIZHU.title,
+        "result": "_doudizhu_result.html",
+        "replay_as": None,  # a Dou Dizhu deal is replayed at a terminal (`doko replay`)
     }
 
 

@@ -1,4 +1,4 @@
-"""The deal form's fields read into the library's terms (a `SummaryRecord`, a `StartSession`),
+"""The deal form's fields read into the library's terms (a `SummaryRecord`, a `StartNight`),
 and back into fields for a form shown again. Only reading: every rule is the library's."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.record import SummaryRecord
-from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartSession
+from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, preset
@@ -173,7 +173,7 @@ def rules_choices(nights: Sequence[tuple[str, RuleSet]]) -> list[dict[str, Any]]
     return out
 
 
-def start_command(post: Posted, nights: Sequence[tuple[str, RuleSet]]) -> StartSession:
+def start_command(post: Posted, nights: Sequence[tuple[str, RuleSet]]) -> StartNight:
     names = [post.get(f"player_{i}") for i in range(MAX_PLAYERS)]
     players = tuple(n for n in names if n)
     dealer_slot = post.get("dealer", "0")
@@ -190,7 +190,7 @@ def start_command(post: Posted, nights: Sequence[tuple[str, RuleSet]]) -> StartS
         raise EntryError(f"unknown rules {choice!r}: choose a preset or an earlier night's rules")
     match = post.get("match", "8") or "8"
     rate = post.get("rate") or None
-    return StartSession(
+    return StartNight(
         post.get("session_id"),
         players,
         first,

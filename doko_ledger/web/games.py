@@ -53,7 +53,8 @@ def games_page(request: Request) -> Response:
     with open_ledger(request) as ledger:
         rows = ledger.book_of(DOPPELKOPF).public_games(ledger.games())
     marks = {row["game_id"]: place for row in rows if (place := stored_place(row)) is not None}
-    return render(request, "games.html", {"games": rows, "marks": marks})
+    titles = {game.name: game.title for game in GAME_PAGES}  # a game whose games have no game type
+    return render(request, "games.html", {"games": rows, "marks": marks, "titles": titles})
 
 
 def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str, Any]:
@@ -63,7 +64,8 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
     mark = ledger.book_of(DOPPELKOPF).place(game_id) if game is DOPPELKOPF else None
     context: dict[str, Any] = {
         "game_id": game_id,
-        "kind": game.name,
+        "label": (row.get("game_type") or "being played").replace("_", " ") if row else "",
+        "result": None,
         "row": row,
         "score": None,
         "unscored": None,

@@ -24,7 +24,7 @@ from doko_ledger.cli.common import DbOption, _Group
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.doppelkopf.files import night_file as session_file
-from doko_ledger.doppelkopf.nights.book import SessionNotFound
+from doko_ledger.doppelkopf.nights.book import NightNotFound
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.stats import PlayerStats, Stats, ledger_stats, player_stats, stats_view
@@ -283,7 +283,7 @@ def test_a_night_without_its_voided_and_replaced_deals(cli: Callable[..., Result
 
 
 def test_an_unknown_session_is_refused(ledger_of: Callable[..., Ledger]) -> None:
-    with pytest.raises(SessionNotFound, match="no card night 'nope'"):
+    with pytest.raises(NightNotFound, match="no card night 'nope'"):
         ledger_stats(ledger_of(*SESSIONS), "nope")
 
 

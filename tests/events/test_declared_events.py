@@ -12,7 +12,7 @@ from doko_ledger.doppelkopf.cards import parse_card
 from doko_ledger.doppelkopf.events import CardPlayed, DealSummarized, GameStarted
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doudizhu.events import BidMade
-from doko_ledger.events.catalog import EVENT_MODULES, load_all
+from doko_ledger.events.catalog import load_all
 from doko_ledger.events.codec import (
     _UPCASTERS,
     Event,
@@ -22,13 +22,14 @@ from doko_ledger.events.codec import (
     event_class,
     event_names,
 )
+from doko_ledger.games import event_modules
 from doko_ledger.schema_files import schema_dir
 
 
 def _catalog() -> list[type[Event]]:
     """The event types of the ledger's own event modules (tests declare throwaway ones too)."""
     load_all()
-    return [cls for cls in map(event_class, event_names()) if cls.__module__ in EVENT_MODULES]
+    return [cls for cls in map(event_class, event_names()) if cls.__module__ in set(event_modules())]
 
 
 def _schema_files() -> set[tuple[str, int]]:

@@ -19,7 +19,7 @@ from doko_ledger.doppelkopf.files import night_file as session_file
 from doko_ledger.doppelkopf.game import StartGame, decide
 from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.doudizhu.commands import Deal
@@ -134,7 +134,7 @@ def test_names_are_kept_composed() -> None:
     game = decide(GameState(), StartGame("g", (ZOE_NFD, "Ben", "Clara", "Dirk"), 0, preset("standard")))[0]
     assert game.players[0] == ZOE  # type: ignore[attr-defined]
     night = Night()
-    night.start(StartSession("n", (ZOE_NFD, "Ben", "Clara", "Dirk"), 0, preset("standard")))
+    night.start(StartNight("n", (ZOE_NFD, "Ben", "Clara", "Dirk"), 0, preset("standard")))
     assert night.state.players[0] == ZOE
     with pytest.raises(IllegalMove, match="sits at the table twice"):
         decide(GameState(), StartGame("g", (ZOE_NFD, ZOE, "Clara", "Dirk"), 0, preset("standard")))
@@ -145,7 +145,7 @@ def test_every_game_refuses_look_alikes() -> None:
     with pytest.raises(IllegalMove, match="look-alike"):
         decide(GameState(), StartGame("g", four, 0, preset("standard")))
     with pytest.raises(IllegalMove, match="look-alike"):
-        Night().start(StartSession("n", four, 0, preset("standard")))
+        Night().start(StartNight("n", four, 0, preset("standard")))
     with pytest.raises(DouDizhuIllegalMove, match="only in case"):
         decide_doudizhu(DealState(), Deal("d", ("Li", "Wang", "LI"), 0, 1))
 

@@ -854,6 +854,7 @@ def test_a_deal_from_a_phone_that_finds_the_lock_held_is_503_and_writes_nothing(
     assert "someone else recorded first" not in page.text and 'value="151"' in page.text
     assert api.status_code == 503 and api.headers["retry-after"]
     assert "locked by another writer" in api.json()["error"]
+    assert "--deal" not in page.text and "--deal" not in api.json()["error"]  # a phone has no command line
     assert _rows(db) == before
 
 

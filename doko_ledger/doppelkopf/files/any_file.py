@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doko_ledger.doppelkopf.files import game_file, night_file
 from doko_ledger.doppelkopf.files.game_file import LoadedGame
-from doko_ledger.doppelkopf.files.night_file import LoadedSession
+from doko_ledger.doppelkopf.files.night_file import LoadedNight
 
 
 def claims(text: str) -> bool:
@@ -17,7 +17,7 @@ def is_session(text: str) -> bool:
     return night_file.is_session_text(text)
 
 
-def read(text: str, source: str) -> LoadedGame | LoadedSession:
+def read(text: str, source: str) -> LoadedGame | LoadedNight:
     """Read, validate and replay a game file or a card night's file."""
     if is_session(text):
         return night_file.read(text, source)

@@ -36,7 +36,7 @@ from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.record import MISDEAL as MISDEAL_REASON
 from doko_ledger.doppelkopf.game.record import GameRecord, RecordError, SummaryRecord, to_events
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
@@ -60,7 +60,7 @@ Deal = SummaryRecord | Misdeal
 
 
 @dataclass(frozen=True, slots=True)
-class SessionFile:
+class NightFile:
     """A card night as written down: the players in seat order, the first dealer, the rules,
     and the deals in order. `match_length` None means the default of 8 deals; `note` is the
     file's leading comment."""
@@ -77,7 +77,7 @@ class SessionFile:
     note: str | None = None
 
 
-class SessionFileError(DokoError, ValueError):
+class NightFileError(DokoError, ValueError):
     """A session the recorder refuses; `path` says which entry (`("deals", 3, "re")`)."""
 
     def __init__(self, message: str, path: FieldPath) -> None:
@@ -86,17 +86,17 @@ class SessionFileError(DokoError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class LoadedSession:
+class LoadedNight:
     """A session file read and replayed: what it says and the night it makes."""
 
-    session: SessionFile
+    session: NightFile
     night: Night
 
 
 # -- reading -----------------------------------------------------------------
 
 
-def read(text: str, source: str = "<text>") -> LoadedSession:
+def read(text: str, source: str = "<text>") -> LoadedNight:
     """Read and replay a session file; `SourceError` naming the line and field of the first
     problem, whether the text is malformed, breaks the schema, or breaks a rule of the night
     or of a game."""
@@ -104,28 +104,28 @@ def read(text: str, source: str = "<text>") -> LoadedSession:
     session, close_first = _session(doc)
     try:
         night = _replay(session, close_first=close_first)
-    except SessionFileError as exc:
+    except NightFileError as exc:
         raise doc.error(str(exc), exc.path) from None
-    return LoadedSession(session, night)
+    return LoadedNight(session, night)
 
 
-def loads(text: str, source: str = "<text>") -> SessionFile:
+def loads(text: str, source: str = "<text>") -> NightFile:
     """Read a session file's text; a session that loads is a legal night (see `read`)."""
     return read(text, source).session
 
 
-def read_file(path: str | Path) -> LoadedSession:
+def read_file(path: str | Path) -> LoadedNight:
     """`read` a session file from disk; unreadable files are a `SourceError` too."""
     return read(read_text(path), str(path))
 
 
-def load(path: str | Path | TextIO) -> SessionFile:
+def load(path: str | Path | TextIO) -> NightFile:
     if isinstance(path, (str, Path)):
         return read_file(path).session
     return loads(path.read(), getattr(path, "name", "<stream>"))
 
 
-def _session(doc: YamlDocument) -> tuple[SessionFile, bool]:
+def _session(doc: YamlDocument) -> tuple[NightFile, bool]:
     """The session a document holds, and whether it says `closed: true` before its deals."""
     data = doc.data
     if not isinstance(data, dict):
@@ -143,7 +143,7 @@ def _session(doc: YamlDocument) -> tuple[SessionFile, bool]:
     closed = data.get("closed", False)
     keys = list(data)  # in the order of the file
     close_first = closed and bool(deals) and keys.index("closed") < keys.index("deals")
-    session = SessionFile(
+    session = NightFile(
         id=data["id"],
         players=players,
         first_dealer=first_dealer,
@@ -248,17 +248,17 @@ def _schema_message(error: Any, path: FieldPath) -> str:
 # -- replaying through the recorder ---------------------------------------------------
 
 
-def to_night(session: SessionFile) -> Night:
+def to_night(session: NightFile) -> Night:
     """The night a session makes, each deal decided by the recorder in order;
-    `SessionFileError` with the path of the first deal or field it refuses."""
+    `NightFileError` with the path of the first deal or field it refuses."""
     return _replay(session)
 
 
-def _replay(session: SessionFile, *, close_first: bool = False) -> Night:
+def _replay(session: NightFile, *, close_first: bool = False) -> Night:
     night = Night()
     if session.first_dealer not in session.players:
-        raise SessionFileError(f"the first dealer {session.first_dealer!r} is not at the table", ("first_dealer",))
-    start = StartSession(
+        raise NightFileError(f"the first dealer {session.first_dealer!r} is not at the table", ("first_dealer",))
+    start = StartNight(
         session.id,
         session.players,
         session.players.index(session.first_dealer),
@@ -270,7 +270,7 @@ def _replay(session: SessionFile, *, close_first: bool = False) -> Night:
     try:
         night.start(start)
     except IllegalMove as exc:
-        raise SessionFileError(str(exc), _start_path(session, str(exc))) from None
+        raise NightFileError(str(exc), _start_path(session, str(exc))) from None
     if close_first:
         night.close()
     for index, deal in enumerate(session.deals):
@@ -279,11 +279,11 @@ def _replay(session: SessionFile, *, close_first: bool = False) -> Night:
         try:
             night.close()
         except IllegalMove as exc:
-            raise SessionFileError(str(exc), ("closed",)) from None
+            raise NightFileError(str(exc), ("closed",)) from None
     return night
 
 
-def _start_path(session: SessionFile, message: str) -> FieldPath:
+def _start_path(session: NightFile, message: str) -> FieldPath:
     """Which field a refused start is about (by the recorder's message)."""
     for opening, field in (
         ("the money rate", "rate"),
@@ -296,22 +296,22 @@ def _start_path(session: SessionFile, message: str) -> FieldPath:
     return ("players", named[-1]) if named else ("players",)
 
 
-def _add(night: Night, session: SessionFile, deal: Deal, index: int) -> None:
+def _add(night: Night, session: NightFile, deal: Deal, index: int) -> None:
     where: FieldPath = ("deals", index)
     if isinstance(deal, Misdeal):
         try:
             night.add(night.deal_record(None, abandoned=True))
         except (RecordError, IllegalMove) as exc:
-            raise SessionFileError(str(exc), where) from None
+            raise NightFileError(str(exc), where) from None
         return
     _check_names(session, deal, night.schedule().next, where)
     record = night.deal_record(deal)
     try:
         night.add(record)
     except RecordError as exc:
-        raise SessionFileError(str(exc), (*where, *_deal_path(record, deal, exc.path))) from None
+        raise NightFileError(str(exc), (*where, *_deal_path(record, deal, exc.path))) from None
     except IllegalMove as exc:
-        raise SessionFileError(str(exc), where) from None
+        raise NightFileError(str(exc), where) from None
 
 
 def _named(summary: SummaryRecord) -> Iterator[tuple[FieldPath, str]]:
@@ -324,17 +324,17 @@ def _named(summary: SummaryRecord) -> Iterator[tuple[FieldPath, str]]:
             yield ("specials", j, "from"), caught
 
 
-def _check_names(session: SessionFile, summary: SummaryRecord, nxt: NextDeal, where: FieldPath) -> None:
+def _check_names(session: NightFile, summary: SummaryRecord, nxt: NextDeal, where: FieldPath) -> None:
     """Every player a deal names plays it (docs/rules.md §9: the four to the dealer's left)."""
     for path, name in _named(summary):
         if name in nxt.playing:
             continue
         if name in session.players:
-            raise SessionFileError(
+            raise NightFileError(
                 f"{name} sits out deal {nxt.number} ({nxt.dealer} deals; playing: {', '.join(nxt.playing)})",
                 (*where, *path),
             )
-        raise SessionFileError(f"unknown player {name!r} (players: {', '.join(session.players)})", (*where, *path))
+        raise NightFileError(f"unknown player {name!r} (players: {', '.join(session.players)})", (*where, *path))
 
 
 def _deal_path(record: GameRecord, summary: SummaryRecord, path: FieldPath) -> FieldPath:
@@ -370,15 +370,15 @@ def _deal_path(record: GameRecord, summary: SummaryRecord, path: FieldPath) -> F
 # -- from a night -------------------------------------------------------------------
 
 
-def from_night(night: Night) -> SessionFile:
+def from_night(night: Night) -> NightFile:
     """The session file of a recorded night: its deals in force, in order (voided deals
     left out, corrected ones as corrected). Only deals recorded by their facts or thrown
-    in as a misdeal fit a session file; a deal played card by card is a `SessionFileError`."""
+    in as a misdeal fit a session file; a deal played card by card is a `NightFileError`."""
     state = night.state
     if not state.started:
-        raise SessionFileError("the night has not started", ())
+        raise NightFileError("the night has not started", ())
     deals = tuple(_deal_of(night.games[g], g, i) for i, g in enumerate(state.deals))
-    return SessionFile(
+    return NightFile(
         id=state.session_id,
         players=state.players,
         first_dealer=state.players[state.first_dealer],
@@ -397,7 +397,7 @@ def _deal_of(game: GameState, game_id: str, index: int) -> Deal:
     summary = game.summary
     if summary is None or game.abandoned is not None:
         how = "thrown in after a declined poverty" if game.abandoned is not None else "played card by card"
-        raise SessionFileError(
+        raise NightFileError(
             f"deal {index + 1} ({game_id}) was {how}: a session file holds deals by their facts only; "
             "export that game as a game file",
             ("deals", index),
@@ -424,7 +424,7 @@ def _deal_of(game: GameState, game_id: str, index: int) -> Deal:
 # -- writing -------------------------------------------------------------------
 
 
-def dumps(session: SessionFile) -> str:
+def dumps(session: NightFile) -> str:
     """The canonical text of a session file, with derived comments: who deals, who sits
     out, bock, what each deal scored, and the totals."""
     try:
@@ -459,7 +459,7 @@ def dumps(session: SessionFile) -> str:
     return "\n".join(lines) + "\n"
 
 
-def dump(session: SessionFile, path: str | Path | TextIO) -> None:
+def dump(session: NightFile, path: str | Path | TextIO) -> None:
     text = dumps(session)
     if isinstance(path, (str, Path)):
         Path(path).write_text(text, encoding="utf-8")

@@ -20,13 +20,13 @@ from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided, SessionClosed
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.page import DealInPlay, NightPage, default_game_type
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings, payments, standings
-from doko_ledger.doppelkopf.nights.state import SessionState
+from doko_ledger.doppelkopf.nights.state import NightState
 from doko_ledger.doppelkopf.nights.state import fold as fold_session
 from doko_ledger.doppelkopf.rules.game_types import GameType, allowed_game_types, parse_game_type
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
@@ -43,7 +43,7 @@ def session_stream(session_id: str) -> str:
     return SESSION_PREFIX + session_id
 
 
-class SessionNotFound(DokoError, LookupError):
+class NightNotFound(DokoError, LookupError):
     """No such card night, or no open one."""
 
 
@@ -193,14 +193,14 @@ class CardNights:
             if closed is not None:
                 return closed
             if not open_ids:
-                raise SessionNotFound("no open card night: start one with `doko session start`")
+                raise NightNotFound("no open card night: start one with `doko session start`")
             return open_ids[0]
         if self.exists(ref):
             return ref
         matches = [s[len(SESSION_PREFIX) :] for s in self.store.stream_names(session_stream(ref), 2)]
         if len(matches) == 1:
             return matches[0]
-        raise SessionNotFound(f"no card night {ref!r} in the ledger" if not matches else f"{ref!r} is ambiguous")
+        raise NightNotFound(f"no card night {ref!r} in the ledger" if not matches else f"{ref!r} is ambiguous")
 
     def _closed_last(self) -> str | None:
         """The night whose closing was recorded last, or None."""
@@ -227,7 +227,7 @@ class CardNights:
         """The night as recorded, with the games of all its deals (voided and replaced too)."""
         events = [r.event for r in self.store.read_stream(session_stream(session_id))]
         if not events:
-            raise SessionNotFound(f"no card night {session_id!r} in the ledger")
+            raise NightNotFound(f"no card night {session_id!r} in the ledger")
         night = Night.load(events, {})
         ids = (*night.state.deals, *night.state.voided, *night.state.replaced)
         games = {g: [r.event for r in self.store.read_stream(game_stream(g))] for g in ids}
@@ -248,7 +248,7 @@ class CardNights:
         batches.extend(game_updates)
         self.store.append_streams(batches, recorded_by=by, recorded_at=at)
 
-    def start(self, command: StartSession, *, by: str, at: str) -> Night:
+    def start(self, command: StartNight, *, by: str, at: str) -> Night:
         """Start a card night; a second open night is refused."""
         open_ids = self.open_ids()
         if open_ids:
@@ -369,7 +369,7 @@ class CardNights:
         except LedgerBusy as exc:
             if isinstance(prepared, PreparedCorrection):
                 raise prefixed(exc, f"the correction of deal {number} was not recorded") from None
-            raise prefixed(exc, f"deal {number} was not recorded", f" with --deal {number}") from None
+            raise prefixed(exc, f"deal {number} was not recorded") from None
         except ConcurrencyError as exc:
             read_at = len(night.history) - len(night.new_session_events)
             meanwhile = self.change_since(night.state.session_id, read_at)
@@ -403,7 +403,7 @@ class CardNights:
         try:
             return self._undo_last(night, last, number, by=by, at=at, whole_deal=whole_deal)
         except LedgerBusy as exc:
-            raise prefixed(exc, f"deal {number} was not taken back", f" with --deal {number}") from None
+            raise prefixed(exc, f"deal {number} was not taken back") from None
 
     def _undo_last(self, night: Night, last: str, number: int, *, by: str, at: str, whole_deal: bool) -> TakenBack:
         game = night.games[last]
@@ -560,7 +560,7 @@ class CardNights:
         """The night's events recorded after `version` (who recorded what since a form was made)."""
         return [r for r in self.store.read_stream(session_stream(session_id)) if r.envelope.version > version]
 
-    def state(self, session_id: str) -> SessionState:
+    def state(self, session_id: str) -> NightState:
         """A night's players, rules and deals from its own stream (its games not folded)."""
         return fold_session(r.event for r in self.changes_since(session_id, 0))
 

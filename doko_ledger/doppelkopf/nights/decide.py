@@ -11,13 +11,13 @@ from doko_ledger.doppelkopf.nights.events import (
     DealAdded,
     DealCorrected,
     DealVoided,
+    NightEvent,
     SessionClosed,
-    SessionEvent,
     SessionStarted,
 )
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
 from doko_ledger.doppelkopf.nights.schedule import Schedule
-from doko_ledger.doppelkopf.nights.state import SessionState
+from doko_ledger.doppelkopf.nights.state import NightState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.names import normalized, table_problem
 from doko_ledger.numbers import shortened
@@ -28,7 +28,7 @@ _RATE = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,4})?$")
 
 
 @dataclass(frozen=True, slots=True)
-class StartSession:
+class StartNight:
     session_id: str
     players: tuple[str, ...]
     first_dealer: int
@@ -62,16 +62,16 @@ class CorrectDeal:
 
 
 @dataclass(frozen=True, slots=True)
-class CloseSession:
+class CloseNight:
     pass
 
 
-SessionCommand = StartSession | AddDeal | VoidDeal | CorrectDeal | CloseSession
+NightCommand = StartNight | AddDeal | VoidDeal | CorrectDeal | CloseNight
 
 
-def decide(state: SessionState, command: SessionCommand, schedule: Schedule) -> list[SessionEvent]:
+def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list[NightEvent]:
     """The events of a command, or `IllegalMove` with the reason."""
-    if isinstance(command, StartSession):
+    if isinstance(command, StartNight):
         return [_start(state, command)]
     if not state.started:
         raise IllegalMove("the session has not started")
@@ -101,12 +101,12 @@ def decide(state: SessionState, command: SessionCommand, schedule: Schedule) -> 
                     "compulsory solo): take the later deals back first (`doko undo`)"
                 )
             return [DealCorrected(game_id, outcome.game_id, reason)]
-        case CloseSession():
+        case CloseNight():
             return [SessionClosed()]
     raise IllegalMove(f"unknown command {command!r}")
 
 
-def _start(state: SessionState, command: StartSession) -> SessionStarted:
+def _start(state: NightState, command: StartNight) -> SessionStarted:
     if state.started:
         raise IllegalMove(f"session {state.session_id!r} has already started")
     if not _ID.match(command.session_id):
@@ -142,7 +142,7 @@ def _start(state: SessionState, command: StartSession) -> SessionStarted:
     )
 
 
-def _check_next(state: SessionState, command: AddDeal, schedule: Schedule) -> None:
+def _check_next(state: NightState, command: AddDeal, schedule: Schedule) -> None:
     outcome, expected = command.outcome, schedule.next
     if schedule.rows and not (schedule.rows[-1].outcome.finished or schedule.rows[-1].outcome.abandoned):
         raise IllegalMove(f"deal {schedule.rows[-1].game_id!r} is still being played: finish it first")

@@ -11,8 +11,8 @@ __all__ = [
     "DealAdded",
     "DealCorrected",
     "DealVoided",
+    "NightEvent",
     "SessionClosed",
-    "SessionEvent",
     "SessionStarted",
 ]
 
@@ -48,4 +48,4 @@ class DealCorrected(Event):
     reason: str = "corrected"
 
 
-SessionEvent = SessionStarted | DealAdded | DealVoided | DealCorrected | SessionClosed
+NightEvent = SessionStarted | DealAdded | DealVoided | DealCorrected | SessionClosed

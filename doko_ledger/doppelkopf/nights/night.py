@@ -18,17 +18,17 @@ from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, SummaryRecor
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.nights.decide import (
     AddDeal,
-    CloseSession,
+    CloseNight,
     CorrectDeal,
-    SessionCommand,
-    StartSession,
+    NightCommand,
+    StartNight,
     VoidDeal,
     decide,
 )
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome, deal_outcome
 from doko_ledger.doppelkopf.nights.place import DealPlace, deal_places
 from doko_ledger.doppelkopf.nights.schedule import Course, Schedule
-from doko_ledger.doppelkopf.nights.state import SessionState, evolve
+from doko_ledger.doppelkopf.nights.state import NightState, evolve
 from doko_ledger.doppelkopf.rules.bock import Bock
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
@@ -43,7 +43,7 @@ class Night:
     """A card night with the games of its deals; `new_session_events`/`new_games` hold what
     was decided since it was loaded (to be appended)."""
 
-    state: SessionState = field(default_factory=SessionState)
+    state: NightState = field(default_factory=NightState)
     games: dict[str, GameState] = field(default_factory=dict)
     new_session_events: list[Any] = field(default_factory=list)
     new_games: dict[str, list[Any]] = field(default_factory=dict)
@@ -100,7 +100,7 @@ class Night:
         self._course = course
         return course.schedule()
 
-    def _apply(self, command: SessionCommand) -> None:
+    def _apply(self, command: NightCommand) -> None:
         for event in decide(self.state, command, self.schedule()):
             self.state = evolve(self.state, event)
             self.new_session_events.append(event)
@@ -113,7 +113,7 @@ class Night:
         bock = {row.game_id: Bock(row.multiplier, row.bock) for row in rows if row.multiplier > 1}
         return deal_places(self.state.session_id, self.history, bock)
 
-    def start(self, command: StartSession) -> None:
+    def start(self, command: StartNight) -> None:
         self._apply(command)
 
     def next_game_id(self) -> str:
@@ -246,4 +246,4 @@ class Night:
         return events, game
 
     def close(self) -> None:
-        self._apply(CloseSession())
+        self._apply(CloseNight())

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
-from doko_ledger.doppelkopf.nights.state import SessionState
+from doko_ledger.doppelkopf.nights.state import NightState
 from doko_ledger.doppelkopf.rules.bock import BockCause, BockRounds, multiplied
 
 TABLE = 4
@@ -74,13 +74,13 @@ class Schedule:
     """Why bock is in force or queued after the last deal (`BockRounds.causes`)."""
 
 
-def _owed(state: SessionState, solos: set[str]) -> tuple[str, ...]:
+def _owed(state: NightState, solos: set[str]) -> tuple[str, ...]:
     if not state.rules.compulsory_solo:
         return ()
     return tuple(p for p in state.players if p not in solos)
 
 
-def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
+def _forced(state: NightState, counted: int, owed: tuple[str, ...]) -> bool:
     """A tournament's owed solos are due now (`after_deals`: after the counted deals; `when_owed`, the DDV's: when
     the deals left equal the solos owed)."""
     if not owed:
@@ -91,7 +91,7 @@ def _forced(state: SessionState, counted: int, owed: tuple[str, ...]) -> bool:
     return left <= 0
 
 
-def plan(state: SessionState, outcomes: Sequence[DealOutcome]) -> Schedule:
+def plan(state: NightState, outcomes: Sequence[DealOutcome]) -> Schedule:
     """Fold the night's deal outcomes into the schedule, in order."""
     course = Course(state)
     for outcome in outcomes:
@@ -105,7 +105,7 @@ class Course:
 
     __slots__ = ("_bock", "_counted", "_dealer", "_rows", "_solos", "_totals", "outcomes", "state")
 
-    def __init__(self, state: SessionState) -> None:
+    def __init__(self, state: NightState) -> None:
         self.state = state
         self.outcomes: list[DealOutcome] = []
         self._rows: list[DealRow] = []

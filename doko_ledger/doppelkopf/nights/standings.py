@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal, Schedule
-from doko_ledger.doppelkopf.nights.state import SessionState
+from doko_ledger.doppelkopf.nights.state import NightState
 from doko_ledger.doppelkopf.rules.bock import BockCause
 
 
@@ -38,7 +38,7 @@ class Standings:
     """Why bock is in force or queued after the last deal."""
 
 
-def standings(state: SessionState, schedule: Schedule) -> Standings:
+def standings(state: NightState, schedule: Schedule) -> Standings:
     """Per player totals after the last deal, with what each deal contributed."""
     rate = None if state.rate is None else Decimal(state.rate)
     table = []

@@ -12,7 +12,7 @@ from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 
 
 @dataclass(frozen=True, slots=True)
-class SessionState:
+class NightState:
     """Players in seat order, the first dealer, the rules, and the deals that count, in order."""
 
     session_id: str = ""
@@ -33,11 +33,11 @@ class SessionState:
         return len(self.players)
 
 
-def evolve(state: SessionState, event: Any) -> SessionState:
+def evolve(state: NightState, event: Any) -> NightState:
     """The session after one event (total; never validates)."""
     match event:
         case SessionStarted():
-            return SessionState(
+            return NightState(
                 session_id=event.session_id,
                 players=event.players,
                 first_dealer=event.first_dealer,
@@ -60,5 +60,5 @@ def evolve(state: SessionState, event: Any) -> SessionState:
     return state
 
 
-def fold(events: Iterable[Any]) -> SessionState:
-    return reduce(evolve, events, SessionState())
+def fold(events: Iterable[Any]) -> NightState:
+    return reduce(evolve, events, NightState())

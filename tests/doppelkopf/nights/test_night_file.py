@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from doko_ledger.doppelkopf.files import night_file as session_file
-from doko_ledger.doppelkopf.files.night_file import MISDEAL, Misdeal, SessionFile, SessionFileError
+from doko_ledger.doppelkopf.files.night_file import MISDEAL, Misdeal, NightFile, NightFileError
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.standings import settle, standings
@@ -154,7 +154,7 @@ def test_optional_fields_are_written_only_when_given() -> None:
 
 
 def test_an_empty_night_and_a_leading_comment() -> None:
-    session = SessionFile("empty", ("Anna", "Ben", "Clara", "Dirk"), "Ben", preset("tournament"), note="Table 3")
+    session = NightFile("empty", ("Anna", "Ben", "Clara", "Dirk"), "Ben", preset("tournament"), note="Table 3")
     text = session_file.dumps(session)
     assert text.startswith("# Table 3\nformat: doko-session/1\n")
     assert "deals: []\n" in text and "rules: tournament\n" in text
@@ -213,20 +213,20 @@ def test_from_night_leaves_voided_deals_out_and_keeps_corrections() -> None:
 def test_from_night_refuses_a_deal_played_card_by_card() -> None:
     night = session_file.to_night(session_file.loads(FOUR.replace("closed: true\n", "")))
     night.add(night.deal_record(None))  # a game started card by card: nothing played yet
-    with pytest.raises(SessionFileError, match="played card by card") as info:
+    with pytest.raises(NightFileError, match="played card by card") as info:
         session_file.from_night(night)
     assert info.value.path == ("deals", 4)
 
 
 def test_from_night_needs_a_started_night() -> None:
-    with pytest.raises(SessionFileError, match="not started"):
+    with pytest.raises(NightFileError, match="not started"):
         session_file.from_night(Night())
 
 
 def test_to_night_refuses_with_the_path_of_the_deal() -> None:
     session = session_file.loads(FOUR)
     bad = dataclasses.replace(session, deals=(*session.deals[:2], SummaryRecord("normal", ("Anna",), 130)))
-    with pytest.raises(SessionFileError, match="two Re players") as info:
+    with pytest.raises(NightFileError, match="two Re players") as info:
         session_file.to_night(bad)
     assert info.value.path == ("deals", 2, "re")
     assert isinstance(Misdeal(), Misdeal) and Misdeal() == MISDEAL

@@ -11,7 +11,7 @@ import pytest
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights.book import CardNights, DealChanged, PreparedDeal
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.doppelkopf.views import bock_causes_view
 from doko_ledger.games import DOPPELKOPF
@@ -25,9 +25,7 @@ AT = "2026-12-01T20:00:00+00:00"
 def ledger(tmp_path: Path) -> Ledger:
     opened = Ledger.open(tmp_path / "ledger.sqlite", create=True)
     rules = rules_from_mapping({"preset": "standard", "bock_triggers": ["tie", "lost_solo"]})
-    opened.book_of(DOPPELKOPF).nights.start(
-        StartSession("n", ("Anna", "Ben", "Clara", "Dirk"), 0, rules), by="t", at=AT
-    )
+    opened.book_of(DOPPELKOPF).nights.start(StartNight("n", ("Anna", "Ben", "Clara", "Dirk"), 0, rules), by="t", at=AT)
     return opened
 
 

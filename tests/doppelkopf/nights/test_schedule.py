@@ -13,7 +13,7 @@ import pytest
 
 from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.record import RecordError, SummaryRecord
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.schedule import DealRow, playing
 from doko_ledger.doppelkopf.nights.standings import Payment, settle, standings
@@ -31,7 +31,7 @@ def start(
     session_id: str = "night",
 ) -> Night:
     night = Night()
-    night.start(StartSession(session_id, PLAYERS[:size], first_dealer, rules or preset("standard"), match_length))
+    night.start(StartNight(session_id, PLAYERS[:size], first_dealer, rules or preset("standard"), match_length))
     return night
 
 
@@ -141,7 +141,7 @@ def test_a_deal_by_the_wrong_players_is_refused() -> None:
 def test_a_night_has_four_to_seven_players(count: int) -> None:
     names = tuple(f"P{i}" for i in range(count))
     with pytest.raises(IllegalMove, match=f"4 to 7 players, not {count}"):
-        Night().start(StartSession("night", names, 0, preset("standard")))
+        Night().start(StartNight("night", names, 0, preset("standard")))
 
 
 def test_a_misdeal_keeps_the_dealer_and_scores_nothing() -> None:
@@ -541,7 +541,7 @@ def test_balances_must_sum_to_zero() -> None:
 
 def test_a_nights_money_settles_through_the_standings() -> None:
     night = Night()
-    night.start(StartSession("money", PLAYERS[:4], 0, preset("standard"), rate="0.10"))
+    night.start(StartNight("money", PLAYERS[:4], 0, preset("standard"), rate="0.10"))
     play(night, 200)
     solo(night, "Clara", 90)
     table = standings(night.state, night.schedule())

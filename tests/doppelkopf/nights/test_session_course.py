@@ -15,7 +15,7 @@ from doko_ledger.doppelkopf.files import night_file as session_file
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights import night as recorder
 from doko_ledger.doppelkopf.nights import schedule
-from doko_ledger.doppelkopf.nights.decide import StartSession
+from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.outcome import deal_outcome
 from doko_ledger.doppelkopf.nights.schedule import plan
@@ -83,7 +83,7 @@ def _fresh(night: Night) -> schedule.Schedule:
 def test_the_course_kept_is_the_course_folded_from_scratch() -> None:
     rules = rules_from_mapping({"preset": "standard", "bock_triggers": ["tie", "lost_solo"]})
     night = Night()
-    night.start(StartSession("night", PLAYERS, 2, rules, 8))
+    night.start(StartNight("night", PLAYERS, 2, rules, 8))
     rng = random.Random(3)
     for step in range(60):
         at_table = night.schedule().next.playing
