@@ -110,7 +110,7 @@ def _palettes() -> tuple[dict[str, str], dict[str, str]]:
 
 
 PAIRS = [("ink", "bg"), ("ink", "card"), ("muted", "bg"), ("muted", "card"), ("accent", "card")]
-PAIRS += [("accent", "bg"), ("accent-ink", "accent"), ("bad", "bad-bg"), ("warn", "card"), ("ink", "field")]
+PAIRS += [("accent", "bg"), ("accent-ink", "accent"), ("bad", "bad-bg"), ("warn", "card"), ("ink", "field"), ("bock", "card"), ("ink", "notice-bg"), ("ink", "bocked-bg")]
 
 
 @pytest.mark.parametrize(("fore", "back"), PAIRS)
