@@ -104,3 +104,94 @@ def test_every_tap_target_on_every_page_is_at_least_44_px(served: tuple[str, Pat
     b.visit(f"{base}/games/dorm-01")
     small += too_small(b, "Dou Dizhu game")
     assert small == [], "\n".join(map(str, small))
+
+
+def test_the_replay_fits_a_phone_with_its_step_buttons_at_the_bottom(served: tuple[str, Path], phone: Browser) -> None:
+    base, db = served
+    b = phone
+    game = import_card_game(db)
+    b.visit(f"{base}/games/{game}/replay")
+    wait_for(b, "#caption")
+    assert b.script("return matchMedia('(hover: none)').matches") is True  # a touch screen: no keyboard legend
+    assert b.script("return getComputedStyle(document.querySelector('.keys')).display") == "none"
+    for _ in range(6):
+        tap(b, "#next")
+    width, height = PHONE
+    for scrolled in ("document.querySelector('#felt').scrollIntoView({block: 'center'})", "window.scrollTo(0, 0)"):
+        b.script(scrolled)
+        controls = b.script("return document.querySelector('.controls').getBoundingClientRect().toJSON()")
+        assert controls["top"] >= 0 and controls["bottom"] <= height and controls["right"] <= width
+        for button in ("#first", "#previous", "#next", "#last"):
+            box = b.script(f"return document.querySelector('{button}').getBoundingClientRect().toJSON()")
+            assert box["height"] >= SMALLEST and box["bottom"] <= height
+    felt = b.script("return document.querySelector('#felt').getBoundingClientRect().toJSON()")
+    assert felt["bottom"] <= controls["top"] + 1  # the trick above the buttons, on the first screen
+    assert b.script("return document.querySelector('.back a').getAttribute('href')") == f"/games/{game}"
+    b.screenshot(ARTIFACTS / "web-replay.png")
+    # headless Chromium has no mouse, so even a laptop window says (hover: none): the legend is
+    # hidden by that rule alone, which a mouse does not match
+    hidden_by = b.script(
+        "return [...document.styleSheets].flatMap(s => [...s.cssRules]).filter(r => r.media"
+        " && [...r.cssRules].some(i => i.selectorText === '.keys' && i.style.display === 'none'))"
+        ".map(r => r.media.mediaText)"
+    )
+    assert hidden_by == ["(hover: none), (pointer: coarse)"]
+
+
+def test_the_pages_turn_dark_with_the_phone(served: tuple[str, Path], phone: Browser) -> None:
+    base, _ = served
+    b = phone
+    background = "return getComputedStyle(document.body).backgroundColor"
+    b.visit(f"{base}/nights/2026-11-28-kitchen")
+    wait_for(b, "#standings")
+    light = b.script(background)
+    b.screenshot(DOCS / "web-phone-light.png")
+    b.emulate_media(prefers_color_scheme="dark")
+    dark = b.script(background)
+    assert light == "rgb(244, 241, 234)" and dark == "rgb(18, 20, 18)"
+    assert b.script("return getComputedStyle(document.querySelector('.bar')).backgroundColor") == "rgb(114, 207, 160)"
+    b.screenshot(DOCS / "web-phone-dark.png")
+    b.emulate_media()
+    assert b.script(background) == light
+
+
+def test_a_form_made_before_another_phone_recorded_says_so_on_waking(
+    served: tuple[str, Path], phone: Browser
+) -> None:
+    base, db = served
+    b = phone
+    start_night(db, "asleep", ("Anna", "Ben", "Clara", "Dirk"))
+    join_as(b, base, "Ben")
+    b.visit(f"{base}/nights/asleep/record")
+    wait_for(b, "#deal-form")
+    # the phone sleeps: the page is hidden, its poll stops; the poll that was due fails (offline)
+    b.script(
+        "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'));"
+        "window.realFetch = window.fetch; window.fetch = () => Promise.reject(new TypeError('offline'));"
+    )
+    with_other = CliRunner().invoke(
+        cli_app, ["--db", str(db), "record", "--session", "asleep", "--re", "Ben,Clara", "--re-points", "151", "--yes"]
+    )
+    assert with_other.exit_code == 0, with_other.output
+    assert b.script("return document.getElementById('live-notice').hidden") is True
+    # it wakes, still offline for a moment: the poll fails and is tried again, later, not dropped
+    b.script(
+        "Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'));"
+    )
+    watch = "return document.getElementById('live-watch').dataset.failures"
+    wait_until(b, f"{watch} === '2'")
+    b.script("window.fetch = window.realFetch")  # back online
+    wait_until(b, "return !document.getElementById('live-notice').hidden")
+    assert "deal 1 was just recorded" in b.text("#live-notice")
+    assert b.script(watch) == "0"
+
+
+def wait_until(b: Browser, condition: str, timeout: float = 20.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not b.script(condition if condition.startswith("return") else f"return {condition}"):
+        assert time.monotonic() < deadline, f"not so: {condition}"
+        time.sleep(0.1)
