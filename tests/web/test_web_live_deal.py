@@ -255,6 +255,8 @@ def test_the_whole_replay_opens_when_the_deal_ends(db: Path, base: str) -> None:
     assert "being played" not in nobody.get("/games").text
     game_page = nobody.get("/games/night-01").text
     assert 'href="/games/night-01/replay" id="replay-link">Replay card by card</a>' in game_page
+    back = '<nav class="back" aria-label="back"><a href="/games/night-01">← night-01</a> <a href="/nights/night">← night</a>'
+    assert back in nobody.get("/games/night-01/replay").text  # to the game and to its night
 
 
 def test_a_deal_taken_back_while_played_opens_its_replay(db: Path, base: str) -> None:

@@ -124,3 +124,23 @@ def test_both_palettes_keep_text_at_wcag_aa_contrast(fore: str, back: str) -> No
 def test_the_contrast_formula_gives_the_known_ratios() -> None:
     assert round(contrast("#000000", "#ffffff"), 1) == 21.0
     assert round(contrast("#777777", "#ffffff"), 2) == 4.48
+
+
+def test_a_deal_recorded_by_its_facts_offers_no_card_replay_and_a_card_game_links_back(
+    db: Path, tmp_path: Path
+) -> None:
+    phone = joined(app_for(db))
+    assert post_deal(phone, "night", deal(["Ben", "Clara"], 151)).status_code == 303
+    facts = phone.get("/games/night-01")
+    assert facts.status_code == 200 and 'id="replay-link"' not in facts.text
+    game = Path(__file__).resolve().parents[2] / "sample_games" / "01-normal.yaml"
+    assert CliRunner().invoke(cli_app, ["--db", str(db), "import", str(game)]).exit_code == 0
+    game_id = "2026-11-28-kitchen-01-normal"
+    assert 'id="replay-link">Replay card by card</a>' in phone.get(f"/games/{game_id}").text
+    served = phone.get(f"/games/{game_id}/replay").text
+    assert f'<nav class="back" aria-label="back"><a href="/games/{game_id}">← {game_id}</a></nav>' in served
+    # the file written for keeping has no server behind it: no link back
+    kept = tmp_path / "replay.html"
+    exported = CliRunner().invoke(cli_app, ["--db", str(db), "export", game_id, "--format", "html", "-o", str(kept)])
+    assert exported.exit_code == 0, exported.output
+    assert 'class="back"' not in kept.read_text(encoding="utf-8") and "<a " not in kept.read_text(encoding="utf-8")
