@@ -7,14 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import test_web_browser
 from browser import Browser
-from test_web_browser import ARTIFACTS, PHONE, ROOT, phone, record, served, tap, wait_for  # noqa: F401
+from test_web_browser import ARTIFACTS, PHONE, ROOT, record, tap, wait_for
 from test_web_browser_doudizhu import join_as, record_sheet
 from typer.testing import CliRunner
 from web_helpers import CODE, start_night
 
 from doko_ledger.cli.app import app as cli_app
 
+served, phone = test_web_browser.served, test_web_browser.phone  # the fixtures: a served ledger, a phone
 DOCS = ROOT / "docs"
 SMALLEST = 44
 """WCAG 2.5.5 (AAA) and Apple's and Google's guides: a target a thumb hits, in CSS pixels."""
@@ -23,7 +25,8 @@ TARGETS = """
 const targets = 'a[href], button, input:not([type=hidden]), select, textarea, summary, label';
 const seen = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
 const ownText = el => [...el.childNodes].filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join('');
-const inSentence = el => el.tagName === 'A' && el.parentElement && ownText(el.parentElement).replace(/[\\s·|,()]/g, '').length > 0;
+const inSentence = el => el.tagName === 'A' && el.parentElement
+  && ownText(el.parentElement).replace(/[\\s·|,()]/g, '').length > 0;
 const choice = el => el.matches('input[type=radio], input[type=checkbox]');
 const measured = [], exempt = [], unseen = [];
 for (const el of document.querySelectorAll(targets)) {
@@ -50,7 +53,7 @@ by WCAG 2.5.8's inline exception. Everything else must be at least 44x44."""
 
 
 def too_small(b: Browser, page: str) -> list[Any]:
-    measured, exempt, unseen = b.script(TARGETS)
+    measured, exempt, _unseen = b.script(TARGETS)
     assert measured, f"{page}: no target measured"
     for name in exempt:
         assert name.startswith("a"), f"{page}: only links may be inline: {name}"
@@ -155,9 +158,7 @@ def test_the_pages_turn_dark_with_the_phone(served: tuple[str, Path], phone: Bro
     assert b.script(background) == light
 
 
-def test_a_form_made_before_another_phone_recorded_says_so_on_waking(
-    served: tuple[str, Path], phone: Browser
-) -> None:
+def test_a_form_made_before_another_phone_recorded_says_so_on_waking(served: tuple[str, Path], phone: Browser) -> None:
     base, db = served
     b = phone
     start_night(db, "asleep", ("Anna", "Ben", "Clara", "Dirk"))

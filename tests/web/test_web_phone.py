@@ -52,9 +52,7 @@ def test_every_page_links_the_manifest_the_icon_and_the_theme_colour(db: Path, p
     assert f'<meta name="theme-color" content="{manifest["theme_color"]}">' in page.text
 
 
-def test_the_night_downloads_as_a_session_file_that_imports_with_the_same_standings(
-    db: Path, tmp_path: Path
-) -> None:
+def test_the_night_downloads_as_a_session_file_that_imports_with_the_same_standings(db: Path, tmp_path: Path) -> None:
     phone = joined(app_for(db))
     assert post_deal(phone, "night", deal(["Ben", "Clara"], 151)).status_code == 303
     assert post_deal(phone, "night", deal(["Clara", "Dirk"], 90)).status_code == 303
@@ -110,7 +108,16 @@ def _palettes() -> tuple[dict[str, str], dict[str, str]]:
 
 
 PAIRS = [("ink", "bg"), ("ink", "card"), ("muted", "bg"), ("muted", "card"), ("accent", "card")]
-PAIRS += [("accent", "bg"), ("accent-ink", "accent"), ("bad", "bad-bg"), ("warn", "card"), ("ink", "field"), ("bock", "card"), ("ink", "notice-bg"), ("ink", "bocked-bg")]
+PAIRS += [
+    ("accent", "bg"),
+    ("accent-ink", "accent"),
+    ("bad", "bad-bg"),
+    ("warn", "card"),
+    ("ink", "field"),
+    ("bock", "card"),
+    ("ink", "notice-bg"),
+    ("ink", "bocked-bg"),
+]
 
 
 @pytest.mark.parametrize(("fore", "back"), PAIRS)
