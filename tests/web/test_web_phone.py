@@ -33,10 +33,16 @@ def test_the_manifest_and_the_icon_are_served_with_their_types_even_on_a_private
     data = json.loads(manifest.text)
     assert data["name"] == "doko_ledger" and data["short_name"] == "doko" and data["start_url"] == "/"
     assert re.fullmatch(r"#[0-9a-f]{6}", data["theme_color"])
+    assert {icon["type"] for icon in data["icons"]} == {"image/svg+xml", "image/png"}
     for icon in data["icons"]:
         served = phone.get(icon["src"])
         assert served.status_code == 200 and served.headers["content-type"].startswith(icon["type"])
-        assert served.text.startswith("<svg")
+        if icon["type"] == "image/svg+xml":
+            assert served.text.startswith("<svg") and icon["sizes"] == "any"
+        else:  # a PNG of the size it says: its IHDR holds width and height
+            assert served.content[:8] == b"\x89PNG\r\n\x1a\n"
+            width, height = (int.from_bytes(served.content[at : at + 4], "big") for at in (16, 20))
+            assert icon["sizes"] == f"{width}x{height}" and width in (192, 512)
     # the policy lets the page load both from its own origin ('self' is the default for manifests and images)
     assert "default-src 'self'" in POLICY and "img-src 'self'" in POLICY
     assert "manifest-src" not in POLICY
@@ -49,6 +55,7 @@ def test_every_page_links_the_manifest_the_icon_and_the_theme_colour(db: Path, p
     manifest = json.loads((Path(STATIC) / "manifest.webmanifest").read_text())
     assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page.text
     assert '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">' in page.text
+    assert '<link rel="apple-touch-icon" href="/static/icon-192.png">' in page.text
     assert f'<meta name="theme-color" content="{manifest["theme_color"]}">' in page.text
 
 
