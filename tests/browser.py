@@ -169,6 +169,16 @@ class Browser:
             actions += [{"type": "keyDown", "value": code}, {"type": "keyUp", "value": code}]
         self._call("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
 
+    def cdp(self, command: str, **params: Any) -> Any:
+        """Sends one DevTools command (chromedriver's `goog/cdp/execute`) and returns its answer."""
+        return self._call("POST", "/goog/cdp/execute", {"cmd": command, "params": params})
+
+    def emulate_media(self, **features: str) -> None:
+        """Makes the page's media queries see these features (`prefers_color_scheme="dark"`,
+        `hover="none"`, ...); none: the browser's own again."""
+        chosen = [{"name": name.replace("_", "-"), "value": value} for name, value in features.items()]
+        self.cdp("Emulation.setEmulatedMedia", features=chosen)
+
     def console(self) -> list[dict[str, Any]]:
         """The browser console's entries since the last call."""
         entries: list[dict[str, Any]] = self._call("POST", "/se/log", {"type": "browser"})

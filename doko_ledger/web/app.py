@@ -3,6 +3,7 @@ functions the CLI calls. Built by `create_app(settings)`; `doko serve` runs it w
 
 from __future__ import annotations
 
+import mimetypes
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from doko_ledger.web.guard import BodyLimit, ClientCookie, SecurityHeaders
 from doko_ledger.web.guesses import JoinGuesses
 
 __all__ = ["Settings", "create_app"]
+
+mimetypes.add_type("application/manifest+json", ".webmanifest")  # the home-screen manifest, on any system
 
 
 class Refusal(BaseModel):

@@ -78,6 +78,8 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
     if own is not None:
         return own.context(ledger, game_id, context)
     state = ledger.book_of(DOPPELKOPF).state(game_id)
+    if state.hands is None and not state.tricks and state.current is None:  # recorded by its facts: no card to replay
+        context["replay_as"] = None
     context["players"] = list(state.players)
     context["notes"] = notes_view(ledger.notes(game_id))
     if sight.being_played:
@@ -152,7 +154,11 @@ def replay_page(request: Request, game: str, perspective: str | None = None) -> 
         if played is not DOPPELKOPF:
             raise DokoError(f"the HTML replay is for Doppelkopf games; {game_id} is a {played.title} game")
         shown = ledger.sight(game_id, viewer(request)).perspective(perspective)
-        page = html_replay.dumps(ledger.book_of(DOPPELKOPF).frames(game_id, shown))
+        view = ledger.book_of(DOPPELKOPF).frames(game_id, shown)
+        night = view.get("night")
+        back = [(f"/games/{game_id}", f"← {game_id}")]
+        back += [(f"/nights/{night['session']}", f"← {night['session']}")] if night else []
+        page = html_replay.dumps(view, back)
     found = _POLICY.search(page)
     headers = {} if found is None else {"content-security-policy": found.group(1)}
     return HTMLResponse(page, headers=headers)

@@ -189,6 +189,19 @@ def night_page(request: Request, session_id: str, new: str | None = None) -> Res
     return render(request, "night.html", context)
 
 
+@router.get("/nights/{session_id}/night.yaml")
+def night_download(request: Request, session_id: str) -> Response:
+    """The night as its session file (`doko import` reads it back), to keep on the phone."""
+    from doko_ledger.doppelkopf.files import night_file
+
+    with open_ledger(request) as ledger:
+        nights = card_nights(ledger)
+        sid = nights.resolve(session_id)
+        text = night_file.dumps(night_file.from_night(nights.night(sid)))
+    headers = {"Content-Disposition": f'attachment; filename="{sid}.yaml"'}
+    return Response(text, media_type="application/yaml; charset=utf-8", headers=headers)
+
+
 @router.get("/nights/{session_id}/fragment")
 def night_fragment(request: Request, session_id: str) -> Response:
     """The changing part of the night page, for the live update."""

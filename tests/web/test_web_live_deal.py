@@ -255,6 +255,15 @@ def test_the_whole_replay_opens_when_the_deal_ends(db: Path, base: str) -> None:
     assert "being played" not in nobody.get("/games").text
     game_page = nobody.get("/games/night-01").text
     assert 'href="/games/night-01/replay" id="replay-link">Replay card by card</a>' in game_page
+    back = '<a href="/games/night-01">← night-01</a> <a href="/nights/night">← night</a>'
+    assert back in nobody.get("/games/night-01/replay").text  # to the game and to its night
+
+
+def test_a_night_with_a_deal_played_card_by_card_is_no_session_file_to_download(db: Path, base: str) -> None:
+    play_cards(db, 48 - PLAYED)
+    answer = phone_at(base).get("/nights/night/night.yaml")
+    assert answer.status_code == 422 and "content-disposition" not in answer.headers
+    assert "played card by card" in answer.text and "export that game as a game file" in answer.text
 
 
 def test_a_deal_taken_back_while_played_opens_its_replay(db: Path, base: str) -> None:

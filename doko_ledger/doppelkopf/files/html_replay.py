@@ -14,7 +14,7 @@ import base64
 import hashlib
 import html
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -45,7 +45,7 @@ _PAGE = """<!DOCTYPE html>
 </head>
 <body>
 <header class="top">
-<h1><span class="kind">Doppelkopf · </span><span id="title">{heading}</span></h1>
+{back}<h1><span class="kind">Doppelkopf · </span><span id="title">{heading}</span></h1>
 <p class="meta" id="meta"></p>
 </header>
 <main class="layout">
@@ -97,6 +97,13 @@ _PAGE = """<!DOCTYPE html>
 """
 
 
+def _back_links(back: Sequence[tuple[str, str]]) -> str:
+    if not back:
+        return ""
+    links = " ".join(f'<a href="{html.escape(href)}">{html.escape(words)}</a>' for href, words in back)
+    return f'<nav class="back" aria-label="back">{links}</nav>\n'
+
+
 @cache
 def _asset(name: str) -> str:
     return files(__package__).joinpath(name).read_text(encoding="utf-8")
@@ -114,8 +121,10 @@ def embedded_json(view: Mapping[str, Any]) -> str:
     return text.translate(_JSON_ESCAPES)
 
 
-def dumps(view: Mapping[str, Any]) -> str:
-    """The replay page of a game's frames view, as one HTML document."""
+def dumps(view: Mapping[str, Any], back: Sequence[tuple[str, str]] = ()) -> str:
+    """The replay page of a game's frames view, as one HTML document; `back` are the links
+    (address, words) to the pages it was reached from, when a server serves it (a file
+    written for keeping has none, so no link of it can be broken)."""
     css, js = _asset("html_replay.css"), _asset("html_replay.js")
     policy = (
         f"default-src 'none'; script-src {_source_hash(js)}; style-src {_source_hash(css)}; "
@@ -131,6 +140,7 @@ def dumps(view: Mapping[str, Any]) -> str:
         policy=policy,
         title=html.escape(f"{game_id} · Doppelkopf replay"),
         heading=html.escape(heading),
+        back=_back_links(back),
         css=css,
         data=embedded_json(view),
         js=js,

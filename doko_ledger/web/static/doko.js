@@ -3,6 +3,7 @@
 
 (function () {
   var POLL_MS = 1000;
+  var MAX_BACKOFF_MS = 30000;
 
   function points() { return document.getElementById("re-points"); }
 
@@ -42,14 +43,28 @@
     box.hidden = false;
   }
 
+  // The live poll: every second while the page is seen; paused while the phone sleeps or the
+  // tab is hidden, and at once on waking (visibilitychange, pageshow from the back-forward
+  // cache), so that a form made before another phone recorded says so before it is posted.
+  // A failed poll (offline, the server restarting) is tried again later and later, never dropped.
   function watch(element) {
     var etag = element.dataset.etag || null;
+    var timer = null, busy = false, failures = 0;
+
+    function later(ms) {
+      window.clearTimeout(timer);
+      timer = document.visibilityState === "hidden" ? null : window.setTimeout(tick, ms);
+    }
+
     function tick() {
+      if (busy) return;
+      busy = true;
       var since = element.dataset.version;
       var headers = etag ? { "If-None-Match": etag } : {};
       fetch(element.dataset.live + "?since=" + encodeURIComponent(since), { headers: headers, cache: "no-store" })
         .then(function (response) {
-          if (response.status !== 200) return null;
+          if (response.status === 304) return null;
+          if (response.status !== 200) throw new Error("poll answered " + response.status);
           etag = response.headers.get("ETag");
           return response.json();
         })
@@ -57,13 +72,14 @@
           if (!data || String(data.version) === since && !element.dataset.fragment) return null;
           if (!element.dataset.fragment) {
             element.dataset.version = String(data.version);
+            element.dataset.stale = "true";
             notice(data.change + " — this form was made before that; recording it now adds another deal.");
             return null;
           }
           return fetch(element.dataset.fragment, { cache: "no-store" }).then(function (response) {
-            return response.ok ? response.text() : null;
+            if (!response.ok) throw new Error("fragment answered " + response.status);
+            return response.text();
           }).then(function (html) {
-            if (html === null) return;
             var known = {};
             element.querySelectorAll("tr[id^=deal-]").forEach(function (row) { known[row.id] = true; });
             element.innerHTML = html;
@@ -78,10 +94,22 @@
             if (String(data.version) !== since) notice(data.change);
           });
         })
-        .catch(function () { /* offline for a moment: try again on the next tick */ })
-        .then(function () { window.setTimeout(tick, POLL_MS); });
+        .then(function () { failures = 0; }, function () { failures += 1; })
+        .then(function () {
+          busy = false;
+          element.dataset.failures = String(failures);
+          later(Math.min(POLL_MS * Math.pow(2, failures), MAX_BACKOFF_MS));
+        });
     }
-    window.setTimeout(tick, POLL_MS);
+
+    function wake() {  // hidden: the timer stops; seen again: a poll at once, no backoff left over
+      if (document.visibilityState !== "hidden") failures = 0;
+      later(0);
+    }
+    document.addEventListener("visibilitychange", wake);
+    window.addEventListener("pageshow", function (event) { if (event.persisted) wake(); });
+    window.addEventListener("online", wake);
+    later(POLL_MS);
   }
 
   // the join page: a name tapped clears the name typed, and one typed clears the one tapped,
