@@ -164,7 +164,12 @@ def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
         return answer
 
 
-def _confirm(yes: bool, question: str = "append this deal?", console: Console | None = None) -> bool:
+def _confirm(
+    yes: bool,
+    question: str = "append this deal?",
+    console: Console | None = None,
+    nothing: str = "nothing was appended",
+) -> bool:
     from rich.prompt import Confirm
 
     from doko_ledger.doppelkopf.files import quick_entry
@@ -172,7 +177,7 @@ def _confirm(yes: bool, question: str = "append this deal?", console: Console | 
     if yes:
         return True
     if not interactive():
-        raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
+        raise quick_entry.EntryError(f"{nothing}: confirm with --yes when not at a terminal")
     return Confirm.ask(question, default=True, console=console)
 
 
@@ -263,10 +268,12 @@ def undo(
             show_default=False,
         ),
     ] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Take back without asking for confirmation.")] = False,
     by: ByOption = None,
 ) -> None:
     """Take back the newest card, call or penalty of the night's last deal, else the last deal;
-    with --game, the newest event of that game (appends a void, never deletes)."""
+    with --game, the newest event of that game (appends a void, never deletes). Says what it
+    will take back and asks first, unless --yes."""
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.ledger import Ledger
 
@@ -275,14 +282,27 @@ def undo(
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
-            what = ledger.book_of(DOPPELKOPF).take_back(game_id, by=recorder(by), at=now())
+            book = ledger.book_of(DOPPELKOPF)
+            _confirm_take_back(yes, book.to_take_back(game_id))
+            what = book.take_back(game_id, by=recorder(by), at=now())
         else:
             nights = card_nights(ledger)
             session_id = nights.resolve(session)
-            with _retried_with_deal(deal or len(nights.state(session_id).deals)):
-                what = nights.undo(session_id, by=recorder(by), at=now(), deal=deal).what
+            planned = nights.to_take_back(session_id, deal=deal)
+            _confirm_take_back(yes, f"{planned.what}: {planned.facts}" if planned.facts else planned.what)
+            with _retried_with_deal(planned.number):  # what was asked about, never the deal before it
+                what = nights.undo(session_id, by=recorder(by), at=now(), deal=planned.number).what
             ledger.refresh()
     out().print(f"took back {what}")
+
+
+def _confirm_take_back(yes: bool, what: str) -> None:
+    """Say what undo will take back and ask (unless `yes`); a no ends the command."""
+    if not yes:
+        out().print(f"this takes back {what}", markup=False, highlight=False, soft_wrap=True)
+    if not _confirm(yes, "take it back?", nothing="nothing was taken back"):
+        out().print("nothing taken back")
+        raise typer.Exit(1)
 
 
 def penalty(

@@ -10,7 +10,7 @@ from doko_ledger.doppelkopf.cards import Card, parse_card
 from doko_ledger.doppelkopf.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, GameTypeError, parse_game_type
-from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind, special_kind_named
 from doko_ledger.errors import DokoError
 from doko_ledger.names import find_player, normalized
 from doko_ledger.numbers import NumberTooLong, shortened, whole_number
@@ -88,19 +88,22 @@ def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], 
 
 
 def specials(parts: Sequence[str], flag: str = "--special") -> tuple[tuple[str, str, str | None], ...]:
-    """`re:fox_caught:Ben`, `kontra:doppelkopf` → (kind, party, caught from)."""
-    kinds = {k.value for k in SpecialKind}
+    """`re:fox_caught:Ben`, `kontra:doppelkopf` → (kind, party, caught from); a kind by any of
+    its names (`fox`, `Fuchs`, `charlie`, `doko`: docs/rules.md §7)."""
     out = []
     for part in (p.strip() for text in parts for p in text.split(",")):
         if not part:
             continue
         fields = [f.strip() for f in part.split(":")]
-        fields[:2] = [f.lower() for f in fields[:2]]
-        if len(fields) not in (2, 3) or fields[0] not in {p.value for p in Party} or fields[1] not in kinds:
+        party = fields[0].lower()
+        kind = special_kind_named(fields[1]) if len(fields) in (2, 3) else None
+        if kind is None or party not in {p.value for p in Party}:
+            kinds = ", ".join(k.value for k in SpecialKind)
             raise EntryError(
-                f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {', '.join(sorted(kinds))}), not {part!r}"
+                f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {kinds},"
+                f" or a short or German name such as fox or Fuchs), not {part!r}"
             )
-        out.append((fields[1], fields[0], normalized(fields[2]) if len(fields) == 3 else None))
+        out.append((kind.value, party, normalized(fields[2]) if len(fields) == 3 else None))
     return tuple(out)
 
 
