@@ -304,7 +304,7 @@ COMMANDS: dict[str, BadCommand] = {
     ),
     "record_call_without_call": BadCommand(("record", *FACTS, "--call", "Ben", "--yes"), 2, ("--call", "'Ben'")),
     "record_special_malformed": BadCommand(
-        ("record", *FACTS, "--special", "re:fox:Ben", "--yes"), 2, ("--special", "'re:fox:Ben'")
+        ("record", *FACTS, "--special", "re:wolf:Ben", "--yes"), 2, ("--special", "'re:wolf:Ben'")
     ),
     "record_tricks_malformed": BadCommand(("record", *FACTS, "--tricks", "9-3", "--yes"), 2, ("--tricks", "'9-3'")),
     "record_re_points_250": BadCommand(

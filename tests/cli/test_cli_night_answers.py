@@ -233,10 +233,11 @@ def test_correct_by_the_deal_number_previews_old_and_new_side_by_side(cli: Cli) 
     rows = [line.split() for line in text.splitlines() if line.split()[:1] in (["player"], ["Anna"], ["Clara"])]
     assert rows[-3:] == [["player", "as", "recorded", "corrected"], ["Anna", "+1", "+3"], ["Clara", "-1", "-3"]]
     assert text.splitlines()[-1] == "deal 2 (n-02) corrected: now n-02-c1"
-    # the corrected deal is corrected again by the same number
-    again = as_json(cli("correct", "2", "--re", "Anna,Ben", "--re-points", "100", "--yes", "--json"))
+    # the corrected deal is corrected again by the same number, keeping Anna's Re
+    again = as_json(cli("correct", "2", "--re-points", "100", "--yes", "--json"))
     assert (again["deal"], again["game_id"], again["new_game_id"]) == (2, "n-02-c1", "n-02-c2")
-    assert again["before"]["players"]["Anna"] == 3 and again["after"]["players"]["Anna"] == -2
+    # now Kontra wins against an announced Re (docs/rules.md §7)
+    assert again["before"]["players"]["Anna"] == 3 and again["after"]["players"]["Anna"] == -4
     assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01", "n-02-c2"]
     refused(cli("correct", "3", "--re", "Anna,Ben", "--re-points", "100", "--yes"), "has no deal 3")
     refused(

@@ -21,6 +21,7 @@ from typer.testing import Result
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.events import CardPlayed
 from doko_ledger.doppelkopf.game.evolve import evolve
+from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.ledger import Ledger
 from doko_ledger.numbers import counted
@@ -939,3 +940,55 @@ def test_an_undealt_compulsory_solo_is_led_by_the_soloist(cli: Cli) -> None:
     start(cli, "t", FOUR, "--rules", "tournament")
     result = ok(cli("play", "Dirk=club_solo"))
     assert "Dirk to play" in result.stdout
+
+
+def _recorded_facts(ledger_path: Path, deal: str) -> SummaryRecord | None:
+    with Ledger.open(ledger_path) as ledger:
+        return card_nights(ledger).deal_record("n", deal)[1].summary
+
+
+def test_correct_changes_only_the_facts_given(cli: Cli, ledger_path: Path) -> None:
+    start(cli, "n")
+    record(cli, "--game", "marriage", "--re", "Anna,Clara", "--re-points", "150", "--call", "Anna=re")
+    record(cli, "--re", "Ben,Clara", "--re-points", "150", "--tricks", "7:5", "--special", "kontra:fox:Ben")
+    ok(cli("correct", "1", "--re-points", "190", "-y"))
+    first = standings(cli)["deals"][0]
+    # a marriage of Anna and Clara still, Re still announced: won 1, Kontra under 90 and 60: 2, Re 2
+    assert first["game_type"] == "marriage"
+    assert first["points"] == {"Anna": 5, "Ben": -5, "Clara": 5, "Dirk": -5}
+    ok(cli("correct", "2", "--re", "Ben,Dirk", "-y"))
+    assert _recorded_facts(ledger_path, "2") == SummaryRecord(
+        "normal", ("Ben", "Dirk"), 150, (7, 5), (), (("fox_caught", "kontra", "Ben"),)
+    )
+    # an empty --call clears the calls
+    ok(cli("correct", "1", "--call", "", "-y"))
+    assert standings(cli)["deals"][0]["points"]["Anna"] == 3
+
+
+def test_a_misdeal_corrected_into_a_deal_needs_its_facts(cli: Cli) -> None:
+    start(cli, "n")
+    ok(cli("record", "--misdeal", "-y"))
+    refused(cli("correct", "1", "--re-points", "190", "-y"), "give --re and --re-points")
+    ok(cli("correct", "1", "--re", "Ben,Dirk", "--re-points", "190", "-y"))
+    assert standings(cli)["deals"][0]["points"]["Ben"] == 3  # won 1, Kontra under 90 and 60: 2
+
+
+@pytest.mark.parametrize(
+    ("special", "kind"),
+    [
+        ("kontra:fox:Anna", "fox_caught"),
+        ("kontra:Fuchs:Anna", "fox_caught"),
+        ("kontra:fox caught:Anna", "fox_caught"),
+        ("re:karlchen", "karlchen"),
+        ("re:Charlie", "karlchen"),
+        ("re:karlchen caught:Ben", "karlchen_captured"),
+        ("kontra:doko", "doppelkopf"),
+        ("kontra:Doppelkopf", "doppelkopf"),
+    ],
+)
+def test_special_points_take_short_and_german_names(cli: Cli, ledger_path: Path, special: str, kind: str) -> None:
+    start(cli, "n")
+    record(cli, "--re", "Anna,Clara", "--re-points", "150", "--special", special)
+    facts = _recorded_facts(ledger_path, "1")
+    assert facts is not None
+    assert [k for k, _, _ in facts.specials] == [kind]

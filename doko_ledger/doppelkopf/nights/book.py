@@ -449,6 +449,15 @@ class CardNights:
         night.void_last()  # refuses what the night refuses (a closed night)
         return TakenBack(last, number, f"deal {number} ({last})", deal_in_words(game)), None
 
+    def deal_record(self, session_id: str, deal: str) -> tuple[int, GameRecord]:
+        """Deal `deal` of the night (its number in the standings or its game id): its number and
+        its record, whose `summary` holds the facts it was recorded with (None for a misdeal or
+        a deal played card by card); what a correction starts from."""
+        night = self.night(session_id)
+        game_id = night.deal_named(deal)
+        events = in_force([r.event for r in self.store.read_stream(game_stream(game_id))])
+        return night.state.deals.index(game_id) + 1, from_events(events)
+
     def prepare_correction(
         self,
         session_id: str,
