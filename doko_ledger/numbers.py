@@ -43,3 +43,9 @@ def whole_number(text: str, *, signed: bool = False) -> int | None:
         return None
     check_length(match.group())
     return int(match.group())
+
+
+def counted(count: int, word: str, plural: str | None = None) -> str:
+    """A count with its word in the right number: `1 deal`, `3 deals`, `0 bombs`; `plural`
+    for a word whose plural is not the word and an s (`1 party`, `2 parties`)."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"

@@ -156,3 +156,10 @@ def schema_errors(relative: str, data: Any) -> list[Any]:
         return []
     except ValueError:  # fastjsonschema's JsonSchemaException; jsonschema says where and why
         return list(validator(relative).iter_errors(data))
+
+
+def unknown_fields_message(message: str) -> str:
+    """jsonschema's "Additional properties are not allowed ('x' was unexpected)" in the file's
+    words: "unknown field ('x' was unexpected)", "unknown fields (...)" for more than one."""
+    words = "unknown field" if " was unexpected" in message else "unknown fields"
+    return message.replace("Additional properties are not allowed", words)

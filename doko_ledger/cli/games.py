@@ -30,6 +30,7 @@ from doko_ledger.cli.rules import RulesOption
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, GAMES, Game
 from doko_ledger.ledger import Ledger
+from doko_ledger.numbers import counted
 from doko_ledger.store.location import shown
 
 if TYPE_CHECKING:
@@ -82,13 +83,14 @@ def import_(
     else:
         console = out()
         if report.games:
-            console.print(f"imported {report.games} game(s), {report.events} events into {shown(ledger_path(ctx))}")
+            games, events = counted(report.games, "game"), counted(report.events, "event")
+            console.print(f"imported {games}, {events} into {shown(ledger_path(ctx))}")
         if report.sessions:
-            console.print(f"imported {report.sessions} session(s) into {shown(ledger_path(ctx))}")
+            console.print(f"imported {counted(report.sessions, 'session')} into {shown(ledger_path(ctx))}")
     for message in report.errors:
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
     if report.errors:
-        err_console().print(f"{len(report.errors)} file(s) not imported", markup=False)
+        err_console().print(f"{counted(len(report.errors), 'file')} not imported", markup=False)
         raise typer.Exit(2)
 
 

@@ -10,6 +10,7 @@ import typer
 
 from doko_ledger.cli.common import GameArg, JsonOption, echo_json, ledger_path, out
 from doko_ledger.ledger import Ledger
+from doko_ledger.numbers import counted
 from doko_ledger.store.location import is_url, shown
 
 
@@ -107,7 +108,7 @@ def rebuild(ctx: typer.Context) -> None:
     """Drop every read model and fold the whole log again."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         count = ledger.rebuild()
-    out().print(f"rebuilt the read models from {count} game(s)")
+    out().print(f"rebuilt the read models from {counted(count, 'game')}")
 
 
 def register(app: typer.Typer) -> None:

@@ -16,6 +16,7 @@ from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.views import describe, running_points
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.numbers import counted
 from doko_ledger.store.base import Head, VerifyReport
 
 
@@ -272,7 +273,7 @@ def verify_report(report: VerifyReport) -> RenderableType:
         )
     count = len(report.problems) + report.more_problems
     first = "" if report.first_bad_position is None else f", the first at position {report.first_bad_position}"
-    lines = [Text(f"ledger NOT verified: {count} problem(s){first}", style="red bold")]
+    lines = [Text(f"ledger NOT verified: {counted(count, 'problem')}{first}", style="red bold")]
     lines += [user_text(f"  {p}") for p in report.problems]
     if report.more_problems:
         lines.append(Text(f"  ... and {report.more_problems} more"))

@@ -15,6 +15,7 @@ from doko_ledger.cli.render_scores import checks, signed
 from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.doudizhu.book import DouDizhuStandings
 from doko_ledger.doudizhu.projection import DouDizhuAudit
+from doko_ledger.numbers import counted
 
 
 def _cards(cards: list[str]) -> Text:
@@ -88,10 +89,10 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
 
 def summary_line(summary: Mapping[str, Any]) -> str:
     """The facts of a deal recorded by them alone, in one line."""
-    counts = f"{summary['bombs']} bomb(s)"
+    counts = counted(summary["bombs"], "bomb")
     if summary["big_bombs"] is not None:
         counts += f", {summary['big_bombs']} of six or more cards"
-    counts += f", {summary['rockets']} rocket(s)"
+    counts += ", " + counted(summary["rockets"], "rocket")
     return f"recorded by its facts (no bidding or tricks): bid {summary['bid']}, {counts} played"
 
 

@@ -17,6 +17,7 @@ from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.nights.schedule import NextDeal
 from doko_ledger.doppelkopf.nights.standings import Payment, Standings
 from doko_ledger.doppelkopf.rules.play import legal_plays
+from doko_ledger.numbers import counted
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -120,7 +121,7 @@ def payments(items: Sequence[Payment], rate: Decimal | None) -> RenderableType:
     lines = [
         user_text(f"{p.payer} pays {p.payee} " + (f"{p.amount:.2f}" if rate else f"{p.amount}") + unit) for p in items
     ]
-    return Group(*lines, Text(f"{len(items)} payment(s)", style="dim"))
+    return Group(*lines, Text(counted(len(items), "payment"), style="dim"))
 
 
 def dealt(game: GameState) -> RenderableType:

@@ -11,6 +11,7 @@ from rich.text import Text
 from doko_ledger.cli.render_scores import signed
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.stats import PlayerStats, Stats
+from doko_ledger.numbers import counted
 
 BAR_WIDTH = 16
 """Characters of the longest bar on each side of the chart's zero."""
@@ -34,7 +35,7 @@ def _of(part: int, whole: int) -> str:
 
 def _scope(stats: Stats) -> Text:
     where = "the whole ledger" if stats.session_id is None else f"card night {stats.session_id}"
-    text = Text.assemble(("stats", "bold"), f" of {where}: {stats.games} game(s)")
+    text = Text.assemble(("stats", "bold"), f" of {where}: {counted(stats.games, 'game')}")
     if stats.unscored:
         text.append(f", {stats.unscored} unscored (thrown in or voided)")
     if stats.in_progress:

@@ -3,9 +3,10 @@ the table, by their facts or card by card."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -59,6 +60,7 @@ def _facts(
     calls: list[str],
     specials: list[str],
     *,
+    playing: Sequence[str],
     yes: bool = False,
     checks: NextDealChecks | None = None,
     console: Console | None = None,
@@ -74,42 +76,71 @@ def _facts(
         raise quick_entry.EntryError(
             "give --re and --re-points (or run `doko record` at a terminal, without --yes, to be asked)"
         )
-    return _ask_facts(game, re, re_points, tricks, calls, specials, checks, console)
+    given = _Given(game, re, re_points, tricks, calls or None, specials or None)
+    return _ask_facts(given, playing, checks, console)
+
+
+@dataclass(frozen=True)
+class _Given:
+    """The facts the flags gave (None: not given, so asked)."""
+
+    game: str | None
+    re: str | None
+    re_points: int | None
+    tricks: str | None = None
+    calls: list[str] | None = None
+    specials: list[str] | None = None
 
 
 def _ask_facts(
-    game: str | None,
-    re: str | None,
-    re_points: int | None,
-    tricks: str | None,
-    calls: list[str],
-    specials: list[str],
+    given: _Given,
+    playing: Sequence[str],
     checks: NextDealChecks | None,
     console: Console | None = None,
+    recorded: SummaryRecord | None = None,
 ) -> SummaryRecord:
-    """Ask for what the flags did not give, one question at a time; a refused answer is
-    shown and asked again (the answers before it are kept)."""
-    from rich.prompt import IntPrompt, Prompt
-
+    """Ask for what the flags did not give, one question at a time, with the `recorded` facts
+    (of a deal being corrected) as the answers Enter keeps; a refused answer is shown and
+    asked again (the answers before it are kept). The examples name players of this deal."""
+    from doko_ledger.cli.prompts import Ask, AskNumber
     from doko_ledger.doppelkopf.files import quick_entry
-    from doko_ledger.doppelkopf.rules.game_types import GameType, parse_game_type
+    from doko_ledger.doppelkopf.rules.game_types import GameType
+
+    example = _Examples(playing)
+    calls, specials = given.calls, given.specials
 
     def game_ok(text: str) -> GameType:
-        return checks.game_type(text) if checks is not None else parse_game_type(text)
+        return checks.game_type(text) if checks is not None else quick_entry.game_type(text)
 
-    def facts_ok(points: int, said: list[str], extra: list[str]) -> SummaryRecord:
+    def facts_ok(points: int, said: Sequence[str], extra: Sequence[str]) -> SummaryRecord:
         assert re is not None
-        summary = quick_entry.summary(game_type.value, re, points, tricks, said, extra)
+        summary = quick_entry.summary(game_type.value, re, points, given.tricks, said, extra)
+        if recorded is not None and given.tricks is None:
+            summary = replace(summary, tricks=recorded.tricks)
         if checks is not None:
             checks.facts(summary)
         return summary
 
+    def kept(text: str) -> str:
+        """A recorded list is kept by Enter and cleared by `none`."""
+        return "" if text.strip().lower() == "none" else text
+
+    def old(value: object) -> dict[str, Any]:
+        """The recorded answer as the prompt's default (none without a record)."""
+        return {} if recorded is None else {"default": value}
+
+    game = given.game
     if game is None:
         types = checks.game_types if checks is not None else tuple(GameType)
-        default = checks.default_game_type.value if checks is not None else GameType.NORMAL.value
+        default = (
+            recorded.game
+            if recorded is not None
+            else (checks.default_game_type.value if checks is not None else GameType.NORMAL.value)
+        )
         question = f"game type ({', '.join(g.value for g in types)})"
-        game = _until_accepted(lambda: Prompt.ask(question, default=default, console=console), game_ok)
+        game = _until_accepted(lambda: Ask.ask(question, default=default, console=console), game_ok)
     game_type = game_ok(game)
+    re = given.re
     if re is None:
 
         def re_ok(text: str) -> None:
@@ -117,63 +148,103 @@ def _ask_facts(
             if checks is not None:
                 checks.re_players(game_type, players)
 
-        question = "the soloist" if game_type.is_solo else "Re players (Anna,Clara)"
-        re = _until_accepted(lambda: Prompt.ask(question, console=console), re_ok)
+        question = f"the soloist, e.g. {example.soloist}" if game_type.is_solo else f"Re players, e.g. {example.re}"
+        old_re = old(None if recorded is None else ",".join(recorded.re))
+        re = _until_accepted(lambda: Ask.ask(question, console=console, **old_re), re_ok)
+    re_points = given.re_points
     if re_points is None:
+        old_points = old(None if recorded is None else recorded.re_points)
         re_points = _until_accepted(
-            lambda: IntPrompt.ask("Re's card points (0-240)", console=console), lambda p: facts_ok(p, calls, specials)
+            lambda: AskNumber.ask("Re's card points (0-240)", console=console, **old_points),
+            lambda p: facts_ok(p, calls or [], specials or []),
         )
     points = re_points
-    if not calls:
+    none = "Enter for none" if recorded is None else "Enter keeps them, none for none"
+    if calls is None:
+        old_calls = "" if recorded is None else quick_entry.calls_text(recorded.announcements)
         calls = [
-            _until_accepted(
-                lambda: Prompt.ask(
-                    "announcements (Anna=re,Clara=no90; Enter for none)",
-                    default="",
-                    show_default=False,
-                    console=console,
-                ),
-                lambda text: facts_ok(points, [text], specials),
+            kept(
+                _until_accepted(
+                    lambda: Ask.ask(
+                        f"announcements, e.g. {example.calls} ({none})",
+                        default=old_calls,
+                        show_default=bool(old_calls),
+                        console=console,
+                    ),
+                    lambda text: facts_ok(points, [kept(text)], specials or []),
+                )
             )
         ]
-    if not specials and (checks is None or checks.special_points_count(game_type, quick_entry.names(re, "Re"))):
-        said = calls
+    said = calls
+    if specials is None and (checks is None or checks.special_points_count(game_type, quick_entry.names(re, "Re"))):
+        old_specials = "" if recorded is None else quick_entry.specials_text(recorded.specials)
         specials = [
-            _until_accepted(
-                lambda: Prompt.ask(
-                    "special points (re:fox_caught:Ben,kontra:doppelkopf; Enter for none)",
-                    default="",
-                    show_default=False,
-                    console=console,
-                ),
-                lambda text: facts_ok(points, said, [text]),
+            kept(
+                _until_accepted(
+                    lambda: Ask.ask(
+                        f"special points, e.g. {example.specials} ({none})",
+                        default=old_specials,
+                        show_default=bool(old_specials),
+                        console=console,
+                    ),
+                    lambda text: facts_ok(points, said, [kept(text)]),
+                )
             )
         ]
-    return facts_ok(points, calls, specials)
+    return facts_ok(points, calls, specials or [])
+
+
+@dataclass(frozen=True)
+class _Examples:
+    """The prompts' examples, made of the players of the deal (never one who sits out)."""
+
+    playing: Sequence[str]
+
+    @property
+    def soloist(self) -> str:
+        return self.playing[0]
+
+    @property
+    def re(self) -> str:
+        return ",".join(self.playing[:2])
+
+    @property
+    def calls(self) -> str:
+        return f"{self.playing[0]}=re,{self.playing[-1]}=kontra"
+
+    @property
+    def specials(self) -> str:
+        return f"re:fox:{self.playing[-1]},kontra:doko"
 
 
 def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
     """Ask until `accept` takes the answer; a refusal is shown and the question asked again."""
+    from doko_ledger.cli.prompts import refuse
+
     while True:
         answer = ask()
         try:
             accept(answer)
         except DokoError as exc:
-            err_console().print(f"refused: {exc}", markup=False, highlight=False, soft_wrap=True)
+            refuse(str(exc))
             continue
         return answer
 
 
-def _confirm(yes: bool, question: str = "append this deal?", console: Console | None = None) -> bool:
-    from rich.prompt import Confirm
-
+def _confirm(
+    yes: bool,
+    question: str = "append this deal?",
+    console: Console | None = None,
+    nothing: str = "nothing was appended",
+) -> bool:
+    from doko_ledger.cli.prompts import AskYesNo
     from doko_ledger.doppelkopf.files import quick_entry
 
     if yes:
         return True
     if not interactive():
-        raise quick_entry.EntryError("nothing was appended: confirm with --yes when not at a terminal")
-    return Confirm.ask(question, default=True, console=console)
+        raise quick_entry.EntryError(f"{nothing}: confirm with --yes when not at a terminal")
+    return AskYesNo.ask(question, default=True, console=console)
 
 
 def record(
@@ -221,7 +292,18 @@ def record(
         facts = (
             None
             if misdeal
-            else _facts(game, re, re_points, tricks, call or [], special or [], yes=yes, checks=checks, console=shown)
+            else _facts(
+                game,
+                re,
+                re_points,
+                tricks,
+                call or [],
+                special or [],
+                playing=upcoming.playing,
+                yes=yes,
+                checks=checks,
+                console=shown,
+            )
         )
         prepared = nights.prepare(session_id, facts, misdeal=misdeal, deal=number)
         if prepared.score is not None:
@@ -263,10 +345,12 @@ def undo(
             show_default=False,
         ),
     ] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Take back without asking for confirmation.")] = False,
     by: ByOption = None,
 ) -> None:
     """Take back the newest card, call or penalty of the night's last deal, else the last deal;
-    with --game, the newest event of that game (appends a void, never deletes)."""
+    with --game, the newest event of that game (appends a void, never deletes). Says what it
+    will take back and asks first, unless --yes."""
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.ledger import Ledger
 
@@ -275,14 +359,27 @@ def undo(
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
-            what = ledger.book_of(DOPPELKOPF).take_back(game_id, by=recorder(by), at=now())
+            book = ledger.book_of(DOPPELKOPF)
+            _confirm_take_back(yes, book.to_take_back(game_id))
+            what = book.take_back(game_id, by=recorder(by), at=now())
         else:
             nights = card_nights(ledger)
             session_id = nights.resolve(session)
-            with _retried_with_deal(deal or len(nights.state(session_id).deals)):
-                what = nights.undo(session_id, by=recorder(by), at=now(), deal=deal).what
+            planned = nights.to_take_back(session_id, deal=deal)
+            _confirm_take_back(yes, f"{planned.what}: {planned.facts}" if planned.facts else planned.what)
+            with _retried_with_deal(planned.number):  # what was asked about, never the deal before it
+                what = nights.undo(session_id, by=recorder(by), at=now(), deal=planned.number).what
             ledger.refresh()
     out().print(f"took back {what}")
+
+
+def _confirm_take_back(yes: bool, what: str) -> None:
+    """Say what undo will take back and ask (unless `yes`); a no ends the command."""
+    if not yes:
+        out().print(f"this takes back {what}", markup=False, highlight=False, soft_wrap=True)
+    if not _confirm(yes, "take it back?", nothing="nothing was taken back"):
+        out().print("nothing taken back")
+        raise typer.Exit(1)
 
 
 def penalty(
@@ -304,9 +401,8 @@ def penalty(
     by: ByOption = None,
 ) -> None:
     """Record penalty points for a rule violation (docs/rules.md §9); `doko undo` takes it back."""
-    from rich.prompt import Prompt
-
     from doko_ledger.cli import render_scores
+    from doko_ledger.cli.prompts import Ask
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.game.commands import ImposePenalty
     from doko_ledger.doppelkopf.views import score_view
@@ -319,9 +415,9 @@ def penalty(
             "give --player and --minor or --severe (or run `doko penalty` at a terminal, without --yes)"
         )
     if player is None:
-        player = Prompt.ask("who offended", console=shown)
+        player = Ask.ask("who offended", console=shown)
     if severe is None:
-        severe = Prompt.ask("minor or severe", choices=["minor", "severe"], default="minor", console=shown) == "severe"
+        severe = Ask.ask("minor or severe", choices=["minor", "severe"], default="minor", console=shown) == "severe"
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         players = ledger.book_of(DOPPELKOPF).state(game_id).players
@@ -361,16 +457,27 @@ def correct(
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Replace a deal's facts, or make it a misdeal; shows the old and the new score side by
-    side before appending (a new game takes its place; the old one stays in the log)."""
+    """Change a deal's facts, or make it a misdeal: the facts given replace the recorded ones,
+    the rest are kept (at a terminal, without --yes, each fact not given is asked, Enter
+    keeping the recorded one); shows the old and the new score side by side before appending
+    (a new game takes its place; the old one stays in the log)."""
     from doko_ledger.cli import render_scores
+    from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.views import score_view
     from doko_ledger.ledger import Ledger
 
-    facts = None if misdeal else _facts(game, re, re_points, tricks, call or [], special or [])
     with Ledger.open(ledger_path(ctx)) as ledger:
         nights = card_nights(ledger)
         session_id = nights.resolve(session)
+        facts = None
+        if not misdeal:
+            _, record = nights.deal_record(session_id, deal)
+            recorded = record.summary
+            if yes or not interactive() or (recorded is None and re is not None and re_points is not None):
+                facts = quick_entry.corrected(recorded, game, re, re_points, tricks, call, special)
+            else:
+                given = _Given(game, re, re_points, tricks, call, special)
+                facts = _ask_facts(given, record.players, None, out(), recorded)  # a game's players play it
         prepared = nights.prepare_correction(session_id, deal, facts, misdeal=misdeal)
         new_id = prepared.game.game_id
         if not as_json:
@@ -432,8 +539,7 @@ def play(
     by: ByOption = None,
 ) -> None:
     """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
-    from rich.prompt import Prompt
-
+    from doko_ledger.cli.prompts import Ask, refuse
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.game.state import GameState
     from doko_ledger.ledger import Ledger
@@ -452,13 +558,13 @@ def play(
         before = game
         while not _show_played(ledger, game, before):
             before = game  # a refused entry adds nothing to echo
-            line = Prompt.ask("card, NAME=call, or q to stop")
+            line = Ask.ask("card, NAME=call, or q to stop")
             if line.strip().lower() in ("q", "quit", ""):
                 break
             try:  # the deal as this entry left it: the last card finishes it
                 game = card_nights(ledger).play(session_id, line.split(), by=recorder(by), at=now())
             except DokoError as exc:
-                err_console().print(f"refused: {exc}", markup=False)
+                refuse(str(exc))
         ledger.refresh()
 
 

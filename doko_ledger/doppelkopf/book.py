@@ -119,7 +119,15 @@ class DoppelkopfBook:
     def take_back(self, game_id: str, *, by: str, at: str) -> str:
         """`undo`, saying what was taken back ("Ben's CK in trick 4 (event 40 of g1)")."""
         version, what = self._undo(game_id, by=by, at=at)
-        return f"{what} (event {version} of {game_id})"
+        return _event_of(what, version, game_id)
+
+    def to_take_back(self, game_id: str) -> str:
+        """What `take_back` would take back now, in the same words, without writing anything."""
+        from doko_ledger.doppelkopf.game.undo import taken_back, void_last
+
+        stored = [r.event for r in self.events(game_id)]
+        voided = void_last(stored)
+        return _event_of(taken_back(stored, voided), voided.version, game_id)
 
     def _undo(self, game_id: str, *, by: str, at: str) -> tuple[int, str]:
         from doko_ledger.doppelkopf.game.undo import taken_back, void_last
@@ -281,3 +289,8 @@ class Books(Protocol):
 def card_nights(ledger: Books) -> CardNights:
     """The card nights of a ledger: its Doppelkopf book's."""
     return ledger.book_of(DOPPELKOPF).nights
+
+
+def _event_of(what: str, version: int, game_id: str) -> str:
+    """What undo takes back with where it was: "Ben's CK in trick 4 (event 40 of g1)"."""
+    return f"{what} (event {version} of {game_id})"

@@ -57,7 +57,7 @@ from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.errors import FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml, read_text
-from doko_ledger.schema_files import schema_errors
+from doko_ledger.schema_files import schema_errors, unknown_fields_message
 
 FORMAT = "doudizhu-game/1"
 SCHEMA = "doudizhu-game.schema.json"
@@ -233,7 +233,7 @@ def _record(doc: YamlDocument, data: Any, at: FieldPath, defaults: dict[str, Any
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = error.schema.get("properties", {})
             path += tuple(k for k in error.instance if k not in allowed)[:1]
-            message = message.replace("Additional properties are not allowed", "unknown field(s)")
+            message = unknown_fields_message(message)
         raise doc.error(message, (*at, *path))
     players = tuple(str(p) for p in data["players"])
     for key in ("dealer", "opener"):

@@ -40,6 +40,7 @@ from doko_ledger.doudizhu.state import DealState, Move
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.voiding import in_force
+from doko_ledger.numbers import counted
 from doko_ledger.projections.checks import Check
 from doko_ledger.store.base import StreamEvents
 from doko_ledger.store.database import Database
@@ -107,8 +108,8 @@ class DouDizhuProjection:
                     )
                 )
             start = len(state.stake.doublings) + 1
-            for number, counted in enumerate(state.stake.counted, start):
-                doublings.append((state.game_id, number, None, counted, None, None))
+            for number, what in enumerate(state.stake.counted, start):
+                doublings.append((state.game_id, number, None, what, None, None))
         if not games:
             return
         ids = [g[0] for g in games]
@@ -365,11 +366,11 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     k = next((k for k in range(12) if state.bid << k == claimed_stake), None)
     if k is None:
         return
-    counted = "".join(f", for {describe(d.combination)} (play {d.move})" for d in state.stake.doublings)
-    counted += "".join(f", for a {what} (counted)" for what in state.stake.counted)
+    counted_by = "".join(f", for {describe(d.combination)} (play {d.move})" for d in state.stake.doublings)
+    counted_by += "".join(f", for a {what} (counted)" for what in state.stake.counted)
     report.explanations.append(
-        f"the claim's stake {claimed_stake} is the bid {state.bid} with {k} doubling(s); "
-        f"the rules count {doublings} doubling(s){counted}"
+        f"the claim's stake {claimed_stake} is the bid {state.bid} with {counted(k, 'doubling')}; "
+        f"the rules count {counted(doublings, 'doubling')}{counted_by}"
     )
     bombs = len([m for m in state.plays if m.combination is not None and m.combination.is_bomb_or_rocket])
     if state.summary is not None:

@@ -9,6 +9,7 @@ from doko_ledger.doudizhu.commands import Summarize
 from doko_ledger.doudizhu.errors import IllegalMove, IllegalSummary
 from doko_ledger.doudizhu.events import DouDizhuSummarized
 from doko_ledger.doudizhu.state import DealState
+from doko_ledger.numbers import counted
 
 RANKS = 13
 """The plain ranks 3 to 2: the only ranks a bomb can be of (docs/rules.md §D4)."""
@@ -56,8 +57,8 @@ def _check_possible(state: DealState, command: Summarize) -> None:
         )
     if n == 3 and big:
         raise IllegalSummary(
-            f"{big} bomb(s) of six or more cards in a three-player deal: with one deck a bomb is four of a rank "
-            "(docs/rules.md §D4)",
+            f"{counted(big, 'bomb')} of six or more cards in a three-player deal: with one deck a bomb is"
+            " four of a rank (docs/rules.md §D4)",
             "big_bombs",
         )
     if big > bombs:

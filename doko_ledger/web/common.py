@@ -24,6 +24,7 @@ from starlette.datastructures import FormData
 from doko_ledger.doppelkopf.nights.book import DealAlreadyRecorded
 from doko_ledger.errors import DokoError
 from doko_ledger.ledger import Ledger
+from doko_ledger.numbers import counted
 from doko_ledger.sight import DealBeingPlayed
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.store.errors import DiskError, LedgerUnreachable
@@ -83,6 +84,7 @@ templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+templates.filters["counted"] = counted  # `{{ n | counted('bomb') }}`: 1 bomb, 2 bombs
 
 
 def settings_of(request: Request) -> Settings:

@@ -33,12 +33,13 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
+from doko_ledger.numbers import counted
 
 TESTS = Path(__file__).resolve().parents[1]
 BAD = TESTS / "bad_inputs"
 SAMPLES = TESTS.parent / "sample_games"
 ENV = {"COLUMNS": "120", "NO_COLOR": "1", "DOKO_USER": "tester", "TERM": "dumb"}
-IMPORT_COUNT = "1 file(s) not imported"
+IMPORT_COUNT = "1 file not imported"
 """The one line besides the error that `doko import` prints on stderr."""
 
 LEDGER, NO_LEDGER = "ledger", "no-ledger"
@@ -103,7 +104,7 @@ FILES: dict[str, BadFile] = {
     # the schema
     "wrong_format.yaml": BadFile(1, "format", "'doko-game/1' was expected"),
     "missing_dealer.yaml": BadFile(1, "", "'dealer' is a required property"),
-    "unknown_field.yaml": BadFile(5, "colour", "unknown field(s) ('colour' was unexpected)"),
+    "unknown_field.yaml": BadFile(5, "colour", "unknown field ('colour' was unexpected)"),
     "id_with_path.yaml": BadFile(2, "id", "'../../etc/passwd' does not match"),
     "players_not_a_list.yaml": BadFile(3, "players", "'Anna' is not of type 'array'"),
     "player_not_a_string.yaml": BadFile(3, "players[3]", "12 is not of type 'string'"),
@@ -303,7 +304,7 @@ COMMANDS: dict[str, BadCommand] = {
     ),
     "record_call_without_call": BadCommand(("record", *FACTS, "--call", "Ben", "--yes"), 2, ("--call", "'Ben'")),
     "record_special_malformed": BadCommand(
-        ("record", *FACTS, "--special", "re:fox:Ben", "--yes"), 2, ("--special", "'re:fox:Ben'")
+        ("record", *FACTS, "--special", "re:wolf:Ben", "--yes"), 2, ("--special", "'re:wolf:Ben'")
     ),
     "record_tricks_malformed": BadCommand(("record", *FACTS, "--tricks", "9-3", "--yes"), 2, ("--tricks", "'9-3'")),
     "record_re_points_250": BadCommand(
@@ -655,7 +656,7 @@ def test_all_the_bad_files_at_once_import_nothing(run: RunCommand) -> None:
     assert len(errors) == len(paths), result.stderr
     for line, path in zip(errors, paths, strict=True):
         assert line.startswith(f"error: {path}:"), line
-    assert result.stderr.splitlines()[-1] == f"{len(paths)} file(s) not imported"
+    assert result.stderr.splitlines()[-1] == f"{counted(len(paths), 'file')} not imported"
 
 
 REAL_PROCESS = ["revoke.yaml", "python_object_apply.yaml"]

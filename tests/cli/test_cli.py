@@ -88,7 +88,7 @@ def test_import_one_file(cli: Cli, write_game: WriteGame, make_game: MakeGame, l
     path = write_game(7, game_id="one")
     result = ok(cli("import", path))
     events = events_of(make_game, 7, game_id="one")
-    assert result.stdout.strip() == f"imported 1 game(s), {events} events into {ledger_path}"
+    assert result.stdout.strip() == f"imported 1 game, {events} events into {ledger_path}"
     assert result.stderr == ""
     assert exists(ledger_path)
     assert [row["game_id"] for row in as_json(cli("games", "--json"))] == ["one"]
@@ -98,7 +98,7 @@ def test_import_several_files(cli: Cli, write_game: WriteGame, make_game: MakeGa
     paths = [write_game(seed, game_id=f"g{seed}") for seed in (5, 3, 9)]
     result = ok(cli("import", *paths))
     g5, g3, g9 = (events_of(make_game, seed, game_id=f"g{seed}") for seed in (5, 3, 9))
-    assert f"imported 3 game(s), {g5 + g3 + g9} events" in result.stdout
+    assert f"imported 3 games, {g5 + g3 + g9} events" in result.stdout
     rows = as_json(cli("games", "--json"))
     assert [row["game_id"] for row in rows] == ["g5", "g3", "g9"]
     assert [row["first_position"] for row in rows] == [1, 1 + g5, 1 + g5 + g3]
@@ -150,7 +150,7 @@ def test_an_invalid_file_creates_no_ledger(cli: Cli, tmp_path: Path, ledger_path
     (line_text,) = error_lines(result)
     assert line_text.startswith(f"error: {path}:{line}: ")
     assert says in line_text
-    assert "1 file(s) not imported" in result.stderr
+    assert "1 file not imported" in result.stderr
     assert result.stdout == ""
     assert not exists(ledger_path)
 
@@ -176,7 +176,7 @@ def test_an_unreadable_file_is_a_one_line_error(cli: Cli, tmp_path: Path, ledger
         f"error: {latin}: not UTF-8 text (invalid continuation byte)",
         f"error: {tmp_path / 'missing.yaml'}: cannot read file: No such file or directory",
     ]
-    assert "2 file(s) not imported" in result.stderr
+    assert "2 files not imported" in result.stderr
     assert not exists(ledger_path)
 
 
@@ -194,7 +194,7 @@ def test_valid_files_are_imported_beside_an_invalid_one(
     good = write_game(4, game_id="good")
     bad, line, _ = _invalid_file(tmp_path, "revoke")
     result = failed(cli("import", good, bad), 2)
-    assert f"imported 1 game(s), {events_of(make_game, 4, game_id='good')} events" in result.stdout
+    assert f"imported 1 game, {events_of(make_game, 4, game_id='good')} events" in result.stdout
     assert [line_text.startswith(f"error: {bad}:{line}:") for line_text in error_lines(result)] == [True]
     assert [row["game_id"] for row in as_json(cli("games", "--json"))] == ["good"]
 
@@ -218,7 +218,7 @@ def test_the_same_game_twice_in_one_import_is_refused(cli: Cli, write_game: Writ
     first = write_game(8, name="first.yaml", game_id="dup")
     second = write_game(9, name="second.yaml", game_id="dup")
     result = failed(cli("import", first, second), 2)
-    assert f"imported 1 game(s), {events_of(make_game, 8, game_id='dup')} events" in result.stdout
+    assert f"imported 1 game, {events_of(make_game, 8, game_id='dup')} events" in result.stdout
     assert error_lines(result) == [f"error: {second}: game 'dup' is already in {first}"]
     assert ok(cli("export", "dup")).stdout == first.read_text(encoding="utf-8")
 
@@ -513,7 +513,7 @@ def test_verify_after_tampering_names_the_event(cli: Cli, imported: list[RandomG
     _tamper(ledger_path, entry["position"], dumps_canonical(payload))
     result = failed(cli("verify"), 4)
     where = f"position {entry['position']} (stream 'game/kitchen-02' version {entry['version']}, CardPlayed)"
-    assert f"ledger NOT verified: 1 problem(s), the first at position {entry['position']}" in result.stdout
+    assert f"ledger NOT verified: 1 problem, the first at position {entry['position']}" in result.stdout
     assert where in result.stdout
     data = json.loads(failed(cli("verify", "--json"), 4).stdout)
     assert data["ok"] is False
@@ -528,7 +528,7 @@ def test_rebuild_restores_the_read_models(cli: Cli, imported: list[RandomGame], 
         conn.execute("DELETE FROM games WHERE game_id = 'kitchen-01'")
         conn.execute("UPDATE tricks SET winner = 'Nobody'")
     result = ok(cli("rebuild"))
-    assert result.stdout.strip() == "rebuilt the read models from 2 game(s)"
+    assert result.stdout.strip() == "rebuilt the read models from 2 games"
     assert as_json(cli("games", "--json")) == before
     with Attacker(ledger_path) as conn:
         winners = {r[0] for r in conn.rows("SELECT DISTINCT winner FROM tricks")}

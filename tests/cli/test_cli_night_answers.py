@@ -184,7 +184,7 @@ def test_voided_and_corrected_deals_are_marked_everywhere(cli: Cli) -> None:
     start(cli, "n")
     record(cli, "--re", "Anna,Clara", "--re-points", "150")
     record(cli, "--re", "Anna,Ben", "--re-points", "150")
-    ok(cli("undo"))
+    ok(cli("undo", "-y"))
     record(cli, "--re", "Anna,Ben", "--re-points", "100")
     ok(cli("correct", "1", "--re", "Ben,Dirk", "--re-points", "150", "--yes"))
     rows = {g["game_id"]: g for g in as_json(cli("games", "--json"))}
@@ -212,8 +212,8 @@ def test_deal_numbers_and_ids_stay_in_step_after_an_undo(cli: Cli) -> None:
     start(cli, "n")
     record(cli, "--re", "Anna,Clara", "--re-points", "150")
     record(cli, "--re", "Anna,Ben", "--re-points", "150")
-    ok(cli("undo"))
-    ok(cli("undo"))
+    ok(cli("undo", "-y"))
+    ok(cli("undo", "-y"))
     assert "recorded deal 1 as n-01b" in record(cli, "--re", "Anna,Ben", "--re-points", "150").stdout
     assert "recorded deal 2 as n-02b" in record(cli, "--re", "Anna,Ben", "--re-points", "150").stdout
     assert "recorded deal 3 as n-03" in record(cli, "--re", "Anna,Ben", "--re-points", "150").stdout
@@ -233,10 +233,11 @@ def test_correct_by_the_deal_number_previews_old_and_new_side_by_side(cli: Cli) 
     rows = [line.split() for line in text.splitlines() if line.split()[:1] in (["player"], ["Anna"], ["Clara"])]
     assert rows[-3:] == [["player", "as", "recorded", "corrected"], ["Anna", "+1", "+3"], ["Clara", "-1", "-3"]]
     assert text.splitlines()[-1] == "deal 2 (n-02) corrected: now n-02-c1"
-    # the corrected deal is corrected again by the same number
-    again = as_json(cli("correct", "2", "--re", "Anna,Ben", "--re-points", "100", "--yes", "--json"))
+    # the corrected deal is corrected again by the same number, keeping Anna's Re
+    again = as_json(cli("correct", "2", "--re-points", "100", "--yes", "--json"))
     assert (again["deal"], again["game_id"], again["new_game_id"]) == (2, "n-02-c1", "n-02-c2")
-    assert again["before"]["players"]["Anna"] == 3 and again["after"]["players"]["Anna"] == -2
+    # now Kontra wins against an announced Re (docs/rules.md §7)
+    assert again["before"]["players"]["Anna"] == 3 and again["after"]["players"]["Anna"] == -4
     assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01", "n-02-c2"]
     refused(cli("correct", "3", "--re", "Anna,Ben", "--re-points", "100", "--yes"), "has no deal 3")
     refused(
@@ -265,17 +266,17 @@ def test_undo_names_the_card_the_call_and_the_deal(cli: Cli) -> None:
     start(cli, "p")
     ok(cli("deal", "--seed", SEED))
     ok(cli("play", "Dirk=club_solo", "S10", "S9", "Dirk=re"))
-    assert ok(cli("undo")).stdout.strip() == "took back Dirk's Re (deal 1, p-01)"
-    assert ok(cli("undo")).stdout.strip() == "took back Clara's S9 in trick 1 (deal 1, p-01)"
-    ok(cli("undo"))
-    assert ok(cli("undo")).stdout.strip() == "took back Dirk's reservation (club solo) (deal 1, p-01)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back Dirk's Re (deal 1, p-01)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back Clara's S9 in trick 1 (deal 1, p-01)"
+    ok(cli("undo", "-y"))
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back Dirk's reservation (club solo) (deal 1, p-01)"
 
 
 def test_a_ledger_with_the_older_games_tables_folds_them_again(cli: Cli, ledger_path: Path) -> None:
     """Tables written before the night's columns existed are replaced on the next read."""
     start(cli, "n")
     record(cli, "--re", "Anna,Clara", "--re-points", "150")
-    ok(cli("undo"))
+    ok(cli("undo", "-y"))
     ok(cli("games"))
     with Attacker(ledger_path) as db:  # as the previous version left them
         for column in ("night", "deal", "status", "corrected_by", "replaces"):
@@ -298,7 +299,7 @@ def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_ni
     cli = bock_night
     for points in ("150", "121", "119"):
         record(cli, "--re", "Ben,Dirk", "--re-points", points)
-    ok(cli("undo"))
+    ok(cli("undo", "-y"))
     ok(cli("correct", "2", "--re", "Anna,Ben", "--re-points", "130", "--yes"))
 
     def places() -> dict[str, Any]:

@@ -21,8 +21,10 @@ from typer.testing import Result
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.events import CardPlayed
 from doko_ledger.doppelkopf.game.evolve import evolve
+from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.ledger import Ledger
+from doko_ledger.numbers import counted
 
 Cli = Callable[..., Result]
 
@@ -179,7 +181,7 @@ def test_a_closed_night_takes_nothing_more(cli: Cli, ledger_path: Path) -> None:
         cli("record", "--session", "n", "--re", "Anna,Clara", "--re-points", "150", "--yes"),
         "session 'n' is closed: nothing more can be added or changed",
     )
-    refused(cli("undo", "--session", "n"), "is closed")
+    refused(cli("undo", "-y", "--session", "n"), "is closed")
     refused(cli("correct", "n-01", "--session", "n", "--re", "Ben,Dirk", "--re-points", "150", "--yes"), "is closed")
     refused(cli("session", "close", "n"), "is closed")
     assert snapshot(ledger_path) == before
@@ -298,7 +300,7 @@ def test_record_without_facts_off_a_terminal_is_refused(cli: Cli, ledger_path: P
             ["--re", "Anna,Clara", "--re-points", "150", "--special", "re:fox_caught:Clara"],
             "fox caught (Fuchs) from Clara, who is Re too",
         ),
-        (["--re", "Anna,Clara", "--re-points", "150", "--special", "re:fox"], "--special: write PARTY:KIND[:FROM]"),
+        (["--re", "Anna,Clara", "--re-points", "150", "--special", "re:wolf"], "--special: write PARTY:KIND[:FROM]"),
         (
             ["--game", "club_solo", "--re", "Dirk", "--re-points", "150", "--special", "re:doppelkopf"],
             "special points in a solo",
@@ -421,7 +423,7 @@ def test_undoing_the_tie_takes_the_bock_round_away(cli: Cli, bock_rules: Path) -
     start(cli, "b", FOUR, "--rules", bock_rules)
     record(cli, "--re", "Anna,Clara", "--re-points", "120")
     assert standings(cli)["next"]["multiplier"] == 2
-    assert ok(cli("undo")).stdout.strip() == "took back deal 1 (b-01)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back deal 1 (b-01)"
     night = standings(cli)
     assert night["deals"] == []
     assert night["next"]["multiplier"] == 1
@@ -452,7 +454,7 @@ def test_undo_takes_back_the_last_deal(cli: Cli) -> None:
     start(cli, "n")
     record(cli, "--re", "Anna,Clara", "--re-points", "150")
     record(cli, "--game", "club_solo", "--re", "Dirk", "--re-points", "130")
-    assert ok(cli("undo")).stdout.strip() == "took back deal 2 (n-02)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back deal 2 (n-02)"
     night = standings(cli)
     assert [d["game_id"] for d in night["deals"]] == ["n-01"]
     assert night["next"] == {**night["next"], "number": 2, "dealer": "Ben"}
@@ -463,9 +465,9 @@ def test_undo_takes_back_the_last_deal(cli: Cli) -> None:
     assert games["n-02"]["game_type"] == "club_solo"
     # the next deal gets a new id that keeps its number
     assert "recorded deal 2 as n-02b" in record(cli, "--re", "Anna,Ben", "--re-points", "150").stdout
-    ok(cli("undo"))
-    ok(cli("undo"))
-    refused(cli("undo"), "card night 'n' has nothing to take back")
+    ok(cli("undo", "-y"))
+    ok(cli("undo", "-y"))
+    refused(cli("undo", "-y"), "card night 'n' has nothing to take back")
 
 
 def test_record_with_a_deal_number_refuses_a_deal_recorded_already(cli: Cli, ledger_path: Path) -> None:
@@ -480,12 +482,12 @@ def test_record_with_a_deal_number_refuses_a_deal_recorded_already(cli: Cli, led
     assert line.endswith("the next deal is deal 2 (`doko record --deal 2`)")
     past = cli("record", "--deal", "3", "--re", "Anna,Clara", "--re-points", "150", "--yes")
     assert past.exit_code == 2
-    refused(past, "card night 'n' has 1 deal(s): the next is deal 2, not 3")
+    refused(past, "card night 'n' has 1 deal: the next is deal 2, not 3")
     assert snapshot(ledger_path) == before
     assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01"]
     record(cli, "--deal", "2", "--misdeal")
     # a deal taken back is the next deal again
-    ok(cli("undo"))
+    ok(cli("undo", "-y"))
     assert "recorded deal 2 as n-02b" in record(cli, "--deal", "2", "--re", "Anna,Ben", "--re-points", "150").stdout
     assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01", "n-02b"]
 
@@ -497,13 +499,13 @@ def test_undo_with_a_deal_number_takes_back_only_that_deal(cli: Cli, ledger_path
     record(cli, "--re", "Anna,Clara", "--re-points", "150")
     record(cli, "--re", "Anna,Ben", "--re-points", "150")
     before = snapshot(ledger_path)
-    refused(cli("undo", "--deal", "1"), "deal 1 is not the last deal of card night 'n' (deal 2 is)")
-    refused(cli("undo", "--deal", "2", "--game", "n-02"), "give --game or --deal, not both")
+    refused(cli("undo", "-y", "--deal", "1"), "deal 1 is not the last deal of card night 'n' (deal 2 is)")
+    refused(cli("undo", "-y", "--deal", "2", "--game", "n-02"), "give --game or --deal, not both")
     assert snapshot(ledger_path) == before
-    assert ok(cli("undo", "--deal", "2")).stdout.strip() == "took back deal 2 (n-02)"
-    retry = cli("undo", "--deal", "2")
+    assert ok(cli("undo", "-y", "--deal", "2")).stdout.strip() == "took back deal 2 (n-02)"
+    retry = cli("undo", "-y", "--deal", "2")
     assert retry.exit_code == 1
-    refused(retry, "card night 'n' has 1 deal(s), so deal 2 is not taken back")
+    refused(retry, "card night 'n' has 1 deal, so deal 2 is not taken back")
     assert [d["game_id"] for d in standings(cli)["deals"]] == ["n-01"]
 
 
@@ -683,7 +685,7 @@ def test_settle_with_a_rate(cli: Cli) -> None:
     text = ok(cli("settle")).stdout
     for p in payments:
         assert f"{p['payer']} pays {p['payee']} {Decimal(p['amount']):.2f}\n" in text
-    assert f"{len(payments)} payment(s)" in text
+    assert counted(len(payments), "payment") in text
     assert "points" not in text
     assert "money" in ok(cli("standings")).stdout
 
@@ -810,7 +812,7 @@ def test_play_a_dealt_deal_card_by_card(cli: Cli, ledger_path: Path) -> None:
     ok(cli("play", "SK"))
 
     # undo takes back the newest card only, and says which
-    took = ok(cli("undo")).stdout.strip()
+    took = ok(cli("undo", "-y")).stdout.strip()
     assert took == "took back Anna's SK in trick 1 (deal 1, p-01)"
     log = as_json(cli("log", "p-01", "--json"))
     assert log[-1]["type"] == "EventVoided"
@@ -851,14 +853,14 @@ def test_play_without_a_deal_starts_one_without_hands(cli: Cli) -> None:
     night = standings(cli)
     assert [(d["game_id"], d["dealer"]) for d in night["deals"]] == [("p-01", "Dirk")]
     # undo of a card, then of the deal
-    assert ok(cli("undo")).stdout.strip() == "took back Ben's SQ in trick 1 (deal 1, p-01)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back Ben's SQ in trick 1 (deal 1, p-01)"
     assert [p["card"] for p in as_json(cli("replay", "p-01", "--json"))["tricks"][0]["plays"]] == ["CQ"]
 
 
 def test_undo_right_after_a_deal_takes_the_deal_back(cli: Cli) -> None:
     start(cli, "p")
     ok(cli("deal", "--seed", SEED))
-    assert ok(cli("undo")).stdout.strip() == "took back deal 1 (p-01)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back deal 1 (p-01)"
 
 
 # -- tournament ------------------------------------------------------------------------
@@ -938,3 +940,55 @@ def test_an_undealt_compulsory_solo_is_led_by_the_soloist(cli: Cli) -> None:
     start(cli, "t", FOUR, "--rules", "tournament")
     result = ok(cli("play", "Dirk=club_solo"))
     assert "Dirk to play" in result.stdout
+
+
+def _recorded_facts(ledger_path: Path, deal: str) -> SummaryRecord | None:
+    with Ledger.open(ledger_path) as ledger:
+        return card_nights(ledger).deal_record("n", deal)[1].summary
+
+
+def test_correct_changes_only_the_facts_given(cli: Cli, ledger_path: Path) -> None:
+    start(cli, "n")
+    record(cli, "--game", "marriage", "--re", "Anna,Clara", "--re-points", "150", "--call", "Anna=re")
+    record(cli, "--re", "Ben,Clara", "--re-points", "150", "--tricks", "7:5", "--special", "kontra:fox:Ben")
+    ok(cli("correct", "1", "--re-points", "190", "-y"))
+    first = standings(cli)["deals"][0]
+    # a marriage of Anna and Clara still, Re still announced: won 1, Kontra under 90 and 60: 2, Re 2
+    assert first["game_type"] == "marriage"
+    assert first["points"] == {"Anna": 5, "Ben": -5, "Clara": 5, "Dirk": -5}
+    ok(cli("correct", "2", "--re", "Ben,Dirk", "-y"))
+    assert _recorded_facts(ledger_path, "2") == SummaryRecord(
+        "normal", ("Ben", "Dirk"), 150, (7, 5), (), (("fox_caught", "kontra", "Ben"),)
+    )
+    # an empty --call clears the calls
+    ok(cli("correct", "1", "--call", "", "-y"))
+    assert standings(cli)["deals"][0]["points"]["Anna"] == 3
+
+
+def test_a_misdeal_corrected_into_a_deal_needs_its_facts(cli: Cli) -> None:
+    start(cli, "n")
+    ok(cli("record", "--misdeal", "-y"))
+    refused(cli("correct", "1", "--re-points", "190", "-y"), "give --re and --re-points")
+    ok(cli("correct", "1", "--re", "Ben,Dirk", "--re-points", "190", "-y"))
+    assert standings(cli)["deals"][0]["points"]["Ben"] == 3  # won 1, Kontra under 90 and 60: 2
+
+
+@pytest.mark.parametrize(
+    ("special", "kind"),
+    [
+        ("kontra:fox:Anna", "fox_caught"),
+        ("kontra:Fuchs:Anna", "fox_caught"),
+        ("kontra:fox caught:Anna", "fox_caught"),
+        ("re:karlchen", "karlchen"),
+        ("re:Charlie", "karlchen"),
+        ("re:karlchen caught:Ben", "karlchen_captured"),
+        ("kontra:doko", "doppelkopf"),
+        ("kontra:Doppelkopf", "doppelkopf"),
+    ],
+)
+def test_special_points_take_short_and_german_names(cli: Cli, ledger_path: Path, special: str, kind: str) -> None:
+    start(cli, "n")
+    record(cli, "--re", "Anna,Clara", "--re-points", "150", "--special", special)
+    facts = _recorded_facts(ledger_path, "1")
+    assert facts is not None
+    assert [k for k, _, _ in facts.specials] == [kind]

@@ -448,3 +448,97 @@ def test_play_that_starts_a_deal_echoes_what_it_recorded(cli: Cli) -> None:
     assert "Anna: Re!" in result
     assert "trick 1: Anna CQ Ben SQ Clara HQ Dirk DQ · won by Anna, 12 points" in result
     assert "trick 2: Anna leads" in result
+
+
+# -- undo asks first -------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_undo_says_which_deal_it_takes_back_and_asks(cli: Cli, ledger_path: Path) -> None:
+    start(cli)
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", "-y"))
+    before = snapshot(ledger_path)
+    result = cli("undo", input="n\n")
+    assert result.exit_code == 1, result.output
+    assert "this takes back deal 1 (n-01): normal game: Re Anna, Ben with 150 card points" in result.stdout
+    assert "take it back?" in result.stdout and "nothing taken back" in result.stdout
+    assert snapshot(ledger_path) == before
+    result = ok(cli("undo", input="y\n"))
+    assert result.stdout.strip().endswith("took back deal 1 (n-01)")
+    assert deals(cli) == []
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_undo_names_the_card_it_takes_back_and_asks(cli: Cli) -> None:
+    start(cli, FOUR, "--dealer", "Dirk")
+    ok(cli("play", "CQ", "SQ"))  # a deal without hands: Anna leads
+    result = cli("undo", input="n\n")
+    assert result.exit_code == 1, result.output
+    assert "this takes back Ben's SQ in trick 1 (deal 1, n-01)" in result.stdout
+    result = ok(cli("undo", "--game", "n-01", input="y\n"))
+    assert "this takes back Ben's SQ in trick 1 (event" in result.stdout
+    assert result.stdout.strip().endswith("of n-01)")
+    assert [p["card"] for p in as_json(cli("replay", "n-01", "--json"))["tricks"][0]["plays"]] == ["CQ"]
+
+
+def test_undo_without_a_terminal_or_yes_is_refused(cli: Cli, ledger_path: Path) -> None:
+    start(cli)
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", "-y"))
+    before = snapshot(ledger_path)
+    refused(cli("undo"), "nothing was taken back: confirm with --yes when not at a terminal")
+    refused(cli("undo", "--game", "n-01"), "confirm with --yes when not at a terminal")
+    assert snapshot(ledger_path) == before
+    assert ok(cli("undo", "--yes")).stdout.strip() == "took back deal 1 (n-01)"
+
+
+# -- the prompts' words ----------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_the_prompts_examples_name_only_players_of_the_deal(cli: Cli) -> None:
+    start(cli, FIVE)  # Anna deals deal 1 and sits it out
+    result = ok(cli("record", input=answers("", "Ben,Clara", "150", "", "", "y")))
+    questions = flat(result.stdout).split("deal 1: Anna deals;")[1].split("n-01")[0]
+    assert "Re players, e.g. Ben,Clara:" in questions
+    assert "announcements, e.g. Ben=re,Emil=kontra (Enter for none):" in questions
+    assert "special points, e.g. re:fox:Emil,kontra:doko (Enter for none):" in questions
+    assert "Anna" not in questions
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_a_refused_number_or_yes_no_answer_is_said_in_plain_words(cli: Cli) -> None:
+    start(cli)
+    result = ok(cli("record", input=answers("", "Anna,Ben", "lots", "150", "", "", "maybe", "y")))
+    assert "[prompt" not in result.output
+    assert result.stderr.splitlines() == [
+        "refused: write a whole number, e.g. 150, not 'lots'",
+        "refused: answer y or n, not 'maybe'",
+    ]
+    assert len(deals(cli)) == 1
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_a_refused_choice_is_said_in_plain_words(cli: Cli) -> None:
+    start(cli)
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", "-y"))
+    result = ok(cli("penalty", "n-01", "--player", "Ben", input=answers("medium", "minor", "y")))
+    assert "[prompt" not in result.output
+    assert result.stderr.splitlines() == ["refused: answer one of the choices in brackets"]
+
+
+# -- correct keeps what is not given ---------------------------------------------------
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_correct_at_a_terminal_asks_with_the_recorded_facts_as_answers(cli: Cli) -> None:
+    start(cli)
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", "--call", "Anna=re", "--special", "re:fox:Clara", "-y"))
+    # Enter keeps the game type, the Re players, the calls; `none` clears the special points
+    result = ok(cli("correct", "1", "--re-points", "200", input=answers("", "", "", "none", "y")))
+    text = flat(result.stdout)
+    assert "game type" in text and "(normal)" in text
+    assert "(Anna,Ben)" in text and "(Anna=re)" in text and "(re:fox_caught:Clara)" in text
+    assert "Re's card points" not in text
+    [deal] = deals(cli)
+    # won 1, Kontra under 90 and under 60: 2, Re announced: 2; the fox cleared
+    assert deal["points"]["Anna"] == 5

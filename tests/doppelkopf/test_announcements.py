@@ -262,14 +262,14 @@ def test_a_partners_repeat_keeps_its_own_deadline(level: int, party: Party) -> N
 @pytest.mark.parametrize(
     ("announcement", "party", "played", "own", "other", "message"),
     [
-        (A.RE, RE, 2, PartyCalls(), PartyCalls(), "Re is too late: allowed with at most 1 card(s) played"),
+        (A.RE, RE, 2, PartyCalls(), PartyCalls(), "Re is too late: allowed with at most 1 card played"),
         (
             A.KONTRA,
             KONTRA,
             3,
             PartyCalls(),
             PartyCalls(0),
-            "Kontra is too late: allowed with at most 1 card(s) played, or 2 as a reply to Re",
+            "Kontra is too late: allowed with at most 1 card played, or 2 as a reply to Re",
         ),
         (
             A.RE,
@@ -277,16 +277,16 @@ def test_a_partners_repeat_keeps_its_own_deadline(level: int, party: Party) -> N
             4,
             PartyCalls(),
             PartyCalls(1),
-            "Re is too late: allowed with at most 1 card(s) played, or 3 as a reply to no 90",
+            "Re is too late: allowed with at most 1 card played, or 3 as a reply to no 90",
         ),
-        (A.NO90, RE, 3, PartyCalls(0), PartyCalls(), "no 90 is too late: allowed with at most 2 card(s) played"),
+        (A.NO90, RE, 3, PartyCalls(0), PartyCalls(), "no 90 is too late: allowed with at most 2 cards played"),
         (
             A.NO60,
             KONTRA,
             2,
             PartyCalls(),
             PartyCalls(),
-            "no 60 includes Kontra, which is too late: allowed with at most 1 card(s) played",
+            "no 60 includes Kontra, which is too late: allowed with at most 1 card played",
         ),
         (
             A.SCHWARZ,
@@ -294,7 +294,7 @@ def test_a_partners_repeat_keeps_its_own_deadline(level: int, party: Party) -> N
             3,
             PartyCalls(0),
             PartyCalls(),
-            "schwarz includes no 90, which is too late: allowed with at most 2 card(s) played",
+            "schwarz includes no 90, which is too late: allowed with at most 2 cards played",
         ),
     ],
 )
@@ -418,8 +418,7 @@ def test_the_announcers_own_cards_count_not_the_trick() -> None:
     refused(
         state,
         Announce(CLEO, A.KONTRA),
-        "Cleo: Kontra is too late: allowed with at most 1 card(s) played;"
-        " the announcer has played 2 (docs/rules.md §5)",
+        "Cleo: Kontra is too late: allowed with at most 1 card played; the announcer has played 2 (docs/rules.md §5)",
     )
 
 
@@ -463,7 +462,7 @@ def test_a_skip_whose_word_would_be_a_late_reply_is_refused() -> None:
     refused(
         state,
         Announce(CLEO, A.NO90),
-        "Cleo: no 90 includes the party's Re or Kontra, which is too late: allowed with at most 1 card(s) played; "
+        "Cleo: no 90 includes the party's Re or Kontra, which is too late: allowed with at most 1 card played; "
         "the announcer has played 2 (docs/rules.md §5)",
     )
 

@@ -552,7 +552,7 @@ def test_a_poverty_is_passed_taken_and_returned_before_the_first_card() -> None:
     refused(
         state,
         PassPovertyCards(ANNA, cards("CQ H10 CA")),
-        "Anna keeps the trump(s) D10: the poverty passes all trumps (docs/rules.md §4)",
+        "Anna keeps the trump D10: the poverty passes all trumps (docs/rules.md §4)",
     )
 
     passed = cards("CQ H10 D10")

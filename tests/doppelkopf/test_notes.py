@@ -96,12 +96,12 @@ def games(cli: Cli, partial: Path) -> None:
 
 REFUSED = [
     # (game, args, what the error says)
-    ("#1", ["a note", "--trick", "13"], "no trick 13: the game has 12 trick(s) so far"),
-    ("#1", ["a note", "--trick", "99", "--card", "1"], "no trick 99: the game has 12 trick(s) so far"),
-    ("#2", ["a note", "--trick", "5"], "no trick 5: the game has 4 trick(s) so far"),
-    ("#2", ["a note", "--trick", "4", "--card", "3"], "no card 3 in trick 4: it has 2 card(s)"),
-    ("#2", ["a note", "--trick", "4", "--card", "4"], "no card 4 in trick 4: it has 2 card(s)"),
-    ("#5", ["a note", "--trick", "11"], "no trick 11: the game has 10 trick(s) so far"),
+    ("#1", ["a note", "--trick", "13"], "no trick 13: the game has 12 tricks so far"),
+    ("#1", ["a note", "--trick", "99", "--card", "1"], "no trick 99: the game has 12 tricks so far"),
+    ("#2", ["a note", "--trick", "5"], "no trick 5: the game has 4 tricks so far"),
+    ("#2", ["a note", "--trick", "4", "--card", "3"], "no card 3 in trick 4: it has 2 cards"),
+    ("#2", ["a note", "--trick", "4", "--card", "4"], "no card 4 in trick 4: it has 2 cards"),
+    ("#5", ["a note", "--trick", "11"], "no trick 11: the game has 10 tricks so far"),
     ("#1", ["a note", "--card", "2"], "a note on a card needs its trick too"),
     ("#1", ["", "--trick", "2"], "a note needs a text"),
     ("#1", ["   \t\n  "], "a note needs a text"),
@@ -146,7 +146,7 @@ def test_a_card_outside_1_to_4_is_a_usage_error(cli: Cli, ledger_path: Path, car
 @pytest.mark.parametrize(
     ("trick", "card", "says"),
     [
-        (1, 5, "no card 5 in trick 1: it has 4 card(s)"),
+        (1, 5, "no card 5 in trick 1: it has 4 cards"),
         (13, None, "no trick 13"),
         (0, None, "no trick 0"),
         (None, 1, "needs its trick too"),
@@ -312,7 +312,7 @@ def _night(cli: Cli) -> None:
 def test_undo_in_a_card_night_takes_back_the_card_not_the_note_after_it(cli: Cli) -> None:
     _night(cli)
     ok(cli("annotate", "p-01", "Clara had to follow", "--trick", "1", "--card", "2"))
-    took = ok(cli("undo")).stdout.strip()
+    took = ok(cli("undo", "-y")).stdout.strip()
     assert took == "took back Dirk's SA in trick 1 (deal 1, p-01)"
     log = as_json(cli("log", "p-01", "--json"))
     voided = next(e for e in log if e["version"] == log[-1]["payload"]["version"])
@@ -323,7 +323,7 @@ def test_undo_in_a_card_night_takes_back_the_card_not_the_note_after_it(cli: Cli
     replay = as_json(cli("replay", "p-01", "--json"))
     assert [p["card"] for p in replay["tricks"][0]["plays"]] == ["S10", "S9"]
     # a second undo takes the next card back, the note still stands
-    ok(cli("undo"))
+    ok(cli("undo", "-y"))
     replay = as_json(cli("replay", "p-01", "--json"))
     assert [p["card"] for p in replay["tricks"][0]["plays"]] == ["S10"]
     assert [n["text"] for n in as_json(cli("notes", "p-01", "--json"))] == ["Clara had to follow"]
@@ -333,7 +333,7 @@ def test_undo_of_a_game_passes_over_its_notes(cli: Cli) -> None:
     ok(cli("import", NORMAL))
     ok(cli("annotate", "#1", "one", "--trick", "12"))
     ok(cli("annotate", "#1", "two"))
-    took = ok(cli("undo", "--game", "#1")).stdout.strip()
+    took = ok(cli("undo", "-y", "--game", "#1")).stdout.strip()
     assert re.fullmatch(rf"took back \w+'s \w+ in trick 12 \(event 54 of {NORMAL_ID}\)", took), took
     log = as_json(cli("log", "#1", "--json"))
     assert log[53]["type"] == "CardPlayed" and log[53]["version"] == 54
@@ -357,7 +357,7 @@ def test_undo_right_after_a_deal_with_a_note_takes_the_deal_back(cli: Cli) -> No
     ok(cli("session", "start", "p", "--players", "Anna,Ben,Clara,Dirk"))
     ok(cli("deal", "--seed", SEED))
     ok(cli("annotate", "p-01", "Anna dealt badly"))
-    assert ok(cli("undo")).stdout.strip() == "took back deal 1 (p-01)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back deal 1 (p-01)"
 
 
 # -- export and import --------------------------------------------------------------------
@@ -405,7 +405,7 @@ def test_a_note_on_a_card_taken_back_does_not_break_the_export(cli: Cli, tmp_pat
     """Undo takes back the card a note was on: the game's file must still import."""
     ok(cli("import", NORMAL))
     ok(cli("annotate", "#1", "the last card", "--trick", "12", "--card", "4"))
-    ok(cli("undo", "--game", "#1"))
+    ok(cli("undo", "-y", "--game", "#1"))
     copy = tmp_path / "copy.yaml"
     copy.write_text(ok(cli("export", "#1")).stdout.replace(f"id: {NORMAL_ID}\n", "id: the-copy\n"), encoding="utf-8")
     ok(cli("import", copy))
@@ -443,7 +443,7 @@ def test_a_game_file_with_a_bad_note_is_refused_with_file_line_and_field(
     path.write_text(text, encoding="utf-8")
     ok(cli("import", SUMMARY))
     before = snapshot(ledger_path)
-    message = refused(cli("import", path), code=2, also=("1 file(s) not imported",))
+    message = refused(cli("import", path), code=2, also=("1 file not imported",))
     assert message.startswith(f"error: {path}:{line}: {field}: "), message
     assert says in message
     assert snapshot(ledger_path) == before
@@ -455,7 +455,7 @@ def test_a_note_beyond_a_ten_trick_game_is_refused_on_its_line(tmp_path: Path) -
         game_file.read(text, "bistro.yaml")
     assert info.value.line == line_with(text, "trick: 11")
     assert info.value.field == "notes[0]"
-    assert "no trick 11: the game has 10 trick(s)" in info.value.message
+    assert "no trick 11: the game has 10 tricks" in info.value.message
 
 
 # -- the checks do not mind notes -------------------------------------------------------------

@@ -271,7 +271,7 @@ def test_re_and_no_90_of_the_other_party_is_one_denial() -> None:
     result = score_game(penalized(state, severe(BEN)))
     # Ben -12 -3 = -15; the others +4 +1 = +5 each
     assert result.deltas == (5, -15, 5, 5)
-    assert result.penalties[0].item == "severe penalty: Ben, 1 denial(s)"
+    assert result.penalties[0].item == "severe penalty: Ben, 1 denial"
 
 
 def test_a_skipped_no_60_counts_as_two_denials() -> None:
@@ -650,7 +650,7 @@ def test_doko_penalty_severe_in_a_solo(cli: Cli) -> None:
     ok(cli("import", SAMPLES / CLUB_SOLO))
     text = flat(ok(cli("penalty", CLUB_SOLO_ID, "--player", "Dirk", "--severe", "--denials", "1", "--yes")).stdout)
     assert "void: a severe penalty" in text
-    assert "severe penalty: Dirk, 1 denial(s) +15 +0 +0 -15" in text
+    assert "severe penalty: Dirk, 1 denial +15 +0 +0 -15" in text
     assert cli_points(cli, CLUB_SOLO_ID) == {"Anna": 15, "Ben": 0, "Clara": 0, "Dirk": -15}
 
 
@@ -697,7 +697,7 @@ def test_doko_undo_game_takes_the_penalty_back(cli: Cli) -> None:
     ok(cli("penalty", NORMAL_ID, "--player", "Ben", "--severe", "--yes"))
     assert cli_points(cli, NORMAL_ID) == {"Anna": 4, "Ben": -12, "Clara": 4, "Dirk": 4}
     # 54 events (start, deal, four reservations, 48 cards); the penalty is the 55th
-    assert ok(cli("undo", "--game", NORMAL_ID)).stdout.strip() == (
+    assert ok(cli("undo", "-y", "--game", NORMAL_ID)).stdout.strip() == (
         f"took back the severe penalty on Ben (event 55 of {NORMAL_ID})"
     )
     assert cli_points(cli, NORMAL_ID) == before
@@ -725,9 +725,9 @@ def test_doko_undo_in_a_card_night_takes_back_the_penalty_before_the_deal(cli: C
     ok(cli("penalty", "n-01", "--player", "Ben", "--minor", "--yes"))
     assert night_points(cli) == [{"Anna": 2, "Ben": -4, "Clara": 2, "Dirk": 0}]
     # a deal of facts: GameStarted, DealSummarized, PenaltyImposed
-    assert ok(cli("undo")).stdout.strip() == "took back the minor penalty on Ben (deal 1, n-01)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back the minor penalty on Ben (deal 1, n-01)"
     assert night_points(cli) == [{"Anna": 1, "Ben": -1, "Clara": 1, "Dirk": -1}]
-    assert ok(cli("undo")).stdout.strip() == "took back deal 1 (n-01)"
+    assert ok(cli("undo", "-y")).stdout.strip() == "took back deal 1 (n-01)"
     assert night_points(cli) == []
 
 

@@ -502,8 +502,8 @@ def test_poverty_cards_are_passed_with_all_trumps() -> None:
     [
         ("DA D10", "Cleo passes 2 cards; a poverty passes three (docs/rules.md §4)"),
         ("DA D10 HJ CA", "Cleo passes 4 cards; a poverty passes three (docs/rules.md §4)"),
-        ("DA D10 CA", "Cleo keeps the trump(s) HJ: the poverty passes all trumps (docs/rules.md §4)"),
-        ("CA C10 SA", "Cleo keeps the trump(s) DA D10 HJ: the poverty passes all trumps (docs/rules.md §4)"),
+        ("DA D10 CA", "Cleo keeps the trump HJ: the poverty passes all trumps (docs/rules.md §4)"),
+        ("CA C10 SA", "Cleo keeps the trumps DA D10 HJ: the poverty passes all trumps (docs/rules.md §4)"),
         ("DA D10 DK", "Cleo passes DA D10 DK but holds DA D10 HJ CA CA C10 C10 SA SA S10 HA HA"),
         ("DA DA D10", "Cleo passes DA DA D10 but holds DA D10 HJ CA CA C10 C10 SA SA S10 HA HA"),
     ],

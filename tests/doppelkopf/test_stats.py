@@ -271,7 +271,7 @@ def test_a_night_without_its_voided_and_replaced_deals(cli: Callable[..., Result
     ok("session", "start", "n", "--players", "Anna,Ben,Clara,Dirk")
     ok("record", "--re", "Anna,Clara", "--re-points", "150", "--yes")  # n-01, voided below
     ok("record", "--game", "club_solo", "--re", "Ben", "--re-points", "100", "--yes")  # n-02
-    ok("undo")  # n-02 voided
+    ok("undo", "-y")  # n-02 voided
     ok("correct", "n-01", "--re", "Ben,Dirk", "--re-points", "130", "--yes")  # n-01-c1: Re wins, +1
     with Ledger.open(ledger_path) as ledger:
         whole, night = ledger_stats(ledger), ledger_stats(ledger, "n")
@@ -411,7 +411,7 @@ def test_the_command_on_a_ledger_without_games(tmp_path: Path) -> None:
     path = build(tmp_path / "empty.sqlite")
     result = _invoke(_local_app(), path)
     assert result.exit_code == 0, result.output
-    assert "0 game(s)" in result.stdout
+    assert "0 games" in result.stdout
 
 
 def test_doko_stats(samples_db: Path) -> None:

@@ -512,7 +512,7 @@ def test_a_summary_deal_is_listed_audited_exported_and_imported_again(cli: Cli, 
     claim = cli("audit", "dorm-01", "--claimed", "Li=2,Wang=-4,Zhang=2", "--json")
     assert claim.exit_code == 5
     assert (
-        "the rules count 2 doubling(s), for a rocket (counted), for a bomb (counted)"
+        "the rules count 2 doublings, for a rocket (counted), for a bomb (counted)"
         in json.loads(claim.stdout)["explanations"][0]
     )
     exported = ok(cli("export", "dorm-01")).stdout
@@ -524,7 +524,7 @@ def test_a_summary_deal_is_listed_audited_exported_and_imported_again(cli: Cli, 
     assert ok(cli("export", "dorm-01", db=other)).stdout == exported
     assert as_json(cli("score", "dorm-01", "--json", db=other)) == as_json(cli("score", "dorm-01", "--json"))
     replay = ok(cli("replay", "dorm-01")).stdout
-    assert "recorded by its facts (no bidding or tricks): bid 2, 1 bomb(s), 1 rocket(s) played" in replay
+    assert "recorded by its facts (no bidding or tricks): bid 2, 1 bomb, 1 rocket played" in replay
 
 
 @pytest.mark.parametrize(

@@ -37,7 +37,7 @@ def test_dev_zero_is_refused(cli: Cli, ledger_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         "error: /dev/zero: file is larger than 1,000,000 bytes",
-        "1 file(s) not imported",
+        "1 file not imported",
     ]
     assert not ledger_path.exists()
 

@@ -623,7 +623,7 @@ WRITES_THEN_CATCH_UP: dict[str, tuple[Callable[[Path], None], tuple[str, ...], C
         ("correct", "1", "--re", "Ben,Clara", "--re-points", "100", "--yes"),
         lambda db, out: _deals(db)[0]["game_id"] == "night-01-c1" or pytest.fail(str(_deals(db))),
     ),
-    "undo": (_recorded, ("undo", "--deal", "1"), lambda db, out: _deals(db) == [] or pytest.fail(out)),
+    "undo": (_recorded, ("undo", "--deal", "1", "-y"), lambda db, out: _deals(db) == [] or pytest.fail(out)),
     "deal": (_night, ("deal", "--seed", "x"), lambda db, out: _game_ids(db) == ["night-01"] or pytest.fail(out)),
     "play": (_night, ("play", "CQ"), _played),
     "penalty": (_recorded, ("penalty", "1", "--player", "Anna", "--minor", "--yes", "--json"), _penalty_scored),
@@ -734,7 +734,7 @@ def _imported_once(db: str | Path, outcomes: list[tuple[int, str, str]]) -> list
         assert "Traceback" not in err and "already exists" not in err, err
         if code == 0:
             assert f"game/g{i}" in streams, (i, out, err)
-            assert "imported 1 game(s)" in out and NOT_WRITTEN not in out + err, (out, err)
+            assert "imported 1 game" in out and NOT_WRITTEN not in out + err, (out, err)
             imported.append(f"g{i}")
         else:
             assert code == 3, (code, out, err)

@@ -29,6 +29,7 @@ from doko_ledger.cli.app import app
 from doko_ledger.doppelkopf.files.game_file import LoadedGame
 from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
+from doko_ledger.numbers import counted
 from doko_ledger.store.location import shown
 from doko_ledger.store.open import open_store
 
@@ -250,7 +251,7 @@ def test_doko_import_killed_after_its_first_commit_keeps_whole_games(
     assert result.exit_code == 2, result.output
     rest = [g for g in game_files.values() if g.record.id not in stored]
     events = sum(len(g.events) for g in rest)
-    imported = f"imported {len(rest)} game(s), {events} events into {shown(db)}" if rest else ""
+    imported = f"imported {counted(len(rest), 'game')}, {counted(events, 'event')} into {shown(db)}" if rest else ""
     assert " ".join(result.stdout.split()) == imported
     refused = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert sorted(refused) == sorted(
@@ -258,5 +259,5 @@ def test_doko_import_killed_after_its_first_commit_keeps_whole_games(
         for path, loaded in game_files.items()
         if loaded.record.id in stored
     )
-    assert result.stderr.splitlines()[-1] == f"{len(stored)} file(s) not imported"
+    assert result.stderr.splitlines()[-1] == f"{counted(len(stored), 'file')} not imported"
     _all_imported_once(db, game_files)

@@ -291,7 +291,7 @@ def test_the_game_page_of_a_deal_by_its_facts(db: Path) -> None:
     phone = joined(app_for(db))
     post(phone, sheet("Zhang", 2, "Zhang", bombs=1))
     page = html.unescape(phone.get("/games/dorm-01").text)
-    assert "recorded by its facts: bid 2, 1 bomb(s), 0 rocket(s)" in page
+    assert "recorded by its facts: bid 2, 1 bomb, 0 rockets" in page
     assert "landlord Zhang · stake 4" in page
     audited = phone.get("/games/dorm-01/audit").text
     assert "Everything checks out." in audited

@@ -40,7 +40,7 @@ from doko_ledger.doppelkopf.views import describe
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
-from doko_ledger.schema_files import schema_errors
+from doko_ledger.schema_files import schema_errors, unknown_fields_message
 
 FORMAT = "doko-game/1"
 SCHEMA = "game.schema.json"
@@ -190,7 +190,7 @@ def _cards(doc: YamlDocument, texts: list[Any] | None, path: FieldPath) -> tuple
 
 def _schema_message(error: Any) -> str:
     if error.validator == "additionalProperties":
-        return str(error.message).replace("Additional properties are not allowed", "unknown field(s)")
+        return unknown_fields_message(str(error.message))
     if error.validator == "oneOf" and isinstance(error.instance, dict):
         return f"expected a card or one call such as {{Anna: re}}, not {error.instance!r}"
     if error.validator == "oneOf" and list(error.absolute_path)[:1] == ["tricks"]:

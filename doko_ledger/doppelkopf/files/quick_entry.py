@@ -10,7 +10,7 @@ from doko_ledger.doppelkopf.cards import Card, parse_card
 from doko_ledger.doppelkopf.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, GameTypeError, parse_game_type
-from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind, special_kind_named
 from doko_ledger.errors import DokoError
 from doko_ledger.names import find_player, normalized
 from doko_ledger.numbers import NumberTooLong, shortened, whole_number
@@ -88,20 +88,31 @@ def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], 
 
 
 def specials(parts: Sequence[str], flag: str = "--special") -> tuple[tuple[str, str, str | None], ...]:
-    """`re:fox_caught:Ben`, `kontra:doppelkopf` → (kind, party, caught from)."""
-    kinds = {k.value for k in SpecialKind}
+    """`re:fox_caught:Ben`, `kontra:doppelkopf` → (kind, party, caught from); a kind by any of
+    its names (`fox`, `Fuchs`, `charlie`, `doko`: docs/rules.md §7)."""
     out = []
     for part in (p.strip() for text in parts for p in text.split(",")):
         if not part:
             continue
         fields = [f.strip() for f in part.split(":")]
-        fields[:2] = [f.lower() for f in fields[:2]]
-        if len(fields) not in (2, 3) or fields[0] not in {p.value for p in Party} or fields[1] not in kinds:
+        party = fields[0].lower()
+        kind = special_kind_named(fields[1]) if len(fields) in (2, 3) else None
+        if kind is None or party not in {p.value for p in Party}:
+            kinds = ", ".join(k.value for k in SpecialKind)
             raise EntryError(
-                f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {', '.join(sorted(kinds))}), not {part!r}"
+                f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {kinds},"
+                f" or a short or German name such as fox or Fuchs), not {part!r}"
             )
-        out.append((fields[1], fields[0], normalized(fields[2]) if len(fields) == 3 else None))
+        out.append((kind.value, party, normalized(fields[2]) if len(fields) == 3 else None))
     return tuple(out)
+
+
+def game_type(text: str, flag: str = "--game") -> GameType:
+    """The game type by any of its names (`queen`, `Damensolo`)."""
+    try:
+        return parse_game_type(text)
+    except GameTypeError as exc:
+        raise EntryError(f"{flag}: {exc}") from None
 
 
 def summary(
@@ -114,18 +125,50 @@ def summary(
 ) -> SummaryRecord:
     """The facts of a deal from quick-entry text; the game rules check them when recorded.
     The game type may be given by any of its names (`queen`, `Damensolo`)."""
-    try:
-        game_type = parse_game_type(game)
-    except GameTypeError as exc:
-        raise EntryError(f"--game: {exc}") from None
     return SummaryRecord(
-        game=game_type.value,
+        game=game_type(game).value,
         re=names(re, "--re"),
         re_points=re_points,
         tricks=None if tricks_text is None else tricks(tricks_text),
         announcements=calls(call_parts),
         specials=specials(special_parts),
     )
+
+
+def corrected(
+    recorded: SummaryRecord | None,
+    game: str | None,
+    re: str | None,
+    re_points: int | None,
+    tricks_text: str | None = None,
+    call_parts: Sequence[str] | None = None,
+    special_parts: Sequence[str] | None = None,
+) -> SummaryRecord:
+    """A deal's facts as corrected: the `recorded` ones with only what is given replaced (an
+    empty `--call ''` clears the calls). A deal recorded without facts (a misdeal, a deal
+    played card by card) needs the Re players and Re's points."""
+    if recorded is None:
+        if re is None or re_points is None:
+            raise EntryError("the deal was recorded without its facts: give --re and --re-points")
+        return summary(game or "normal", re, re_points, tricks_text, call_parts or (), special_parts or ())
+    return SummaryRecord(
+        game=recorded.game if game is None else game_type(game).value,
+        re=recorded.re if re is None else names(re, "--re"),
+        re_points=recorded.re_points if re_points is None else re_points,
+        tricks=recorded.tricks if tricks_text is None else tricks(tricks_text),
+        announcements=recorded.announcements if call_parts is None else calls(call_parts),
+        specials=recorded.specials if special_parts is None else specials(special_parts),
+    )
+
+
+def calls_text(said: Sequence[tuple[str, str]]) -> str:
+    """Announcements as typed: `Anna=re,Clara=no90` (the inverse of `calls`)."""
+    return ",".join(f"{player}={call}" for player, call in said)
+
+
+def specials_text(points: Sequence[tuple[str, str, str | None]]) -> str:
+    """Special points as typed: `re:fox_caught:Ben,kontra:doppelkopf` (the inverse of `specials`)."""
+    return ",".join(":".join(p for p in (party, kind, caught) if p) for kind, party, caught in points)
 
 
 def extend_record(record: GameRecord, tokens: Sequence[str], reservations_open: bool) -> GameRecord:

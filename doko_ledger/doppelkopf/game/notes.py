@@ -8,6 +8,7 @@ from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.events.annotations import MAX_NOTE, AnnotationAdded
+from doko_ledger.numbers import counted
 
 
 def annotate(
@@ -28,10 +29,10 @@ def annotate(
         raise IllegalMove(f"no trick {trick}: no card of this game is recorded, so a note can only be on the game")
     tricks = (played - 1) // SEATS + 1
     if not 1 <= trick <= tricks:
-        raise IllegalMove(f"no trick {trick}: the game has {tricks} trick(s) so far")
+        raise IllegalMove(f"no trick {trick}: the game has {counted(tricks, 'trick')} so far")
     in_trick = min(SEATS, played - (trick - 1) * SEATS)
     if card is not None and not 1 <= card <= in_trick:
-        raise IllegalMove(f"no card {card} in trick {trick}: it has {in_trick} card(s)")
+        raise IllegalMove(f"no card {card} in trick {trick}: it has {counted(in_trick, 'card')}")
     return AnnotationAdded(trick, card, text, author, written_at)
 
 

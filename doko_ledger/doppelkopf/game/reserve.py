@@ -146,8 +146,9 @@ def pass_cards(state: GameState, command: PassPovertyCards) -> list[DoppelkopfEv
             kept.remove(card)
         trumps_kept = [c for c in kept if order.is_trump(c)]
         if trumps_kept:
+            trumps = "trump" if len(trumps_kept) == 1 else "trumps"
             raise IllegalMove(
-                f"{who} keeps the trump(s) {cards_text(trumps_kept)}: the poverty passes all trumps (docs/rules.md §4)"
+                f"{who} keeps the {trumps} {cards_text(trumps_kept)}: the poverty passes all trumps (docs/rules.md §4)"
             )
     return [PovertyCardsPassed(command.seat, cards)]
 

@@ -35,6 +35,7 @@ from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.numbers import counted
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import SESSION_PREFIX, game_stream
 
@@ -153,9 +154,24 @@ class TakenBack:
     game_id: str
     number: int
     what: str
+    facts: str = ""
+    """The whole deal taken back, in words ("normal game: Re Anna, Clara with 190 card points")."""
 
     def __str__(self) -> str:
         return self.what
+
+
+def deal_in_words(game: GameState) -> str:
+    """A recorded deal for people: "a misdeal", "club solo: Re Dirk with 130 card points",
+    "normal game played card by card"."""
+    if game.abandoned is not None:
+        return "a misdeal"
+    kind = "no game yet" if game.game_type is None else game.game_type.value.replace("_", " ")
+    kind += " game" if game.game_type is GameType.NORMAL else ""
+    if game.summary is None:
+        return f"{kind} played card by card"
+    re = ", ".join(game.players[s] for s in game.summary.re_seats)
+    return f"{kind}: Re {re} with {game.summary.re_points} card points"
 
 
 def _score_or_none(game: GameState, place: DealPlace | None) -> GameScore | None:
@@ -320,7 +336,7 @@ class CardNights:
         following = len(deals) + 1
         if deal < 1 or deal > following:
             raise NotTheNextDeal(
-                f"card night {sid!r} has {len(deals)} deal(s): the next is deal {following}, not {deal}"
+                f"card night {sid!r} has {counted(len(deals), 'deal')}: the next is deal {following}, not {deal}"
             )
         if deal < following:
             game_id = deals[deal - 1]
@@ -394,18 +410,31 @@ class CardNights:
         night = self.night(session_id)
         if version is not None:
             _require_version(night, version)
+        taken, update = self._undo_plan(night, deal, whole_deal)
+        try:
+            if update is not None:
+                self.store.append_streams([update], recorded_by=by, recorded_at=at)
+            else:
+                self._commit(session_id, night, by=by, at=at)
+        except LedgerBusy as exc:
+            raise prefixed(exc, f"deal {taken.number} was not taken back") from None
+        return taken
+
+    def to_take_back(self, session_id: str, *, deal: int | None = None, whole_deal: bool = False) -> TakenBack:
+        """What `undo` with the same arguments would take back now, without writing anything
+        (for a front end that asks before it takes back)."""
+        return self._undo_plan(self.night(session_id), deal, whole_deal)[0]
+
+    def _undo_plan(self, night: Night, deal: int | None, whole_deal: bool) -> tuple[TakenBack, NewStreamEvents | None]:
+        """What undo takes back, and the void of a card, call or penalty it appends; or, for the
+        whole last deal, None with the deal voided in `night` (not written: `_commit` writes it)."""
+        session_id = night.state.session_id
         if not night.state.deals:
             raise IllegalMove(f"card night {session_id!r} has nothing to take back")
         last = night.state.deals[-1]
         number = len(night.state.deals)
         if deal is not None and deal != number:
             raise IllegalMove(_not_the_last(session_id, deal, number))
-        try:
-            return self._undo_last(night, last, number, by=by, at=at, whole_deal=whole_deal)
-        except LedgerBusy as exc:
-            raise prefixed(exc, f"deal {number} was not taken back") from None
-
-    def _undo_last(self, night: Night, last: str, number: int, *, by: str, at: str, whole_deal: bool) -> TakenBack:
         game = night.games[last]
         if not whole_deal and (
             game.penalties or (not game.finished and game.abandoned is None and game.summary is None)
@@ -416,11 +445,18 @@ class CardNights:
             if not isinstance(moves[-1], GameStarted | CardsDealt):
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
-                self.store.append_streams([update], recorded_by=by, recorded_at=at)
-                return TakenBack(last, number, f"{taken_back(events, voided)} (deal {number}, {last})")
-        night.void_last()
-        self._commit(night.state.session_id, night, by=by, at=at)
-        return TakenBack(last, number, f"deal {number} ({last})")
+                return TakenBack(last, number, f"{taken_back(events, voided)} (deal {number}, {last})"), update
+        night.void_last()  # refuses what the night refuses (a closed night)
+        return TakenBack(last, number, f"deal {number} ({last})", deal_in_words(game)), None
+
+    def deal_record(self, session_id: str, deal: str) -> tuple[int, GameRecord]:
+        """Deal `deal` of the night (its number in the standings or its game id): its number and
+        its record, whose `summary` holds the facts it was recorded with (None for a misdeal or
+        a deal played card by card); what a correction starts from."""
+        night = self.night(session_id)
+        game_id = night.deal_named(deal)
+        events = in_force([r.event for r in self.store.read_stream(game_stream(game_id))])
+        return night.state.deals.index(game_id) + 1, from_events(events)
 
     def prepare_correction(
         self,
@@ -662,7 +698,7 @@ def _require_version(night: Night, version: int) -> None:
 def _not_the_last(session_id: str, deal: int, last: int) -> str:
     if deal > last:
         return (
-            f"card night {session_id!r} has {last} deal(s), so deal {deal} is not taken back"
+            f"card night {session_id!r} has {counted(last, 'deal')}, so deal {deal} is not taken back"
             f" (was it taken back already? see `doko standings`)"
         )
     return (

@@ -33,6 +33,7 @@ from doko_ledger.doppelkopf.rules.bock import Bock
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
 from doko_ledger.names import find_player
+from doko_ledger.numbers import counted
 
 _CORRECTED = re.compile(r"(.+)-c\d+")
 """A corrected deal's game id: the original's id and `-c1`, `-c2`, …"""
@@ -203,7 +204,7 @@ class Night:
         if ref.isdigit():
             number = int(ref)
             if not 1 <= number <= len(deals):
-                raise IllegalMove(f"card night {sid!r} has no deal {number}: it has {len(deals)} deal(s)")
+                raise IllegalMove(f"card night {sid!r} has no deal {number}: it has {counted(len(deals), 'deal')}")
             return deals[number - 1]
         if ref in deals:
             return ref

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from doko_ledger.numbers import counted
+
 
 class Party(Enum):
     """The two parties: Re (the old ones, or the soloist) and Kontra."""
@@ -116,7 +118,7 @@ def announcement_problem(
         reply = reply_deadline(other, shift)
         if played <= first or (reply is not None and played <= reply):
             return None
-        allowed = f"at most {first} card(s) played"
+        allowed = f"at most {counted(first, 'card')} played"
         if reply is not None:
             allowed += f", or {reply} as a reply to {at_level(party.other, other.level).label}"
         return _too_late(announcement.label, allowed, played)
@@ -137,7 +139,7 @@ def announcement_problem(
         if played > due:
             said = at_level(party, step).label if party_public or step else "the party's Re or Kontra"
             what = announcement.label if step == level else f"{announcement.label} includes {said}, which"
-            return _too_late(what, f"at most {due} card(s) played", played)
+            return _too_late(what, f"at most {counted(due, 'card')} played", played)
     return None
 
 

@@ -96,12 +96,13 @@ _ALIASES: dict[GameType, tuple[str, ...]] = {
 _SEPARATORS = re.compile(r"[\s_\-]+")
 
 
-def _key(text: str) -> str:
+def name_key(text: str) -> str:
+    """A name as looked up: without case, spaces, `_` or `-` (`Queen Solo` is `queensolo`)."""
     return _SEPARATORS.sub("", text.casefold())
 
 
-_BY_KEY: dict[str, GameType] = {_key(g.value): g for g in GameType} | {
-    _key(alias): game for game, aliases in _ALIASES.items() for alias in aliases
+_BY_KEY: dict[str, GameType] = {name_key(g.value): g for g in GameType} | {
+    name_key(alias): game for game, aliases in _ALIASES.items() for alias in aliases
 }
 
 
@@ -109,7 +110,7 @@ def parse_game_type(text: str) -> GameType:
     """The game type a text names, without regard to case: the canonical name (`queen_solo`),
     a short one (`queen`, `queen solo`) or a German one (`Damensolo`, `Fleischloser`,
     `Kreuzsolo`, `Bubensolo`, `Hochzeit`, `Armut`). Raises `GameTypeError` quoting the text."""
-    key = _key(text)
+    key = name_key(text)
     game = _BY_KEY.get(key) or (_BY_KEY.get(key[: -len("solo")]) if key.endswith("solo") else None)
     if game is None:
         raise GameTypeError(

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from doko_ledger.doppelkopf.rules.announcements import DENIALS, Party
-from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.game_types import GameType, name_key
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import quick_init
 
@@ -48,6 +48,22 @@ _SPECIAL_LABEL = {
     SpecialKind.KARLCHEN_CAPTURED: "CJ caught in the last trick (Karlchen)",
     SpecialKind.DOPPELKOPF: "trick of 40 or more (Doppelkopf)",
 }
+_SPECIAL_ALIASES = {
+    SpecialKind.FOX_CAUGHT: ("fox", "fox caught", "fuchs", "fuchs gefangen"),
+    SpecialKind.KARLCHEN: ("karlchen", "charlie", "karlchen won"),
+    SpecialKind.KARLCHEN_CAPTURED: ("karlchen caught", "karlchen gefangen", "charlie caught", "charlie captured"),
+    SpecialKind.DOPPELKOPF: ("doppelkopf", "doko"),
+}
+_SPECIAL_BY_KEY: dict[str, SpecialKind] = {name_key(k.value): k for k in SpecialKind} | {
+    name_key(alias): kind for kind, aliases in _SPECIAL_ALIASES.items() for alias in aliases
+}
+
+
+def special_kind_named(text: str) -> SpecialKind | None:
+    """The special point a text names, without regard to case, as docs/rules.md §7 names them:
+    the canonical name (`fox_caught`), a short or German one (`fox`, `Fuchs`, `Karlchen`,
+    `charlie`, `karlchen caught`, `doko`); None for any other text."""
+    return _SPECIAL_BY_KEY.get(name_key(text))
 
 
 @quick_init
