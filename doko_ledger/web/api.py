@@ -157,7 +157,8 @@ class NightIn(BaseModel):
 
 class SpecialIn(BaseModel):
     kind: SpecialKind
-    party: Party
+    party: Party | None = None
+    """Left out when `caught_from` is given: the party that caught that player's card."""
     caught_from: str | None = None
 
 
@@ -181,7 +182,7 @@ class DealIn(BaseModel):
             re_points=self.re_points,
             tricks=self.tricks,
             announcements=tuple((player, call.value) for player, call in self.calls),
-            specials=tuple((s.kind.value, s.party.value, s.caught_from) for s in self.specials),
+            specials=tuple((s.kind.value, s.party.value if s.party else "", s.caught_from) for s in self.specials),
         )
 
 

@@ -7,7 +7,7 @@ any new game in one transaction, or nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -567,19 +567,20 @@ class CardNights:
     def change_since(self, session_id: str, since: int) -> str:
         """What happened to the night after version `since`, in words (`deal 5 was just recorded
         (by Ben)`), or "" when nothing did."""
-        changes = self.changes_since(session_id, since)
+        everything = self.changes_since(session_id, 0)
+        changes = [r for r in everything if r.envelope.version > since]
         if not changes:
             return ""
-        numbers = {g: n for n, g in enumerate(self.state(session_id).deals, 1)}  # no game folded
+        numbers = deal_numbers(r.event for r in everything)  # no game folded
         out = []
         for recorded in changes:
             event, by = recorded.event, recorded.envelope.recorded_by
             if isinstance(event, DealAdded):
-                out.append(f"deal {numbers.get(event.game_id, '?')} was just recorded (by {by})")
+                out.append(f"deal {numbers[event.game_id]} was just recorded (by {by})")
             elif isinstance(event, DealVoided):
-                out.append(f"deal {event.game_id} was just taken back (by {by})")
+                out.append(f"deal {numbers[event.game_id]} was just taken back (by {by})")
             elif isinstance(event, DealCorrected):
-                out.append(f"deal {event.game_id} was just corrected (by {by})")
+                out.append(f"deal {numbers[event.game_id]} was just corrected (by {by})")
             elif isinstance(event, SessionClosed):
                 out.append(f"the night was closed (by {by})")
         return "; ".join(out)
@@ -680,3 +681,20 @@ def _last_in_play(deals: Sequence[str], game: Callable[[str], GameState]) -> str
     """The last of a night's deals while its game is not over, else None."""
     last = deals[-1] if deals else None
     return None if last is None or game(last).over else last
+
+
+def deal_numbers(events: Iterable[object]) -> dict[str, int]:
+    """Each game id a night's events name, by the number of the deal it was (a deal taken back
+    keeps the number it had; a correction has the number of the deal it corrects)."""
+    in_force: list[str] = []
+    numbers: dict[str, int] = {}
+    for event in events:
+        if isinstance(event, DealAdded):
+            in_force.append(event.game_id)
+            numbers[event.game_id] = len(in_force)
+        elif isinstance(event, DealVoided) and event.game_id in in_force:
+            in_force.remove(event.game_id)
+        elif isinstance(event, DealCorrected) and event.game_id in in_force:
+            in_force[in_force.index(event.game_id)] = event.new_game_id
+            numbers[event.new_game_id] = numbers[event.game_id]
+    return numbers

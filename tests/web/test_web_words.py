@@ -1,0 +1,94 @@
+"""The phones' words: errors name players and things, never seats or codes; deals are counted
+as people count them; a phone that took a deal back or corrected it is told so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from backends import ledger_path_on_both  # noqa: F401  (every test on both databases)
+from web_helpers import CODE, app_for, client, csrf_of, deal, joined, post_deal, standings, start_night, version_of
+
+from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.ledger import Ledger
+
+API_WRITE = {"x-join-code": CODE, "x-doko-user": "script"}
+
+
+@pytest.fixture
+def db(ledger_path: Path) -> Path:
+    start_night(ledger_path)  # Anna, Ben, Clara, Dirk, Emil; Anna deals deal 1 and sits out
+    return ledger_path
+
+
+def test_three_re_players_are_named_not_seats(db: Path) -> None:
+    phone = joined(app_for(db))
+    answer = post_deal(phone, "night", deal(["Ben", "Clara", "Emil"], 151))
+    assert answer.status_code == 422
+    assert "Re is one player or two different players, not Ben, Clara, Emil" in answer.text
+    assert "seats" not in answer.text
+    api = client(app_for(db))
+    body = {"version": 1, "deal": {"re": ["Ben", "ben"], "re_points": 151}}
+    refused = api.post("/api/nights/night/deals", json=body, headers=API_WRITE)
+    assert refused.json() == {"error": "Re is one player or two different players, not Ben, Ben"}
+
+
+def test_an_unknown_name_is_refused_by_name(db: Path) -> None:
+    api = client(app_for(db))
+    body = {"version": 1, "deal": {"re": ["Bne"], "re_points": 151}}
+    refused = api.post("/api/nights/night/deals", json=body, headers=API_WRITE)
+    assert refused.status_code == 422
+    assert refused.json() == {"error": "unknown player 'Bne' (players: Ben, Clara, Dirk, Emil)"}
+
+
+def test_a_fox_row_names_whose_fox_and_the_party_follows(db: Path) -> None:
+    phone = joined(app_for(db))
+    form = phone.get("/nights/night/record").text
+    assert "<legend>Special point 1</legend>" in form and "<label>Whose card was caught" in form
+    assert '<option value="fox_caught" >fox caught (Fuchs)</option>' in form
+    fox = {"special_kind_0": "fox_caught", "special_from_0": "Dirk"}  # Dirk is Kontra: Re caught it
+    recorded = post_deal(phone, "night", deal(["Ben", "Clara"], 151, **fox))
+    assert recorded.status_code == 303, recorded.text
+    points = standings(db)["deals"][0]["points"]
+    assert points["Ben"] == 3 and points["Dirk"] == -3  # won (1), Kontra under 90 (1), Re's fox (1)
+
+
+def test_a_special_point_without_whose_or_party_is_named_by_its_kind(db: Path) -> None:
+    phone = joined(app_for(db))
+    fox = post_deal(phone, "night", deal(["Ben", "Clara"], 151, special_kind_0="fox_caught"))
+    assert fox.status_code == 422 and "fox caught (Fuchs): say whose card was caught" in fox.text
+    odd = post_deal(phone, "night", deal(["Ben", "Clara"], 151, special_kind_0="fuchs", special_party_0="re"))
+    assert odd.status_code == 422 and "special points: choose one of fox caught (Fuchs)" in odd.text
+    assert "&#39;fox_caught&#39;" not in fox.text and "'fox_caught'" not in fox.text
+    api = client(app_for(db))
+    body = {"version": 1, "deal": {"re": ["Ben", "Clara"], "re_points": 151, "specials": [{"kind": "fox_caught"}]}}
+    refused = api.post("/api/nights/night/deals", json=body, headers=API_WRITE)
+    assert refused.json() == {"error": "fox caught (Fuchs): say whose card was caught"}
+
+
+def test_what_changed_meanwhile_counts_deals_not_game_ids(db: Path) -> None:
+    phone = joined(app_for(db))
+    post_deal(phone, "night", deal(["Ben", "Clara"], 151))
+    post_deal(phone, "night", deal(["Anna", "Clara"], 151))
+    with Ledger.open(db) as ledger:
+        nights = card_nights(ledger)
+        version = nights.version("night")
+        facts = SummaryRecord("normal", ("Ben", "Clara"), 100)
+        nights.correct("night", "1", facts, by="Anna", at="2026-12-01T19:00:00+00:00")
+        nights.undo("night", by="Anna", at="2026-12-01T19:01:00+00:00", whole_deal=True)
+        told = nights.change_since("night", version)
+    assert told == "deal 1 was just corrected (by Anna); deal 2 was just taken back (by Anna)"
+    night = phone.get("/nights/night").text
+    assert 'Taken back: <a href="/games/night-02" title="night-02">deal 2</a>.' in night
+
+
+def test_a_stale_undo_says_which_deal_was_taken_back(db: Path) -> None:
+    phone, other = joined(app_for(db)), joined(app_for(db), "Clara")
+    post_deal(phone, "night", deal(["Ben", "Clara"], 151))
+    page = phone.get("/nights/night").text
+    other_page = other.get("/nights/night").text
+    assert other.post("/nights/night/undo", data={"csrf": csrf_of(other_page), "version": version_of(other_page)})
+    refused = phone.post("/nights/night/undo", data={"csrf": csrf_of(page), "version": version_of(page)})
+    assert refused.status_code == 409
+    assert "deal 1 was just taken back (by Clara): nothing was taken back" in refused.text
