@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, DealChanged
-from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS
+from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, NIGHT_ID_TAKES
 from doko_ledger.doppelkopf.nights.page import NightPage
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
@@ -69,6 +69,7 @@ def _home(ledger: Ledger) -> dict[str, Any]:
         "rules_choices": forms.rules_choices(rules),
         **{name: section(ledger) for name, section in HOME_SECTIONS.items()},
         "max_players": MAX_PLAYERS,
+        "night_id_takes": NIGHT_ID_TAKES,
         "default_id": date.today().isoformat() if date.today().isoformat() not in ids else "",
     }
 
@@ -80,9 +81,10 @@ def _deal_named(page: NightPage, game_id: str) -> dict[str, Any]:
 
 
 @router.get("/")
-def home(request: Request) -> Response:
+def home(request: Request, closed: str | None = None) -> Response:
+    """The nights; after a night was closed from the start form, which (`closed`)."""
     with open_ledger(request) as ledger:
-        return render(request, "home.html", _home(ledger))
+        return render(request, "home.html", _home(ledger) | {"closed": closed})
 
 
 @router.post("/nights")
@@ -371,6 +373,8 @@ def close_night(request: Request, session_id: str, post: PostedForm) -> Response
     with open_ledger(request, writing=True) as ledger:
         sid = card_nights(ledger).resolve(session_id)
         card_nights(ledger).close(sid, by=post.by, at=now())
+    if post.get("then") == "start":  # closed from the start form: back to it
+        return RedirectResponse(f"/?closed={quote(sid)}#start", status_code=303)
     return RedirectResponse(f"/nights/{sid}", status_code=303)
 
 

@@ -92,3 +92,20 @@ def test_a_stale_undo_says_which_deal_was_taken_back(db: Path) -> None:
     refused = phone.post("/nights/night/undo", data={"csrf": csrf_of(page), "version": version_of(page)})
     assert refused.status_code == 409
     assert "deal 1 was just taken back (by Clara): nothing was taken back" in refused.text
+
+
+def test_the_start_form_says_what_a_night_id_takes_and_offers_to_close_the_open_night(db: Path) -> None:
+    phone = joined(app_for(db))
+    home = phone.get("/").text
+    takes = "letters, digits, &#39;.&#39;, &#39;_&#39; and &#39;-&#39; (at most 100), starting with a letter or digit"
+    assert f'title="{takes}"' in home and f"The night's name: {takes}" in home
+    assert 'Night <a href="/nights/night">night</a> is still open' in home and "doko session close" not in home
+    start = {"csrf": csrf_of(home), "session_id": "second", "rules": "preset:standard"}
+    refused = phone.post("/nights", data=start | {f"player_{i}": p for i, p in enumerate(("Zoe", "Yann", "Xi", "Wu"))})
+    assert refused.status_code == 422 and "`doko" not in refused.text
+    closed = phone.post("/nights/night/close", data={"csrf": csrf_of(home), "then": "start"})
+    assert closed.status_code == 303 and closed.headers["location"] == "/?closed=night#start"
+    after = phone.get("/?closed=night").text
+    assert "Night night is closed: start the next one." in after and "is still open" not in after
+    again = phone.post("/nights", data=start | {f"player_{i}": p for i, p in enumerate(("Zoe", "Yann", "Xi", "Wu"))})
+    assert again.status_code == 303 and again.headers["location"] == "/nights/second"

@@ -252,7 +252,7 @@ class CardNights:
         """Start a card night; a second open night is refused."""
         open_ids = self.open_ids()
         if open_ids:
-            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it first (`doko session close`)")
+            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it first")
         if self.exists(command.session_id):
             raise IllegalMove(f"a card night {command.session_id!r} is already in the ledger")
         night = Night()

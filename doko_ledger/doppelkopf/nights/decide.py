@@ -24,6 +24,8 @@ from doko_ledger.numbers import shortened
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 7
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+NIGHT_ID_TAKES = "letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit"
+"""What a night's id may hold, in words (for the start form's hint too)."""
 _RATE = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,4})?$")
 
 
@@ -110,10 +112,7 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
     if state.started:
         raise IllegalMove(f"session {state.session_id!r} has already started")
     if not _ID.match(command.session_id):
-        raise IllegalMove(
-            f"a night's id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, "
-            f"not {command.session_id!r}"
-        )
+        raise IllegalMove(f"a night's id holds {NIGHT_ID_TAKES}, not {command.session_id!r}")
     players = tuple(map(normalized, command.players))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise IllegalMove(f"a card night has 4 to 7 players, not {len(players)}")
