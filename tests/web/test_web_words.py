@@ -109,3 +109,34 @@ def test_the_start_form_says_what_a_night_id_takes_and_offers_to_close_the_open_
     assert "Night night is closed: start the next one." in after and "is still open" not in after
     again = phone.post("/nights", data=start | {f"player_{i}": p for i, p in enumerate(("Zoe", "Yann", "Xi", "Wu"))})
     assert again.status_code == 303 and again.headers["location"] == "/nights/second"
+
+
+def test_the_audit_of_a_deal_without_cards_shows_what_it_could_not_check(db: Path) -> None:
+    phone = joined(app_for(db))
+    post_deal(phone, "night", deal(["Ben", "Clara"], 151))
+    audit = phone.get("/games/night-01/audit").text
+    assert '– every card legal <span class="muted">(not checked)</span>' in audit
+    assert '– 240 card points <span class="muted">(not checked)</span>' in audit
+    assert "✓ every card legal" not in audit and "✓ 240 card points" not in audit
+    assert "✓ scores sum to zero" in audit
+    assert "Everything checked is right; 4 checks could not run (marked –)." in audit
+
+
+def test_the_audit_claim_takes_a_minus_and_an_empty_field_is_not_claimed(db: Path) -> None:
+    phone = joined(app_for(db))
+    post_deal(phone, "night", deal(["Ben", "Clara"], 151))
+    page = phone.get("/games/night-01").text
+    assert 'name="claim_0" type="text" inputmode="text" pattern="[+\\-]?[0-9]{1,6}"' in page
+    assert 'inputmode="numeric"' not in page.split('id="audit"')[1].split("</form>")[0]
+    assert "with a minus for a loss (-3)" in page
+    partial = phone.get("/games/night-01/audit", params={"claim_0": "+2", "claim_1": "+2", "claim_2": "-2"})
+    assert partial.status_code == 422
+    assert "the claimed result must name every player: Emil missing" in partial.text  # not read as 0
+    right = phone.get(
+        "/games/night-01/audit", params={"claim_0": "+2", "claim_1": "2", "claim_2": "-2", "claim_3": "-2"}
+    )
+    assert right.status_code == 200 and "The claim" in right.text and "could not run" in right.text
+    shown = phone.get(
+        "/games/night-01/audit", params={"claim_0": "+3", "claim_1": "+3", "claim_2": "-3", "claim_3": "-3"}
+    ).text
+    assert 'id="first-because">First: one line of the score' in shown
