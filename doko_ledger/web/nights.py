@@ -186,6 +186,7 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
         "chart": running_totals(view),
         "match_length": page.match_length,
         "in_play": page.in_play,
+        "request_id": forms.request_id(),
     }
 
 
@@ -357,7 +358,10 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
         sid = card_nights(ledger).resolve(session_id)
         version = _version(post)
         try:
-            taken = card_nights(ledger).undo(sid, by=post.by, at=now(), version=version, whole_deal=True)
+            request_id = forms.posted_request_id(post)
+            taken = card_nights(ledger).undo(
+                sid, by=post.by, at=now(), version=version, whole_deal=True, request_id=request_id
+            )
             ledger.refresh()
         except DokoError as exc:
             message = str(exc)
@@ -405,7 +409,10 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
                 score = None if prepared.after is None else score_view(prepared.after)
                 preview = {"score": score, "next": None, "game_id": game_id}
                 return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)
-            corrected = card_nights(ledger).correct(sid, game_id, summary, by=post.by, at=now(), version=version)
+            request_id = forms.posted_request_id(post)
+            corrected = card_nights(ledger).correct(
+                sid, game_id, summary, by=post.by, at=now(), version=version, request_id=request_id
+            )
             ledger.refresh()
         except DealChanged as exc:  # the deal itself was corrected or taken back: this form is done
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=str(exc), status=409)

@@ -3,6 +3,7 @@ as people count them; a phone that took a deal back or corrected it is told so."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,43 @@ def test_the_audit_claim_takes_a_minus_and_an_empty_field_is_not_claimed(db: Pat
         "/games/night-01/audit", params={"claim_0": "+3", "claim_1": "+3", "claim_2": "-3", "claim_3": "-3"}
     ).text
     assert 'id="first-because">First: one line of the score' in shown
+
+
+def test_an_undo_posted_twice_takes_back_one_deal(db: Path) -> None:
+    phone = joined(app_for(db))
+    post_deal(phone, "night", deal(["Ben", "Clara"], 151))
+    post_deal(phone, "night", deal(["Anna", "Clara"], 151))
+    page = phone.get("/nights/night").text
+    found = re.search(r'name="request_id" value="([^"]+)"', page)
+    assert found is not None
+    form = {"csrf": csrf_of(page), "version": version_of(page), "request_id": found.group(1)}
+    first, again = phone.post("/nights/night/undo", data=form), phone.post("/nights/night/undo", data=form)
+    assert first.status_code == again.status_code == 303
+    assert first.headers["location"] == again.headers["location"] == "/nights/night?taken_back=night-02"
+    assert [d["game_id"] for d in standings(db)["deals"]] == ["night-01"]
+
+
+def test_the_api_undo_and_correct_sent_again_answer_as_the_first(db: Path) -> None:
+    api = client(app_for(db))
+    for re_players in (["Ben", "Clara"], ["Anna", "Clara"]):
+        version = api.get("/api/nights/night/standings").json()["version"]
+        body = {"version": version, "deal": {"re": re_players, "re_points": 151}}
+        assert api.post("/api/nights/night/deals", json=body, headers=API_WRITE).status_code == 201
+    version = api.get("/api/nights/night/standings").json()["version"]
+    once = {**API_WRITE, "idempotency-key": "undo-1"}
+    first = api.post("/api/nights/night/undo", json={"version": version}, headers=once)
+    again = api.post("/api/nights/night/undo", json={"version": version}, headers=once)
+    assert first.status_code == again.status_code == 200
+    assert first.json()["taken_back"] == again.json()["taken_back"] == "night-02"
+    assert (first.json()["repeated"], again.json()["repeated"]) == (False, True)
+    version = first.json()["version"]
+    fix = {"version": version, "deal": {"re": ["Ben", "Clara"], "re_points": 100}, "request_id": "fix-1"}
+    corrected = api.post("/api/nights/night/deals/1/correct", json=fix, headers=API_WRITE)
+    repeated = api.post("/api/nights/night/deals/1/correct", json=fix, headers=API_WRITE)
+    assert corrected.status_code == repeated.status_code == 200, repeated.text
+    assert corrected.json()["game_id"] == repeated.json()["game_id"] == "night-01-c1"
+    assert repeated.json()["repeated"] is True and repeated.json()["score"] == corrected.json()["score"]
+    view = standings(db)
+    assert [d["game_id"] for d in view["deals"]] == ["night-01-c1"]
+    with Ledger.open(db) as ledger:
+        assert card_nights(ledger).version("night") == repeated.json()["version"]

@@ -143,6 +143,9 @@ class PreparedCorrection:
     unchanged: bool = False
     """The new facts are the deal's own: a correction tried again after it was recorded, which
     `commit` refuses (`DealAlreadyRecorded`)."""
+    repeated: bool = False
+    """A correction sent again with the request id of one already appended: that one, which
+    `commit` leaves as it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +156,8 @@ class TakenBack:
     game_id: str
     number: int
     what: str
+    repeated: bool = False
+    """An undo sent again with the request id of one already appended: what that one took back."""
 
     def __str__(self) -> str:
         return self.what
@@ -358,7 +363,7 @@ class CardNights:
         A deal that is not appended is named, so that trying again is safe: a lock held too
         long says to try again with its number (which refuses it once it is recorded), a night
         that moved on says what was recorded meanwhile."""
-        if isinstance(prepared, PreparedDeal) and prepared.repeated:
+        if prepared.repeated:
             return  # its first sending recorded it
         if isinstance(prepared, PreparedCorrection) and prepared.unchanged:  # a correction made already, tried again
             what = "is a misdeal already" if prepared.game.abandoned is not None else "has these facts already"
@@ -385,12 +390,20 @@ class CardNights:
         deal: int | None = None,
         version: int | None = None,
         whole_deal: bool = False,
+        request_id: str | None = None,
     ) -> TakenBack:
         """Take back the newest thing recorded: a card or call of a deal still being played,
         else the last deal (with `whole_deal`, the last deal even while it is played). With
         `deal`, only if that is the night's last deal: trying again after it was taken back is
         refused, not a second undo. With `version`, only if the night is still at that version
-        (else `ConcurrencyError`)."""
+        (else `ConcurrencyError`). With `request_id`, an undo sent again after it took a deal
+        back answers what it took back, and takes back nothing more."""
+        if request_id is not None:
+            done = self._done_with(session_id, request_id)
+            if isinstance(done, DealVoided):
+                numbers = deal_numbers(r.event for r in self.changes_since(session_id, 0))
+                number = numbers[done.game_id]
+                return TakenBack(done.game_id, number, f"deal {number} ({done.game_id})", repeated=True)
         night = self.night(session_id)
         if version is not None:
             _require_version(night, version)
@@ -401,11 +414,13 @@ class CardNights:
         if deal is not None and deal != number:
             raise IllegalMove(_not_the_last(session_id, deal, number))
         try:
-            return self._undo_last(night, last, number, by=by, at=at, whole_deal=whole_deal)
+            return self._undo_last(night, last, number, by=by, at=at, whole_deal=whole_deal, request_id=request_id)
         except LedgerBusy as exc:
             raise prefixed(exc, f"deal {number} was not taken back") from None
 
-    def _undo_last(self, night: Night, last: str, number: int, *, by: str, at: str, whole_deal: bool) -> TakenBack:
+    def _undo_last(
+        self, night: Night, last: str, number: int, *, by: str, at: str, whole_deal: bool, request_id: str | None
+    ) -> TakenBack:
         game = night.games[last]
         if not whole_deal and (
             game.penalties or (not game.finished and game.abandoned is None and game.summary is None)
@@ -418,7 +433,7 @@ class CardNights:
                 update = NewStreamEvents(stream, len(events), [voided])
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)
                 return TakenBack(last, number, f"{taken_back(events, voided)} (deal {number}, {last})")
-        night.void_last()
+        night.void_last(request_id=request_id)
         self._commit(night.state.session_id, night, by=by, at=at)
         return TakenBack(last, number, f"deal {number} ({last})")
 
@@ -430,14 +445,19 @@ class CardNights:
         *,
         misdeal: bool = False,
         version: int | None = None,
+        request_id: str | None = None,
     ) -> PreparedCorrection:
         """Decide a correction of a deal (named by its number in the standings or its game id)
         from new facts, or make it a misdeal, without writing anything; with the deal's score
         before and after (each in its bock round); `commit` appends it. With `version` (a form
         made at that version), only if the night is still at it (else `ConcurrencyError`), and
         a deal corrected or taken back since is refused by its number first (`DealChanged`),
-        whatever the version."""
+        whatever the version. With `request_id`, a correction sent again after it was appended
+        is that correction (`repeated`), not refused and not made twice."""
         night = self.night(session_id)
+        done = None if request_id is None else self._done_with(session_id, request_id)
+        if isinstance(done, DealCorrected):
+            return _repeated_correction(night, done)
         if version is not None:
             self._require_deal(night, deal)
             _require_version(night, version)
@@ -445,7 +465,7 @@ class CardNights:
         number = night.state.deals.index(game_id) + 1
         old = night.games[game_id]
         before = _score_or_none(old, night.places().get(game_id))
-        _, game = night.correct(game_id, summary, misdeal=misdeal)
+        _, game = night.correct(game_id, summary, misdeal=misdeal, request_id=request_id)
         unchanged = (game.summary, game.abandoned) == (old.summary, old.abandoned)
         after = _score_or_none(game, night.places().get(game.game_id))
         return PreparedCorrection(night, number, game_id, game, before, after, unchanged)
@@ -460,9 +480,12 @@ class CardNights:
         at: str,
         misdeal: bool = False,
         version: int | None = None,
+        request_id: str | None = None,
     ) -> PreparedCorrection:
         """`prepare_correction` and `commit`: the correction as appended."""
-        prepared = self.prepare_correction(session_id, deal, summary, misdeal=misdeal, version=version)
+        prepared = self.prepare_correction(
+            session_id, deal, summary, misdeal=misdeal, version=version, request_id=request_id
+        )
         self.commit(prepared, by=by, at=at)
         return prepared
 
@@ -585,6 +608,17 @@ class CardNights:
                 out.append(f"the night was closed (by {by})")
         return "; ".join(out)
 
+    def _done_with(self, session_id: str, request_id: str) -> DealVoided | DealCorrected | None:
+        """The undo or correction a write with this request id appended, or None."""
+        return next(
+            (
+                r.event
+                for r in self.changes_since(session_id, 0)
+                if isinstance(r.event, DealVoided | DealCorrected) and r.event.request_id == request_id
+            ),
+            None,
+        )
+
     def recorded_for(self, session_id: str, request_id: str) -> PreparedDeal | None:
         """The deal that a write with this request id recorded (in force or not), with its
         score as it stands now, or None when no deal carries that id: one read of the night's
@@ -698,3 +732,14 @@ def deal_numbers(events: Iterable[object]) -> dict[str, int]:
             in_force[in_force.index(event.game_id)] = event.new_game_id
             numbers[event.new_game_id] = numbers[event.game_id]
     return numbers
+
+
+def _repeated_correction(night: Night, done: DealCorrected) -> PreparedCorrection:
+    """A correction already appended, as its first sending answered it (its score as it
+    stands now)."""
+    places = night.places()
+    old, game = night.games[done.game_id], night.games[done.new_game_id]
+    place = places.get(done.new_game_id)
+    number = place.number if place is not None else places[done.game_id].number
+    before = _score_or_none(old, places.get(done.game_id))
+    return PreparedCorrection(night, number, done.game_id, game, before, _score_or_none(game, place), repeated=True)

@@ -54,6 +54,7 @@ class AddDeal:
 class VoidDeal:
     game_id: str
     reason: str = "undone"
+    request_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,7 @@ class CorrectDeal:
     game_id: str
     outcome: DealOutcome
     reason: str = "corrected"
+    request_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +85,10 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
         case AddDeal():
             _check_next(state, command, schedule)
             return [DealAdded(command.outcome.game_id, command.request_id)]
-        case VoidDeal(game_id=game_id, reason=reason):
+        case VoidDeal(game_id=game_id, reason=reason, request_id=request_id):
             if game_id not in state.deals:
                 raise IllegalMove(f"{game_id!r} is not a deal of session {state.session_id!r}")
-            return [DealVoided(game_id, reason)]
+            return [DealVoided(game_id, reason, request_id)]
         case CorrectDeal(game_id=game_id, outcome=outcome, reason=reason):
             if game_id not in state.deals:
                 raise IllegalMove(f"{game_id!r} is not a deal of session {state.session_id!r}")
@@ -102,7 +104,7 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
                     "this correction would change who deals the later deals (a deal thrown in, or a "
                     "compulsory solo): take the later deals back first (`doko undo`)"
                 )
-            return [DealCorrected(game_id, outcome.game_id, reason)]
+            return [DealCorrected(game_id, outcome.game_id, reason, command.request_id)]
         case CloseNight():
             return [SessionClosed()]
     raise IllegalMove(f"unknown command {command!r}")
