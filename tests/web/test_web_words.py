@@ -181,3 +181,12 @@ def test_the_api_undo_and_correct_sent_again_answer_as_the_first(db: Path) -> No
     assert [d["game_id"] for d in view["deals"]] == ["night-01-c1"]
     with Ledger.open(db) as ledger:
         assert card_nights(ledger).version("night") == repeated.json()["version"]
+
+
+def test_the_bock_preview_says_what_the_standings_count(ledger_path: Path) -> None:
+    start_night(ledger_path, bock_triggers=["tie"])
+    phone = joined(app_for(ledger_path))
+    post_deal(phone, "night", deal(["Ben", "Clara"], 120))  # a tie: bock for the next deals
+    shown = post_deal(phone, "night", deal(["Clara", "Dirk"], 151), action="preview").text
+    assert "Bock ×2 in force: this deal counts +4 for each winner (the game's +2 ×2), as shown above." in shown
+    assert "times." not in shown
