@@ -190,3 +190,14 @@ def test_the_bock_preview_says_what_the_standings_count(ledger_path: Path) -> No
     shown = post_deal(phone, "night", deal(["Clara", "Dirk"], 151), action="preview").text
     assert "Bock ×2 in force: this deal counts +4 for each winner (the game's +2 ×2), as shown above." in shown
     assert "times." not in shown
+
+
+def test_the_games_list_shows_the_night_the_deal_thrown_in_and_the_score(db: Path) -> None:
+    phone = joined(app_for(db))
+    post_deal(phone, "night", deal(["Ben", "Clara"], 151))
+    post_deal(phone, "night", {"misdeal": "1"})
+    games = phone.get("/games").text
+    first, second = games.split('href="/games/night-01"')[1], games.split('href="/games/night-02"')[1]
+    assert '<a href="/nights/night">night</a> · deal 1' in first.split("</tr>")[0]
+    assert "Ben +2, Clara +2, Dirk -2, Emil -2" in first.split("</tr>")[0]
+    assert "· deal 2</td>\n<td>thrown in</td>" in second.split("</tr>")[0]
