@@ -143,10 +143,13 @@ def checks(game_id: str, done: Sequence[Check]) -> list[RenderableType]:
     """An audit's heading and each check: ok or FAIL, and what it found."""
     parts: list[RenderableType] = [Text.assemble(("audit of ", "bold"), (game_id, "bold"))]
     for check in done:
-        mark = Text("  ok  ", style="green") if check.ok else Text(" FAIL ", style="bold red")
-        parts.append(Text.assemble(mark, check.name))
+        if check.ok is None:
+            parts.append(Text.assemble(Text(f"  {check.mark}   ", style="dim"), check.name, (" (not checked)", "dim")))
+        else:
+            mark = Text("  ok  ", style="green") if check.ok else Text(" FAIL ", style="bold red")
+            parts.append(Text.assemble(mark, check.name))
         for detail in check.details:
-            parts.append(user_text(f"        {detail}", style="" if check.ok else "red"))
+            parts.append(user_text(f"        {detail}", style="red" if check.failed else ""))
     return parts
 
 
@@ -175,6 +178,8 @@ def audit(report: AuditReport) -> RenderableType:
             parts.append(user_text(f"the difference is exactly: {items}"))
         for name in claim.rules:
             parts.append(user_text(f"the claim is right under: {name}", style="cyan"))
+        if claim.why:
+            parts.append(user_text(claim.why, style="dim"))
         if any(claim.difference.values()) and not claim.lines and not claim.rules:
             parts.append(Text("no derivation line or single rule change explains the difference", style="yellow"))
     return Group(*parts)

@@ -68,6 +68,8 @@ class ClaimReport:
     difference: dict[str, int]
     lines: list[list[ScoreLine]]
     rules: list[str]
+    why: str = ""
+    """Why the first explanation is listed first ("" when nothing explains the difference)."""
 
 
 @dataclass(slots=True)
@@ -80,7 +82,9 @@ class AuditReport:
 
     @property
     def ok(self) -> bool:
-        return all(c.ok for c in self.checks) and (self.claim is None or not any(self.claim.difference.values()))
+        return not any(c.failed for c in self.checks) and (
+            self.claim is None or not any(self.claim.difference.values())
+        )
 
 
 def command_of(event: Any) -> Command | None:
@@ -154,12 +158,19 @@ def _redecide(recorded: Sequence[Recorded]) -> tuple[GameState, Check, Check, Ch
                 check.ok = False
                 check.details.append(f"{_where(r, state)}: {exc}")
         state = evolve(state, r.event)
+    if not state.cards_played:
+        why = "no cards recorded" if state.abandoned is None else "deal thrown in: no cards played"
+        cards = Check.not_checked(cards.name, why)
+        if state.summary is not None and not calls.failed:  # the calls' order against the cards is not known
+            calls = Check.not_checked(calls.name, "no cards recorded: when each call was made is not known")
     return state, cards, calls, other
 
 
 def _revokes(state: GameState, cards: Sequence[Recorded]) -> Check:
     """Revokes proven by later cards, each with both card events (docs/rules.md §3)."""
     check = Check("no revoke proven by a later card", True)
+    if not state.cards_played:
+        return Check.not_checked(check.name, "no cards recorded")
     if state.dealt is not None:
         check.details.append("hands recorded: every revoke was refused when played")
         return check
@@ -184,7 +195,7 @@ def _card_event(state: GameState, cards: Sequence[Recorded], trick: int, seat: i
 
 def _points(state: GameState) -> Check:
     if state.summary is not None or state.abandoned is not None:
-        return Check("240 card points", True, ["no cards recorded" if state.summary else "deal thrown in"])
+        return Check.not_checked("240 card points", "no cards recorded" if state.summary else "deal thrown in")
     total = sum(t.points for t in state.tricks)
     ok = not state.finished or total == 240
     return Check("240 card points", ok, [f"{total} card points in {len(state.tricks)} tricks"])
@@ -215,7 +226,8 @@ def _explain(
     if any(difference.values()) and result.score is not None:
         unbocked = _without_bock(state, claimed, place)
         if unbocked is not None:  # the night's bock round is the whole difference
-            return ClaimReport(dict(claimed), computed, difference, [], [unbocked])
+            why = "the claim is the score without its bock round: nothing else differs"
+            return ClaimReport(dict(claimed), computed, difference, [], [unbocked], why)
         rule_names = _rules_matching(state, claimed, place)
         lone_seat = state.declarer if result.score.lone else None
         share = next(abs(difference[p]) for s, p in enumerate(result.players) if s != lone_seat)
@@ -224,7 +236,25 @@ def _explain(
             lines += [list(c) for c in combinations(scoring, size) if sum(line.points for line in c) == share]
             if lines:
                 break
-    return ClaimReport(dict(claimed), computed, difference, lines[:5], rule_names)
+    return ClaimReport(dict(claimed), computed, difference, lines[:5], rule_names, _why(lines, rule_names, state))
+
+
+def _why(lines: list[list[ScoreLine]], rule_names: list[str], state: GameState) -> str:
+    """Why the first explanation comes first: the fewest score lines that make up the
+    difference (one line forgotten or counted twice is the likeliest slip), then the
+    game's own rules with one option changed (a house rule) before another preset."""
+    if lines:
+        size = len(lines[0])
+        if size == 1:
+            return (
+                f"first: one line of the score ({lines[0][0].item}) is the whole difference, left out or counted twice"
+            )
+        return f"first: {size} lines of the score make up the difference, none fewer"
+    if rule_names:
+        if rule_names[0].startswith(f"{state.rules.preset} with "):
+            return "first: the game's own rules with one option changed, the smallest difference in rules"
+        return "first: another preset's rules give the claim"
+    return ""
 
 
 def _without_bock(state: GameState, claimed: Mapping[str, int], place: DealPlace | None) -> str | None:
@@ -243,12 +273,13 @@ def _rules_matching(state: GameState, claimed: Mapping[str, int], place: DealPla
     """Presets, and single option changes of the game's rules, under which the claim holds
     (a card night's deal in its bock round)."""
     found = []
-    candidates: list[tuple[str, RuleSet]] = [(name, preset(name)) for name in PRESETS]
+    candidates: list[tuple[str, RuleSet]] = []
     base = state.rules
-    for name in OPTION_NAMES:
+    for name in OPTION_NAMES:  # one house rule changed: closer than another preset, so first
         value = getattr(base, name)
         for other in _alternatives(value):
             candidates.append((f"{base.preset} with {name}={other}", replace(base, **{name: other})))
+    candidates += [(name, preset(name)) for name in PRESETS]
     for label, rules in candidates:
         try:
             if score_game(state, rules, place=place).by_player == dict(claimed):

@@ -260,6 +260,7 @@ def audit_view(report: AuditReport) -> dict[str, Any]:
             "difference": claim.difference,
             "explained_by_lines": [[line.item for line in lines] for lines in claim.lines],
             "right_under_rules": claim.rules,
+            "first_because": claim.why,
         },
     }
 

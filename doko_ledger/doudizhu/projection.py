@@ -265,7 +265,7 @@ class DouDizhuAudit:
 
     @property
     def ok(self) -> bool:
-        return all(c.ok for c in self.checks) and not any(self.difference.values())
+        return not any(c.failed for c in self.checks) and not any(self.difference.values())
 
 
 def command_of(event: Any) -> Command | None:
@@ -327,9 +327,9 @@ def audit(recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: 
 def _conservation(state: DealState) -> Check:
     """Hands, kitty and the cards played are exactly the deck (when the hands were recorded)."""
     if state.summary is not None:
-        return Check("cards add up to the deck", True, ["recorded by its facts: no cards to count"])
+        return Check.not_checked("cards add up to the deck", "recorded by its facts: no cards to count")
     if state.dealt_hands is None or state.kitty is None:
-        return Check("cards add up to the deck", True, ["hands not recorded: nothing to count"])
+        return Check.not_checked("cards add up to the deck", "hands not recorded: nothing to count")
     n = len(state.players)
     dealt = Counter(c for h in state.dealt_hands for c in h) + Counter(state.kitty)
     now = Counter(state.cards_played) + Counter(c for h in state.hands or () for c in h)

@@ -157,7 +157,8 @@ class NightIn(BaseModel):
 
 class SpecialIn(BaseModel):
     kind: SpecialKind
-    party: Party
+    party: Party | None = None
+    """Left out when `caught_from` is given: the party that caught that player's card."""
     caught_from: str | None = None
 
 
@@ -181,23 +182,23 @@ class DealIn(BaseModel):
             re_points=self.re_points,
             tricks=self.tricks,
             announcements=tuple((player, call.value) for player, call in self.calls),
-            specials=tuple((s.kind.value, s.party.value, s.caught_from) for s in self.specials),
+            specials=tuple((s.kind.value, s.party.value if s.party else "", s.caught_from) for s in self.specials),
         )
 
 
 class Versioned(BaseModel):
     version: int = Field(description="The night's version the write was made from (GET standings).")
+    request_id: str | None = Field(
+        None,
+        description="The client's id of this write (or the Idempotency-Key header): sent again, the answer "
+        "is the first sending's, and nothing more is written.",
+    )
 
 
 class DealAt(Versioned):
     deal: DealIn
     number: int | None = Field(
         None, ge=1, description="The deal's number the write is for: refused (409) once that deal is recorded."
-    )
-    request_id: str | None = Field(
-        None,
-        description="The client's id of this write (or the Idempotency-Key header): sent again, the answer "
-        "names the deal the first sending recorded, and nothing more is written.",
     )
 
 
@@ -266,12 +267,26 @@ def record(
 
 
 @router.post("/nights/{session}/undo", summary="Take back the night's last deal (doko undo)")
-def undo(request: Request, session: str, body: Versioned, by: ApiWriter) -> dict[str, Any]:
+def undo(
+    request: Request,
+    session: str,
+    body: Versioned,
+    by: ApiWriter,
+    idempotency_key: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    request_id = checked_request_id(idempotency_key or body.request_id)
     with open_ledger(request, writing=True) as ledger:
         sid = card_nights(ledger).resolve(session)
-        taken = card_nights(ledger).undo(sid, by=by, at=now(), version=body.version, whole_deal=True)
+        taken = card_nights(ledger).undo(
+            sid, by=by, at=now(), version=body.version, whole_deal=True, request_id=request_id
+        )
         ledger.refresh()
-        return {"taken_back": taken.game_id, "version": card_nights(ledger).version(sid)}
+        return {
+            "taken_back": taken.game_id,
+            "number": taken.number,
+            "version": card_nights(ledger).version(sid),
+            "repeated": taken.repeated,
+        }
 
 
 def _correction_facts(body: DealIn) -> SummaryRecord:
@@ -291,13 +306,24 @@ def correction_preview(request: Request, session: str, game: str, body: DealIn) 
 
 
 @router.post("/nights/{session}/deals/{game}/correct", summary="Replace a deal's facts (doko correct)")
-def correct(request: Request, session: str, game: str, body: DealAt, by: ApiWriter) -> dict[str, Any]:
+def correct(
+    request: Request,
+    session: str,
+    game: str,
+    body: DealAt,
+    by: ApiWriter,
+    idempotency_key: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
     summary = _correction_facts(body.deal)
+    request_id = checked_request_id(idempotency_key or body.request_id)
     with open_ledger(request, writing=True) as ledger:
         sid = card_nights(ledger).resolve(session)
-        prepared = card_nights(ledger).correct(sid, game, summary, by=by, at=now(), version=body.version)
+        prepared = card_nights(ledger).correct(
+            sid, game, summary, by=by, at=now(), version=body.version, request_id=request_id
+        )
         ledger.refresh()
-        return _correction_view(prepared) | {"version": card_nights(ledger).version(sid)}
+        view = _correction_view(prepared)
+        return view | {"version": card_nights(ledger).version(sid), "repeated": prepared.repeated}
 
 
 def _correction_view(prepared: PreparedCorrection) -> dict[str, Any]:

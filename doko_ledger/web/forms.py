@@ -145,8 +145,11 @@ def summary_of(fields: DealFields) -> SummaryRecord:
     for row in fields.specials:
         if not row["kind"]:
             continue
-        if row["kind"] not in SPECIALS or row["party"] not in ("re", "kontra"):
-            raise EntryError(f"special points: choose the kind and the party (re or kontra), not {row['kind']!r}")
+        if row["kind"] not in SPECIALS:
+            raise EntryError(f"special points: choose one of {', '.join(k.label for k in SpecialKind)}")
+        kind = SpecialKind(row["kind"])
+        if row["party"] not in ("re", "kontra", ""):
+            raise EntryError(f"{kind.label}: choose the party, Re or Kontra")
         specials.append((row["kind"], row["party"], row["from"] or None))
     return SummaryRecord(
         game=fields.game,

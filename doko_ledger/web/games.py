@@ -120,11 +120,11 @@ def audit_page(request: Request, game: str) -> Response:
 
 
 def _claim(typed: dict[str, str]) -> dict[str, int] | None:
+    """The points claimed, by player; an empty field is a player not claimed (not 0: the
+    library names who is missing), no field filled is no claim."""
     if not any(typed.values()):
         return None
-    return {
-        player: quick_entry.points(text, f"{player}'s claimed points") if text else 0 for player, text in typed.items()
-    }
+    return {player: quick_entry.points(text, f"{player}'s claimed points") for player, text in typed.items() if text}
 
 
 @router.post("/games/{game}/notes")

@@ -15,7 +15,9 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, DealChanged
-from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS
+from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, NIGHT_ID_TAKES
+from doko_ledger.doppelkopf.nights.page import NightPage
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF
@@ -67,14 +69,22 @@ def _home(ledger: Ledger) -> dict[str, Any]:
         "rules_choices": forms.rules_choices(rules),
         **{name: section(ledger) for name, section in HOME_SECTIONS.items()},
         "max_players": MAX_PLAYERS,
+        "night_id_takes": NIGHT_ID_TAKES,
         "default_id": date.today().isoformat() if date.today().isoformat() not in ids else "",
     }
 
 
+def _deal_named(page: NightPage, game_id: str) -> dict[str, Any]:
+    """A game the night names, as people count it: `deal 6`, with its game id to link."""
+    place = page.places.get(game_id)
+    return {"game_id": game_id, "label": f"deal {place.number}" if place is not None else game_id}
+
+
 @router.get("/")
-def home(request: Request) -> Response:
+def home(request: Request, closed: str | None = None) -> Response:
+    """The nights; after a night was closed from the start form, which (`closed`)."""
     with open_ledger(request) as ledger:
-        return render(request, "home.html", _home(ledger))
+        return render(request, "home.html", _home(ledger) | {"closed": closed})
 
 
 @router.post("/nights")
@@ -170,19 +180,30 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
         "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in page.payments],
         "rate": page.standings.rate,
         "sitting_out": list(page.sitting_out),
-        "voided": list(page.voided),
-        "replaced": dict(page.replaced),
+        "voided": [_deal_named(page, g) for g in page.voided],
+        "replaced": [_deal_named(page, g) for g in page.replaced],
+        "corrections": list(page.replaced.values()),
         "chart": running_totals(view),
         "match_length": page.match_length,
         "in_play": page.in_play,
+        "request_id": forms.request_id(),
     }
 
 
 @router.get("/nights/{session_id}")
-def night_page(request: Request, session_id: str, new: str | None = None) -> Response:
+def night_page(
+    request: Request,
+    session_id: str,
+    new: str | None = None,
+    corrected: str | None = None,
+    taken_back: str | None = None,
+) -> Response:
+    """The night; after a write from this phone, what it did (`new`, `corrected`: the game
+    recorded; `taken_back`: the game taken back)."""
     with open_ledger(request) as ledger:
         sid = card_nights(ledger).resolve(session_id)
-        context = night_context(card_nights(ledger), sid) | {"new": new}
+        done = {"new": new, "just_corrected": corrected, "taken_back": taken_back}
+        context = night_context(card_nights(ledger), sid) | done
     settings = settings_of(request)
     if settings.join_url:
         context |= {"qr": qr.svg(settings.join_url), "join_code": settings.join_code}
@@ -261,7 +282,7 @@ def _deal_page(
         "fields": fields,
         "game_types": [g.value for g in (page.game_types if correcting is None else page.correction_game_types)],
         "calls": forms.CALLS,
-        "specials": forms.SPECIALS,
+        "specials": list(SpecialKind),
         "correcting": correcting,
         "old": None if correcting is None else score_view(ledger.book_of(DOPPELKOPF).score(correcting)),
         "preview": preview,
@@ -350,7 +371,10 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
         sid = card_nights(ledger).resolve(session_id)
         version = _version(post)
         try:
-            card_nights(ledger).undo(sid, by=post.by, at=now(), version=version, whole_deal=True)
+            request_id = forms.posted_request_id(post)
+            taken = card_nights(ledger).undo(
+                sid, by=post.by, at=now(), version=version, whole_deal=True, request_id=request_id
+            )
             ledger.refresh()
         except DokoError as exc:
             message = str(exc)
@@ -358,7 +382,7 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
                 message = (card_nights(ledger).change_since(sid, version) or message) + ": nothing was taken back"
             context = night_context(card_nights(ledger), sid) | {"error": message}
             return render(request, "night.html", context, status=status_of(exc))
-    return RedirectResponse(f"/nights/{sid}", status_code=303)
+    return RedirectResponse(f"/nights/{sid}?taken_back={quote(taken.game_id)}", status_code=303)
 
 
 @router.post("/nights/{session_id}/close")
@@ -366,6 +390,8 @@ def close_night(request: Request, session_id: str, post: PostedForm) -> Response
     with open_ledger(request, writing=True) as ledger:
         sid = card_nights(ledger).resolve(session_id)
         card_nights(ledger).close(sid, by=post.by, at=now())
+    if post.get("then") == "start":  # closed from the start form: back to it
+        return RedirectResponse(f"/?closed={quote(sid)}#start", status_code=303)
     return RedirectResponse(f"/nights/{sid}", status_code=303)
 
 
@@ -396,7 +422,10 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
                 score = None if prepared.after is None else score_view(prepared.after)
                 preview = {"score": score, "next": None, "game_id": game_id}
                 return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)
-            card_nights(ledger).correct(sid, game_id, summary, by=post.by, at=now(), version=version)
+            request_id = forms.posted_request_id(post)
+            corrected = card_nights(ledger).correct(
+                sid, game_id, summary, by=post.by, at=now(), version=version, request_id=request_id
+            )
             ledger.refresh()
         except DealChanged as exc:  # the deal itself was corrected or taken back: this form is done
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=str(exc), status=409)
@@ -413,4 +442,4 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
             return _deal_page(
                 request, ledger, sid, fields, version=version, correcting=game_id, error=str(exc), status=status
             )
-    return RedirectResponse(f"/nights/{sid}", status_code=303)
+    return RedirectResponse(f"/nights/{sid}?corrected={quote(corrected.game.game_id)}", status_code=303)

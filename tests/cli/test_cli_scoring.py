@@ -58,14 +58,16 @@ def deltas(text: str, players: tuple[str, ...] = PLAYERS) -> dict[str, list[int]
     return rows
 
 
-def checks(text: str) -> dict[str, bool]:
-    """The audit's check lines: name -> passed."""
-    out = {}
+def checks(text: str) -> dict[str, bool | None]:
+    """The audit's check lines: name -> passed (None: not checked)."""
+    out: dict[str, bool | None] = {}
     for line in text.splitlines():
         if line.startswith("  ok  "):
             out[line[6:]] = True
         elif line.startswith(" FAIL "):
             out[line[6:]] = False
+        elif line.startswith("  –   ") and line.endswith(" (not checked)"):
+            out[line[6 : -len(" (not checked)")]] = None
     return out
 
 
@@ -303,17 +305,21 @@ CHECKS = [
     "scores sum to zero",
     "all scores even or all odd",
 ]
+WITH_CARDS = ["every card legal", "no revoke proven by a later card", "every announcement in time", "240 card points"]
+"""The checks a deal recorded without cards cannot run."""
 
 
 @pytest.mark.parametrize("name", SCORING_SAMPLES)
 def test_audit_of_a_clean_game(cli: Cli, samples: list[str], name: str) -> None:
-    game_id = game_file.loads((SAMPLES_DIR / name).read_text(encoding="utf-8")).id
+    record = game_file.loads((SAMPLES_DIR / name).read_text(encoding="utf-8"))
+    game_id = record.id
     result = ok(cli("audit", game_id))
     assert result.stdout.startswith(f"audit of {game_id}\n")
-    assert checks(result.stdout) == dict.fromkeys(CHECKS, True)
+    expected = {c: None if record.summary is not None and c in WITH_CARDS else True for c in CHECKS}
+    assert checks(result.stdout) == expected
     data = as_json(cli("audit", game_id, "--json"))
     assert data["ok"] is True
-    assert [(c["name"], c["ok"]) for c in data["checks"]] == [(c, True) for c in CHECKS]
+    assert [(c["name"], c["ok"]) for c in data["checks"]] == list(expected.items())
     assert data["claim"] is None
 
 
@@ -347,6 +353,23 @@ def test_audit_of_a_lone_claim(cli: Cli, samples: list[str]) -> None:
     # Ilse's queen solo is worth 6, three shares for her; a claim without Re's +2
     result = failed(cli("audit", SUMMARY_SOLO, "--claimed", "Greta=-4,Hannes=-4,Ilse=+12,Karl=-4"), 5)
     assert "the difference is exactly: Re announced (+2, Re)" in result.stdout
+    assert "first: one line of the score (Re announced) is the whole difference" in flat(result.stdout)
+
+
+def test_the_audit_of_a_deal_without_cards_does_not_pass_what_it_could_not_check(cli: Cli, samples: list[str]) -> None:
+    result = ok(cli("audit", SUMMARY_SOLO))
+    assert checks(result.stdout) == {name: None if name in WITH_CARDS else True for name in CHECKS}
+    data = as_json(cli("audit", SUMMARY_SOLO, "--json"))
+    assert data["ok"] is True  # nothing failed
+    assert {c["name"]: c["ok"] for c in data["checks"]} == checks(result.stdout)
+    assert data["checks"][5]["details"] == ["no cards recorded"]
+
+
+def test_a_claim_right_under_a_house_rule_names_it_first_and_says_why(cli: Cli, samples: list[str]) -> None:
+    claim = "Anna=-8,Ben=8,Clara=8,Dirk=-8"
+    data = json.loads(failed(cli("audit", THREE_RULES, "--json", "--claimed", claim), 5).stdout)
+    assert data["claim"]["right_under_rules"][0] == "standard with announcement_scoring=doubling"
+    assert data["claim"]["first_because"].startswith("first: ")
 
 
 @pytest.mark.parametrize("claim", ["Anna:-4,Ben=4", "Anna=four", "Anna=-4;Ben=4", "Anna"])

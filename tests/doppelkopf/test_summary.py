@@ -139,8 +139,8 @@ REFUSED: list[Any] = [
     pytest.param(SummarizeDeal(G.SILENT_SOLO, (ANNA, CLEO), 130), "one soloist", id="silent-solo-with-two"),
     pytest.param(SummarizeDeal(G.NORMAL, (ANNA,), 130), "two Re players", id="normal-with-one"),
     pytest.param(SummarizeDeal(G.POVERTY, (ANNA,), 130), "two Re players", id="poverty-with-one"),
-    pytest.param(SummarizeDeal(G.NORMAL, (ANNA, ANNA), 130), "different seats", id="re-seat-twice"),
-    pytest.param(SummarizeDeal(G.NORMAL, (ANNA, 4), 130), "seats 0-3", id="re-seat-4"),
+    pytest.param(SummarizeDeal(G.NORMAL, (ANNA, ANNA), 130), "players, not Anna, Anna", id="re-seat-twice"),
+    pytest.param(SummarizeDeal(G.NORMAL, (ANNA, 4), 130), "not Anna, seat 4", id="re-seat-4"),
     # docs/rules.md §4: Re is the soloist alone or two players; never none, three or four
     pytest.param(SummarizeDeal(G.NORMAL, (ANNA, BEN, CLEO), 130), "Re", id="normal-with-three"),
     pytest.param(SummarizeDeal(G.MARRIAGE, (ANNA, BEN, CLEO, DIRK), 130), "Re", id="marriage-with-four"),

@@ -101,8 +101,10 @@ def test_the_night_page_is_one_library_call(ledger_path: Path) -> None:
     assert page.in_play.game_id == page.standings.rows[-1].game_id and page.in_play.to_play is None
     assert page.sitting_out == tuple(p for p in page.standings.players if p not in page.standings.next.playing)
     night = client(app_for(ledger_path)).get("/nights/night").text
-    assert "Deal 3 is being played" in night and f"Taken back: {gone}." in night
-    assert f"{wrong} → {new}" in night and "Bock ×2</strong> in force" in night
+    assert "Deal 3 is being played" in night
+    assert f'Taken back: <a href="/games/{gone}" title="{gone}">deal 3</a>.' in night
+    assert f'Corrected: <a href="/games/{wrong}" title="{wrong}">deal 2</a>.' in night
+    assert "Bock ×2</strong> in force" in night
 
 
 def test_the_games_pages_mark_a_deal_by_its_place(ledger_path: Path) -> None:

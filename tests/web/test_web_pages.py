@@ -204,9 +204,12 @@ def test_undo_takes_back_the_last_deal_at_its_version(db: Path) -> None:
     assert phone.post("/nights/night/undo", data=stale).status_code == 409
     assert len(standings(db)["deals"]) == 1
     undone = phone.post("/nights/night/undo", data={"csrf": csrf_of(page), "version": version_of(page)})
-    assert undone.status_code == 303
+    assert undone.status_code == 303 and undone.headers["location"] == "/nights/night?taken_back=night-01"
     assert standings(db)["deals"] == []
-    assert "Taken back: night-01" in phone.get("/nights/night").text
+    told = phone.get(undone.headers["location"]).text
+    assert "Deal 1 taken back: it no longer counts." in told  # the phone that took it back is told
+    assert 'Taken back: <a href="/games/night-01" title="night-01">deal 1</a>.' in told
+    assert "taken back: it no longer counts" not in phone.get("/nights/night").text
     game = phone.get("/games/night-01").text
     assert '<span class="tag mark">taken back</span>' in game and "it does not count" in game
     assert '<span class="tag mark">taken back</span>' in phone.get("/games").text
@@ -229,11 +232,12 @@ def test_correct_a_deal_shows_old_and_new_side_by_side(db: Path) -> None:
     old = re.search(r"<td>Ben</td><td class=\"num\">([+-]\d+)</td><td class=\"num new\">([+-]\d+)</td>", preview.text)
     assert old is not None and old.group(1) == "+2" and old.group(2) == "-2"
     done = phone.post("/nights/night/deals/night-01/correct", data={**data, "action": "record"})
-    assert done.status_code == 303
+    assert done.status_code == 303 and done.headers["location"] == "/nights/night?corrected=night-01-c1"
     view = standings(db)
     assert view["deals"][0]["game_id"] == "night-01-c1" and view["deals"][0]["points"]["Ben"] == -2
-    page = phone.get("/nights/night").text
-    assert "corrected" in page and "night-01 → night-01-c1" in page
+    page = phone.get(done.headers["location"]).text
+    assert "Deal 1 corrected: Ben -2, Clara -2, Dirk +2, Emil +2." in page  # the phone that corrected it is told
+    assert 'Corrected: <a href="/games/night-01" title="night-01">deal 1</a>.' in page
     old_game = phone.get("/games/night-01").text
     assert '<span class="tag mark">corrected</span>' in old_game and 'href="/games/night-01-c1"' in old_game
     new_game = phone.get("/games/night-01-c1").text
@@ -292,7 +296,7 @@ def test_the_game_page_score_audit_and_notes(db: Path) -> None:
     right = phone.get(
         "/games/night-01/audit", params={"claim_0": "+2", "claim_1": "+2", "claim_2": "-2", "claim_3": "-2"}
     )
-    assert "Everything checks out" in right.text
+    assert "Everything checked is right; 4 checks could not run" in right.text  # recorded without cards
     bad = phone.get("/games/night-01/audit", params={"claim_0": "lots"})
     assert bad.status_code == 422 and "not &#39;lots&#39;" in bad.text
     empty = phone.post("/games/night-01/notes", data={"csrf": csrf_of(page.text), "text": "  "})

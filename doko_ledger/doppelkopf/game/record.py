@@ -239,6 +239,19 @@ def _poverty_commands(record: GameRecord, now: Callable[[], GameState]) -> Itera
             return
 
 
+def _special_party(
+    kind: SpecialKind, party: str, victim: int | None, re_seats: tuple[int, ...], path: FieldPath
+) -> Party:
+    """A special point's party as written, or, left out, the party that caught the victim's card
+    (the other party than the victim's)."""
+    if party:
+        return Party(party)
+    if victim is None:
+        caught = kind in (SpecialKind.FOX_CAUGHT, SpecialKind.KARLCHEN_CAPTURED)
+        raise RecordError(f"{kind.label}: say {'whose card was caught' if caught else 'the party that won it'}", path)
+    return Party.KONTRA if victim in re_seats else Party.RE
+
+
 def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDeal:
     if record.hands or record.reservations or record.poverty or record.abandoned or record.tricks:
         raise RecordError("a summary stands alone: no hands, reservations, poverty or tricks", ("summary",))
@@ -255,7 +268,9 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
     for i, (kind, party, caught) in enumerate(summary.specials):
         path = ("summary", "specials", i)
         victim = None if caught is None else _seat(record, caught, path)
-        specials.append(SummarySpecial(SpecialKind(kind), Party(party), victim))
+        specials.append(
+            SummarySpecial(SpecialKind(kind), _special_party(SpecialKind(kind), party, victim, re_seats, path), victim)
+        )
     re_tricks, kontra_tricks = summary.tricks if summary.tricks is not None else (None, None)
     return SummarizeDeal(game, re_seats, summary.re_points, re_tricks, kontra_tricks, tuple(calls), tuple(specials))
 

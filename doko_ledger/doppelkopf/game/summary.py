@@ -29,7 +29,8 @@ def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]
     re_seats = command.re_seats
     bad_seats = any(not 0 <= s < SEATS for s in re_seats) or len(set(re_seats)) != len(re_seats)
     if bad_seats or len(re_seats) not in (1, 2):
-        raise IllegalMove(f"Re must be one or two different seats 0-3, not {list(re_seats)}")
+        named = [seat_name(state, s) for s in re_seats]
+        raise IllegalMove(f"Re is one player or two different players, not {', '.join(named) or 'nobody'}")
     lone = len(re_seats) == 1
     if game.is_solo and not lone:
         raise IllegalMove(f"a {game.value.replace('_', ' ')} is played by one soloist, not {len(re_seats)}")

@@ -7,7 +7,7 @@ any new game in one transaction, or nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -144,6 +144,9 @@ class PreparedCorrection:
     unchanged: bool = False
     """The new facts are the deal's own: a correction tried again after it was recorded, which
     `commit` refuses (`DealAlreadyRecorded`)."""
+    repeated: bool = False
+    """A correction sent again with the request id of one already appended: that one, which
+    `commit` leaves as it is."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,8 @@ class TakenBack:
     what: str
     facts: str = ""
     """The whole deal taken back, in words ("normal game: Re Anna, Clara with 190 card points")."""
+    repeated: bool = False
+    """An undo sent again with the request id of one already appended: what that one took back."""
 
     def __str__(self) -> str:
         return self.what
@@ -268,7 +273,7 @@ class CardNights:
         """Start a card night; a second open night is refused."""
         open_ids = self.open_ids()
         if open_ids:
-            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it first (`doko session close`)")
+            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it first")
         if self.exists(command.session_id):
             raise IllegalMove(f"a card night {command.session_id!r} is already in the ledger")
         night = Night()
@@ -374,7 +379,7 @@ class CardNights:
         A deal that is not appended is named, so that trying again is safe: a lock held too
         long says to try again with its number (which refuses it once it is recorded), a night
         that moved on says what was recorded meanwhile."""
-        if isinstance(prepared, PreparedDeal) and prepared.repeated:
+        if prepared.repeated:
             return  # its first sending recorded it
         if isinstance(prepared, PreparedCorrection) and prepared.unchanged:  # a correction made already, tried again
             what = "is a misdeal already" if prepared.game.abandoned is not None else "has these facts already"
@@ -401,16 +406,24 @@ class CardNights:
         deal: int | None = None,
         version: int | None = None,
         whole_deal: bool = False,
+        request_id: str | None = None,
     ) -> TakenBack:
         """Take back the newest thing recorded: a card or call of a deal still being played,
         else the last deal (with `whole_deal`, the last deal even while it is played). With
         `deal`, only if that is the night's last deal: trying again after it was taken back is
         refused, not a second undo. With `version`, only if the night is still at that version
-        (else `ConcurrencyError`)."""
+        (else `ConcurrencyError`). With `request_id`, an undo sent again after it took a deal
+        back answers what it took back, and takes back nothing more."""
+        if request_id is not None:
+            done = self._done_with(session_id, request_id)
+            if isinstance(done, DealVoided):
+                numbers = deal_numbers(r.event for r in self.changes_since(session_id, 0))
+                number = numbers[done.game_id]
+                return TakenBack(done.game_id, number, f"deal {number} ({done.game_id})", repeated=True)
         night = self.night(session_id)
         if version is not None:
             _require_version(night, version)
-        taken, update = self._undo_plan(night, deal, whole_deal)
+        taken, update = self._undo_plan(night, deal, whole_deal, request_id)
         try:
             if update is not None:
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)
@@ -425,7 +438,9 @@ class CardNights:
         (for a front end that asks before it takes back)."""
         return self._undo_plan(self.night(session_id), deal, whole_deal)[0]
 
-    def _undo_plan(self, night: Night, deal: int | None, whole_deal: bool) -> tuple[TakenBack, NewStreamEvents | None]:
+    def _undo_plan(
+        self, night: Night, deal: int | None, whole_deal: bool, request_id: str | None = None
+    ) -> tuple[TakenBack, NewStreamEvents | None]:
         """What undo takes back, and the void of a card, call or penalty it appends; or, for the
         whole last deal, None with the deal voided in `night` (not written: `_commit` writes it)."""
         session_id = night.state.session_id
@@ -446,7 +461,7 @@ class CardNights:
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
                 return TakenBack(last, number, f"{taken_back(events, voided)} (deal {number}, {last})"), update
-        night.void_last()  # refuses what the night refuses (a closed night)
+        night.void_last(request_id=request_id)  # refuses what the night refuses (a closed night)
         return TakenBack(last, number, f"deal {number} ({last})", deal_in_words(game)), None
 
     def deal_record(self, session_id: str, deal: str) -> tuple[int, GameRecord]:
@@ -466,14 +481,19 @@ class CardNights:
         *,
         misdeal: bool = False,
         version: int | None = None,
+        request_id: str | None = None,
     ) -> PreparedCorrection:
         """Decide a correction of a deal (named by its number in the standings or its game id)
         from new facts, or make it a misdeal, without writing anything; with the deal's score
         before and after (each in its bock round); `commit` appends it. With `version` (a form
         made at that version), only if the night is still at it (else `ConcurrencyError`), and
         a deal corrected or taken back since is refused by its number first (`DealChanged`),
-        whatever the version."""
+        whatever the version. With `request_id`, a correction sent again after it was appended
+        is that correction (`repeated`), not refused and not made twice."""
         night = self.night(session_id)
+        done = None if request_id is None else self._done_with(session_id, request_id)
+        if isinstance(done, DealCorrected):
+            return _repeated_correction(night, done)
         if version is not None:
             self._require_deal(night, deal)
             _require_version(night, version)
@@ -481,7 +501,7 @@ class CardNights:
         number = night.state.deals.index(game_id) + 1
         old = night.games[game_id]
         before = _score_or_none(old, night.places().get(game_id))
-        _, game = night.correct(game_id, summary, misdeal=misdeal)
+        _, game = night.correct(game_id, summary, misdeal=misdeal, request_id=request_id)
         unchanged = (game.summary, game.abandoned) == (old.summary, old.abandoned)
         after = _score_or_none(game, night.places().get(game.game_id))
         return PreparedCorrection(night, number, game_id, game, before, after, unchanged)
@@ -496,9 +516,12 @@ class CardNights:
         at: str,
         misdeal: bool = False,
         version: int | None = None,
+        request_id: str | None = None,
     ) -> PreparedCorrection:
         """`prepare_correction` and `commit`: the correction as appended."""
-        prepared = self.prepare_correction(session_id, deal, summary, misdeal=misdeal, version=version)
+        prepared = self.prepare_correction(
+            session_id, deal, summary, misdeal=misdeal, version=version, request_id=request_id
+        )
         self.commit(prepared, by=by, at=at)
         return prepared
 
@@ -603,22 +626,34 @@ class CardNights:
     def change_since(self, session_id: str, since: int) -> str:
         """What happened to the night after version `since`, in words (`deal 5 was just recorded
         (by Ben)`), or "" when nothing did."""
-        changes = self.changes_since(session_id, since)
+        everything = self.changes_since(session_id, 0)
+        changes = [r for r in everything if r.envelope.version > since]
         if not changes:
             return ""
-        numbers = {g: n for n, g in enumerate(self.state(session_id).deals, 1)}  # no game folded
+        numbers = deal_numbers(r.event for r in everything)  # no game folded
         out = []
         for recorded in changes:
             event, by = recorded.event, recorded.envelope.recorded_by
             if isinstance(event, DealAdded):
-                out.append(f"deal {numbers.get(event.game_id, '?')} was just recorded (by {by})")
+                out.append(f"deal {numbers[event.game_id]} was just recorded (by {by})")
             elif isinstance(event, DealVoided):
-                out.append(f"deal {event.game_id} was just taken back (by {by})")
+                out.append(f"deal {numbers[event.game_id]} was just taken back (by {by})")
             elif isinstance(event, DealCorrected):
-                out.append(f"deal {event.game_id} was just corrected (by {by})")
+                out.append(f"deal {numbers[event.game_id]} was just corrected (by {by})")
             elif isinstance(event, SessionClosed):
                 out.append(f"the night was closed (by {by})")
         return "; ".join(out)
+
+    def _done_with(self, session_id: str, request_id: str) -> DealVoided | DealCorrected | None:
+        """The undo or correction a write with this request id appended, or None."""
+        return next(
+            (
+                r.event
+                for r in self.changes_since(session_id, 0)
+                if isinstance(r.event, DealVoided | DealCorrected) and r.event.request_id == request_id
+            ),
+            None,
+        )
 
     def recorded_for(self, session_id: str, request_id: str) -> PreparedDeal | None:
         """The deal that a write with this request id recorded (in force or not), with its
@@ -716,3 +751,31 @@ def _last_in_play(deals: Sequence[str], game: Callable[[str], GameState]) -> str
     """The last of a night's deals while its game is not over, else None."""
     last = deals[-1] if deals else None
     return None if last is None or game(last).over else last
+
+
+def deal_numbers(events: Iterable[object]) -> dict[str, int]:
+    """Each game id a night's events name, by the number of the deal it was (a deal taken back
+    keeps the number it had; a correction has the number of the deal it corrects)."""
+    in_force: list[str] = []
+    numbers: dict[str, int] = {}
+    for event in events:
+        if isinstance(event, DealAdded):
+            in_force.append(event.game_id)
+            numbers[event.game_id] = len(in_force)
+        elif isinstance(event, DealVoided) and event.game_id in in_force:
+            in_force.remove(event.game_id)
+        elif isinstance(event, DealCorrected) and event.game_id in in_force:
+            in_force[in_force.index(event.game_id)] = event.new_game_id
+            numbers[event.new_game_id] = numbers[event.game_id]
+    return numbers
+
+
+def _repeated_correction(night: Night, done: DealCorrected) -> PreparedCorrection:
+    """A correction already appended, as its first sending answered it (its score as it
+    stands now)."""
+    places = night.places()
+    old, game = night.games[done.game_id], night.games[done.new_game_id]
+    place = places.get(done.new_game_id)
+    number = place.number if place is not None else places[done.game_id].number
+    before = _score_or_none(old, places.get(done.game_id))
+    return PreparedCorrection(night, number, done.game_id, game, before, _score_or_none(game, place), repeated=True)

@@ -24,6 +24,8 @@ from doko_ledger.numbers import shortened
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 7
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+NIGHT_ID_TAKES = "letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit"
+"""What a night's id may hold, in words (for the start form's hint too)."""
 _RATE = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,4})?$")
 
 
@@ -52,6 +54,7 @@ class AddDeal:
 class VoidDeal:
     game_id: str
     reason: str = "undone"
+    request_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,7 @@ class CorrectDeal:
     game_id: str
     outcome: DealOutcome
     reason: str = "corrected"
+    request_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +85,10 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
         case AddDeal():
             _check_next(state, command, schedule)
             return [DealAdded(command.outcome.game_id, command.request_id)]
-        case VoidDeal(game_id=game_id, reason=reason):
+        case VoidDeal(game_id=game_id, reason=reason, request_id=request_id):
             if game_id not in state.deals:
                 raise IllegalMove(f"{game_id!r} is not a deal of session {state.session_id!r}")
-            return [DealVoided(game_id, reason)]
+            return [DealVoided(game_id, reason, request_id)]
         case CorrectDeal(game_id=game_id, outcome=outcome, reason=reason):
             if game_id not in state.deals:
                 raise IllegalMove(f"{game_id!r} is not a deal of session {state.session_id!r}")
@@ -100,7 +104,7 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
                     "this correction would change who deals the later deals (a deal thrown in, or a "
                     "compulsory solo): take the later deals back first (`doko undo`)"
                 )
-            return [DealCorrected(game_id, outcome.game_id, reason)]
+            return [DealCorrected(game_id, outcome.game_id, reason, command.request_id)]
         case CloseNight():
             return [SessionClosed()]
     raise IllegalMove(f"unknown command {command!r}")
@@ -110,10 +114,7 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
     if state.started:
         raise IllegalMove(f"session {state.session_id!r} has already started")
     if not _ID.match(command.session_id):
-        raise IllegalMove(
-            f"a night's id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, "
-            f"not {command.session_id!r}"
-        )
+        raise IllegalMove(f"a night's id holds {NIGHT_ID_TAKES}, not {command.session_id!r}")
     players = tuple(map(normalized, command.players))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise IllegalMove(f"a card night has 4 to 7 players, not {len(players)}")

@@ -191,11 +191,11 @@ class Night:
         self._apply(AddDeal(self.outcome(game_id), nxt.dealer, request_id))
         self.new_games[game_id] = events
 
-    def void_last(self, reason: str = "undone") -> str:
+    def void_last(self, reason: str = "undone", *, request_id: str | None = None) -> str:
         if not self.state.deals:
             raise IllegalMove(f"session {self.state.session_id!r} has no deal to take back")
         game_id = self.state.deals[-1]
-        self._apply(VoidDeal(game_id, reason))
+        self._apply(VoidDeal(game_id, reason, request_id))
         return game_id
 
     def deal_named(self, ref: str) -> str:
@@ -219,7 +219,13 @@ class Night:
         raise IllegalMove(f"{ref!r} is not a deal of session {sid!r}: give the deal's number from `doko standings`")
 
     def correct(
-        self, game_id: str, summary: SummaryRecord | None, reason: str = "corrected", *, misdeal: bool = False
+        self,
+        game_id: str,
+        summary: SummaryRecord | None,
+        reason: str = "corrected",
+        *,
+        misdeal: bool = False,
+        request_id: str | None = None,
     ) -> tuple[list[Any], GameState]:
         """Replace a deal by a corrected summary (or a misdeal: the deal thrown in), in the same
         place with the same players."""
@@ -242,7 +248,7 @@ class Night:
         )
         events, game = to_events(record)
         self.games[new_id] = game
-        self._apply(CorrectDeal(game_id, self.outcome(new_id), reason))
+        self._apply(CorrectDeal(game_id, self.outcome(new_id), reason, request_id))
         self.new_games[new_id] = events
         return events, game
 
