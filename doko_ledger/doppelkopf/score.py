@@ -14,7 +14,6 @@ from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import Score, score
 from doko_ledger.frozen import quick_init
-from doko_ledger.numbers import counted
 
 
 @quick_init
@@ -32,7 +31,7 @@ class PenaltyLine:
     @property
     def item(self) -> str:
         grave = "severe" if self.severe else "minor"
-        extra = f", {counted(self.denials, 'denial')}" if self.denials else ""
+        extra = f", {self.denials} denial(s)" if self.denials else ""  # as the read models keep it
         extra += ", could harm the soloist" if self.harms_soloist else ""
         return f"{grave} penalty: {self.player}{extra}"
 

@@ -94,7 +94,7 @@ def test_score_prints_every_derivation_line_and_each_players_result(cli: Cli, sa
         ["Kontra's goal: target 151", "Kontra", "", "Kontra took 137 card points in 6 tricks; missed"],
         ["won", "Re", "+1", ""],
         ["Kontra announced", "Re", "+2", "implied by Dirk's no 90"],
-        ["Kontra's no 90 missed", "Re", "+2", "Dirk, after 1 card, trick 1"],
+        ["Kontra's no 90 missed", "Re", "+2", "Dirk, after 1 card(s), trick 1"],
         ["fox caught (Fuchs) (special)", "Re", "+1", "trick 12: Clara caught Anna's DA"],
         ["last trick won with CJ (Karlchen) (special)", "Re", "+1", "trick 12: Clara won it with CJ"],
         ["Re wins", "Re", "7", ""],
@@ -130,8 +130,8 @@ def test_score_json(cli: Cli, samples: list[str]) -> None:
         ("Re announced", "kontra", 2),
         ("Re's schwarz missed", "kontra", 2),
     ]
-    assert data["lines"][4]["cause"] == "Anna, after 0 cards, trick 1"
-    assert data["lines"][5]["cause"] == "Anna, after 2 cards, trick 3"
+    assert data["lines"][4]["cause"] == "Anna, after 0 card(s), trick 1"
+    assert data["lines"][5]["cause"] == "Anna, after 2 card(s), trick 3"
     assert all(line["factor"] == 1 and not line["special"] for line in data["lines"])
 
 

@@ -271,7 +271,7 @@ def test_re_and_no_90_of_the_other_party_is_one_denial() -> None:
     result = score_game(penalized(state, severe(BEN)))
     # Ben -12 -3 = -15; the others +4 +1 = +5 each
     assert result.deltas == (5, -15, 5, 5)
-    assert result.penalties[0].item == "severe penalty: Ben, 1 denial"
+    assert result.penalties[0].item == "severe penalty: Ben, 1 denial(s)"
 
 
 def test_a_skipped_no_60_counts_as_two_denials() -> None:
@@ -650,7 +650,7 @@ def test_doko_penalty_severe_in_a_solo(cli: Cli) -> None:
     ok(cli("import", SAMPLES / CLUB_SOLO))
     text = flat(ok(cli("penalty", CLUB_SOLO_ID, "--player", "Dirk", "--severe", "--denials", "1", "--yes")).stdout)
     assert "void: a severe penalty" in text
-    assert "severe penalty: Dirk, 1 denial +15 +0 +0 -15" in text
+    assert "severe penalty: Dirk, 1 denial(s) +15 +0 +0 -15" in text
     assert cli_points(cli, CLUB_SOLO_ID) == {"Anna": 15, "Ben": 0, "Clara": 0, "Dirk": -15}
 
 

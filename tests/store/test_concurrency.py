@@ -380,7 +380,7 @@ def test_a_deal_is_refused_not_shifted_when_the_night_moves_on_while_it_is_enter
     interloper(other)
     line = _lost(_invoke(db, "record", "--re", "Anna,Dirk", "--re-points", "130", "--yes"))
     assert line.startswith("error: deal 3 was not recorded: ")
-    assert line.endswith("; deal night-02 was just taken back (by other)")
+    assert line.endswith("; deal 2 was just taken back (by other)")
     assert [deal["game_id"] for deal in _deals(db)] == ["night-01"]
 
 

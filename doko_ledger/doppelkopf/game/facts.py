@@ -9,7 +9,6 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, SpecialKind
 from doko_ledger.errors import DokoError
-from doko_ledger.numbers import counted
 
 
 class NotScorable(DokoError):
@@ -121,7 +120,9 @@ def deal_facts(
             who = "" if a.seat is None else state.players[a.seat]
             causes.setdefault(
                 (a.party, a.announcement.level),
-                a.cause if a.implied else f"{who}, after {counted(a.played or 0, 'card')}, trick {a.trick}",
+                a.cause
+                if a.implied
+                else f"{who}, after {a.played} card(s), trick {a.trick}",  # as the read models keep it
             )
         levels = {party: calls.level for party, calls in party_calls(state).items()}
     else:  # nothing announced: what `party_calls` gives then
