@@ -164,14 +164,11 @@ def _ask_facts(
         old_calls = "" if recorded is None else quick_entry.calls_text(recorded.announcements)
         calls = [
             kept(
-                _until_accepted(
-                    lambda: Ask.ask(
-                        f"announcements, e.g. {example.calls} ({none})",
-                        default=old_calls,
-                        show_default=bool(old_calls),
-                        console=console,
-                    ),
+                _ask_text(
+                    f"announcements, e.g. {example.calls} ({none})",
+                    old_calls,
                     lambda text: facts_ok(points, [kept(text)], specials or []),
+                    console,
                 )
             )
         ]
@@ -180,14 +177,11 @@ def _ask_facts(
         old_specials = "" if recorded is None else quick_entry.specials_text(recorded.specials)
         specials = [
             kept(
-                _until_accepted(
-                    lambda: Ask.ask(
-                        f"special points, e.g. {example.specials} ({none})",
-                        default=old_specials,
-                        show_default=bool(old_specials),
-                        console=console,
-                    ),
+                _ask_text(
+                    f"special points, e.g. {example.specials} ({none})",
+                    old_specials,
                     lambda text: facts_ok(points, said, [kept(text)]),
+                    console,
                 )
             )
         ]
@@ -215,6 +209,13 @@ class _Examples:
     @property
     def specials(self) -> str:
         return f"re:fox:{self.playing[-1]},kontra:doko"
+
+
+def _ask_text(question: str, old: str, accept: Callable[[str], object], console: Console | None) -> str:
+    """Ask for a free answer (Enter: `old`, shown when there is one) until `accept` takes it."""
+    from doko_ledger.cli.prompts import Ask
+
+    return _until_accepted(lambda: Ask.ask(question, default=old, show_default=bool(old), console=console), accept)
 
 
 def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
