@@ -21,9 +21,22 @@ MarriageShift = Literal["after_first", "tricks"]
 AnnouncementScoring = Literal["additive", "doubling"]
 Scoring = Literal["standard", "ddv"]
 ForcedSolos = Literal["after_deals", "when_owed"]
-BOCK_TRIGGERS = ("tie", "lost_solo", "lost_re", "lost_kontra", "nobody_wins")
+BockOverlap = Literal["queue", "stack", "extend", "ignore"]
+BockEffect = Literal["multiply", "extra_point"]
+Counting = Literal["plus_minus", "winners_only", "losers_only"]
+BOCK_TRIGGERS = (
+    "tie",
+    "lost_solo",
+    "lost_re",
+    "lost_kontra",
+    "nobody_wins",
+    "heart_trick",
+    "schwarz",
+    "lost_announcement",
+)
 """What can start a bock round (docs/rules.md §9): a 120:120 tie, a lost solo, a lost Re or
-Kontra announcement, a game nobody wins."""
+Kontra announcement, a game nobody wins, a trick of four hearts, a party without a trick, any
+announced party losing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +62,9 @@ class RuleSet:
     computer_seats: tuple[int, ...] = ()
     bock_triggers: tuple[str, ...] = ()
     bock_multiplier: int = 2
+    bock_overlap: BockOverlap = "queue"
+    bock_effect: BockEffect = "multiply"
+    counting: Counting = "plus_minus"
     compulsory_solo: bool = False
     tournament_deals: int = 20
     forced_solos: ForcedSolos = "after_deals"
