@@ -1,0 +1,63 @@
+"""Ledgers written by earlier versions, kept in `tests/fixtures/`, and how today's answers are
+compared with what those versions printed and stored."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+NEW_OPTIONS = ("bock_overlap", "bock_effect", "counting")
+"""Rule options added since the fixtures were written: a rule set printed today shows them too."""
+
+Table = tuple[tuple[str, ...], list[tuple[object, ...]]]
+
+
+def read_models(path: Path) -> dict[str, Table]:
+    """Every read-model table of an SQLite ledger: its columns and its rows, sorted."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        names = [
+            name
+            for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            if name not in {"events", "ledger"} and not name.startswith("sqlite_")
+        ]
+        out = {}
+        for name in names:
+            cursor = conn.execute(f'SELECT * FROM "{name}"')
+            columns = tuple(d[0] for d in cursor.description)
+            out[name] = (columns, sorted(cursor.fetchall(), key=repr))
+        return out
+    finally:
+        conn.close()
+
+
+def as_then(now: dict[str, Table], then: dict[str, Table]) -> dict[str, Table]:
+    """Today's read models in the columns the old version had, after checking that every column
+    added since holds one value in every row (what a column new to old rows can only hold)."""
+    out = {}
+    for name, (columns, rows) in now.items():
+        if name not in then:
+            continue
+        old = then[name][0]
+        keep = [columns.index(c) for c in old if c in columns]
+        for added in (i for i, c in enumerate(columns) if c not in old):
+            assert len({row[added] for row in rows}) <= 1, f"{name}.{columns[added]} differs between old rows"
+        out[name] = (tuple(columns[i] for i in keep), sorted((tuple(row[i] for i in keep) for row in rows), key=repr))
+    return out
+
+
+def as_written_then(answer: object) -> object:
+    """A `--json` answer without the rule options added since, each of which must hold its
+    default (the rules the old games were played under are unchanged)."""
+    if isinstance(answer, list):
+        return [as_written_then(item) for item in answer]
+    if not isinstance(answer, dict):
+        return answer
+    if "preset" in answer and "with_nines" in answer:
+        defaults = RuleSet().to_dict()
+        assert {k: answer.get(k) for k in NEW_OPTIONS} == {k: defaults[k] for k in NEW_OPTIONS}
+        answer = {k: v for k, v in answer.items() if k not in NEW_OPTIONS}
+    return {k: as_written_then(v) for k, v in answer.items()}
