@@ -1,6 +1,6 @@
 """Card nights recorded before nights learnt bock modes, counting, rule changes and players who
 come and go (`tests/fixtures/make_nights_ledger.py` made them): five and six players, queued
-bock rounds from every trigger of that time, a ×3 bock, a tournament, money, a deal taken back
+bock rounds from every trigger of that time, a bock multiplier of 3, a tournament, money, a deal taken back
 and one corrected. Today's code gives them the same head, read models, standings, settle-up
 and statistics."""
 
