@@ -379,3 +379,77 @@ def test_every_trigger_has_words() -> None:
     from doko_ledger.doppelkopf.rules.ruleset import BOCK_TRIGGERS
 
     assert set(BOCK_TRIGGERS) | {"declared"} == set(TRIGGER_WORDS)
+
+
+# -- the heart trick where the facts of a deal are written ---------------------------------------
+
+HEARTS_NIGHT = """\
+format: doko-session/1
+id: hearts
+players: [Anna, Ben, Clara, Dirk]
+first_dealer: Anna
+rules: {preset: standard, bock_triggers: [heart_trick], bock_effect: extra_point}
+deals:
+  - {game: normal, re: [Ben, Clara], re_points: 130, heart_trick: true}
+  - {game: normal, re: [Ben, Clara], re_points: 130}
+"""
+
+
+def test_a_night_file_holds_the_heart_trick_and_the_bock_it_starts() -> None:
+    from doko_ledger.doppelkopf.files import night_file
+
+    session = night_file.loads(HEARTS_NIGHT)
+    first, second = session.deals
+    assert isinstance(first, SummaryRecord) and first.heart_trick
+    assert isinstance(second, SummaryRecord) and not second.heart_trick
+    text = night_file.dumps(session)
+    assert "heart_trick: true}  # 1: Anna deals, starts a bock round" in text
+    assert "# 2: Ben deals, bock +1, Anna -2 Ben +2 Clara +2 Dirk -2" in text
+    assert text.count("heart_trick") == 2  # the rules' trigger and the first deal's fact
+    assert night_file.loads(text) == session
+    night = night_file.to_night(session)
+    assert night_file.from_night(night).deals == session.deals
+
+
+def test_a_game_file_summary_holds_the_heart_trick() -> None:
+    from doko_ledger.doppelkopf.files import game_file
+    from doko_ledger.doppelkopf.game.record import from_events, to_events
+
+    text = """\
+format: doko-game/1
+id: hearts-game
+players: [Anna, Ben, Clara, Dirk]
+dealer: Anna
+rules: standard
+summary:
+  game: normal
+  re: [Anna, Ben]
+  re_points: 130
+  heart_trick: true
+"""
+    record = game_file.loads(text)
+    assert record.summary is not None and record.summary.heart_trick
+    events, state = to_events(record)
+    assert from_events(events).summary == record.summary and state.summary is not None and state.summary.heart_trick
+    assert "  heart_trick: true\n" in game_file.dumps(record)
+    plain = game_file.loads(text.replace("  heart_trick: true\n", ""))
+    assert plain.summary is not None and not plain.summary.heart_trick
+    assert "heart_trick" not in game_file.dumps(plain)
+
+
+def test_a_summary_without_the_heart_trick_is_read_from_older_events() -> None:
+    """DealSummarized version 1 did not say: such a deal had no heart trick."""
+    from doko_ledger.events.codec import decode_event
+
+    old = '{"game_type": "normal", "re_seats": [0, 1], "re_points": 130}'
+    assert decode_event("DealSummarized", 1, old).heart_trick is False
+
+
+def test_quick_entry_takes_the_heart_trick_and_a_correction_keeps_it() -> None:
+    from doko_ledger.doppelkopf.files import quick_entry
+
+    entered = quick_entry.summary("normal", "Anna,Ben", 130, heart_trick=True)
+    assert entered.heart_trick
+    assert quick_entry.corrected(entered, None, None, 140).heart_trick
+    assert not quick_entry.corrected(entered, None, None, None, heart_trick=False).heart_trick
+    assert quick_entry.corrected(None, None, "Anna,Ben", 130, heart_trick=True).heart_trick
