@@ -29,7 +29,6 @@ from doko_ledger.doppelkopf.nights.outcome import DealOutcome, deal_outcome
 from doko_ledger.doppelkopf.nights.place import DealPlace, deal_places
 from doko_ledger.doppelkopf.nights.schedule import Course, Schedule
 from doko_ledger.doppelkopf.nights.state import NightState, evolve
-from doko_ledger.doppelkopf.rules.bock import Bock
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
 from doko_ledger.names import find_player
@@ -111,7 +110,7 @@ class Night:
         """Where each game the night names stands (`deal_places`): its deal number, in force,
         voided or corrected, and its bock round (from `schedule`, the night's own when not given)."""
         rows = (schedule or self.schedule()).rows
-        bock = {row.game_id: Bock(row.multiplier, row.bock) for row in rows if row.multiplier > 1}
+        bock = {row.game_id: row.bock_round for row in rows if row.bock_round is not None}
         return deal_places(self.state.session_id, self.history, bock)
 
     def start(self, command: StartNight) -> None:

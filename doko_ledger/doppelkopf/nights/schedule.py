@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
 from doko_ledger.doppelkopf.nights.state import NightState
-from doko_ledger.doppelkopf.rules.bock import BockCause, BockRounds, multiplied
+from doko_ledger.doppelkopf.rules.bock import Bock, BockCause, BockRounds, bocked, parties_at
 
 TABLE = 4
 
@@ -48,6 +48,8 @@ class DealRow:
     deltas: dict[str, int]
     totals: dict[str, int]
     outcome: DealOutcome
+    bock_round: Bock | None = None
+    """The deal's bock (None outside bock): what its score carries (`DealPlace.bock`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +132,14 @@ class Course:
         live = not outcome.abandoned
         bock = self._bock.play(number, live and outcome.finished, outcome.triggers if outcome.finished else ())
         multiplier = bock.multiplier
-        points = multiplied([outcome.deltas.get(p, 0) for p in state.players], multiplier)
+        before = [outcome.deltas.get(p, 0) for p in state.players]
+        points = bocked(
+            before,
+            bock.bock,
+            parties_at(state.players, outcome.players, outcome.re_players),
+            outcome.winner,
+            outcome.lone,
+        )
         deltas = dict(zip(state.players, points, strict=True))
         for player, delta in deltas.items():
             self._totals[player] += delta
@@ -154,6 +163,7 @@ class Course:
                 deltas=deltas,
                 totals=dict(self._totals),
                 outcome=outcome,
+                bock_round=bock.bock,
             )
         )
         if outcome.solo_by is not None:
