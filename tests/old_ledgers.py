@@ -16,13 +16,14 @@ Table = tuple[tuple[str, ...], list[tuple[object, ...]]]
 
 
 def read_models(path: Path) -> dict[str, Table]:
-    """Every read-model table of an SQLite ledger: its columns and its rows, sorted."""
+    """Every read-model table of an SQLite ledger: its columns and its rows, sorted (not where
+    each projection stands, which names the projection's version)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         names = [
             name
             for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            if name not in {"events", "ledger"} and not name.startswith("sqlite_")
+            if name not in {"events", "ledger", "projection_positions"} and not name.startswith("sqlite_")
         ]
         out = {}
         for name in names:
