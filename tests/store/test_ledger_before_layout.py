@@ -49,4 +49,3 @@ def test_every_read_command_answers_as_it_did(ledger: Path, command: str) -> Non
     done = run_doko(ledger, *command.split(), "--json")
     assert done.returncode == 0, done.stderr
     assert as_written_then(json.loads(done.stdout)) == ANSWERS[command]
-
