@@ -123,7 +123,9 @@ def test_a_player_who_left_cannot_leave_again_but_may_join_again() -> None:
     assert night.state.everyone == ("Anna", "Emil", "Ben", "Clara", "Dirk")
 
 
-@pytest.mark.parametrize("command", [JoinTable("Erik"), LeaveTable("Emil"), ChangeRules(rules(counting="winners_only"))])
+@pytest.mark.parametrize(
+    "command", [JoinTable("Erik"), LeaveTable("Emil"), ChangeRules(rules(counting="winners_only"))]
+)
 def test_nothing_changes_while_a_deal_is_played_card_by_card(command: Any) -> None:
     night = start(5)
     night.add(night.deal_record(None, live=True))
