@@ -85,7 +85,7 @@ def standings(night: Standings) -> RenderableType:
     deals = Table(
         title=f"card night {night.session_id}",
         title_justify="left",
-        caption="each player: the deal's points on the sheet, then Σ the running total after it;"
+        caption="each player: the deal's points, then Σ the running total after it (as the sheet counts them);"
         " · sits out, blank: not at the table; ▸ a change from that deal on",
         caption_justify="left",
     )
