@@ -68,7 +68,8 @@ def score_lines_table(result: GameScore) -> Table:
     if score is None:
         table.add_row(result.note, "", "0", "")
         if result.bock is not None:
-            table.add_row(result.bock.item, "", f"×{result.bock.multiplier}", result.bock.cause)
+            factor = "" if result.bock.extra else f"×{result.bock.multiplier}"  # extra points: none without a winner
+            table.add_row(result.bock.item, "", factor, result.bock.cause)
         return table
     for line in score.lines:
         points = f"×{line.factor}" if line.factor != 1 else (f"+{line.points}" if line.points else "")

@@ -129,9 +129,9 @@ class GamesProjection:
     its games changes, every game of that night is folded again (a voided deal can take a
     later deal's bock round away)."""
 
-    name = "games-v2"
-    """v2: the night's columns (and since, `scores.bock_extra`); a ledger with older tables folds
-    them again on its next read."""
+    name = "games-v3"
+    """v2: the night's columns; v3: `scores.bock_extra`. A ledger with older tables folds them
+    again on its next read."""
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
@@ -140,7 +140,9 @@ class GamesProjection:
     def create(self, db: Database) -> None:
         if "games" in db.table_names() and _older(db):
             self.drop(db)  # the tables of an older version: folded again from the log
-            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', ?)", [self.name])
+            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name = ?", [self.name])
+        if runner.POSITIONS in db.table_names():  # older versions' places in the log
+            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', 'games-v2')")
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS games (

@@ -17,6 +17,7 @@ from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, DealChanged
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, NIGHT_ID_TAKES
 from doko_ledger.doppelkopf.nights.page import NightPage
+from doko_ledger.doppelkopf.rules.bock import heart_trick_matters
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
 from doko_ledger.errors import DokoError
@@ -288,6 +289,7 @@ def _deal_page(
         "preview": preview,
         "error": error,
         "bock": table.next.multiplier,
+        "heart_trick": fields.heart_trick or heart_trick_matters(card_nights(ledger).state(session_id).rules),
         "stale": stale,
         "in_play": None if correcting is not None else page.in_play,
     }

@@ -542,3 +542,70 @@ def test_correct_at_a_terminal_asks_with_the_recorded_facts_as_answers(cli: Cli)
     [deal] = deals(cli)
     # won 1, Kontra under 90 and under 60: 2, Re announced: 2; the fox cleared
     assert deal["points"]["Anna"] == 5
+
+
+# -- a trick of four hearts (docs/rules.md §9) ---------------------------------------------------
+
+HEARTS = "preset: standard\nbock_triggers: [heart_trick]\nbock_overlap: stack\nbock_effect: extra_point\n"
+
+
+@pytest.fixture
+def hearts_rules(tmp_path: Path) -> str:
+    path = tmp_path / "hearts.yaml"
+    path.write_text(HEARTS, encoding="utf-8")
+    return str(path)
+
+
+def test_record_with_the_heart_trick_starts_bock(cli: Cli, hearts_rules: str) -> None:
+    start(cli, "Anna,Ben,Clara,Dirk", "--rules", hearts_rules)
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "130", "--heart-trick", "-y"))
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "130", "-y"))
+    first, second = deals(cli)
+    assert first["bock"] is None and second["bock"] == "deal 1, trick of four hearts"
+    assert second["points"] == {"Anna": 2, "Ben": 2, "Clara": -2, "Dirk": -2}  # won 1, bock +1
+    score = as_json(cli("score", "n-02", "--json"))
+    assert score["lines"][-1]["item"] == "bock +1" and score["night"]["bock"]["extra"] == 1
+
+
+def test_a_heart_trick_in_a_heart_solo_is_refused(cli: Cli, hearts_rules: str) -> None:
+    start(cli, "Anna,Ben,Clara,Dirk", "--rules", hearts_rules)
+    args = ("record", "--game", "heart_solo", "--re", "Anna", "--re-points", "130", "--heart-trick", "-y")
+    refused(cli(*args), "a trick of four hearts in a heart solo")
+    assert deals(cli) == []
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_the_heart_trick_is_asked_where_it_starts_bock(cli: Cli, hearts_rules: str) -> None:
+    start(cli, "Anna,Ben,Clara,Dirk", "--rules", hearts_rules)
+    result = ok(cli("record", input=answers("", "Anna,Ben", "130", "", "", "y", "y")))
+    assert "a trick of four hearts" in result.stdout
+    [deal] = deals(cli)
+    assert deal["game_id"] == "n-01"
+    assert as_json(cli("standings", "--json"))["next"]["multiplier"] == 1  # extra_point: no multiplier
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "130", "-y"))
+    assert deals(cli)[-1]["bock"] == "deal 1, trick of four hearts"
+
+
+@pytest.mark.usefixtures("at_terminal")
+def test_the_heart_trick_is_not_asked_where_it_starts_nothing(cli: Cli) -> None:
+    start(cli)
+    result = ok(cli("record", input=answers("", "Anna,Ben", "130", "", "", "y")))
+    assert "hearts" not in result.stdout
+    assert [d["game_id"] for d in deals(cli)] == ["n-01"]
+
+
+def test_correct_keeps_or_changes_the_heart_trick(cli: Cli, hearts_rules: str) -> None:
+    start(cli, "Anna,Ben,Clara,Dirk", "--rules", hearts_rules)
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "130", "--heart-trick", "-y"))
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "130", "-y"))
+    ok(cli("correct", "1", "--re-points", "140", "-y"))  # the heart trick kept
+    assert deals(cli)[1]["bock"] == "deal 1, trick of four hearts"
+    ok(cli("correct", "1", "--no-heart-trick", "-y"))  # taken away: so is the bock it started
+    assert [d["bock"] for d in deals(cli)] == [None, None]
+
+
+def test_rules_show_prints_the_bock_and_counting_options(cli: Cli, hearts_rules: str) -> None:
+    rows = {row[0]: row[1] for row in table_rows(ok(cli("rules", "show", hearts_rules)).stdout)}
+    assert rows["bock_triggers"].startswith("['heart_trick']")
+    assert rows["bock_overlap"] == "stack  (changed)" and rows["bock_effect"] == "extra_point  (changed)"
+    assert rows["counting"] == "plus_minus"
