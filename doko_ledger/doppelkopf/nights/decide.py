@@ -300,6 +300,8 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
         raise IllegalMove(f"the first dealer must be one of the {len(players)} players")
     if not 1 <= command.match_length <= 100:
         raise IllegalMove(f"a match has 1 to 100 deals, not {command.match_length}")
+    if command.rules_name is not None and (problem := name_problem(command.rules_name)):
+        raise IllegalMove(f"the rules' name {shortened(command.rules_name, 40)!r} {problem}")
     if command.rate is not None and not _RATE.match(command.rate):
         raise IllegalMove(
             f"the money rate must be a decimal amount per point such as 0.05, not {shortened(command.rate, 20)!r}"
