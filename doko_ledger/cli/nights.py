@@ -31,15 +31,15 @@ def session_start(
     session_id: Annotated[str, typer.Argument(help="The night's id, e.g. 2026-11-28-kitchen.")],
     players: Annotated[str, typer.Option("--players", help="4 to 7 players in seat order: Anna,Ben,Clara,Dirk.")],
     dealer: Annotated[str | None, typer.Option("--dealer", help="The first dealer (default the first player).")] = None,
-    rules: Annotated[str, typer.Option("--rules", help="A preset or a house-rule file.")] = "standard",
+    rules: Annotated[str, typer.Option("--rules", help="A preset, saved house rules or a rule file.")] = "standard",
     match: Annotated[int, typer.Option("--match", help="Deals per match.")] = 8,
     rate: Annotated[str | None, typer.Option("--rate", help="Money per point, e.g. 0.05.")] = None,
     date: Annotated[str | None, typer.Option("--date", help="When it is played.")] = None,
     by: ByOption = None,
 ) -> None:
     """Start a card night (only one may be open)."""
+    from doko_ledger.cli.rules import rules_called
     from doko_ledger.doppelkopf.files import quick_entry
-    from doko_ledger.doppelkopf.files.rules_file import rules_named
     from doko_ledger.doppelkopf.nights.decide import StartNight
     from doko_ledger.doppelkopf.nights.night import Night
     from doko_ledger.ledger import Ledger
@@ -49,7 +49,8 @@ def session_start(
     first = (find_player(dealer, names) or dealer) if dealer is not None else names[0]
     if first not in names:
         raise quick_entry.EntryError(f"--dealer: {first!r} is not one of the players ({', '.join(names)})")
-    command = StartNight(session_id, names, names.index(first), rules_named(rules), match, date, rate)
+    named = rules_called(ctx, rules)
+    command = StartNight(session_id, names, names.index(first), named.rules, match, date, rate)
     Night().start(command)  # refuse a bad night before a ledger file is created for it
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         card_nights(ledger).start(command, by=recorder(by), at=now())
