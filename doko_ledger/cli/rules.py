@@ -34,13 +34,12 @@ def rules_called(ctx: typer.Context, spec: str, ledger: Ledger | None = None) ->
     """What `--rules SPEC` names: a preset, a house-rule set saved in the ledger (`ledger`, else
     the one `--db` names when it exists), or a house-rule file."""
     from doko_ledger.doppelkopf.book import house_rules
-    from doko_ledger.doppelkopf.house_rules import rules_named
-    from doko_ledger.doppelkopf.rules.ruleset import PRESETS
+    from doko_ledger.doppelkopf.house_rules import may_be_saved, rules_named
     from doko_ledger.ledger import Ledger
 
     if ledger is not None:
         return rules_named(spec, house_rules(ledger))
-    if spec in PRESETS or not _ledger_exists(ctx):
+    if not may_be_saved(spec) or not _ledger_exists(ctx):
         return rules_named(spec)
     with Ledger.open(ledger_path(ctx)) as opened:
         return rules_named(spec, house_rules(opened))

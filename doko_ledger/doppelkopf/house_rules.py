@@ -70,6 +70,11 @@ def checked_name(name: str) -> str:
     return name
 
 
+def may_be_saved(spec: str) -> bool:
+    """Whether `--rules SPEC` may name a saved set (not a preset, and a name a set may have)."""
+    return spec not in PRESETS and NAME.fullmatch(spec) is not None
+
+
 def _stream(name: str) -> str:
     return HOUSE_RULES_PREFIX + name.casefold()
 
