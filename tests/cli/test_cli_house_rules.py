@@ -17,14 +17,15 @@ FOUR = "Anna,Ben,Clara,Dirk"
 
 
 def save_kitchen(cli: Cli) -> Result:
-    return ok(
-        cli("rules", "save", "kitchen", "--set", "bock_triggers=tie,heart_trick", "--set", "bock_overlap=stack")
-    )
+    return ok(cli("rules", "save", "kitchen", "--set", "bock_triggers=tie,heart_trick", "--set", "bock_overlap=stack"))
 
 
 def test_rules_save_with_set_and_list_beside_the_presets(cli: Cli) -> None:
     said = save_kitchen(cli).stdout
-    assert "house rules kitchen saved (version 1): standard, changing bock_triggers=tie,heart_trick; bock_overlap=stack" in said
+    assert (
+        "house rules kitchen saved (version 1): standard, changing bock_triggers=tie,heart_trick; bock_overlap=stack"
+        in said
+    )
     shown = as_json(cli("rules", "list", "--json"))
     assert [p["name"] for p in shown if p["kind"] == "preset"] == list(PRESETS)
     saved = [p for p in shown if p["kind"] == "saved"]

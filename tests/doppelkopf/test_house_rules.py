@@ -78,7 +78,7 @@ def test_rules_named_takes_a_preset_then_a_saved_set_then_a_file(store: EventSto
     file = tmp_path / "house.yaml"
     file.write_text("preset: standard\ncounting: winners_only\n", encoding="utf-8")
     assert rules_named(str(file), book).rules.counting == "winners_only"
-    with pytest.raises(HouseRulesNotFound, match="no preset, house-rule set or rule file 'pub'.*saved: kitchen"):
+    with pytest.raises(HouseRulesNotFound, match=r"no preset, house-rule set or rule file 'pub'.*saved: kitchen"):
         rules_named("pub", book)
     with pytest.raises(HouseRulesNotFound, match="no preset, house-rule set or rule file 'kitchen'"):
         rules_named("kitchen")  # no ledger given: only presets and files

@@ -58,7 +58,9 @@ def test_the_groups_come_in_order_and_none_is_empty() -> None:
         ("computer_seats", "seats", SEAT_PAIRS, (None, None)),
     ],
 )
-def test_each_option_says_what_it_takes(name: str, kind: str, choices: tuple[object, ...], bounds: tuple[int, int]) -> None:
+def test_each_option_says_what_it_takes(
+    name: str, kind: str, choices: tuple[object, ...], bounds: tuple[int, int]
+) -> None:
     entry = option(name)
     assert (entry.kind, entry.choices, (entry.lowest, entry.highest)) == (kind, choices, bounds)
 
@@ -75,7 +77,10 @@ def test_the_seat_choices_are_none_or_a_pair_the_rule_set_takes() -> None:
         ({"with_nines": "false"}, {"with_nines": False}),
         ({"schweinchen": "yes"}, {"schweinchen": True}),
         ({"bock_triggers": "tie,heart_trick"}, {"bock_triggers": ["tie", "heart_trick"]}),
-        ({"bock_overlap": "stack", "bock_effect": "extra_point"}, {"bock_overlap": "stack", "bock_effect": "extra_point"}),
+        (
+            {"bock_overlap": "stack", "bock_effect": "extra_point"},
+            {"bock_overlap": "stack", "bock_effect": "extra_point"},
+        ),
         ({"counting": "losers_only"}, {"counting": "losers_only"}),
         ({"bock_multiplier": "3"}, {"bock_multiplier": 3}),
         ({"computer_seats": "0,2"}, {"computer_seats": [0, 2]}),
