@@ -34,7 +34,7 @@ class HouseRulesSaved(Event):
     request_id: str | None = None
 
 
-class HouseRulesNotFound(RuleSetError, LookupError):
+class HouseRulesNotFound(RuleSetError):
     """No preset, saved house-rule set or rule file of that name."""
 
 
@@ -135,9 +135,9 @@ def _saved(saved: HouseRulesSaved, envelope: Envelope) -> HouseRules:
     return HouseRules(saved.name, saved.rules, envelope.version, envelope.recorded_by, envelope.recorded_at)
 
 
-def rules_named(spec: str, saved: HouseRulesBook | None = None) -> NamedRules:
-    """The rules `--rules SPEC` names: a preset, else a saved house-rule set (of `saved`), else a
-    house-rule file by its path."""
+def rules_named(spec: str, saved: HouseRulesBook | None = None, *, files: bool = True) -> NamedRules:
+    """The rules `--rules SPEC` names: a preset, else a saved house-rule set (of `saved`), else
+    (with `files`: never for what a client sends over the network) a house-rule file by its path."""
     from doko_ledger.doppelkopf.files import rules_file
 
     if spec in PRESETS:
@@ -146,9 +146,11 @@ def rules_named(spec: str, saved: HouseRulesBook | None = None) -> NamedRules:
     if found is not None:
         return NamedRules(found.rules, found.name)
     path = Path(spec)
-    if path.suffix in (".yaml", ".yml") or path.exists():
+    if files and (path.suffix in (".yaml", ".yml") or path.exists()):
         return NamedRules(rules_file.load(path))
     known = "" if saved is None or not saved.names() else f"; saved: {', '.join(saved.names())}"
+    if not files:
+        raise HouseRulesNotFound(f"no preset or house-rule set {spec[:60]!r} (presets: {', '.join(PRESETS)}{known})")
     raise HouseRulesNotFound(
         f"no preset, house-rule set or rule file {spec[:60]!r} (presets: {', '.join(PRESETS)}{known}; or a .yaml file)"
     )

@@ -12,11 +12,15 @@ from urllib.parse import quote
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.doppelkopf.book import card_nights, house_rules
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
+from doko_ledger.doppelkopf.house_rules import NamedRules
 from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, DealChanged
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, NIGHT_ID_TAKES
+from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.page import NightPage
+from doko_ledger.doppelkopf.rules.options import changes_text
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
 from doko_ledger.errors import DokoError
@@ -52,7 +56,8 @@ page's template gives each: registered by the game's web module (`web/doudizhu.p
 # -- home and joining -------------------------------------------------------------------------
 
 
-def _home(ledger: Ledger) -> dict[str, Any]:
+def _home(ledger: Ledger, rules: NamedRules | None = None) -> dict[str, Any]:
+    """The home page: the nights, and the start form with `rules` (default the standard preset)."""
     nights = card_nights(ledger)
     ids = nights.session_ids()
     open_ids = set(nights.open_ids())
@@ -61,12 +66,16 @@ def _home(ledger: Ledger) -> dict[str, Any]:
     names: list[str] = []
     for view in listed:
         names += [p for p in view["players"] if p not in names]
-    rules = [(sid, nights.state(sid).rules) for sid in ids]
+    shown = rules or NamedRules(preset("standard"))
     return {
         "nights": listed,
         "open_ids": open_ids,
         "known_names": names,
-        "rules_choices": forms.rules_choices(rules),
+        "rules_choices": forms.rules_choices(house_rules(ledger).list(), _nights_rules(ledger)),
+        "rule_groups": forms.option_groups(shown.rules),
+        "rules_changes": changes_text(shown.rules),
+        "rules_preset": shown.rules.preset,
+        "request_id": forms.request_id(),
         **{name: section(ledger) for name, section in HOME_SECTIONS.items()},
         "max_players": MAX_PLAYERS,
         "night_id_takes": NIGHT_ID_TAKES,
@@ -87,15 +96,44 @@ def home(request: Request, closed: str | None = None) -> Response:
         return render(request, "home.html", _home(ledger) | {"closed": closed})
 
 
+def _nights_rules(ledger: Ledger) -> list[tuple[str, RuleSet]]:
+    nights = card_nights(ledger)
+    return [(sid, nights.state(sid).rules) for sid in nights.session_ids()]
+
+
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
-    with open_ledger(request, writing=True) as ledger:
-        rules = [(sid, card_nights(ledger).state(sid).rules) for sid in card_nights(ledger).session_ids()]
+    """Start a night under the rules chosen (a preset, saved house rules) with the options the
+    form changed; `choose` shows the chosen rules' options, `save` only saves them as house
+    rules; a name in `save_as` saves them before the night starts."""
+    action = post.get("action")
+    with open_ledger(request, writing=action != "choose") as ledger:
+        typed = dict(post.form) | {"save_as": ""}
+        named = None
         try:
-            command = forms.start_command(post, rules)
+            named = forms.chosen_rules(post, house_rules(ledger), _nights_rules(ledger))
+            if action != "choose":
+                named = forms.rules_of(post, named)
+            if action == "choose":
+                return render(request, "home.html", _home(ledger, named) | {"typed": typed})
+            save_as = post.get("save_as")
+            if action == "save" and not save_as:
+                raise EntryError("name the house rules to save them (e.g. kitchen)")
+            command = None if action == "save" else forms.start_command(post, named.rules)
+            if save_as:
+                if command is not None:
+                    Night().start(command)  # refuse a bad night before its rules are saved
+                saved = house_rules(ledger).save(
+                    save_as, named.rules, by=post.by, at=now(), request_id=forms.posted_request_id(post)
+                )
+                named = NamedRules(saved.rules, saved.name)
+                typed["rules"] = f"saved:{saved.name}"
+            if command is None:
+                context = _home(ledger, named) | {"typed": typed, "rules_saved": named.name}
+                return render(request, "home.html", context)
             card_nights(ledger).start(command, by=post.by, at=now())
         except DokoError as exc:
-            context = _home(ledger) | {"start_error": str(exc), "typed": dict(post.form)}
+            context = _home(ledger, named) | {"start_error": str(exc), "typed": dict(post.form)}
             return render(request, "home.html", context, status=status_of(exc))
     return RedirectResponse(f"/nights/{command.session_id}", status_code=303)
 

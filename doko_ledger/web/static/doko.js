@@ -36,6 +36,13 @@
     if (event.target === points()) showKontra();
   });
 
+  // Choosing other rules to start from shows their options (the form's "Show its options").
+  document.addEventListener("change", function (event) {
+    var choose = event.target.dataset && event.target.dataset.choose;
+    var button = choose && document.getElementById(choose);
+    if (button) button.click();
+  });
+
   function notice(text) {
     var box = document.getElementById("live-notice");
     if (!box || !text) return;
