@@ -53,9 +53,9 @@ def place_of(db: Database, game_id: str) -> DealPlace | None:
     read models keep no bock round for): one look-up by primary key in `games` and `scores`."""
     if DOPPELKOPF_TABLE not in db.table_names():
         return None
-    columns = ("night", "deal", "status", "corrected_by", "replaces", "multiplier", "bock")
+    columns = ("night", "deal", "status", "corrected_by", "replaces", "multiplier", "bock", "bock_extra")
     row = db.execute(
-        f"SELECT g.night, g.deal, g.status, g.corrected_by, g.replaces, s.multiplier, s.bock"
+        f"SELECT g.night, g.deal, g.status, g.corrected_by, g.replaces, s.multiplier, s.bock, s.bock_extra"
         f" FROM {DOPPELKOPF_TABLE} g JOIN scores s ON s.game_id = g.game_id WHERE g.game_id = ?",
         [game_id],
     ).fetchone()

@@ -16,8 +16,9 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
   cause.
 - `scores`: game_id, rules (preset), winner (re, kontra or null), value (what
   each winner gets; Re's net when nobody wins), lone, note, and one column per
-  seat: seat0..seat3 with the player's name in player0..player3; multiplier and
-  bock (what started the bock round) for a card night's deal in a bock round.
+  seat: seat0..seat3 with the player's name in player0..player3; multiplier,
+  bock_extra (the game points `bock_effect: extra_point` adds) and bock (the rounds
+  in force and what started them) for a card night's deal in a bock round.
 - `score_lines`: game_id, number, item, party, points, factor, special, cause.
 
 Only streams that start with a Doppelkopf `GameStarted` are Doppelkopf games; another
@@ -100,6 +101,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         *(f"{column}{seat}" for seat in range(4) for column in ("player", "seat")),
         "multiplier",
         "bock",
+        "bock_extra",
     ),
     "score_lines": ("game_id", "number", "item", "party", "points", "factor", "special", "cause"),
 }
@@ -128,16 +130,17 @@ class GamesProjection:
     later deal's bock round away)."""
 
     name = "games-v2"
-    """v2: the night's columns; a ledger with v1 tables folds them again on its next read."""
+    """v2: the night's columns (and since, `scores.bock_extra`); a ledger with older tables folds
+    them again on its next read."""
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
     tables: Mapping[str, tuple[str, ...]] = KEYS
 
     def create(self, db: Database) -> None:
-        if "games" in db.table_names() and "status" not in db.columns("games"):
+        if "games" in db.table_names() and _older(db):
             self.drop(db)  # the tables of an older version: folded again from the log
-            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name = 'games'")
+            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', ?)", [self.name])
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS games (
@@ -168,7 +171,7 @@ class GamesProjection:
                 lone BIGINT NOT NULL, note TEXT NOT NULL,
                 player0 TEXT NOT NULL, seat0 BIGINT NOT NULL, player1 TEXT NOT NULL, seat1 BIGINT NOT NULL,
                 player2 TEXT NOT NULL, seat2 BIGINT NOT NULL, player3 TEXT NOT NULL, seat3 BIGINT NOT NULL,
-                multiplier BIGINT NOT NULL, bock TEXT
+                multiplier BIGINT NOT NULL, bock TEXT, bock_extra BIGINT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS score_lines (
                 game_id TEXT NOT NULL, number BIGINT NOT NULL, item TEXT NOT NULL, party TEXT,
@@ -200,6 +203,12 @@ class GamesProjection:
             if rows[table]:
                 # plain executemany of tuples: projection rows are many and uniform
                 db.executemany(_INSERT[table], rows[table])
+
+
+def _older(db: Database) -> bool:
+    """The read models were written by an older version: without the night's columns or
+    `scores.bock_extra`."""
+    return "status" not in db.columns("games") or "bock_extra" not in db.columns("scores")
 
 
 def _delete_stale(db: Database, ids: list[str]) -> None:
@@ -397,6 +406,7 @@ def score_row(result: GameScore) -> Row:
         *seats,
         1 if result.bock is None else result.bock.multiplier,
         None if result.bock is None else result.bock.cause,
+        0 if result.bock is None else result.bock.extra,
     )
 
 

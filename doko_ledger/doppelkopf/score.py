@@ -9,7 +9,7 @@ from doko_ledger.doppelkopf.game.parties import Parties, soloist, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.rules.announcements import Party
-from doko_ledger.doppelkopf.rules.bock import Bock, multiplied
+from doko_ledger.doppelkopf.rules.bock import Bock, bocked
 from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import Score, score
@@ -82,7 +82,8 @@ def score_game(
     in scores nothing; penalties are added (a severe one replaces the game's score).
     `parties`, `won` and `tricks`: `true_parties(state)`, `state.points_won()` and
     `state.tricks_won()`, when the caller has them already. `place`: the game's place in its
-    card night; a bock round multiplies every player's points, penalties included, as the
+    card night; its bock (docs/rules.md §9) multiplies every player's points, penalties
+    included, or adds game points to the winners' value (`bock_effect: extra_point`), as the
     night's standings do, and is the derivation's last line.
     """
     rules = rules or state.rules
@@ -102,21 +103,29 @@ def score_game(
     )
     extra = [sum(line.points[s] for line in lines) for s in range(4)] if lines else [0, 0, 0, 0]
     void = state.void
+    bock = None if place is None else place.bock
     if void or state.abandoned is not None:
         note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
-        points = multiplied(extra, _multiplier(place))
+        points = bocked(extra, bock, (None,) * 4, None, False)  # nobody won: a multiplier only
         return GameScore(state.game_id, state.players, rules, None, points, note, lines, lone is not None, place)
     parties = true_parties(state) if parties is None else parties
     result = score(deal_facts(state, parties, won, tricks), rules)
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
     deltas = result.deltas(re_seats, range(4))
-    factor = _multiplier(place)
-    total = multiplied([deltas[s] + extra[s] for s in range(4)], factor)
-    if place is not None and place.bock is not None and factor != 1:
-        result = replace(result, lines=(*result.lines, place.bock.line()), re_value=result.re_value * factor)
+    total = bocked([deltas[s] + extra[s] for s in range(4)], bock, parties, result.winner, result.lone)
+    if bock is not None:
+        result = _in_bock(result, bock)
     return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None, place)
 
 
-def _multiplier(place: DealPlace | None) -> int:
-    """The multiplier of the bock round the game is played in (docs/rules.md §9), 1 outside bock."""
-    return 1 if place is None or place.bock is None else place.bock.multiplier
+def _in_bock(result: Score, bock: Bock) -> Score:
+    """The score with its bock as the last line (docs/rules.md §9): the value multiplied, or
+    grown by the extra game points for the winners (nothing when nobody won)."""
+    if bock.extra:
+        if result.winner is None:
+            return replace(result, lines=(*result.lines, bock.line()))
+        re_extra = bock.extra if result.winner is Party.RE else -bock.extra
+        return replace(result, lines=(*result.lines, bock.line(result.winner)), re_value=result.re_value + re_extra)
+    if bock.multiplier == 1:
+        return result
+    return replace(result, lines=(*result.lines, bock.line()), re_value=result.re_value * bock.multiplier)

@@ -1,4 +1,6 @@
-"""Deciding what may happen to a card night: start, add a deal, void, correct, close."""
+"""Deciding what may happen to a card night: start, add a deal, void, correct, close; and the
+changes between deals: a player joins or leaves, the rules change, bock is declared by hand,
+a change is taken back."""
 
 from __future__ import annotations
 
@@ -8,21 +10,27 @@ from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.nights.events import (
+    BockDeclared,
+    ChangeTakenBack,
     DealAdded,
     DealCorrected,
     DealVoided,
     NightEvent,
+    PlayerJoined,
+    PlayerLeft,
+    RulesChanged,
     SessionClosed,
     SessionStarted,
 )
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
 from doko_ledger.doppelkopf.nights.schedule import Schedule
-from doko_ledger.doppelkopf.nights.state import NightState
+from doko_ledger.doppelkopf.nights.state import Change, NightState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.names import normalized, table_problem
+from doko_ledger.names import find_player, name_problem, normalized, table_problem
 from doko_ledger.numbers import shortened
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 7
+MAX_BOCK_ROUNDS = 3
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 NIGHT_ID_TAKES = "letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit"
 """What a night's id may hold, in words (for the start form's hint too)."""
@@ -38,6 +46,7 @@ class StartNight:
     match_length: int = 8
     played_on: str | None = None
     rate: str | None = None
+    rules_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +79,61 @@ class CloseNight:
     pass
 
 
-NightCommand = StartNight | AddDeal | VoidDeal | CorrectDeal | CloseNight
+@dataclass(frozen=True, slots=True)
+class JoinTable:
+    """`player` sits down from the next deal, after `after` (None: after the last seat)."""
+
+    player: str
+    after: str | None = None
+    request_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveTable:
+    player: str
+    request_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRules:
+    rules: RuleSet
+    name: str | None = None
+    request_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareBock:
+    """Bock by hand: `rounds` rounds declared by `by` for `reason`; `game_id`: with the night's
+    last deal (it goes when that deal is taken back), None: from the next deal."""
+
+    by: str
+    reason: str = ""
+    rounds: int = 1
+    game_id: str | None = None
+    request_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBackChange:
+    """Take back the change made at stream version `version` (only the newest entry)."""
+
+    version: int
+    reason: str = "undone"
+    request_id: str | None = None
+
+
+NightCommand = (
+    StartNight
+    | AddDeal
+    | VoidDeal
+    | CorrectDeal
+    | CloseNight
+    | JoinTable
+    | LeaveTable
+    | ChangeRules
+    | DeclareBock
+    | TakeBackChange
+)
 
 
 def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list[NightEvent]:
@@ -88,6 +151,12 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
         case VoidDeal(game_id=game_id, reason=reason, request_id=request_id):
             if game_id not in state.deals:
                 raise IllegalMove(f"{game_id!r} is not a deal of session {state.session_id!r}")
+            later = state.timeline[state.timeline.index(game_id) + 1 :]
+            change = next((e for e in later if isinstance(e, Change) and e.game_id != game_id), None)
+            if change is not None:
+                raise IllegalMove(
+                    f"the night changed after deal {state.deals.index(game_id) + 1}: take back that change first"
+                )
             return [DealVoided(game_id, reason, request_id)]
         case CorrectDeal(game_id=game_id, outcome=outcome, reason=reason):
             if game_id not in state.deals:
@@ -97,7 +166,7 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
                 raise IllegalMove(f"the corrected deal must have the same players: {', '.join(row.playing)}")
             later = row.number < len(schedule.rows)
             moves_dealer = row.outcome.abandoned != outcome.abandoned or (
-                state.rules.compulsory_solo and row.outcome.solo_by != outcome.solo_by
+                row.rules.compulsory_solo and row.outcome.solo_by != outcome.solo_by
             )
             if later and moves_dealer:
                 raise IllegalMove(
@@ -107,7 +176,108 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
             return [DealCorrected(game_id, outcome.game_id, reason, command.request_id)]
         case CloseNight():
             return [SessionClosed()]
+        case TakeBackChange():
+            return [_take_back(state, command)]
+        case JoinTable() | LeaveTable() | ChangeRules() | DeclareBock():
+            _check_between_deals(schedule)
+            return [_change(state, command, schedule)]
     raise IllegalMove(f"unknown command {command!r}")
+
+
+def _check_between_deals(schedule: Schedule) -> None:
+    """A change comes between two deals: refused while a deal is being played card by card."""
+    last = schedule.rows[-1] if schedule.rows else None
+    if last is not None and not (last.outcome.finished or last.outcome.abandoned):
+        raise IllegalMove(
+            f"deal {last.number} is still being played card by card: finish it (or take it back) before the night changes"
+        )
+
+
+def _change(
+    state: NightState, command: JoinTable | LeaveTable | ChangeRules | DeclareBock, schedule: Schedule
+) -> NightEvent:
+    match command:
+        case JoinTable():
+            return _join(state, command)
+        case LeaveTable():
+            return _leave(state, command)
+        case ChangeRules():
+            if command.name is not None and (problem := name_problem(command.name)):
+                raise IllegalMove(f"the rules' name {shortened(command.name, 40)!r} {problem}")
+            if command.rules == state.rules:
+                raise IllegalMove("these are the rules in force already: nothing changes")
+            return RulesChanged(command.rules, command.name, command.request_id)
+        case DeclareBock():
+            return _declare(state, command, schedule)
+
+
+def _join(state: NightState, command: JoinTable) -> PlayerJoined:
+    player = normalized(command.player)
+    player = find_player(player, state.everyone) or player
+    if state.seating.seated(player):
+        raise IllegalMove(f"{player} is already at the table")
+    problem = table_problem((*state.everyone, player) if player not in state.everyone else state.everyone)
+    if problem:
+        raise IllegalMove(problem)
+    if state.table_size >= MAX_PLAYERS:
+        raise IllegalMove(
+            f"{player} cannot join: {MAX_PLAYERS} players are at the table already, and a card night has 4 to 7"
+        )
+    after = None
+    if command.after is not None:
+        after = find_player(command.after, state.players)
+        if after is None:
+            raise IllegalMove(
+                f"{shortened(command.after, 40)!r} is not at the table ({', '.join(state.players)}), so nobody joins after them"
+            )
+    return PlayerJoined(player, after, command.request_id)
+
+
+def _leave(state: NightState, command: LeaveTable) -> PlayerLeft:
+    player = find_player(command.player, state.players)
+    if player is None:
+        gone = find_player(command.player, state.everyone)
+        if gone is not None:
+            raise IllegalMove(f"{gone} has left the table already")
+        raise IllegalMove(f"{shortened(command.player, 40)!r} is not at the table ({', '.join(state.players)})")
+    if state.table_size <= MIN_PLAYERS:
+        raise IllegalMove(
+            f"{player} cannot leave: that would leave {state.table_size - 1} players, and a card night has 4 to 7"
+        )
+    return PlayerLeft(player, command.request_id)
+
+
+def _declare(state: NightState, command: DeclareBock, schedule: Schedule) -> BockDeclared:
+    if not 1 <= command.rounds <= MAX_BOCK_ROUNDS:
+        raise IllegalMove(f"bock is declared for 1 to {MAX_BOCK_ROUNDS} rounds at once, not {command.rounds}")
+    by = normalized(command.by)
+    problem = name_problem(by)
+    if problem:
+        raise IllegalMove(f"who declares bock: {shortened(by, 40)!r} {problem}")
+    by = find_player(by, state.everyone) or by
+    reason = normalized(command.reason)
+    problem = name_problem(reason) if reason else None
+    if problem:
+        raise IllegalMove(f"the reason {shortened(reason, 40)!r} {problem}")
+    if command.game_id is not None:
+        last = state.timeline[-1] if state.timeline else None
+        bound_to_last = isinstance(last, Change) and last.game_id == command.game_id
+        if not state.deals or command.game_id != state.deals[-1] or not (last == command.game_id or bound_to_last):
+            raise IllegalMove(
+                f"bock comes with the deal just recorded (deal {len(schedule.rows)}), not with {command.game_id!r}:"
+                " declare it without a deal to start from the next deal"
+            )
+    return BockDeclared(by, reason, command.rounds, command.game_id, command.request_id)
+
+
+def _take_back(state: NightState, command: TakeBackChange) -> ChangeTakenBack:
+    last = state.last_entry
+    if not isinstance(last, Change) or last.version != command.version:
+        raise IllegalMove(
+            f"the change at version {command.version} of session {state.session_id!r} is not the newest entry:"
+            " only the newest deal or change is taken back"
+        )
+    return ChangeTakenBack(command.version, command.reason, command.request_id)
 
 
 def _start(state: NightState, command: StartNight) -> SessionStarted:
@@ -140,6 +310,7 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
         command.match_length,
         command.played_on,
         command.rate,
+        command.rules_name,
     )
 
 

@@ -18,18 +18,22 @@ from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, SummaryRecor
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.nights.decide import (
     AddDeal,
+    ChangeRules,
     CloseNight,
     CorrectDeal,
+    DeclareBock,
+    JoinTable,
+    LeaveTable,
     NightCommand,
     StartNight,
+    TakeBackChange,
     VoidDeal,
     decide,
 )
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome, deal_outcome
 from doko_ledger.doppelkopf.nights.place import DealPlace, deal_places
-from doko_ledger.doppelkopf.nights.schedule import Course, Schedule
-from doko_ledger.doppelkopf.nights.state import NightState, evolve
-from doko_ledger.doppelkopf.rules.bock import Bock
+from doko_ledger.doppelkopf.nights.schedule import Course, Schedule, steps
+from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, evolve
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
 from doko_ledger.names import find_player
@@ -52,7 +56,8 @@ class Night:
     """Every session event, stored and new."""
     _outcomes: dict[str, tuple[GameState, DealOutcome]] = field(default_factory=dict, repr=False)
     _course: Course | None = field(default=None, repr=False)
-    _folded: tuple[list[str], list[GameState]] = field(default_factory=lambda: ([], []), repr=False)
+    _folded: list[Entry | GameState] = field(default_factory=list, repr=False)
+    """The steps folded into `_course`, each deal's game id followed by its game as folded."""
 
     @classmethod
     def load(cls, session_events: Sequence[Any], games: Mapping[str, Sequence[Any]]) -> Night:
@@ -76,28 +81,32 @@ class Night:
         return [self.outcome(g) for g in self.state.deals]
 
     def schedule(self) -> Schedule:
-        """The night's course so far (`plan`); extended by the deals added since it was last
-        derived, so recording a night deal by deal stays linear."""
+        """The night's course so far (`plan`); extended by the deals and changes added since it
+        was last derived, so recording a night deal by deal stays linear."""
         state, course = self.state, self._course
-        ids, games = self._folded
-        before = state.deals[: len(ids)]
+        folded = [x for step in steps(state) for x in ((step, self.games[step]) if isinstance(step, str) else (step,))]
+        done = self._folded
+        same_start = course is not None and (
+            course.state.started,
+            course.state.starting,
+            course.state.first_rules,
+            course.state.first_dealer,
+            course.state.match_length,
+        ) == (state.started, state.starting, state.first_rules, state.first_dealer, state.match_length)
+        prefix = folded[: len(done)]
         if (
             course is None
-            or course.state.started != state.started
-            or course.state.players != state.players
-            or course.state.rules != state.rules
-            or course.state.first_dealer != state.first_dealer
-            or course.state.match_length != state.match_length
-            or len(before) < len(ids)
-            or ids != list(before)
-            or games != list(map(self.games.__getitem__, before))
+            or not same_start
+            or len(prefix) < len(done)
+            or any(a is not b and (isinstance(a, GameState) or a != b) for a, b in zip(prefix, done, strict=True))
         ):
-            course, ids, games = Course(state), [], []
-            self._folded = ids, games
-        for game_id in state.deals[len(ids) :]:
-            course.add(self.outcome(game_id))
-            ids.append(game_id)
-            games.append(self.games[game_id])
+            course, done = Course(state), []
+        for step in folded[len(done) :]:
+            if isinstance(step, str):
+                course.add(self.outcome(step))
+            elif isinstance(step, Change):
+                course.apply(step)
+        self._folded = folded
         self._course = course
         return course.schedule()
 
@@ -111,7 +120,7 @@ class Night:
         """Where each game the night names stands (`deal_places`): its deal number, in force,
         voided or corrected, and its bock round (from `schedule`, the night's own when not given)."""
         rows = (schedule or self.schedule()).rows
-        bock = {row.game_id: Bock(row.multiplier, row.bock) for row in rows if row.multiplier > 1}
+        bock = {row.game_id: row.bock_round for row in rows if row.bock_round is not None}
         return deal_places(self.state.session_id, self.history, bock)
 
     def start(self, command: StartNight) -> None:
@@ -192,6 +201,7 @@ class Night:
         self.new_games[game_id] = events
 
     def void_last(self, reason: str = "undone", *, request_id: str | None = None) -> str:
+        """Take back the last deal (with a bock declared with it)."""
         if not self.state.deals:
             raise IllegalMove(f"session {self.state.session_id!r} has no deal to take back")
         game_id = self.state.deals[-1]
@@ -254,3 +264,8 @@ class Night:
 
     def close(self) -> None:
         self._apply(CloseNight())
+
+    def change(self, command: JoinTable | LeaveTable | ChangeRules | DeclareBock | TakeBackChange) -> Any:
+        """Decide a change of the night (in force from the next deal) and return its event."""
+        self._apply(command)
+        return self.new_session_events[-1]

@@ -57,8 +57,17 @@ class DealPlace:
             "status": self.status,
             "corrected_by": self.corrected_by,
             "replaces": self.replaces,
-            "bock": None if self.bock is None else {"multiplier": self.bock.multiplier, "cause": self.bock.cause},
+            "bock": None if self.bock is None else _bock_view(self.bock),
         }
+
+
+def _bock_view(bock: Bock) -> dict[str, object]:
+    """A deal's bock for scripts: the multiplier and the cause, and the extra game points
+    where `bock_effect` is `extra_point`."""
+    view: dict[str, object] = {"multiplier": bock.multiplier, "cause": bock.cause}
+    if bock.extra:
+        view["extra"] = bock.extra
+    return view
 
 
 def deal_marks(status: str | None, corrected_by: str | None, replaces: str | None) -> str:
@@ -104,11 +113,11 @@ def deal_places(session_id: str, history: Iterable[Any], bock: Mapping[str, Bock
 
 def stored_place(row: Mapping[str, Any]) -> DealPlace | None:
     """A game's place as the read models keep it: a `games` row's night, deal, status,
-    corrected_by and replaces, and its bock round where the row has the `scores` columns
-    multiplier and bock; None for a game of no night."""
+    corrected_by and replaces, and its bock where the row has the `scores` columns multiplier,
+    bock and bock_extra; None for a game of no night."""
     if row.get("night") is None:
         return None
-    multiplier = int(row.get("multiplier") or 1)
-    bock = Bock(multiplier, str(row["bock"])) if multiplier > 1 else None
+    multiplier, extra = int(row.get("multiplier") or 1), int(row.get("bock_extra") or 0)
+    bock = Bock(multiplier, str(row["bock"]), extra) if multiplier > 1 or extra else None
     night, deal, status = str(row["night"]), int(row["deal"]), str(row["status"])
     return DealPlace(night, deal, status, row["corrected_by"], row["replaces"], bock)

@@ -1,8 +1,10 @@
-"""The course of a card night, derived from its deals (docs/rules.md §9): who deals, who sits out,
-matches and rounds, bock rounds, and a tournament's compulsory and forced solos.
+"""The course of a card night, derived from its timeline (docs/rules.md §9): who deals and who
+sits out from the seating in force at each deal, the rules in force at each deal, matches and
+rounds, bock rounds (triggered and declared by hand), a tournament's compulsory and forced
+solos, and each deal's row on the sheet under the counting in force.
 
-Nothing here is stored: voiding or correcting a deal changes the outcomes and so
-everything after it (a bock round a voided deal caused disappears).
+Nothing here is stored: voiding or correcting a deal, or taking back a change, changes the
+timeline and so everything after it (a bock round a voided deal caused disappears).
 """
 
 from __future__ import annotations
@@ -10,9 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from doko_ledger.doppelkopf.nights.events import BockDeclared, PlayerJoined, PlayerLeft, RulesChanged
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
-from doko_ledger.doppelkopf.nights.state import NightState
-from doko_ledger.doppelkopf.rules.bock import BockCause, BockRounds, multiplied
+from doko_ledger.doppelkopf.nights.seating import Seating
+from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, moved
+from doko_ledger.doppelkopf.rules.bock import Bock, BockCause, BockRounds, bocked, parties_at
+from doko_ledger.doppelkopf.rules.counting import sheet_points
+from doko_ledger.doppelkopf.rules.ruleset import Counting, RuleSet
 
 TABLE = 4
 
@@ -27,10 +33,26 @@ def playing(players: Sequence[str], dealer: int) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class NightChangeRow:
+    """A change of the night in force: the deal it took effect at (`deal`, the next deal when
+    it was made), what it is (`kind`: join, leave, rules, bock), in words, and its stream
+    version (what undo names)."""
+
+    version: int
+    deal: int
+    kind: str
+    words: str
+
+    def view(self) -> dict[str, object]:
+        return {"version": self.version, "from_deal": self.deal, "kind": self.kind, "words": self.words}
+
+
+@dataclass(frozen=True, slots=True)
 class DealRow:
-    """One deal of the night with everything derived about it; `deltas` include the bock
-    multiplier, `bock` says what started the bock round the deal is played in ("deal 3, lost
-    solo"; empty outside bock), and `totals` are the running totals after it."""
+    """One deal of the night with everything derived about it: `rules` in force at it,
+    `bock_round` the bock round(s) it is played in (None outside bock), `deltas` its points with
+    bock, `sheet` those points under the counting in force, `totals` the running sheet totals
+    after it (everyone who sat so far), and `changes` the changes that took effect at it."""
 
     number: int
     game_id: str
@@ -39,15 +61,27 @@ class DealRow:
     sitting_out: tuple[str, ...]
     match: int
     round: int
-    multiplier: int
-    bock: str
+    bock_round: Bock | None
     counts: bool
     compulsory: bool
     forced: bool
     bock_rounds_started: int
     deltas: dict[str, int]
+    sheet: dict[str, int]
     totals: dict[str, int]
     outcome: DealOutcome
+    rules: RuleSet
+    changes: tuple[str, ...] = ()
+
+    @property
+    def multiplier(self) -> int:
+        """The bock multiplier of the deal (1 outside bock, and with `extra_point`)."""
+        return 1 if self.bock_round is None else self.bock_round.multiplier
+
+    @property
+    def bock(self) -> str:
+        """What started the bock rounds the deal is played in ("deal 3, lost solo"; empty outside bock)."""
+        return "" if self.bock_round is None else self.bock_round.cause
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +95,10 @@ class NextDeal:
     multiplier: int
     forced_solo_by: tuple[str, ...]
     over: bool
+    sitting_out: tuple[str, ...] = ()
+    bock: Bock | None = None
+    changes: tuple[str, ...] = ()
+    """The changes that take effect at the next deal, in words."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,48 +109,166 @@ class Schedule:
     counted: int
     bock_deals_left: int
     bock_causes: tuple[BockCause, ...] = ()
-    """Why bock is in force or queued after the last deal (`BockRounds.causes`)."""
+    """The bock rounds in force and queued after the last deal (`BockRounds.causes`)."""
+    rules: RuleSet = RuleSet()
+    """The rules in force for the next deal."""
+    seating: tuple[str, ...] = ()
+    """Who is at the table for the next deal, in seat order."""
+    everyone: tuple[str, ...] = ()
+    """Every player who sat at the table this night, in seat order."""
+    changes: tuple[NightChangeRow, ...] = ()
+    """The night's changes in force, in order."""
+
+    @property
+    def counting(self) -> Counting:
+        """How the sheet counts from the next deal on."""
+        return self.rules.counting
 
 
-def _owed(state: NightState, solos: set[str]) -> tuple[str, ...]:
-    if not state.rules.compulsory_solo:
+def _owed(rules: RuleSet, players: Sequence[str], solos: set[str]) -> tuple[str, ...]:
+    if not rules.compulsory_solo:
         return ()
-    return tuple(p for p in state.players if p not in solos)
+    return tuple(p for p in players if p not in solos)
 
 
-def _forced(state: NightState, counted: int, owed: tuple[str, ...]) -> bool:
+def _forced(rules: RuleSet, counted: int, owed: tuple[str, ...]) -> bool:
     """A tournament's owed solos are due now (`after_deals`: after the counted deals; `when_owed`, the DDV's: when
     the deals left equal the solos owed)."""
     if not owed:
         return False
-    left = state.rules.tournament_deals - counted
-    if state.rules.forced_solos == "when_owed":
+    left = rules.tournament_deals - counted
+    if rules.forced_solos == "when_owed":
         return left <= len(owed)
     return left <= 0
 
 
+def steps(state: NightState) -> list[Entry]:
+    """The timeline as the course folds it: a bock declared with a deal right after that deal."""
+    bound: dict[str, list[Change]] = {}
+    for entry in state.timeline:
+        if isinstance(entry, Change) and entry.game_id is not None:
+            bound.setdefault(entry.game_id, []).append(entry)
+    out: list[Entry] = []
+    for entry in state.timeline:
+        if isinstance(entry, str):
+            out.append(entry)
+            out.extend(bound.get(entry, ()))
+        elif entry.game_id is None:
+            out.append(entry)
+    return out
+
+
 def plan(state: NightState, outcomes: Sequence[DealOutcome]) -> Schedule:
-    """Fold the night's deal outcomes into the schedule, in order."""
+    """Fold the night's timeline into the schedule, in order (`outcomes`: its deals' outcomes)."""
     course = Course(state)
-    for outcome in outcomes:
-        course.add(outcome)
+    by_id = {o.game_id: o for o in outcomes}
+    for entry in steps(state):
+        if isinstance(entry, str):
+            course.add(by_id[entry])
+        else:
+            course.apply(entry)
     return course.schedule()
 
 
-class Course:
-    """The fold behind `plan`, one deal at a time: a night that grows by a deal extends its
-    course instead of folding every deal again."""
+def change_words(event: object, seating: Seating, rules: RuleSet) -> tuple[str, str]:
+    """A change's kind and what it does, in words ("Erik joins after Anna"), given the seating and
+    the rules in force before it."""
+    if isinstance(event, PlayerJoined):
+        after = event.after if event.after is not None else seating.present[-1]
+        again = " again" if event.player in seating.ring else ""
+        return "join", f"{event.player} joins{again} after {after}"
+    if isinstance(event, PlayerLeft):
+        return "leave", f"{event.player} leaves"
+    if isinstance(event, RulesChanged):
+        return "rules", "the rules change" + (f" to {event.name}" if event.name else "") + rules_difference(rules, event.rules)
+    if isinstance(event, BockDeclared):
+        why = f" ({event.reason})" if event.reason else ""
+        rounds = f": {event.rounds} rounds" if event.rounds > 1 else ""
+        return "bock", f"bock declared by {event.by}{why}{rounds}"
+    return "change", str(event)
 
-    __slots__ = ("_bock", "_counted", "_dealer", "_rows", "_solos", "_totals", "outcomes", "state")
+
+def rules_difference(before: RuleSet, after: RuleSet) -> str:
+    """": counting winners_only, bock_triggers [tie]": the options `after` changes from `before`."""
+    old, new = before.to_dict(), after.to_dict()
+    changed = [f"{k} {_value(v)}" for k, v in new.items() if old.get(k) != v]
+    return ": " + ", ".join(changed) if changed else " (no option differs)"
+
+
+def _value(value: object) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+class Course:
+    """The fold behind `plan`, one step at a time: a night that grows by a deal or a change
+    extends its course instead of folding every deal again."""
+
+    __slots__ = (
+        "_bock",
+        "_changes",
+        "_counted",
+        "_in_round",
+        "_keep",
+        "_last_dealer",
+        "_pending",
+        "_round",
+        "_rows",
+        "_rules",
+        "_seating",
+        "_solos",
+        "_totals",
+        "outcomes",
+        "state",
+    )
 
     def __init__(self, state: NightState) -> None:
         self.state = state
         self.outcomes: list[DealOutcome] = []
         self._rows: list[DealRow] = []
-        self._dealer, self._counted = state.first_dealer, 0
-        self._bock = BockRounds(state.rules, state.table_size)
+        self._seating = Seating.of(state.starting)
+        self._rules = state.first_rules
+        self._last_dealer: str | None = None
+        self._keep = False
+        self._counted, self._round, self._in_round = 0, 1, 0
+        self._bock = BockRounds(self._rules, len(state.starting))
         self._solos: set[str] = set()
-        self._totals = dict.fromkeys(state.players, 0)
+        self._totals = dict.fromkeys(state.starting, 0)
+        self._pending: list[str] = []
+        self._changes: list[NightChangeRow] = []
+
+    def apply(self, change: Change) -> None:
+        """Fold a change: in force from the next deal."""
+        event = change.event
+        kind, words = change_words(event, self._seating, self._rules)
+        number = len(self.outcomes) + 1
+        if isinstance(event, BockDeclared):
+            self._bock.declare(len(self.outcomes), event.by, event.reason, event.rounds)
+            if event.game_id is not None:
+                number -= 1
+                words += f" with deal {number}"
+        else:
+            if isinstance(event, PlayerJoined | PlayerLeft):
+                self._seating = moved(self._seating, event)
+                self._totals.setdefault(event.player, 0)
+            elif isinstance(event, RulesChanged):
+                self._rules = event.rules
+            self._bock.change(self._rules, len(self._seating.present))
+        self._changes.append(NightChangeRow(change.version, number, kind, words))
+        self._pending.append(words)
+
+    def _dealer(self) -> str:
+        """Who deals next (docs/rules.md §9): the player left of the last dealer in the seating
+        in force, past seats left empty; the same dealer again after a deal thrown in or a
+        compulsory solo."""
+        seating, last = self._seating, self._last_dealer
+        if last is None:
+            first = self.state.starting[self.state.first_dealer]
+            return first if seating.seated(first) else seating.next_after(first)
+        if self._keep and seating.seated(last):
+            return last
+        return seating.next_after(last)
 
     def add(self, outcome: DealOutcome) -> None:
         """Fold the next deal's outcome."""
@@ -120,66 +276,94 @@ class Course:
         self.outcomes.append(outcome)
         if not state.started:
             return
-        rules, n, dealer, counted, solos = state.rules, state.table_size, self._dealer, self._counted, self._solos
+        rules, counted, solos = self._rules, self._counted, self._solos
+        seated = self._seating.present
+        n = len(seated)
+        dealer = self._dealer()
         number = len(self.outcomes)
-        at_table = playing(state.players, dealer)
-        owed = tuple(p for p in _owed(state, solos) if p in at_table)  # a player sitting out plays no solo
-        forced = _forced(state, counted, _owed(state, solos)) and bool(owed)
+        at_table = playing(seated, seated.index(dealer))
+        owed = tuple(p for p in _owed(rules, seated, solos) if p in at_table)  # a player sitting out plays no solo
+        forced = _forced(rules, counted, _owed(rules, seated, solos)) and bool(owed)
         first_solo = outcome.solo_by is not None and outcome.solo_by not in solos and rules.compulsory_solo
         compulsory = rules.compulsory_solo and first_solo and not forced
         live = not outcome.abandoned
-        bock = self._bock.play(number, live and outcome.finished, outcome.triggers if outcome.finished else ())
-        multiplier = bock.multiplier
-        points = multiplied([outcome.deltas.get(p, 0) for p in state.players], multiplier)
-        deltas = dict(zip(state.players, points, strict=True))
-        for player, delta in deltas.items():
-            self._totals[player] += delta
+        played = self._bock.play(number, live and outcome.finished, outcome.triggers if outcome.finished else ())
+        points = [outcome.deltas.get(p, 0) for p in seated]
+        parties = parties_at(seated, outcome.players, outcome.re_players)
+        bocked_points = bocked(points, played.bock, parties, outcome.winner, outcome.lone)
+        deltas = dict(zip(seated, bocked_points, strict=True))
+        sheet = sheet_points(deltas, rules.counting)
+        for player, points in sheet.items():
+            self._totals[player] = self._totals.get(player, 0) + points
         counts = live and not compulsory and not (forced and rules.forced_solos == "after_deals")
+        if counts:
+            if self._in_round >= n:
+                self._round, self._in_round = self._round + 1, 0
+            self._in_round += 1
         index = max(counted - 1 + counts, 0)
         self._rows.append(
             DealRow(
                 number=number,
                 game_id=outcome.game_id,
-                dealer=state.players[dealer],
+                dealer=dealer,
                 playing=at_table,
-                sitting_out=tuple(p for p in state.players if p not in at_table),
+                sitting_out=tuple(p for p in seated if p not in at_table),
                 match=index // state.match_length + 1,
-                round=index // n + 1,
-                multiplier=multiplier,
-                bock=bock.cause,
+                round=self._round,
+                bock_round=played.bock,
                 counts=counts,
                 compulsory=compulsory,
                 forced=forced and first_solo,
-                bock_rounds_started=len(bock.started),
+                bock_rounds_started=len(played.started),
                 deltas=deltas,
+                sheet=sheet,
                 totals=dict(self._totals),
                 outcome=outcome,
+                rules=rules,
+                changes=tuple(self._pending),
             )
         )
+        self._pending = []
         if outcome.solo_by is not None:
             solos.add(outcome.solo_by)
         self._counted += counts
-        if live and not compulsory:
-            self._dealer = (dealer + 1) % n
+        self._last_dealer = dealer
+        self._keep = not live or compulsory
 
     def schedule(self) -> Schedule:
-        """The schedule of the deals folded so far."""
+        """The schedule of the steps folded so far."""
         state = self.state
         if not state.started:
             return Schedule((), NextDeal(1, "", 0, (), 1, (), False), (), 0, 0)
-        rules, dealer, counted = state.rules, self._dealer, self._counted
-        owed = _owed(state, self._solos)
-        at_next = playing(state.players, dealer)
-        forced_now = _forced(state, counted, owed) and any(p in at_next for p in owed)
+        rules, counted = self._rules, self._counted
+        seated = self._seating.present
+        owed = _owed(rules, seated, self._solos)
+        dealer = self._dealer()
+        at_next = playing(seated, seated.index(dealer))
+        forced_now = _forced(rules, counted, owed) and any(p in at_next for p in owed)
         over = rules.compulsory_solo and counted >= rules.tournament_deals and not owed
+        bock = self._bock.next_bock
         next_deal = NextDeal(
             number=len(self.outcomes) + 1,
-            dealer=state.players[dealer],
-            dealer_seat=dealer,
+            dealer=dealer,
+            dealer_seat=seated.index(dealer),
             playing=at_next,
-            multiplier=self._bock.next_multiplier,
+            multiplier=1 if bock is None else bock.multiplier,
             forced_solo_by=tuple(p for p in owed if p in at_next) if forced_now else (),
             over=over,
+            sitting_out=tuple(p for p in seated if p not in at_next),
+            bock=bock,
+            changes=tuple(self._pending),
         )
-        bock = self._bock
-        return Schedule(tuple(self._rows), next_deal, owed, counted, bock.deals_left, bock.causes())
+        return Schedule(
+            tuple(self._rows),
+            next_deal,
+            owed,
+            counted,
+            self._bock.deals_left,
+            self._bock.causes(),
+            rules,
+            seated,
+            self._seating.ring,
+            tuple(self._changes),
+        )

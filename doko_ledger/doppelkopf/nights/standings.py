@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal, Schedule
+from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal, NightChangeRow, Schedule
 from doko_ledger.doppelkopf.nights.state import NightState
 from doko_ledger.doppelkopf.rules.bock import BockCause
+from doko_ledger.doppelkopf.rules.counting import money
+from doko_ledger.doppelkopf.rules.ruleset import Counting, RuleSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,11 @@ class PlayerStanding:
 
 @dataclass(frozen=True, slots=True)
 class Standings:
+    """A night's sheet: `players` everyone who sat at the table (in seat order), each deal's
+    row, each player's standing, the next deal, and the bock rounds in force and queued;
+    `seating` who is at the table now, `rules` the rules in force now, `changes` the night's
+    changes in order, where each took effect."""
+
     session_id: str
     players: tuple[str, ...]
     rows: tuple[DealRow, ...]
@@ -35,17 +42,35 @@ class Standings:
     closed: bool
     bock_deals_left: int
     bock_causes: tuple[BockCause, ...] = ()
-    """Why bock is in force or queued after the last deal."""
+    """Why bock is in force or queued after the last deal: the rounds in force first, then the queue."""
+    seating: tuple[str, ...] = ()
+    rules: RuleSet = RuleSet()
+    changes: tuple[NightChangeRow, ...] = ()
+    zero_sum: bool = True
+    """Every deal was counted `plus_minus`: the totals sum to zero, and money is total × rate."""
+
+    @property
+    def counting(self) -> Counting:
+        """How the sheet counts from the next deal on."""
+        return self.rules.counting
 
 
 def standings(state: NightState, schedule: Schedule) -> Standings:
-    """Per player totals after the last deal, with what each deal contributed."""
+    """Per player sheet totals after the last deal, with what each deal contributed, and the
+    money (docs/rules.md §9): total × rate while every deal was counted plus/minus, else each
+    pair of players who played settles the difference of their totals."""
     rate = None if state.rate is None else Decimal(state.rate)
+    everyone = schedule.everyone or state.everyone
+    last = schedule.rows[-1].totals if schedule.rows else {}
+    totals = {p: last.get(p, 0) for p in everyone}
+    zero_sum = all(r.rules.counting == "plus_minus" for r in schedule.rows)
+    scored = {p: t for p, t in totals.items() if any(p in r.playing for r in schedule.rows)}
+    owed = {} if rate is None else money(scored, rate, zero_sum)
     table = []
-    for player in state.players:
+    for player in everyone:
         rows = [r for r in schedule.rows if player in r.playing and r.outcome.finished]
         solos = [r for r in rows if r.outcome.solo_by == player]
-        total = schedule.rows[-1].totals[player] if schedule.rows else 0
+        total = totals[player]
         table.append(
             PlayerStanding(
                 player=player,
@@ -55,12 +80,12 @@ def standings(state: NightState, schedule: Schedule) -> Standings:
                 solos=len(solos),
                 solos_won=sum(1 for r in solos if r.outcome.won(player)),
                 owes_solo=player in schedule.owed,
-                money=None if rate is None else total * rate,
+                money=None if rate is None else owed.get(player, Decimal(0)),
             )
         )
     return Standings(
         state.session_id,
-        state.players,
+        everyone,
         schedule.rows,
         tuple(table),
         schedule.next,
@@ -68,13 +93,20 @@ def standings(state: NightState, schedule: Schedule) -> Standings:
         state.closed,
         schedule.bock_deals_left,
         schedule.bock_causes,
+        schedule.seating,
+        schedule.rules,
+        schedule.changes,
+        zero_sum,
     )
 
 
 def payments(night: Standings) -> list[Payment]:
-    """Who pays whom to settle the night: in money with a rate, else in points."""
-    rate = night.rate if night.rate is not None else Decimal(1)
-    return settle({s.player: s.total * rate for s in night.table})
+    """Who pays whom to settle the night: in money with a rate, else in points (the same
+    settling as `money`, at one point a point)."""
+    if night.rate is not None:
+        return settle({s.player: s.money for s in night.table if s.money is not None})
+    played = {s.player: s.total for s in night.table if s.played or any(s.player in r.playing for r in night.rows)}
+    return settle(money(played, Decimal(1), night.zero_sum))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,13 +1,15 @@
-"""Bock rounds (*Bockrunde*, a house rule, docs/rules.md §9): what starts one, what it does to a
-deal's points, and why bock is in force after a deal.
+"""Bock rounds (*Bockrunde*, a house rule, docs/rules.md §9): what starts one, what a trigger
+during a round does (`bock_overlap`), what a round does to a deal's points (`bock_effect`), and
+why bock is in force after a deal.
 
-Pure: a night's course plays its deals through `BockRounds` in order; nothing here is stored,
-so a deal taken back takes the rounds it started with it.
+Pure: a night's course plays its deals (and the rounds the table declares by hand) through
+`BockRounds` in order; nothing here is stored, so a deal taken back takes the rounds it
+started with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,19 +17,28 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, ScoreLine
 
+DECLARED = "declared"
+"""A round the table declared by hand (the bock button), beside the triggers of the rules."""
+
 TRIGGER_WORDS = {
     "tie": "120:120 tie",
     "lost_solo": "lost solo",
     "lost_re": "lost Re",
     "lost_kontra": "lost Kontra",
     "nobody_wins": "nobody won",
+    "heart_trick": "trick of four hearts",
+    "schwarz": "schwarz",
+    "lost_announcement": "lost announcement",
+    DECLARED: "declared",
 }
 """Each bock trigger (`RuleSet.bock_triggers`) as the derivation names it."""
 
 
 def deal_triggers(facts: DealFacts, winner: Party | None) -> tuple[str, ...]:
     """Which bock triggers a scored deal sets off, before the rules pick theirs: a 120:120 tie,
-    nobody winning, a lost solo (a lone marriage included), a lost Re or Kontra announcement."""
+    nobody winning, a lost solo (a lone marriage included), a lost Re or Kontra announcement,
+    a trick of four hearts that are not trumps, a party without a trick (schwarz), any
+    announced party losing (docs/rules.md §9)."""
     out = []
     if facts.re_points == 120:
         out.append("tie")
@@ -35,27 +46,83 @@ def deal_triggers(facts: DealFacts, winner: Party | None) -> tuple[str, ...]:
         out.append("nobody_wins")
     if (facts.lone or facts.game_type.is_solo) and winner is Party.KONTRA:
         out.append("lost_solo")
-    if facts.level(Party.RE) >= 0 and winner is not Party.RE:
+    lost_re = facts.level(Party.RE) >= 0 and winner is not Party.RE
+    lost_kontra = facts.level(Party.KONTRA) >= 0 and winner is not Party.KONTRA
+    if lost_re:
         out.append("lost_re")
-    if facts.level(Party.KONTRA) >= 0 and winner is not Party.KONTRA:
+    if lost_kontra:
         out.append("lost_kontra")
+    if facts.heart_trick:
+        out.append("heart_trick")
+    if facts.re_tricks == 0 or facts.kontra_tricks == 0:
+        out.append("schwarz")
+    if lost_re or lost_kontra:
+        out.append("lost_announcement")
     return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
 class Bock:
-    """The bock round a deal is played in: the multiplier and what started the round."""
+    """A deal's bock: what the rounds in force do to it and why they are in force.
+
+    `multiplier`: the whole value multiplied (`bock_effect: multiply`; 1 with `extra_point`);
+    `extra`: game points added to the winners' value (`extra_point`; 0 with `multiply`);
+    `cause`: every round in force and what started it ("deal 3, lost solo; deal 4, declared by
+    Anna (Hochzeit)")."""
 
     multiplier: int
     cause: str
+    extra: int = 0
 
     @property
     def item(self) -> str:
-        return f"bock x{self.multiplier}"
+        return f"bock +{self.extra}" if self.extra else f"bock x{self.multiplier}"
 
-    def line(self) -> ScoreLine:
-        """The score's last line: the whole value multiplied."""
+    def line(self, party: Party | None = None) -> ScoreLine:
+        """The score's last line: the whole value multiplied, or `extra` game points for the
+        winning `party` (none when nobody won)."""
+        if self.extra and party is None:
+            return ScoreLine(f"{self.item}: nobody won, nothing added", None, 0, cause=self.cause)
+        if self.extra:
+            return ScoreLine(self.item, party, self.extra, cause=self.cause)
         return ScoreLine(self.item, None, 0, factor=self.multiplier, cause=self.cause)
+
+    def applied(
+        self, points: Sequence[int], parties: Sequence[Party | None], winner: Party | None, lone: bool
+    ) -> tuple[int, ...]:
+        """Each player's points in this bock deal (`points`: before bock, penalties included;
+        `parties`: each player's party, None for one not at the table): multiplied, every point
+        included; or, with `extra`, the winners' value grown by `extra` game points (a lone
+        player three times that; nothing when nobody won; penalties as they are): docs/rules.md §9."""
+        if not self.extra:
+            return multiplied(points, self.multiplier)
+        more = extra_points(parties, winner, lone, self.extra)
+        return tuple(p + e for p, e in zip(points, more, strict=True))
+
+
+def bocked(
+    points: Sequence[int], bock: Bock | None, parties: Sequence[Party | None], winner: Party | None, lone: bool
+) -> tuple[int, ...]:
+    """`Bock.applied`, and the points as they are outside bock."""
+    return tuple(points) if bock is None else bock.applied(points, parties, winner, lone)
+
+
+def parties_at(
+    players: Sequence[str], at_table: Collection[str], re_players: Collection[str]
+) -> tuple[Party | None, ...]:
+    """Each of a night's players' party in a deal (None: not at the table), for `bocked`."""
+    return tuple(None if p not in at_table else Party.RE if p in re_players else Party.KONTRA for p in players)
+
+
+def extra_points(parties: Sequence[Party | None], winner: Party | None, lone: bool, extra: int) -> tuple[int, ...]:
+    """What `extra` game points more for the winners give each player (docs/rules.md §7, §9):
+    each winner `extra`, each loser `-extra`, a lone player three shares, a player not at the
+    table nothing; zero-sum."""
+    if winner is None or not extra:
+        return (0,) * len(parties)
+    re_value = extra if winner is Party.RE else -extra
+    shares = {Party.RE: re_value * (3 if lone else 1), Party.KONTRA: -re_value}
+    return tuple(0 if party is None else shares[party] for party in parties)
 
 
 def multiplied(points: Sequence[int], multiplier: int) -> tuple[int, ...]:
@@ -66,72 +133,222 @@ def multiplied(points: Sequence[int], multiplier: int) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class BockCause:
-    """A deal whose bock rounds are not over: the triggers it set off and the bock deals left."""
+    """Rounds not over yet, grouped by what started them: the deal (0: before the first deal),
+    the triggers it set off (`declared` for a round declared by hand, with who and why), the
+    bock deals left, and whether they are in force for the next deal or queued after it."""
 
     deal: int
     triggers: tuple[str, ...]
     deals_left: int
+    in_force: bool = True
+    declared_by: str | None = None
+    reason: str = ""
 
     def view(self) -> dict[str, Any]:
-        return {"deal": self.deal, "triggers": list(self.triggers), "deals_left": self.deals_left}
+        return {
+            "deal": self.deal,
+            "triggers": list(self.triggers),
+            "deals_left": self.deals_left,
+            "in_force": self.in_force,
+            "declared_by": self.declared_by,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """What started (or extended) a round by `size` deals: a deal's trigger, or a declaration by hand."""
+
+    deal: int
+    trigger: str
+    size: int
+    by: str | None = None
+    reason: str = ""
+
+    @property
+    def origin(self) -> tuple[int, str | None, str]:
+        return (self.deal, self.by, self.reason)
+
+    @property
+    def word(self) -> str:
+        if self.trigger != DECLARED:
+            return TRIGGER_WORDS.get(self.trigger, self.trigger)
+        return f"declared by {self.by}" + (f" ({self.reason})" if self.reason else "")
+
+
+def _words(sources: Sequence[_Source]) -> str:
+    """ "deal 3, 120:120 tie, lost Re": the sources of one deal together, in order."""
+    groups: list[list[_Source]] = []
+    for source in sources:
+        if groups and groups[-1][0].deal == source.deal:
+            groups[-1].append(source)
+        else:
+            groups.append([source])
+    parts = []
+    for group in groups:
+        deal = group[0].deal
+        where = f"deal {deal}" if deal else "before the first deal"
+        parts.append(f"{where}, {', '.join(s.word for s in group)}")
+    return parts[0] + "".join(f", extended by {part}" for part in parts[1:])
+
+
+@dataclass(frozen=True, slots=True)
+class _Round:
+    """A bock round: the bock deals left, and what started it (then what extended it)."""
+
+    left: int
+    sources: tuple[_Source, ...]
+
+    @property
+    def cause(self) -> str:
+        return _words(self.sources)
+
+    def lefts(self) -> list[tuple[_Source, int]]:
+        """Each source with the deals of the round still to come that it gave (none: left out)."""
+        out: list[tuple[_Source, int]] = []
+        remaining = self.left
+        for source in reversed(self.sources):
+            take = min(source.size, remaining)
+            remaining -= take
+            if take:
+                out.append((source, take))
+        return out[::-1]
 
 
 @dataclass(frozen=True, slots=True)
 class BockDeal:
-    """A deal as the bock rounds see it: its multiplier, what started the round it is played in
-    ("deal 3, lost solo"; empty outside bock), and the triggers of the rules it set off."""
+    """A deal as the bock rounds see it: its bock (None outside bock or for a deal thrown in),
+    and the triggers of the rules (and `declared`) that started or extended rounds."""
 
-    multiplier: int
-    cause: str
+    bock: Bock | None
     started: tuple[str, ...]
+
+    @property
+    def multiplier(self) -> int:
+        return 1 if self.bock is None else self.bock.multiplier
+
+    @property
+    def cause(self) -> str:
+        """What started the rounds the deal is played in ("deal 3, lost solo"; empty outside bock)."""
+        return "" if self.bock is None else self.bock.cause
 
 
 class BockRounds:
-    """The bock rounds of a night, played deal by deal: each trigger of the rules queues one
-    round of `table_size` deals; a scored deal while a round is queued is a bock deal and uses
-    one deal of the first round. A deal thrown in uses none."""
+    """The bock rounds of a night, played deal by deal (docs/rules.md §9).
 
-    __slots__ = ("_rounds", "rules", "table_size")
+    Each trigger of the rules (and each round declared by hand) starts a round of as many
+    deals as there are players at the table when it starts. A trigger during a bock round
+    (the deal that set it off was a bock deal, or rounds are still to come after it) does
+    what `bock_overlap` says: `queue` another round after the queued ones, `stack` a round in
+    parallel, `extend` the round by a round, `ignore` nothing. With `stack` every round runs
+    at once; otherwise only the first is in force. A scored deal while a round is in force is
+    a bock deal and uses one deal of every round in force; a deal thrown in uses none."""
+
+    __slots__ = ("_last", "_rounds", "rules", "table_size")
 
     def __init__(self, rules: RuleSet, table_size: int) -> None:
         self.rules = rules
         self.table_size = table_size
-        self._rounds: list[tuple[int, int, str, tuple[str, ...]]] = []
-        """Deals left, the deal that started the round, its trigger, and all that deal started."""
+        self._rounds: list[_Round] = []
+        self._last = (0, False)
+        """The last deal played and whether it was a bock deal."""
 
     def copy(self) -> BockRounds:
         other = BockRounds(self.rules, self.table_size)
         other._rounds = list(self._rounds)
+        other._last = self._last
         return other
+
+    def change(self, rules: RuleSet, table_size: int) -> None:
+        """The rules and the table in force from the next deal on; a running round keeps its length."""
+        self.rules = rules
+        self.table_size = table_size
+
+    @property
+    def _stacked(self) -> bool:
+        return self.rules.bock_overlap == "stack"
+
+    def _in_force(self) -> list[_Round]:
+        return list(self._rounds) if self._stacked else self._rounds[:1]
+
+    @property
+    def next_bock(self) -> Bock | None:
+        """The bock the next scored deal gets: None when no round is in force."""
+        rounds = self._in_force()
+        if not rounds:
+            return None
+        cause = "; ".join(r.cause for r in rounds)
+        if self.rules.bock_effect == "extra_point":
+            return Bock(1, cause, extra=len(rounds))
+        return Bock(self.rules.bock_multiplier ** len(rounds), cause)
 
     @property
     def next_multiplier(self) -> int:
-        """The next scored deal's multiplier."""
-        return self.rules.bock_multiplier if self._rounds else 1
+        """The next scored deal's multiplier (1 with `extra_point`)."""
+        bock = self.next_bock
+        return 1 if bock is None else bock.multiplier
 
     @property
     def deals_left(self) -> int:
-        return sum(left for left, *_ in self._rounds)
+        """The bock deals still to come: with `stack`, the longest round's; else every round's."""
+        lefts = [r.left for r in self._rounds]
+        return max(lefts, default=0) if self._stacked else sum(lefts)
 
     def play(self, number: int, scored: bool, triggers: Sequence[str]) -> BockDeal:
         """Play deal `number`: `scored` says it was played out (not thrown in), `triggers` what
         it set off (`deal_triggers`; none for a deal not scored)."""
-        multiplier = self.next_multiplier if scored else 1
-        cause = ""
-        if multiplier > 1:
-            left, deal, trigger, started = self._rounds[0]
-            cause = f"deal {deal}, {TRIGGER_WORDS.get(trigger, trigger)}"
-            self._rounds[0:1] = [(left - 1, deal, trigger, started)] if left > 1 else []
-        started = tuple(t for t in triggers if t in self.rules.bock_triggers)
-        self._rounds += [(self.table_size, number, t, started) for t in started]
-        return BockDeal(multiplier, cause, started)
+        bock = self.next_bock if scored else None
+        if bock is not None:
+            used = len(self._in_force())
+            spent = [_Round(r.left - 1, r.sources) for r in self._rounds[:used]]
+            self._rounds[:used] = [r for r in spent if r.left > 0]
+        during = bock is not None or bool(self._rounds)
+        self._last = (number, bock is not None)
+        sources = [_Source(number, t, self.table_size) for t in triggers if t in self.rules.bock_triggers]
+        return BockDeal(bock, self._start(sources, during))
+
+    def declare(self, number: int, by: str, reason: str, rounds: int) -> None:
+        """The table declares `rounds` bock rounds by hand after deal `number` (0: before the
+        first deal); they start as rounds from that deal's triggers would (`bock_overlap`)."""
+        during = bool(self._rounds) or self._last == (number, True)
+        self._start([_Source(number, DECLARED, self.table_size, by, reason)] * rounds, during)
+
+    def _start(self, sources: Sequence[_Source], during: bool) -> tuple[str, ...]:
+        """Start (or extend) rounds for `sources` as `bock_overlap` says; what took effect."""
+        if not sources:
+            return ()
+        overlap = self.rules.bock_overlap
+        if overlap in ("queue", "stack"):
+            self._rounds += [_Round(s.size, (s,)) for s in sources]
+            return tuple(s.trigger for s in sources)
+        if overlap == "ignore":
+            if during:
+                return ()
+            self._rounds.append(_Round(sources[0].size, (sources[0],)))
+            return (sources[0].trigger,)
+        # extend: the first source starts the round (unless one runs), the others extend it
+        first = self._rounds[0] if self._rounds else _Round(0, ())
+        grown = _Round(first.left + sum(s.size for s in sources), (*first.sources, *sources))
+        self._rounds[:1] = [grown]
+        return tuple(s.trigger for s in sources)
 
     def causes(self) -> tuple[BockCause, ...]:
-        """Why bock is in force or queued: each deal whose rounds are not over, in order."""
+        """Why bock is in force or queued: the rounds in force for the next deal first, then
+        the queued ones; the deals left of one deal's (or one declaration's) rounds together.
+        An extended round's deals are the extensions' first: the round is used up from the
+        start, so what its first source gave goes first."""
         out: list[BockCause] = []
-        for left, deal, _, started in self._rounds:
-            if out and out[-1].deal == deal:
-                out[-1] = BockCause(deal, started, out[-1].deals_left + left)
-            else:
-                out.append(BockCause(deal, started, left))
+        in_force = len(self._in_force())
+        for index, round_ in enumerate(self._rounds):
+            force = index < in_force
+            for source, left in round_.lefts():
+                last = out[-1] if out else None
+                if last is not None and (last.deal, last.declared_by, last.reason, last.in_force) == (
+                    *source.origin,
+                    force,
+                ):
+                    merged = tuple(dict.fromkeys((*last.triggers, source.trigger)))
+                    out[-1] = BockCause(last.deal, merged, last.deals_left + left, force, last.declared_by, last.reason)
+                else:
+                    out.append(BockCause(source.deal, (source.trigger,), left, force, source.by, source.reason))
         return tuple(out)

@@ -81,7 +81,8 @@ class Special:
 class DealFacts:
     """What scoring needs of a deal: the game, Re's card points, the tricks each party
     won, each party's highest announced level (-1 none, 0 Re/Kontra, 1 no 90 … 4 schwarz),
-    and the special points earned in play (before the rules decide which count)."""
+    the special points earned in play (before the rules decide which count), and whether a
+    trick of four hearts that are not trumps was played (a bock trigger, docs/rules.md §9)."""
 
     game_type: GameType
     lone: bool
@@ -92,6 +93,7 @@ class DealFacts:
     specials: tuple[Special, ...] = ()
     causes: dict[tuple[Party, int], str] = field(default_factory=dict)
     tricks_known: bool = True
+    heart_trick: bool = False
 
     def points(self, party: Party) -> int:
         return self.re_points if party is Party.RE else 240 - self.re_points
