@@ -50,7 +50,7 @@ def session_start(
     if first not in names:
         raise quick_entry.EntryError(f"--dealer: {first!r} is not one of the players ({', '.join(names)})")
     named = rules_called(ctx, rules)
-    command = StartNight(session_id, names, names.index(first), named.rules, match, date, rate)
+    command = StartNight(session_id, names, names.index(first), named.rules, match, date, rate, rules_name=named.name)
     Night().start(command)  # refuse a bad night before a ledger file is created for it
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         card_nights(ledger).start(command, by=recorder(by), at=now())

@@ -214,7 +214,9 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
         raise EntryError(f"dealer: {body.dealer!r} is not one of the players ({', '.join(players)})")
     with open_ledger(request, writing=True) as ledger:
         named = rules_named(body.rules, house_rules(ledger), files=False)
-        command = StartNight(body.session_id, players, first, named.rules, body.match, body.played_on, body.rate)
+        command = StartNight(
+            body.session_id, players, first, named.rules, body.match, body.played_on, body.rate, named.name
+        )
         card_nights(ledger).start(command, by=by, at=now())
         return standings_view(card_nights(ledger).standings(body.session_id)) | {
             "version": card_nights(ledger).version(body.session_id)

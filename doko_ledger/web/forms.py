@@ -265,7 +265,7 @@ def _choice_label(kind: str, choice: Any) -> str:
 # -- starting a night ---------------------------------------------------------------------------
 
 
-def start_command(post: Posted, rules: RuleSet) -> StartNight:
+def start_command(post: Posted, rules: NamedRules) -> StartNight:
     names = [post.get(f"player_{i}") for i in range(MAX_PLAYERS)]
     players = tuple(n for n in names if n)
     dealer_slot = post.get("dealer", "0")
@@ -277,8 +277,9 @@ def start_command(post: Posted, rules: RuleSet) -> StartNight:
         post.get("session_id"),
         players,
         first,
-        rules,
+        rules.rules,
         _number(match, "deals per match"),
         post.get("played_on") or None,
         rate.replace(",", ".") if rate else None,
+        rules.name,
     )

@@ -4,6 +4,7 @@ function, renders."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from datetime import date
 from typing import Any
@@ -101,6 +102,15 @@ def _nights_rules(ledger: Ledger) -> list[tuple[str, RuleSet]]:
     return [(sid, nights.state(sid).rules) for sid in nights.session_ids()]
 
 
+def _save_rules(ledger: Ledger, post: PostedForm, rules: NamedRules) -> NamedRules:
+    """Save the form's rules as the house rules named in `save_as`."""
+    name = post.get("save_as")
+    if not name:
+        raise EntryError("name the house rules to save them (e.g. kitchen)")
+    saved = house_rules(ledger).save(name, rules.rules, by=post.by, at=now(), request_id=forms.posted_request_id(post))
+    return NamedRules(saved.rules, saved.name)
+
+
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
     """Start a night under the rules chosen (a preset, saved house rules) with the options the
@@ -116,21 +126,15 @@ def start_night(request: Request, post: PostedForm) -> Response:
                 named = forms.rules_of(post, named)
             if action == "choose":
                 return render(request, "home.html", _home(ledger, named) | {"typed": typed})
-            save_as = post.get("save_as")
-            if action == "save" and not save_as:
-                raise EntryError("name the house rules to save them (e.g. kitchen)")
-            command = None if action == "save" else forms.start_command(post, named.rules)
-            if save_as:
-                if command is not None:
-                    Night().start(command)  # refuse a bad night before its rules are saved
-                saved = house_rules(ledger).save(
-                    save_as, named.rules, by=post.by, at=now(), request_id=forms.posted_request_id(post)
-                )
-                named = NamedRules(saved.rules, saved.name)
-                typed["rules"] = f"saved:{saved.name}"
-            if command is None:
-                context = _home(ledger, named) | {"typed": typed, "rules_saved": named.name}
-                return render(request, "home.html", context)
+            if action == "save":
+                named = _save_rules(ledger, post, named)
+                context = _home(ledger, named) | {"typed": typed | {"rules": f"saved:{named.name}"}}
+                return render(request, "home.html", context | {"rules_saved": named.name})
+            command = forms.start_command(post, named)
+            if post.get("save_as"):
+                Night().start(command)  # refuse a bad night before its rules are saved
+                named = _save_rules(ledger, post, named)
+                command = dataclasses.replace(command, rules_name=named.name)
             card_nights(ledger).start(command, by=post.by, at=now())
         except DokoError as exc:
             context = _home(ledger, named) | {"start_error": str(exc), "typed": dict(post.form)}
