@@ -30,6 +30,7 @@ from doko_ledger.cli.common import (
     recorder,
 )
 from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.doppelkopf.rules.bock import heart_trick_matters
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF
 from doko_ledger.store.errors import LedgerBusy
@@ -50,6 +51,14 @@ CallOption = Annotated[list[str] | None, typer.Option("--call", help="Announceme
 SpecialOption = Annotated[
     list[str] | None, typer.Option("--special", help="Special points PARTY:KIND[:FROM]: re:fox_caught:Ben.")
 ]
+HeartTrickOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--heart-trick/--no-heart-trick",
+        help="A trick of four hearts that are not trumps was played (a bock trigger, docs/rules.md §9).",
+        show_default=False,
+    ),
+]
 
 
 def _facts(
@@ -59,6 +68,7 @@ def _facts(
     tricks: str | None,
     calls: list[str],
     specials: list[str],
+    heart_trick: bool | None = None,
     *,
     playing: Sequence[str],
     yes: bool = False,
@@ -71,13 +81,14 @@ def _facts(
     from doko_ledger.doppelkopf.files import quick_entry
 
     if re is not None and re_points is not None:
-        return quick_entry.summary(game or "normal", re, re_points, tricks, calls, specials)
+        return quick_entry.summary(game or "normal", re, re_points, tricks, calls, specials, bool(heart_trick))
     if yes or not interactive():
         raise quick_entry.EntryError(
             "give --re and --re-points (or run `doko record` at a terminal, without --yes, to be asked)"
         )
-    given = _Given(game, re, re_points, tricks, calls or None, specials or None)
-    return _ask_facts(given, playing, checks, console)
+    given = _Given(game, re, re_points, tricks, calls or None, specials or None, heart_trick)
+    asked = checks is not None and heart_trick_matters(checks.rules)
+    return _ask_facts(given, playing, checks, console, ask_heart_trick=asked)
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,7 @@ class _Given:
     tricks: str | None = None
     calls: list[str] | None = None
     specials: list[str] | None = None
+    heart_trick: bool | None = None
 
 
 def _ask_facts(
@@ -98,11 +110,14 @@ def _ask_facts(
     checks: NextDealChecks | None,
     console: Console | None = None,
     recorded: SummaryRecord | None = None,
+    *,
+    ask_heart_trick: bool = False,
 ) -> SummaryRecord:
     """Ask for what the flags did not give, one question at a time, with the `recorded` facts
     (of a deal being corrected) as the answers Enter keeps; a refused answer is shown and
-    asked again (the answers before it are kept). The examples name players of this deal."""
-    from doko_ledger.cli.prompts import Ask, AskNumber
+    asked again (the answers before it are kept). The examples name players of this deal.
+    A trick of four hearts is asked only when `ask_heart_trick` (it can start bock)."""
+    from doko_ledger.cli.prompts import Ask, AskNumber, AskYesNo
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.rules.game_types import GameType
 
@@ -112,9 +127,14 @@ def _ask_facts(
     def game_ok(text: str) -> GameType:
         return checks.game_type(text) if checks is not None else quick_entry.game_type(text)
 
-    def facts_ok(points: int, said: Sequence[str], extra: Sequence[str]) -> SummaryRecord:
+    hearts = bool(recorded.heart_trick if given.heart_trick is None and recorded is not None else given.heart_trick)
+
+    def facts_ok(
+        points: int, said: Sequence[str], extra: Sequence[str], four_hearts: bool | None = None
+    ) -> SummaryRecord:
         assert re is not None
-        summary = quick_entry.summary(game_type.value, re, points, given.tricks, said, extra)
+        four_hearts = hearts if four_hearts is None else four_hearts
+        summary = quick_entry.summary(game_type.value, re, points, given.tricks, said, extra, four_hearts)
         if recorded is not None and given.tricks is None:
             summary = replace(summary, tricks=recorded.tricks)
         if checks is not None:
@@ -185,6 +205,13 @@ def _ask_facts(
                 )
             )
         ]
+    if given.heart_trick is None and ask_heart_trick:
+        question = "a trick of four hearts (a bock trigger)?"
+        extra = specials or []
+        hearts = _until_accepted(
+            lambda: AskYesNo.ask(question, default=hearts, console=console),
+            lambda answer: facts_ok(points, said, extra, answer),
+        )
     return facts_ok(points, calls, specials or [])
 
 
@@ -257,6 +284,7 @@ def record(
     tricks: TricksOption = None,
     call: CallOption = None,
     special: SpecialOption = None,
+    heart_trick: HeartTrickOption = None,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
     deal: Annotated[
         int | None,
@@ -300,6 +328,7 @@ def record(
                 tricks,
                 call or [],
                 special or [],
+                heart_trick,
                 playing=upcoming.playing,
                 yes=yes,
                 checks=checks,
@@ -453,6 +482,7 @@ def correct(
     tricks: TricksOption = None,
     call: CallOption = None,
     special: SpecialOption = None,
+    heart_trick: HeartTrickOption = None,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in after all.")] = False,
     yes: YesOption = False,
     as_json: JsonOption = False,
@@ -475,10 +505,11 @@ def correct(
             _, record = nights.deal_record(session_id, deal)
             recorded = record.summary
             if yes or not interactive() or (recorded is None and re is not None and re_points is not None):
-                facts = quick_entry.corrected(recorded, game, re, re_points, tricks, call, special)
+                facts = quick_entry.corrected(recorded, game, re, re_points, tricks, call, special, heart_trick)
             else:
-                given = _Given(game, re, re_points, tricks, call, special)
-                facts = _ask_facts(given, record.players, None, out(), recorded)  # a game's players play it
+                given = _Given(game, re, re_points, tricks, call, special, heart_trick)
+                asked = heart_trick_matters(record.rules)
+                facts = _ask_facts(given, record.players, None, out(), recorded, ask_heart_trick=asked)  # its players
         prepared = nights.prepare_correction(session_id, deal, facts, misdeal=misdeal)
         new_id = prepared.game.game_id
         if not as_json:

@@ -132,6 +132,7 @@ def command_of(event: Any) -> Command | None:
                 event.kontra_tricks,
                 event.announcements,
                 event.specials,
+                event.heart_trick,
             )
     return None
 

@@ -150,11 +150,12 @@ register_value(
 )
 
 
-@event(version=1)
+@event(version=2)
 class DealSummarized(Event):
     """The facts of a deal written down without its cards: the game type, the Re players
     (the soloist alone), Re's card points, the tricks each party won where known, the
-    announcements by player, and the special points by party."""
+    announcements by player, the special points by party, and whether a trick of four hearts
+    was played (a bock trigger, docs/rules.md §9)."""
 
     game_type: GameType
     re_seats: tuple[int, ...]
@@ -163,6 +164,13 @@ class DealSummarized(Event):
     kontra_tricks: int | None = None
     announcements: tuple[SummaryCall, ...] = ()
     specials: tuple[SummarySpecial, ...] = ()
+    heart_trick: bool = False
+
+
+@upcaster("DealSummarized", 1)
+def _deal_summarized_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 did not say whether a trick of four hearts was played."""
+    return {**payload, "heart_trick": False}
 
 
 @event(version=1)

@@ -172,6 +172,7 @@ class DealIn(BaseModel):
     calls: list[tuple[str, Announcement]] = Field(default_factory=list, max_length=24)
     specials: list[SpecialIn] = Field(default_factory=list, max_length=24)
     misdeal: bool = False
+    heart_trick: bool = Field(False, description="A trick of four hearts was played (a bock trigger, docs/rules.md §9).")
 
     def summary(self) -> SummaryRecord | None:
         if self.misdeal:
@@ -183,6 +184,7 @@ class DealIn(BaseModel):
             tricks=self.tricks,
             announcements=tuple((player, call.value) for player, call in self.calls),
             specials=tuple((s.kind.value, s.party.value if s.party else "", s.caught_from) for s in self.specials),
+            heart_trick=self.heart_trick,
         )
 
 

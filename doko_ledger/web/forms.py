@@ -39,6 +39,7 @@ class DealFields:
     calls: dict[str, str] = field(default_factory=dict)
     specials: list[dict[str, str]] = field(default_factory=list)
     misdeal: bool = False
+    heart_trick: bool = False
 
     def __post_init__(self) -> None:
         self.specials += [{"kind": "", "party": "", "from": ""} for _ in range(SPECIAL_ROWS - len(self.specials))]
@@ -62,6 +63,7 @@ def deal_fields(post: Posted, playing: Sequence[str]) -> DealFields:
         calls={p: post.get(f"call_{i}") for i, p in enumerate(playing) if post.get(f"call_{i}")},
         specials=specials,
         misdeal=post.get("misdeal") == "1",
+        heart_trick=post.get("heart_trick") == "1",
     )
 
 
@@ -79,6 +81,7 @@ def fields_of(summary: SummaryRecord, playing: Sequence[str]) -> DealFields:
         kontra_tricks="" if summary.tricks is None else str(summary.tricks[1]),
         calls={p: c for p, c in calls.items() if p in playing},
         specials=specials[:SPECIAL_ROWS],
+        heart_trick=summary.heart_trick,
     )
 
 
@@ -161,6 +164,7 @@ def summary_of(fields: DealFields) -> SummaryRecord:
         tricks=tricks,
         announcements=tuple(fields.calls.items()),
         specials=tuple(specials),
+        heart_trick=fields.heart_trick,
     )
 
 

@@ -20,6 +20,7 @@ from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, 
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, NIGHT_ID_TAKES
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.page import NightPage
+from doko_ledger.doppelkopf.rules.bock import heart_trick_matters
 from doko_ledger.doppelkopf.rules.options import changes_text
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
@@ -330,6 +331,7 @@ def _deal_page(
         "preview": preview,
         "error": error,
         "bock": table.next.multiplier,
+        "heart_trick": fields.heart_trick or heart_trick_matters(card_nights(ledger).state(session_id).rules),
         "stale": stale,
         "in_play": None if correcting is not None else page.in_play,
     }

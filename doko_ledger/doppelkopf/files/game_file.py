@@ -164,6 +164,7 @@ def _summary(data: dict[str, Any]) -> SummaryRecord:
         tricks=None if tricks is None else (tricks["re"], tricks["kontra"]),
         announcements=tuple(next(iter(call.items())) for call in data.get("announcements", [])),
         specials=tuple((s["kind"], s["party"], s.get("from")) for s in data.get("specials", [])),
+        heart_trick=bool(data.get("heart_trick", False)),
     )
 
 
@@ -321,6 +322,8 @@ def _dump_summary(summary: SummaryRecord) -> list[str]:
             if caught is not None:
                 entry["from"] = caught
             lines.append(f"    - {dump_flow(entry)}")
+    if summary.heart_trick:
+        lines.append("  heart_trick: true")
     return lines
 
 

@@ -169,6 +169,7 @@ def _deal(data: dict[str, Any]) -> Deal:
         tricks=None if tricks is None else (tricks["re"], tricks["kontra"]),
         announcements=tuple((str(p), str(a)) for call in data.get("announcements", []) for p, a in call.items()),
         specials=tuple((s["kind"], s["party"], s.get("from")) for s in data.get("specials", [])),
+        heart_trick=bool(data.get("heart_trick", False)),
     )
 
 
@@ -184,7 +185,7 @@ def _rules(doc: YamlDocument, spec: Any) -> RuleSet:
 
 # -- the schema, with messages a person can act on -----------------------------
 
-_DEAL_FIELDS = "game, re, re_points, tricks, announcements, specials"
+_DEAL_FIELDS = "game, re, re_points, tricks, announcements, specials, heart_trick"
 
 
 def _validate(doc: YamlDocument, data: dict[str, Any]) -> None:
@@ -418,6 +419,7 @@ def _deal_of(game: GameState, game_id: str, index: int) -> Deal:
             (s.kind.value, s.party.value, None if s.caught_from is None else names[s.caught_from])
             for s in summary.specials
         ),
+        heart_trick=summary.heart_trick,
     )
 
 
@@ -480,6 +482,8 @@ def _deal_mapping(deal: Deal) -> dict[str, Any]:
             {"kind": kind, "party": party, **({} if caught is None else {"from": caught})}
             for kind, party, caught in deal.specials
         ]
+    if deal.heart_trick:
+        out["heart_trick"] = True
     return out
 
 
@@ -499,6 +503,8 @@ def _describe(row: DealRow) -> str:
         parts.append("forced solo" + ("" if row.counts else ", not counted"))
     if row.multiplier > 1:
         parts.append(f"bock ×{row.multiplier}")
+    elif row.bock_round is not None and row.bock_round.extra:
+        parts.append(row.bock_round.item)
     if row.bock_rounds_started:
         many = row.bock_rounds_started
         parts.append("starts a bock round" if many == 1 else f"starts {many} bock rounds")

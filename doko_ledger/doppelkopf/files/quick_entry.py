@@ -122,9 +122,11 @@ def summary(
     tricks_text: str | None = None,
     call_parts: Sequence[str] = (),
     special_parts: Sequence[str] = (),
+    heart_trick: bool = False,
 ) -> SummaryRecord:
     """The facts of a deal from quick-entry text; the game rules check them when recorded.
-    The game type may be given by any of its names (`queen`, `Damensolo`)."""
+    The game type may be given by any of its names (`queen`, `Damensolo`); `heart_trick`: a
+    trick of four hearts was played (a bock trigger, docs/rules.md §9)."""
     return SummaryRecord(
         game=game_type(game).value,
         re=names(re, "--re"),
@@ -132,6 +134,7 @@ def summary(
         tricks=None if tricks_text is None else tricks(tricks_text),
         announcements=calls(call_parts),
         specials=specials(special_parts),
+        heart_trick=heart_trick,
     )
 
 
@@ -143,6 +146,7 @@ def corrected(
     tricks_text: str | None = None,
     call_parts: Sequence[str] | None = None,
     special_parts: Sequence[str] | None = None,
+    heart_trick: bool | None = None,
 ) -> SummaryRecord:
     """A deal's facts as corrected: the `recorded` ones with only what is given replaced (an
     empty `--call ''` clears the calls). A deal recorded without facts (a misdeal, a deal
@@ -150,7 +154,8 @@ def corrected(
     if recorded is None:
         if re is None or re_points is None:
             raise EntryError("the deal was recorded without its facts: give --re and --re-points")
-        return summary(game or "normal", re, re_points, tricks_text, call_parts or (), special_parts or ())
+        parts = (call_parts or (), special_parts or ())
+        return summary(game or "normal", re, re_points, tricks_text, *parts, heart_trick=bool(heart_trick))
     return SummaryRecord(
         game=recorded.game if game is None else game_type(game).value,
         re=recorded.re if re is None else names(re, "--re"),
@@ -158,6 +163,7 @@ def corrected(
         tricks=recorded.tricks if tricks_text is None else tricks(tricks_text),
         announcements=recorded.announcements if call_parts is None else calls(call_parts),
         specials=recorded.specials if special_parts is None else specials(special_parts),
+        heart_trick=recorded.heart_trick if heart_trick is None else heart_trick,
     )
 
 

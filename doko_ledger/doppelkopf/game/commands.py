@@ -100,6 +100,7 @@ class SummarizeDeal:
     kontra_tricks: int | None = None
     announcements: tuple[SummaryCall, ...] = ()
     specials: tuple[SummarySpecial, ...] = ()
+    heart_trick: bool = False
 
 
 @dataclass(frozen=True, slots=True)

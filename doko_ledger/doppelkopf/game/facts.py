@@ -7,6 +7,7 @@ from doko_ledger.doppelkopf.events import DealSummarized
 from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, party_calls, solo_no90, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.order import is_heart_trick
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, SpecialKind
 from doko_ledger.errors import DokoError
 
@@ -90,6 +91,7 @@ def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
         specials=specials,
         causes=causes,
         tricks_known=known,
+        heart_trick=summary.heart_trick,
     )
 
 
@@ -136,4 +138,11 @@ def deal_facts(
         announced=levels,
         specials=specials(state, parties),
         causes=causes,
+        heart_trick=heart_trick(state),
     )
+
+
+def heart_trick(state: GameState) -> bool:
+    """A trick of four hearts that are not trumps was played (a bock trigger, docs/rules.md §9)."""
+    order = state.order
+    return any(is_heart_trick(trick.cards, order) for trick in state.tricks)

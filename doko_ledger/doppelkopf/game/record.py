@@ -95,7 +95,8 @@ class PovertyRecord:
 class SummaryRecord:
     """A deal written down by its facts: the game type, the Re players (the soloist alone),
     Re's card points, the tricks (Re, Kontra) where they matter, the announcements in order
-    as (player, call), and the special points as (kind, party, caught from)."""
+    as (player, call), the special points as (kind, party, caught from), and whether a trick
+    of four hearts was played (a bock trigger, docs/rules.md §9)."""
 
     game: str
     re: tuple[str, ...]
@@ -103,6 +104,7 @@ class SummaryRecord:
     tricks: tuple[int, int] | None = None
     announcements: tuple[tuple[str, str], ...] = ()
     specials: tuple[tuple[str, str, str | None], ...] = ()
+    heart_trick: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,7 +274,9 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
             SummarySpecial(SpecialKind(kind), _special_party(SpecialKind(kind), party, victim, re_seats, path), victim)
         )
     re_tricks, kontra_tricks = summary.tricks if summary.tricks is not None else (None, None)
-    return SummarizeDeal(game, re_seats, summary.re_points, re_tricks, kontra_tricks, tuple(calls), tuple(specials))
+    return SummarizeDeal(
+        game, re_seats, summary.re_points, re_tricks, kontra_tricks, tuple(calls), tuple(specials), summary.heart_trick
+    )
 
 
 def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, FieldPath]]:
@@ -468,6 +472,7 @@ def _summary_record(players: tuple[str, ...], event: DealSummarized) -> SummaryR
             (s.kind.value, s.party.value, None if s.caught_from is None else players[s.caught_from])
             for s in event.specials
         ),
+        heart_trick=event.heart_trick,
     )
 
 

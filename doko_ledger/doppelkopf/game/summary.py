@@ -9,6 +9,7 @@ from doko_ledger.doppelkopf.game.commands import IllegalMove, SummarizeDeal, sea
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
+from doko_ledger.doppelkopf.rules.order import plain_hearts
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 
@@ -40,6 +41,7 @@ def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]
     _check_points(state, command, lone)
     _check_calls(state, command)
     _check_specials(state, command, lone or game.is_solo)
+    _check_heart_trick(state, command)
     return [
         DealSummarized(
             game,
@@ -49,8 +51,21 @@ def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]
             command.kontra_tricks,
             command.announcements,
             command.specials,
+            command.heart_trick,
         )
     ]
+
+
+def _check_heart_trick(state: GameState, command: SummarizeDeal) -> None:
+    """A trick of four hearts needs four hearts that are not trumps in the game (docs/rules.md §9)."""
+    if not command.heart_trick:
+        return
+    game = command.game_type
+    if plain_hearts(game, state.rules.with_nines) < SEATS:
+        raise IllegalMove(
+            f"a trick of four hearts in a {game.value.replace('_', ' ')}: "
+            "there are not four hearts that are not trumps (docs/rules.md §9)"
+        )
 
 
 def _check_duel(state: GameState, command: SummarizeDeal) -> None:

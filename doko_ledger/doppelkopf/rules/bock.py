@@ -34,6 +34,12 @@ TRIGGER_WORDS = {
 """Each bock trigger (`RuleSet.bock_triggers`) as the derivation names it."""
 
 
+def heart_trick_matters(rules: RuleSet) -> bool:
+    """Whether a deal recorded by its facts is asked for a trick of four hearts: only where it
+    can start a bock round (the `heart_trick` trigger, docs/rules.md §9)."""
+    return "heart_trick" in rules.bock_triggers
+
+
 def deal_triggers(facts: DealFacts, winner: Party | None) -> tuple[str, ...]:
     """Which bock triggers a scored deal sets off, before the rules pick theirs: a 120:120 tie,
     nobody winning, a lost solo (a lone marriage included), a lost Re or Kontra announcement,

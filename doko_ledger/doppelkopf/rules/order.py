@@ -76,3 +76,16 @@ def card_order(game_type: GameType, schweinchen: bool = False) -> CardOrder:
             keys[card] = (suit.value, len(plain) - i)
     assert set(keys) == set(ALL_CARDS)
     return CardOrder(game_type, schweinchen, trumps, keys)
+
+
+def plain_hearts(game_type: GameType, with_nines: bool = True) -> int:
+    """How many cards of the deck are hearts that are not trumps in a game of `game_type`:
+    a trick of four of them is a heart trick (a bock trigger, docs/rules.md §9)."""
+    order = card_order(game_type)
+    hearts = [c for c in ALL_CARDS if order.suit_of(c) == Suit.HEARTS.value]
+    return 2 * sum(1 for c in hearts if with_nines or c.rank is not Rank.NINE)
+
+
+def is_heart_trick(cards: tuple[Card, ...], order: CardOrder) -> bool:
+    """Four hearts that are not trumps in the game (docs/rules.md §9)."""
+    return len(cards) == 4 and all(order.suit_of(c) == Suit.HEARTS.value for c in cards)
