@@ -3,6 +3,7 @@ rule set), and back into fields for a form shown again. Only reading: every rule
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from collections.abc import Sequence
@@ -16,7 +17,14 @@ from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.options import OPTION_BY_NAME, OPTIONS, changes_text, grouped, rules_with
+from doko_ledger.doppelkopf.rules.options import (
+    OPTION_BY_NAME,
+    OPTIONS,
+    RuleOption,
+    changes_text,
+    grouped,
+    rules_with,
+)
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.web.common import Posted
@@ -175,19 +183,31 @@ RULE_FIELD = "rule."
 
 
 def rules_choices(saved: Sequence[HouseRules], nights: Sequence[tuple[str, RuleSet]]) -> list[dict[str, Any]]:
-    """The presets, the saved house-rule sets, then each other rule set an earlier night used."""
-    out: list[dict[str, Any]] = [{"value": f"preset:{name}", "label": name} for name in PRESETS]
+    """The presets, the saved house-rule sets, then each other rule set an earlier night used;
+    each with its options' values (`values`, JSON: the page's script shows them when chosen)."""
+    out: list[dict[str, Any]] = [_choice(f"preset:{name}", name, preset(name)) for name in PRESETS]
     seen = [preset(name) for name in PRESETS]
     for house in saved:
         changed = changes_text(house.rules) or "as it is"
-        out.append({"value": f"saved:{house.name}", "label": f"{house.name}: {house.rules.preset}, {changed}"})
+        out.append(_choice(f"saved:{house.name}", f"{house.name}: {house.rules.preset}, {changed}", house.rules))
         seen.append(house.rules)
     for night_id, rules in nights:
         if rules not in seen:
             seen.append(rules)
-            changed = changes_text(rules)
-            out.append({"value": f"night:{night_id}", "label": f"as night {night_id}: {rules.preset}, {changed}"})
+            out.append(
+                _choice(f"night:{night_id}", f"as night {night_id}: {rules.preset}, {changes_text(rules)}", rules)
+            )
     return out
+
+
+def _choice(value: str, label: str, rules: RuleSet) -> dict[str, Any]:
+    values = {RULE_FIELD + entry.name: _texts(entry, getattr(rules, entry.name)) for entry in OPTIONS}
+    return {"value": value, "label": label, "values": json.dumps({"preset": rules.preset, "fields": values})}
+
+
+def _texts(entry: RuleOption, value: Any) -> list[str]:
+    """An option's value as the form's fields hold it: one text, or one per trigger."""
+    return [entry.text(v) for v in value] if entry.kind == "triggers" else [entry.text(value)]
 
 
 def chosen_rules(post: Posted, saved: HouseRulesBook, nights: Sequence[tuple[str, RuleSet]]) -> NamedRules:
@@ -247,7 +267,7 @@ def option_groups(rules: RuleSet) -> list[dict[str, Any]]:
                     "option": entry,
                     "field": RULE_FIELD + entry.name,
                     "value": entry.text(value),
-                    "chosen": [entry.text(v) for v in value] if entry.kind == "triggers" else [entry.text(value)],
+                    "chosen": _texts(entry, value),
                     "choices": [(entry.text(c), _choice_label(entry.kind, c)) for c in entry.choices],
                     "changed": value != was,
                     "was": entry.text(was),
