@@ -172,9 +172,7 @@ class DealIn(BaseModel):
     calls: list[tuple[str, Announcement]] = Field(default_factory=list, max_length=24)
     specials: list[SpecialIn] = Field(default_factory=list, max_length=24)
     misdeal: bool = False
-    heart_trick: bool = Field(
-        False, description="A trick of four hearts was played (a bock trigger, docs/rules.md §9)."
-    )
+    heart_trick: bool = Field(False, description="A trick of four hearts was played (a bock trigger, docs/rules.md §9).")
 
     def summary(self) -> SummaryRecord | None:
         if self.misdeal:

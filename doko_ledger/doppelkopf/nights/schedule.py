@@ -180,9 +180,7 @@ def change_words(event: object, seating: Seating, rules: RuleSet) -> tuple[str, 
     if isinstance(event, PlayerLeft):
         return "leave", f"{event.player} leaves"
     if isinstance(event, RulesChanged):
-        return "rules", "the rules change" + (f" to {event.name}" if event.name else "") + rules_difference(
-            rules, event.rules
-        )
+        return "rules", "the rules change" + (f" to {event.name}" if event.name else "") + rules_difference(rules, event.rules)
     if isinstance(event, BockDeclared):
         why = f" ({event.reason})" if event.reason else ""
         rounds = f": {event.rounds} rounds" if event.rounds > 1 else ""
@@ -191,7 +189,7 @@ def change_words(event: object, seating: Seating, rules: RuleSet) -> tuple[str, 
 
 
 def rules_difference(before: RuleSet, after: RuleSet) -> str:
-    """ ": counting winners_only, bock_triggers [tie]": the options `after` changes from `before`."""
+    """": counting winners_only, bock_triggers [tie]": the options `after` changes from `before`."""
     old, new = before.to_dict(), after.to_dict()
     changed = [f"{k} {_value(v)}" for k, v in new.items() if old.get(k) != v]
     return ": " + ", ".join(changed) if changed else " (no option differs)"
