@@ -7,7 +7,7 @@ announcement_scoring: doubling
 ```
 
 `load / loads / dump / dumps` (schema: the mapping form of `schemas/rules.schema.json`);
-`house_rules.rules_named(spec)` takes a preset, a saved set's name or a file path, as `--rules` does.
+`rules_named(spec)` takes a preset name or a file path, as `--rules` does.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, rules_from_mapping
+from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset, rules_from_mapping
 from doko_ledger.formats.yaml_source import dump_flow, parse_yaml, read_text
 
 
@@ -44,3 +44,13 @@ def dumps(rules: RuleSet, *, full: bool = False) -> str:
 
 def dump(rules: RuleSet, path: str | Path) -> None:
     Path(path).write_text(dumps(rules), encoding="utf-8")
+
+
+def rules_named(spec: str) -> RuleSet:
+    """A preset by name, or a house-rule file by path."""
+    if spec in PRESETS:
+        return preset(spec)
+    path = Path(spec)
+    if path.suffix in (".yaml", ".yml") or path.exists():
+        return load(path)
+    raise RuleSetError(f"no preset or rule file {spec!r} (presets: {', '.join(PRESETS)}; or a .yaml file)")
