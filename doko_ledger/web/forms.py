@@ -182,11 +182,18 @@ RULE_FIELD = "rule."
 """The prefix of an option's field: `rule.bock_overlap`."""
 
 
-def rules_choices(saved: Sequence[HouseRules], nights: Sequence[tuple[str, RuleSet]]) -> list[dict[str, Any]]:
+def rules_choices(
+    saved: Sequence[HouseRules], nights: Sequence[tuple[str, RuleSet]], in_force: tuple[str, RuleSet] | None = None
+) -> list[dict[str, Any]]:
     """The presets, the saved house-rule sets, then each other rule set an earlier night used;
-    each with its options' values (`values`, JSON: the page's script shows them when chosen)."""
-    out: list[dict[str, Any]] = [_choice(f"preset:{name}", name, preset(name)) for name in PRESETS]
-    seen = [preset(name) for name in PRESETS]
+    each with its options' values (`values`, JSON: the page's script shows them when chosen).
+    `in_force`: a night and its rules in force, offered first (to change them)."""
+    out: list[dict[str, Any]] = []
+    if in_force is not None:
+        night_id, rules = in_force
+        out.append(_choice(f"night:{night_id}", f"the rules in force: {rules.preset}, {changes_text(rules)}", rules))
+    out += [_choice(f"preset:{name}", name, preset(name)) for name in PRESETS]
+    seen = [preset(name) for name in PRESETS] + ([] if in_force is None else [in_force[1]])
     for house in saved:
         changed = changes_text(house.rules) or "as it is"
         out.append(_choice(f"saved:{house.name}", f"{house.name}: {house.rules.preset}, {changed}", house.rules))
@@ -284,6 +291,16 @@ def _choice_label(kind: str, choice: Any) -> str:
     if kind == "seats":
         return " and ".join(map(str, choice)) if choice else "none"
     return str(choice).replace("_", " ")
+
+
+def bock_rounds(post: Posted) -> int:
+    """How many bock rounds the bock button declares (the library says how many it may)."""
+    return _number(post.get("rounds", "1") or "1", "bock rounds")
+
+
+def with_deal(post: Posted) -> int | None:
+    """The deal a bock was declared with (it goes when that deal is taken back), or None."""
+    return deal_number(post) if post.get("with_deal") == "1" else None
 
 
 # -- starting a night ---------------------------------------------------------------------------
