@@ -1,5 +1,5 @@
-"""`doko session start`, `list`, `close`, `standings`, `settle`: card nights (and the standings
-of a Dou Dizhu session)."""
+"""`doko session start`, `list`, `close`, `join`, `leave`, `rules`, `doko bock`, `standings`,
+`settle`: card nights (and the standings of a Dou Dizhu session)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,13 @@ ShownNightOption = Annotated[
     ),
 ]
 
-session_app = Typer(help="Card nights: start, list, close.", no_args_is_help=True)
+OpenNightOption = Annotated[
+    str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
+]
+
+session_app = Typer(
+    help="Card nights: start, list, close; players join and leave, the rules change.", no_args_is_help=True
+)
 
 
 @session_app.command("start")
@@ -55,6 +61,120 @@ def session_start(
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         card_nights(ledger).start(command, by=recorder(by), at=now())
     out().print(f"card night {session_id} started: {', '.join(names)}; {first} deals first")
+
+
+@session_app.command("join")
+def session_join(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(help="Who sits down.")],
+    after: Annotated[
+        str | None,
+        typer.Option("--after", help="The seat after this player (default: after the last seat).", show_default=False),
+    ] = None,
+    session: OpenNightOption = None,
+    by: ByOption = None,
+) -> None:
+    """A player joins the night from the next deal, at a seat after a named player (4 to 7 at the table)."""
+    from doko_ledger.ledger import Ledger
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        nights = card_nights(ledger)
+        done = nights.join(nights.resolve(session), player, after=after, by=recorder(by), at=now())
+        ledger.refresh()
+    out().print(done.words, markup=False, highlight=False, soft_wrap=True)
+
+
+@session_app.command("leave")
+def session_leave(
+    ctx: typer.Context,
+    player: Annotated[str, typer.Argument(help="Who leaves the table.")],
+    session: OpenNightOption = None,
+    by: ByOption = None,
+) -> None:
+    """A player leaves the night from the next deal (their deals so far keep counting; 4 stay at least)."""
+    from doko_ledger.ledger import Ledger
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        nights = card_nights(ledger)
+        done = nights.leave(nights.resolve(session), player, by=recorder(by), at=now())
+        ledger.refresh()
+    out().print(done.words, markup=False, highlight=False, soft_wrap=True)
+
+
+@session_app.command("rules")
+def session_rules(
+    ctx: typer.Context,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", help="A preset or a house-rule file (default: the rules in force).", show_default=False
+        ),
+    ] = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set", metavar="OPTION=VALUE", help="Change one option, e.g. counting=winners_only (repeatable)."
+        ),
+    ] = None,
+    session: OpenNightOption = None,
+    by: ByOption = None,
+) -> None:
+    """Change the night's rules from the next deal on (earlier deals keep theirs); `doko undo` takes it back."""
+    from doko_ledger.doppelkopf.files.quick_entry import EntryError
+    from doko_ledger.doppelkopf.files.rules_file import rules_named, with_settings
+    from doko_ledger.ledger import Ledger
+
+    if rules is None and not settings:
+        raise EntryError("give --rules PRESET|FILE and/or --set option=value: what changes")
+    chosen = None if rules is None else rules_named(rules)
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        nights = card_nights(ledger)
+        sid = nights.resolve(session)
+        base = chosen if chosen is not None else nights.state(sid).rules
+        done = nights.change_rules(sid, with_settings(base, settings or ()), by=recorder(by), at=now())
+        ledger.refresh()
+    out().print(done.words, markup=False, highlight=False, soft_wrap=True)
+
+
+def bock(
+    ctx: typer.Context,
+    rounds: Annotated[int, typer.Option("--rounds", help="Bock rounds declared at once (1 to 3).")] = 1,
+    declared_by: Annotated[
+        str | None,
+        typer.Option(
+            "--by", help="Who declares it (default $DOKO_USER or your login); also who records.", show_default=False
+        ),
+    ] = None,
+    reason: Annotated[str, typer.Option("--reason", help="Why, e.g. Hochzeit.")] = "",
+    with_deal: Annotated[
+        int | None,
+        typer.Option(
+            "--with-deal",
+            min=1,
+            help="The deal just recorded, which it comes with (taking that deal back takes it too);"
+            " default: from the next deal.",
+            show_default=False,
+        ),
+    ] = None,
+    session: OpenNightOption = None,
+) -> None:
+    """Declare bock by hand (the bock button): rounds queued like a trigger's (docs/rules.md §9)."""
+    from doko_ledger.ledger import Ledger
+
+    who = recorder(declared_by)
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        nights = card_nights(ledger)
+        done = nights.declare_bock(
+            nights.resolve(session),
+            declared_by=who,
+            reason=reason,
+            rounds=rounds,
+            with_deal=with_deal,
+            by=who,
+            at=now(),
+        )
+        ledger.refresh()
+    out().print(done.words, markup=False, highlight=False, soft_wrap=True)
 
 
 GAME_SESSIONS: dict[Game[Any], str] = {}
@@ -132,7 +252,7 @@ def standings(
     if as_json:
         echo_json(anchored_standings_view(table, head))
     elif as_csv:
-        rows = [
+        rows: list[list[object]] = [
             [
                 r.number,
                 r.game_id,
@@ -140,12 +260,12 @@ def standings(
                 r.match,
                 r.round,
                 r.multiplier,
-                *(r.deltas[p] for p in table.players),
-                *(r.totals[p] for p in table.players),
+                *(r.sheet.get(p, "") for p in table.players),
+                *(r.totals.get(p, "") for p in table.players),
             ]
             for r in table.rows
         ]
-        header = ["deal", "game", "dealer", "match", "round", "multiplier"]
+        header = ["deal", "game", "dealer", "match", "round", "multiplier"]  # points: each deal's sheet row
         echo_csv([*header, *(f"{p} points" for p in table.players), *(f"{p} total" for p in table.players)], rows)
     else:
         out().print(render_nights.standings(table))

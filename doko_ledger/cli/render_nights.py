@@ -16,6 +16,7 @@ from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.nights.schedule import NextDeal
 from doko_ledger.doppelkopf.nights.standings import Payment, Standings
+from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS, Bock, BockCause
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.numbers import counted
 
@@ -25,7 +26,9 @@ BARS = "▁▂▃▄▅▆▇█"
 def next_deal(upcoming: NextDeal) -> Text:
     text = Text.assemble(("deal ", "bold"), (str(upcoming.number), "bold"), escaped(f": {upcoming.dealer} deals; "))
     text.append(escaped("playing " + ", ".join(upcoming.playing)))
-    if upcoming.multiplier > 1:
+    if upcoming.bock is not None and upcoming.bock.extra:
+        text.append(f"  bock +{upcoming.bock.extra}", style="bold magenta")
+    elif upcoming.multiplier > 1:
         text.append(f"  bock ×{upcoming.multiplier}", style="bold magenta")
     if upcoming.forced_solo_by:
         text.append(escaped("  forced solo due: " + ", ".join(upcoming.forced_solo_by)), style="bold yellow")
@@ -50,9 +53,17 @@ def sessions_table(nights: Sequence[Standings]) -> Table:
     return table
 
 
+COUNTING_WORDS = {
+    "plus_minus": "plus/minus: winners +, losers −",
+    "winners_only": "winners only: the losers write 0",
+    "losers_only": "losers only: the winners write 0",
+}
+"""Each counting (`counting`, docs/rules.md §9) as the standings name it."""
+
+
 def chart(night: Standings) -> Table:
     """Each player's running total over the night as a bar line, lowest to highest total."""
-    values = [r.totals[p] for r in night.rows for p in night.players] or [0]
+    values = [r.totals.get(p, 0) for r in night.rows for p in night.players] or [0]
     low, high = min(values), max(values)
     span = (high - low) or 1
     table = Table(title="running totals", title_justify="left", box=None, show_header=False)
@@ -60,23 +71,25 @@ def chart(night: Standings) -> Table:
     table.add_column("chart")
     table.add_column("total", justify="right")
     for player in night.players:
-        line = "".join(BARS[(r.totals[player] - low) * (len(BARS) - 1) // span] for r in night.rows)
-        total = night.rows[-1].totals[player] if night.rows else 0
+        line = "".join(BARS[(r.totals.get(player, 0) - low) * (len(BARS) - 1) // span] for r in night.rows)
+        total = night.rows[-1].totals.get(player, 0) if night.rows else 0
         table.add_row(player, Text(line, style="cyan"), signed(total))
     table.add_row("", Text(f"from {low:+d} to {high:+d}", style="dim"), "")
     return table
 
 
 def standings(night: Standings) -> RenderableType:
-    """Every deal (its match and round, the deal's points and each running total, labelled
-    apart), the table, a chart of the totals, and what comes next."""
+    """Every deal (its match and round, the deal's points on the sheet and each running total,
+    labelled apart), the changes of the night marked where they took effect, the table, a
+    chart of the totals, the counting in force, the bock rounds, and what comes next."""
     deals = Table(
         title=f"card night {night.session_id}",
         title_justify="left",
-        caption="each player: the deal's points, then Σ the running total after it",
+        caption="each player: the deal's points on the sheet, then Σ the running total after it;"
+        " · sits out, blank: not at the table; ▸ a change from that deal on",
         caption_justify="left",
     )
-    bock = any(r.multiplier > 1 for r in night.rows)
+    bock = any(r.bock_round is not None for r in night.rows)
     for name in ("#", "match", "round", "game", "dealer", *(["×"] if bock else [])):
         deals.add_column(name, justify="left" if name in ("game", "dealer") else "right")
     for player in night.players:
@@ -90,12 +103,25 @@ def standings(night: Standings) -> RenderableType:
             kind += " compulsory"
         if row.forced:
             kind += " forced"
+        for change in row.changes:
+            deals.add_row(
+                "",
+                "",
+                "",
+                Text(escaped(f"▸ {change}"), style="cyan"),
+                "",
+                *([""] if bock else []),
+                *([""] * len(night.players)),
+            )
         cells: list[Text] = []
         for player in night.players:
-            cell = signed(row.deltas[player]) if player in row.playing else Text("·", style="dim")
+            if player not in row.totals:
+                cells.append(Text(""))
+                continue
+            cell = signed(row.sheet[player]) if player in row.playing else Text("·", style="dim")
             cell.append(f" Σ{row.totals[player]:+d}", style="dim")
             cells.append(cell)
-        times = [Text(f"{row.multiplier}" if row.multiplier > 1 else "", style="magenta")] if bock else []
+        times = [Text(_bock_mark(row.bock_round), style="magenta")] if bock else []
         deals.add_row(str(row.number), str(row.match), str(row.round), kind, row.dealer, *times, *cells)
     summary = Table(box=None)
     for name in ("player", "total", "played", "won", "solos", "solos won", ""):
@@ -108,10 +134,35 @@ def standings(night: Standings) -> RenderableType:
         summary.add_row(
             s.player, signed(s.total), str(s.played), str(s.won), str(s.solos), str(s.solos_won), owes, *extra
         )
-    parts: list[RenderableType] = [deals, Text(""), summary, Text(""), chart(night), Text(""), next_deal(night.next)]
+    parts: list[RenderableType] = [deals, Text(""), summary, Text(""), chart(night), Text("")]
+    parts.append(Text(f"counting in force: {night.counting} ({COUNTING_WORDS[night.counting]})"))
+    if night.seating != night.players:
+        parts.append(Text(escaped("at the table: " + ", ".join(night.seating))))
+    parts.append(next_deal(night.next))
+    for change in night.next.changes:
+        parts.append(Text(escaped(f"▸ from deal {night.next.number}: {change}"), style="cyan"))
     if night.bock_deals_left:
         parts.append(Text(f"bock deals still queued: {night.bock_deals_left}", style="magenta"))
+    for cause in night.bock_causes:
+        parts.append(Text(escaped(_cause_words(cause)), style="magenta"))
     return Group(*parts)
+
+
+def _bock_mark(bock: Bock | None) -> str:
+    """A deal's bock in its bock column: `2`, `4` (stacked), `+1` (extra points); blank outside bock."""
+    if bock is None:
+        return ""
+    return f"+{bock.extra}" if bock.extra else str(bock.multiplier)
+
+
+def _cause_words(cause: BockCause) -> str:
+    """ "bock in force: deal 3 (lost solo), 2 deals left" / "bock queued: declared by Anna (Hochzeit), 4 deals"."""
+    state = "in force" if cause.in_force else "queued"
+    origin = f"deal {cause.deal}" if cause.deal else "before the first deal"
+    what = ", ".join(TRIGGER_WORDS.get(t, t) for t in cause.triggers)
+    if cause.declared_by is not None:
+        what = f"declared by {cause.declared_by}" + (f" ({cause.reason})" if cause.reason else "")
+    return f"bock {state}: {origin}, {what}, {counted(cause.deals_left, 'deal')} left"
 
 
 def payments(items: Sequence[Payment], rate: Decimal | None) -> RenderableType:

@@ -378,9 +378,10 @@ def undo(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Take back without asking for confirmation.")] = False,
     by: ByOption = None,
 ) -> None:
-    """Take back the newest card, call or penalty of the night's last deal, else the last deal;
-    with --game, the newest event of that game (appends a void, never deletes). Says what it
-    will take back and asks first, unless --yes."""
+    """Take back the newest entry of the night: a change (a join, a leave, a rule change, bock
+    declared), else the newest card, call or penalty of the last deal, else the last deal; with
+    --game, the newest event of that game (appends a void, never deletes). Says what it will
+    take back and asks first, unless --yes."""
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.ledger import Ledger
 
@@ -397,8 +398,11 @@ def undo(
             session_id = nights.resolve(session)
             planned = nights.to_take_back(session_id, deal=deal)
             _confirm_take_back(yes, f"{planned.what}: {planned.facts}" if planned.facts else planned.what)
-            with _retried_with_deal(planned.number):  # what was asked about, never the deal before it
-                what = nights.undo(session_id, by=recorder(by), at=now(), deal=planned.number).what
+            if planned.change is not None:  # a change of the night: that one, never the entry before it
+                what = nights.undo(session_id, by=recorder(by), at=now(), change=planned.change).what
+            else:
+                with _retried_with_deal(planned.number):  # what was asked about, never the deal before it
+                    what = nights.undo(session_id, by=recorder(by), at=now(), deal=planned.number).what
             ledger.refresh()
     out().print(f"took back {what}")
 

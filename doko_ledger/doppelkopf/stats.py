@@ -14,7 +14,9 @@ night's bock multipliers, exactly as `doko standings` shows them. What counts as
   may be negative (§7), and when nobody wins a game is neither won nor lost. The win rate is
   wins per scored game; the average score is the total per game played (unscored ones too).
 - The total is the sum of the player's points: the game's deltas with penalties, and in a
-  card night times the bock multiplier of the deal (so a night's totals are its standings).
+  card night the deal's row on the night's sheet (its bock applied, counted as the night
+  counted at that deal: plus/minus, winners only or losers only), so a night's totals are its
+  standings.
   A night's voided and replaced deals are left out; the correction counts instead.
 - Solos are the games of a solo type (§4, the silent solo included) where the player was the
   soloist; a lone marriage is not a solo. Won and lost come from the scored ones; the points
@@ -283,9 +285,10 @@ class _Fold:
                     self.tally(players[caught_from]).foxes_lost += 1
 
     def add_night(self, night: Night) -> None:
-        """Add a card night's deals in force, each with the night's points (bock included)."""
+        """Add a card night's deals in force, each with its row on the night's sheet (bock
+        included, counted as the night counted it at that deal)."""
         for row in night.schedule().rows:
-            self.add(night.games[row.game_id], row.deltas)
+            self.add(night.games[row.game_id], row.sheet)
 
     def result(self, session_id: str | None, players: Iterable[str] = ()) -> Stats:
         for player in players:
@@ -349,7 +352,7 @@ def ledger_stats(ledger: Ledger, session_id: str | None = None) -> Stats:
         night = card_nights(ledger).night(resolved)
         tally = _Fold()
         tally.add_night(night)
-        return tally.result(resolved, night.state.players)
+        return tally.result(resolved, night.state.everyone)
     tally = _Fold()
     taken: set[str] = set()
     for sid in card_nights(ledger).session_ids():

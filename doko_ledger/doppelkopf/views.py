@@ -266,12 +266,19 @@ def audit_view(report: AuditReport) -> dict[str, Any]:
 
 
 def standings_view(night: Standings) -> dict[str, Any]:
-    """A card night for scripts: every deal with its points and running totals, and the table."""
+    """A card night for scripts: every deal with its points, its sheet row (the points under
+    the counting in force at it), the running totals and the changes that took effect at it;
+    the table; the seating and counting in force; the night's changes; the bock rounds in
+    force and queued."""
     return {
         "session": night.session_id,
         "players": list(night.players),
+        "seating": list(night.seating),
+        "counting": night.counting,
         "closed": night.closed,
         "rate": None if night.rate is None else str(night.rate),
+        "changes": [c.view() for c in night.changes],
+        "bock_rounds": bock_causes_view(night),
         "deals": [
             {
                 "number": r.number,
@@ -283,12 +290,16 @@ def standings_view(night: Standings) -> dict[str, Any]:
                 "round": r.round,
                 "multiplier": r.multiplier,
                 "bock": r.bock or None,
+                "bock_extra": 0 if r.bock_round is None else r.bock_round.extra,
+                "counting": r.rules.counting,
+                "changes": list(r.changes),
                 "counts": r.counts,
                 "compulsory_solo": r.compulsory,
                 "forced_solo": r.forced,
                 "game_type": None if r.outcome.game_type is None else r.outcome.game_type.value,
                 "thrown_in": r.outcome.abandoned,
                 "points": r.deltas,
+                "sheet": r.sheet,
                 "totals": r.totals,
             }
             for r in night.rows
@@ -311,6 +322,10 @@ def standings_view(night: Standings) -> dict[str, Any]:
             "dealer": night.next.dealer,
             "playing": list(night.next.playing),
             "multiplier": night.next.multiplier,
+            "bock_extra": 0 if night.next.bock is None else night.next.bock.extra,
+            "bock": None if night.next.bock is None else night.next.bock.cause,
+            "sitting_out": list(night.next.sitting_out),
+            "changes": list(night.next.changes),
             "forced_solo_by": list(night.next.forced_solo_by),
             "over": night.next.over,
         },
@@ -487,6 +502,6 @@ def _line_text(line: ScoreLine) -> str:
 
 
 def bock_causes_view(night: Standings) -> list[dict[str, Any]]:
-    """Why bock is in force or queued after the night's last deal (`BockRounds.causes`): each
-    deal whose bock rounds are not over, the triggers it set off, and the bock deals left."""
+    """The bock rounds in force and queued after the night's last deal (`BockRounds.causes`):
+    the rounds in force first, then the queue, each with what started it and the deals left."""
     return [cause.view() for cause in night.bock_causes]

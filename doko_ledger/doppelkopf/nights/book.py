@@ -20,13 +20,28 @@ from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.game.record import GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
-from doko_ledger.doppelkopf.nights.decide import StartNight
-from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided, SessionClosed
+from doko_ledger.doppelkopf.nights.changes import (
+    NightChange,
+    change_in_words,
+    make_change,
+    require_version,
+    take_back_change,
+    taken_back_words,
+)
+from doko_ledger.doppelkopf.nights.decide import ChangeRules, DeclareBock, JoinTable, LeaveTable, StartNight
+from doko_ledger.doppelkopf.nights.events import (
+    ChangeTakenBack,
+    DealAdded,
+    DealCorrected,
+    DealVoided,
+    NightChangeEvent,
+    SessionClosed,
+)
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.page import DealInPlay, NightPage, default_game_type
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings, payments, standings
-from doko_ledger.doppelkopf.nights.state import NightState
+from doko_ledger.doppelkopf.nights.state import Change, NightState
 from doko_ledger.doppelkopf.nights.state import fold as fold_session
 from doko_ledger.doppelkopf.rules.game_types import GameType, allowed_game_types, parse_game_type
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
@@ -152,7 +167,8 @@ class PreparedCorrection:
 @dataclass(frozen=True, slots=True)
 class TakenBack:
     """What `undo` took back: of deal `number` (game `game_id`), the whole deal or its newest
-    card, call or penalty, in words (`what`)."""
+    card, call or penalty, in words (`what`); or a change of the night (`change`: its version;
+    `game_id` empty, `number` the deal it took effect from)."""
 
     game_id: str
     number: int
@@ -161,6 +177,13 @@ class TakenBack:
     """The whole deal taken back, in words ("normal game: Re Anna, Clara with 190 card points")."""
     repeated: bool = False
     """An undo sent again with the request id of one already appended: what that one took back."""
+    change: int | None = None
+    """The version of the change taken back, None for a deal (or part of one)."""
+
+    @property
+    def kind(self) -> str:
+        """ "change" or "deal"."""
+        return "deal" if self.change is None else "change"
 
     def __str__(self) -> str:
         return self.what
@@ -256,6 +279,10 @@ class CardNights:
 
     # -- writing ---------------------------------------------------------------------
 
+    def commit_night(self, session_id: str, night: Night, *, by: str, at: str) -> None:
+        """Append what `night` decided (its events and new games) in one transaction."""
+        self._commit(session_id, night, by=by, at=at)
+
     def _commit(self, session_id: str, night: Night, *, by: str, at: str, game_updates: Sequence[Any] = ()) -> None:
         """Append what the night decided: its events and new games, in one transaction, only if
         the night is still as it was read (else `ConcurrencyError`, and nothing is written): a
@@ -323,7 +350,7 @@ class CardNights:
         if deal is not None:
             self._expect_next(night, deal)
         if version is not None:
-            _require_version(night, version)
+            require_version(night, version)
         number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record, request_id=request_id)  # the write's id, kept with the deal it added
@@ -407,43 +434,73 @@ class CardNights:
         version: int | None = None,
         whole_deal: bool = False,
         request_id: str | None = None,
+        change: int | None = None,
     ) -> TakenBack:
-        """Take back the newest thing recorded: a card or call of a deal still being played,
-        else the last deal (with `whole_deal`, the last deal even while it is played). With
-        `deal`, only if that is the night's last deal: trying again after it was taken back is
-        refused, not a second undo. With `version`, only if the night is still at that version
-        (else `ConcurrencyError`). With `request_id`, an undo sent again after it took a deal
-        back answers what it took back, and takes back nothing more."""
+        """Take back the newest entry of the night: a change (a join, a leave, a rule change, a
+        bock declared), else a card or call of a deal still being played, else the last deal
+        with any bock declared with it (with `whole_deal`, the last deal even while it is
+        played). With `deal` (or `change`: a change's version), only if that is the night's
+        newest entry: trying again after it was taken back is refused, not a second undo. With
+        `version`, only if the night is still at that version (else `ConcurrencyError`). With
+        `request_id`, an undo sent again after it took something back answers what it took
+        back, and takes back nothing more."""
         if request_id is not None:
             done = self._done_with(session_id, request_id)
             if isinstance(done, DealVoided):
                 numbers = deal_numbers(r.event for r in self.changes_since(session_id, 0))
                 number = numbers[done.game_id]
                 return TakenBack(done.game_id, number, f"deal {number} ({done.game_id})", repeated=True)
+            if isinstance(done, ChangeTakenBack):
+                words = taken_back_words(self, session_id, done)
+                return TakenBack("", 0, words, repeated=True, change=done.change)
         night = self.night(session_id)
         if version is not None:
-            _require_version(night, version)
-        taken, update = self._undo_plan(night, deal, whole_deal, request_id)
+            require_version(night, version)
+        taken, update = self._undo_plan(night, deal, whole_deal, request_id, change)
         try:
             if update is not None:
                 self.store.append_streams([update], recorded_by=by, recorded_at=at)
             else:
                 self._commit(session_id, night, by=by, at=at)
         except LedgerBusy as exc:
-            raise prefixed(exc, f"deal {taken.number} was not taken back") from None
+            what = f"deal {taken.number}" if taken.change is None else taken.what
+            raise prefixed(exc, f"{what} was not taken back") from None
         return taken
 
-    def to_take_back(self, session_id: str, *, deal: int | None = None, whole_deal: bool = False) -> TakenBack:
+    def to_take_back(
+        self, session_id: str, *, deal: int | None = None, whole_deal: bool = False, change: int | None = None
+    ) -> TakenBack:
         """What `undo` with the same arguments would take back now, without writing anything
         (for a front end that asks before it takes back)."""
-        return self._undo_plan(self.night(session_id), deal, whole_deal)[0]
+        return self._undo_plan(self.night(session_id), deal, whole_deal, change=change)[0]
 
     def _undo_plan(
-        self, night: Night, deal: int | None, whole_deal: bool, request_id: str | None = None
+        self,
+        night: Night,
+        deal: int | None,
+        whole_deal: bool,
+        request_id: str | None = None,
+        change: int | None = None,
     ) -> tuple[TakenBack, NewStreamEvents | None]:
-        """What undo takes back, and the void of a card, call or penalty it appends; or, for the
-        whole last deal, None with the deal voided in `night` (not written: `_commit` writes it)."""
+        """What undo takes back, and the void of a card, call or penalty it appends; or, for a
+        change or the whole last deal, None with it taken back in `night` (not written:
+        `_commit` writes it)."""
         session_id = night.state.session_id
+        newest = night.state.last_entry
+        if isinstance(newest, Change) and newest.game_id is None:
+            if deal is not None or (change is not None and change != newest.version):
+                raise IllegalMove(
+                    f"the newest entry of card night {session_id!r} is a change (see `doko standings`),"
+                    f" not {'deal ' + str(deal) if deal is not None else f'the change at version {change}'}:"
+                    " nothing was taken back"
+                )
+            row = take_back_change(night, newest, request_id)
+            return TakenBack("", row.deal, row.text, change=newest.version), None
+        if change is not None:
+            raise IllegalMove(
+                f"the change at version {change} is not the newest entry of card night {session_id!r}"
+                " (was it taken back already? see `doko standings`)"
+            )
         if not night.state.deals:
             raise IllegalMove(f"card night {session_id!r} has nothing to take back")
         last = night.state.deals[-1]
@@ -462,7 +519,8 @@ class CardNights:
                 update = NewStreamEvents(stream, len(events), [voided])
                 return TakenBack(last, number, f"{taken_back(events, voided)} (deal {number}, {last})"), update
         night.void_last(request_id=request_id)  # refuses what the night refuses (a closed night)
-        return TakenBack(last, number, f"deal {number} ({last})", deal_in_words(game)), None
+        bock = " with the bock declared with it" if isinstance(newest, Change) else ""
+        return TakenBack(last, number, f"deal {number} ({last}){bock}", deal_in_words(game)), None
 
     def deal_record(self, session_id: str, deal: str) -> tuple[int, GameRecord]:
         """Deal `deal` of the night (its number in the standings or its game id): its number and
@@ -496,7 +554,7 @@ class CardNights:
             return _repeated_correction(night, done)
         if version is not None:
             self._require_deal(night, deal)
-            _require_version(night, version)
+            require_version(night, version)
         game_id = night.deal_named(deal)
         number = night.state.deals.index(game_id) + 1
         old = night.games[game_id]
@@ -524,6 +582,76 @@ class CardNights:
         )
         self.commit(prepared, by=by, at=at)
         return prepared
+
+    # -- changes between deals (doppelkopf/nights/changes.py) -----------------------------
+
+    def join(
+        self,
+        session_id: str,
+        player: str,
+        *,
+        after: str | None = None,
+        by: str,
+        at: str,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> NightChange:
+        """`player` takes a seat after `after` (None: after the last seat) from the next deal."""
+        return make_change(self, session_id, JoinTable(player, after, request_id), by=by, at=at, version=version)
+
+    def leave(
+        self,
+        session_id: str,
+        player: str,
+        *,
+        by: str,
+        at: str,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> NightChange:
+        """`player` leaves the table from the next deal (never fewer than 4 stay)."""
+        return make_change(self, session_id, LeaveTable(player, request_id), by=by, at=at, version=version)
+
+    def change_rules(
+        self,
+        session_id: str,
+        rules: RuleSet,
+        *,
+        name: str | None = None,
+        by: str,
+        at: str,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> NightChange:
+        """The night's rules from the next deal on (`name`: the named set they came from)."""
+        return make_change(self, session_id, ChangeRules(rules, name, request_id), by=by, at=at, version=version)
+
+    def declare_bock(
+        self,
+        session_id: str,
+        *,
+        declared_by: str,
+        reason: str,
+        rounds: int = 1,
+        with_deal: int | None = None,
+        by: str,
+        at: str,
+        version: int | None = None,
+        request_id: str | None = None,
+    ) -> NightChange:
+        """Bock by hand: `rounds` rounds, queued as a trigger's would be; `with_deal`: the number
+        of the deal just recorded, which it comes with (and goes with when that deal is taken
+        back), else from the next deal."""
+        game_id = None
+        if with_deal is not None:
+            state = self.state(session_id)
+            if not 1 <= with_deal <= len(state.deals):
+                raise IllegalMove(
+                    f"card night {session_id!r} has no deal {with_deal}: it has {counted(len(state.deals), 'deal')}"
+                )
+            game_id = state.deals[with_deal - 1]
+        command = DeclareBock(declared_by, reason, rounds, game_id, request_id)
+        return make_change(self, session_id, command, by=by, at=at, version=version)
 
     def close(self, session_id: str, *, by: str, at: str) -> None:
         night = self.night(session_id)
@@ -642,15 +770,18 @@ class CardNights:
                 out.append(f"deal {numbers[event.game_id]} was just corrected (by {by})")
             elif isinstance(event, SessionClosed):
                 out.append(f"the night was closed (by {by})")
+            elif isinstance(event, NightChangeEvent | ChangeTakenBack):
+                out.append(f"{change_in_words(event)} (by {by})")
         return "; ".join(out)
 
-    def _done_with(self, session_id: str, request_id: str) -> DealVoided | DealCorrected | None:
+    def _done_with(self, session_id: str, request_id: str) -> DealVoided | DealCorrected | ChangeTakenBack | None:
         """The undo or correction a write with this request id appended, or None."""
         return next(
             (
                 r.event
                 for r in self.changes_since(session_id, 0)
-                if isinstance(r.event, DealVoided | DealCorrected) and r.event.request_id == request_id
+                if isinstance(r.event, DealVoided | DealCorrected | ChangeTakenBack)
+                and r.event.request_id == request_id
             ),
             None,
         )
@@ -718,16 +849,6 @@ class CardNights:
                 f"nothing was written; correct deal {place.number} again if it still needs it"
             )
         raise DealChanged(f"deal {place.number} was taken back meanwhile (by {by}): nothing was written")
-
-
-def _require_version(night: Night, version: int) -> None:
-    """Refuse (`ConcurrencyError`) a write made from a night at `version` that has moved on."""
-    current = len(night.history)
-    if current != version:
-        raise ConcurrencyError(
-            f"card night {night.state.session_id!r} is at version {current}, not {version}: "
-            "someone else recorded first; nothing was written"
-        )
 
 
 def _not_the_last(session_id: str, deal: int, last: int) -> str:

@@ -164,11 +164,11 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
             row = next(r for r in schedule.rows if r.game_id == game_id)
             if set(outcome.players) != set(row.playing):
                 raise IllegalMove(f"the corrected deal must have the same players: {', '.join(row.playing)}")
-            later = row.number < len(schedule.rows)
+            after_it = row.number < len(schedule.rows)
             moves_dealer = row.outcome.abandoned != outcome.abandoned or (
                 row.rules.compulsory_solo and row.outcome.solo_by != outcome.solo_by
             )
-            if later and moves_dealer:
+            if after_it and moves_dealer:
                 raise IllegalMove(
                     "this correction would change who deals the later deals (a deal thrown in, or a "
                     "compulsory solo): take the later deals back first (`doko undo`)"
@@ -189,7 +189,8 @@ def _check_between_deals(schedule: Schedule) -> None:
     last = schedule.rows[-1] if schedule.rows else None
     if last is not None and not (last.outcome.finished or last.outcome.abandoned):
         raise IllegalMove(
-            f"deal {last.number} is still being played card by card: finish it (or take it back) before the night changes"
+            f"deal {last.number} is still being played card by card:"
+            " finish it (or take it back) before the night changes"
         )
 
 
@@ -228,7 +229,8 @@ def _join(state: NightState, command: JoinTable) -> PlayerJoined:
         after = find_player(command.after, state.players)
         if after is None:
             raise IllegalMove(
-                f"{shortened(command.after, 40)!r} is not at the table ({', '.join(state.players)}), so nobody joins after them"
+                f"{shortened(command.after, 40)!r} is not at the table ({', '.join(state.players)}),"
+                " so nobody joins after them"
             )
     return PlayerJoined(player, after, command.request_id)
 

@@ -69,8 +69,7 @@ class NightPage:
     @property
     def sitting_out(self) -> tuple[str, ...]:
         """Who sits the next deal out."""
-        playing = self.standings.next.playing
-        return tuple(p for p in self.standings.players if p not in playing)
+        return self.standings.next.sitting_out
 
     @property
     def default_game_type(self) -> GameType:

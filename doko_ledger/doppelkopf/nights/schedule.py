@@ -42,9 +42,22 @@ class NightChangeRow:
     deal: int
     kind: str
     words: str
+    with_deal: bool = False
+    """A bock declared with deal `deal` (it goes when that deal is taken back)."""
+
+    @property
+    def text(self) -> str:
+        """The change and where it took effect: "Erik joins after Anna, from deal 7"."""
+        return self.words if self.with_deal else f"{self.words}, from deal {self.deal}"
 
     def view(self) -> dict[str, object]:
-        return {"version": self.version, "from_deal": self.deal, "kind": self.kind, "words": self.words}
+        return {
+            "version": self.version,
+            "kind": self.kind,
+            "from_deal": self.deal + self.with_deal,
+            "with_deal": self.deal if self.with_deal else None,
+            "words": self.text,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +193,9 @@ def change_words(event: object, seating: Seating, rules: RuleSet) -> tuple[str, 
     if isinstance(event, PlayerLeft):
         return "leave", f"{event.player} leaves"
     if isinstance(event, RulesChanged):
-        return "rules", "the rules change" + (f" to {event.name}" if event.name else "") + rules_difference(rules, event.rules)
+        return "rules", "the rules change" + (f" to {event.name}" if event.name else "") + rules_difference(
+            rules, event.rules
+        )
     if isinstance(event, BockDeclared):
         why = f" ({event.reason})" if event.reason else ""
         rounds = f": {event.rounds} rounds" if event.rounds > 1 else ""
@@ -189,7 +204,7 @@ def change_words(event: object, seating: Seating, rules: RuleSet) -> tuple[str, 
 
 
 def rules_difference(before: RuleSet, after: RuleSet) -> str:
-    """": counting winners_only, bock_triggers [tie]": the options `after` changes from `before`."""
+    """ ": counting winners_only, bock_triggers [tie]": the options `after` changes from `before`."""
     old, new = before.to_dict(), after.to_dict()
     changed = [f"{k} {_value(v)}" for k, v in new.items() if old.get(k) != v]
     return ": " + ", ".join(changed) if changed else " (no option differs)"
@@ -243,9 +258,10 @@ class Course:
         event = change.event
         kind, words = change_words(event, self._seating, self._rules)
         number = len(self.outcomes) + 1
+        with_deal = isinstance(event, BockDeclared) and event.game_id is not None
         if isinstance(event, BockDeclared):
             self._bock.declare(len(self.outcomes), event.by, event.reason, event.rounds)
-            if event.game_id is not None:
+            if with_deal:
                 number -= 1
                 words += f" with deal {number}"
         else:
@@ -255,8 +271,9 @@ class Course:
             elif isinstance(event, RulesChanged):
                 self._rules = event.rules
             self._bock.change(self._rules, len(self._seating.present))
-        self._changes.append(NightChangeRow(change.version, number, kind, words))
-        self._pending.append(words)
+        row = NightChangeRow(change.version, number, kind, words, with_deal)
+        self._changes.append(row)
+        self._pending.append(row.words)
 
     def _dealer(self) -> str:
         """Who deals next (docs/rules.md §9): the player left of the last dealer in the seating
@@ -293,8 +310,8 @@ class Course:
         bocked_points = bocked(points, played.bock, parties, outcome.winner, outcome.lone)
         deltas = dict(zip(seated, bocked_points, strict=True))
         sheet = sheet_points(deltas, rules.counting)
-        for player, points in sheet.items():
-            self._totals[player] = self._totals.get(player, 0) + points
+        for player, written in sheet.items():
+            self._totals[player] = self._totals.get(player, 0) + written
         counts = live and not compulsory and not (forced and rules.forced_solos == "after_deals")
         if counts:
             if self._in_round >= n:

@@ -47,7 +47,7 @@ class Standings:
     rules: RuleSet = RuleSet()
     changes: tuple[NightChangeRow, ...] = ()
     zero_sum: bool = True
-    """Every deal was counted `plus_minus`: the totals sum to zero, and money is total × rate."""
+    """Every deal was counted `plus_minus`: the totals sum to zero, and money is the total times the rate."""
 
     @property
     def counting(self) -> Counting:
@@ -57,7 +57,7 @@ class Standings:
 
 def standings(state: NightState, schedule: Schedule) -> Standings:
     """Per player sheet totals after the last deal, with what each deal contributed, and the
-    money (docs/rules.md §9): total × rate while every deal was counted plus/minus, else each
+    money (docs/rules.md §9): the total times the rate while every deal was counted plus/minus, else each
     pair of players who played settles the difference of their totals."""
     rate = None if state.rate is None else Decimal(state.rate)
     everyone = schedule.everyone or state.everyone

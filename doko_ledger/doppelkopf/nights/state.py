@@ -140,7 +140,9 @@ def evolve(state: NightState, event: Any) -> NightState:
         case DealAdded(game_id=game_id):
             return replace(state, deals=(*state.deals, game_id), timeline=(*state.timeline, game_id), version=version)
         case DealVoided(game_id=game_id):
-            kept = tuple(e for e in state.timeline if e != game_id and not (isinstance(e, Change) and e.game_id == game_id))
+            kept = tuple(
+                e for e in state.timeline if e != game_id and not (isinstance(e, Change) and e.game_id == game_id)
+            )
             return _rederived(
                 replace(
                     state,
