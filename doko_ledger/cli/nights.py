@@ -107,7 +107,9 @@ def session_rules(
     rules: Annotated[
         str | None,
         typer.Option(
-            "--rules", help="A preset or a house-rule file (default: the rules in force).", show_default=False
+            "--rules",
+            help="A preset, saved house rules or a rule file (default: the rules in force).",
+            show_default=False,
         ),
     ] = None,
     settings: Annotated[
@@ -120,18 +122,22 @@ def session_rules(
     by: ByOption = None,
 ) -> None:
     """Change the night's rules from the next deal on (earlier deals keep theirs); `doko undo` takes it back."""
+    from doko_ledger.cli.rules import rules_called
     from doko_ledger.doppelkopf.files.quick_entry import EntryError
-    from doko_ledger.doppelkopf.files.rules_file import rules_named, with_settings
+    from doko_ledger.doppelkopf.house_rules import NamedRules
+    from doko_ledger.doppelkopf.rules.options import parse_setting, rules_with
     from doko_ledger.ledger import Ledger
 
     if rules is None and not settings:
         raise EntryError("give --rules PRESET|FILE and/or --set option=value: what changes")
-    chosen = None if rules is None else rules_named(rules)
+    typed = dict(parse_setting(s) for s in settings or ())
     with Ledger.open(ledger_path(ctx)) as ledger:
         nights = card_nights(ledger)
         sid = nights.resolve(session)
-        base = chosen if chosen is not None else nights.state(sid).rules
-        done = nights.change_rules(sid, with_settings(base, settings or ()), by=recorder(by), at=now())
+        base = NamedRules(nights.state(sid).rules) if rules is None else rules_called(ctx, rules, ledger)
+        changed = rules_with(base.rules, typed)
+        name = base.name if changed == base.rules else None
+        done = nights.change_rules(sid, changed, name=name, by=recorder(by), at=now())
         ledger.refresh()
     out().print(done.words, markup=False, highlight=False, soft_wrap=True)
 

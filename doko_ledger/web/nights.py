@@ -233,7 +233,18 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
         "match_length": page.match_length,
         "in_play": page.in_play,
         "request_id": forms.request_id(),
+        "undo": _to_take_back(nights, session_id),
     }
+
+
+def _to_take_back(nights: CardNights, session_id: str) -> str | None:
+    """What "Undo" takes back now, in words ("deal 8", "Erik joins after Anna, from deal 7"), or
+    None when there is nothing (or the night is closed)."""
+    try:
+        taken = nights.to_take_back(session_id, whole_deal=True)
+    except DokoError:
+        return None
+    return f"deal {taken.number}" if taken.change is None else taken.what
 
 
 def night_page_context(ledger: Ledger, session_id: str) -> dict[str, Any]:
@@ -448,6 +459,8 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
                 message = (card_nights(ledger).change_since(sid, version) or message) + ": nothing was taken back"
             context = night_page_context(ledger, sid) | {"error": message}
             return render(request, "night.html", context, status=status_of(exc))
+        if taken.change is not None:  # a change is gone from the night: say which here
+            return render(request, "night.html", night_page_context(ledger, sid) | {"undone": taken.what})
     return RedirectResponse(f"/nights/{sid}?taken_back={quote(taken.game_id)}", status_code=303)
 
 
@@ -467,7 +480,7 @@ def _change_night(request: Request, session_id: str, post: PostedForm, change: C
         try:
             version = _version(post)
             write = {"by": post.by, "at": now(), "version": version, "request_id": forms.posted_request_id(post)}
-            change(ledger, sid, write)
+            done = change(ledger, sid, write)
             ledger.refresh()
         except DokoError as exc:
             message = str(exc)
@@ -475,7 +488,7 @@ def _change_night(request: Request, session_id: str, post: PostedForm, change: C
                 message = (nights.change_since(sid, version) or message) + ": nothing was changed from this form"
             context = night_page_context(ledger, sid) | {"error": message, "typed": dict(post.form)}
             return render(request, "night.html", context, status=status_of(exc))
-        return RedirectResponse(f"/nights/{sid}?changed={nights.version(sid)}", status_code=303)
+        return RedirectResponse(f"/nights/{sid}?changed={done.version}", status_code=303)
 
 
 @router.post("/nights/{session_id}/rules")

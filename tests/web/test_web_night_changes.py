@@ -176,7 +176,9 @@ def test_a_change_sent_twice_is_made_once(ledger_path: Path) -> None:
         ("rules", {"rules": "saved:nothing"}, 422, "unknown rules"),
         ("bock", {"rounds": "x", "declared_by": "Anna"}, 422, "bock rounds: give a whole number"),
         ("bock", {"rounds": "9", "declared_by": "Anna"}, 422, ""),
-        ("bock", {"rounds": "1", "declared_by": "Zed"}, 422, ""),
+        ("bock", {"rounds": "1", "declared_by": "Anna", "reason": "x" * 200}, 422, "the reason"),
+        ("bock", {"rounds": "1", "declared_by": "Anna", "with_deal": "1", "deal": "7"}, 422, ""),
+        ("bock", {"rounds": "1", "declared_by": "Anna", "with_deal": "1", "deal": "x"}, 422, "deal: "),
         ("join", {"player": "E" * 200, "after": "Anna"}, 422, ""),
         ("join", {"player": "Ben", "after": "Anna"}, 422, ""),
         ("join", {"player": "Erik", "after": "Zed"}, 422, ""),
@@ -192,7 +194,9 @@ def test_a_bad_or_hostile_change_is_refused_and_writes_nothing(
     phone = joined(app_for(ledger_path))
     with Ledger.open(ledger_path) as ledger:
         before = card_nights(ledger).version("night")
-    answer = phone.post(f"/nights/night/{action}", data={**form(page(phone), f"/nights/night/{action}"), **fields})
+    html = page(phone)
+    options = rule_fields(html) if action == "rules" else {}
+    answer = phone.post(f"/nights/night/{action}", data={**form(html, f"/nights/night/{action}"), **options, **fields})
     assert answer.status_code == status, answer.text[:2000]
     assert re.search(r'<p class="error" role="alert">[^<]*' + re.escape(words), answer.text)
     with Ledger.open(ledger_path) as ledger:
@@ -206,3 +210,21 @@ def test_a_change_without_the_join_is_refused(ledger_path: Path) -> None:
     assert (
         stranger.post("/nights/night/join", data={"csrf": token, "player": "Erik", "version": "1"}).status_code == 403
     )
+
+
+def test_undo_takes_back_the_newest_change_and_says_which(ledger_path: Path) -> None:
+    start_night(ledger_path, players=FOUR)
+    phone = joined(app_for(ledger_path))
+    assert post_deal(phone, "night", deal(["Anna", "Ben"], 151)).status_code == 303
+    assert "Undo deal 1" in page(phone)
+    html = page(phone)
+    assert (
+        phone.post("/nights/night/join", data={**form(html, "/nights/night/join"), "player": "Erik"}).status_code == 303
+    )
+    html = page(phone)
+    assert re.search(r"Undo Erik joins[^<]*</button>", html)
+    undone = phone.post("/nights/night/undo", data=form(html, "/nights/night/undo"))
+    assert undone.status_code == 200
+    assert re.search(r'<p class="ok recorded" role="status" id="undone">Taken back: Erik joins', undone.text)
+    assert "Erik" not in standings(ledger_path).seating and len(standings(ledger_path).rows) == 1
+    assert "Undo deal 1" in undone.text

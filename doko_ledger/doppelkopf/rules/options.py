@@ -65,7 +65,8 @@ class RuleOption:
         return f"{RULES_DOC}#{self.anchor}"
 
     def text(self, value: Any) -> str:
-        """A value as it is typed back (`--set name=TEXT`): true, 3, tie,lost_solo, 1,3, none."""
+        """A value as it is typed back (`--set name=TEXT`): true, 3, tie,lost_solo, 1,3, none (a list
+        may also be typed as a rule file writes it: [tie, lost_solo])."""
         if isinstance(value, bool):
             return "true" if value else "false"
         if isinstance(value, (tuple, list)):
@@ -91,7 +92,9 @@ class RuleOption:
                 )
             return int(text)
         if self.kind in ("triggers", "seats"):
-            items = [] if text.lower() in ("", "none", "[]") else [t.strip() for t in text.split(",")]
+            if text.startswith("[") and text.endswith("]"):  # as a rule file writes a list: [tie, lost_solo]
+                text = text[1:-1].strip()
+            items = [] if text.lower() in ("", "none") else [t.strip() for t in text.split(",")]
             if self.kind == "seats":
                 if not all(t.isascii() and t.isdigit() and len(t) == 1 for t in items):
                     raise RuleSetError(
