@@ -191,7 +191,9 @@ def rules_choices(
     out: list[dict[str, Any]] = []
     if in_force is not None:
         night_id, rules = in_force
-        out.append(_choice(f"night:{night_id}", f"the rules in force: {rules.preset}, {changes_text(rules)}", rules))
+        changed = changes_text(rules)
+        label = f"the rules in force: {rules.preset}" + (f", {changed}" if changed else "")
+        out.append(_choice(f"night:{night_id}", label, rules))
     out += [_choice(f"preset:{name}", name, preset(name)) for name in PRESETS]
     seen = [preset(name) for name in PRESETS] + ([] if in_force is None else [in_force[1]])
     for house in saved:
