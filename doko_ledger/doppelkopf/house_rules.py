@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 HOUSE_RULES_PREFIX = "rules/"
 MAX_NAME = 40
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
-NAME_TAKES = f"1 to {MAX_NAME} letters, digits, '-' or '_', starting with a letter or digit"
+NAME_TAKES = f"1 to {MAX_NAME} of a-z, A-Z, 0-9, '-' and '_', starting with a letter or digit"
 
 
 @event(version=1)

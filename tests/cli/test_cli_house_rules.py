@@ -77,8 +77,8 @@ def test_refusals_write_nothing(cli: Cli, ledger_path: Path) -> None:
     for args, code, words in [
         (("rules", "save", "standard"), 2, "'standard' is a preset's name"),
         (("rules", "save", "Bistro", "--set", "counting=winners_only"), 2, "'Bistro' is a preset's name"),
-        (("rules", "save", "a b"), 2, "a house-rule set's name takes 1 to 40 letters"),
-        (("rules", "save", "k" * 41), 2, "a house-rule set's name takes 1 to 40 letters"),
+        (("rules", "save", "a b"), 2, "a house-rule set's name takes 1 to 40 of a-z"),
+        (("rules", "save", "k" * 41), 2, "a house-rule set's name takes 1 to 40 of a-z"),
         (("rules", "save", "x", "--set", "nope=1"), 2, "unknown rule option 'nope'"),
         (("rules", "save", "x", "--set", "bock_multiplier=0"), 2, "from 1 to 100, not 0"),
         (("rules", "save", "x", "--set", "counting"), 2, "--set takes option=value"),

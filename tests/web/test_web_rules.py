@@ -216,7 +216,7 @@ def test_save_the_rules_only(ledger_db: Path) -> None:
         ({"rule.nope": "1"}, "unknown rule option &#39;nope&#39;"),
         ({"rules": "saved:nothing"}, "unknown rules &#39;saved:nothing&#39;"),
         ({"rules": "file:/etc/passwd"}, "unknown rules"),
-        ({"save_as": "k" * 41}, "a house-rule set&#39;s name takes 1 to 40 letters"),
+        ({"save_as": "k" * 41}, "a house-rule set&#39;s name takes 1 to 40 of a-z"),
         ({"save_as": "Standard"}, "&#39;Standard&#39; is a preset&#39;s name"),
         ({"save_as": "a b"}, "a house-rule set&#39;s name takes"),
     ],
