@@ -98,3 +98,18 @@ def test_rules_show_and_list_need_no_ledger(cli: Cli, tmp_path: Path) -> None:
     assert as_json(cli("rules", "show", "duel", "--json", db=missing))["computer_seats"] == [1, 3]
     assert all(p["kind"] == "preset" for p in as_json(cli("rules", "list", "--json", db=missing)))
     assert not missing.exists()
+
+
+def test_session_rules_takes_saved_house_rules_and_keeps_their_name(cli: Cli) -> None:
+    save_kitchen(cli)
+    ok(cli("session", "start", "n", "--players", FOUR))
+    said = ok(cli("session", "rules", "--rules", "kitchen")).stdout
+    assert "kitchen" in said
+    night = as_json(cli("standings", "--json"))
+    assert night["changes"][0]["kind"] == "rules"
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", "--yes"))
+    stored = as_json(cli("replay", "n-01", "--json"))["rules"]
+    assert stored["bock_overlap"] == "stack" and stored["bock_triggers"] == ["tie", "heart_trick"]
+    ok(cli("session", "rules", "--set", "bock_triggers=[tie, lost_solo]"))  # a list as a rule file writes it
+    ok(cli("record", "--re", "Anna,Ben", "--re-points", "150", "--yes"))
+    assert as_json(cli("replay", "n-02", "--json"))["rules"]["bock_triggers"] == ["tie", "lost_solo"]
