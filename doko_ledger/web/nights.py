@@ -126,10 +126,9 @@ def start_night(request: Request, post: PostedForm) -> Response:
         named = None
         try:
             named = forms.chosen_rules(post, house_rules(ledger), _nights_rules(ledger))
-            if action != "choose":
-                named = forms.rules_of(post, named)
             if action == "choose":
                 return render(request, "home.html", _home(ledger, named) | {"typed": typed})
+            named = forms.rules_of(post, named)
             if action == "save":
                 named = _save_rules(ledger, post, named)
                 context = _home(ledger, named) | {"typed": typed | {"rules": f"saved:{named.name}"}}
