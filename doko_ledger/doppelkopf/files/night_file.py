@@ -374,16 +374,23 @@ def _deal_path(record: GameRecord, summary: SummaryRecord, path: FieldPath) -> F
 def from_night(night: Night) -> NightFile:
     """The session file of a recorded night: its deals in force, in order (voided deals
     left out, corrected ones as corrected). Only deals recorded by their facts or thrown
-    in as a misdeal fit a session file; a deal played card by card is a `NightFileError`."""
+    in as a misdeal fit a session file; a deal played card by card, or a night that changed
+    (a join, a leave, a rule change, bock declared), is a `NightFileError`."""
     state = night.state
     if not state.started:
         raise NightFileError("the night has not started", ())
+    if state.changes:
+        raise NightFileError(
+            "a session file holds a night whose players and rules stay as they started; this night changed"
+            f" ({night.schedule().changes[0].text})",
+            (),
+        )
     deals = tuple(_deal_of(night.games[g], g, i) for i, g in enumerate(state.deals))
     return NightFile(
         id=state.session_id,
-        players=state.players,
-        first_dealer=state.players[state.first_dealer],
-        rules=state.rules,
+        players=state.starting,
+        first_dealer=state.starting[state.first_dealer],
+        rules=state.first_rules,
         deals=deals,
         played_on=state.played_on,
         match_length=None if state.match_length == DEFAULT_MATCH_LENGTH else state.match_length,
