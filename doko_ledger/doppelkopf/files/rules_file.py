@@ -44,4 +44,3 @@ def dumps(rules: RuleSet, *, full: bool = False) -> str:
 
 def dump(rules: RuleSet, path: str | Path) -> None:
     Path(path).write_text(dumps(rules), encoding="utf-8")
-
