@@ -145,7 +145,11 @@ DOPPELKOPF: Game[DoppelkopfBook] = Game(
     title="Doppelkopf",
     session_title="card night",
     first_event="GameStarted",
-    event_modules=("doko_ledger.doppelkopf.events", "doko_ledger.doppelkopf.nights.events"),
+    event_modules=(
+        "doko_ledger.doppelkopf.events",
+        "doko_ledger.doppelkopf.nights.events",
+        "doko_ledger.doppelkopf.house_rules",
+    ),
     projections=(("games-v3", "doko_ledger.doppelkopf.projection:GamesProjection"),),
     book_class="doko_ledger.doppelkopf.book:DoppelkopfBook",
     files_module="doko_ledger.doppelkopf.files.any_file",

@@ -361,16 +361,16 @@ def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> Non
 def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json: JsonOption = False) -> None:
     """Score a game with its derivation; `--rules` re-scores it under other rules, side by side."""
     # imported as needed (Dou Dizhu, rule files, JSON views): this is the command of the cold start
-    alternatives = []
-    if rules:
-        from doko_ledger.doppelkopf.files.rules_file import rules_named
-
-        alternatives = [rules_named(spec) for spec in rules]
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         own = _own_commands(ledger, game_id)
         if own is not None:
             return own.score(ledger, game_id, as_json, rules)  # type: ignore[no-any-return]
+        alternatives = []
+        if rules:
+            from doko_ledger.cli.rules import rules_called
+
+            alternatives = [rules_called(ctx, spec, ledger).rules for spec in rules]
         results = [ledger.book_of(DOPPELKOPF).score(game_id)] + [
             ledger.book_of(DOPPELKOPF).score(game_id, r) for r in alternatives
         ]

@@ -37,15 +37,15 @@ def session_start(
     session_id: Annotated[str, typer.Argument(help="The night's id, e.g. 2026-11-28-kitchen.")],
     players: Annotated[str, typer.Option("--players", help="4 to 7 players in seat order: Anna,Ben,Clara,Dirk.")],
     dealer: Annotated[str | None, typer.Option("--dealer", help="The first dealer (default the first player).")] = None,
-    rules: Annotated[str, typer.Option("--rules", help="A preset or a house-rule file.")] = "standard",
+    rules: Annotated[str, typer.Option("--rules", help="A preset, saved house rules or a rule file.")] = "standard",
     match: Annotated[int, typer.Option("--match", help="Deals per match.")] = 8,
     rate: Annotated[str | None, typer.Option("--rate", help="Money per point, e.g. 0.05.")] = None,
     date: Annotated[str | None, typer.Option("--date", help="When it is played.")] = None,
     by: ByOption = None,
 ) -> None:
     """Start a card night (only one may be open)."""
+    from doko_ledger.cli.rules import rules_called
     from doko_ledger.doppelkopf.files import quick_entry
-    from doko_ledger.doppelkopf.files.rules_file import rules_named
     from doko_ledger.doppelkopf.nights.decide import StartNight
     from doko_ledger.doppelkopf.nights.night import Night
     from doko_ledger.ledger import Ledger
@@ -55,7 +55,8 @@ def session_start(
     first = (find_player(dealer, names) or dealer) if dealer is not None else names[0]
     if first not in names:
         raise quick_entry.EntryError(f"--dealer: {first!r} is not one of the players ({', '.join(names)})")
-    command = StartNight(session_id, names, names.index(first), rules_named(rules), match, date, rate)
+    named = rules_called(ctx, rules)
+    command = StartNight(session_id, names, names.index(first), named.rules, match, date, rate, rules_name=named.name)
     Night().start(command)  # refuse a bad night before a ledger file is created for it
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         card_nights(ledger).start(command, by=recorder(by), at=now())
@@ -106,7 +107,9 @@ def session_rules(
     rules: Annotated[
         str | None,
         typer.Option(
-            "--rules", help="A preset or a house-rule file (default: the rules in force).", show_default=False
+            "--rules",
+            help="A preset, saved house rules or a rule file (default: the rules in force).",
+            show_default=False,
         ),
     ] = None,
     settings: Annotated[
@@ -119,18 +122,22 @@ def session_rules(
     by: ByOption = None,
 ) -> None:
     """Change the night's rules from the next deal on (earlier deals keep theirs); `doko undo` takes it back."""
+    from doko_ledger.cli.rules import rules_called
     from doko_ledger.doppelkopf.files.quick_entry import EntryError
-    from doko_ledger.doppelkopf.files.rules_file import rules_named, with_settings
+    from doko_ledger.doppelkopf.house_rules import NamedRules
+    from doko_ledger.doppelkopf.rules.options import parse_setting, rules_with
     from doko_ledger.ledger import Ledger
 
     if rules is None and not settings:
         raise EntryError("give --rules PRESET|FILE and/or --set option=value: what changes")
-    chosen = None if rules is None else rules_named(rules)
+    typed = dict(parse_setting(s) for s in settings or ())
     with Ledger.open(ledger_path(ctx)) as ledger:
         nights = card_nights(ledger)
         sid = nights.resolve(session)
-        base = chosen if chosen is not None else nights.state(sid).rules
-        done = nights.change_rules(sid, with_settings(base, settings or ()), by=recorder(by), at=now())
+        base = NamedRules(nights.state(sid).rules) if rules is None else rules_called(ctx, rules, ledger)
+        changed = rules_with(base.rules, typed)
+        name = base.name if changed == base.rules else None
+        done = nights.change_rules(sid, changed, name=name, by=recorder(by), at=now())
         ledger.refresh()
     out().print(done.words, markup=False, highlight=False, soft_wrap=True)
 

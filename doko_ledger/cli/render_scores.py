@@ -13,6 +13,7 @@ from doko_ledger.cli.user_text import user_text
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.audit import AuditReport
+    from doko_ledger.doppelkopf.house_rules import HouseRules
     from doko_ledger.doppelkopf.nights.place import DealPlace
     from doko_ledger.doppelkopf.rules.ruleset import Preset, RuleSet
     from doko_ledger.doppelkopf.score import GameScore
@@ -43,6 +44,20 @@ def presets_table(presets: Sequence[Preset]) -> Table:
     for preset in presets:
         changes = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in preset.changes.items())
         table.add_row(preset.name, preset.description, changes or "-")
+    return table
+
+
+def house_rules_table(saved: Sequence[HouseRules]) -> Table:
+    """The house-rule sets saved in the ledger, each with its preset and what it changes."""
+    from doko_ledger.doppelkopf.rules.options import changes_text
+
+    table = Table(title="saved house rules", title_justify="left")
+    table.add_column("name", style="bold")
+    table.add_column("preset")
+    table.add_column("changes", style="dim")
+    table.add_column("version")
+    for house in saved:
+        table.add_row(user_text(house.name), house.rules.preset, changes_text(house.rules) or "-", str(house.version))
     return table
 
 

@@ -1,45 +1,129 @@
-"""`doko rules list`, `show`: the rule presets and house-rule files."""
+"""`doko rules list`, `show`, `save`: the rule presets, the house-rule sets saved in the ledger,
+and house-rule files; `rules_called`, what `--rules NAME` names for every command taking it."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from doko_ledger.cli.common import JsonOption, Typer, echo_json, out
+from doko_ledger.cli.common import ByOption, JsonOption, Typer, echo_json, ledger_path, now, out, recorder
 
-rules_app = Typer(help="Rule sets: presets and house-rule files.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from doko_ledger.doppelkopf.house_rules import NamedRules
+    from doko_ledger.ledger import Ledger
+
+rules_app = Typer(help="Rule sets: presets, saved house rules and house-rule files.", no_args_is_help=True)
 
 RulesOption = Annotated[
     list[str] | None,
-    typer.Option("--rules", help="Re-score under a preset or a house-rule file (repeatable; nothing is written)."),
+    typer.Option(
+        "--rules",
+        help="Re-score under a preset, a saved house-rule set or a house-rule file (repeatable; nothing is written).",
+    ),
 ]
 
 
+def _ledger_exists(ctx: typer.Context) -> bool:
+    path = ledger_path(ctx)
+    return not isinstance(path, Path) or path.exists()
+
+
+def rules_called(ctx: typer.Context, spec: str, ledger: Ledger | None = None) -> NamedRules:
+    """What `--rules SPEC` names: a preset, a house-rule set saved in the ledger (`ledger`, else
+    the one `--db` names when it exists), or a house-rule file."""
+    from doko_ledger.doppelkopf.book import house_rules
+    from doko_ledger.doppelkopf.house_rules import may_be_saved, rules_named
+    from doko_ledger.ledger import Ledger
+
+    if ledger is not None:
+        return rules_named(spec, house_rules(ledger))
+    if not may_be_saved(spec) or not _ledger_exists(ctx):
+        return rules_named(spec)
+    with Ledger.open(ledger_path(ctx)) as opened:
+        return rules_named(spec, house_rules(opened))
+
+
 @rules_app.command("list")
-def rules_list(as_json: JsonOption = False) -> None:
-    """List the rule presets, each with what it changes."""
+def rules_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
+    """List the rule presets and the house-rule sets saved in the ledger, each with what it changes."""
     from doko_ledger.cli import render_scores
+    from doko_ledger.doppelkopf.book import house_rules
     from doko_ledger.doppelkopf.rules.ruleset import presets
+    from doko_ledger.ledger import Ledger
 
     shown = presets()
+    saved = []
+    if _ledger_exists(ctx):
+        with Ledger.open(ledger_path(ctx)) as ledger:
+            saved = house_rules(ledger).list()
     if as_json:
-        echo_json([{"name": p.name, "description": p.description, "changes": p.changes} for p in shown])
-    else:
-        out().print(render_scores.presets_table(shown))
+        echo_json(
+            [{"name": p.name, "kind": "preset", "description": p.description, "changes": p.changes} for p in shown]
+            + [
+                {"name": h.name, "kind": "saved", "preset": h.rules.preset, "version": h.version}
+                | {"saved_by": h.saved_by, "saved_at": h.saved_at, "changes": h.changes()}
+                for h in saved
+            ]
+        )
+        return
+    out().print(render_scores.presets_table(shown))
+    if saved:
+        out().print(render_scores.house_rules_table(saved))
 
 
 @rules_app.command("show")
 def rules_show(
-    spec: Annotated[str, typer.Argument(help="A preset name (see `doko rules list`) or a house-rule file.")],
+    ctx: typer.Context,
+    spec: Annotated[
+        str, typer.Argument(help="A preset, a saved house-rule set (see `doko rules list`) or a house-rule file.")
+    ],
     as_json: JsonOption = False,
 ) -> None:
     """Print every option of a rule set and its value."""
     from doko_ledger.cli import render_scores
-    from doko_ledger.doppelkopf.files.rules_file import rules_named
 
-    rules = rules_named(spec)
+    named = rules_called(ctx, spec)
     if as_json:
-        echo_json(rules.to_dict())
-    else:
-        out().print(render_scores.rules_table(rules))
+        echo_json(named.rules.to_dict())
+        return
+    if named.name is not None:
+        out().print(f"house rules {named.name}: {named.rules.preset} with what it changes marked")
+    out().print(render_scores.rules_table(named.rules))
+
+
+@rules_app.command("save")
+def rules_save(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The house rules' name, e.g. kitchen (not a preset's).")],
+    file: Annotated[str | None, typer.Argument(help="A house-rule file to save (or --preset and --set).")] = None,
+    base: Annotated[
+        str | None,
+        typer.Option("--preset", help="The preset or saved set to start from (default standard).", show_default=False),
+    ] = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Change an option: option=value (repeatable; see `doko rules show standard`)."),
+    ] = None,
+    by: ByOption = None,
+) -> None:
+    """Save house rules in the ledger under a name; saving a name again makes a new version."""
+    from doko_ledger.doppelkopf.book import house_rules
+    from doko_ledger.doppelkopf.files import rules_file
+    from doko_ledger.doppelkopf.house_rules import checked_name
+    from doko_ledger.doppelkopf.rules.options import changes_text, parse_setting, rules_with
+    from doko_ledger.ledger import Ledger
+
+    checked_name(name)
+    if file is not None and (base is not None or settings):
+        raise typer.BadParameter("give a house-rule file, or --preset and --set, not both", param_hint="FILE")
+    with Ledger.open(ledger_path(ctx), create=True) as ledger:
+        if file is not None:
+            rules = rules_file.load(file)
+        else:
+            start = rules_called(ctx, base or "standard", ledger).rules
+            rules = rules_with(start, dict(parse_setting(s) for s in settings or ()))
+        saved = house_rules(ledger).save(name, rules, by=recorder(by), at=now())
+    changes = changes_text(saved.rules) or "nothing"
+    out().print(f"house rules {saved.name} saved (version {saved.version}): {saved.rules.preset}, changing {changes}")

@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # what only some commands need is imported where it is used: 
     from doko_ledger.doppelkopf.game.commands import ImposePenalty
     from doko_ledger.doppelkopf.game.record import GameRecord
     from doko_ledger.doppelkopf.game.state import GameState
+    from doko_ledger.doppelkopf.house_rules import HouseRulesBook
     from doko_ledger.doppelkopf.nights.book import CardNights
     from doko_ledger.doppelkopf.nights.place import DealPlace
     from doko_ledger.doppelkopf.nights.standings import Standings
@@ -62,6 +63,13 @@ class DoppelkopfBook:
         from doko_ledger.doppelkopf.nights.book import CardNights
 
         return CardNights(self.store)
+
+    @cached_property
+    def house_rules(self) -> HouseRulesBook:
+        """The named house-rule sets."""
+        from doko_ledger.doppelkopf.house_rules import HouseRulesBook
+
+        return HouseRulesBook(self.store)
 
     # -- what every game's book does (`games.Book`) ------------------------------------
 
@@ -289,6 +297,11 @@ class Books(Protocol):
 def card_nights(ledger: Books) -> CardNights:
     """The card nights of a ledger: its Doppelkopf book's."""
     return ledger.book_of(DOPPELKOPF).nights
+
+
+def house_rules(ledger: Books) -> HouseRulesBook:
+    """The named house-rule sets of a ledger: its Doppelkopf book's."""
+    return ledger.book_of(DOPPELKOPF).house_rules
 
 
 def _event_of(what: str, version: int, game_id: str) -> str:

@@ -11,15 +11,15 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.doppelkopf.book import card_nights, house_rules
 from doko_ledger.doppelkopf.files import quick_entry
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.doppelkopf.house_rules import rules_named
 from doko_ledger.doppelkopf.nights.book import PreparedCorrection
 from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.ruleset import PRESETS, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.views import (
     anchored_standings_view,
@@ -149,7 +149,7 @@ class NightIn(BaseModel):
     session_id: str = Field(max_length=100)
     players: list[str] = Field(max_length=7)
     dealer: str | None = None
-    rules: str = "standard"
+    rules: str = Field("standard", max_length=100, description="A preset, or house rules saved in the ledger.")
     match: int = 8
     rate: str | None = None
     played_on: str | None = None
@@ -216,10 +216,11 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
     first = players.index(body.dealer) if body.dealer in players else 0
     if body.dealer is not None and body.dealer not in players:
         raise EntryError(f"dealer: {body.dealer!r} is not one of the players ({', '.join(players)})")
-    if body.rules not in PRESETS:
-        raise EntryError(f"rules: a preset ({', '.join(PRESETS)}), not {body.rules!r}")
-    command = StartNight(body.session_id, players, first, preset(body.rules), body.match, body.played_on, body.rate)
     with open_ledger(request, writing=True) as ledger:
+        named = rules_named(body.rules, house_rules(ledger), files=False)
+        command = StartNight(
+            body.session_id, players, first, named.rules, body.match, body.played_on, body.rate, named.name
+        )
         card_nights(ledger).start(command, by=by, at=now())
         return standings_view(card_nights(ledger).standings(body.session_id)) | {
             "version": card_nights(ledger).version(body.session_id)

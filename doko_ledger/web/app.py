@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from doko_ledger.errors import DokoError
-from doko_ledger.web import api, doudizhu, games, nights
+from doko_ledger.web import api, doudizhu, games, nights, rules_doc
 from doko_ledger.web.common import STATIC, Settings, error_response, retry_after, said, status_of
 from doko_ledger.web.doors import Doors, refuse
 from doko_ledger.web.guard import BodyLimit, ClientCookie, SecurityHeaders
@@ -69,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(nights.router)
     app.include_router(games.router)
     app.include_router(doudizhu.router)
+    app.include_router(rules_doc.router)
     app.include_router(api.router, responses=REFUSALS)
     app.include_router(doudizhu.api, responses=REFUSALS)
 

@@ -10,10 +10,11 @@ WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 360, 200, 34, 70, 10, 20
 
 def running_totals(view: Mapping[str, Any]) -> dict[str, Any]:
     """Each player's polyline from the night's standings view (`views.standings_view`): one
-    point per deal, starting at zero before the first."""
+    point per deal, starting at zero before the first (a player who joined later is at zero
+    until then)."""
     players: list[str] = view["players"]
     deals = view["deals"]
-    series = {p: [0] + [d["totals"][p] for d in deals] for p in players}
+    series = {p: [0] + [d["totals"].get(p, 0) for d in deals] for p in players}
     values = [v for points in series.values() for v in points]
     low, high = min(values), max(values)
     if low == high:

@@ -1,8 +1,9 @@
-"""The deal form's fields read into the library's terms (a `SummaryRecord`, a `StartNight`),
-and back into fields for a form shown again. Only reading: every rule is the library's."""
+"""The deal form's fields read into the library's terms (a `SummaryRecord`, a `StartNight`, a
+rule set), and back into fields for a form shown again. Only reading: every rule is the library's."""
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from collections.abc import Sequence
@@ -11,10 +12,20 @@ from typing import Any
 
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.doppelkopf.house_rules import HouseRules, HouseRulesBook, NamedRules
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement
+from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, preset
+from doko_ledger.doppelkopf.rules.options import (
+    OPTION_BY_NAME,
+    OPTIONS,
+    RuleOption,
+    changes_text,
+    grouped,
+    rules_with,
+)
+from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.web.common import Posted
 
@@ -165,44 +176,153 @@ def summary_of(fields: DealFields) -> SummaryRecord:
     )
 
 
-# -- starting a night ---------------------------------------------------------------------------
+# -- rules: a preset or a saved set, then every option -------------------------------------------
+
+RULE_FIELD = "rule."
+"""The prefix of an option's field: `rule.bock_overlap`."""
 
 
-def rules_choices(nights: Sequence[tuple[str, RuleSet]]) -> list[dict[str, Any]]:
-    """The presets, then each different rule set an earlier night used (its house rules)."""
-    out = [{"value": f"preset:{name}", "label": name, "rules": preset(name)} for name in PRESETS]
-    seen = [c["rules"] for c in out]
+def rules_choices(
+    saved: Sequence[HouseRules], nights: Sequence[tuple[str, RuleSet]], in_force: tuple[str, RuleSet] | None = None
+) -> list[dict[str, Any]]:
+    """The presets, the saved house-rule sets, then each other rule set an earlier night used;
+    each with its options' values (`values`, JSON: the page's script shows them when chosen).
+    `in_force`: a night and its rules in force, offered first (to change them)."""
+    out: list[dict[str, Any]] = []
+    if in_force is not None:
+        night_id, rules = in_force
+        changed = changes_text(rules)
+        label = f"the rules in force: {rules.preset}" + (f", {changed}" if changed else "")
+        out.append(_choice(f"night:{night_id}", label, rules))
+    out += [_choice(f"preset:{name}", name, preset(name)) for name in PRESETS]
+    seen = [preset(name) for name in PRESETS] + ([] if in_force is None else [in_force[1]])
+    for house in saved:
+        changed = changes_text(house.rules) or "as it is"
+        out.append(_choice(f"saved:{house.name}", f"{house.name}: {house.rules.preset}, {changed}", house.rules))
+        seen.append(house.rules)
     for night_id, rules in nights:
         if rules not in seen:
             seen.append(rules)
-            changed = ", ".join(f"{k}={v}" for k, v in rules.changed_from_preset().items())
-            out.append({"value": f"night:{night_id}", "label": f"as night {night_id}: {rules.preset}, {changed}"})
+            out.append(
+                _choice(f"night:{night_id}", f"as night {night_id}: {rules.preset}, {changes_text(rules)}", rules)
+            )
     return out
 
 
-def start_command(post: Posted, nights: Sequence[tuple[str, RuleSet]]) -> StartNight:
+def _choice(value: str, label: str, rules: RuleSet) -> dict[str, Any]:
+    values = {RULE_FIELD + entry.name: _texts(entry, getattr(rules, entry.name)) for entry in OPTIONS}
+    return {"value": value, "label": label, "values": json.dumps({"preset": rules.preset, "fields": values})}
+
+
+def _texts(entry: RuleOption, value: Any) -> list[str]:
+    """An option's value as the form's fields hold it: one text, or one per trigger."""
+    return [entry.text(v) for v in value] if entry.kind == "triggers" else [entry.text(value)]
+
+
+def chosen_rules(post: Posted, saved: HouseRulesBook, nights: Sequence[tuple[str, RuleSet]]) -> NamedRules:
+    """The rules the form's `rules` choice names: a preset, a saved set, an earlier night's."""
+    choice = post.get("rules", "preset:standard")
+    kind, _, name = choice.partition(":")
+    house = saved.find(name) if kind == "saved" else None
+    by_night = dict(nights)
+    if kind == "preset" and name in PRESETS:
+        return NamedRules(preset(name))
+    if house is not None:
+        return NamedRules(house.rules, house.name)
+    if kind == "night" and name in by_night:
+        return NamedRules(by_night[name])
+    raise EntryError(f"unknown rules {choice[:60]!r}: choose a preset, saved house rules or an earlier night's rules")
+
+
+def posted_options(post: Posted) -> dict[str, str] | None:
+    """Every option's field as posted, as text by option name (None: the form sent no options);
+    a field of an option the rule set does not have is refused."""
+    unknown = [k for k in post.form if k.startswith(RULE_FIELD) and k[len(RULE_FIELD) :] not in OPTION_BY_NAME]
+    if unknown:
+        raise RuleSetError(f"unknown rule option {unknown[0][len(RULE_FIELD) :][:60]!r}")
+    if post.get("options") != "1":
+        return None
+    typed: dict[str, str] = {}
+    for entry in OPTIONS:
+        field_name = RULE_FIELD + entry.name
+        if entry.kind == "bool":
+            typed[entry.name] = post.get(field_name) or "false"  # an unticked box is not sent
+        elif entry.kind == "triggers":
+            typed[entry.name] = ",".join(post.all(field_name))
+        else:
+            typed[entry.name] = post.get(field_name)
+    return typed
+
+
+def rules_of(post: Posted, base: NamedRules) -> NamedRules:
+    """`base` with the options the form changed; its saved set's name kept only if none changed."""
+    typed = posted_options(post)
+    if typed is None:
+        return base
+    rules = rules_with(base.rules, typed)
+    return NamedRules(rules, base.name if rules == base.rules else None)
+
+
+def option_groups(rules: RuleSet) -> list[dict[str, Any]]:
+    """Every option by group with its value in `rules`, its preset's value and its one line."""
+    base = preset(rules.preset)
+    groups = []
+    for group, entries in grouped():
+        rows = []
+        for entry in entries:
+            value, was = getattr(rules, entry.name), getattr(base, entry.name)
+            rows.append(
+                {
+                    "option": entry,
+                    "field": RULE_FIELD + entry.name,
+                    "value": entry.text(value),
+                    "chosen": _texts(entry, value),
+                    "choices": [(entry.text(c), _choice_label(entry.kind, c)) for c in entry.choices],
+                    "changed": value != was,
+                    "was": entry.text(was),
+                    "link": f"/rules#{entry.anchor}",
+                }
+            )
+        groups.append({"group": group, "options": rows, "changed": sum(r["changed"] for r in rows)})
+    return groups
+
+
+def _choice_label(kind: str, choice: Any) -> str:
+    if kind == "triggers":
+        return TRIGGER_WORDS.get(choice, str(choice).replace("_", " "))
+    if kind == "seats":
+        return " and ".join(map(str, choice)) if choice else "none"
+    return str(choice).replace("_", " ")
+
+
+def bock_rounds(post: Posted) -> int:
+    """How many bock rounds the bock button declares (the library says how many it may)."""
+    return _number(post.get("rounds", "1") or "1", "bock rounds")
+
+
+def with_deal(post: Posted) -> int | None:
+    """The deal a bock was declared with (it goes when that deal is taken back), or None."""
+    return deal_number(post) if post.get("with_deal") == "1" else None
+
+
+# -- starting a night ---------------------------------------------------------------------------
+
+
+def start_command(post: Posted, rules: NamedRules) -> StartNight:
     names = [post.get(f"player_{i}") for i in range(MAX_PLAYERS)]
     players = tuple(n for n in names if n)
     dealer_slot = post.get("dealer", "0")
     dealer_name = names[int(dealer_slot)] if whole(dealer_slot) and int(dealer_slot) < len(names) else ""
     first = players.index(dealer_name) if dealer_name in players else 0
-    choice = post.get("rules", "preset:standard")
-    kind, _, name = choice.partition(":")
-    by_night = dict(nights)
-    if kind == "preset" and name in PRESETS:
-        rules = preset(name)
-    elif kind == "night" and name in by_night:
-        rules = by_night[name]
-    else:
-        raise EntryError(f"unknown rules {choice!r}: choose a preset or an earlier night's rules")
     match = post.get("match", "8") or "8"
     rate = post.get("rate") or None
     return StartNight(
         post.get("session_id"),
         players,
         first,
-        rules,
+        rules.rules,
         _number(match, "deals per match"),
         post.get("played_on") or None,
         rate.replace(",", ".") if rate else None,
+        rules.name,
     )

@@ -4,20 +4,25 @@ function, renders."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
-from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.doppelkopf.book import card_nights, house_rules
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
+from doko_ledger.doppelkopf.house_rules import NamedRules
 from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, DealChanged
-from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, NIGHT_ID_TAKES
+from doko_ledger.doppelkopf.nights.decide import MAX_BOCK_ROUNDS, MAX_PLAYERS, NIGHT_ID_TAKES
+from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.page import NightPage
 from doko_ledger.doppelkopf.rules.bock import heart_trick_matters
+from doko_ledger.doppelkopf.rules.options import changes_text
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
 from doko_ledger.errors import DokoError
@@ -41,6 +46,9 @@ from doko_ledger.web.common import (
 )
 from doko_ledger.web.guard import CSRF_FIELD, JOIN_COOKIE, join_token, same
 
+if TYPE_CHECKING:
+    from doko_ledger.doppelkopf.nights.changes import NightChange
+
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 COOKIE = {"httponly": True, "samesite": "lax", "max_age": 60 * 60 * 24 * 30}
@@ -53,7 +61,8 @@ page's template gives each: registered by the game's web module (`web/doudizhu.p
 # -- home and joining -------------------------------------------------------------------------
 
 
-def _home(ledger: Ledger) -> dict[str, Any]:
+def _home(ledger: Ledger, rules: NamedRules | None = None) -> dict[str, Any]:
+    """The home page: the nights, and the start form with `rules` (default the standard preset)."""
     nights = card_nights(ledger)
     ids = nights.session_ids()
     open_ids = set(nights.open_ids())
@@ -62,12 +71,16 @@ def _home(ledger: Ledger) -> dict[str, Any]:
     names: list[str] = []
     for view in listed:
         names += [p for p in view["players"] if p not in names]
-    rules = [(sid, nights.state(sid).rules) for sid in ids]
+    shown = rules or NamedRules(preset("standard"))
     return {
         "nights": listed,
         "open_ids": open_ids,
         "known_names": names,
-        "rules_choices": forms.rules_choices(rules),
+        "rules_choices": forms.rules_choices(house_rules(ledger).list(), _nights_rules(ledger)),
+        "rule_groups": forms.option_groups(shown.rules),
+        "rules_changes": changes_text(shown.rules),
+        "rules_preset": shown.rules.preset,
+        "request_id": forms.request_id(),
         **{name: section(ledger) for name, section in HOME_SECTIONS.items()},
         "max_players": MAX_PLAYERS,
         "night_id_takes": NIGHT_ID_TAKES,
@@ -88,15 +101,46 @@ def home(request: Request, closed: str | None = None) -> Response:
         return render(request, "home.html", _home(ledger) | {"closed": closed})
 
 
+def _nights_rules(ledger: Ledger) -> list[tuple[str, RuleSet]]:
+    nights = card_nights(ledger)
+    return [(sid, nights.state(sid).rules) for sid in nights.session_ids()]
+
+
+def _save_rules(ledger: Ledger, post: PostedForm, rules: NamedRules) -> NamedRules:
+    """Save the form's rules as the house rules named in `save_as`."""
+    name = post.get("save_as")
+    if not name:
+        raise EntryError("name the house rules to save them (e.g. kitchen)")
+    saved = house_rules(ledger).save(name, rules.rules, by=post.by, at=now(), request_id=forms.posted_request_id(post))
+    return NamedRules(saved.rules, saved.name)
+
+
 @router.post("/nights")
 def start_night(request: Request, post: PostedForm) -> Response:
-    with open_ledger(request, writing=True) as ledger:
-        rules = [(sid, card_nights(ledger).state(sid).rules) for sid in card_nights(ledger).session_ids()]
+    """Start a night under the rules chosen (a preset, saved house rules) with the options the
+    form changed; `choose` shows the chosen rules' options, `save` only saves them as house
+    rules; a name in `save_as` saves them before the night starts."""
+    action = post.get("action")
+    with open_ledger(request, writing=action != "choose") as ledger:
+        typed = dict(post.form) | {"save_as": ""}
+        named = None
         try:
-            command = forms.start_command(post, rules)
+            named = forms.chosen_rules(post, house_rules(ledger), _nights_rules(ledger))
+            if action == "choose":
+                return render(request, "home.html", _home(ledger, named) | {"typed": typed})
+            named = forms.rules_of(post, named)
+            if action == "save":
+                named = _save_rules(ledger, post, named)
+                context = _home(ledger, named) | {"typed": typed | {"rules": f"saved:{named.name}"}}
+                return render(request, "home.html", context | {"rules_saved": named.name})
+            command = forms.start_command(post, named)
+            if post.get("save_as"):
+                Night().start(command)  # refuse a bad night before its rules are saved
+                named = _save_rules(ledger, post, named)
+                command = dataclasses.replace(command, rules_name=named.name)
             card_nights(ledger).start(command, by=post.by, at=now())
         except DokoError as exc:
-            context = _home(ledger) | {"start_error": str(exc), "typed": dict(post.form)}
+            context = _home(ledger, named) | {"start_error": str(exc), "typed": dict(post.form)}
             return render(request, "home.html", context, status=status_of(exc))
     return RedirectResponse(f"/nights/{command.session_id}", status_code=303)
 
@@ -188,6 +232,35 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
         "match_length": page.match_length,
         "in_play": page.in_play,
         "request_id": forms.request_id(),
+        "undo": _to_take_back(nights, session_id),
+    }
+
+
+def _to_take_back(nights: CardNights, session_id: str) -> str | None:
+    """What "Undo" takes back now, in words ("deal 8", "Erik joins after Anna, from deal 7"), or
+    None when there is nothing (or the night is closed)."""
+    try:
+        taken = nights.to_take_back(session_id, whole_deal=True)
+    except DokoError:
+        return None
+    return f"deal {taken.number}" if taken.change is None else taken.what
+
+
+def night_page_context(ledger: Ledger, session_id: str) -> dict[str, Any]:
+    """The night page: `night_context`, and the forms that change the night (the rules in force
+    with every option, who sits at the table, the bock button)."""
+    context = night_context(card_nights(ledger), session_id)
+    standings = card_nights(ledger).standings(session_id)
+    rules = standings.rules
+    return context | {
+        "rules_choices": forms.rules_choices(house_rules(ledger).list(), [], in_force=(session_id, rules)),
+        "rule_groups": forms.option_groups(rules),
+        "rules_changes": changes_text(rules),
+        "rules_preset": rules.preset,
+        "seating": list(standings.seating),
+        "gone": [p for p in standings.players if p not in standings.seating],
+        "bock_round_choices": list(range(1, MAX_BOCK_ROUNDS + 1)),
+        "last_deal": standings.rows[-1].number if standings.rows else None,
     }
 
 
@@ -198,13 +271,14 @@ def night_page(
     new: str | None = None,
     corrected: str | None = None,
     taken_back: str | None = None,
+    changed: int | None = None,
 ) -> Response:
     """The night; after a write from this phone, what it did (`new`, `corrected`: the game
-    recorded; `taken_back`: the game taken back)."""
+    recorded; `taken_back`: the game taken back; `changed`: the night's version a change made)."""
     with open_ledger(request) as ledger:
         sid = card_nights(ledger).resolve(session_id)
-        done = {"new": new, "just_corrected": corrected, "taken_back": taken_back}
-        context = night_context(card_nights(ledger), sid) | done
+        done = {"new": new, "just_corrected": corrected, "taken_back": taken_back, "changed": changed}
+        context = night_page_context(ledger, sid) | done
     settings = settings_of(request)
     if settings.join_url:
         context |= {"qr": qr.svg(settings.join_url), "join_code": settings.join_code}
@@ -382,9 +456,81 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
             message = str(exc)
             if isinstance(exc, ConcurrencyError):
                 message = (card_nights(ledger).change_since(sid, version) or message) + ": nothing was taken back"
-            context = night_context(card_nights(ledger), sid) | {"error": message}
+            context = night_page_context(ledger, sid) | {"error": message}
             return render(request, "night.html", context, status=status_of(exc))
+        if taken.change is not None:  # a change is gone from the night: say which here
+            return render(request, "night.html", night_page_context(ledger, sid) | {"undone": taken.what})
     return RedirectResponse(f"/nights/{sid}?taken_back={quote(taken.game_id)}", status_code=303)
+
+
+# -- the night changes: rules, players, bock by hand ---------------------------------------------
+
+ChangeCall = Callable[[Ledger, str, dict[str, Any]], "NightChange"]
+"""One of CardNights' changes of a night (`join`, `leave`, `change_rules`, `declare_bock`), given
+the ledger, the night and the write's `by`, `at`, `version` and `request_id`."""
+
+
+def _change_night(request: Request, session_id: str, post: PostedForm, change: ChangeCall) -> Response:
+    """Make a change of the night from a form made at the night's `version`; a refusal is shown on
+    the night's page with the library's words, and a form made before another write changes nothing."""
+    with open_ledger(request, writing=True) as ledger:
+        nights = card_nights(ledger)
+        sid = nights.resolve(session_id)
+        try:
+            version = _version(post)
+            write = {"by": post.by, "at": now(), "version": version, "request_id": forms.posted_request_id(post)}
+            done = change(ledger, sid, write)
+            ledger.refresh()
+        except DokoError as exc:
+            message = str(exc)
+            if isinstance(exc, ConcurrencyError):
+                message = (nights.change_since(sid, version) or message) + ": nothing was changed from this form"
+            context = night_page_context(ledger, sid) | {"error": message, "typed": dict(post.form)}
+            return render(request, "night.html", context, status=status_of(exc))
+        return RedirectResponse(f"/nights/{sid}?changed={done.version}", status_code=303)
+
+
+@router.post("/nights/{session_id}/rules")
+def change_rules(request: Request, session_id: str, post: PostedForm) -> Response:
+    """The rules from the next deal: the rules chosen (those in force, a preset, saved house rules)
+    with the options the form changed."""
+
+    def change(ledger: Ledger, sid: str, write: dict[str, Any]) -> NightChange:
+        in_force = card_nights(ledger).standings(sid).rules
+        named = forms.rules_of(post, forms.chosen_rules(post, house_rules(ledger), [(sid, in_force)]))
+        return card_nights(ledger).change_rules(sid, named.rules, name=named.name, **write)
+
+    return _change_night(request, session_id, post, change)
+
+
+@router.post("/nights/{session_id}/join")
+def player_joins(request: Request, session_id: str, post: PostedForm) -> Response:
+    """Someone joins the table, in the seat after the player chosen, from the next deal."""
+    player, after = post.get("player"), post.get("after") or None
+    return _change_night(
+        request, session_id, post, lambda ledger, sid, w: card_nights(ledger).join(sid, player, after=after, **w)
+    )
+
+
+@router.post("/nights/{session_id}/leave")
+def player_leaves(request: Request, session_id: str, post: PostedForm) -> Response:
+    """Someone leaves the table from the next deal."""
+    player = post.get("player")
+    return _change_night(request, session_id, post, lambda ledger, sid, w: card_nights(ledger).leave(sid, player, **w))
+
+
+@router.post("/nights/{session_id}/bock")
+def declare_bock(request: Request, session_id: str, post: PostedForm) -> Response:
+    """The bock button: 1 to 3 rounds declared by a player, for a reason, optionally with the last deal."""
+
+    def change(ledger: Ledger, sid: str, write: dict[str, Any]) -> NightChange:
+        rounds, deal = forms.bock_rounds(post), forms.with_deal(post)
+        declared_by, reason = post.get("declared_by") or post.by, post.get("reason")
+        return card_nights(ledger).declare_bock(
+            sid, declared_by=declared_by, reason=reason, rounds=rounds, with_deal=deal, **write
+        )
+
+    return _change_night(request, session_id, post, change)
 
 
 @router.post("/nights/{session_id}/close")

@@ -395,7 +395,9 @@ COMMANDS: dict[str, BadCommand] = {
     "correct_re_points_260": BadCommand(
         ("correct", "night-01", "--re", "Ben,Clara", "--re-points", "260", "--yes"), 1, ("0-240, not 260",)
     ),
-    "score_unknown_preset": BadCommand(("score", "#1", "--rules", "turbo"), 2, ("no preset or rule file 'turbo'",)),
+    "score_unknown_preset": BadCommand(
+        ("score", "#1", "--rules", "turbo"), 2, ("no preset, house-rule set or rule file 'turbo'",)
+    ),
     "score_bad_rule_file": BadCommand(
         ("score", "#1", "--rules", "{bad}/rules_wrong_value_type.yaml"),
         2,
@@ -404,7 +406,9 @@ COMMANDS: dict[str, BadCommand] = {
     "score_missing_rule_file": BadCommand(
         ("score", "#1", "--rules", "{tmp}/missing.yaml"), 2, ("missing.yaml: cannot read file: No such file",)
     ),
-    "rules_show_unknown_preset": BadCommand(("rules", "show", "turbo"), 2, ("no preset or rule file 'turbo'",)),
+    "rules_show_unknown_preset": BadCommand(
+        ("rules", "show", "turbo"), 2, ("no preset, house-rule set or rule file 'turbo'",)
+    ),
     # card nights
     "session_start_while_one_is_open": BadCommand(
         ("session", "start", "other", "--players", "Anna,Ben,Clara,Dirk"),

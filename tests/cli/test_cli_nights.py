@@ -122,7 +122,7 @@ def test_session_start_with_a_rule_file(cli: Cli, bock_rules: Path) -> None:
         ("A,B,C,D,E,F,G,H", [], "a card night has 4 to 7 players, not 8"),
         ("Anna,Ben,Anna,Dirk", [], "player 'Anna' is at the table twice"),
         (FOUR, ["--dealer", "Zed"], "--dealer: 'Zed' is not one of the players"),
-        (FOUR, ["--rules", "fancy"], "no preset or rule file 'fancy'"),
+        (FOUR, ["--rules", "fancy"], "no preset, house-rule set or rule file 'fancy'"),
         (FOUR, ["--rate", "lots"], "the money rate must be a decimal amount"),
     ],
 )

@@ -196,7 +196,7 @@ def test_score_under_an_unknown_preset(cli: Cli, samples: list[str]) -> None:
     assert result.stdout == ""
     assert (
         result.stderr.strip()
-        == f"error: no preset or rule file 'fancy' (presets: {', '.join(PRESETS)}; or a .yaml file)"
+        == f"error: no preset, house-rule set or rule file 'fancy' (presets: {', '.join(PRESETS)}; or a .yaml file)"
     )
 
 
@@ -290,7 +290,7 @@ def test_rules_show_a_bad_file(cli: Cli, tmp_path: Path) -> None:
 
 def test_rules_show_an_unknown_preset(cli: Cli) -> None:
     result = failed(cli("rules", "show", "fancy", db=None))
-    assert "no preset or rule file 'fancy'" in result.stderr
+    assert "no preset, house-rule set or rule file 'fancy'" in result.stderr
 
 
 # -- doko audit --------------------------------------------------------------------------------

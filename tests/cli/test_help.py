@@ -105,7 +105,7 @@ def test_shell_completion_is_offered_and_completes_commands() -> None:
     completed = CliRunner().invoke(app, [], env=env, prog_name="doko")
     assert completed.stdout.split() == ["rules"]
     env |= {"COMP_WORDS": "doko rules ", "COMP_CWORD": "2"}
-    assert CliRunner().invoke(app, [], env=env, prog_name="doko").stdout.split() == ["list", "show"]
+    assert CliRunner().invoke(app, [], env=env, prog_name="doko").stdout.split() == ["list", "show", "save"]
 
 
 def test_rules_list_names_every_preset_in_one_line() -> None:

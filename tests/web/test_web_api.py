@@ -174,7 +174,7 @@ def test_start_a_night_through_the_api(tmp_path: Path) -> None:
     again = api.post("/api/nights", json={**body, "session_id": "other"}, headers=WRITE)
     assert again.status_code == 422 and "still open" in again.json()["error"]
     rules = api.post("/api/nights", json={**body, "rules": "/etc/passwd"}, headers=WRITE)
-    assert rules.status_code == 422 and "a preset" in rules.json()["error"]
+    assert rules.status_code == 422 and "no preset or house-rule set '/etc/passwd'" in rules.json()["error"]
 
 
 def test_the_api_refuses_a_player_name_of_combining_marks_alone(tmp_path: Path) -> None:

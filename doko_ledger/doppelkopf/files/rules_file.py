@@ -7,18 +7,16 @@ announcement_scoring: doubling
 ```
 
 `load / loads / dump / dumps` (schema: the mapping form of `schemas/rules.schema.json`);
-`rules_named(spec)` takes a preset name or a file path, as `--rules` does.
+`house_rules.rules_named(spec)` takes a preset, saved house rules or a file path, as `--rules` does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset, rules_from_mapping
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, rules_from_mapping
 from doko_ledger.formats.yaml_source import dump_flow, parse_yaml, read_text
-from doko_ledger.numbers import shortened
 
 
 def loads(text: str, source: str = "<text>") -> RuleSet:
@@ -46,25 +44,3 @@ def dumps(rules: RuleSet, *, full: bool = False) -> str:
 
 def dump(rules: RuleSet, path: str | Path) -> None:
     Path(path).write_text(dumps(rules), encoding="utf-8")
-
-
-def rules_named(spec: str) -> RuleSet:
-    """A preset by name, or a house-rule file by path."""
-    if spec in PRESETS:
-        return preset(spec)
-    path = Path(spec)
-    if path.suffix in (".yaml", ".yml") or path.exists():
-        return load(path)
-    raise RuleSetError(f"no preset or rule file {spec!r} (presets: {', '.join(PRESETS)}; or a .yaml file)")
-
-
-def with_settings(rules: RuleSet, settings: Sequence[str]) -> RuleSet:
-    """`rules` with each `option=value` of `settings` changed (a value as YAML reads it: `true`,
-    `3`, `winners_only`, `[tie, lost_solo]`), as `--set` takes them; `RuleSetError` names a bad one."""
-    data: dict[str, Any] = {"preset": rules.preset, **rules.changed_from_preset()}
-    for setting in settings:
-        name, sep, value = setting.partition("=")
-        if not sep or not name.strip():
-            raise RuleSetError(f"--set takes option=value (e.g. counting=winners_only), not {shortened(setting, 40)!r}")
-        data[name.strip()] = parse_yaml(value, f"--set {name.strip()}").data
-    return rules_from_mapping(data)

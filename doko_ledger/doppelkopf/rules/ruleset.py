@@ -132,6 +132,9 @@ def presets() -> tuple[Preset, ...]:
     )
 
 
+NUMBER_RANGES: dict[str, tuple[int, int]] = {"bock_multiplier": (1, 100), "tournament_deals": (1, 100)}
+"""The whole-number options and the lowest and highest value each takes."""
+
 _HINTS = get_type_hints(RuleSet)
 OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name != "preset")
 
@@ -143,9 +146,9 @@ def _check_value(name: str, value: Any) -> None:
             raise RuleSetError(f"rule option 'bock_triggers' takes a list of {', '.join(BOCK_TRIGGERS)}, not {value!r}")
         return
     if hint is int:
-        lowest = {"bock_multiplier": 1, "tournament_deals": 1}[name]
-        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= 100:
-            raise RuleSetError(f"rule option {name!r} takes a whole number from {lowest} to 100, not {value!r}")
+        lowest, highest = NUMBER_RANGES[name]
+        if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
+            raise RuleSetError(f"rule option {name!r} takes a whole number from {lowest} to {highest}, not {value!r}")
         return
     if name == "computer_seats":
         seats = list(value) if isinstance(value, (list, tuple)) else None

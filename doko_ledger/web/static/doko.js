@@ -36,6 +36,58 @@
     if (event.target === points()) showKontra();
   });
 
+  // The rules' options: choosing other rules to start from sets every option to theirs (what
+  // the form's "Show its options" asks the server for), and each option marks whether it differs
+  // from the preset. The server checks and says what the rules are when the form is sent.
+  function optionValues(row) {
+    var fields = row.querySelectorAll("input[name^='rule.'], select[name^='rule.']");
+    if (row.dataset.kind === "bool") return [fields[0].checked ? "true" : "false"];
+    var out = [];
+    fields.forEach(function (f) { if (f.type !== "checkbox" || f.checked) out.push(f.value); });
+    return out;
+  }
+
+  function setOption(row, wanted) {
+    row.querySelectorAll("input[name^='rule.'], select[name^='rule.']").forEach(function (f) {
+      if (f.type === "checkbox") f.checked = wanted.indexOf(f.value) >= 0;
+      else f.value = wanted[0];
+    });
+  }
+
+  function chosenRules(select) {
+    return JSON.parse(select.options[select.selectedIndex].dataset.values);
+  }
+
+  function words(values) { return (values.join(",") || "none").replace(/_/g, " "); }
+
+  function markChanges(form) {
+    var select = form.querySelector("[data-rules-choice]");
+    var summary = form.querySelector("#rules-changes");
+    if (!select || !summary) return;
+    var preset = chosenRules(select).preset;
+    var base = JSON.parse(select.querySelector("option[value='preset:" + preset + "']").dataset.values).fields;
+    var changes = [];
+    form.querySelectorAll(".rule-option").forEach(function (row) {
+      var now = optionValues(row), was = base[row.dataset.field];
+      var changed = now.join(",") !== was.join(",");
+      row.classList.toggle("changed", changed);
+      row.querySelector(".was").textContent = changed ? " · changed, " + preset + " has " + words(was) : "";
+      if (changed) changes.push(row.dataset.field.slice(5).replace(/_/g, " ") + "=" + words(now));
+    });
+    summary.textContent = changes.length ? "Changes from " + preset + ": " + changes.join("; ")
+      : "As the " + preset + " preset: nothing changed.";
+  }
+
+  document.addEventListener("change", function (event) {
+    var target = event.target, form = target.form;
+    if (!form) return;
+    if (target.hasAttribute("data-rules-choice")) {
+      var fields = chosenRules(target).fields;
+      form.querySelectorAll(".rule-option").forEach(function (row) { setOption(row, fields[row.dataset.field]); });
+    }
+    if (target.hasAttribute("data-rules-choice") || target.closest(".rule-option")) markChanges(form);
+  });
+
   function notice(text) {
     var box = document.getElementById("live-notice");
     if (!box || !text) return;

@@ -1,0 +1,156 @@
+"""Named house-rule sets: a table's rules saved in the ledger under a name (`kitchen`), picked by
+that name the next time (`--rules kitchen`, the start form). Each set is its own stream,
+`rules/<name>`; saving it again appends a new version, and the newest is the set in force
+(docs/rules.md §8)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from doko_ledger.doppelkopf import events as _game_events  # noqa: F401 (the codec of a RuleSet)
+from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
+from doko_ledger.events.codec import Event, event
+
+if TYPE_CHECKING:
+    from doko_ledger.events.envelope import Envelope
+    from doko_ledger.store.base import EventStore
+
+HOUSE_RULES_PREFIX = "rules/"
+MAX_NAME = 40
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+NAME_TAKES = f"1 to {MAX_NAME} of a-z, A-Z, 0-9, '-' and '_', starting with a letter or digit"
+
+
+@event(version=1)
+class HouseRulesSaved(Event):
+    """A named house-rule set saved (or saved again: the newest version is the set); `request_id`:
+    the client's id of the write, so that the same save sent again finds this one."""
+
+    name: str
+    rules: RuleSet
+    request_id: str | None = None
+
+
+class HouseRulesNotFound(RuleSetError):
+    """No preset, saved house-rule set or rule file of that name."""
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """A saved set as it stands: its newest version, who saved it and when."""
+
+    name: str
+    rules: RuleSet
+    version: int
+    saved_by: str
+    saved_at: str
+
+    def changes(self) -> dict[str, object]:
+        """What it changes from its preset."""
+        return self.rules.changed_from_preset()
+
+
+@dataclass(frozen=True, slots=True)
+class NamedRules:
+    """The rules a `--rules NAME` names, and the saved set's name when it named one."""
+
+    rules: RuleSet
+    name: str | None = None
+
+
+def checked_name(name: str) -> str:
+    """A house-rule set's name, or `RuleSetError` saying what a name takes (a preset's is taken)."""
+    if not NAME.fullmatch(name):
+        raise RuleSetError(f"a house-rule set's name takes {NAME_TAKES}, not {name[:60]!r}")
+    if name.casefold() in PRESETS:
+        raise RuleSetError(f"{name!r} is a preset's name: name the house rules otherwise")
+    return name
+
+
+def may_be_saved(spec: str) -> bool:
+    """Whether `--rules SPEC` may name a saved set (not a preset, and a name a set may have)."""
+    return spec not in PRESETS and NAME.fullmatch(spec) is not None
+
+
+def _stream(name: str) -> str:
+    return HOUSE_RULES_PREFIX + name.casefold()
+
+
+class HouseRulesBook:
+    """The named house-rule sets of a ledger."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    def save(self, name: str, rules: RuleSet, *, by: str, at: str, request_id: str | None = None) -> HouseRules:
+        """Save `rules` as `name` (a new version if the name is saved already; a name differing only
+        in case is the same set). Sent again with the same `request_id`, nothing is written twice."""
+        checked_name(name)
+        stream = _stream(name)
+        if request_id is not None:
+            first = next((r for r in self.store.read_stream(stream) if r.event.request_id == request_id), None)
+            if first is not None:
+                return _saved(first.event, first.envelope)
+        version = self.store.stream_version(stream)
+        self.store.append(
+            stream, [HouseRulesSaved(name, rules, request_id)], expected_version=version, recorded_by=by, recorded_at=at
+        )
+        return HouseRules(name, rules, version + 1, by, at)
+
+    def find(self, name: str) -> HouseRules | None:
+        """The newest version of the set `name` (in any case), or None."""
+        if not NAME.fullmatch(name):
+            return None
+        recorded = self.store.read_stream(_stream(name))
+        if not recorded:
+            return None
+        last = recorded[-1]
+        return _saved(last.event, last.envelope)
+
+    def named(self, name: str) -> HouseRules:
+        found = self.find(name)
+        if found is None:
+            raise HouseRulesNotFound(f"no house-rule set {name[:60]!r} in the ledger ({self._known()})")
+        return found
+
+    def names(self) -> list[str]:
+        """The names of the saved sets, as last saved, in the order of their streams."""
+        return [h.name for h in self.list()]
+
+    def list(self) -> list[HouseRules]:
+        """Every saved set, its newest version."""
+        streams = self.store.streams(HOUSE_RULES_PREFIX)
+        found = (self.find(stream.removeprefix(HOUSE_RULES_PREFIX)) for stream in streams)
+        return sorted((h for h in found if h is not None), key=lambda h: h.name.casefold())
+
+    def _known(self) -> str:
+        names = self.names()
+        return "saved: " + ", ".join(names) if names else "none is saved: `doko rules save NAME`"
+
+
+def _saved(saved: HouseRulesSaved, envelope: Envelope) -> HouseRules:
+    return HouseRules(saved.name, saved.rules, envelope.version, envelope.recorded_by, envelope.recorded_at)
+
+
+def rules_named(spec: str, saved: HouseRulesBook | None = None, *, files: bool = True) -> NamedRules:
+    """The rules `--rules SPEC` names: a preset, else a saved house-rule set (of `saved`), else
+    (with `files`: never for what a client sends over the network) a house-rule file by its path."""
+    from doko_ledger.doppelkopf.files import rules_file
+
+    if spec in PRESETS:
+        return NamedRules(preset(spec))
+    found = None if saved is None else saved.find(spec)
+    if found is not None:
+        return NamedRules(found.rules, found.name)
+    path = Path(spec)
+    if files and (path.suffix in (".yaml", ".yml") or path.exists()):
+        return NamedRules(rules_file.load(path))
+    known = "" if saved is None or not saved.names() else f"; saved: {', '.join(saved.names())}"
+    if not files:
+        raise HouseRulesNotFound(f"no preset or house-rule set {spec[:60]!r} (presets: {', '.join(PRESETS)}{known})")
+    raise HouseRulesNotFound(
+        f"no preset, house-rule set or rule file {spec[:60]!r} (presets: {', '.join(PRESETS)}{known}; or a .yaml file)"
+    )

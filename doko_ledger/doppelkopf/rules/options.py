@@ -1,0 +1,187 @@
+"""Every option of the rule set as a table shows it: its group, one line saying what it does,
+the values it takes, and its section of docs/rules.md (§8 lists them all). The start form, the
+night page's rule change and `doko rules save --set` read options through this table, so an
+option typed or tapped is read the same way everywhere; `rules_from_mapping` decides."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args, get_type_hints
+
+from doko_ledger.doppelkopf.rules.ruleset import (
+    BOCK_TRIGGERS,
+    NUMBER_RANGES,
+    RuleSet,
+    RuleSetError,
+    rules_from_mapping,
+)
+
+GROUPS: tuple[str, ...] = (
+    "deck",
+    "solos and reservations",
+    "announcements",
+    "scoring",
+    "bock",
+    "counting",
+    "tournament",
+)
+"""The groups the options are shown in, in this order."""
+
+Kind = Literal["bool", "choice", "number", "triggers", "seats"]
+"""What an option takes: true or false; one of a few words; a whole number within bounds; a set
+of bock triggers; the computer seats (none, or a pair)."""
+
+SEAT_PAIRS: tuple[tuple[int, ...], ...] = ((), *itertools.combinations(range(4), 2))
+"""The values `computer_seats` takes: none, or two different seats (docs/rules.md §8, duel rules)."""
+
+RULES_DOC = "docs/rules.md"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOption:
+    """One option of the rule set as a form or `doko rules` shows it."""
+
+    name: str
+    group: str
+    line: str
+    kind: Kind
+    choices: tuple[Any, ...] = ()
+    """The words of a `choice`, the triggers of `triggers`, the seat pairs of `seats`."""
+    lowest: int | None = None
+    highest: int | None = None
+    anchor: str = "s8"
+    """The anchor of its section in docs/rules.md (`s9` is §9)."""
+
+    @property
+    def section(self) -> str:
+        """Where docs/rules.md says more: `docs/rules.md §9`."""
+        return f"{RULES_DOC} §{self.anchor.removeprefix('s')}"
+
+    @property
+    def link(self) -> str:
+        """`docs/rules.md#s9`."""
+        return f"{RULES_DOC}#{self.anchor}"
+
+    def text(self, value: Any) -> str:
+        """A value as it is typed back (`--set name=TEXT`): true, 3, tie,lost_solo, 1,3, none (a list
+        may also be typed as a rule file writes it: [tie, lost_solo])."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, (tuple, list)):
+            return ",".join(str(v) for v in value) or "none"
+        return str(value)
+
+    def parse(self, text: str) -> Any:
+        """A value typed or posted as text, as the rule set holds it (`RuleSetError` when it is not
+        one of the values this option takes: the rule set's check says which)."""
+        text = text.strip()
+        if self.kind == "bool":
+            word = text.lower()
+            if word in ("true", "yes", "on", "1"):
+                return True
+            if word in ("false", "no", "off", "0"):
+                return False
+            raise RuleSetError(f"rule option {self.name!r} takes true or false, not {text[:40]!r}")
+        if self.kind == "number":
+            if not (text.isascii() and text.isdigit() and len(text) <= 6):
+                raise RuleSetError(
+                    f"rule option {self.name!r} takes a whole number from {self.lowest} to {self.highest},"
+                    f" not {text[:40]!r}"
+                )
+            return int(text)
+        if self.kind in ("triggers", "seats"):
+            if text.startswith("[") and text.endswith("]"):  # as a rule file writes a list: [tie, lost_solo]
+                text = text[1:-1].strip()
+            items = [] if text.lower() in ("", "none") else [t.strip() for t in text.split(",")]
+            if self.kind == "seats":
+                if not all(t.isascii() and t.isdigit() and len(t) == 1 for t in items):
+                    raise RuleSetError(
+                        f"rule option {self.name!r} takes none or two different seats 0-3, not {text[:40]!r}"
+                    )
+                return tuple(int(t) for t in items)
+            return tuple(items)
+        return text
+
+
+def _option(name: str, group: str, line: str, anchor: str) -> RuleOption:
+    hint = get_type_hints(RuleSet)[name]
+    if name == "bock_triggers":
+        return RuleOption(name, group, line, "triggers", BOCK_TRIGGERS, anchor=anchor)
+    if name == "computer_seats":
+        return RuleOption(name, group, line, "seats", SEAT_PAIRS, anchor=anchor)
+    if name in NUMBER_RANGES:
+        lowest, highest = NUMBER_RANGES[name]
+        return RuleOption(name, group, line, "number", lowest=lowest, highest=highest, anchor=anchor)
+    if hint is bool:
+        return RuleOption(name, group, line, "bool", anchor=anchor)
+    return RuleOption(name, group, line, "choice", get_args(hint), anchor=anchor)
+
+
+OPTIONS: tuple[RuleOption, ...] = tuple(
+    _option(*row)
+    for row in (
+        ("with_nines", "deck", "48 cards with the nines, or 40 without", "s1"),
+        ("second_dulle_beats_first", "deck", "a second H10 beats the first, except in the last trick", "s2"),
+        ("schweinchen", "deck", "both DA in one hand rank above the H10 (normal games and marriages)", "s2"),
+        ("computer_seats", "deck", "duel rules: the two seats a computer plays (none: four people)", "s8"),
+        ("soloist_leads", "solos and reservations", "the soloist of a declared solo leads to the first trick", "s3"),
+        ("pure_suit_solos", "solos and reservations", "the pure suit solos may be played", "s4"),
+        ("poverty", "solos and reservations", "a poverty may be declared", "s4"),
+        ("marriage_clarification", "solos and reservations", "which tricks can find a marriage partner", "s4"),
+        ("marriage_shift", "announcements", "how far a late-found marriage partner moves the deadlines", "s5"),
+        ("solo_must_announce_no90", "announcements", "a declared solo carries the soloist's no 90", "s5"),
+        ("announcement_scoring", "announcements", "Re and Kontra add 2 each, or each doubles the value", "s7"),
+        ("scoring", "scoring", "the standard count, or the DDV's", "s8"),
+        ("specials_doubled", "scoring", "under doubling, special points are doubled too", "s7"),
+        ("karlchen_capture", "scoring", "1 for catching the other party's CJ in the last trick", "s7"),
+        ("special_points_in_poverty", "scoring", "special points count in a poverty", "s7"),
+        ("karlchen_in_poverty", "scoring", "the Karlchen points count in a poverty", "s7"),
+        ("bock_triggers", "bock", "what starts a bock round", "s9"),
+        ("bock_multiplier", "bock", "what a bock round multiplies a deal's value by", "s9"),
+        ("bock_overlap", "bock", "what a trigger during a bock round does: queue, stack, extend or ignore", "s9"),
+        ("bock_effect", "bock", "a bock deal's value multiplied, or one more game point per round", "s9"),
+        ("counting", "counting", "the sheet: plus and minus, only the winners' points, or only the losers'", "s9"),
+        ("compulsory_solo", "tournament", "every player owes a solo", "s9"),
+        ("tournament_deals", "tournament", "the deals that count in a tournament", "s9"),
+        ("forced_solos", "tournament", "when owed solos are forced: after the deals, or as soon as owed", "s9"),
+    )
+)
+"""Every option of `RuleSet`, in the order of the groups."""
+
+OPTION_BY_NAME: dict[str, RuleOption] = {o.name: o for o in OPTIONS}
+
+
+def option(name: str) -> RuleOption:
+    """The option `name`; `RuleSetError` for a name the rule set has no option of."""
+    found = OPTION_BY_NAME.get(name)
+    if found is None:
+        raise RuleSetError(f"unknown rule option {name[:60]!r} (see `doko rules show standard`)")
+    return found
+
+
+def grouped() -> list[tuple[str, list[RuleOption]]]:
+    """The options by group, in the order of `GROUPS`."""
+    return [(group, [o for o in OPTIONS if o.group == group]) for group in GROUPS]
+
+
+def rules_with(base: RuleSet, typed: Mapping[str, str]) -> RuleSet:
+    """`base` with the options typed as text (`{"bock_triggers": "tie,lost_solo"}`) changed, checked
+    as a rule file's options are: an unknown option or a value it does not take is refused by name."""
+    changes = {name: option(name).parse(text) for name, text in typed.items()}
+    return rules_from_mapping({**dict(base.to_dict()), **changes})
+
+
+def changes_text(rules: RuleSet) -> str:
+    """What a rule set changes from its preset, as `--set` would type it: `bock_triggers=tie,lost_solo;
+    counting=winners_only` ("" when nothing)."""
+    return "; ".join(f"{name}={option(name).text(value)}" for name, value in rules.changed_from_preset().items())
+
+
+def parse_setting(text: str) -> tuple[str, str]:
+    """`option=value` as `--set` takes it."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise RuleSetError(f"--set takes option=value, not {text[:60]!r}")
+    return name.strip(), value
