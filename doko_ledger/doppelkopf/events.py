@@ -166,6 +166,17 @@ class DealSummarized(Event):
 
 
 @event(version=1)
+class DealValued(Event):
+    """A deal entered by its value (docs/rules.md §7): the winners' seats, the deal's simple
+    value before bock, and the solo mark (the lone player, the only winner or the only loser,
+    played a solo). The table worked the value out; no card points, calls or specials are known."""
+
+    winners: tuple[int, ...]
+    value: int
+    solo: bool = False
+
+
+@event(version=1)
 class SchweinchenShown(Event):
     """A player showed both DA (*Schweinchen*), recorded where hands were not (docs/rules.md §2)."""
 
@@ -203,6 +214,7 @@ DoppelkopfEvent = (
     | DealAbandoned
     | AnnouncementMade
     | DealSummarized
+    | DealValued
     | SchweinchenShown
     | CardPlayed
     | PenaltyImposed

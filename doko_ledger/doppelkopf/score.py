@@ -13,6 +13,7 @@ from doko_ledger.doppelkopf.rules.bock import Bock, multiplied
 from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import Score, score
+from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.frozen import quick_init
 
 
@@ -52,6 +53,13 @@ class GameScore:
     in_solo: bool = False
     place: DealPlace | None = None
     """The game's place in its card night: its bock round is in the score (docs/rules.md §9)."""
+    valued: ValueDeal | None = None
+    """A deal entered by its value only: who won and the value (the derivation's one line)."""
+
+    @property
+    def value_words(self) -> str | None:
+        """Who won a deal entered by its value, and the value, in words (None for other deals)."""
+        return None if self.valued is None else self.valued.words(self.players)
 
     @property
     def bock(self) -> Bock | None:
@@ -106,15 +114,21 @@ def score_game(
         note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
         points = multiplied(extra, _multiplier(place))
         return GameScore(state.game_id, state.players, rules, None, points, note, lines, lone is not None, place)
-    parties = true_parties(state) if parties is None else parties
-    result = score(deal_facts(state, parties, won, tricks), rules)
-    re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
-    deltas = result.deltas(re_seats, range(4))
+    if state.valued is not None:  # entered by its value only (docs/rules.md §7)
+        result = state.valued.score(state.players)
+        deltas = dict(enumerate(state.valued.deltas()))
+    else:
+        parties = true_parties(state) if parties is None else parties
+        result = score(deal_facts(state, parties, won, tricks), rules)
+        re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
+        deltas = result.deltas(re_seats, range(4))
     factor = _multiplier(place)
     total = multiplied([deltas[s] + extra[s] for s in range(4)], factor)
     if place is not None and place.bock is not None and factor != 1:
         result = replace(result, lines=(*result.lines, place.bock.line()), re_value=result.re_value * factor)
-    return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None, place)
+    return GameScore(
+        state.game_id, state.players, rules, result, total, "", lines, lone is not None, place, state.valued
+    )
 
 
 def _multiplier(place: DealPlace | None) -> int:

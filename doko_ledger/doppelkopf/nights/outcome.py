@@ -34,6 +34,8 @@ class DealOutcome:
     winner: Party | None
     triggers: tuple[str, ...]
     re_players: tuple[str, ...] = ()
+    value_words: str | None = None
+    """A deal entered by its value only: who won and the value, in words (docs/rules.md §7)."""
 
     def won(self, player: str) -> bool:
         """The player was on the winning party of a scored deal."""
@@ -47,6 +49,9 @@ def deal_outcome(state: GameState) -> DealOutcome:
     names = state.players
     solo_by = None
     if state.game_type is not None and state.game_type.is_declared_solo and state.declarer is not None:
+        solo_by = names[state.declarer]
+    valued = state.valued
+    if valued is not None and valued.solo and state.declarer is not None:  # the solo mark: a declared solo
         solo_by = names[state.declarer]
     if state.void or (state.abandoned is not None and state.penalties):
         return DealOutcome(
@@ -78,6 +83,21 @@ def deal_outcome(state: GameState) -> DealOutcome:
     result = score_game(state)
     score = result.score
     assert score is not None
+    if valued is not None:
+        return DealOutcome(
+            state.game_id,
+            names,
+            result.by_player,
+            False,
+            True,
+            None,
+            solo_by,
+            valued.lone is not None,
+            score.winner,
+            valued.triggers,
+            tuple(names[s] for s in valued.re_seats),
+            result.value_words,
+        )
     return DealOutcome(
         state.game_id,
         names,

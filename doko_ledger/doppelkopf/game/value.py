@@ -1,0 +1,62 @@
+"""Deciding a deal entered by its value only, as tables that count in their heads write it down
+(docs/rules.md §7): the winners (or the losers), the simple value before bock, a solo mark."""
+
+from __future__ import annotations
+
+from doko_ledger.doppelkopf.events import DealValued, DoppelkopfEvent
+from doko_ledger.doppelkopf.game.commands import EnterValue, IllegalMove, seat_name
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.play import SEATS
+from doko_ledger.doppelkopf.rules.value import MOST_VALUE, ValueDeal
+
+
+def enter_value(state: GameState, command: EnterValue) -> list[DoppelkopfEvent]:
+    """The value event, or `IllegalMove` naming what does not fit."""
+    if not state.started:
+        raise IllegalMove("the game has not started")
+    if state.over or state.dealt is not None or state.declared or state.cards_played:
+        raise IllegalMove("a deal entered by its value has no other record: no hands, reservations, cards or summary")
+    winners = _winners(state, command)
+    value = command.value
+    if not 0 <= value <= MOST_VALUE:
+        raise IllegalMove(f"a deal's value is a whole number from 0 to {MOST_VALUE} before bock, not {value}")
+    deal = ValueDeal(winners, value, command.solo)
+    if command.solo and deal.lone is None:
+        raise IllegalMove(
+            "the solo mark needs a player alone: one winner or one loser, not two against two (docs/rules.md §7)"
+        )
+    lone = deal.lone
+    if command.solo and lone is not None and state.rules.is_computer(lone):
+        raise IllegalMove(
+            f"{seat_name(state, lone)} is a computer seat: computers never play a solo (duel rules, docs/rules.md §8)"
+        )
+    return [DealValued(winners, value, command.solo)]
+
+
+def _winners(state: GameState, command: EnterValue) -> tuple[int, ...]:
+    """The winners' seats, from the winners or the losers as given."""
+    given = (*command.winners, *command.losers)
+    for seat in given:
+        if not 0 <= seat < SEATS:
+            raise IllegalMove(f"there is no seat {seat}: seats are 0-3")
+    for seats, what in ((command.winners, "winners"), (command.losers, "losers")):
+        twice = [s for s in set(seats) if seats.count(s) > 1]
+        if twice:
+            raise IllegalMove(f"{seat_name(state, twice[0])} is named twice among the {what}")
+    both = sorted(set(command.winners) & set(command.losers))
+    if both:
+        raise IllegalMove(f"{seat_name(state, both[0])} cannot both win and lose")
+    if not given:
+        raise IllegalMove("name the winners or the losers of the deal")
+    if command.winners and command.losers and len(given) != SEATS:
+        missing = ", ".join(seat_name(state, s) for s in range(SEATS) if s not in given)
+        raise IllegalMove(
+            f"the winners and the losers given do not make up the table ({missing} neither):"
+            " name the winners or the losers, or all four"
+        )
+    winners = tuple(sorted(command.winners or (s for s in range(SEATS) if s not in command.losers)))
+    if not winners:
+        raise IllegalMove("all four lost: a deal has one to three winners (docs/rules.md §7)")
+    if len(winners) == SEATS:
+        raise IllegalMove("all four won: a deal has one to three winners (docs/rules.md §7)")
+    return winners
