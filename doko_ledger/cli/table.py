@@ -13,7 +13,7 @@ import typer
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     from rich.console import Console
 
-    from doko_ledger.doppelkopf.game.record import SummaryRecord
+    from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord
     from doko_ledger.doppelkopf.game.state import GameState
     from doko_ledger.doppelkopf.nights.book import NextDealChecks
     from doko_ledger.ledger import Ledger
@@ -50,6 +50,14 @@ CallOption = Annotated[list[str] | None, typer.Option("--call", help="Announceme
 SpecialOption = Annotated[
     list[str] | None, typer.Option("--special", help="Special points PARTY:KIND[:FROM]: re:fox_caught:Ben.")
 ]
+WinnersOption = Annotated[
+    str | None, typer.Option("--winners", help="Value only: the winners, Anna,Ben (or give --losers).")
+]
+LosersOption = Annotated[str | None, typer.Option("--losers", help="Value only: the losers instead of the winners.")]
+ValueOption = Annotated[
+    int | None, typer.Option("--value", help="Value only: the deal's simple value before bock, 0-99.")
+]
+SoloOption = Annotated[bool, typer.Option("--solo", help="Value only: the one winner or the one loser played a solo.")]
 
 
 def _facts(
@@ -248,6 +256,23 @@ def _confirm(
     return AskYesNo.ask(question, default=True, console=console)
 
 
+def _by_value(
+    winners: str | None, losers: str | None, value: int | None, solo: bool, *, facts_given: Sequence[object]
+) -> bool:
+    """The deal is entered by its value only (a flag of the value entry given); refuses the
+    flags of the facts beside it."""
+    from doko_ledger.doppelkopf.files.quick_entry import EntryError
+
+    if winners is None and losers is None and value is None and not solo:
+        return False
+    if any(given for given in facts_given):
+        raise EntryError(
+            "a deal by its value (--winners/--losers, --value, --solo) takes no --game, --re, --re-points,"
+            " --tricks, --call or --special"
+        )
+    return True
+
+
 def record(
     ctx: typer.Context,
     session: NightOption = None,
@@ -257,6 +282,10 @@ def record(
     tricks: TricksOption = None,
     call: CallOption = None,
     special: SpecialOption = None,
+    winners: WinnersOption = None,
+    losers: LosersOption = None,
+    value: ValueOption = None,
+    solo: SoloOption = False,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
     deal: Annotated[
         int | None,
@@ -272,11 +301,13 @@ def record(
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Add the next deal of the card night by its facts; shows the score before appending.
+    """Add the next deal of the card night by its facts (or by its value only: --winners or
+    --losers, --value, --solo); shows the score before appending.
 
     The deal is the one that was next when the command started: if someone else records a
     deal meanwhile, this one is refused, not recorded as the deal after it."""
     from doko_ledger.cli import render_nights, render_scores
+    from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.views import score_view
     from doko_ledger.ledger import Ledger
 
@@ -289,10 +320,14 @@ def record(
         if deal is not None:  # refused before any question is asked
             nights.expect_next(session_id, deal)
         shown.print(render_nights.next_deal(upcoming))
-        checks = None if misdeal or (re is not None and re_points is not None) else nights.checks(session_id)
-        facts = (
+        by_value = _by_value(winners, losers, value, solo, facts_given=(game, re, re_points, tricks, call, special))
+        quick = misdeal or by_value or (re is not None and re_points is not None)
+        checks = None if quick else nights.checks(session_id)
+        facts: DealEntry | None = (
             None
             if misdeal
+            else quick_entry.value_entry(winners, losers, value, solo=solo)
+            if by_value
             else _facts(
                 game,
                 re,

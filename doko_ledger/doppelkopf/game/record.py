@@ -61,6 +61,7 @@ from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.names import find_player
@@ -447,7 +448,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
             case DealSummarized():
                 summary = _summary_record(players, event)
             case DealValued():
-                valued = _value_record(players, event)
+                valued = value_record(players, ValueDeal(event.winners, event.value, event.solo))
             case AnnotationAdded():
                 notes.append(event)
             case PenaltyImposed():
@@ -489,7 +490,10 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         summary=summary,
         value=valued,
         note=state.note,
-        reservations_open=not state.declared and state.abandoned is None and state.summary is None and state.valued is None,
+        reservations_open=not state.declared
+        and state.abandoned is None
+        and state.summary is None
+        and state.valued is None,
         solo_owed_by=state.solo_owed_by,
         dealt_by=state.dealt_by,
         penalties=tuple(_at_card(p, len(state.cards_played)) if state.finished or state.void else p for p in penalties),
@@ -521,12 +525,12 @@ def _summary_record(players: tuple[str, ...], event: DealSummarized) -> SummaryR
     )
 
 
-def _value_record(players: tuple[str, ...], event: DealValued) -> ValueRecord:
+def value_record(players: tuple[str, ...], deal: ValueDeal) -> ValueRecord:
     """A value entry as written: the lone loser by name where one player lost, else the winners."""
-    losers = [p for s, p in enumerate(players) if s not in event.winners]
+    losers = tuple(players[s] for s in deal.losers)
     if len(losers) == 1:
-        return ValueRecord(event.value, losers=tuple(losers), solo=event.solo)
-    return ValueRecord(event.value, winners=tuple(players[s] for s in event.winners), solo=event.solo)
+        return ValueRecord(deal.value, losers=losers, solo=deal.solo)
+    return ValueRecord(deal.value, winners=tuple(players[s] for s in deal.winners), solo=deal.solo)
 
 
 def _call_text(before: GameState, event: AnnouncementMade) -> str:

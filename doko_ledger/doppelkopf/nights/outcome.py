@@ -10,6 +10,7 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.bock import deal_triggers
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.doppelkopf.sight import as_the_table_knows
 
@@ -34,8 +35,13 @@ class DealOutcome:
     winner: Party | None
     triggers: tuple[str, ...]
     re_players: tuple[str, ...] = ()
-    value_words: str | None = None
-    """A deal entered by its value only: who won and the value, in words (docs/rules.md §7)."""
+    valued: ValueDeal | None = None
+    """A deal entered by its value only: who won and the value (docs/rules.md §7)."""
+
+    @property
+    def value_words(self) -> str | None:
+        """Who won a deal entered by its value, and the value, in words (None for other deals)."""
+        return None if self.valued is None else self.valued.words(self.players)
 
     def won(self, player: str) -> bool:
         """The player was on the winning party of a scored deal."""
@@ -96,7 +102,7 @@ def deal_outcome(state: GameState) -> DealOutcome:
             score.winner,
             valued.triggers,
             tuple(names[s] for s in valued.re_seats),
-            result.value_words,
+            valued,
         )
     return DealOutcome(
         state.game_id,

@@ -68,19 +68,20 @@ class ValueDeal:
         return ("lost_solo",) if self.solo_lost else ()
 
     def words(self, players: Sequence[str]) -> str:
-        """Who won and the value, for the derivation: "Anna, Ben won; value 3",
-        "Dora lost a solo alone; value 2, three times for her"."""
+        """Who won and the value: "Anna, Ben won; value 3", "Dora lost a solo; value 2",
+        "Dora won alone; value 1"."""
         lone = self.lone
         if lone is None:
             return f"{', '.join(players[s] for s in self.winners)} won; value {self.value}"
         won = "won" if lone in self.winners else "lost"
         alone = "a solo" if self.solo else "alone"
-        return f"{players[lone]} {won} {alone}; value {self.value}, three times for the lone player"
+        return f"{players[lone]} {won} {alone}; value {self.value}"
 
     def score(self, players: Sequence[str]) -> Score:
         """The score: one line, "value only", with the value and who won (docs/rules.md §7)."""
         winner = self.winner
-        line = ScoreLine(VALUE_ONLY, None, self.value, cause=self.words(players))
+        cause = self.words(players) + ("" if self.lone is None else ", three times for the lone player")
+        line = ScoreLine(VALUE_ONLY, None, self.value, cause=cause)
         re_value = self.value if winner is Party.RE else -self.value
         return Score(winner, (line,), re_value, self.lone is not None)
 
