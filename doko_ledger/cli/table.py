@@ -13,7 +13,7 @@ import typer
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     from rich.console import Console
 
-    from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord
+    from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRecord
     from doko_ledger.doppelkopf.game.state import GameState
     from doko_ledger.doppelkopf.nights.book import NextDealChecks
     from doko_ledger.ledger import Ledger
@@ -72,7 +72,7 @@ def _facts(
     yes: bool = False,
     checks: NextDealChecks | None = None,
     console: Console | None = None,
-) -> SummaryRecord:
+) -> DealEntry:
     """The deal's facts from the flags. `--re` and `--re-points` say enough (a normal game, no
     calls, no special points unless given); without them, and without --yes, a person at the
     keyboard is asked for the rest, each answer checked by `checks` when it is given."""
@@ -106,7 +106,7 @@ def _ask_facts(
     checks: NextDealChecks | None,
     console: Console | None = None,
     recorded: SummaryRecord | None = None,
-) -> SummaryRecord:
+) -> DealEntry:
     """Ask for what the flags did not give, one question at a time, with the `recorded` facts
     (of a deal being corrected) as the answers Enter keeps; a refused answer is shown and
     asked again (the answers before it are kept). The examples name players of this deal."""
@@ -145,8 +145,14 @@ def _ask_facts(
             if recorded is not None
             else (checks.default_game_type.value if checks is not None else GameType.NORMAL.value)
         )
-        question = f"game type ({', '.join(g.value for g in types)})"
-        game = _until_accepted(lambda: Ask.ask(question, default=default, console=console), game_ok)
+        by_value = "" if recorded is not None else f"; or {VALUE_ANSWER}, the value only"
+        question = f"game type ({', '.join(g.value for g in types)}{by_value})"
+        game = _until_accepted(
+            lambda: Ask.ask(question, default=default, console=console),
+            lambda text: (recorded is None and text.strip().lower() == VALUE_ANSWER) or game_ok(text),
+        )
+        if recorded is None and game.strip().lower() == VALUE_ANSWER:
+            return _ask_value(playing, checks, console)
     game_type = game_ok(game)
     re = given.re
     if re is None:
@@ -194,6 +200,29 @@ def _ask_facts(
             )
         ]
     return facts_ok(points, calls, specials or [])
+
+
+VALUE_ANSWER = "value"
+"""The answer to the game-type question that enters the deal by its value only."""
+
+
+def _ask_value(playing: Sequence[str], checks: NextDealChecks | None, console: Console | None) -> ValueRecord:
+    """Ask for a deal by its value only: the winners, the value, and a solo mark where one
+    player won or lost alone; the whole entry is checked before it is returned."""
+    from doko_ledger.cli.prompts import Ask, AskNumber, AskYesNo
+    from doko_ledger.doppelkopf.files import quick_entry
+
+    winners = _until_accepted(
+        lambda: Ask.ask(f"the winners, e.g. {','.join(playing[:2])}", console=console),
+        lambda text: quick_entry.names(text, "winners"),
+    )
+    value = AskNumber.ask("the deal's value before bock", console=console)
+    lone = len(quick_entry.names(winners, "winners")) in (1, len(playing) - 1)
+    solo = lone and AskYesNo.ask("was it a solo", default=False, console=console)
+    entry = quick_entry.value_entry(winners, None, value, solo=solo)
+    if checks is not None:
+        checks.facts(entry)
+    return entry
 
 
 @dataclass(frozen=True)
@@ -268,7 +297,7 @@ def _by_value(
     if any(given for given in facts_given):
         raise EntryError(
             "a deal by its value (--winners/--losers, --value, --solo) takes no --game, --re, --re-points,"
-            " --tricks, --call or --special"
+            " --tricks, --call, --special or --misdeal"
         )
     return True
 
@@ -320,7 +349,9 @@ def record(
         if deal is not None:  # refused before any question is asked
             nights.expect_next(session_id, deal)
         shown.print(render_nights.next_deal(upcoming))
-        by_value = _by_value(winners, losers, value, solo, facts_given=(game, re, re_points, tricks, call, special))
+        by_value = _by_value(
+            winners, losers, value, solo, facts_given=(game, re, re_points, tricks, call, special, misdeal)
+        )
         quick = misdeal or by_value or (re is not None and re_points is not None)
         checks = None if quick else nights.checks(session_id)
         facts: DealEntry | None = (
@@ -488,6 +519,10 @@ def correct(
     tricks: TricksOption = None,
     call: CallOption = None,
     special: SpecialOption = None,
+    winners: WinnersOption = None,
+    losers: LosersOption = None,
+    value: ValueOption = None,
+    solo: SoloOption = False,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in after all.")] = False,
     yes: YesOption = False,
     as_json: JsonOption = False,
@@ -505,8 +540,10 @@ def correct(
     with Ledger.open(ledger_path(ctx)) as ledger:
         nights = card_nights(ledger)
         session_id = nights.resolve(session)
-        facts = None
-        if not misdeal:
+        facts: DealEntry | None = None
+        if _by_value(winners, losers, value, solo, facts_given=(game, re, re_points, tricks, call, special, misdeal)):
+            facts = quick_entry.value_entry(winners, losers, value, solo=solo)
+        elif not misdeal:
             _, record = nights.deal_record(session_id, deal)
             recorded = record.summary
             if yes or not interactive() or (recorded is None and re is not None and re_points is not None):

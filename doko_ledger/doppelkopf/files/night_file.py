@@ -234,7 +234,11 @@ def _schema_message(error: Any, path: FieldPath) -> str:
     if kind == "additionalProperties":
         if in_deal and isinstance(instance, dict) and "misdeal" in instance:
             return f"a deal thrown in is written {{misdeal: true}} and nothing else, not with {key!r}"
-        known = (_VALUE_FIELDS if "value" in instance else _DEAL_FIELDS) if in_deal else ", ".join(error.schema.get("properties", {}))
+        known = (
+            (_VALUE_FIELDS if "value" in instance else _DEAL_FIELDS)
+            if in_deal
+            else ", ".join(error.schema.get("properties", {}))
+        )
         return f"unknown field {key!r} (known: {known})"
     if kind == "required":
         if in_deal:

@@ -126,7 +126,7 @@ class NextDealChecks:
         or a lone marriage): the rule of `special_points_count` (docs/rules.md §7, §8)."""
         return special_points_count(game, len(re) == 1, self.rules)
 
-    def facts(self, summary: SummaryRecord) -> PreparedDeal:
+    def facts(self, summary: DealEntry) -> PreparedDeal:
         return self.nights.prepare(self.session_id, summary)
 
 
