@@ -55,6 +55,7 @@ from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.game.notes import anchored, annotate
 from doko_ledger.doppelkopf.game.parties import true_parties
 from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.game.value import PLAYERS, ValueRefused
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
@@ -308,6 +309,13 @@ def _value_command(record: GameRecord, entry: ValueRecord) -> EnterValue:
     return EnterValue(winners, losers, entry.value, entry.solo)
 
 
+def _value_field(entry: ValueRecord, field: str) -> str:
+    """The field of a value entry a refusal is about: `value`, `solo`, or the players as given."""
+    if field != PLAYERS:
+        return field
+    return "winners" if entry.winners or not entry.losers else "losers"
+
+
 def entry_players(entry: DealEntry | None) -> tuple[str, ...]:
     """The players an entry names (as written): the Re players, callers and victims of a
     summary; the winners and losers of a value entry."""
@@ -402,6 +410,8 @@ def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent | AnnotationAdde
             where = path
             if path == ("hands",) and exc.seat is not None:
                 where = ("hands", record.players[exc.seat])
+            if isinstance(exc, ValueRefused) and record.value is not None:
+                where = (_value_field(record.value, exc.field),)
             raise RecordError(str(exc), where) from exc
         for event in new:
             state = evolve(state, event)
