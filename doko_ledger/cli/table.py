@@ -208,21 +208,25 @@ VALUE_ANSWER = "value"
 
 def _ask_value(playing: Sequence[str], checks: NextDealChecks | None, console: Console | None) -> ValueRecord:
     """Ask for a deal by its value only: the winners, the value, and a solo mark where one
-    player won or lost alone; the whole entry is checked before it is returned."""
+    player won or lost alone; each answer is checked when given and asked again if refused."""
     from doko_ledger.cli.prompts import Ask, AskNumber, AskYesNo
     from doko_ledger.doppelkopf.files import quick_entry
 
+    def entry(winners: str, value: int, solo: bool = False) -> ValueRecord:
+        entered = quick_entry.value_entry(winners, None, value, solo=solo)
+        if checks is not None:
+            checks.facts(entered)
+        return entered
+
     winners = _until_accepted(
-        lambda: Ask.ask(f"the winners, e.g. {','.join(playing[:2])}", console=console),
-        lambda text: quick_entry.names(text, "winners"),
+        lambda: Ask.ask(f"the winners, e.g. {','.join(playing[:2])}", console=console), lambda text: entry(text, 0)
     )
-    value = AskNumber.ask("the deal's value before bock", console=console)
+    value = _until_accepted(
+        lambda: AskNumber.ask("the deal's value before bock", console=console), lambda v: entry(winners, v)
+    )
     lone = len(quick_entry.names(winners, "winners")) in (1, len(playing) - 1)
-    solo = lone and AskYesNo.ask("was it a solo", default=False, console=console)
-    entry = quick_entry.value_entry(winners, None, value, solo=solo)
-    if checks is not None:
-        checks.facts(entry)
-    return entry
+    solo = lone and AskYesNo.ask("was it a solo (the one winner or the one loser played it)", console=console)
+    return entry(winners, value, solo)
 
 
 @dataclass(frozen=True)
