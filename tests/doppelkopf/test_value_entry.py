@@ -278,3 +278,54 @@ def test_the_audit_says_what_it_checks_of_a_value_deal_and_what_it_cannot(tmp_pa
     assert checks["every announcement in time"].details == ["value only: no announcements were entered"]
     assert checks["scores sum to zero"].ok is True
     assert checks["every other event legal"].ok is True
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+
+def test_the_statistics_count_who_won_a_value_deal_and_no_card_points(tmp_path: Path) -> None:
+    from doko_ledger.doppelkopf.stats import ledger_stats
+
+    night = night_of("{winners: [Anna, Ben], value: 3}", "{losers: [Clara], value: 1, solo: true}")
+    with Ledger.open(tmp_path / "l.sqlite", create=True) as ledger:
+        card_nights(ledger).import_night(night, by="t", at="2026-12-01T18:00:00+00:00")
+        ledger.refresh()
+        table = {p.player: p for p in ledger_stats(ledger, "n").players}
+    assert {name: (p.games, p.wins, p.total) for name, p in table.items()} == {
+        "Anna": (2, 2, 4),
+        "Ben": (2, 2, 4),
+        "Clara": (2, 0, -6),
+        "Dirk": (2, 1, -2),
+    }
+    assert all(p.party_point_games == 0 and p.own_point_games == 0 for p in table.values())
+
+
+# -- game files -------------------------------------------------------------------------------
+
+GAME = """\
+format: doko-game/1
+id: value-1
+players: [Anna, Ben, Clara, Dirk]
+dealer: Dirk
+rules: standard
+value: {losers: [Clara], value: 2, solo: true}  # value only
+"""
+
+
+def test_a_game_file_holds_a_deal_by_its_value_and_writes_it_back_byte_for_byte() -> None:
+    from doko_ledger.doppelkopf.files import game_file
+
+    record = game_file.loads(GAME)
+    assert record.value == ValueRecord(2, losers=("Clara",), solo=True)
+    assert game_file.dumps(record) == GAME
+    _, state = to_events(record)
+    assert score_game(state).deltas == (2, 2, -6, 2)
+
+
+def test_a_game_file_value_with_an_unknown_field_is_refused_by_its_path() -> None:
+    from doko_ledger.doppelkopf.files import game_file
+    from doko_ledger.formats.yaml_source import SourceError
+
+    with pytest.raises(SourceError) as refused:
+        game_file.loads(GAME.replace("solo: true", "solo: true, re_points: 90"))
+    assert refused.value.field.startswith("value")

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from doko_ledger.doppelkopf.files.game_file import value_entry_mapping, value_entry_of
 from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.record import MISDEAL as MISDEAL_REASON
 from doko_ledger.doppelkopf.game.record import (
@@ -172,12 +173,7 @@ def _deal(data: dict[str, Any]) -> Deal:
     if "misdeal" in data:
         return MISDEAL
     if "value" in data:
-        return ValueRecord(
-            data["value"],
-            winners=tuple(data.get("winners", ())),
-            losers=tuple(data.get("losers", ())),
-            solo=bool(data.get("solo", False)),
-        )
+        return value_entry_of(data)
     tricks = data.get("tricks")
     return SummaryRecord(
         game=data["game"],
@@ -504,9 +500,7 @@ def _deal_mapping(deal: Deal) -> dict[str, Any]:
     if isinstance(deal, Misdeal):
         return {"misdeal": True}
     if isinstance(deal, ValueRecord):
-        named = {"winners": list(deal.winners)} if deal.winners else {}
-        named |= {"losers": list(deal.losers)} if deal.losers else {}
-        return named | {"value": deal.value} | ({"solo": True} if deal.solo else {})
+        return value_entry_mapping(deal)
     out: dict[str, Any] = {"game": deal.game, "re": list(deal.re), "re_points": deal.re_points}
     if deal.tricks is not None:
         out["tricks"] = {"re": deal.tricks[0], "kontra": deal.tricks[1]}

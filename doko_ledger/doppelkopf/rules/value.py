@@ -51,6 +51,10 @@ class ValueDeal:
         lone = self.lone
         return self.winners if lone is None else (lone,)
 
+    def sides(self) -> tuple[Party, ...]:
+        """Each seat's side as the score names it: Re (the lone player, or the winners) or Kontra."""
+        return tuple(Party.RE if s in self.re_seats else Party.KONTRA for s in range(SEATS))
+
     @property
     def winner(self) -> Party:
         """Re won, unless the lone player lost."""
