@@ -86,7 +86,7 @@ def test_a_night_of_facts_and_values_stands_as_the_rules_give_it(db: Path) -> No
     assert post_deal(ben, "night", by_value(["Ben", "Clara"], 3)).status_code == 303  # Anna sits out
     assert post_deal(ben, "night", deal(["Clara", "Dirk"], 151)).status_code == 303  # Ben sits out: Re +2
     assert post_deal(ben, "night", by_value(["Emil", "Anna", "Ben"], 2, solo=True)).status_code == 303  # Dirk lost
-    assert post_deal(ben, "night", deal(["Emil", "Anna"], 151)).status_code == 303  # bock ×2
+    assert post_deal(ben, "night", deal(["Emil", "Anna"], 151)).status_code == 303  # in bock, twice the points
     night = standings(db)
     rows = night["deals"]
     assert [row["points"] for row in rows] == [
