@@ -114,14 +114,13 @@ def score_game(
         note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
         points = multiplied(extra, _multiplier(place))
         return GameScore(state.game_id, state.players, rules, None, points, note, lines, lone is not None, place)
-    if state.valued is not None:  # entered by its value only (docs/rules.md §7)
-        result = state.valued.score(state.players)
-        deltas = dict(enumerate(state.valued.deltas()))
+    if state.valued is not None:  # entered by its value only (docs/rules.md §7): the sides it names
+        parties, result = state.valued.sides(), state.valued.score(state.players)
     else:
         parties = true_parties(state) if parties is None else parties
         result = score(deal_facts(state, parties, won, tricks), rules)
-        re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
-        deltas = result.deltas(re_seats, range(4))
+    re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
+    deltas = result.deltas(re_seats, range(4))
     factor = _multiplier(place)
     total = multiplied([deltas[s] + extra[s] for s in range(4)], factor)
     if place is not None and place.bock is not None and factor != 1:

@@ -88,9 +88,3 @@ class ValueDeal:
         line = ScoreLine(VALUE_ONLY, None, self.value, cause=cause)
         re_value = self.value if winner is Party.RE else -self.value
         return Score(winner, (line,), re_value, self.lone is not None)
-
-    def deltas(self) -> tuple[int, ...]:
-        """Each seat's points before bock: they add up to zero."""
-        share = self.value if self.winner is Party.RE else -self.value
-        lone = self.lone is not None
-        return tuple((3 * share if lone else share) if s in self.re_seats else -share for s in range(SEATS))
