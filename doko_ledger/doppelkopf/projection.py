@@ -15,8 +15,9 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 - `announcements`: game_id, number, party, announcement, player, played (the
   caller's cards played), trick, implied (a skipped level or the solo rule),
   cause.
-- `scores`: game_id, rules (preset), winner (re, kontra or null), value (what
-  each winner gets; Re's net when nobody wins), lone, note, and one column per
+- `scores`: game_id, rules (preset), winner (re, kontra or null; in a deal by its
+  value, Re is the lone player or the winners), value (what each winner gets; Re's
+  net when nobody wins), lone, note, and one column per
   seat: seat0..seat3 with the player's name in player0..player3; multiplier and
   bock (what started the bock round) for a card night's deal in a bock round.
 - `score_lines`: game_id, number, item, party, points, factor, special, cause.

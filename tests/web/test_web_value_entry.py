@@ -143,3 +143,21 @@ def test_a_value_deal_is_corrected_from_its_own_form(db: Path) -> None:
     [first] = standings(db)["deals"]
     assert first["points"] == {"Anna": 0, "Ben": -1, "Clara": -1, "Dirk": 3, "Emil": -1}
     assert first["value_only"] == "Dirk won alone; value 1"
+
+
+def test_a_value_form_for_a_deal_recorded_meanwhile_offers_its_taps_for_the_next_deal(db: Path) -> None:
+    app = app_for(db)
+    ben, dirk = joined(app, "Ben"), joined(app, "Dirk")
+    dirks_form = form_of(dirk.get("/nights/night/record").text)
+    assert post_deal(ben, "night", by_value(["Ben", "Clara"], 3)).status_code == 303
+    stale = dirk.post("/nights/night/record", data={**dirks_form, "action": "record", **by_value(["Dirk"], 2)})
+    assert stale.status_code == 409 and "Deal 1 is already recorded" in stale.text
+    offered = re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', stale.text.split('id="stale"')[1])
+    posted: dict[str, list[str]] = {"action": ["fill"]}
+    for name, value in offered:
+        posted.setdefault(name, []).append(value)
+    filled = dirk.post("/nights/night/record", data=posted)
+    form = filled.text.split('id="value-form"')[1].split("</form>")[0]
+    assert filled.status_code == 200 and 'name="deal" value="2"' in form
+    assert 'name="winner" value="Dirk" checked' in form and 'name="value" value="2" checked' in form
+    assert len(standings(db)["deals"]) == 1  # filled, not recorded
