@@ -117,6 +117,14 @@ def test_a_value_entry_stands_alone() -> None:
         decide(twice, EnterValue((ANNA,), (), 2))
 
 
+def test_under_duel_rules_a_computer_seat_is_never_marked_a_soloist() -> None:
+    duel = preset("duel")  # Ben and Dirk are computer seats
+    with pytest.raises(RecordError, match=r"Ben is a computer seat: computers never play a solo") as refused:
+        entered(ValueRecord(2, winners=("Ben",), solo=True), duel)
+    assert refused.value.path == ("solo",)
+    assert score_game(entered(ValueRecord(2, winners=("Ben",)), duel)).deltas == (-2, 6, -2, -2)  # alone, no solo
+
+
 def test_the_winners_and_losers_given_together_may_make_up_the_table() -> None:
     state = entered(ValueRecord(2, winners=("Anna", "Clara"), losers=("Ben", "Dirk")))
     assert state.valued is not None and state.valued.winners == (ANNA, CLARA)
