@@ -196,8 +196,22 @@ def summary(shown: Replay) -> RenderableType:
     return table
 
 
+def value_only(shown: Replay) -> RenderableType:
+    """A deal entered by its value only: who won and the value, nothing else is known."""
+    state = shown.state
+    assert state.valued is not None
+    table = Table(title=game_header(state), title_justify="left", show_header=False)
+    table.add_column("what")
+    table.add_column("recorded")
+    table.add_row("value only", state.valued.words(state.players))
+    table.add_row("not known", "the cards, the card points, the announcements and the special points")
+    return table
+
+
 def replay(shown: Replay, show_all: bool = False, remarks: Sequence[dict[str, Any]] = ()) -> RenderableType:
     """The whole game at once; `remarks` (notes) are marked on their tricks."""
+    if shown.state.valued is not None:
+        return value_only(shown)
     if shown.state.summary is not None:
         return summary(shown)
     parts: list[RenderableType] = []

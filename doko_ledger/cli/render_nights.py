@@ -97,6 +97,8 @@ def standings(night: Standings) -> RenderableType:
     for row in night.rows:
         outcome = row.outcome
         kind = "thrown in" if outcome.abandoned else (outcome.game_type.value if outcome.game_type else "playing")
+        if outcome.valued is not None:
+            kind = f"value only {outcome.valued.value}"
         if outcome.solo_by:
             kind += f" ({outcome.solo_by})"
         if row.compulsory:

@@ -90,6 +90,8 @@ def score_lines_table(result: GameScore) -> Table:
         points = f"×{line.factor}" if line.factor != 1 else (f"+{line.points}" if line.points else "")
         party = "" if line.party is None else line.party.title
         table.add_row(line.item + (" (special)" if line.special else ""), party, points, line.cause)
+    if result.valued is not None:  # entered by its value: its one line says it all
+        return table
     if score.winner is None:
         counted = "each party's own items count" if result.rules.scoring == "ddv" else "only the special points count"
         table.add_row(Text("nobody wins", style="bold"), "", str(score.value), f"{counted}; the value is Re's")

@@ -13,7 +13,7 @@ import typer
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     from rich.console import Console
 
-    from doko_ledger.doppelkopf.game.record import SummaryRecord
+    from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRecord
     from doko_ledger.doppelkopf.game.state import GameState
     from doko_ledger.doppelkopf.nights.book import NextDealChecks
     from doko_ledger.ledger import Ledger
@@ -59,6 +59,14 @@ HeartTrickOption = Annotated[
         show_default=False,
     ),
 ]
+WinnersOption = Annotated[
+    str | None, typer.Option("--winners", help="Value only: the winners, Anna,Ben (or give --losers).")
+]
+LosersOption = Annotated[str | None, typer.Option("--losers", help="Value only: the losers instead of the winners.")]
+ValueOption = Annotated[
+    int | None, typer.Option("--value", help="Value only: the deal's simple value before bock, 0-99.")
+]
+SoloOption = Annotated[bool, typer.Option("--solo", help="Value only: the one winner or the one loser played a solo.")]
 
 
 def _facts(
@@ -74,7 +82,7 @@ def _facts(
     yes: bool = False,
     checks: NextDealChecks | None = None,
     console: Console | None = None,
-) -> SummaryRecord:
+) -> DealEntry:
     """The deal's facts from the flags. `--re` and `--re-points` say enough (a normal game, no
     calls, no special points unless given); without them, and without --yes, a person at the
     keyboard is asked for the rest, each answer checked by `checks` when it is given."""
@@ -112,7 +120,7 @@ def _ask_facts(
     recorded: SummaryRecord | None = None,
     *,
     ask_heart_trick: bool = False,
-) -> SummaryRecord:
+) -> DealEntry:
     """Ask for what the flags did not give, one question at a time, with the `recorded` facts
     (of a deal being corrected) as the answers Enter keeps; a refused answer is shown and
     asked again (the answers before it are kept). The examples name players of this deal.
@@ -157,8 +165,14 @@ def _ask_facts(
             if recorded is not None
             else (checks.default_game_type.value if checks is not None else GameType.NORMAL.value)
         )
-        question = f"game type ({', '.join(g.value for g in types)})"
-        game = _until_accepted(lambda: Ask.ask(question, default=default, console=console), game_ok)
+        by_value = "" if recorded is not None else f"; or {VALUE_ANSWER}, the value only"
+        question = f"game type ({', '.join(g.value for g in types)}{by_value})"
+        game = _until_accepted(
+            lambda: Ask.ask(question, default=default, console=console),
+            lambda text: (recorded is None and text.strip().lower() == VALUE_ANSWER) or game_ok(text),
+        )
+        if recorded is None and game.strip().lower() == VALUE_ANSWER:
+            return _ask_value(playing, checks, console)
     game_type = game_ok(game)
     re = given.re
     if re is None:
@@ -213,6 +227,33 @@ def _ask_facts(
             lambda answer: facts_ok(points, said, extra, answer),
         )
     return facts_ok(points, calls, specials or [])
+
+
+VALUE_ANSWER = "value"
+"""The answer to the game-type question that enters the deal by its value only."""
+
+
+def _ask_value(playing: Sequence[str], checks: NextDealChecks | None, console: Console | None) -> ValueRecord:
+    """Ask for a deal by its value only: the winners, the value, and a solo mark where one
+    player won or lost alone; each answer is checked when given and asked again if refused."""
+    from doko_ledger.cli.prompts import Ask, AskNumber, AskYesNo
+    from doko_ledger.doppelkopf.files import quick_entry
+
+    def entry(winners: str, value: int, solo: bool = False) -> ValueRecord:
+        entered = quick_entry.value_entry(winners, None, value, solo=solo)
+        if checks is not None:
+            checks.facts(entered)
+        return entered
+
+    winners = _until_accepted(
+        lambda: Ask.ask(f"the winners, e.g. {','.join(playing[:2])}", console=console), lambda text: entry(text, 0)
+    )
+    value = _until_accepted(
+        lambda: AskNumber.ask("the deal's value before bock", console=console), lambda v: entry(winners, v)
+    )
+    lone = len(quick_entry.names(winners, "winners")) in (1, len(playing) - 1)
+    solo = lone and AskYesNo.ask("was it a solo (the one winner or the one loser played it)", console=console)
+    return entry(winners, value, solo)
 
 
 @dataclass(frozen=True)
@@ -275,6 +316,23 @@ def _confirm(
     return AskYesNo.ask(question, default=True, console=console)
 
 
+def _by_value(
+    winners: str | None, losers: str | None, value: int | None, solo: bool, *, facts_given: Sequence[object]
+) -> bool:
+    """The deal is entered by its value only (a flag of the value entry given); refuses the
+    flags of the facts beside it."""
+    from doko_ledger.doppelkopf.files.quick_entry import EntryError
+
+    if winners is None and losers is None and value is None and not solo:
+        return False
+    if any(given for given in facts_given):
+        raise EntryError(
+            "a deal by its value (--winners/--losers, --value, --solo) takes no --game, --re, --re-points,"
+            " --tricks, --call, --special, --heart-trick or --misdeal"
+        )
+    return True
+
+
 def record(
     ctx: typer.Context,
     session: NightOption = None,
@@ -285,6 +343,10 @@ def record(
     call: CallOption = None,
     special: SpecialOption = None,
     heart_trick: HeartTrickOption = None,
+    winners: WinnersOption = None,
+    losers: LosersOption = None,
+    value: ValueOption = None,
+    solo: SoloOption = False,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
     deal: Annotated[
         int | None,
@@ -300,11 +362,13 @@ def record(
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Add the next deal of the card night by its facts; shows the score before appending.
+    """Add the next deal of the card night by its facts (or by its value only: --winners or
+    --losers, --value, --solo); shows the score before appending.
 
     The deal is the one that was next when the command started: if someone else records a
     deal meanwhile, this one is refused, not recorded as the deal after it."""
     from doko_ledger.cli import render_nights, render_scores
+    from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.views import score_view
     from doko_ledger.ledger import Ledger
 
@@ -317,10 +381,16 @@ def record(
         if deal is not None:  # refused before any question is asked
             nights.expect_next(session_id, deal)
         shown.print(render_nights.next_deal(upcoming))
-        checks = None if misdeal or (re is not None and re_points is not None) else nights.checks(session_id)
-        facts = (
+        by_value = _by_value(
+            winners, losers, value, solo, facts_given=(game, re, re_points, tricks, call, special, heart_trick, misdeal)
+        )
+        quick = misdeal or by_value or (re is not None and re_points is not None)
+        checks = None if quick else nights.checks(session_id)
+        facts: DealEntry | None = (
             None
             if misdeal
+            else quick_entry.value_entry(winners, losers, value, solo=solo)
+            if by_value
             else _facts(
                 game,
                 re,
@@ -487,6 +557,10 @@ def correct(
     call: CallOption = None,
     special: SpecialOption = None,
     heart_trick: HeartTrickOption = None,
+    winners: WinnersOption = None,
+    losers: LosersOption = None,
+    value: ValueOption = None,
+    solo: SoloOption = False,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in after all.")] = False,
     yes: YesOption = False,
     as_json: JsonOption = False,
@@ -504,8 +578,10 @@ def correct(
     with Ledger.open(ledger_path(ctx)) as ledger:
         nights = card_nights(ledger)
         session_id = nights.resolve(session)
-        facts = None
-        if not misdeal:
+        facts: DealEntry | None = None
+        if _by_value(winners, losers, value, solo, facts_given=(game, re, re_points, tricks, call, special, heart_trick, misdeal)):
+            facts = quick_entry.value_entry(winners, losers, value, solo=solo)
+        elif not misdeal:
             _, record = nights.deal_record(session_id, deal)
             recorded = record.summary
             if yes or not interactive() or (recorded is None and re is not None and re_points is not None):

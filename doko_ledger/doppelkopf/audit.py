@@ -20,6 +20,7 @@ from doko_ledger.doppelkopf.events import (
     CardsDealt,
     DealAbandoned,
     DealSummarized,
+    DealValued,
     GameStarted,
     PenaltyImposed,
     PovertyAnswered,
@@ -36,6 +37,7 @@ from doko_ledger.doppelkopf.game.commands import (
     Command,
     DealCards,
     DeclareReservation,
+    EnterValue,
     ImposePenalty,
     NameReservation,
     PassPovertyCards,
@@ -53,6 +55,7 @@ from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.rules.play import proven_revokes
 from doko_ledger.doppelkopf.rules.ruleset import OPTION_NAMES, PRESETS, RuleSet, preset
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine
+from doko_ledger.doppelkopf.rules.value import MOST_VALUE, VALUE_ONLY
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError
 from doko_ledger.events.envelope import Recorded
@@ -134,6 +137,8 @@ def command_of(event: Any) -> Command | None:
                 event.specials,
                 event.heart_trick,
             )
+        case DealValued():
+            return EnterValue(event.winners, (), event.value, event.solo)
     return None
 
 
@@ -162,7 +167,9 @@ def _redecide(recorded: Sequence[Recorded]) -> tuple[GameState, Check, Check, Ch
     if not state.cards_played:
         why = "no cards recorded" if state.abandoned is None else "deal thrown in: no cards played"
         cards = Check.not_checked(cards.name, why)
-        if state.summary is not None and not calls.failed:  # the calls' order against the cards is not known
+        if state.valued is not None and not calls.failed:
+            calls = Check.not_checked(calls.name, f"{VALUE_ONLY}: no announcements were entered")
+        elif state.summary is not None and not calls.failed:  # the calls' order against the cards is not known
             calls = Check.not_checked(calls.name, "no cards recorded: when each call was made is not known")
     return state, cards, calls, other
 
@@ -195,11 +202,39 @@ def _card_event(state: GameState, cards: Sequence[Recorded], trick: int, seat: i
 
 
 def _points(state: GameState) -> Check:
+    if state.valued is not None:
+        return Check.not_checked("240 card points", f"{VALUE_ONLY}: the card points are not known")
     if state.summary is not None or state.abandoned is not None:
         return Check.not_checked("240 card points", "no cards recorded" if state.summary else "deal thrown in")
     total = sum(t.points for t in state.tricks)
     ok = not state.finished or total == 240
     return Check("240 card points", ok, [f"{total} card points in {len(state.tricks)} tricks"])
+
+
+def _value_entry(state: GameState) -> list[Check]:
+    """What the audit can check of a deal entered by its value only, and what it cannot."""
+    valued = state.valued
+    if valued is None:
+        return []
+    players = state.players
+    seated = all(0 <= s < len(players) for s in valued.winners) and 0 < len(set(valued.winners)) < len(players)
+    whole = 0 <= valued.value <= MOST_VALUE
+    winners = ", ".join(players[s] if 0 <= s < len(players) else f"seat {s}" for s in valued.winners)
+    solo = f"; a solo by {players[valued.lone]}" if valued.solo and valued.lone is not None and seated else ""
+    entered = Check(
+        f"{VALUE_ONLY}: who won and the value",
+        seated and whole,
+        [
+            f"the winners are {'' if seated else 'not '}one to three players of the deal: {winners}{solo}",
+            f"the value is {'' if whole else 'not '}a whole number from 0 to {MOST_VALUE}: {valued.value}",
+        ],
+    )
+    unknown = Check.not_checked(
+        f"{VALUE_ONLY}: how the value came about",
+        "only who won and the value were entered: the card points, the announcements and the special points"
+        " cannot be checked",
+    )
+    return [entered, unknown]
 
 
 def _sums(result: GameScore | None) -> list[Check]:
@@ -322,6 +357,7 @@ def audit(
     except NotScorable as exc:
         result = None
         checks.append(Check("game scorable", False, [str(exc)]))
+    checks += _value_entry(state)
     checks += _sums(result)
     claim = None
     if claimed is not None and result is not None:

@@ -174,6 +174,17 @@ def _deal_summarized_v1(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 @event(version=1)
+class DealValued(Event):
+    """A deal entered by its value (docs/rules.md §7): the winners' seats, the deal's simple
+    value before bock, and the solo mark (the lone player, the only winner or the only loser,
+    played a solo). The table worked the value out; no card points, calls or specials are known."""
+
+    winners: tuple[int, ...]
+    value: int
+    solo: bool = False
+
+
+@event(version=1)
 class SchweinchenShown(Event):
     """A player showed both DA (*Schweinchen*), recorded where hands were not (docs/rules.md §2)."""
 
@@ -211,6 +222,7 @@ DoppelkopfEvent = (
     | DealAbandoned
     | AnnouncementMade
     | DealSummarized
+    | DealValued
     | SchweinchenShown
     | CardPlayed
     | PenaltyImposed

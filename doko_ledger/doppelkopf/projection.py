@@ -3,7 +3,8 @@
 Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 
 - `games`: game_id, stream, played_on, players (JSON list by seat), dealer,
-  rules preset, game_type, declarer, hands_recorded, tricks_played, finished,
+  rules preset, game_type (`value only` for a deal entered by its value),
+  declarer, hands_recorded, tricks_played, finished,
   points (JSON list of card points by seat), tricks_won (JSON list), events,
   last_position; for a card night's deal: night, deal (its number), status (in
   force, voided or corrected), corrected_by and replaces (game ids).
@@ -14,11 +15,12 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 - `announcements`: game_id, number, party, announcement, player, played (the
   caller's cards played), trick, implied (a skipped level or the solo rule),
   cause.
-- `scores`: game_id, rules (preset), winner (re, kontra or null), value (what
-  each winner gets; Re's net when nobody wins), lone, note, and one column per
-  seat: seat0..seat3 with the player's name in player0..player3; multiplier,
-  bock_extra (the game points `bock_effect: extra_point` adds) and bock (the rounds
-  in force and what started them) for a card night's deal in a bock round.
+- `scores`: game_id, rules (preset), winner (re, kontra or null; in a deal by its
+  value, Re is the lone player or the winners), value (what each winner gets; Re's
+  net when nobody wins), lone, note, and one column per seat: seat0..seat3 with the
+  player's name in player0..player3; multiplier, bock_extra (the game points
+  `bock_effect: extra_point` adds) and bock (the rounds in force and what started them)
+  for a card night's deal in a bock round.
 - `score_lines`: game_id, number, item, party, points, factor, special, cause.
 
 Only streams that start with a Doppelkopf `GameStarted` are Doppelkopf games; another
@@ -43,6 +45,7 @@ from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.revelations import Revelation, fold_revealing
 from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.value import VALUE_ONLY
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.projections import runner
 from doko_ledger.store.base import StreamEvents, stream_events
@@ -321,13 +324,13 @@ def game_row(
         _names_json(players, ensure_ascii=False),
         state.dealer_name,
         state.rules.preset,
-        None if state.game_type is None else state.game_type.value,
+        _game_type(state),
         None if state.declarer is None else players[state.declarer],
         state.dealt is not None,
         state.abandoned,
         _names_json(tuple(players[s] for s in re_seats), ensure_ascii=True),
         is_lone(state),
-        state.summary is not None,
+        state.summary is not None or state.valued is not None,
         _re_points(state, parties, won, re_seats),
         len(state.tricks),
         state.finished,
@@ -341,6 +344,13 @@ def game_row(
 
 
 _NO_PLACE = (None, None, None, None, None)
+
+
+def _game_type(state: GameState) -> str | None:
+    """The game type, `value only` for a deal entered by its value (its type is not known)."""
+    if state.valued is not None:
+        return VALUE_ONLY
+    return None if state.game_type is None else state.game_type.value
 
 
 def _place_cells(place: DealPlace) -> Row:

@@ -13,6 +13,7 @@ from doko_ledger.doppelkopf.rules.bock import Bock, bocked
 from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import Score, score
+from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.frozen import quick_init
 
 
@@ -52,6 +53,13 @@ class GameScore:
     in_solo: bool = False
     place: DealPlace | None = None
     """The game's place in its card night: its bock round is in the score (docs/rules.md §9)."""
+    valued: ValueDeal | None = None
+    """A deal entered by its value only: who won and the value (the derivation's one line)."""
+
+    @property
+    def value_words(self) -> str | None:
+        """Who won a deal entered by its value, and the value, in words (None for other deals)."""
+        return None if self.valued is None else self.valued.words(self.players)
 
     @property
     def bock(self) -> Bock | None:
@@ -108,14 +116,19 @@ def score_game(
         note = "void: a severe penalty" if void else f"thrown in: {(state.abandoned or '').replace('_', ' ')}"
         points = bocked(extra, bock, (None,) * 4, None, False)  # nobody won: a multiplier only
         return GameScore(state.game_id, state.players, rules, None, points, note, lines, lone is not None, place)
-    parties = true_parties(state) if parties is None else parties
-    result = score(deal_facts(state, parties, won, tricks), rules)
+    if state.valued is not None:  # entered by its value only (docs/rules.md §7): the sides it names
+        parties, result = state.valued.sides(), state.valued.score(state.players)
+    else:
+        parties = true_parties(state) if parties is None else parties
+        result = score(deal_facts(state, parties, won, tricks), rules)
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
     deltas = result.deltas(re_seats, range(4))
     total = bocked([deltas[s] + extra[s] for s in range(4)], bock, parties, result.winner, result.lone)
     if bock is not None:
         result = _in_bock(result, bock)
-    return GameScore(state.game_id, state.players, rules, result, total, "", lines, lone is not None, place)
+    return GameScore(
+        state.game_id, state.players, rules, result, total, "", lines, lone is not None, place, state.valued
+    )
 
 
 def _in_bock(result: Score, bock: Bock) -> Score:

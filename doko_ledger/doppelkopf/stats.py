@@ -244,9 +244,12 @@ class _Fold:
         self.games += 1
         self.unscored += score is None
         parties: Parties = true_parties(state) if score is not None else (None,) * len(players)
+        if score is not None and state.valued is not None:  # by its value: who won, no card points
+            parties = state.valued.sides()
+        by_cards = score is not None and state.valued is None
         winner = None if score is None else score.winner
-        re_points = _re_points(state, parties) if score is not None else None
-        own = state.points_won() if score is not None and state.summary is None else None
+        re_points = _re_points(state, parties) if by_cards else None
+        own = state.points_won() if by_cards and state.summary is None else None
         for seat, name in enumerate(players):
             tally = self.tally(name)
             tally.games += 1

@@ -17,6 +17,7 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine
+from doko_ledger.doppelkopf.rules.value import VALUE_ONLY, ValueDeal
 from doko_ledger.doppelkopf.score import GameScore
 from doko_ledger.doppelkopf.sight import as_the_table_knows
 from doko_ledger.events.annotations import AnnotationAdded
@@ -191,6 +192,8 @@ def settle_view(night: Standings, head: Head) -> dict[str, Any]:
 
 def describe(state: GameState) -> str:
     """One line for people: the game type, its declarer, a marriage's partner."""
+    if state.valued is not None:
+        return f"{VALUE_ONLY}: {state.valued.words(state.players)}"
     if state.game_type is None:
         return "reservations open"
     text = state.game_type.value.replace("_", " ")
@@ -206,9 +209,10 @@ def describe(state: GameState) -> str:
 
 
 def score_view(result: GameScore) -> dict[str, Any]:
-    """A score for scripts: the rules, the winner, the value, each line, each player's points."""
+    """A score for scripts: the rules, the winner, the value, each line, each player's points;
+    for a deal entered by its value, `value_only`: who won and the value as entered."""
     score = result.score
-    return {
+    return _value_only(result.valued, result.players) | {
         "game_id": result.game_id,
         "rules": result.rules.to_dict(),
         "winner": None if score is None or score.winner is None else score.winner.value,
@@ -241,6 +245,21 @@ def score_view(result: GameScore) -> dict[str, Any]:
         ],
         "players": result.by_player,
         "night": place_view(result.place),
+    }
+
+
+def _value_only(valued: ValueDeal | None, players: Sequence[str]) -> dict[str, Any]:
+    """`{"value_only": {...}}` for a deal entered by its value (the winners, the value, the solo
+    mark, in words); nothing for other deals, whose views stay as they were."""
+    if valued is None:
+        return {}
+    return {
+        "value_only": {
+            "winners": [players[s] for s in valued.winners],
+            "value": valued.value,
+            "solo": valued.solo,
+            "words": valued.words(players),
+        }
     }
 
 
@@ -298,6 +317,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
                 "forced_solo": r.forced,
                 "game_type": None if r.outcome.game_type is None else r.outcome.game_type.value,
                 "thrown_in": r.outcome.abandoned,
+                **({} if r.outcome.value_words is None else {"value_only": r.outcome.value_words}),
                 "points": r.deltas,
                 "sheet": r.sheet,
                 "totals": r.totals,
@@ -460,6 +480,8 @@ def _caption(frame: Frame, *, points: bool = True) -> str:
     state = frame.state
     players = state.players
     if frame.played is None:
+        if state.valued is not None:
+            return f"a deal entered by its value only: {state.valued.words(players)}"
         if state.summary is not None:
             re = ", ".join(players[s] for s in state.summary.re_seats)
             return f"a deal recorded by its facts, without its cards: Re ({re})"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
-from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRecord
 from doko_ledger.doppelkopf.house_rules import HouseRules, HouseRulesBook, NamedRules
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement
@@ -48,6 +48,11 @@ class DealFields:
     specials: list[dict[str, str]] = field(default_factory=list)
     misdeal: bool = False
     heart_trick: bool = False
+    entry: str = "facts"
+    """`facts` (the form above) or `value` (value only: the winners, the value, a solo mark)."""
+    winners: list[str] = field(default_factory=list)
+    value: str = ""
+    solo: bool = False
 
     def __post_init__(self) -> None:
         self.specials += [{"kind": "", "party": "", "from": ""} for _ in range(SPECIAL_ROWS - len(self.specials))]
@@ -72,11 +77,23 @@ def deal_fields(post: Posted, playing: Sequence[str]) -> DealFields:
         specials=specials,
         misdeal=post.get("misdeal") == "1",
         heart_trick=post.get("heart_trick") == "1",
+        entry=VALUE_ENTRY if post.get("entry") == VALUE_ENTRY else "facts",
+        winners=post.all("winner"),
+        value=post.get("value_more") or post.get("value"),
+        solo=post.get("solo") == "1",
     )
 
 
-def fields_of(summary: SummaryRecord, playing: Sequence[str]) -> DealFields:
-    """A recorded deal's facts as form fields (to correct it)."""
+VALUE_ENTRY = "value"
+VALUE_CHIPS = tuple(range(1, 9))
+"""The values offered as chips; more in the number field."""
+
+
+def fields_of(summary: DealEntry, playing: Sequence[str]) -> DealFields:
+    """A recorded deal's facts (or its value entry) as form fields (to correct it)."""
+    if isinstance(summary, ValueRecord):
+        winners = summary.winners or tuple(p for p in playing if p not in summary.losers)
+        return DealFields(entry=VALUE_ENTRY, winners=list(winners), value=str(summary.value), solo=summary.solo)
     calls: dict[str, str] = {}
     for player, call in summary.announcements:
         calls[player] = call  # the highest call a player made is the last
@@ -143,8 +160,12 @@ def _number(text: str, what: str) -> int:
     return int(text)
 
 
-def summary_of(fields: DealFields) -> SummaryRecord:
-    """The deal's facts; the library checks them when the deal is decided."""
+def summary_of(fields: DealFields) -> DealEntry:
+    """The deal's facts, or its value entry; the library checks them when the deal is decided."""
+    if fields.entry == VALUE_ENTRY:
+        if not fields.winners:
+            raise EntryError("tap the winners (one, two or three of the four playing)")
+        return ValueRecord(_number(fields.value, "the value"), winners=tuple(fields.winners), solo=fields.solo)
     if fields.game not in GAME_TYPES:
         raise EntryError(f"unknown game type {fields.game!r}")
     if not fields.re:

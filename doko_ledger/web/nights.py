@@ -357,6 +357,7 @@ def _deal_page(
         "fields": fields,
         "game_types": [g.value for g in (page.game_types if correcting is None else page.correction_game_types)],
         "calls": forms.CALLS,
+        "value_chips": forms.VALUE_CHIPS,
         "specials": list(SpecialKind),
         "correcting": correcting,
         "old": None if correcting is None else score_view(ledger.book_of(DOPPELKOPF).score(correcting)),
@@ -548,7 +549,7 @@ def correct_form(request: Request, session_id: str, game_id: str) -> Response:
     with open_ledger(request) as ledger:
         sid = card_nights(ledger).resolve(session_id)
         record = ledger.book_of(DOPPELKOPF).record(game_id)
-        summary = record.summary
+        summary = record.summary or record.value
         fields = forms.DealFields() if summary is None else forms.fields_of(summary, record.players)
         return _deal_page(request, ledger, sid, fields, correcting=game_id)
 

@@ -32,10 +32,12 @@ from doko_ledger.doppelkopf.game.record import (
     RecordError,
     Said,
     SummaryRecord,
+    ValueRecord,
     to_events,
 )
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
+from doko_ledger.doppelkopf.rules.value import VALUE_ONLY
 from doko_ledger.doppelkopf.views import describe
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
@@ -147,6 +149,7 @@ def _record(doc: YamlDocument) -> GameRecord:
         tricks=tricks,
         played_on=data.get("played_on"),
         summary=None if "summary" not in data else _summary(data["summary"]),
+        value=None if "value" not in data else value_entry_of(data["value"]),
         note=doc.note(),
         notes=tuple(
             AnnotationAdded(n.get("trick"), n.get("card"), n["text"], n["author"], str(n["at"]))
@@ -166,6 +169,24 @@ def _summary(data: dict[str, Any]) -> SummaryRecord:
         specials=tuple((s["kind"], s["party"], s.get("from")) for s in data.get("specials", [])),
         heart_trick=bool(data.get("heart_trick", False)),
     )
+
+
+def value_entry_of(data: dict[str, Any]) -> ValueRecord:
+    """A deal by its value only as a file writes it: `{winners: [Anna, Ben], value: 3}`,
+    `{losers: [Clara], value: 2, solo: true}`."""
+    return ValueRecord(
+        data["value"],
+        winners=tuple(data.get("winners", ())),
+        losers=tuple(data.get("losers", ())),
+        solo=bool(data.get("solo", False)),
+    )
+
+
+def value_entry_mapping(entry: ValueRecord) -> dict[str, Any]:
+    """The mapping `value_entry_of` reads back."""
+    named = {"winners": list(entry.winners)} if entry.winners else {}
+    named |= {"losers": list(entry.losers)} if entry.losers else {}
+    return named | {"value": entry.value} | ({"solo": True} if entry.solo else {})
 
 
 def _said(data: dict[str, Any]) -> dict[str, str]:
@@ -266,6 +287,8 @@ def dumps(record: GameRecord) -> str:
             lines.append(f"  returned: [{', '.join(str(c) for c in poverty.returned)}]")
     if record.summary is not None:
         lines += _dump_summary(record.summary)
+    if record.value is not None:
+        lines.append(f"value: {dump_flow(value_entry_mapping(record.value))}  # {VALUE_ONLY}")
     if record.hands is not None:
         lines.append("hands:")
         for player, hand in zip(record.players, record.hands, strict=True):
@@ -281,7 +304,7 @@ def dumps(record: GameRecord) -> str:
                 if done.winner is not None:
                     comment += f", {record.players[done.winner]} wins {done.points}"
             lines.append(f"  - [{items}]{comment}")
-    elif record.summary is None:
+    elif record.summary is None and record.value is None:
         lines.append("tricks: []")
     if record.penalties:
         lines.append("penalties:")

@@ -12,11 +12,14 @@ rate: '0.05'                                  # money per point (optional)
 deals:                                        # in order: who deals and who plays are derived
   - {game: normal, re: [Ben, Clara], re_points: 151, announcements: [{Ben: re}]}
   - {game: club_solo, re: [Dirk], re_points: 80}
+  - {winners: [Anna, Ben], value: 3}          # by its value only (docs/rules.md §7)
+  - {losers: [Clara], value: 2, solo: true}
   - {misdeal: true}
 closed: true
 ```
 
-Each deal has the fields of a game file's `summary:`. Loading replays the night through
+Each deal has the fields of a game file's `summary:`, or is a deal by its value only
+(`winners:` or `losers:`, `value:`, optional `solo: true`). Loading replays the night through
 the recorder, so a file that loads is a night the rules allow; anything else is a
 `SourceError` naming the line and field (`deals[3].re_points`). `dumps(loads(text)) == text`
 for text that `dumps` wrote; the comments it writes (dealer, sit-outs, bock, points) are
@@ -32,9 +35,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from doko_ledger.doppelkopf.files.game_file import value_entry_mapping, value_entry_of
 from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.record import MISDEAL as MISDEAL_REASON
-from doko_ledger.doppelkopf.game.record import GameRecord, RecordError, SummaryRecord, to_events
+from doko_ledger.doppelkopf.game.record import (
+    GameRecord,
+    RecordError,
+    SummaryRecord,
+    ValueRecord,
+    to_events,
+    value_record,
+)
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.nights.night import Night
@@ -56,7 +67,7 @@ class Misdeal:
 
 MISDEAL = Misdeal()
 
-Deal = SummaryRecord | Misdeal
+Deal = SummaryRecord | ValueRecord | Misdeal
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +172,8 @@ def _session(doc: YamlDocument) -> tuple[NightFile, bool]:
 def _deal(data: dict[str, Any]) -> Deal:
     if "misdeal" in data:
         return MISDEAL
+    if "value" in data:
+        return value_entry_of(data)
     tricks = data.get("tricks")
     return SummaryRecord(
         game=data["game"],
@@ -186,6 +199,7 @@ def _rules(doc: YamlDocument, spec: Any) -> RuleSet:
 # -- the schema, with messages a person can act on -----------------------------
 
 _DEAL_FIELDS = "game, re, re_points, tricks, announcements, specials, heart_trick"
+_VALUE_FIELDS = "winners, losers, value, solo"
 
 
 def _validate(doc: YamlDocument, data: dict[str, Any]) -> None:
@@ -217,11 +231,18 @@ def _schema_message(error: Any, path: FieldPath) -> str:
     if kind == "additionalProperties":
         if in_deal and isinstance(instance, dict) and "misdeal" in instance:
             return f"a deal thrown in is written {{misdeal: true}} and nothing else, not with {key!r}"
-        known = _DEAL_FIELDS if in_deal else ", ".join(error.schema.get("properties", {}))
+        known = (
+            (_VALUE_FIELDS if "value" in instance else _DEAL_FIELDS)
+            if in_deal
+            else ", ".join(error.schema.get("properties", {}))
+        )
         return f"unknown field {key!r} (known: {known})"
     if kind == "required":
         if in_deal:
-            return f"missing {key!r}: a deal needs game, re and re_points, or is {{misdeal: true}}"
+            return (
+                f"missing {key!r}: a deal needs game, re and re_points, or winners (or losers) and value,"
+                " or is {misdeal: true}"
+            )
         return f"missing {key!r}: a session file needs format, id, players and first_dealer"
     if path == ("players",) and kind in ("minItems", "maxItems"):
         return f"a card night has 4 to 7 players, not {len(instance)}"
@@ -310,12 +331,18 @@ def _add(night: Night, session: NightFile, deal: Deal, index: int) -> None:
     try:
         night.add(record)
     except RecordError as exc:
-        raise NightFileError(str(exc), (*where, *_deal_path(record, deal, exc.path))) from None
+        path = exc.path if isinstance(deal, ValueRecord) else _deal_path(record, deal, exc.path)
+        raise NightFileError(str(exc), (*where, *path)) from None
     except IllegalMove as exc:
         raise NightFileError(str(exc), where) from None
 
 
-def _named(summary: SummaryRecord) -> Iterator[tuple[FieldPath, str]]:
+def _named(summary: SummaryRecord | ValueRecord) -> Iterator[tuple[FieldPath, str]]:
+    if isinstance(summary, ValueRecord):
+        for field, named in (("winners", summary.winners), ("losers", summary.losers)):
+            for k, player in enumerate(named):
+                yield (field, k), player
+        return
     for k, player in enumerate(summary.re):
         yield ("re", k), player
     for j, (player, _) in enumerate(summary.announcements):
@@ -325,7 +352,7 @@ def _named(summary: SummaryRecord) -> Iterator[tuple[FieldPath, str]]:
             yield ("specials", j, "from"), caught
 
 
-def _check_names(session: NightFile, summary: SummaryRecord, nxt: NextDeal, where: FieldPath) -> None:
+def _check_names(session: NightFile, summary: SummaryRecord | ValueRecord, nxt: NextDeal, where: FieldPath) -> None:
     """Every player a deal names plays it (docs/rules.md §9: the four to the dealer's left)."""
     for path, name in _named(summary):
         if name in nxt.playing:
@@ -402,6 +429,8 @@ def from_night(night: Night) -> NightFile:
 def _deal_of(game: GameState, game_id: str, index: int) -> Deal:
     if game.abandoned == MISDEAL_REASON:
         return MISDEAL
+    if game.valued is not None and game.abandoned is None:
+        return value_record(game.players, game.valued)
     summary = game.summary
     if summary is None or game.abandoned is not None:
         how = "thrown in after a declined poverty" if game.abandoned is not None else "played card by card"
@@ -479,6 +508,8 @@ def dump(session: NightFile, path: str | Path | TextIO) -> None:
 def _deal_mapping(deal: Deal) -> dict[str, Any]:
     if isinstance(deal, Misdeal):
         return {"misdeal": True}
+    if isinstance(deal, ValueRecord):
+        return value_entry_mapping(deal)
     out: dict[str, Any] = {"game": deal.game, "re": list(deal.re), "re_points": deal.re_points}
     if deal.tricks is not None:
         out["tricks"] = {"re": deal.tricks[0], "kontra": deal.tricks[1]}

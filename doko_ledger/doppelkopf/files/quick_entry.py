@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from doko_ledger.doppelkopf.cards import Card, parse_card
-from doko_ledger.doppelkopf.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord
+from doko_ledger.doppelkopf.game.record import SCHWEINCHEN, GameRecord, PlayItem, Said, SummaryRecord, ValueRecord
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, GameTypeError, parse_game_type
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind, special_kind_named
@@ -236,3 +236,18 @@ def _append(tricks: list[list[PlayItem]], item: PlayItem) -> None:
     if not tricks or sum(isinstance(i, Card) for i in tricks[-1]) == 4:
         tricks.append([])
     tricks[-1].append(item)
+
+
+def value_entry(winners: str | None, losers: str | None, value: int | None, *, solo: bool = False) -> ValueRecord:
+    """`--winners Anna,Ben --value 3` (or `--losers`, `--solo`): a deal by its value only
+    (docs/rules.md §7); who may win and the value are the library's to check."""
+    if winners is None and losers is None:
+        raise EntryError("--value: name the winners (--winners Anna,Ben) or the losers (--losers)")
+    if value is None:
+        raise EntryError("--winners/--losers: give the deal's value before bock, e.g. --value 3")
+    return ValueRecord(
+        value,
+        winners=() if winners is None else names(winners, "--winners"),
+        losers=() if losers is None else names(losers, "--losers"),
+        solo=solo,
+    )

@@ -104,6 +104,17 @@ class SummarizeDeal:
 
 
 @dataclass(frozen=True, slots=True)
+class EnterValue:
+    """Record a deal by its value (docs/rules.md §7): the winners' seats or the losers' (or
+    both, when they make up the table), the simple value before bock, and the solo mark."""
+
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    value: int
+    solo: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class ImposePenalty:
     """A rule violation (docs/rules.md §9); `denials` None: counted from the record."""
 
@@ -136,6 +147,7 @@ Command = (
     | AbandonDeal
     | Announce
     | SummarizeDeal
+    | EnterValue
     | ImposePenalty
     | ShowSchweinchen
     | PlayCard

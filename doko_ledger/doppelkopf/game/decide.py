@@ -20,6 +20,7 @@ from doko_ledger.doppelkopf.game.commands import (
     Command,
     DealCards,
     DeclareReservation,
+    EnterValue,
     IllegalMove,
     ImposePenalty,
     NameReservation,
@@ -34,6 +35,7 @@ from doko_ledger.doppelkopf.game.commands import (
 from doko_ledger.doppelkopf.game.penalty import impose
 from doko_ledger.doppelkopf.game.state import GameState, Hand
 from doko_ledger.doppelkopf.game.summary import summarize
+from doko_ledger.doppelkopf.game.value import enter_value
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS, must_follow
 from doko_ledger.names import name_problem, normalized, table_problem
@@ -62,6 +64,8 @@ def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
             return announce(state, command)
         case SummarizeDeal():
             return summarize(state, command)
+        case EnterValue():
+            return enter_value(state, command)
         case ImposePenalty():
             return impose(state, command)
         case ShowSchweinchen(seat=seat):

@@ -13,6 +13,7 @@ from doko_ledger.doppelkopf.events import (
     CardsDealt,
     DealAbandoned,
     DealSummarized,
+    DealValued,
     GameStarted,
     PenaltyImposed,
     PovertyAnswered,
@@ -26,6 +27,7 @@ from doko_ledger.doppelkopf.game.state import Call, GameState, Hand, PovertyExch
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS, best_index, winning_index
 from doko_ledger.doppelkopf.rules.reservations import Named, duel_marriage, resolve, silent_soloist
+from doko_ledger.doppelkopf.rules.value import ValueDeal
 
 DUEL_UNSCORED = "duel_marriage_unscored"
 _START = GameState()
@@ -69,6 +71,9 @@ def evolve(state: GameState, event: Any) -> GameState:
         case DealSummarized(game_type=game_type, re_seats=re_seats):
             declarer = re_seats[0] if len(re_seats) == 1 else None
             return state.but(summary=event, game_type=game_type, declarer=declarer)
+        case DealValued(winners=winners, value=value, solo=solo):
+            valued = ValueDeal(winners, value, solo)
+            return state.but(valued=valued, declarer=valued.lone)
         case SchweinchenShown(seat=seat):
             return state.but(schweinchen_seat=seat)
         case PenaltyImposed():

@@ -35,6 +35,8 @@ def is_lone(state: GameState) -> bool:
     """One against three: any solo (silent included) or a marriage that found no partner."""
     if state.summary is not None:
         return len(state.summary.re_seats) == 1
+    if state.valued is not None:
+        return state.declarer is not None
     if state.game_type is None:
         return False
     if state.game_type is GameType.MARRIAGE:

@@ -20,6 +20,7 @@ from doko_ledger.doppelkopf.events import (
     CardPlayed,
     DealAbandoned,
     DealSummarized,
+    DealValued,
     DoppelkopfEvent,
     PenaltyImposed,
     PovertyAnswered,
@@ -38,6 +39,7 @@ from doko_ledger.doppelkopf.game.commands import (
     Command,
     DealCards,
     DeclareReservation,
+    EnterValue,
     IllegalMove,
     ImposePenalty,
     NameReservation,
@@ -53,12 +55,14 @@ from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.game.notes import anchored, annotate
 from doko_ledger.doppelkopf.game.parties import true_parties
 from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.game.value import PLAYERS, ValueRefused
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.names import find_player
@@ -108,6 +112,26 @@ class SummaryRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class ValueRecord:
+    """A deal written down by its value only (docs/rules.md §7): the winners or the losers
+    (both only when they make up the table), the simple value before bock, and the solo mark
+    (the lone player, the only winner or the only loser, played a solo)."""
+
+    value: int
+    winners: tuple[str, ...] = ()
+    losers: tuple[str, ...] = ()
+    solo: bool = False
+
+    @property
+    def named(self) -> tuple[str, ...]:
+        return (*self.winners, *self.losers)
+
+
+DealEntry = SummaryRecord | ValueRecord
+"""A deal as the table writes it down: by its facts, or by its value only."""
+
+
+@dataclass(frozen=True, slots=True)
 class PenaltyRecord:
     """A penalty as written: the offender, minor or severe, could it harm the soloist, the
     denials that count (None: counted from the record), why."""
@@ -141,6 +165,8 @@ class GameRecord:
     tricks: tuple[tuple[PlayItem, ...], ...] = ()
     played_on: str | None = None
     summary: SummaryRecord | None = None
+    value: ValueRecord | None = None
+    """A deal entered by its value only (`winners`, `value`, `solo`)."""
     note: str | None = None
     reservations_open: bool = False
     """A deal being played whose players have not all spoken yet (`reservations: open`)."""
@@ -279,6 +305,31 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
     )
 
 
+def _value_command(record: GameRecord, entry: ValueRecord) -> EnterValue:
+    if record.hands or record.reservations or record.poverty or record.abandoned or record.tricks or record.summary:
+        raise RecordError("a value entry stands alone: no hands, reservations, poverty, tricks or summary", ("value",))
+    winners = tuple(_seat(record, p, ("winners", i)) for i, p in enumerate(entry.winners))
+    losers = tuple(_seat(record, p, ("losers", i)) for i, p in enumerate(entry.losers))
+    return EnterValue(winners, losers, entry.value, entry.solo)
+
+
+def _value_field(entry: ValueRecord, field: str) -> str:
+    """The field of a value entry a refusal is about: `value`, `solo`, or the players as given."""
+    if field != PLAYERS:
+        return field
+    return "winners" if entry.winners or not entry.losers else "losers"
+
+
+def entry_players(entry: DealEntry | None) -> tuple[str, ...]:
+    """The players an entry names (as written): the Re players, callers and victims of a
+    summary; the winners and losers of a value entry."""
+    if isinstance(entry, ValueRecord):
+        return entry.named
+    if entry is None:
+        return ()
+    return (*entry.re, *(p for p, _ in entry.announcements), *(s[2] for s in entry.specials if s[2]))
+
+
 def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tuple[Command | Card, FieldPath]]:
     dealer = _seat(record, record.dealer, ("dealer",))
     start = StartGame(
@@ -292,6 +343,10 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
         record.dealt_by,
     )
     yield start, ("players",)
+    if record.value is not None:
+        yield _value_command(record, record.value), ("value",)
+        yield from _penalty_commands(record)
+        return
     if record.summary is not None:
         yield _summary_command(record, record.summary), ("summary",)
         yield from _penalty_commands(record)
@@ -359,6 +414,8 @@ def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent | AnnotationAdde
             where = path
             if path == ("hands",) and exc.seat is not None:
                 where = ("hands", record.players[exc.seat])
+            if isinstance(exc, ValueRefused) and record.value is not None:
+                where = (_value_field(record.value, exc.field),)
             raise RecordError(str(exc), where) from exc
         for event in new:
             state = evolve(state, event)
@@ -382,6 +439,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
     accepted_by = abandoned = None
     tricks: list[list[PlayItem]] = []
     summary = None
+    valued = None
     penalties: list[PenaltyRecord] = []
     notes: list[AnnotationAdded] = []
     cards_in_last = SEATS
@@ -403,6 +461,8 @@ def from_events(events: Iterable[Any]) -> GameRecord:
                 abandoned = MISDEAL
             case DealSummarized():
                 summary = _summary_record(players, event)
+            case DealValued():
+                valued = value_record(players, ValueDeal(event.winners, event.value, event.solo))
             case AnnotationAdded():
                 notes.append(event)
             case PenaltyImposed():
@@ -442,8 +502,12 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         tricks=tuple(tuple(t) for t in tricks),
         played_on=state.played_on,
         summary=summary,
+        value=valued,
         note=state.note,
-        reservations_open=not state.declared and state.abandoned is None and state.summary is None,
+        reservations_open=not state.declared
+        and state.abandoned is None
+        and state.summary is None
+        and state.valued is None,
         solo_owed_by=state.solo_owed_by,
         dealt_by=state.dealt_by,
         penalties=tuple(_at_card(p, len(state.cards_played)) if state.finished or state.void else p for p in penalties),
@@ -474,6 +538,14 @@ def _summary_record(players: tuple[str, ...], event: DealSummarized) -> SummaryR
         ),
         heart_trick=event.heart_trick,
     )
+
+
+def value_record(players: tuple[str, ...], deal: ValueDeal) -> ValueRecord:
+    """A value entry as written: the lone loser by name where one player lost, else the winners."""
+    losers = tuple(players[s] for s in deal.losers)
+    if len(losers) == 1:
+        return ValueRecord(deal.value, losers=losers, solo=deal.solo)
+    return ValueRecord(deal.value, winners=tuple(players[s] for s in deal.winners), solo=deal.solo)
 
 
 def _call_text(before: GameState, event: AnnouncementMade) -> str:

@@ -14,6 +14,7 @@ from doko_ledger.doppelkopf.rules.order import CardOrder, card_order
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import Named
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.doppelkopf.rules.value import ValueDeal
 
 Hand = tuple[Card, ...]
 
@@ -150,6 +151,8 @@ class GameState:
     abandoned: str | None = None
     calls: tuple[Call, ...] = ()
     summary: DealSummarized | None = None
+    valued: ValueDeal | None = None
+    """A deal entered by its value (docs/rules.md §7): who won and the value, nothing else."""
     penalties: tuple[PenaltyImposed, ...] = ()
     tricks: tuple[Trick, ...] = ()
     current: Trick | None = None
@@ -174,8 +177,8 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        """All tricks played, or the deal recorded by its facts only."""
-        return self.summary is not None or len(self.tricks) == self.hand_size
+        """All tricks played, or the deal recorded by its facts or its value only."""
+        return self.summary is not None or self.valued is not None or len(self.tricks) == self.hand_size
 
     @property
     def over(self) -> bool:

@@ -17,7 +17,7 @@ from doko_ledger.doppelkopf.files.quick_entry import extend_record
 from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.evolve import fold as fold_game
 from doko_ledger.doppelkopf.game.facts import NotScorable
-from doko_ledger.doppelkopf.game.record import GameRecord, SummaryRecord, from_events, to_events
+from doko_ledger.doppelkopf.game.record import DealEntry, GameRecord, SummaryRecord, from_events, to_events
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
 from doko_ledger.doppelkopf.nights.changes import (
@@ -141,7 +141,7 @@ class NextDealChecks:
         or a lone marriage): the rule of `special_points_count` (docs/rules.md §7, §8)."""
         return special_points_count(game, len(re) == 1, self.rules)
 
-    def facts(self, summary: SummaryRecord) -> PreparedDeal:
+    def facts(self, summary: DealEntry) -> PreparedDeal:
         return self.nights.prepare(self.session_id, summary)
 
 
@@ -196,6 +196,8 @@ def deal_in_words(game: GameState) -> str:
         return "a misdeal"
     kind = "no game yet" if game.game_type is None else game.game_type.value.replace("_", " ")
     kind += " game" if game.game_type is GameType.NORMAL else ""
+    if game.valued is not None:
+        return f"value only: {game.valued.words(game.players)}"
     if game.summary is None:
         return f"{kind} played card by card"
     re = ", ".join(game.players[s] for s in game.summary.re_seats)
@@ -329,7 +331,7 @@ class CardNights:
     def prepare(
         self,
         session_id: str,
-        summary: SummaryRecord | None,
+        summary: DealEntry | None,
         *,
         misdeal: bool = False,
         deal: int | None = None,
@@ -535,7 +537,7 @@ class CardNights:
         self,
         session_id: str,
         deal: str,
-        summary: SummaryRecord | None,
+        summary: DealEntry | None,
         *,
         misdeal: bool = False,
         version: int | None = None,
@@ -560,7 +562,7 @@ class CardNights:
         old = night.games[game_id]
         before = _score_or_none(old, night.places().get(game_id))
         _, game = night.correct(game_id, summary, misdeal=misdeal, request_id=request_id)
-        unchanged = (game.summary, game.abandoned) == (old.summary, old.abandoned)
+        unchanged = (game.summary, game.valued, game.abandoned) == (old.summary, old.valued, old.abandoned)
         after = _score_or_none(game, night.places().get(game.game_id))
         return PreparedCorrection(night, number, game_id, game, before, after, unchanged)
 
@@ -568,7 +570,7 @@ class CardNights:
         self,
         session_id: str,
         deal: str,
-        summary: SummaryRecord | None,
+        summary: DealEntry | None,
         *,
         by: str,
         at: str,

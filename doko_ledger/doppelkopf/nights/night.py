@@ -14,7 +14,15 @@ from typing import Any
 
 from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.evolve import fold as fold_game
-from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, SummaryRecord, to_events
+from doko_ledger.doppelkopf.game.record import (
+    MISDEAL,
+    DealEntry,
+    GameRecord,
+    SummaryRecord,
+    ValueRecord,
+    entry_players,
+    to_events,
+)
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.nights.decide import (
     AddDeal,
@@ -135,9 +143,10 @@ class Night:
         return next(base + tail for tail in tails if base + tail not in taken)
 
     def deal_record(
-        self, summary: SummaryRecord | None, abandoned: bool = False, game_id: str | None = None, live: bool = False
+        self, summary: DealEntry | None, abandoned: bool = False, game_id: str | None = None, live: bool = False
     ) -> GameRecord:
-        """The game record of the next deal: its players from the dealer's left, the night's rules."""
+        """The game record of the next deal: its players from the dealer's left, the night's rules;
+        `summary` is the deal by its facts or by its value only."""
         nxt = self.schedule().next
         state = self.state
         at_table = nxt.playing
@@ -153,7 +162,8 @@ class Night:
             rules=state.rules,
             abandoned=MISDEAL if abandoned else None,
             played_on=state.played_on,
-            summary=summary,
+            summary=summary if isinstance(summary, SummaryRecord) else None,
+            value=summary if isinstance(summary, ValueRecord) else None,
             note=note,
             reservations_open=live,
             solo_owed_by=tuple(p for p in self.schedule().owed if p in at_table),
@@ -182,11 +192,7 @@ class Night:
 
     def _check_at_table(self, record: GameRecord) -> None:
         """Name a player who sits this deal out as such (not as an unknown player)."""
-        summary = record.summary
-        if summary is None:
-            return
-        named = [*summary.re, *(p for p, _ in summary.announcements), *(s[2] for s in summary.specials if s[2])]
-        for named_as in named:
+        for named_as in entry_players(record.summary or record.value):
             name = find_player(named_as, self.state.players)
             if name is not None and find_player(name, record.players) is None:
                 nxt = self.schedule().next
@@ -231,13 +237,13 @@ class Night:
     def correct(
         self,
         game_id: str,
-        summary: SummaryRecord | None,
+        summary: DealEntry | None,
         reason: str = "corrected",
         *,
         misdeal: bool = False,
         request_id: str | None = None,
     ) -> tuple[list[Any], GameState]:
-        """Replace a deal by a corrected summary (or a misdeal: the deal thrown in), in the same
+        """Replace a deal by a corrected summary or value entry (or a misdeal: the deal thrown in), in the same
         place with the same players."""
         if game_id not in self.state.deals:
             raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
@@ -252,7 +258,8 @@ class Night:
             dealer=old.players[old.dealer],
             rules=old.rules,
             played_on=old.played_on,
-            summary=None if misdeal else summary,
+            summary=None if misdeal or not isinstance(summary, SummaryRecord) else summary,
+            value=None if misdeal or not isinstance(summary, ValueRecord) else summary,
             abandoned=MISDEAL if misdeal else None,
             note=old.note,
         )

@@ -10,6 +10,7 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.bock import deal_triggers
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.doppelkopf.sight import as_the_table_knows
 
@@ -34,6 +35,13 @@ class DealOutcome:
     winner: Party | None
     triggers: tuple[str, ...]
     re_players: tuple[str, ...] = ()
+    valued: ValueDeal | None = None
+    """A deal entered by its value only: who won and the value (docs/rules.md §7)."""
+
+    @property
+    def value_words(self) -> str | None:
+        """Who won a deal entered by its value, and the value, in words (None for other deals)."""
+        return None if self.valued is None else self.valued.words(self.players)
 
     def won(self, player: str) -> bool:
         """The player was on the winning party of a scored deal."""
@@ -47,6 +55,9 @@ def deal_outcome(state: GameState) -> DealOutcome:
     names = state.players
     solo_by = None
     if state.game_type is not None and state.game_type.is_declared_solo and state.declarer is not None:
+        solo_by = names[state.declarer]
+    valued = state.valued
+    if valued is not None and valued.solo and state.declarer is not None:  # the solo mark: a declared solo
         solo_by = names[state.declarer]
     if state.void or (state.abandoned is not None and state.penalties):
         return DealOutcome(
@@ -78,6 +89,21 @@ def deal_outcome(state: GameState) -> DealOutcome:
     result = score_game(state)
     score = result.score
     assert score is not None
+    if valued is not None:
+        return DealOutcome(
+            state.game_id,
+            names,
+            result.by_player,
+            False,
+            True,
+            None,
+            solo_by,
+            valued.lone is not None,
+            score.winner,
+            valued.triggers,
+            tuple(names[s] for s in valued.re_seats),
+            valued,
+        )
     return DealOutcome(
         state.game_id,
         names,
