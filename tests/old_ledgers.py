@@ -50,15 +50,16 @@ def as_then(now: dict[str, Table], then: dict[str, Table]) -> dict[str, Table]:
     return out
 
 
-def as_written_then(answer: object) -> object:
-    """A `--json` answer without the rule options added since, each of which must hold its
-    default (the rules the old games were played under are unchanged)."""
-    if isinstance(answer, list):
-        return [as_written_then(item) for item in answer]
-    if not isinstance(answer, dict):
+def as_written_then(answer: object, then: object) -> object:
+    """A `--json` answer as the old version could have written it: only the keys its answer
+    `then` had (an answer may say more today, never something else), and without the rule
+    options added since, each of which must hold its default (the rules the old games were
+    played under are unchanged)."""
+    if isinstance(answer, list) and isinstance(then, list) and len(answer) == len(then):
+        return [as_written_then(item, old) for item, old in zip(answer, then, strict=True)]
+    if not isinstance(answer, dict) or not isinstance(then, dict):
         return answer
     if "preset" in answer and "with_nines" in answer:
         defaults = RuleSet().to_dict()
         assert {k: answer.get(k) for k in NEW_OPTIONS} == {k: defaults[k] for k in NEW_OPTIONS}
-        answer = {k: v for k, v in answer.items() if k not in NEW_OPTIONS}
-    return {k: as_written_then(v) for k, v in answer.items()}
+    return {k: as_written_then(v, then[k]) for k, v in answer.items() if k in then}

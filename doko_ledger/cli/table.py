@@ -579,7 +579,8 @@ def correct(
         nights = card_nights(ledger)
         session_id = nights.resolve(session)
         facts: DealEntry | None = None
-        if _by_value(winners, losers, value, solo, facts_given=(game, re, re_points, tricks, call, special, heart_trick, misdeal)):
+        facts_given = (game, re, re_points, tricks, call, special, heart_trick, misdeal)
+        if _by_value(winners, losers, value, solo, facts_given=facts_given):
             facts = quick_entry.value_entry(winners, losers, value, solo=solo)
         elif not misdeal:
             _, record = nights.deal_record(session_id, deal)

@@ -19,7 +19,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
 PACKAGE = ROOT / "doko_ledger"
-HELPERS = {"conftest.py", "helpers.py", "cli_helpers.py", "backends.py", "postgres.py", "web_helpers.py", "browser.py"}
+HELPERS = {
+    "conftest.py",
+    "helpers.py",
+    "cli_helpers.py",
+    "backends.py",
+    "postgres.py",
+    "web_helpers.py",
+    "browser.py",
+    "old_ledgers.py",
+}
 OWN_FOLDERS = {"kernel", "docs"}
 
 

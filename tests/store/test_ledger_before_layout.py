@@ -48,4 +48,4 @@ def test_a_rebuild_gives_the_read_models_it_was_written_with(ledger: Path) -> No
 def test_every_read_command_answers_as_it_did(ledger: Path, command: str) -> None:
     done = run_doko(ledger, *command.split(), "--json")
     assert done.returncode == 0, done.stderr
-    assert as_written_then(json.loads(done.stdout)) == ANSWERS[command]
+    assert as_written_then(json.loads(done.stdout), ANSWERS[command]) == ANSWERS[command]

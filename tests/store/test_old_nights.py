@@ -45,4 +45,4 @@ def test_a_rebuild_gives_the_read_models_they_were_written_with(ledger: Path) ->
 def test_standings_settle_up_and_stats_are_what_they_were(ledger: Path, command: str) -> None:
     done = run_doko(ledger, *command.split(), "--json")
     assert done.returncode == 0, done.stderr
-    assert as_written_then(json.loads(done.stdout)) == ANSWERS[command]
+    assert as_written_then(json.loads(done.stdout), ANSWERS[command]) == ANSWERS[command]

@@ -63,7 +63,7 @@ class NightChangeRow:
 @dataclass(frozen=True, slots=True)
 class DealRow:
     """One deal of the night with everything derived about it: `rules` in force at it,
-    `bock_round` the bock round(s) it is played in (None outside bock), `deltas` its points with
+    `bock_round` the bock rounds it is played in (None outside bock), `deltas` its points with
     bock, `sheet` those points under the counting in force, `totals` the running sheet totals
     after it (everyone who sat so far), and `changes` the changes that took effect at it."""
 
