@@ -17,6 +17,7 @@ from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.nights.schedule import NextDeal
 from doko_ledger.doppelkopf.nights.standings import Payment, Standings
 from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS, Bock, BockCause
+from doko_ledger.doppelkopf.rules.counting import COUNTING_WORDS
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.numbers import counted
 
@@ -51,14 +52,6 @@ def sessions_table(nights: Sequence[Standings]) -> Table:
             "closed" if night.closed else "open",
         )
     return table
-
-
-COUNTING_WORDS = {
-    "plus_minus": "plus/minus: winners +, losers −",
-    "winners_only": "winners only: the losers write 0",
-    "losers_only": "losers only: the winners write 0",
-}
-"""Each counting (`counting`, docs/rules.md §9) as the standings name it."""
 
 
 def chart(night: Standings) -> Table:
@@ -137,7 +130,7 @@ def standings(night: Standings) -> RenderableType:
             s.player, signed(s.total), str(s.played), str(s.won), str(s.solos), str(s.solos_won), owes, *extra
         )
     parts: list[RenderableType] = [deals, Text(""), summary, Text(""), chart(night), Text("")]
-    parts.append(Text(f"counting in force: {night.counting} ({COUNTING_WORDS[night.counting]})"))
+    parts.append(Text(f"counting in force: {COUNTING_WORDS[night.counting]}"))
     if night.seating != night.players:
         parts.append(Text(escaped("at the table: " + ", ".join(night.seating))))
     parts.append(next_deal(night.next))
@@ -164,7 +157,8 @@ def _cause_words(cause: BockCause) -> str:
     what = ", ".join(TRIGGER_WORDS.get(t, t) for t in cause.triggers)
     if cause.declared_by is not None:
         what = f"declared by {cause.declared_by}" + (f" ({cause.reason})" if cause.reason else "")
-    return f"bock {state}: {origin}, {what}, {counted(cause.deals_left, 'deal')} left"
+    rounds = f", {cause.rounds} rounds" if cause.rounds > 1 else ""
+    return f"bock {state}: {origin}, {what}{rounds}, {counted(cause.deals_left, 'deal')} left"
 
 
 def payments(items: Sequence[Payment], rate: Decimal | None) -> RenderableType:

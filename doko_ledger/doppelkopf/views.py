@@ -14,6 +14,7 @@ from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings
 from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.counting import COUNTING_WORDS
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine
@@ -294,6 +295,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
         "players": list(night.players),
         "seating": list(night.seating),
         "counting": night.counting,
+        "counting_words": COUNTING_WORDS[night.counting],
         "closed": night.closed,
         "rate": None if night.rate is None else str(night.rate),
         "changes": [c.view() for c in night.changes],

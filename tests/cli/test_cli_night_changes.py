@@ -44,7 +44,7 @@ def test_a_player_joins_and_another_leaves_from_the_next_deal(cli: Cli) -> None:
     assert {t["player"] for t in shown["table"]} == {"Anna", "Erik", "Ben", "Clara", "Dirk"}
     text = flat(ok(cli("standings")).stdout)
     assert "▸ Erik joins after Anna" in text and "▸ from deal 3: Ben leaves" in text
-    assert "counting in force: plus_minus" in text and "at the table: Anna, Erik, Clara, Dirk" in text
+    assert "counting in force: plus/minus (winners +, losers −)" in text and "at the table: Anna, Erik, Clara, Dirk" in text
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_the_rules_change_from_the_next_deal_and_the_standings_say_which_countin
     assert game["rules"]["counting"] == "winners_only"  # the deal's own game took the rules in force
     stats = {p["player"]: p["total"] for p in as_json(cli("stats", "--session", "n", "--json"))["players"]}
     assert stats == {t["player"]: t["total"] for t in shown["table"]}
-    assert "counting in force: winners_only" in flat(ok(cli("standings")).stdout)
+    assert "counting in force: winners only (the losers write 0)" in flat(ok(cli("standings")).stdout)
 
 
 def test_bock_declared_by_hand_and_taken_back_with_undo(cli: Cli) -> None:

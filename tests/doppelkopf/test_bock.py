@@ -220,6 +220,7 @@ def test_a_declared_round_says_who_and_why() -> None:
         "deal": 0,
         "triggers": ["declared"],
         "deals_left": 4,
+        "rounds": 1,
         "in_force": True,
         "declared_by": "Anna",
         "reason": "Hochzeit",
@@ -453,3 +454,18 @@ def test_quick_entry_takes_the_heart_trick_and_a_correction_keeps_it() -> None:
     assert quick_entry.corrected(entered, None, None, 140).heart_trick
     assert not quick_entry.corrected(entered, None, None, None, heart_trick=False).heart_trick
     assert quick_entry.corrected(None, None, "Anna,Ben", 130, heart_trick=True).heart_trick
+
+
+@pytest.mark.parametrize(
+    ("overlap", "expected"),
+    [
+        ("stack", [(True, 2, 4)]),  # two rounds at once: four deals left, not eight
+        ("queue", [(True, 1, 4), (False, 1, 4)]),
+        ("extend", [(True, 2, 8)]),  # one round grown by a round: eight deals
+        ("ignore", [(True, 1, 4)]),
+    ],
+)
+def test_a_deals_rounds_say_how_many_and_how_long(overlap: str, expected: list[tuple[bool, int, int]]) -> None:
+    bock = BockRounds(rules("tie", "heart_trick", bock_overlap=overlap), 4)
+    bock.play(1, True, ("tie", "heart_trick"))
+    assert [(c.in_force, c.rounds, c.deals_left) for c in bock.causes()] == expected

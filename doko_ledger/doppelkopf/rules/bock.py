@@ -141,7 +141,9 @@ def multiplied(points: Sequence[int], multiplier: int) -> tuple[int, ...]:
 class BockCause:
     """Rounds not over yet, grouped by what started them: the deal (0: before the first deal),
     the triggers it set off (`declared` for a round declared by hand, with who and why), the
-    bock deals left, and whether they are in force for the next deal or queued after it."""
+    bock deals left, whether they are in force for the next deal or queued after it, and how
+    many rounds they are (stacked rounds in force run at once: their deals left are the
+    longest's; queued rounds one after the other: theirs add up)."""
 
     deal: int
     triggers: tuple[str, ...]
@@ -149,12 +151,14 @@ class BockCause:
     in_force: bool = True
     declared_by: str | None = None
     reason: str = ""
+    rounds: int = 1
 
     def view(self) -> dict[str, Any]:
         return {
             "deal": self.deal,
             "triggers": list(self.triggers),
             "deals_left": self.deals_left,
+            "rounds": self.rounds,
             "in_force": self.in_force,
             "declared_by": self.declared_by,
             "reason": self.reason,
@@ -354,7 +358,11 @@ class BockRounds:
                     force,
                 ):
                     merged = tuple(dict.fromkeys((*last.triggers, source.trigger)))
-                    out[-1] = BockCause(last.deal, merged, last.deals_left + left, force, last.declared_by, last.reason)
+                    at_once = force and in_force > 1  # stacked rounds in force
+                    left = max(last.deals_left, left) if at_once else last.deals_left + left
+                    out[-1] = BockCause(
+                        last.deal, merged, left, force, last.declared_by, last.reason, last.rounds + 1
+                    )
                 else:
                     out.append(BockCause(source.deal, (source.trigger,), left, force, source.by, source.reason))
         return tuple(out)

@@ -13,6 +13,13 @@ from decimal import Decimal
 
 from doko_ledger.doppelkopf.rules.ruleset import Counting
 
+COUNTING_WORDS: dict[str, str] = {
+    "plus_minus": "plus/minus (winners +, losers −)",
+    "winners_only": "winners only (the losers write 0)",
+    "losers_only": "losers only (the winners write 0)",
+}
+"""Each counting as the standings name it."""
+
 
 def sheet_points(points: Mapping[str, int], counting: Counting) -> dict[str, int]:
     """A deal's row on the sheet: `plus_minus` every player's points as they are (zero-sum),

@@ -105,7 +105,23 @@ def test_bock_causes_name_the_deals_whose_rounds_are_not_over(ledger: Ledger) ->
     table = nights.standings("n")
     causes = bock_causes_view(table)
     assert causes == [
-        {"deal": 1, "triggers": ["tie"], "deals_left": 3, "in_force": True, "declared_by": None, "reason": ""},
-        {"deal": 2, "triggers": ["lost_solo"], "deals_left": 4, "in_force": False, "declared_by": None, "reason": ""},
+        {
+            "deal": 1,
+            "triggers": ["tie"],
+            "deals_left": 3,
+            "rounds": 1,
+            "in_force": True,
+            "declared_by": None,
+            "reason": "",
+        },
+        {
+            "deal": 2,
+            "triggers": ["lost_solo"],
+            "deals_left": 4,
+            "rounds": 1,
+            "in_force": False,
+            "declared_by": None,
+            "reason": "",
+        },
     ]
     assert sum(c["deals_left"] for c in causes) == table.bock_deals_left
