@@ -360,9 +360,7 @@ class BockRounds:
                     merged = tuple(dict.fromkeys((*last.triggers, source.trigger)))
                     at_once = force and in_force > 1  # stacked rounds in force
                     left = max(last.deals_left, left) if at_once else last.deals_left + left
-                    out[-1] = BockCause(
-                        last.deal, merged, left, force, last.declared_by, last.reason, last.rounds + 1
-                    )
+                    out[-1] = BockCause(last.deal, merged, left, force, last.declared_by, last.reason, last.rounds + 1)
                 else:
                     out.append(BockCause(source.deal, (source.trigger,), left, force, source.by, source.reason))
         return tuple(out)
