@@ -79,7 +79,7 @@ def standings(night: Standings) -> RenderableType:
         title=f"card night {night.session_id}",
         title_justify="left",
         caption="each player: the deal's points, then Σ the running total after it (as the sheet counts them);"
-        " · sits out, blank: not at the table; ▸ a change from that deal on",
+        " · sits out, blank: not at the table; ▸ the night changed from that deal on (listed below)",
         caption_justify="left",
     )
     bock = any(r.bock_round is not None for r in night.rows)
@@ -98,16 +98,6 @@ def standings(night: Standings) -> RenderableType:
             kind += " compulsory"
         if row.forced:
             kind += " forced"
-        for change in row.changes:
-            deals.add_row(
-                "",
-                "",
-                "",
-                Text(escaped(f"▸ {change}"), style="cyan"),
-                "",
-                *([""] if bock else []),
-                *([""] * len(night.players)),
-            )
         cells: list[Text] = []
         for player in night.players:
             if player not in row.totals:
@@ -117,7 +107,8 @@ def standings(night: Standings) -> RenderableType:
             cell.append(f" Σ{row.totals[player]:+d}", style="dim")
             cells.append(cell)
         times = [Text(_bock_mark(row.bock_round), style="magenta")] if bock else []
-        deals.add_row(str(row.number), str(row.match), str(row.round), kind, row.dealer, *times, *cells)
+        number = f"{row.number}▸" if row.changes else str(row.number)
+        deals.add_row(number, str(row.match), str(row.round), kind, row.dealer, *times, *cells)
     summary = Table(box=None)
     for name in ("player", "total", "played", "won", "solos", "solos won", ""):
         summary.add_column(name, justify="left" if name in ("player", "") else "right")
@@ -129,7 +120,11 @@ def standings(night: Standings) -> RenderableType:
         summary.add_row(
             s.player, signed(s.total), str(s.played), str(s.won), str(s.solos), str(s.solos_won), owes, *extra
         )
-    parts: list[RenderableType] = [deals, Text(""), summary, Text(""), chart(night), Text("")]
+    parts: list[RenderableType] = [deals]
+    parts += [
+        Text(escaped(f"▸ from deal {r.number}: {change}"), style="cyan") for r in night.rows for change in r.changes
+    ]
+    parts += [Text(""), summary, Text(""), chart(night), Text("")]
     parts.append(Text(f"counting in force: {COUNTING_WORDS[night.counting]}"))
     if night.seating != night.players:
         parts.append(Text(escaped("at the table: " + ", ".join(night.seating))))

@@ -43,7 +43,7 @@ def test_a_player_joins_and_another_leaves_from_the_next_deal(cli: Cli) -> None:
     assert [c["words"] for c in shown["changes"]] == ["Erik joins after Anna, from deal 2", "Ben leaves, from deal 3"]
     assert {t["player"] for t in shown["table"]} == {"Anna", "Erik", "Ben", "Clara", "Dirk"}
     text = flat(ok(cli("standings")).stdout)
-    assert "▸ Erik joins after Anna" in text and "▸ from deal 3: Ben leaves" in text
+    assert "▸ from deal 2: Erik joins after Anna" in text and "▸ from deal 3: Ben leaves" in text
     assert "counting in force: plus/minus (winners +, losers −)" in text
     assert "at the table: Anna, Erik, Clara, Dirk" in text
 

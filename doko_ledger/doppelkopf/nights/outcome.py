@@ -89,31 +89,22 @@ def deal_outcome(state: GameState) -> DealOutcome:
     result = score_game(state)
     score = result.score
     assert score is not None
-    if valued is not None:
-        return DealOutcome(
-            state.game_id,
-            names,
-            result.by_player,
-            False,
-            True,
-            None,
-            solo_by,
-            valued.lone is not None,
-            score.winner,
-            valued.triggers,
-            tuple(names[s] for s in valued.re_seats),
-            valued,
-        )
+    if valued is not None:  # entered by its value: the sides and the triggers it names
+        lone, triggers, re_seats = valued.lone is not None, valued.triggers, valued.re_seats
+    else:
+        lone, triggers = is_lone(state), deal_triggers(deal_facts(state), score.winner)
+        re_seats = tuple(s for s, p in enumerate(true_parties(state)) if p is Party.RE)
     return DealOutcome(
         state.game_id,
         names,
         result.by_player,
         False,
         True,
-        state.game_type,
+        None if valued is not None else state.game_type,
         solo_by,
-        is_lone(state),
+        lone,
         score.winner,
-        deal_triggers(deal_facts(state), score.winner),
-        tuple(names[s] for s, p in enumerate(true_parties(state)) if p is Party.RE),
+        triggers,
+        tuple(names[s] for s in re_seats),
+        valued,
     )
