@@ -21,17 +21,25 @@ if TYPE_CHECKING:
 
 
 def rules_table(rules: RuleSet) -> Table:
-    """Every option of a rule set, marking what differs from its preset."""
+    """Every option of a rule set by group, with its value (marking what differs from its
+    preset), what it does in one line, and its section of docs/rules.md."""
+    from doko_ledger.doppelkopf.rules.options import grouped
+
     changed = rules.changed_from_preset()
     table = Table(title=f"rules: {rules.preset}" + (" (changed)" if changed else ""), title_justify="left")
     table.add_column("option")
     table.add_column("value")
-    for name, value in rules.to_dict().items():
-        shown = Text(str(value).lower() if isinstance(value, bool) else str(value))
-        if name in changed:
-            shown.stylize("bold yellow")
-            shown.append("  (changed)", style="dim")
-        table.add_row(name, shown)
+    table.add_column("what it does", style="dim")
+    table.add_row("preset", rules.preset, "what the options start from (docs/rules.md §8)")
+    for group, options in grouped():
+        table.add_section()
+        table.add_row(Text(group, style="bold"), "", "")
+        for option in options:
+            shown = Text(option.text(getattr(rules, option.name)))
+            if option.name in changed:
+                shown.stylize("bold yellow")
+                shown.append("  (changed)", style="dim")
+            table.add_row(option.name, shown, f"{option.line} ({option.section})")
     return table
 
 

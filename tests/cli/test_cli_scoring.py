@@ -20,7 +20,8 @@ from cli_helpers import as_json, flat, ok, table_rows
 from typer.testing import Result
 
 from doko_ledger.doppelkopf.files import game_file, rules_file
-from doko_ledger.doppelkopf.rules.ruleset import OPTION_NAMES, PRESETS, preset
+from doko_ledger.doppelkopf.rules.options import OPTIONS, grouped
+from doko_ledger.doppelkopf.rules.ruleset import OPTION_NAMES, PRESETS, RuleSet, preset
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.events.codec import dumps_canonical
 from doko_ledger.numbers import counted
@@ -236,11 +237,16 @@ def test_score_under_a_missing_rule_file(cli: Cli, samples: list[str], tmp_path:
 
 
 def option_rows(text: str) -> dict[str, str]:
-    return {row[0]: row[1] for row in table_rows(text)}
+    """Each option's row of `doko rules show` (not the groups' rows, which have no value)."""
+    return {row[0]: row[1] for row in table_rows(text) if row[0] and row[1]}
 
 
-def shown(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+IN_GROUPS = ["preset", *(o.name for _, options in grouped() for o in options)]
+"""The options in the order `doko rules show` lists them: by group."""
+
+
+def shown(rules: RuleSet) -> dict[str, str]:
+    return {"preset": rules.preset} | {o.name: o.text(getattr(rules, o.name)) for o in OPTIONS}
 
 
 @pytest.mark.parametrize("name", ["standard", "ddv", "bistro", "duel"])
@@ -248,8 +254,8 @@ def test_rules_show_a_preset(cli: Cli, name: str) -> None:
     result = ok(cli("rules", "show", name, db=None))
     assert result.stdout.splitlines()[0].strip() == f"rules: {name}"
     rows = option_rows(result.stdout)
-    assert list(rows) == ["preset", *OPTION_NAMES]
-    assert rows == {option: shown(value) for option, value in preset(name).to_dict().items()}
+    assert list(rows) == IN_GROUPS and sorted(rows) == sorted(["preset", *OPTION_NAMES])
+    assert rows == shown(preset(name))
     assert "(changed)" not in result.stdout  # a preset changes nothing of itself
 
 
@@ -262,7 +268,7 @@ def test_rules_show_a_house_rule_file_marks_the_changes(cli: Cli) -> None:
     result = ok(cli("rules", "show", KITCHEN_FILE, db=None))
     assert result.stdout.splitlines()[0].strip() == "rules: standard (changed)"
     rows = option_rows(result.stdout)
-    assert list(rows) == ["preset", *OPTION_NAMES]
+    assert list(rows) == IN_GROUPS
     changed = {option for option, value in rows.items() if value.endswith("(changed)")}
     assert changed == {"second_dulle_beats_first", "soloist_leads", "karlchen_capture"}
     assert rows["second_dulle_beats_first"] == "true  (changed)"
