@@ -8,18 +8,18 @@ played_on: '2026-11-28'
 players: [Anna, Ben, Clara, Dirk, Emil]      # 4-7 at the start, in seat order
 first_dealer: Anna
 rules: {preset: standard, bock_triggers: [tie, lost_solo]}
-rules_name: kitchen                           # the house-rule set they came from (optional)
+rules_name: kitchen                           # the saved house rules they came from (optional)
 rate: '0.05'                                  # money per point (optional)
 deals:                                        # in order: who deals and who plays are derived
   - {game: normal, re: [Ben, Clara], re_points: 151, announcements: [{Ben: re}]}
-  - {bock: {by: Anna, reason: Hochzeit, with_deal: true}}   # with the deal just above
+  - {bock: {by: Anna, reason: Hochzeit, with_deal: true}}   # with the deal right before it
   - {game: club_solo, re: [Dirk], re_points: 80}
   - {joins: Fritz, after: Anna}               # from the next deal; without after: after the last seat
-  - {winners: [Anna, Ben], value: 3}          # by its value only (docs/rules.md §7)
+  - {winners: [Dirk, Fritz], value: 3}        # by its value only (docs/rules.md §7)
   - {leaves: Ben}
   - {rules: {preset: standard, counting: winners_only}, rules_name: late}
   - {bock: {by: Clara, rounds: 2}}            # from the next deal
-  - {losers: [Clara], value: 2, solo: true}
+  - {losers: [Emil], value: 2, solo: true}
   - {misdeal: true}
 closed: true
 ```

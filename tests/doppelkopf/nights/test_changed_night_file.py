@@ -6,6 +6,7 @@ comments right for the changed seating."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -206,3 +207,24 @@ def test_the_rules_name_of_the_start_is_checked_by_the_recorder() -> None:
     with pytest.raises(SourceError) as caught:
         night_file.loads(CHANGED.replace("rules_name: kitchen", "rules_name: ' kitchen'"), "night.yaml")
     assert (caught.value.field, caught.value.line) == ("rules_name", 6)
+
+
+def yaml_example(text: str, after: str) -> str:
+    start = text.index("```yaml\n", text.index(after)) + len("```yaml\n")
+    return text[start : text.index("```", start)]
+
+
+def test_the_documented_examples_load_with_their_changes() -> None:
+    docs = Path(__file__).resolve().parents[3] / "docs" / "card-nights.md"
+    documented = night_file.read(yaml_example(docs.read_text(encoding="utf-8"), "## The night file"), "docs")
+    assert night_file.__doc__ is not None
+    module = night_file.read(yaml_example(night_file.__doc__, ""), "docstring")
+    for loaded in (documented, module):
+        kinds = [
+            type(e).__name__
+            for e in loaded.session.deals
+            if isinstance(e, (JoinTable, LeaveTable, ChangeRules, DeclaredBock))
+        ]
+        assert kinds == ["DeclaredBock", "JoinTable", "LeaveTable", "ChangeRules", "DeclaredBock"]
+        assert loaded.session.rules_name == "kitchen" and loaded.night.state.closed
+        assert loaded.night.state.players == ("Anna", "Fritz", "Clara", "Dirk", "Emil")
