@@ -9,15 +9,26 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_night_changes_properties import NAMES, OPS, RULES, act
 
 from doko_ledger.doppelkopf.files import night_file
 from doko_ledger.doppelkopf.files.night_file import DeclaredBock
 from doko_ledger.doppelkopf.game.record import SummaryRecord, ValueRecord
-from doko_ledger.doppelkopf.nights.decide import ChangeRules, DeclareBock, JoinTable, LeaveTable, TakeBackChange
+from doko_ledger.doppelkopf.nights.decide import (
+    ChangeRules,
+    DeclareBock,
+    JoinTable,
+    LeaveTable,
+    StartNight,
+    TakeBackChange,
+)
 from doko_ledger.doppelkopf.nights.events import BockDeclared, PlayerJoined, PlayerLeft, RulesChanged
+from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.standings import standings
 from doko_ledger.doppelkopf.nights.state import Change
-from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet, rules_from_mapping
 from doko_ledger.formats.yaml_source import SourceError
 
 LATE_RULES = "{preset: standard, bock_triggers: [tie, lost_solo], bock_overlap: stack, counting: winners_only}"
@@ -228,3 +239,31 @@ def test_the_documented_examples_load_with_their_changes() -> None:
         assert kinds == ["DeclaredBock", "JoinTable", "LeaveTable", "ChangeRules", "DeclaredBock"]
         assert loaded.session.rules_name == "kitchen" and loaded.night.state.closed
         assert loaded.night.state.players == ("Anna", "Fritz", "Clara", "Dirk", "Emil")
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(size=st.integers(4, 7), first=RULES, ops=OPS, name=st.sampled_from([None, "kitchen"]))
+def test_any_changed_night_round_trips_through_its_file_with_the_same_course(
+    size: int, first: RuleSet, ops: list[tuple[str, int, RuleSet]], name: str | None
+) -> None:
+    """Under any mix of deals, joins, leaves, rule changes, bock by hand, undos and corrections,
+    the night's file is canonical and replays to the same course and standings."""
+    night = Night()
+    night.start(StartNight("p", NAMES[:size], 0, first, rules_name=name))
+    for op, pick, rules in ops:
+        act(night, op, pick, rules)
+    written = night_file.from_night(night)
+    text = night_file.dumps(written)
+    loaded = night_file.read(text)
+    assert loaded.session == written and night_file.dumps(loaded.session) == text
+    again, schedule = loaded.night.schedule(), night.schedule()
+    assert [(r.dealer, r.playing, r.deltas, r.sheet, r.totals, r.rules) for r in again.rows] == [
+        (r.dealer, r.playing, r.deltas, r.sheet, r.totals, r.rules) for r in schedule.rows
+    ]
+    assert [c.text for c in again.changes] == [c.text for c in schedule.changes]
+    assert (again.seating, again.everyone, again.bock_causes) == (
+        schedule.seating,
+        schedule.everyone,
+        schedule.bock_causes,
+    )
+    assert standings(loaded.night.state, again).table == standings(night.state, schedule).table
