@@ -287,7 +287,8 @@ def night_page(
 
 @router.get("/nights/{session_id}/night.yaml")
 def night_download(request: Request, session_id: str) -> Response:
-    """The night as its session file (`doko import` reads it back), to keep on the phone."""
+    """The night as its session file with its changes (`doko import` reads it back), to keep
+    on the phone; a night with a deal played card by card has none (422)."""
     from doko_ledger.doppelkopf.files import night_file
 
     with open_ledger(request) as ledger:

@@ -5,33 +5,45 @@
 format: doko-session/1
 id: 2026-11-28-kitchen
 played_on: '2026-11-28'
-players: [Anna, Ben, Clara, Dirk, Emil]      # 4-7, in seat order
+players: [Anna, Ben, Clara, Dirk, Emil]      # 4-7 at the start, in seat order
 first_dealer: Anna
 rules: {preset: standard, bock_triggers: [tie, lost_solo]}
+rules_name: kitchen                           # the saved house rules they came from (optional)
 rate: '0.05'                                  # money per point (optional)
 deals:                                        # in order: who deals and who plays are derived
   - {game: normal, re: [Ben, Clara], re_points: 151, announcements: [{Ben: re}]}
+  - {bock: {by: Anna, reason: Hochzeit, with_deal: true}}   # with the deal right before it
   - {game: club_solo, re: [Dirk], re_points: 80}
-  - {winners: [Anna, Ben], value: 3}          # by its value only (docs/rules.md §7)
-  - {losers: [Clara], value: 2, solo: true}
+  - {joins: Fritz, after: Anna}               # from the next deal; without after: after the last seat
+  - {winners: [Dirk, Fritz], value: 3}        # by its value only (docs/rules.md §7)
+  - {leaves: Ben}
+  - {rules: {preset: standard, counting: winners_only}, rules_name: late}
+  - {bock: {by: Clara, rounds: 2}}            # from the next deal
+  - {losers: [Emil], value: 2, solo: true}
   - {misdeal: true}
 closed: true
 ```
 
 Each deal has the fields of a game file's `summary:`, or is a deal by its value only
-(`winners:` or `losers:`, `value:`, optional `solo: true`). Loading replays the night through
-the recorder, so a file that loads is a night the rules allow; anything else is a
-`SourceError` naming the line and field (`deals[3].re_points`). `dumps(loads(text)) == text`
-for text that `dumps` wrote; the comments it writes (dealer, sit-outs, bock, points) are
-derived and ignored when read.
+(`winners:` or `losers:`, `value:`, optional `solo: true`). Between the deals stand the
+night's changes where they were made, each in force from the next deal: a player `joins`
+(`after:` a player at the table) or `leaves`, the `rules` change (a preset or a preset and
+the options it changes, as `rules:` at the top, with an optional `rules_name`), or `bock` is
+declared by hand (`by`, optional `rounds` 1-3, `reason`, and `with_deal: true` for a bock
+that comes with the deal right before it). Loading replays the night through the recorder,
+deals and changes alike, so a file that loads is a night the rules allow; anything else is a
+`SourceError` naming the line and field (`deals[3].re_points`, `deals[7].joins`).
+`dumps(loads(text)) == text` for text that `dumps` wrote; the comments it writes (dealer,
+sit-outs, bock, points, where a change takes effect) are derived and ignored when read.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -47,9 +59,11 @@ from doko_ledger.doppelkopf.game.record import (
     value_record,
 )
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.nights.decide import StartNight
+from doko_ledger.doppelkopf.nights.decide import ChangeRules, DeclareBock, JoinTable, LeaveTable, StartNight
+from doko_ledger.doppelkopf.nights.events import PlayerJoined, PlayerLeft, RulesChanged
 from doko_ledger.doppelkopf.nights.night import Night
-from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal
+from doko_ledger.doppelkopf.nights.schedule import DealRow, NightChangeRow, steps
+from doko_ledger.doppelkopf.nights.state import Change
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
@@ -71,21 +85,45 @@ Deal = SummaryRecord | ValueRecord | Misdeal
 
 
 @dataclass(frozen=True, slots=True)
+class DeclaredBock:
+    """Bock declared by hand, written `{bock: {by: Anna, rounds: 2, reason: Hochzeit}}`;
+    `with_deal`: it comes with the deal right before it (`with_deal: true`), else it is in
+    force from the next deal."""
+
+    by: str
+    reason: str = ""
+    rounds: int = 1
+    with_deal: bool = False
+
+
+ChangeEntry = JoinTable | LeaveTable | ChangeRules | DeclaredBock
+"""A change of the night between two deals, as written: `{joins: Erik, after: Anna}`,
+`{leaves: Ben}`, `{rules: ..., rules_name: ...}`, `{bock: {...}}`."""
+
+Entry = Deal | ChangeEntry
+"""An entry of `deals:`: a deal, or a change of the night in force from the next deal."""
+
+_CHANGES = (JoinTable, LeaveTable, ChangeRules, DeclaredBock)
+
+
+@dataclass(frozen=True, slots=True)
 class NightFile:
-    """A card night as written down: the players in seat order, the first dealer, the rules,
-    and the deals in order. `match_length` None means the default of 8 deals; `note` is the
-    file's leading comment."""
+    """A card night as written down: the players in seat order at the start, the first
+    dealer, the rules, and the deals in order with the night's changes among them
+    (`deals`). `match_length` None means the default of 8 deals; `note` is the file's
+    leading comment; `rules_name` the named house-rule set the rules came from."""
 
     id: str
     players: tuple[str, ...]
     first_dealer: str
     rules: RuleSet = RuleSet()
-    deals: tuple[Deal, ...] = ()
+    deals: tuple[Entry, ...] = ()
     played_on: str | None = None
     match_length: int | None = None
     rate: str | None = None
     closed: bool = False
     note: str | None = None
+    rules_name: str | None = None
 
 
 class NightFileError(DokoError, ValueError):
@@ -141,7 +179,10 @@ def _session(doc: YamlDocument) -> tuple[NightFile, bool]:
     data = doc.data
     if not isinstance(data, dict):
         raise doc.error("a session file is a mapping with format, id, players, first_dealer, rules and deals", ())
-    rules = _rules(doc, data.get("rules", "standard"))
+    try:
+        rules = rule_set(data.get("rules", "standard"), ("rules",))
+    except NightFileError as exc:
+        raise doc.error(str(exc), exc.path) from None
     _validate(doc, data)
     players = tuple(data["players"])
     first_dealer = data["first_dealer"]
@@ -150,7 +191,7 @@ def _session(doc: YamlDocument) -> tuple[NightFile, bool]:
             f"the first dealer {first_dealer!r} is not at the table (players: {', '.join(players)})", ("first_dealer",)
         )
     rate = data.get("rate")
-    deals = tuple(_deal(d) for d in data.get("deals", []))
+    deals = tuple(_entry(d, i) for i, d in enumerate(data.get("deals", [])))
     closed = data.get("closed", False)
     keys = list(data)  # in the order of the file
     close_first = closed and bool(deals) and keys.index("closed") < keys.index("deals")
@@ -165,8 +206,23 @@ def _session(doc: YamlDocument) -> tuple[NightFile, bool]:
         rate=None if rate is None else str(rate),
         closed=closed,
         note=doc.note(),
+        rules_name=data.get("rules_name"),
     )
     return session, close_first
+
+
+def _entry(data: dict[str, Any], index: int) -> Entry:
+    """An entry of `deals:` (valid by the schema): a change of the night or a deal."""
+    if "joins" in data:
+        return JoinTable(data["joins"], data.get("after"))
+    if "leaves" in data:
+        return LeaveTable(data["leaves"])
+    if "rules" in data:
+        return ChangeRules(rule_set(data["rules"], ("deals", index, "rules")), data.get("rules_name"))
+    if "bock" in data:
+        bock = data["bock"]
+        return DeclaredBock(bock["by"], bock.get("reason", ""), bock.get("rounds", 1), bock.get("with_deal", False))
+    return _deal(data)
 
 
 def _deal(data: dict[str, Any]) -> Deal:
@@ -186,30 +242,63 @@ def _deal(data: dict[str, Any]) -> Deal:
     )
 
 
-def _rules(doc: YamlDocument, spec: Any) -> RuleSet:
+def rule_set(spec: Any, at: FieldPath) -> RuleSet:
+    """The rules `spec` (a preset name, or a preset and the options it changes) gives;
+    `NightFileError` at `at`, or at the option it names."""
     try:
         return preset(spec) if isinstance(spec, str) else rules_from_mapping(spec)
     except RuleSetError as exc:
-        path: FieldPath = ("rules",)
+        path = at
         if isinstance(spec, dict):
             path += tuple(k for k in spec if repr(k) in str(exc))[:1]
-        raise doc.error(str(exc), path) from None
+        raise NightFileError(str(exc), path) from None
 
 
 # -- the schema, with messages a person can act on -----------------------------
 
 _DEAL_FIELDS = "game, re, re_points, tricks, announcements, specials, heart_trick"
-_VALUE_FIELDS = "winners, losers, value, solo"
+_ENTRY_FIELDS = (
+    ("value", "winners, losers, value, solo"),
+    ("joins", "joins, after"),
+    ("leaves", "leaves"),
+    ("rules", "rules, rules_name"),
+    ("bock", "bock"),
+)
+"""The fields of each kind of entry of `deals:` other than a deal by its facts, by the field that names the kind."""
+_AN_ENTRY = (
+    "a deal needs game, re and re_points, or winners (or losers) and value, or is {misdeal: true};"
+    " a change is {joins: NAME}, {leaves: NAME}, {rules: RULES} or {bock: {by: NAME}}"
+)
 
 
 def _validate(doc: YamlDocument, data: dict[str, Any]) -> None:
-    """The first schema error in the order of the file, the innermost at one place."""
-    errors = schema_errors(SCHEMA, data)
-    if not errors:
-        return
-    located = [(_error_path(e), e) for e in errors]
-    path, error = min(located, key=lambda pe: (doc.line_of(pe[0]) or 0, -len(pe[0])))
-    raise doc.error(_schema_message(error, path), path)
+    """The first schema error in the order of the file, the innermost at one place; the
+    rules of a change are read as the night's `rules:` are, for their own messages."""
+    problems: list[tuple[FieldPath, Callable[[], str]]] = [
+        (path, partial(_schema_message, error, path))
+        for error in schema_errors(SCHEMA, data)
+        if not _in_changed_rules(path := _error_path(error))
+    ]
+    problems += _changed_rules_problems(data.get("deals"))
+    if problems:
+        path, message = min(problems, key=lambda pm: (doc.line_of(pm[0]) or 0, -len(pm[0])))
+        raise doc.error(message(), path)
+
+
+def _in_changed_rules(path: FieldPath) -> bool:
+    return len(path) >= 3 and path[0] == "deals" and path[2] == "rules"
+
+
+def _changed_rules_problems(deals: Any) -> list[tuple[FieldPath, Callable[[], str]]]:
+    """What is wrong with the rules of each rule change among `deals`, by the rules' own words."""
+    problems: list[tuple[FieldPath, Callable[[], str]]] = []
+    for index, entry in enumerate(deals if isinstance(deals, list) else []):
+        if isinstance(entry, dict) and "rules" in entry:
+            try:
+                rule_set(entry["rules"], ("deals", index, "rules"))
+            except NightFileError as exc:
+                problems.append((exc.path, partial(str, exc)))
+    return problems
 
 
 def _error_path(error: Any) -> FieldPath:
@@ -228,21 +317,21 @@ def _error_path(error: Any) -> FieldPath:
 def _schema_message(error: Any, path: FieldPath) -> str:
     kind, instance, key = error.validator, error.instance, path[-1] if path else None
     in_deal = len(path) >= 2 and path[0] == "deals"
+    an_entry = len(path) == 3 and path[0] == "deals"  # a field of an entry of deals
     if kind == "additionalProperties":
-        if in_deal and isinstance(instance, dict) and "misdeal" in instance:
+        if an_entry and isinstance(instance, dict) and "misdeal" in instance:
             return f"a deal thrown in is written {{misdeal: true}} and nothing else, not with {key!r}"
         known = (
-            (_VALUE_FIELDS if "value" in instance else _DEAL_FIELDS)
-            if in_deal
+            next((fields for field, fields in _ENTRY_FIELDS if field in instance), _DEAL_FIELDS)
+            if an_entry
             else ", ".join(error.schema.get("properties", {}))
         )
         return f"unknown field {key!r} (known: {known})"
     if kind == "required":
+        if path[2:] == ("bock", "by"):
+            return "missing 'by': bock declared by hand says who declared it, e.g. {bock: {by: Anna}}"
         if in_deal:
-            return (
-                f"missing {key!r}: a deal needs game, re and re_points, or winners (or losers) and value,"
-                " or is {misdeal: true}"
-            )
+            return f"missing {key!r}: {_AN_ENTRY}"
         return f"missing {key!r}: a session file needs format, id, players and first_dealer"
     if path == ("players",) and kind in ("minItems", "maxItems"):
         return f"a card night has 4 to 7 players, not {len(instance)}"
@@ -259,11 +348,15 @@ def _schema_message(error: Any, path: FieldPath) -> str:
         return f"Re's card points are 0-240, not {instance}"
     if kind == "type" and in_deal and len(path) == 2:
         example = "{game: normal, re: [Anna, Ben], re_points: 151}"
-        return f"a deal is a mapping such as {example} or {{misdeal: true}}, not {instance!r}"
+        return (
+            f"a deal is a mapping such as {example} or {{misdeal: true}}, or a change such as {{joins: Erik}},"
+            f" not {instance!r}"
+        )
     if kind == "pattern" and path == ("id",):
         return f"an id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, not {instance!r}"
     if kind == "pattern":
-        return f"a player's name has no white space at either end and no line break, not {instance!r}"
+        what = {"rules_name": "the rules' name", "reason": "a reason"}.get(str(key), "a player's name")
+        return f"{what} has no white space at either end and no line break, not {instance!r}"
     return str(error.message)
 
 
@@ -271,8 +364,8 @@ def _schema_message(error: Any, path: FieldPath) -> str:
 
 
 def to_night(session: NightFile) -> Night:
-    """The night a session makes, each deal decided by the recorder in order;
-    `NightFileError` with the path of the first deal or field it refuses."""
+    """The night a session makes, each deal and change decided by the recorder in order;
+    `NightFileError` with the path of the first entry or field it refuses."""
     return _replay(session)
 
 
@@ -288,6 +381,7 @@ def _replay(session: NightFile, *, close_first: bool = False) -> Night:
         session.match_length or DEFAULT_MATCH_LENGTH,
         session.played_on,
         session.rate,
+        session.rules_name,
     )
     try:
         night.start(start)
@@ -295,8 +389,11 @@ def _replay(session: NightFile, *, close_first: bool = False) -> Night:
         raise NightFileError(str(exc), _start_path(session, str(exc))) from None
     if close_first:
         night.close()
-    for index, deal in enumerate(session.deals):
-        _add(night, session, deal, index)
+    for index, entry in enumerate(session.deals):
+        if isinstance(entry, _CHANGES):
+            _change(night, entry, index)
+        else:
+            _add(night, entry, index)
     if session.closed and not close_first:
         try:
             night.close()
@@ -311,6 +408,7 @@ def _start_path(session: NightFile, message: str) -> FieldPath:
         ("the money rate", "rate"),
         ("a match", "match_length"),
         ("the first dealer", "first_dealer"),
+        ("the rules' name", "rules_name"),
     ):
         if message.startswith(opening):
             return (field,)
@@ -318,7 +416,7 @@ def _start_path(session: NightFile, message: str) -> FieldPath:
     return ("players", named[-1]) if named else ("players",)
 
 
-def _add(night: Night, session: NightFile, deal: Deal, index: int) -> None:
+def _add(night: Night, deal: Deal, index: int) -> None:
     where: FieldPath = ("deals", index)
     if isinstance(deal, Misdeal):
         try:
@@ -326,7 +424,7 @@ def _add(night: Night, session: NightFile, deal: Deal, index: int) -> None:
         except (RecordError, IllegalMove) as exc:
             raise NightFileError(str(exc), where) from None
         return
-    _check_names(session, deal, night.schedule().next, where)
+    _check_names(night, deal, where)
     record = night.deal_record(deal)
     try:
         night.add(record)
@@ -352,17 +450,67 @@ def _named(summary: SummaryRecord | ValueRecord) -> Iterator[tuple[FieldPath, st
             yield ("specials", j, "from"), caught
 
 
-def _check_names(session: NightFile, summary: SummaryRecord | ValueRecord, nxt: NextDeal, where: FieldPath) -> None:
-    """Every player a deal names plays it (docs/rules.md §9: the four to the dealer's left)."""
+def _check_names(night: Night, summary: SummaryRecord | ValueRecord, where: FieldPath) -> None:
+    """Every player a deal names plays it (docs/rules.md §9: the four to the dealer's left of
+    those at the table)."""
+    nxt, state = night.schedule().next, night.state
     for path, name in _named(summary):
         if name in nxt.playing:
             continue
-        if name in session.players:
+        if name in state.players:
             raise NightFileError(
                 f"{name} sits out deal {nxt.number} ({nxt.dealer} deals; playing: {', '.join(nxt.playing)})",
                 (*where, *path),
             )
-        raise NightFileError(f"unknown player {name!r} (players: {', '.join(session.players)})", (*where, *path))
+        if name in state.everyone:
+            raise NightFileError(
+                f"{name} has left the table before deal {nxt.number} (playing: {', '.join(nxt.playing)})",
+                (*where, *path),
+            )
+        raise NightFileError(f"unknown player {name!r} (players: {', '.join(state.everyone)})", (*where, *path))
+
+
+def _change(night: Night, entry: ChangeEntry, index: int) -> None:
+    """Decide a change of the night as the recorder does (`Night.change`)."""
+    where: FieldPath = ("deals", index)
+    try:
+        night.change(_command(night, entry, where))
+    except IllegalMove as exc:
+        message = str(exc)
+        field = () if night.state.closed else _change_field(entry, message)
+        raise NightFileError(message, (*where, *field)) from None
+
+
+def _command(night: Night, entry: ChangeEntry, where: FieldPath) -> JoinTable | LeaveTable | ChangeRules | DeclareBock:
+    """The recorder's command for a change: a bock `with_deal` comes with the night's last deal."""
+    if not isinstance(entry, DeclaredBock):
+        return entry
+    game_id = None
+    if entry.with_deal:
+        if not night.state.deals:
+            raise NightFileError(
+                "bock with_deal comes with the deal right before it, and no deal comes before it:"
+                " leave with_deal out to declare it from the first deal",
+                (*where, "bock", "with_deal"),
+            )
+        game_id = night.state.deals[-1]
+    return DeclareBock(entry.by, entry.reason, entry.rounds, game_id)
+
+
+_BOCK_FIELDS = (("bock is declared for", "rounds"), ("who declares bock", "by"), ("the reason", "reason"))
+"""The field of a declared bock the recorder's refusal is about, by how the refusal begins."""
+
+
+def _change_field(entry: ChangeEntry, message: str) -> FieldPath:
+    """Which field of a change the recorder's refusal (`message`) is about."""
+    if isinstance(entry, JoinTable):
+        return ("after",) if message.endswith("so nobody joins after them") else ("joins",)
+    if isinstance(entry, LeaveTable):
+        return ("leaves",)
+    if isinstance(entry, ChangeRules):
+        return ("rules_name",) if message.startswith("the rules' name") else ("rules",)
+    field = next((f for opening, f in _BOCK_FIELDS if message.startswith(opening)), "with_deal")
+    return ("bock", field)
 
 
 def _deal_path(record: GameRecord, summary: SummaryRecord, path: FieldPath) -> FieldPath:
@@ -399,34 +547,48 @@ def _deal_path(record: GameRecord, summary: SummaryRecord, path: FieldPath) -> F
 
 
 def from_night(night: Night) -> NightFile:
-    """The session file of a recorded night: its deals in force, in order (voided deals
-    left out, corrected ones as corrected). Only deals recorded by their facts or thrown
-    in as a misdeal fit a session file; a deal played card by card, or a night that changed
-    (a join, a leave, a rule change, bock declared), is a `NightFileError`."""
+    """The session file of a recorded night: its deals and changes in force, in order
+    (voided deals and changes taken back left out, corrected deals as corrected, a bock
+    declared with a deal right after it). Only deals recorded by their facts or by their
+    value, or thrown in as a misdeal, fit a session file; a deal played card by card is a
+    `NightFileError`."""
     state = night.state
     if not state.started:
         raise NightFileError("the night has not started", ())
-    if state.changes:
-        raise NightFileError(
-            "a session file holds a night whose players and rules stay as they started; this night changed"
-            f" ({night.schedule().changes[0].text})",
-            (),
-        )
-    deals = tuple(_deal_of(night.games[g], g, i) for i, g in enumerate(state.deals))
+    entries: list[Entry] = []
+    for step in steps(state):
+        if isinstance(step, Change):
+            entries.append(_change_of(step))
+        else:
+            entries.append(_deal_of(night.games[step], step, state.deals.index(step) + 1, len(entries)))
     return NightFile(
         id=state.session_id,
         players=state.starting,
         first_dealer=state.starting[state.first_dealer],
         rules=state.first_rules,
-        deals=deals,
+        deals=tuple(entries),
         played_on=state.played_on,
         match_length=None if state.match_length == DEFAULT_MATCH_LENGTH else state.match_length,
         rate=state.rate,
         closed=state.closed,
+        rules_name=state.rules_name,
     )
 
 
-def _deal_of(game: GameState, game_id: str, index: int) -> Deal:
+def _change_of(change: Change) -> ChangeEntry:
+    """A change of the night as the file writes it."""
+    event = change.event
+    if isinstance(event, PlayerJoined):
+        return JoinTable(event.player, event.after)
+    if isinstance(event, PlayerLeft):
+        return LeaveTable(event.player)
+    if isinstance(event, RulesChanged):
+        return ChangeRules(event.rules, event.name)
+    return DeclaredBock(event.by, event.reason, event.rounds, with_deal=event.game_id is not None)
+
+
+def _deal_of(game: GameState, game_id: str, number: int, index: int) -> Deal:
+    """Deal `number` of the night, entry `index` of `deals:`."""
     if game.abandoned == MISDEAL_REASON:
         return MISDEAL
     if game.valued is not None and game.abandoned is None:
@@ -435,7 +597,7 @@ def _deal_of(game: GameState, game_id: str, index: int) -> Deal:
     if summary is None or game.abandoned is not None:
         how = "thrown in after a declined poverty" if game.abandoned is not None else "played card by card"
         raise NightFileError(
-            f"deal {index + 1} ({game_id}) was {how}: a session file holds deals by their facts only; "
+            f"deal {number} ({game_id}) was {how}: a session file holds deals by their facts only; "
             "export that game as a game file",
             ("deals", index),
         )
@@ -464,11 +626,13 @@ def _deal_of(game: GameState, game_id: str, index: int) -> Deal:
 
 def dumps(session: NightFile) -> str:
     """The canonical text of a session file, with derived comments: who deals, who sits
-    out, bock, what each deal scored, and the totals."""
+    out, bock, what each deal scored, where each change takes effect, and the totals."""
     try:
-        rows: tuple[DealRow, ...] | None = _replay(session).schedule().rows
+        schedule = _replay(session).schedule()
+        rows: tuple[DealRow, ...] | None = schedule.rows
+        comments: list[str] | None = _comments(session.deals, iter(schedule.rows), iter(schedule.changes))
     except DokoError:
-        rows = None
+        rows = comments = None
     lines = [] if session.note is None else [f"# {line}".rstrip() for line in session.note.split("\n")]
     lines += [f"format: {FORMAT}", f"id: {dump_flow(session.id)}"]
     if session.played_on is not None:
@@ -476,8 +640,10 @@ def dumps(session: NightFile) -> str:
     lines += [
         f"players: {dump_flow(list(session.players))}",
         f"first_dealer: {dump_flow(session.first_dealer)}",
-        f"rules: {_dump_rules(session.rules)}",
+        f"rules: {dump_flow(_rules_spec(session.rules))}",
     ]
+    if session.rules_name is not None:
+        lines.append(f"rules_name: {dump_flow(session.rules_name)}")
     if session.match_length is not None:
         lines.append(f"match_length: {session.match_length}")
     if session.rate is not None:
@@ -489,9 +655,9 @@ def dumps(session: NightFile) -> str:
         if rows:
             totals = "  # totals: " + ", ".join(f"{p} {t:+d}" for p, t in rows[-1].totals.items())
         lines.append("deals:" + totals)
-        for index, deal in enumerate(session.deals):
-            comment = "" if rows is None else f"  # {_describe(rows[index])}"
-            lines.append(f"  - {dump_flow(_deal_mapping(deal))}{comment}")
+        for index, entry in enumerate(session.deals):
+            comment = "" if comments is None else f"  # {comments[index]}"
+            lines.append(f"  - {dump_flow(_entry_mapping(entry))}{comment}")
     if session.closed:
         lines.append("closed: true")
     return "\n".join(lines) + "\n"
@@ -503,6 +669,36 @@ def dump(session: NightFile, path: str | Path | TextIO) -> None:
         Path(path).write_text(text, encoding="utf-8")
     else:
         path.write(text)
+
+
+def _comments(entries: tuple[Entry, ...], rows: Iterator[DealRow], changes: Iterator[NightChangeRow]) -> list[str]:
+    """Each entry's comment: a deal described by its row, a change by where it takes effect."""
+    return [next(changes).text if isinstance(e, _CHANGES) else _describe(next(rows)) for e in entries]
+
+
+def _entry_mapping(entry: Entry) -> dict[str, Any]:
+    """The mapping an entry of `deals:` is written as (`_entry` reads it back)."""
+    match entry:
+        case JoinTable(player=player, after=after):
+            return {"joins": player} | ({} if after is None else {"after": after})
+        case LeaveTable(player=player):
+            return {"leaves": player}
+        case ChangeRules(rules=rules, name=name):
+            return {"rules": _rules_spec(rules)} | ({} if name is None else {"rules_name": name})
+        case DeclaredBock():
+            return {"bock": _bock_mapping(entry)}
+    return _deal_mapping(entry)
+
+
+def _bock_mapping(bock: DeclaredBock) -> dict[str, Any]:
+    out: dict[str, Any] = {"by": bock.by}
+    if bock.rounds != 1:
+        out["rounds"] = bock.rounds
+    if bock.reason:
+        out["reason"] = bock.reason
+    if bock.with_deal:
+        out["with_deal"] = True
+    return out
 
 
 def _deal_mapping(deal: Deal) -> dict[str, Any]:
@@ -527,7 +723,8 @@ def _deal_mapping(deal: Deal) -> dict[str, Any]:
 
 def _describe(row: DealRow) -> str:
     """One deal in a line: `7: Clara deals, Emil sits out, bock` and the multiplier, then each
-    player's points (`Ben +4 Clara +4 Dirk -4 Emil -4`)."""
+    player's points (`Ben +4 Clara +4 Dirk -4 Emil -4`), and what the sheet counts of them
+    when the counting in force is not plus/minus (`counted winners_only: Ben +4 Clara +4 ...`)."""
     parts = [f"{row.number}: {row.dealer} deals"]
     if row.sitting_out == (row.dealer,):
         parts[0] += " and sits out"
@@ -548,14 +745,18 @@ def _describe(row: DealRow) -> str:
         parts.append("starts a bock round" if many == 1 else f"starts {many} bock rounds")
     if row.outcome.finished:
         parts.append(" ".join(f"{p} {row.deltas[p]:+d}" for p in row.playing))
+        if row.rules.counting != "plus_minus":
+            counted = " ".join(f"{p} {row.sheet[p]:+d}" for p in row.playing)
+            parts.append(f"counted {row.rules.counting}: {counted}")
     return ", ".join(parts)
 
 
-def _dump_rules(rules: RuleSet) -> str:
+def _rules_spec(rules: RuleSet) -> str | dict[str, Any]:
+    """Rules as a file writes them: the preset's name, or the preset and the options it changes."""
     changed = rules.changed_from_preset()
     if not changed:
         return rules.preset
-    return dump_flow({"preset": rules.preset, **changed})
+    return {"preset": rules.preset, **changed}
 
 
 def is_session_text(text: str) -> bool:

@@ -264,7 +264,12 @@ def _declare(state: NightState, command: DeclareBock, schedule: Schedule) -> Boc
     if command.game_id is not None:
         last = state.timeline[-1] if state.timeline else None
         bound_to_last = isinstance(last, Change) and last.game_id == command.game_id
-        if not state.deals or command.game_id != state.deals[-1] or not (last == command.game_id or bound_to_last):
+        if state.deals and command.game_id == state.deals[-1] and not (last == command.game_id or bound_to_last):
+            raise IllegalMove(
+                f"the night changed after deal {len(schedule.rows)}: bock comes with a deal only before any change"
+                " after it; declare it without a deal to start from the next deal"
+            )
+        if not state.deals or command.game_id != state.deals[-1]:
             raise IllegalMove(
                 f"bock comes with the deal just recorded (deal {len(schedule.rows)}), not with {command.game_id!r}:"
                 " declare it without a deal to start from the next deal"
