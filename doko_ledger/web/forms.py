@@ -12,8 +12,8 @@ from typing import Any
 
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRecord
-from doko_ledger.doppelkopf.nights.book import BockMark
 from doko_ledger.doppelkopf.house_rules import HouseRules, HouseRulesBook, NamedRules
+from doko_ledger.doppelkopf.nights.book import BockMark
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS
