@@ -50,7 +50,7 @@ def test_both_entries_offer_the_mark_as_taps_with_the_phone_player_declaring(db:
         assert re.findall(r"<span>(\w+)</span>", mark) == ["none", "Bock", "Doppelbock", "Triplebock"]
         assert 'name="bock" value="0" checked' in mark
         assert re.findall(r'<option value="(\w+)" selected', mark) == ["Ben"]
-        assert 'placeholder="marked with deal 1"' in mark
+        assert 'placeholder="marked with the deal"' in mark
 
 
 def test_a_watcher_chooses_who_declares(db: Path) -> None:
@@ -68,7 +68,7 @@ def test_a_doppelbock_mark_is_recorded_with_the_deal_in_one_post(db: Path) -> No
     assert (cause.deal, cause.declared_by, cause.reason, cause.triggers) == (
         1,
         "Ben",
-        "marked with deal 1",
+        "marked with the deal",
         ("declared",),
     )
     assert table.next.bock is not None and table.next.bock.multiplier == 4  # stacking: two rounds at once, x2 x2
@@ -96,7 +96,7 @@ def test_the_preview_shows_the_bock_the_mark_adds_and_records_nothing(db: Path) 
     assert answer.status_code == 200
     shown = re.search(r'<p class="bock" id="bock-marked">([^<]+)</p>', answer.text)
     assert shown, answer.text
-    assert "bock declared by Ben (marked with deal 1): 2 rounds" in shown.group(1)
+    assert "bock declared by Ben (marked with the deal): 2 rounds" in shown.group(1)
     assert "Deal 2 then counts bock x4" in shown.group(1)
     assert 'name="bock" value="2" checked' in answer.text  # the tap kept
     assert night(db).rows == () and not night(db).bock_causes

@@ -94,14 +94,14 @@ class PreparedDeal:
     repeated: bool = False
     """A write sent again: the deal its first sending recorded, nothing written now."""
     bock: str | None = None
-    """The bock marked with the deal, in words ("bock declared by Anna (marked with deal 5): 2
+    """The bock marked with the deal, in words ("bock declared by Anna (marked with the deal): 2
     rounds"), appended with it; None without a mark."""
 
 
 @dataclass(frozen=True, slots=True)
 class BockMark:
     """Bock marked with the deal being recorded (the bock button's taps: Bock, Doppelbock,
-    Triplebock = 1 to 3 rounds), declared by `by` for `reason` ("" : "marked with deal N")."""
+    Triplebock = 1 to 3 rounds), declared by `by` for `reason` ("": "marked with the deal")."""
 
     rounds: int
     by: str
@@ -115,7 +115,7 @@ class BockMark:
             raise IllegalMove(
                 f"who declares bock: {shortened(self.by, 40)!r} is not at the table ({', '.join(state.players)})"
             )
-        return DeclareBock(by, self.reason or f"marked with deal {number}", self.rounds, game_id, request_id)
+        return DeclareBock(by, self.reason or "marked with the deal", self.rounds, game_id, request_id)
 
 
 @dataclass(frozen=True, slots=True)
