@@ -73,6 +73,11 @@ def test_a_retry_with_the_same_idempotency_key_writes_nothing_twice(api: Any) ->
     again = api.post("/api/nights/night/deals", json=body, headers=headers)
     assert first.status_code == again.status_code == 201
     assert again.json()["repeated"] is True and again.json()["game_id"] == first.json()["game_id"]
+    assert (
+        again.json()["bock_marked"]
+        == first.json()["bock_marked"]
+        == "bock declared by Ben (marked with the deal) with deal 1"
+    )
     assert len(night(api)["deals"]) == 1 and len(night(api)["bock_rounds"]) == 1
 
 

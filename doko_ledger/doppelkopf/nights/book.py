@@ -31,6 +31,7 @@ from doko_ledger.doppelkopf.nights.changes import (
 )
 from doko_ledger.doppelkopf.nights.decide import ChangeRules, DeclareBock, JoinTable, LeaveTable, StartNight
 from doko_ledger.doppelkopf.nights.events import (
+    BockDeclared,
     ChangeTakenBack,
     DealAdded,
     DealCorrected,
@@ -824,12 +825,9 @@ class CardNights:
         """The deal that a write with this request id recorded (in force or not), with its
         score as it stands now, or None when no deal carries that id: one read of the night's
         stream to look."""
+        recorded = self.changes_since(session_id, 0)
         game_id = next(
-            (
-                r.event.game_id
-                for r in self.changes_since(session_id, 0)
-                if isinstance(r.event, DealAdded) and r.event.request_id == request_id
-            ),
+            (r.event.game_id for r in recorded if isinstance(r.event, DealAdded) and r.event.request_id == request_id),
             None,
         )
         if game_id is None:
@@ -838,7 +836,17 @@ class CardNights:
         game = night.games[game_id]
         place = night.places().get(game_id)
         number = place.number if place is not None else len(night.state.deals)
-        return PreparedDeal(night, game_id, game, _score_or_none(game, place), number, repeated=True)
+        marked = next(
+            (
+                row.text
+                for r in recorded
+                if isinstance(r.event, BockDeclared)
+                and r.event.game_id == game_id
+                and (row := change_row(night, r.envelope.version)) is not None
+            ),
+            None,
+        )  # the bock marked with it, while in force
+        return PreparedDeal(night, game_id, game, _score_or_none(game, place), number, repeated=True, bock=marked)
 
     def recorded_deal(self, session_id: str, deal: int) -> RecordedDeal:
         """Deal `deal` of the night as recorded: its game, who recorded it, and its score."""
