@@ -96,7 +96,7 @@ class PreparedDeal:
     """A write sent again: the deal its first sending recorded, nothing written now."""
     bock: str | None = None
     """The bock marked with the deal, in words ("bock declared by Anna (marked with the deal): 2
-    rounds"), appended with it; None without a mark."""
+    rounds with deal 5"), appended with it; None without a mark."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,9 +366,9 @@ class CardNights:
         bock: BockMark | None = None,
     ) -> PreparedDeal:
         """Decide the next deal from its facts (or a misdeal) without writing anything, with its
-        score in its bock round; `commit` appends it, with the bock marked with it (`bock`,
-        decided as `declare_bock` decides it) in the same write. With `deal`, only if that is the next
-        deal's number (`DealAlreadyRecorded` once it is recorded, whatever the version); with
+        score in its bock round; `commit` appends it, with the bock marked with it (`bock`, decided
+        as `declare_bock` decides it, with the deal's request id) in the same write. With `deal`,
+        only if that is the next deal's number (`DealAlreadyRecorded` once it is recorded, whatever the version); with
         `version`, only if the night is still at that version (else `ConcurrencyError`). With
         `request_id`, a write sent again gives the deal its first sending recorded
         (`repeated`, which `commit` writes nothing for), whatever was recorded since."""
