@@ -32,7 +32,7 @@ from doko_ledger.doppelkopf.views import (
 from doko_ledger.games import DOPPELKOPF, Game
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
-from doko_ledger.web.common import ApiWriter, now, open_ledger, player_name, render
+from doko_ledger.web.common import ApiWriter, now, open_ledger, render, writer_named
 from doko_ledger.web.forms import checked_request_id
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -269,7 +269,7 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
 
 @router.post("/nights/{session}/preview", summary="The next deal's score and the bock it marks, nothing written")
 def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
-    mark = None if body.bock is None else body.bock.mark(player_name(request))
+    mark = None if body.bock is None else body.bock.mark(writer_named(request))
     with open_ledger(request) as ledger:
         sid = card_nights(ledger).resolve(session)
         prepared = card_nights(ledger).prepare(sid, body.summary(), misdeal=body.misdeal, bock=mark)

@@ -56,6 +56,8 @@ def test_a_value_deal_with_a_mark_and_the_preview_of_it(api: Any) -> None:
         "by_value": {"winners": ["Anna", "Ben"], "value": 1},
         "bock": {"rounds": 3, "by": "clara", "reason": "Hochzeit"},
     }
+    by_writer = api.post("/api/nights/night/preview", json={**deal, "bock": {"rounds": 1}}, headers=WRITE)
+    assert by_writer.json()["bock_marked"] == "bock declared by Ben (marked with the deal) with deal 1"
     shown = api.post("/api/nights/night/preview", json=deal)
     assert (
         shown.status_code == 200
