@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
 
     from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRecord
     from doko_ledger.doppelkopf.game.state import GameState
-    from doko_ledger.doppelkopf.nights.book import NextDealChecks
+    from doko_ledger.doppelkopf.nights.book import BockMark, NextDealChecks
     from doko_ledger.ledger import Ledger
 
 from doko_ledger.cli.common import (
@@ -67,6 +67,35 @@ ValueOption = Annotated[
     int | None, typer.Option("--value", help="Value only: the deal's simple value before bock, 0-99.")
 ]
 SoloOption = Annotated[bool, typer.Option("--solo", help="Value only: the one winner or the one loser played a solo.")]
+BockMarkOption = Annotated[
+    int | None,
+    typer.Option(
+        "--bock",
+        help="Bock marked with this deal: 1 Bock, 2 Doppelbock, 3 Triplebock (rounds, docs/rules.md §9),"
+        " recorded with it; taking the deal back takes it too.",
+        show_default=False,
+    ),
+]
+BockByOption = Annotated[
+    str | None,
+    typer.Option("--bock-by", help="Who declares the --bock mark (default: who records).", show_default=False),
+]
+BockReasonOption = Annotated[
+    str | None,
+    typer.Option("--bock-reason", help='Why the --bock mark (default: "marked with the deal").', show_default=False),
+]
+
+
+def _bock_mark(rounds: int | None, declared_by: str | None, reason: str | None, recorder: str) -> BockMark | None:
+    """The bock marked with the deal, or None; --bock-by and --bock-reason only with --bock."""
+    from doko_ledger.doppelkopf.files.quick_entry import EntryError
+    from doko_ledger.doppelkopf.nights.book import BockMark
+
+    if rounds is None:
+        if declared_by is not None or reason is not None:
+            raise EntryError("--bock-by and --bock-reason describe a --bock mark: give --bock 1, 2 or 3 with them")
+        return None
+    return BockMark(rounds, declared_by or recorder, reason or "")
 
 
 def _facts(
@@ -348,6 +377,9 @@ def record(
     value: ValueOption = None,
     solo: SoloOption = False,
     misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
+    bock: BockMarkOption = None,
+    bock_by: BockByOption = None,
+    bock_reason: BockReasonOption = None,
     deal: Annotated[
         int | None,
         typer.Option(
@@ -363,7 +395,7 @@ def record(
     by: ByOption = None,
 ) -> None:
     """Add the next deal of the card night by its facts (or by its value only: --winners or
-    --losers, --value, --solo); shows the score before appending.
+    --losers, --value, --solo), with a bock mark if given (--bock); shows the score before appending.
 
     The deal is the one that was next when the command started: if someone else records a
     deal meanwhile, this one is refused, not recorded as the deal after it."""
@@ -373,6 +405,7 @@ def record(
     from doko_ledger.ledger import Ledger
 
     shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
+    mark = _bock_mark(bock, bock_by, bock_reason, recorder(by))
     with Ledger.open(ledger_path(ctx)) as ledger:
         nights = card_nights(ledger)
         session_id = nights.resolve(session)
@@ -405,9 +438,11 @@ def record(
                 console=shown,
             )
         )
-        prepared = nights.prepare(session_id, facts, misdeal=misdeal, deal=number)
+        prepared = nights.prepare(session_id, facts, misdeal=misdeal, deal=number, bock=mark)
         if prepared.score is not None:
             shown.print(render_scores.score([prepared.score]))
+        if prepared.bock is not None:
+            shown.print(f"with it: {prepared.bock}", markup=False, highlight=False)
         if not _confirm(yes, console=shown):
             shown.print("nothing appended")
             raise typer.Exit(1)
@@ -425,10 +460,12 @@ def record(
                 "multiplier": upcoming.multiplier,
                 "thrown_in": misdeal,
                 "score": None if prepared.score is None else score_view(prepared.score),
+                "bock_marked": prepared.bock,
             }
         )
     else:
-        out().print(f"recorded deal {prepared.number} as {prepared.game_id}")
+        marked = "" if prepared.bock is None else f", with {prepared.bock}"
+        out().print(f"recorded deal {prepared.number} as {prepared.game_id}{marked}", markup=False, highlight=False)
 
 
 def undo(

@@ -14,9 +14,9 @@ from pydantic import BaseModel, Field
 from doko_ledger.doppelkopf.book import card_nights, house_rules
 from doko_ledger.doppelkopf.files import quick_entry
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
-from doko_ledger.doppelkopf.game.record import SummaryRecord
+from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRecord
 from doko_ledger.doppelkopf.house_rules import rules_named
-from doko_ledger.doppelkopf.nights.book import PreparedCorrection
+from doko_ledger.doppelkopf.nights.book import BockMark, PreparedCorrection
 from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -32,7 +32,7 @@ from doko_ledger.doppelkopf.views import (
 from doko_ledger.games import DOPPELKOPF, Game
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
-from doko_ledger.web.common import ApiWriter, now, open_ledger, render
+from doko_ledger.web.common import ApiWriter, now, open_ledger, render, writer_named
 from doko_ledger.web.forms import checked_request_id
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -162,8 +162,40 @@ class SpecialIn(BaseModel):
     caught_from: str | None = None
 
 
+FACT_FIELDS = frozenset({"game", "re", "re_points", "tricks", "calls", "specials", "misdeal", "heart_trick"})
+"""The facts of a deal, which a deal by its value does not take."""
+
+
+class ValueIn(BaseModel):
+    """A deal by its value only (docs/rules.md §7), as `doko record --winners ... --value N` takes it."""
+
+    winners: list[str] = Field(default_factory=list, max_length=7, description="The winners (or give the losers).")
+    losers: list[str] = Field(default_factory=list, max_length=7, description="The losers instead of the winners.")
+    value: int = Field(description="The deal's simple value before bock (0-99).")
+    solo: bool = Field(False, description="The one winner or the one loser played a solo.")
+
+    def record(self) -> ValueRecord:
+        if not self.winners and not self.losers:
+            raise EntryError("value: name the winners or the losers")
+        return ValueRecord(self.value, winners=tuple(self.winners), losers=tuple(self.losers), solo=self.solo)
+
+
+class BockMarkIn(BaseModel):
+    """Bock marked with the deal, as `doko record --bock N` marks it (docs/rules.md §9)."""
+
+    rounds: int = Field(description="1 Bock, 2 Doppelbock, 3 Triplebock: the rounds declared with the deal.")
+    by: str | None = Field(
+        None, max_length=100, description="Who declares it, a player at the table (default: who writes)."
+    )
+    reason: str = Field("", max_length=200, description='Why (default: "marked with the deal").')
+
+    def mark(self, writer: str) -> BockMark:
+        return BockMark(self.rounds, self.by or writer, self.reason)
+
+
 class DealIn(BaseModel):
-    """A deal by its facts, as `doko record` takes them."""
+    """A deal by its facts, as `doko record` takes them, or by its value only (`by_value`); with
+    a bock mark (`bock`) recorded with it."""
 
     game: GameType = GameType.NORMAL
     re: list[str] = Field(default_factory=list, max_length=4)
@@ -175,8 +207,16 @@ class DealIn(BaseModel):
     heart_trick: bool = Field(
         False, description="A trick of four hearts was played (a bock trigger, docs/rules.md §9)."
     )
+    by_value: ValueIn | None = Field(
+        None, description="The deal by its value only, instead of its facts (game, re, re_points, ...)."
+    )
+    bock: BockMarkIn | None = Field(None, description="Bock marked with the deal, recorded with it.")
 
-    def summary(self) -> SummaryRecord | None:
+    def summary(self) -> DealEntry | None:
+        if self.by_value is not None:
+            if self.model_fields_set & FACT_FIELDS:
+                raise EntryError(f"a deal by its value takes none of {', '.join(sorted(FACT_FIELDS))}")
+            return self.by_value.record()
         if self.misdeal:
             return None
         return SummaryRecord(
@@ -227,12 +267,14 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
         }
 
 
-@router.post("/nights/{session}/preview", summary="The next deal's score, nothing written")
+@router.post("/nights/{session}/preview", summary="The next deal's score and the bock it marks, nothing written")
 def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
+    mark = None if body.bock is None else body.bock.mark(writer_named(request))
     with open_ledger(request) as ledger:
         sid = card_nights(ledger).resolve(session)
-        prepared = card_nights(ledger).prepare(sid, body.summary(), misdeal=body.misdeal)
-    return {"game_id": prepared.game_id, "score": None if prepared.score is None else score_view(prepared.score)}
+        prepared = card_nights(ledger).prepare(sid, body.summary(), misdeal=body.misdeal, bock=mark)
+    score = None if prepared.score is None else score_view(prepared.score)
+    return {"game_id": prepared.game_id, "score": score, "bock_marked": prepared.bock}
 
 
 @router.post("/nights/{session}/deals", status_code=201, summary="Record the next deal (doko record)")
@@ -254,6 +296,7 @@ def record(
                 deal=body.number,
                 version=body.version,
                 request_id=request_id,
+                bock=None if body.deal.bock is None else body.deal.bock.mark(by),
             )
             card_nights(ledger).commit(prepared, by=by, at=now())
         except LedgerBusy:
@@ -266,6 +309,7 @@ def record(
             "game_id": prepared.game_id,
             "number": prepared.number,
             "score": None if prepared.score is None else score_view(prepared.score),
+            "bock_marked": prepared.bock,
             "version": card_nights(ledger).version(sid),
             "repeated": prepared.repeated,
         }
@@ -294,10 +338,12 @@ def undo(
         }
 
 
-def _correction_facts(body: DealIn) -> SummaryRecord:
+def _correction_facts(body: DealIn) -> DealEntry:
+    if body.bock is not None:
+        raise EntryError("a correction takes no bock mark: a bock declared with the deal stays with it")
     summary = body.summary()
     if summary is None:
-        raise EntryError("a correction gives the deal's facts, not a misdeal")
+        raise EntryError("a correction gives the deal's facts (or its value), not a misdeal")
     return summary
 
 

@@ -285,11 +285,19 @@ def api_writer(request: Request) -> str:
     in `X-CSRF-Token` (the pages' script)."""
     settings = settings_of(request)
     if joined_by_header(request):
-        return request.headers.get("x-doko-user", "api")[:40] or "api"
+        return writer_named(request)
     require_joined(request)
     expected = csrf_token(settings.secret, request.state.client)
     if not same(request.headers.get(CSRF_HEADER), expected):
         raise NotJoined("send the page's CSRF token in the X-CSRF-Token header, or the join code in X-Join-Code")
+    return writer_named(request)
+
+
+def writer_named(request: Request) -> str:
+    """Who a JSON request is from: a script's `X-Doko-User` (with the join code in a header), else
+    the phone's player."""
+    if joined_by_header(request):
+        return request.headers.get("x-doko-user", "api")[:40] or "api"
     return player_name(request)
 
 

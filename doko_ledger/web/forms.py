@@ -13,6 +13,7 @@ from typing import Any
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
 from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRecord
 from doko_ledger.doppelkopf.house_rules import HouseRules, HouseRulesBook, NamedRules
+from doko_ledger.doppelkopf.nights.book import BockMark
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS
@@ -53,6 +54,10 @@ class DealFields:
     winners: list[str] = field(default_factory=list)
     value: str = ""
     solo: bool = False
+    bock: str = "0"
+    """Bock marked with the deal: "0" none, "1" Bock, "2" Doppelbock, "3" Triplebock (rounds)."""
+    bock_by: str = ""
+    bock_reason: str = ""
 
     def __post_init__(self) -> None:
         self.specials += [{"kind": "", "party": "", "from": ""} for _ in range(SPECIAL_ROWS - len(self.specials))]
@@ -81,7 +86,23 @@ def deal_fields(post: Posted, playing: Sequence[str]) -> DealFields:
         winners=post.all("winner"),
         value=post.get("value_more") or post.get("value"),
         solo=post.get("solo") == "1",
+        bock=post.get("bock") or "0",
+        bock_by=post.get("bock_by"),
+        bock_reason=post.get("bock_reason"),
     )
+
+
+BOCK_MARKS = (("0", "none"), ("1", "Bock"), ("2", "Doppelbock"), ("3", "Triplebock"))
+"""The bock mark's taps: the rounds declared with the deal."""
+
+
+def bock_mark(fields: DealFields, recorder: str) -> BockMark | None:
+    """The bock marked with the deal (declared by the player chosen, else by who records it), or
+    None; the library says how many rounds may be declared and who may declare them."""
+    rounds = _number(fields.bock, "bock rounds")
+    if rounds == 0:
+        return None
+    return BockMark(rounds, fields.bock_by or recorder, fields.bock_reason)
 
 
 VALUE_ENTRY = "value"

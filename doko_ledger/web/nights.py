@@ -359,6 +359,8 @@ def _deal_page(
         "game_types": [g.value for g in (page.game_types if correcting is None else page.correction_game_types)],
         "calls": forms.CALLS,
         "value_chips": forms.VALUE_CHIPS,
+        "bock_marks": forms.BOCK_MARKS,
+        "table": table.seating,
         "specials": list(SpecialKind),
         "correcting": correcting,
         "old": None if correcting is None else score_view(ledger.book_of(DOPPELKOPF).score(correcting)),
@@ -416,16 +418,18 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
         version, deal, request_id = _version(post), forms.deal_number(post), forms.posted_request_id(post)
         try:
             summary = None if fields.misdeal else forms.summary_of(fields)
+            bock = forms.bock_mark(fields, post.by)
             if action != "record":  # the same decision, not appended
-                prepared = card_nights(ledger).prepare(sid, summary, misdeal=fields.misdeal, deal=deal)
+                prepared = card_nights(ledger).prepare(sid, summary, misdeal=fields.misdeal, deal=deal, bock=bock)
                 preview = {
                     "score": None if prepared.score is None else score_view(prepared.score),
                     "next": prepared.night.schedule().next,
                     "game_id": prepared.game_id,
+                    "bock_mark": prepared.bock,
                 }
                 return _deal_page(request, ledger, sid, fields, version=version, preview=preview)
             prepared = card_nights(ledger).prepare(
-                sid, summary, misdeal=fields.misdeal, deal=deal, version=version, request_id=request_id
+                sid, summary, misdeal=fields.misdeal, deal=deal, version=version, request_id=request_id, bock=bock
             )
             card_nights(ledger).commit(prepared, by=post.by, at=now())
             ledger.refresh()

@@ -23,6 +23,7 @@ from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
 from doko_ledger.doppelkopf.nights.changes import (
     NightChange,
     change_in_words,
+    change_row,
     make_change,
     require_version,
     take_back_change,
@@ -30,6 +31,7 @@ from doko_ledger.doppelkopf.nights.changes import (
 )
 from doko_ledger.doppelkopf.nights.decide import ChangeRules, DeclareBock, JoinTable, LeaveTable, StartNight
 from doko_ledger.doppelkopf.nights.events import (
+    BockDeclared,
     ChangeTakenBack,
     DealAdded,
     DealCorrected,
@@ -50,7 +52,8 @@ from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.numbers import counted
+from doko_ledger.names import find_player
+from doko_ledger.numbers import counted, shortened
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import SESSION_PREFIX, game_stream
 
@@ -91,6 +94,29 @@ class PreparedDeal:
     """The deal's number in the night."""
     repeated: bool = False
     """A write sent again: the deal its first sending recorded, nothing written now."""
+    bock: str | None = None
+    """The bock marked with the deal, in words ("bock declared by Anna (marked with the deal): 2
+    rounds with deal 5"), appended with it; None without a mark."""
+
+
+@dataclass(frozen=True, slots=True)
+class BockMark:
+    """Bock marked with the deal being recorded (the bock button's taps: Bock, Doppelbock,
+    Triplebock = 1 to 3 rounds), declared by `by` for `reason` ("": "marked with the deal")."""
+
+    rounds: int
+    by: str
+    reason: str = ""
+
+    def command(self, state: NightState, game_id: str, number: int, request_id: str | None) -> DeclareBock:
+        """The declaration that comes with deal `number` (it goes when that deal is taken back);
+        who marks it is one of the players at the table."""
+        by = find_player(self.by, state.players)
+        if by is None:
+            raise IllegalMove(
+                f"who declares bock: {shortened(self.by, 40)!r} is not at the table ({', '.join(state.players)})"
+            )
+        return DeclareBock(by, self.reason or "marked with the deal", self.rounds, game_id, request_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,10 +363,12 @@ class CardNights:
         deal: int | None = None,
         version: int | None = None,
         request_id: str | None = None,
+        bock: BockMark | None = None,
     ) -> PreparedDeal:
         """Decide the next deal from its facts (or a misdeal) without writing anything, with its
-        score in its bock round; `commit` appends it. With `deal`, only if that is the next
-        deal's number (`DealAlreadyRecorded` once it is recorded, whatever the version); with
+        score in its bock round; `commit` appends it, with the bock marked with it (`bock`, decided
+        as `declare_bock` decides it, with the deal's request id) in the same write. With `deal`,
+        only if that is the next deal's number (`DealAlreadyRecorded` once it is recorded, whatever the version); with
         `version`, only if the night is still at that version (else `ConcurrencyError`). With
         `request_id`, a write sent again gives the deal its first sending recorded
         (`repeated`, which `commit` writes nothing for), whatever was recorded since."""
@@ -357,7 +385,12 @@ class CardNights:
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record, request_id=request_id)  # the write's id, kept with the deal it added
         score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
-        return PreparedDeal(night, record.id, game, score, number)
+        marked = None
+        if bock is not None:
+            night.change(bock.command(night.state, record.id, number, request_id))
+            row = change_row(night, len(night.history))
+            marked = row.text if row is not None else None
+        return PreparedDeal(night, record.id, game, score, number, bock=marked)
 
     def expect_next(self, session_id: str, deal: int) -> None:
         """Refuse a deal number that is not the night's next deal: `DealAlreadyRecorded` for a
@@ -792,12 +825,9 @@ class CardNights:
         """The deal that a write with this request id recorded (in force or not), with its
         score as it stands now, or None when no deal carries that id: one read of the night's
         stream to look."""
+        recorded = self.changes_since(session_id, 0)
         game_id = next(
-            (
-                r.event.game_id
-                for r in self.changes_since(session_id, 0)
-                if isinstance(r.event, DealAdded) and r.event.request_id == request_id
-            ),
+            (r.event.game_id for r in recorded if isinstance(r.event, DealAdded) and r.event.request_id == request_id),
             None,
         )
         if game_id is None:
@@ -806,7 +836,17 @@ class CardNights:
         game = night.games[game_id]
         place = night.places().get(game_id)
         number = place.number if place is not None else len(night.state.deals)
-        return PreparedDeal(night, game_id, game, _score_or_none(game, place), number, repeated=True)
+        marked = next(
+            (
+                row.text
+                for r in recorded
+                if isinstance(r.event, BockDeclared)
+                and r.event.game_id == game_id
+                and (row := change_row(night, r.envelope.version)) is not None
+            ),
+            None,
+        )  # the bock marked with it, while in force
+        return PreparedDeal(night, game_id, game, _score_or_none(game, place), number, repeated=True, bock=marked)
 
     def recorded_deal(self, session_id: str, deal: int) -> RecordedDeal:
         """Deal `deal` of the night as recorded: its game, who recorded it, and its score."""
