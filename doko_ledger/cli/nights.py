@@ -148,7 +148,9 @@ def bock(
     declared_by: Annotated[
         str | None,
         typer.Option(
-            "--by", help="Who declares it (default $DOKO_USER or your login); also who records.", show_default=False
+            "--by",
+            help="Who declares it, a player at the table (default $DOKO_USER or your login); also who records.",
+            show_default=False,
         ),
     ] = None,
     reason: Annotated[str, typer.Option("--reason", help="Why, e.g. Hochzeit.")] = "",

@@ -52,8 +52,7 @@ from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.names import find_player
-from doko_ledger.numbers import counted, shortened
+from doko_ledger.numbers import counted
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import SESSION_PREFIX, game_stream
 
@@ -108,15 +107,9 @@ class BockMark:
     by: str
     reason: str = ""
 
-    def command(self, state: NightState, game_id: str, number: int, request_id: str | None) -> DeclareBock:
-        """The declaration that comes with deal `number` (it goes when that deal is taken back);
-        who marks it is one of the players at the table."""
-        by = find_player(self.by, state.players)
-        if by is None:
-            raise IllegalMove(
-                f"who declares bock: {shortened(self.by, 40)!r} is not at the table ({', '.join(state.players)})"
-            )
-        return DeclareBock(by, self.reason or "marked with the deal", self.rounds, game_id, request_id)
+    def command(self, game_id: str, request_id: str | None) -> DeclareBock:
+        """The declaration that comes with the deal `game_id` (it goes when that deal is taken back)."""
+        return DeclareBock(self.by, self.reason or "marked with the deal", self.rounds, game_id, request_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +380,7 @@ class CardNights:
         score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
         marked = None
         if bock is not None:
-            night.change(bock.command(night.state, record.id, number, request_id))
+            night.change(bock.command(record.id, request_id))
             row = change_row(night, len(night.history))
             marked = row.text if row is not None else None
         return PreparedDeal(night, record.id, game, score, number, bock=marked)

@@ -256,7 +256,10 @@ def _declare(state: NightState, command: DeclareBock, schedule: Schedule) -> Boc
     problem = name_problem(by)
     if problem:
         raise IllegalMove(f"who declares bock: {shortened(by, 40)!r} {problem}")
-    by = find_player(by, state.everyone) or by
+    seated = find_player(by, state.players)
+    if seated is None:
+        raise IllegalMove(f"who declares bock: {shortened(by, 40)!r} is not at the table ({', '.join(state.players)})")
+    by = seated
     reason = normalized(command.reason)
     problem = name_problem(reason) if reason else None
     if problem:
