@@ -62,7 +62,9 @@ def test_a_player_joins_and_another_leaves_from_the_next_deal(cli: Cli) -> None:
         (("session", "rules", "--rules", "standard"), 1, "these are the rules in force already"),
         (("bock", "--rounds", "4"), 1, "bock is declared for 1 to 3 rounds at once, not 4"),
         (("bock", "--with-deal", "2"), 1, "card night 'n' has no deal 2: it has 1 deal"),
-        (("bock", "--reason", "a\tb"), 1, "the reason"),
+        (("bock", "--by", "Anna", "--reason", "a\tb"), 1, "the reason"),
+        (("bock", "--by", "Zoe"), 1, "who declares bock: 'Zoe' is not at the table (Anna, Ben, Clara, Dirk)"),
+        (("bock",), 1, "who declares bock: 'tester' is not at the table"),  # the recorder keeps the score
     ],
 )
 def test_a_refused_change_says_why_in_one_line_and_writes_nothing(
