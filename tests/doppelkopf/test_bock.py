@@ -241,8 +241,8 @@ def test_the_causes_put_the_rounds_in_force_first() -> None:
         (1, ("tie",), 3, True),
         (2, ("lost_solo",), 4, False),
     ]
-    bock.change(dataclasses.replace(bock.rules, bock_overlap="stack"), 4)  # now both run at once
-    assert [c.in_force for c in bock.causes()] == [True, True] and bock.deals_left == 4
+    bock.change(dataclasses.replace(bock.rules, bock_overlap="stack"), 4)  # the queued round still waits its turn
+    assert [c.in_force for c in bock.causes()] == [True, False] and bock.deals_left == 7
 
 
 def test_a_round_keeps_the_length_it_started_with() -> None:
@@ -469,3 +469,15 @@ def test_a_deals_rounds_say_how_many_and_how_long(overlap: str, expected: list[t
     bock = BockRounds(rules("tie", "heart_trick", bock_overlap=overlap), 4)
     bock.play(1, True, ("tie", "heart_trick"))
     assert [(c.in_force, c.rounds, c.deals_left) for c in bock.causes()] == expected
+
+
+def test_rounds_queued_before_the_table_changes_to_stacking_wait_their_turn() -> None:
+    bock = BockRounds(rules("tie", "lost_solo"), 4)
+    bock.play(1, True, ("tie", "lost_solo"))  # two rounds, one after the other
+    bock.change(rules("tie", "lost_solo", bock_overlap="stack"), 4)
+    second = bock.play(2, True, ("tie",))  # in the first round; its tie starts a round at once
+    assert second.bock is not None and second.bock.multiplier == 2
+    assert bock.deals_left == 7  # the first round's 3 beside the new one, then the second round's 4
+    played = [bock.play(n, True, ()).bock for n in range(3, 11)]
+    assert [1 if b is None else b.multiplier for b in played] == [4, 4, 4, 4, 2, 2, 2, 1]
+    assert bock.deals_left == 0

@@ -10,7 +10,7 @@ started with it.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from doko_ledger.doppelkopf.rules.announcements import Party
@@ -204,10 +204,12 @@ def _words(sources: Sequence[_Source]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Round:
-    """A bock round: the bock deals left, and what started it (then what extended it)."""
+    """A bock round: the bock deals left, what started it (then what extended it), and whether
+    it runs at once with the others (started under `stack`) or waits for the rounds before it."""
 
     left: int
     sources: tuple[_Source, ...]
+    at_once: bool = False
 
     @property
     def cause(self) -> str:
@@ -243,6 +245,19 @@ class BockDeal:
         return "" if self.bock is None else self.bock.cause
 
 
+def _running(rounds: Sequence[_Round]) -> list[int]:
+    """Which rounds are in force: the first, and every round started under `stack` (a round
+    queued before the table changed to stacking still waits its turn)."""
+    return [i for i, r in enumerate(rounds) if i == 0 or r.at_once]
+
+
+def _spent(rounds: Sequence[_Round]) -> list[_Round]:
+    """The rounds after a bock deal: each round in force has one deal fewer; those used up go."""
+    running = _running(rounds)
+    spent = [replace(r, left=r.left - 1) if i in running else r for i, r in enumerate(rounds)]
+    return [r for r in spent if r.left > 0]
+
+
 class BockRounds:
     """The bock rounds of a night, played deal by deal (docs/rules.md §9).
 
@@ -274,12 +289,8 @@ class BockRounds:
         self.rules = rules
         self.table_size = table_size
 
-    @property
-    def _stacked(self) -> bool:
-        return self.rules.bock_overlap == "stack"
-
     def _in_force(self) -> list[_Round]:
-        return list(self._rounds) if self._stacked else self._rounds[:1]
+        return [self._rounds[i] for i in _running(self._rounds)]
 
     @property
     def next_bock(self) -> Bock | None:
@@ -300,18 +311,20 @@ class BockRounds:
 
     @property
     def deals_left(self) -> int:
-        """The bock deals still to come: with `stack`, the longest round's; else every round's."""
-        lefts = [r.left for r in self._rounds]
-        return max(lefts, default=0) if self._stacked else sum(lefts)
+        """The bock deals still to come: the rounds that wait their turn one after another, the
+        rounds at once beside them (with `stack`, the longest round's; with `queue`, every round's)."""
+        rounds, deals = list(self._rounds), 0
+        while rounds:
+            deals += 1
+            rounds = _spent(rounds)
+        return deals
 
     def play(self, number: int, scored: bool, triggers: Sequence[str]) -> BockDeal:
         """Play deal `number`: `scored` says it was played out (not thrown in), `triggers` what
         it set off (`deal_triggers`; none for a deal not scored)."""
         bock = self.next_bock if scored else None
         if bock is not None:
-            used = len(self._in_force())
-            spent = [_Round(r.left - 1, r.sources) for r in self._rounds[:used]]
-            self._rounds[:used] = [r for r in spent if r.left > 0]
+            self._rounds = _spent(self._rounds)
         during = bock is not None or bool(self._rounds)
         self._last = (number, bock is not None)
         sources = [_Source(number, t, self.table_size) for t in triggers if t in self.rules.bock_triggers]
@@ -329,7 +342,7 @@ class BockRounds:
             return ()
         overlap = self.rules.bock_overlap
         if overlap in ("queue", "stack"):
-            self._rounds += [_Round(s.size, (s,)) for s in sources]
+            self._rounds += [_Round(s.size, (s,), overlap == "stack") for s in sources]
             return tuple(s.trigger for s in sources)
         if overlap == "ignore":
             if during:
@@ -338,7 +351,7 @@ class BockRounds:
             return (sources[0].trigger,)
         # extend: the first source starts the round (unless one runs), the others extend it
         first = self._rounds[0] if self._rounds else _Round(0, ())
-        grown = _Round(first.left + sum(s.size for s in sources), (*first.sources, *sources))
+        grown = _Round(first.left + sum(s.size for s in sources), (*first.sources, *sources), first.at_once)
         self._rounds[:1] = [grown]
         return tuple(s.trigger for s in sources)
 
@@ -348,9 +361,10 @@ class BockRounds:
         An extended round's deals are the extensions' first: the round is used up from the
         start, so what its first source gave goes first."""
         out: list[BockCause] = []
-        in_force = len(self._in_force())
+        running = _running(self._rounds)
+        in_force = len(running)
         for index, round_ in enumerate(self._rounds):
-            force = index < in_force
+            force = index in running
             for source, left in round_.lefts():
                 last = out[-1] if out else None
                 if last is not None and (last.deal, last.declared_by, last.reason, last.in_force) == (

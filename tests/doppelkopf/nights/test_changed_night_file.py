@@ -42,7 +42,7 @@ first_dealer: Anna
 rules: {preset: standard, bock_triggers: [tie]}
 rules_name: kitchen
 rate: '0.05'
-deals:  # totals: Anna +107, Ben -1, Clara +61, Dirk +161, Erik +8
+deals:  # totals: Anna +55, Ben -1, Clara +29, Dirk +81, Erik +4
   - {game: normal, re: [Anna, Ben], re_points: 150}  # 1: Anna deals, Anna +1 Ben +1 Clara -1 Dirk -1
   - {joins: Erik, after: Anna}  # Erik joins after Anna, from deal 2
   - {game: normal, re: [Ben, Clara], re_points: 120}"""
@@ -53,14 +53,14 @@ deals:  # totals: Anna +107, Ben -1, Clara +61, Dirk +161, Erik +8
     f"  - {{rules: {LATE_RULES}, rules_name: late}}"
     "  # the rules change to late: bock_triggers [tie, lost_solo], bock_overlap stack, counting winners_only,"
     " from deal 3\n"
-    "  - {game: normal, re: [Clara, Dirk], re_points: 120}  # 3: Ben deals and sits out, bock ×4, starts a bock"
-    " round, Clara -8 Dirk -8 Anna +8 Erik +8, counted winners_only: Clara +0 Dirk +0 Anna +8 Erik +8\n"
+    "  - {game: normal, re: [Clara, Dirk], re_points: 120}  # 3: Ben deals and sits out, bock ×2, starts a bock"
+    " round, Clara -4 Dirk -4 Anna +4 Erik +4, counted winners_only: Clara +0 Dirk +0 Anna +4 Erik +4\n"
     "  - {bock: {by: Ben, rounds: 2}}  # bock declared by Ben: 2 rounds, from deal 4\n"
-    "  - {winners: [Dirk, Anna], value: 3}  # 4: Clara deals and sits out, bock ×32, Dirk +96 Anna +96 Erik -96"
-    " Ben -96, counted winners_only: Dirk +96 Anna +96 Erik +0 Ben +0\n"
+    "  - {winners: [Dirk, Anna], value: 3}  # 4: Clara deals and sits out, bock ×16, Dirk +48 Anna +48 Erik -48"
+    " Ben -48, counted winners_only: Dirk +48 Anna +48 Erik +0 Ben +0\n"
     "  - {leaves: Ben}  # Ben leaves, from deal 5\n"
-    "  - {game: normal, re: [Anna, Erik], re_points: 100}  # 5: Dirk deals, bock ×32, Anna -64 Erik -64 Clara +64"
-    " Dirk +64, counted winners_only: Anna +0 Erik +0 Clara +64 Dirk +64\n"
+    "  - {game: normal, re: [Anna, Erik], re_points: 100}  # 5: Dirk deals, bock ×16, Anna -32 Erik -32 Clara +32"
+    " Dirk +32, counted winners_only: Anna +0 Erik +0 Clara +32 Dirk +32\n"
     "closed: true\n"
 )
 
@@ -118,7 +118,7 @@ def test_loading_replays_the_changes_through_the_recorder() -> None:
     ]
     totals = {s.player: s.total for s in standings(state, schedule).table}
     assert totals == {p: sum(r.sheet.get(p, 0) for r in schedule.rows) for p in state.everyone}
-    assert totals == {"Anna": 107, "Ben": -1, "Clara": 61, "Dirk": 161, "Erik": 8}
+    assert totals == {"Anna": 55, "Ben": -1, "Clara": 29, "Dirk": 81, "Erik": 4}
 
 
 def test_from_night_writes_the_changes_in_force_where_they_were_made() -> None:
