@@ -125,7 +125,7 @@ def session_rules(
     from doko_ledger.cli.rules import rules_called
     from doko_ledger.doppelkopf.files.quick_entry import EntryError
     from doko_ledger.doppelkopf.house_rules import NamedRules
-    from doko_ledger.doppelkopf.rules.options import parse_setting, rules_with
+    from doko_ledger.doppelkopf.rules.options import parse_setting
     from doko_ledger.ledger import Ledger
 
     if rules is None and not settings:
@@ -135,9 +135,8 @@ def session_rules(
         nights = card_nights(ledger)
         sid = nights.resolve(session)
         base = NamedRules(nights.state(sid).rules) if rules is None else rules_called(ctx, rules, ledger)
-        changed = rules_with(base.rules, typed)
-        name = base.name if changed == base.rules else None
-        done = nights.change_rules(sid, changed, name=name, by=recorder(by), at=now())
+        changed = base.changed(typed)
+        done = nights.change_rules(sid, changed.rules, name=changed.name, by=recorder(by), at=now())
         ledger.refresh()
     out().print(done.words, markup=False, highlight=False, soft_wrap=True)
 

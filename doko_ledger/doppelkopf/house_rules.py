@@ -6,11 +6,13 @@ that name the next time (`--rules kitchen`, the start form). Each set is its own
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from doko_ledger.doppelkopf import events as _game_events  # noqa: F401 (the codec of a RuleSet)
+from doko_ledger.doppelkopf.rules.options import rules_with
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
 from doko_ledger.events.codec import Event, event
 
@@ -59,6 +61,12 @@ class NamedRules:
 
     rules: RuleSet
     name: str | None = None
+
+    def changed(self, typed: Mapping[str, str]) -> NamedRules:
+        """These rules with the options typed as text changed (`rules_with`); the saved set's
+        name is kept only if no option differs from it."""
+        rules = rules_with(self.rules, typed)
+        return NamedRules(rules, self.name if rules == self.rules else None)
 
 
 def checked_name(name: str) -> str:

@@ -24,7 +24,6 @@ from doko_ledger.doppelkopf.rules.options import (
     RuleOption,
     changes_text,
     grouped,
-    rules_with,
 )
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
@@ -301,8 +300,7 @@ def rules_of(post: Posted, base: NamedRules) -> NamedRules:
     typed = posted_options(post)
     if typed is None:
         return base
-    rules = rules_with(base.rules, typed)
-    return NamedRules(rules, base.name if rules == base.rules else None)
+    return base.changed(typed)
 
 
 def option_groups(rules: RuleSet) -> list[dict[str, Any]]:
