@@ -280,8 +280,9 @@ def _ask_value(playing: Sequence[str], checks: NextDealChecks | None, console: C
     value = _until_accepted(
         lambda: AskNumber.ask("the deal's value before bock", console=console), lambda v: entry(winners, v)
     )
-    lone = len(quick_entry.names(winners, "winners")) in (1, len(playing) - 1)
-    solo = lone and AskYesNo.ask("was it a solo (the one winner or the one loser played it)", console=console)
+    solo = entry(winners, value).alone and AskYesNo.ask(
+        "was it a solo (the one winner or the one loser played it)", console=console
+    )
     return entry(winners, value, solo)
 
 

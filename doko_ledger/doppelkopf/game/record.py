@@ -126,6 +126,11 @@ class ValueRecord:
     def named(self) -> tuple[str, ...]:
         return (*self.winners, *self.losers)
 
+    @property
+    def alone(self) -> bool:
+        """One of the four playing won or lost alone: only then may the deal be a solo."""
+        return len(self.winners or self.losers) in (1, SEATS - 1)
+
 
 DealEntry = SummaryRecord | ValueRecord
 """A deal as the table writes it down: by its facts, or by its value only."""
