@@ -277,6 +277,10 @@ def test_two_phones_record_at_once(served: tuple[str, Path], phone: Browser) -> 
         other.screenshot(ARTIFACTS / "web-conflict.png")
         assert len(cli_json(db, "standings", "--session", "two-phones")["deals"]) == 2
         tap(other, "#use-my-facts")  # his facts fill the form for deal 3, not recorded
+        deadline = time.monotonic() + 15.0  # the page that says what Ben recorded has a form too: wait for the next
+        while other.count("#stale"):
+            assert time.monotonic() < deadline, "the form with his facts did not come"
+            time.sleep(0.1)
         wait_for(other, "#deal-form")
         assert values(other, "#re-points") == ["150"] and other.text("h1") == "Deal 3"
         assert len(cli_json(db, "standings", "--session", "two-phones")["deals"]) == 2
