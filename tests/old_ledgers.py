@@ -23,7 +23,8 @@ def read_models(path: Path) -> dict[str, Table]:
         names = [
             name
             for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            if name not in {"events", "ledger", "projection_positions"} and not name.startswith("sqlite_")
+            if name not in {"events", "ledger", "projection_positions", "night_folds"}
+            and not name.startswith("sqlite_")
         ]
         out = {}
         for name in names:

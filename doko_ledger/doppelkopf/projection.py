@@ -29,7 +29,9 @@ game's streams under `game/` (Dou Dizhu) are left to that game's projection.
 
 from __future__ import annotations
 
+import itertools
 import json
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -40,7 +42,8 @@ from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, tru
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.game.undo import in_force
 from doko_ledger.doppelkopf.game_list import LISTED
-from doko_ledger.doppelkopf.nights.events import SessionStarted
+from doko_ledger.doppelkopf.nights.events import ChangeTakenBack, DealAdded, DealCorrected, DealVoided, SessionStarted
+from doko_ledger.doppelkopf.nights.kept import KeptNight, KeptNights
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.revelations import Revelation, fold_revealing
@@ -48,7 +51,7 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.value import VALUE_ONLY
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.projections import runner
-from doko_ledger.store.base import StreamEvents, stream_events
+from doko_ledger.store.base import StreamEvents, stream_events, stream_events_after, streams_events
 from doko_ledger.store.database import Database
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
@@ -178,6 +181,9 @@ class GamesProjection:
                 player2 TEXT NOT NULL, seat2 BIGINT NOT NULL, player3 TEXT NOT NULL, seat3 BIGINT NOT NULL,
                 multiplier BIGINT NOT NULL, bock TEXT, bock_extra BIGINT NOT NULL
             );
+            CREATE TABLE IF NOT EXISTS night_folds (
+                stream TEXT PRIMARY KEY, version BIGINT NOT NULL, token TEXT NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS score_lines (
                 game_id TEXT NOT NULL, number BIGINT NOT NULL, item TEXT NOT NULL, party TEXT,
                 points BIGINT NOT NULL, factor BIGINT NOT NULL, special BIGINT NOT NULL, cause TEXT NOT NULL,
@@ -188,7 +194,7 @@ class GamesProjection:
         db.execute(LISTED.index)  # `#N` and `doko games` read through it
 
     def drop(self, db: Database) -> None:
-        db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in TABLES))
+        db.executescript("".join(f"DROP TABLE IF EXISTS {table};" for table in (*TABLES, "night_folds")))
 
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
         rows: dict[str, list[Row]] = {table: [] for table in TABLES}
@@ -201,13 +207,37 @@ class GamesProjection:
                     games.pop(folded, None)
         for stream in games.values():
             _add_rows(rows, stream)
-        if not rows["games"]:
-            return
-        _delete_stale(db, [row[0] for row in rows["games"]])
-        for table in TABLES:
-            if rows[table]:
-                # plain executemany of tuples: projection rows are many and uniform
-                db.executemany(_INSERT[table], rows[table])
+        _replace(db, rows)
+
+    def write_changes(self, db: Database, streams: Sequence[str], after_position: int) -> None:
+        """The rows of the games these streams changed. A card night that only grew (deals
+        added, changes made: nothing taken back or corrected) is caught up from the fold this
+        process kept of it: only its new and changed games are folded, with their places, however
+        long the night; otherwise all of the night's games are folded again (`write`)."""
+        rows: dict[str, list[Row]] = {table: [] for table in TABLES}
+        changed = {s for s in streams if s.startswith(GAME_PREFIX)}
+        done: set[str] = set()
+        for session in sorted({*(s for s in streams if s.startswith(SESSION_PREFIX)), *_nights_of(db, [*changed])}):
+            folded = _night_grown(rows, db, session, changed)
+            if folded is None:
+                night = stream_events(db, session)
+                folded = [] if night is None or not _is_night(night) else _add_night_rows(rows, db, night, {})
+            done.update(folded)
+        for stream in streams_events(db, sorted(changed - done)):
+            if is_doppelkopf(stream.events):
+                _add_rows(rows, stream)
+        _replace(db, rows)
+
+
+def _replace(db: Database, rows: dict[str, list[Row]]) -> None:
+    """Replace the rows of the games in `rows` (every table's rows of a game go together)."""
+    if not rows["games"]:
+        return
+    _delete_stale(db, [row[0] for row in rows["games"]])
+    for table in TABLES:
+        if rows[table]:
+            # plain executemany of tuples: projection rows are many and uniform
+            db.executemany(_INSERT[table], rows[table])
 
 
 def _older(db: Database) -> bool:
@@ -246,18 +276,72 @@ def _nights_of(db: Database, streams: list[str]) -> set[str]:
 def _add_night_rows(
     rows: dict[str, list[Row]], db: Database, night: StreamEvents, batch: dict[str, StreamEvents]
 ) -> list[str]:
-    """Every game of a card night folded with its place in the night; returns their streams."""
-    named = Night.load(night.events, {}).state
-    streams: dict[str, StreamEvents] = {}
-    for game_id in (*named.deals, *named.voided, *named.replaced):
-        stream = batch.get(game_stream(game_id)) or stream_events(db, game_stream(game_id))
-        if stream is not None and is_doppelkopf(stream.events):
-            streams[game_id] = stream
-    loaded = Night.load(night.events, {g: s.events for g, s in streams.items()})
+    """Every game of a card night folded with its place in the night; returns their streams.
+    The night's fold is kept (`_keep_fold`) for the next catch-up."""
+    loaded = Night.load(night.events, {})
+    state = loaded.state
+    wanted = [game_stream(g) for g in (*state.deals, *state.voided, *state.replaced)]
+    read = {s.stream: s for s in streams_events(db, [w for w in wanted if w not in batch])}
+    streams = {
+        w[len(GAME_PREFIX) :]: stream
+        for w in wanted
+        if (stream := batch.get(w) or read.get(w)) is not None and is_doppelkopf(stream.events)
+    }
+    loaded.catch_up([], {g: s.events for g, s in streams.items()})
     places = loaded.places()
     for game_id, stream in streams.items():
         _add_rows(rows, stream, places.get(game_id))
+    _keep_fold(db, night.stream, loaded)
     return [s.stream for s in streams.values()]
+
+
+_RESHAPING = (DealVoided, DealCorrected, ChangeTakenBack)
+"""Session events after which a night's games are all folded again: a deal taken back or
+corrected, a change taken back, can move the places (the bock rounds) of the deals after it."""
+
+FOLDS = KeptNights(size=16)
+"""The nights whose read models this process wrote last, each as folded then, by the token
+the read models keep with the night (`night_folds`)."""
+_PROCESS = uuid.uuid4().hex
+_TOKENS = itertools.count(1)
+
+
+def _keep_fold(db: Database, stream: str, night: Night) -> None:
+    """Keep `night` (as its read models were just written from it) for the next catch-up, and
+    note in the read models, under a token no other fold has, the version it was folded at: a
+    catch-up finds it there only while the read models are as this process wrote them."""
+    token = f"{_PROCESS}-{next(_TOKENS)}"
+    FOLDS.put(token, KeptNight(night, (len(night.history), token)))
+    db.execute("DELETE FROM night_folds WHERE stream = ?", [stream])
+    db.execute("INSERT INTO night_folds (stream, version, token) VALUES (?, ?, ?)", [stream, len(night.history), token])
+
+
+def _night_grown(rows: dict[str, list[Row]], db: Database, session: str, changed: set[str]) -> list[str] | None:
+    """The rows of a card night's new and changed games, caught up from the fold kept of it
+    (its session's new events read alone); returns their streams, or None when the night has
+    no fold kept here or did more than grow (`write_changes`)."""
+    found = db.execute("SELECT version, token FROM night_folds WHERE stream = ?", [session]).fetchone()
+    kept = None if found is None else FOLDS.get(found[1])
+    if kept is None or kept.at != (int(found[0]), found[1]):
+        return None
+    further = stream_events_after(db, session, kept.at[0])
+    if any(isinstance(e, _RESHAPING) for e in further):
+        return None
+    night = kept.fork()
+    last = night.state.deals[-1] if night.state.deals else None
+    night.catch_up(further, {})
+    ids = [e.game_id for e in further if isinstance(e, DealAdded)]
+    ids += [g for s in sorted(changed) if (g := s[len(GAME_PREFIX) :]) in night.games and g not in ids]
+    streams = [s for s in streams_events(db, [game_stream(g) for g in ids]) if is_doppelkopf(s.events)]
+    before = {g: night.outcome(g) for g in ids if g in night.games and g != last}
+    night.catch_up([], {s.stream[len(GAME_PREFIX) :]: s.events for s in streams})
+    if any(night.outcome(g) != outcome for g, outcome in before.items()):
+        return None  # a game before the last changed its outcome: the places after it may move
+    places = night.places()
+    for stream in streams:
+        _add_rows(rows, stream, places.get(stream.stream[len(GAME_PREFIX) :]))
+    _keep_fold(db, session, night)
+    return [s.stream for s in streams]
 
 
 def _add_rows(rows: dict[str, list[Row]], stream: StreamEvents, place: DealPlace | None = None) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from doko_ledger.store.base import EventStore, StreamEvents
 from doko_ledger.store.database import Database
@@ -45,6 +45,16 @@ class Projection(Protocol):
 
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
         """Replace the rows of these streams (each a whole stream, in version order)."""
+
+
+@runtime_checkable
+class ChangesProjection(Projection, Protocol):
+    """A projection that catches up from the names of the streams that changed since a
+    position, reading what it needs of them itself (a stream's new events only, where it
+    keeps what the older ones gave)."""
+
+    def write_changes(self, db: Database, streams: Sequence[str], after_position: int) -> None:
+        """Replace the rows that the events of these streams after `after_position` change."""
 
 
 def _first_events(projection: Projection) -> tuple[str, ...] | None:
@@ -120,7 +130,13 @@ def catch_up(store: EventStore, projection: Projection) -> int:
         s for found in _streams_of(store, projection, lambda p: store.changed_streams(p, start, end)) for s in found
     ]
     with _fewer_collections():
-        _write_batches(store, projection, changed, lambda: store.transaction(derived=True))
+        if isinstance(projection, ChangesProjection):
+            for i in range(0, len(changed), BATCH):
+                with store.transaction(derived=True):
+                    _ensure(store.db, projection)
+                    projection.write_changes(store.db, changed[i : i + BATCH], start)
+        else:
+            _write_batches(store, projection, changed, lambda: store.transaction(derived=True))
     with store.transaction(derived=True):
         _ensure(store.db, projection)
         _move_position(store.db, projection, start, end)

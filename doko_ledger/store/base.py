@@ -431,6 +431,12 @@ class EventStore:
         row = self.db.execute("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1").fetchone()
         return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
+    def newest(self) -> tuple[int, str]:
+        """The newest event's position and hash ((0, the genesis hash) for an empty log): one
+        look-up that tells whether the log has changed since, and (the hash covering every
+        event before it) that it is the same log."""
+        return self._last()
+
     def head(self) -> Head:
         """The log's head: the newest event's hash, which covers every event before it."""
         position, digest = self._last()
@@ -496,8 +502,11 @@ class EventStore:
         )
         return [r[0] for r in rows]
 
-    def read_stream(self, stream: str) -> list[Recorded]:
-        rows = self.db.execute(f"SELECT {COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream])
+    def read_stream(self, stream: str, after_version: int = 0) -> list[Recorded]:
+        """A stream's events (those after `after_version`), in order."""
+        rows = self.db.execute(
+            f"SELECT {COLUMNS} FROM events WHERE stream = ? AND version > ? ORDER BY version", [stream, after_version]
+        )
         return [_recorded(r) for r in rows]
 
     def read_all(self, after_position: int = 0) -> Iterator[Recorded]:
@@ -505,6 +514,14 @@ class EventStore:
         rows = self.db.stream(f"SELECT {COLUMNS} FROM events WHERE position > ? ORDER BY position", [after_position])
         for row in rows:
             yield _recorded(row)
+
+    def read_after(self, position: int, limit: int) -> list[Recorded]:
+        """At most `limit` events after a global position, in global order (what a fold kept
+        since `position` has to catch up with)."""
+        rows = self.db.execute(
+            f"SELECT {COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?", [position, limit]
+        )
+        return [_recorded(r) for r in rows]
 
     def iter_stream_events(
         self, prefix: str = "", up_to_position: int | None = None, first_events: Sequence[str] | None = None
@@ -525,12 +542,8 @@ class EventStore:
         return _grouped(rows)
 
     def read_streams_events(self, streams: Sequence[str]) -> Iterator[StreamEvents]:
-        """Several streams' decoded events (in stream-name order), read in one query."""
-        rows = self.db.execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream IN ({_marks(streams)}) ORDER BY stream, version",
-            list(streams),
-        )
-        return _grouped(rows.fetchall())
+        """Several streams' decoded events (in stream-name order), a query per 500 streams."""
+        return iter(streams_events(self.db, streams))
 
     def read_stream_events(self, stream: str) -> StreamEvents | None:
         """One stream's decoded events, or None for a stream with none."""
@@ -606,6 +619,29 @@ def stream_events(db: Database, stream: str) -> StreamEvents | None:
     (`EventStore.read_stream_events`, for a read model that reads a further stream as it folds)."""
     rows = db.execute(f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream = ? ORDER BY version", [stream])
     return next(_grouped(rows), None)
+
+
+def streams_events(db: Database, streams: Sequence[str]) -> list[StreamEvents]:
+    """Several streams' decoded events read on a ledger's database, in stream-name order (a
+    query per 500 streams; streams with no events are left out)."""
+    found: list[StreamEvents] = []
+    for i in range(0, len(streams), 500):
+        chunk = list(streams[i : i + 500])
+        rows = db.execute(
+            f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream IN ({_marks(chunk)}) ORDER BY stream, version", chunk
+        )
+        found.extend(_grouped(rows.fetchall()))
+    return found
+
+
+def stream_events_after(db: Database, stream: str, version: int) -> list[Any]:
+    """A stream's decoded events after `version`, in order (what a read model kept at that
+    version has still to fold)."""
+    rows = db.execute(
+        "SELECT type, schema_version, payload FROM events WHERE stream = ? AND version > ? ORDER BY version",
+        [stream, version],
+    )
+    return [decode_event(kind, schema_version, payload) for kind, schema_version, payload in rows]
 
 
 def _grouped(rows: Iterable[Sequence[Any]]) -> Iterator[StreamEvents]:

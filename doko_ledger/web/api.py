@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
 from doko_ledger.doppelkopf.book import card_nights, house_rules
@@ -32,7 +32,7 @@ from doko_ledger.doppelkopf.views import (
 from doko_ledger.games import DOPPELKOPF, Game
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
-from doko_ledger.web.common import ApiWriter, now, open_ledger, render, writer_named
+from doko_ledger.web.common import ApiWriter, json_bytes, now, open_ledger, render, viewed, writer_named
 from doko_ledger.web.forms import checked_request_id
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -117,21 +117,40 @@ def nights(request: Request) -> list[dict[str, Any]]:
         ]
 
 
-@router.get("/nights/{session}/standings", summary="A night's standings (doko standings --json)")
-def standings(request: Request, session: str) -> dict[str, Any]:
+@router.get(
+    "/nights/{session}/standings",
+    summary="A night's standings (doko standings --json)",
+    response_model=dict[str, Any],
+    response_class=JSONResponse,
+)
+def standings(request: Request, session: str) -> Response:
     with open_ledger(request) as ledger:
-        sid = card_nights(ledger).resolve(session)
-        night = card_nights(ledger).standings(sid)
-        return anchored_standings_view(night, ledger.head()) | {"version": card_nights(ledger).version(sid)}
+        nights = card_nights(ledger)
+        sid = nights.resolve(session)
+        page = nights.page(sid)
+
+        def view() -> bytes:
+            return json_bytes(anchored_standings_view(page.standings, ledger.head()) | {"version": page.version})
+
+        return Response(viewed(("standings", nights.store.where, sid), page, view), media_type="application/json")
 
 
-@router.get("/nights/{session}/settle", summary="Who pays whom (doko settle --json)")
-def settle(request: Request, session: str) -> dict[str, Any]:
+@router.get(
+    "/nights/{session}/settle",
+    summary="Who pays whom (doko settle --json)",
+    response_model=dict[str, Any],
+    response_class=JSONResponse,
+)
+def settle(request: Request, session: str) -> Response:
     with open_ledger(request) as ledger:
-        return settle_view(
-            card_nights(ledger).standings(card_nights(ledger).resolve(session)),
-            ledger.head(),
-        )
+        nights = card_nights(ledger)
+        sid = nights.resolve(session)
+        page = nights.page(sid)
+
+        def view() -> bytes:
+            return json_bytes(settle_view(page.standings, ledger.head()))
+
+        return Response(viewed(("settle", nights.store.where, sid), page, view), media_type="application/json")
 
 
 @router.get("/stats", summary="Per-player statistics (doko stats --json)")

@@ -8,12 +8,13 @@ import math
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import unquote
 
 from fastapi import Depends, Request
@@ -234,6 +235,33 @@ WRITES = threading.Lock()
 """One write at a time in this server: a phone whose form is out of date is then told so at
 once instead of folding the night only to lose at the append. The store's version check still
 decides against other processes (the CLI)."""
+
+
+T = TypeVar("T")
+_VIEWS: OrderedDict[tuple[str, ...], tuple[object, Any]] = OrderedDict()
+_VIEWS_LOCK = threading.Lock()
+
+
+def viewed(key: tuple[str, ...], source: object, view: Callable[[], T]) -> T:
+    """`view()`, made once for each `source` (a page or standings the library derived once for a
+    point of the log): phones that poll between two deals cost a look-up. What is returned is
+    shared: the caller copies it before adding to it."""
+    with _VIEWS_LOCK:
+        known = _VIEWS.get(key)
+    if known is None or known[0] is not source:
+        known = (source, view())
+        with _VIEWS_LOCK:
+            _VIEWS[key] = known
+            _VIEWS.move_to_end(key)
+            while len(_VIEWS) > 64:
+                _VIEWS.popitem(last=False)
+    made: T = known[1]
+    return made
+
+
+def json_bytes(content: object) -> bytes:
+    """`content` as the JSON API answers it (FastAPI's encoding of a returned dict)."""
+    return bytes(JSONResponse(content).body)
 
 
 @contextmanager

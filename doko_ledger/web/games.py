@@ -60,7 +60,7 @@ def games_page(request: Request) -> Response:
 def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str, Any]:
     game = ledger.game_of(game_id)
     sight = ledger.sight(game_id, seen_by)
-    row = next((public_row(r, sight.playing) for r in ledger.games() if r["game_id"] == game_id), None)
+    row = next((public_row(r, sight.playing) for _, r in ledger.game_rows(game_ids=[game_id])), None)
     mark = ledger.book_of(DOPPELKOPF).place(game_id) if game is DOPPELKOPF else None
     context: dict[str, Any] = {
         "game_id": game_id,

@@ -43,6 +43,7 @@ from doko_ledger.web.common import (
     render,
     settings_of,
     status_of,
+    viewed,
 )
 from doko_ledger.web.guard import CSRF_FIELD, JOIN_COOKIE, join_token, same
 
@@ -214,8 +215,16 @@ async def join_table(request: Request) -> Response:
 
 
 def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
-    """Everything the night page shows: the library's `NightPage`, as the templates take it."""
+    """Everything the night page shows: the library's `NightPage`, as the templates take it
+    (made once for each page the library derives, that is once for each point of the log;
+    each rendering gets a request id of its own)."""
     page = nights.page(session_id)
+    view = viewed(("night", nights.store.where, session_id), page, lambda: _night_view(nights, page))
+    return view | {"request_id": forms.request_id()}
+
+
+def _night_view(nights: CardNights, page: NightPage) -> dict[str, Any]:
+    session_id = page.standings.session_id
     view = standings_view(page.standings)
     return {
         "night": view,
@@ -231,7 +240,6 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
         "chart": running_totals(view),
         "match_length": page.match_length,
         "in_play": page.in_play,
-        "request_id": forms.request_id(),
         "undo": _to_take_back(nights, session_id),
     }
 
@@ -249,19 +257,23 @@ def _to_take_back(nights: CardNights, session_id: str) -> str | None:
 def night_page_context(ledger: Ledger, session_id: str) -> dict[str, Any]:
     """The night page: `night_context`, and the forms that change the night (the rules in force
     with every option, who sits at the table, the bock button)."""
-    context = night_context(card_nights(ledger), session_id)
-    standings = card_nights(ledger).standings(session_id)
-    rules = standings.rules
-    return context | {
-        "rules_choices": forms.rules_choices(house_rules(ledger).list(), [], in_force=(session_id, rules)),
-        "rule_groups": forms.option_groups(rules),
-        "rules_changes": changes_text(rules),
-        "rules_preset": rules.preset,
-        "seating": list(standings.seating),
-        "gone": [p for p in standings.players if p not in standings.seating],
-        "bock_round_choices": list(range(1, MAX_BOCK_ROUNDS + 1)),
-        "last_deal": standings.rows[-1].number if standings.rows else None,
-    }
+    nights = card_nights(ledger)
+    page = nights.page(session_id)
+
+    def forms_view() -> dict[str, Any]:
+        standings, rules = page.standings, page.standings.rules
+        return {
+            "rules_choices": forms.rules_choices(house_rules(ledger).list(), [], in_force=(session_id, rules)),
+            "rule_groups": forms.option_groups(rules),
+            "rules_changes": changes_text(rules),
+            "rules_preset": rules.preset,
+            "seating": list(standings.seating),
+            "gone": [p for p in standings.players if p not in standings.seating],
+            "bock_round_choices": list(range(1, MAX_BOCK_ROUNDS + 1)),
+            "last_deal": standings.rows[-1].number if standings.rows else None,
+        }
+
+    return night_context(nights, session_id) | viewed(("forms", nights.store.where, session_id), page, forms_view)
 
 
 @router.get("/nights/{session_id}")

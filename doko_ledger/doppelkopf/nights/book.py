@@ -39,12 +39,12 @@ from doko_ledger.doppelkopf.nights.events import (
     NightChangeEvent,
     SessionClosed,
 )
+from doko_ledger.doppelkopf.nights.kept import KEPT, KeptNight
 from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.page import DealInPlay, NightPage, default_game_type
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings, payments, standings
 from doko_ledger.doppelkopf.nights.state import Change, NightState
-from doko_ledger.doppelkopf.nights.state import fold as fold_session
 from doko_ledger.doppelkopf.rules.game_types import GameType, allowed_game_types, parse_game_type
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import special_points_count
@@ -54,7 +54,7 @@ from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.numbers import counted
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
-from doko_ledger.streams import SESSION_PREFIX, game_stream
+from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 
 def session_stream(session_id: str) -> str:
@@ -284,19 +284,73 @@ class CardNights:
 
     def game_ids(self, session_id: str) -> list[str]:
         """Every game the night names: its deals, and those voided or replaced by a correction."""
-        events = [r.event for r in self.store.read_stream(session_stream(session_id))]
-        state = Night.load(events, {}).state
+        state = self.state(session_id)
         return [*state.deals, *state.voided, *state.replaced]
 
     def night(self, session_id: str) -> Night:
-        """The night as recorded, with the games of all its deals (voided and replaced too)."""
+        """The night as recorded, with the games of all its deals (voided and replaced too): a
+        night of its own, to decide on."""
+        return self._kept(session_id).fork()
+
+    def _kept(self, session_id: str) -> KeptNight:
+        """The night kept folded by this process, caught up with the log (folded from the log
+        the first time, or when the log is not the one it was folded from)."""
+        key = (self.store.where, session_id)
+        newest = self.store.newest()
+        kept = KEPT.get(key)
+        if kept is not None and kept.at == newest:
+            return kept
+        caught_up = None if kept is None or kept.at[0] > newest[0] else self._caught_up(kept, session_id)
+        kept = caught_up or self._folded(session_id, newest)
+        KEPT.put(key, kept)
+        return kept
+
+    def _folded(self, session_id: str, at: tuple[int, str]) -> KeptNight:
+        """The night folded from the log (which held at least everything up to `at`)."""
         events = [r.event for r in self.store.read_stream(session_stream(session_id))]
         if not events:
             raise NightNotFound(f"no card night {session_id!r} in the ledger")
         night = Night.load(events, {})
-        ids = (*night.state.deals, *night.state.voided, *night.state.replaced)
-        games = {g: [r.event for r in self.store.read_stream(game_stream(g))] for g in ids}
-        return Night.load(events, games)
+        names = [game_stream(g) for g in (*night.state.deals, *night.state.voided, *night.state.replaced)]
+        night.catch_up([], self._games(names))
+        night.places()  # the course and the places, derived once for every reader of the kept night
+        kept = KeptNight(night, at)
+        kept.note_requests(1, events)
+        return kept
+
+    def _games(self, streams: Sequence[str]) -> dict[str, list[Any]]:
+        """The events of these game streams, by game id."""
+        return {found.stream[len(GAME_PREFIX) :]: found.events for found in self.store.read_streams_events(streams)}
+
+    def _caught_up(self, kept: KeptNight, session_id: str) -> KeptNight | None:
+        """`kept` caught up with the events stored after it (its session's further events, its
+        new and changed games), or None when that is more than a catch-up: many events since, or
+        a log that is not the one it was folded from."""
+        tail = self.store.read_after(kept.at[0], CATCH_UP_LIMIT + 1)
+        if not tail or len(tail) > CATCH_UP_LIMIT or tail[0].envelope.prev_hash != kept.at[1]:
+            return None
+        stream = session_stream(session_id)
+        version = len(kept.night.history)
+        further = [r.event for r in tail if r.envelope.stream == stream and r.envelope.version > version]
+        if len(further) != sum(1 for r in tail if r.envelope.stream == stream) or any(
+            r.envelope.version != version + i for i, r in enumerate((r for r in tail if r.envelope.stream == stream), 1)
+        ):
+            return None  # the session's events are not the ones that follow the fold's
+        night = kept.fork()
+        night.catch_up(further, {})
+        named = {e.game_id for e in further if isinstance(e, DealAdded)}
+        named |= {e.new_game_id for e in further if isinstance(e, DealCorrected)}
+        changed = {
+            g
+            for r in tail
+            if r.envelope.stream.startswith(GAME_PREFIX) and (g := r.envelope.stream[len(GAME_PREFIX) :]) in night.games
+        }
+        night.catch_up([], self._games([game_stream(g) for g in sorted(named | changed)]))
+        night.places()
+        last = tail[-1].envelope
+        caught_up = KeptNight(night, (last.position, last.hash), dict(kept.requests))
+        caught_up.note_requests(version + 1, further)
+        return caught_up
 
     # -- writing ---------------------------------------------------------------------
 
@@ -369,11 +423,12 @@ class CardNights:
             first = self.recorded_for(session_id, request_id)
             if first is not None:
                 return first
-        night = self.night(session_id)
+        kept = self._kept(session_id)
         if deal is not None:
-            self._expect_next(night, deal)
+            self._expect_next(kept.night, deal)
         if version is not None:
-            require_version(night, version)
+            require_version(kept.night, version)  # before a night is forked to decide on
+        night = kept.fork()
         number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
         _, game = night.add(record, request_id=request_id)  # the write's id, kept with the deal it added
@@ -738,32 +793,12 @@ class CardNights:
         return fold_game(in_force([r.event for r in self.store.read_stream(game_stream(game_id))]))
 
     def standings(self, session_id: str) -> Standings:
-        night = self.night(session_id)
-        return standings(night.state, night.schedule())
+        return self._kept(session_id).derived("standings", lambda night: standings(night.state, night.schedule()))
 
     def page(self, session_id: str) -> NightPage:
-        """Everything the night's page shows, from one read of the night and its games."""
-        position = self.store.last_position()  # read first: the page is never older than its tag
-        night = self.night(session_id)
-        schedule = night.schedule()
-        table = standings(night.state, schedule)
-        last = _deal_in_play(night)
-        in_play = None if last is None else DealInPlay.of(len(night.state.deals), night.games[last])
-        replaced = {e.game_id: e.new_game_id for e in night.history if isinstance(e, DealCorrected)}
-        return NightPage(
-            standings=table,
-            version=len(night.history),
-            position=position,
-            match_length=night.state.match_length,
-            places=night.places(schedule),
-            replaced=replaced,
-            voided=tuple(night.state.voided),
-            in_play=in_play,
-            game_types=night.game_types(),
-            correction_game_types=allowed_game_types(night.state.rules),
-            deal_players={game_id: game.players for game_id, game in night.games.items()},
-            payments=tuple(payments(table)),
-        )
+        """Everything the night's page shows, derived once for each point of the log."""
+        kept = self._kept(session_id)
+        return kept.derived("page", lambda night: _page(night, kept.at[0]))
 
     # -- at a version (the web: a form carries the night's version it was made from) ------------
 
@@ -773,20 +808,20 @@ class CardNights:
 
     def changes_since(self, session_id: str, version: int) -> list[Recorded]:
         """The night's events recorded after `version` (who recorded what since a form was made)."""
-        return [r for r in self.store.read_stream(session_stream(session_id)) if r.envelope.version > version]
+        since = min(max(version, 0), 2**62)  # a version a client made up still fits the database's integers
+        return self.store.read_stream(session_stream(session_id), after_version=since)
 
     def state(self, session_id: str) -> NightState:
-        """A night's players, rules and deals from its own stream (its games not folded)."""
-        return fold_session(r.event for r in self.changes_since(session_id, 0))
+        """A night's players, rules and deals."""
+        return self._kept(session_id).night.state
 
     def change_since(self, session_id: str, since: int) -> str:
         """What happened to the night after version `since`, in words (`deal 5 was just recorded
-        (by Ben)`), or "" when nothing did."""
-        everything = self.changes_since(session_id, 0)
-        changes = [r for r in everything if r.envelope.version > since]
+        (by Ben)`), or "" when nothing did: read from those events alone."""
+        changes = self.changes_since(session_id, since)
         if not changes:
             return ""
-        numbers = deal_numbers(r.event for r in everything)  # no game folded
+        numbers = self._kept(session_id).derived("numbers", lambda night: deal_numbers(night.history))
         out = []
         for recorded in changes:
             event, by = recorded.event, recorded.envelope.recorded_by
@@ -802,29 +837,24 @@ class CardNights:
                 out.append(f"{change_in_words(event)} (by {by})")
         return "; ".join(out)
 
+    def made_with(self, session_id: str, request_id: str) -> tuple[int, Any] | None:
+        """The first session event a write with this request id appended, with its version, or
+        None: a look-up, however long the night."""
+        return self._kept(session_id).requests.get(request_id)
+
     def _done_with(self, session_id: str, request_id: str) -> DealVoided | DealCorrected | ChangeTakenBack | None:
         """The undo or correction a write with this request id appended, or None."""
-        return next(
-            (
-                r.event
-                for r in self.changes_since(session_id, 0)
-                if isinstance(r.event, DealVoided | DealCorrected | ChangeTakenBack)
-                and r.event.request_id == request_id
-            ),
-            None,
-        )
+        found = self.made_with(session_id, request_id)
+        event = None if found is None else found[1]
+        return event if isinstance(event, DealVoided | DealCorrected | ChangeTakenBack) else None
 
     def recorded_for(self, session_id: str, request_id: str) -> PreparedDeal | None:
         """The deal that a write with this request id recorded (in force or not), with its
-        score as it stands now, or None when no deal carries that id: one read of the night's
-        stream to look."""
-        recorded = self.changes_since(session_id, 0)
-        game_id = next(
-            (r.event.game_id for r in recorded if isinstance(r.event, DealAdded) and r.event.request_id == request_id),
-            None,
-        )
-        if game_id is None:
+        score as it stands now, or None when no deal carries that id."""
+        found = self.made_with(session_id, request_id)
+        if found is None or not isinstance(found[1], DealAdded):
             return None
+        game_id = found[1].game_id
         night = self.night(session_id)
         game = night.games[game_id]
         place = night.places().get(game_id)
@@ -832,10 +862,10 @@ class CardNights:
         marked = next(
             (
                 row.text
-                for r in recorded
-                if isinstance(r.event, BockDeclared)
-                and r.event.game_id == game_id
-                and (row := change_row(night, r.envelope.version)) is not None
+                for version, event in enumerate(night.history, 1)
+                if isinstance(event, BockDeclared)
+                and event.game_id == game_id
+                and (row := change_row(night, version)) is not None
             ),
             None,
         )  # the bock marked with it, while in force
@@ -884,6 +914,33 @@ class CardNights:
                 f"nothing was written; correct deal {place.number} again if it still needs it"
             )
         raise DealChanged(f"deal {place.number} was taken back meanwhile (by {by}): nothing was written")
+
+
+CATCH_UP_LIMIT = 2000
+"""A kept night catches up with at most this many events stored since; more, it is folded anew."""
+
+
+def _page(night: Night, position: int) -> NightPage:
+    """Everything the night's page shows, at `position` of the log."""
+    schedule = night.schedule()
+    table = standings(night.state, schedule)
+    last = _deal_in_play(night)
+    in_play = None if last is None else DealInPlay.of(len(night.state.deals), night.games[last])
+    replaced = {e.game_id: e.new_game_id for e in night.history if isinstance(e, DealCorrected)}
+    return NightPage(
+        standings=table,
+        version=len(night.history),
+        position=position,
+        match_length=night.state.match_length,
+        places=night.places(schedule),
+        replaced=replaced,
+        voided=tuple(night.state.voided),
+        in_play=in_play,
+        game_types=night.game_types(),
+        correction_game_types=allowed_game_types(night.state.rules),
+        deal_players={game_id: game.players for game_id, game in night.games.items()},
+        payments=tuple(payments(table)),
+    )
 
 
 def _not_the_last(session_id: str, deal: int, last: int) -> str:

@@ -82,22 +82,16 @@ def make_change(
 
 def _made_for(nights: CardNights, session_id: str, request_id: str) -> NightChange | None:
     """The change a write with this request id appended (in force or taken back since), or None."""
-    found = next(
-        (
-            r
-            for r in nights.changes_since(session_id, 0)
-            if isinstance(r.event, NightChangeEvent) and r.event.request_id == request_id
-        ),
-        None,
-    )
-    if found is None:
+    found = nights.made_with(session_id, request_id)
+    if found is None or not isinstance(found[1], NightChangeEvent):
         return None
+    made, event = found
     night = nights.night(session_id)
-    row = change_row(night, found.envelope.version)
+    row = change_row(night, made)
     if row is not None:
         return NightChange(row.kind, row.text, row.version, repeated=True)
-    kind, words = change_words(found.event, night.state.seating, night.state.rules)
-    return NightChange(kind, f"{words} (taken back since)", found.envelope.version, repeated=True)
+    kind, words = change_words(event, night.state.seating, night.state.rules)
+    return NightChange(kind, f"{words} (taken back since)", made, repeated=True)
 
 
 def take_back_change(night: Night, change: Change, request_id: str | None) -> NightChangeRow:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, count
 from typing import Any
 
@@ -38,8 +38,9 @@ from doko_ledger.doppelkopf.nights.decide import (
     VoidDeal,
     decide,
 )
+from doko_ledger.doppelkopf.nights.events import DealCorrected, DealVoided
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome, deal_outcome
-from doko_ledger.doppelkopf.nights.place import DealPlace, deal_places
+from doko_ledger.doppelkopf.nights.place import DealPlace, deal_places, grown_places
 from doko_ledger.doppelkopf.nights.schedule import Course, Schedule, steps
 from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, evolve
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
@@ -49,6 +50,18 @@ from doko_ledger.numbers import counted
 
 _CORRECTED = re.compile(r"(.+)-c\d+")
 """A corrected deal's game id: the original's id and `-c1`, `-c2`, …"""
+
+
+@dataclass(frozen=True, slots=True)
+class _Places:
+    """The places derived last: with the course they came from (a course folded again may have
+    moved bock rounds), the session events, schedule rows and deals in force they cover."""
+
+    course: Course | None
+    events: int
+    rows: int
+    deals: int
+    places: dict[str, DealPlace]
 
 
 @dataclass(slots=True)
@@ -64,18 +77,51 @@ class Night:
     """Every session event, stored and new."""
     _outcomes: dict[str, tuple[GameState, DealOutcome]] = field(default_factory=dict, repr=False)
     _course: Course | None = field(default=None, repr=False)
-    _folded: list[Entry | GameState] = field(default_factory=list, repr=False)
-    """The steps folded into `_course`, each deal's game id followed by its game as folded."""
+    _timeline: tuple[Entry, ...] = field(default=(), repr=False)
+    """The timeline folded into `_course` (the state's timeline when it was last extended)."""
+    _scheduled: tuple[NightState, Schedule] | None = field(default=None, repr=False)
+    """The last schedule derived, with the state it was derived from."""
+    _places: _Places | None = field(default=None, repr=False)
 
     @classmethod
     def load(cls, session_events: Sequence[Any], games: Mapping[str, Sequence[Any]]) -> Night:
         """A night from its stored session events and the events of every game it names."""
         night = cls()
-        for event in session_events:
-            night.state = evolve(night.state, event)
-        night.history = list(session_events)
-        night.games = {game_id: fold_game(in_force(events)) for game_id, events in games.items()}
+        night.catch_up(session_events, games)
         return night
+
+    def catch_up(self, session_events: Sequence[Any], games: Mapping[str, Sequence[Any]]) -> None:
+        """Fold what was stored since the night was loaded: its session's further events, and
+        every game that is new or changed, each folded again from all of its events."""
+        for event in session_events:
+            self.state = evolve(self.state, event)
+            self.history.append(event)
+        for game_id, events in games.items():
+            self._set_game(game_id, fold_game(in_force(events)))
+
+    def _set_game(self, game_id: str, game: GameState) -> None:
+        """A deal's game as it now stands; a game the course folded already, changed, makes the
+        course be folded again."""
+        known = self._outcomes.get(game_id)
+        if known is not None and known[0] is not game:
+            self._course = None
+        self.games[game_id] = game
+
+    def fork(self) -> Night:
+        """A night of its own as this one stands, with nothing new to append: deciding on it
+        leaves this one as it is (a night kept folded is forked for every write)."""
+        course = None if self._course is None else self._course.copy()
+        places = self._places
+        return Night(
+            state=self.state,
+            games=dict(self.games),
+            history=list(self.history),
+            _outcomes=dict(self._outcomes),
+            _course=course,
+            _timeline=self._timeline,
+            _scheduled=self._scheduled,
+            _places=None if places is None or places.course is not self._course else replace(places, course=course),
+        )
 
     def outcome(self, game_id: str) -> DealOutcome:
         """A deal's outcome, derived once per state of its game."""
@@ -90,33 +136,28 @@ class Night:
 
     def schedule(self) -> Schedule:
         """The night's course so far (`plan`); extended by the deals and changes added since it
-        was last derived, so recording a night deal by deal stays linear."""
-        state, course = self.state, self._course
-        folded = [x for step in steps(state) for x in ((step, self.games[step]) if isinstance(step, str) else (step,))]
-        done = self._folded
-        same_start = course is not None and (
-            course.state.started,
-            course.state.starting,
-            course.state.first_rules,
-            course.state.first_dealer,
-            course.state.match_length,
-        ) == (state.started, state.starting, state.first_rules, state.first_dealer, state.match_length)
-        prefix = folded[: len(done)]
-        if (
-            course is None
-            or not same_start
-            or len(prefix) < len(done)
-            or any(a is not b and (isinstance(a, GameState) or a != b) for a, b in zip(prefix, done, strict=True))
-        ):
-            course, done = Course(state), []
-        for step in folded[len(done) :]:
+        was last derived, so recording a night deal by deal costs the same however long the
+        night (folded again from the start only when the night changed otherwise: a deal taken
+        back or corrected, a game changed, a bock bound to an earlier deal)."""
+        state = self.state
+        if self._scheduled is not None and self._scheduled[0] is state and self._course is not None:
+            return self._scheduled[1]
+        course, done = self._course, self._timeline
+        timeline = state.timeline
+        if course is None or _start(course.state) != _start(state) or not _extends(timeline, done):
+            course, done = Course(state), ()
+            new = steps(state)
+        else:
+            new = list(timeline[len(done) :])
+        for step in new:
             if isinstance(step, str):
                 course.add(self.outcome(step))
-            elif isinstance(step, Change):
+            else:
                 course.apply(step)
-        self._folded = folded
-        self._course = course
-        return course.schedule()
+        self._course, self._timeline = course, timeline
+        schedule = course.schedule()
+        self._scheduled = (state, schedule)
+        return schedule
 
     def _apply(self, command: NightCommand) -> None:
         for event in decide(self.state, command, self.schedule()):
@@ -127,9 +168,21 @@ class Night:
     def places(self, schedule: Schedule | None = None) -> dict[str, DealPlace]:
         """Where each game the night names stands (`deal_places`): its deal number, in force,
         voided or corrected, and its bock round (from `schedule`, the night's own when not given)."""
-        rows = (schedule or self.schedule()).rows
+        schedule = schedule or self.schedule()
+        known, history, rows = self._places, self.history, schedule.rows
+        if known is not None and known.course is self._course and known.rows <= len(rows):
+            if known.events == len(history) and known.rows == len(rows):
+                return known.places
+            if not any(isinstance(e, DealVoided | DealCorrected) for e in history[known.events :]):
+                places = grown_places(
+                    known.places, self.state.session_id, known.deals, history[known.events :], rows[known.rows :]
+                )
+                self._places = _Places(self._course, len(history), len(rows), len(self.state.deals), places)
+                return places
         bock = {row.game_id: row.bock_round for row in rows if row.bock_round is not None}
-        return deal_places(self.state.session_id, self.history, bock)
+        places = deal_places(self.state.session_id, history, bock)
+        self._places = _Places(self._course, len(history), len(rows), len(self.state.deals), places)
+        return places
 
     def start(self, command: StartNight) -> None:
         self._apply(command)
@@ -202,7 +255,7 @@ class Night:
 
     def _add_game(self, game_id: str, events: list[Any], game: GameState, request_id: str | None) -> None:
         nxt = self.schedule().next
-        self.games[game_id] = game
+        self._set_game(game_id, game)
         self._apply(AddDeal(self.outcome(game_id), nxt.dealer, request_id))
         self.new_games[game_id] = events
 
@@ -264,7 +317,7 @@ class Night:
             note=old.note,
         )
         events, game = to_events(record)
-        self.games[new_id] = game
+        self._set_game(new_id, game)
         self._apply(CorrectDeal(game_id, self.outcome(new_id), reason, request_id))
         self.new_games[new_id] = events
         return events, game
@@ -276,3 +329,28 @@ class Night:
         """Decide a change of the night (in force from the next deal) and return its event."""
         self._apply(command)
         return self.new_session_events[-1]
+
+
+def _start(state: NightState) -> tuple[object, ...]:
+    """What a course is folded from before its first step."""
+    return (state.started, state.starting, state.first_rules, state.first_dealer, state.match_length)
+
+
+def _extends(timeline: tuple[Entry, ...], done: tuple[Entry, ...]) -> bool:
+    """The timeline is `done` with entries added after it, none of them a bock bound to a deal
+    other than the one just before it (`steps` would fold that earlier)."""
+    if timeline[: len(done)] != done:
+        return False
+    for index in range(len(done), len(timeline)):
+        entry = timeline[index]
+        if isinstance(entry, Change) and entry.game_id is not None:
+            before = index - 1
+            while before >= 0 and _bound_to(timeline[before], entry.game_id):
+                before -= 1
+            if before < 0 or timeline[before] != entry.game_id:
+                return False
+    return True
+
+
+def _bound_to(entry: Entry, game_id: str) -> bool:
+    return isinstance(entry, Change) and entry.game_id == game_id

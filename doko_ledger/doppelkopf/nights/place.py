@@ -6,7 +6,7 @@ whenever the night changes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -109,6 +109,23 @@ def deal_places(session_id: str, history: Iterable[Any], bock: Mapping[str, Bock
         if game_id in places:
             places[game_id] = replace(places[game_id], bock=round_)
     return places
+
+
+def grown_places(
+    places: Mapping[str, DealPlace], session_id: str, deals: int, events: Sequence[Any], rows: Sequence[Any]
+) -> dict[str, DealPlace]:
+    """`deal_places` of a night that grew after `places` were derived, from what it grew by:
+    `events` (none taking back or correcting a deal), `deals` the deals in force before them,
+    `rows` the schedule rows of the deals they added (with their bock rounds)."""
+    grown = dict(places)
+    for event in events:
+        if isinstance(event, DealAdded):
+            deals += 1
+            grown[event.game_id] = DealPlace(session_id, deals)
+    for row in rows:
+        if row.bock_round is not None and row.game_id in grown:
+            grown[row.game_id] = replace(grown[row.game_id], bock=row.bock_round)
+    return grown
 
 
 def stored_place(row: Mapping[str, Any]) -> DealPlace | None:

@@ -253,6 +253,21 @@ class Course:
         self._pending: list[str] = []
         self._changes: list[NightChangeRow] = []
 
+    def copy(self) -> Course:
+        """A course of its own, as far as this one: extending it leaves this one as it is."""
+        other = Course.__new__(Course)
+        other.state, other.outcomes, other._rows = self.state, list(self.outcomes), list(self._rows)
+        other._seating, other._rules, other._last_dealer = self._seating, self._rules, self._last_dealer
+        other._keep, other._counted, other._round, other._in_round = (
+            self._keep,
+            self._counted,
+            self._round,
+            self._in_round,
+        )
+        other._bock, other._solos, other._totals = self._bock.copy(), set(self._solos), dict(self._totals)
+        other._pending, other._changes = list(self._pending), list(self._changes)
+        return other
+
     def apply(self, change: Change) -> None:
         """Fold a change: in force from the next deal."""
         event = change.event
