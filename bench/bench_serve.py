@@ -13,7 +13,9 @@ of its own on the same uvicorn:
   deal writes. Before measuring, the bench checks that both answer each page with the same
   body (but for the per-request tokens: CSRF and the forms' request ids).
 
-Measured, for both: the night page, the standings and settle-up of the API, the page of one
+The clients are phones that joined the table (as Anna, by the join page: the pages they get
+carry the forms that change the night) and record with the join code in a header, as a script
+does. Measured, for both: the night page, the standings and settle-up of the API, the page of one
 deal of the night, and recording a deal with one phone and with 20 phones racing (a phone told
 409 reads the night's version from `/nights/<id>/live` and tries again; those attempts are
 part of the cost, only recorded deals count). The figure is the server process's CPU time
@@ -383,7 +385,8 @@ def recorder(port: int, rng: random.Random) -> Request:
 
 @dataclass(frozen=True, slots=True)
 class Figure:
-    """A phase on one server: CPU seconds per counted request, and the counted requests' latencies."""
+    """A phase on one server: CPU seconds (spent, or per counted request), and the counted
+    requests' latencies."""
 
     cpu: float
     latencies: list[float]
@@ -401,7 +404,7 @@ class Figure:
 
 def measure(server: Server, rounds: Callable[[], list[float]], least_cpu: float, most_rounds: int) -> Figure:
     """Rounds of requests until the server spent `least_cpu` seconds (a clock tick is 10 ms)
-    or `most_rounds` rounds ran; CPU per counted request."""
+    or `most_rounds` rounds ran: the CPU seconds spent, and the counted requests' latencies."""
     time.sleep(0.05)
     began = server.cpu()
     latencies: list[float] = []
@@ -410,7 +413,33 @@ def measure(server: Server, rounds: Callable[[], list[float]], least_cpu: float,
         time.sleep(0.05)  # the last answer's thread finishes
         if server.cpu() - began >= least_cpu:
             break
-    return Figure((server.cpu() - began) / len(latencies), latencies)
+    return Figure(server.cpu() - began, latencies)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One server's part of a phase: its rounds, and how many it may run per turn."""
+
+    server: Server
+    rounds: Callable[[], list[float]]
+    most_rounds: int
+
+
+def phase(real: Side, floor: Side, least_cpu: float, turns: int) -> tuple[Figure, Figure]:
+    """The real server and the floor measured in turns, the floor first and last (`turns` of
+    the real one between), so that a change in the machine's load falls on both alike: CPU per
+    counted request over all turns of each."""
+    reals: list[Figure] = []
+    floors: list[Figure] = []
+    for side in [floor, *[s for _ in range(turns) for s in (real, floor)]]:
+        share = least_cpu / (turns if side is real else turns + 1)
+        (reals if side is real else floors).append(measure(side.server, side.rounds, share, side.most_rounds))
+    return _pooled(reals), _pooled(floors)
+
+
+def _pooled(figures: list[Figure]) -> Figure:
+    latencies = [x for f in figures for x in f.latencies]
+    return Figure(sum(f.cpu for f in figures) / len(latencies), latencies)
 
 
 def same_pages(real: Server, floor: Server, paths: Paths, cookie: str) -> None:
@@ -434,9 +463,9 @@ class Counts:
 
 
 def counts_for(deals: int, scale: float) -> Counts:
-    """Requests per phase on the real server, fewer on longer nights (today a record of deal
-    2,000 costs seconds); the floor repeats its rounds until its CPU time is measurable."""
-    reads, one_phone = (10, 10) if deals <= 200 else (4, 5)
+    """Requests per phase on the real server, fewer on longer nights (where a record may cost a
+    second); the floor repeats its rounds until its CPU time is measurable."""
+    reads, one_phone = (10, 10) if deals <= 200 else (2, 5)
     return Counts(max(1, round(reads * scale)), max(1, round(one_phone * scale)), 20)
 
 
@@ -459,16 +488,21 @@ def bench_night(deals: int, counts: Counts, least_cpu: float, tmp: Path) -> list
         for name, path in paths.reads():
             for server in (real, floor):
                 run(server.port, 1, 2, get(path, cookie))  # warm: caches, templates
-            doko = measure(real, reading(real, path, counts.reads, cookie), least_cpu, 20)
-            rows.append((name, doko, measure(floor, reading(floor, path, counts.reads, cookie), least_cpu, 500)))
+            doko = Side(real, reading(real, path, counts.reads, cookie), 20)
+            low = Side(floor, reading(floor, path, counts.reads, cookie), 500)
+            rows.append((name, *phase(doko, low, least_cpu, 2)))
         for server in (real, floor):
             run(server.port, 1, 1, recorder(server.port, random.Random(7)))  # warm: the write path
-        doko = measure(real, recording(real, 1, counts.one_phone), least_cpu, 1)
-        low = measure(floor, recording(floor, 1, counts.one_phone), least_cpu, 500)
-        rows.append(("record a deal, one phone (CPU per recorded deal)", doko, low))
-        doko = measure(real, recording(real, counts.phones, 1), least_cpu, 1)
-        low = measure(floor, recording(floor, counts.phones, 1), least_cpu, 50)
-        rows.append((f"record a deal, {counts.phones} phones racing (CPU per recorded deal)", doko, low))
+        # a record adds a deal to the night: the real server records a fixed number, in one turn
+        doko, low = Side(real, recording(real, 1, counts.one_phone), 1), Side(floor, recording(floor, 1, 10), 500)
+        rows.append(("record a deal, one phone (CPU per recorded deal)", *phase(doko, low, least_cpu, 1)))
+        doko, low = (
+            Side(real, recording(real, counts.phones, 1), 1),
+            Side(floor, recording(floor, counts.phones, 1), 50),
+        )
+        rows.append(
+            (f"record a deal, {counts.phones} phones racing (CPU per recorded deal)", *phase(doko, low, least_cpu, 1))
+        )
     return rows
 
 
