@@ -153,7 +153,7 @@ class Paths:
     def reads(self) -> list[tuple[str, str]]:
         return [
             (f"night page `GET {self.night}`", self.night),
-            (f"`GET {self.standings}`", self.standings),
+            (f"standings `GET {self.standings}`", self.standings),
             (f"settle-up `GET {self.settle}`", self.settle),
             (f"game page `GET {self.game}` (a deal of the night)", self.game),
         ]
