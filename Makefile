@@ -51,9 +51,10 @@ lint: $(STAMP)  ## ruff, mypy --strict, and the import layers (import-linter con
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for the large ledger; SQLite beside PostgreSQL (a throwaway cluster)
+bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for the large ledger; SQLite beside PostgreSQL (a throwaway cluster); the server beside its floor app
 	$(BIN)/python bench/bench_ledger.py --games $(GAMES)
 	$(BIN)/python bench/bench_session_file.py
+	$(BIN)/python bench/bench_serve.py
 	$(BIN)/python bench/bench_postgres.py --games $(GAMES)
 
 clean:
