@@ -286,8 +286,7 @@ class Ledger:
             return
         failures: tuple[type[Exception], ...] = (DokoError, *self.store.database_errors)
         try:
-            for projection in self.projections:
-                runner.catch_up(self.store, projection)
+            runner.catch_up_many(self.store, self.projections)
         except failures as exc:
             if not self.store.appended:
                 raise

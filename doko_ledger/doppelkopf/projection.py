@@ -135,9 +135,9 @@ class GamesProjection:
     its games changes, every game of that night is folded again (a voided deal can take a
     later deal's bock round away)."""
 
-    name = "games-v3"
-    """v2: the night's columns; v3: `scores.bock_extra`. A ledger with older tables folds them
-    again on its next read."""
+    name = "games-v4"
+    """v2: the night's columns; v3: `scores.bock_extra`; v4: `night_folds`. A ledger with older
+    tables folds them again on its next read."""
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
@@ -148,7 +148,7 @@ class GamesProjection:
             self.drop(db)  # the tables of an older version: folded again from the log
             db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name = ?", [self.name])
         if runner.POSITIONS in db.table_names():  # older versions' places in the log
-            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', 'games-v2')")
+            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', 'games-v2', 'games-v3')")
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS games (
@@ -241,9 +241,13 @@ def _replace(db: Database, rows: dict[str, list[Row]]) -> None:
 
 
 def _older(db: Database) -> bool:
-    """The read models were written by an older version: without the night's columns or
-    `scores.bock_extra`."""
-    return "status" not in db.columns("games") or "bock_extra" not in db.columns("scores")
+    """The read models were written by an older version: without the night's columns,
+    `scores.bock_extra` or `night_folds`."""
+    return (
+        "night_folds" not in db.table_names()
+        or "status" not in db.columns("games")
+        or "bock_extra" not in db.columns("scores")
+    )
 
 
 def _delete_stale(db: Database, ids: list[str]) -> None:

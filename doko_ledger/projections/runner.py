@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from doko_ledger.store.base import EventStore, StreamEvents
 from doko_ledger.store.database import Database
@@ -47,7 +47,6 @@ class Projection(Protocol):
         """Replace the rows of these streams (each a whole stream, in version order)."""
 
 
-@runtime_checkable
 class ChangesProjection(Projection, Protocol):
     """A projection that catches up from the names of the streams that changed since a
     position, reading what it needs of them itself (a stream's new events only, where it
@@ -122,25 +121,53 @@ def catch_up(store: EventStore, projection: Projection) -> int:
     moved only from where this catch-up found it (else another catch-up or a rebuild moved it
     first, and its own position stands).
     """
-    start = position(store.db, projection)
+    return catch_up_many(store, [projection])
+
+
+def catch_up_many(store: EventStore, projections: Sequence[Projection]) -> int:
+    """`catch_up` of several projections: each one's batches of streams as there, the last batch
+    written in one transaction with every projection's new position (a deal just recorded is
+    one transaction, however many read models there are). Returns how many streams changed."""
     end = store.last_position()
-    if start == end:
+    behind = [(p, start) for p in projections if (start := position(store.db, p)) != end]
+    if not behind:
         return 0
-    changed = [
-        s for found in _streams_of(store, projection, lambda p: store.changed_streams(p, start, end)) for s in found
-    ]
+    batches: list[tuple[Projection, int, list[str]]] = []
+    for projection, start in behind:
+        changed = [s for found in _streams_of(store, projection, _changed(store, start, end)) for s in found]
+        batches += [(projection, start, changed[i : i + BATCH]) for i in range(0, len(changed), BATCH)]
     with _fewer_collections():
-        if isinstance(projection, ChangesProjection):
-            for i in range(0, len(changed), BATCH):
-                with store.transaction(derived=True):
-                    _ensure(store.db, projection)
-                    projection.write_changes(store.db, changed[i : i + BATCH], start)
-        else:
-            _write_batches(store, projection, changed, lambda: store.transaction(derived=True))
-    with store.transaction(derived=True):
+        for index, (projection, start, streams) in enumerate(batches):
+            with store.transaction(derived=True):
+                _write_changed(store, projection, start, streams)
+                if index == len(batches) - 1:
+                    _move_positions(store.db, behind, end)
+        if not batches:
+            with store.transaction(derived=True):  # a read-only ledger's: its private copy (`store.db` anew)
+                _move_positions(store.db, behind, end)
+    return sum(len(streams) for _, _, streams in batches)
+
+
+def _changed(store: EventStore, start: int, end: int) -> Callable[[str], list[str]]:
+    return lambda prefix: store.changed_streams(prefix, start, end)
+
+
+def _write_changed(store: EventStore, projection: Projection, start: int, streams: list[str]) -> None:
+    """The rows of `streams`, changed since `start` (a `ChangesProjection` reads what it needs)."""
+    if start == 0:  # else its tables are there: a position is only ever set beside them
         _ensure(store.db, projection)
-        _move_position(store.db, projection, start, end)
-    return len(changed)
+    write_changes = getattr(projection, "write_changes", None)  # a `ChangesProjection`
+    if write_changes is not None:
+        write_changes(store.db, streams, start)
+    else:
+        projection.write(store.db, list(store.read_streams_events(streams)))
+
+
+def _move_positions(db: Database, behind: Sequence[tuple[Projection, int]], end: int) -> None:
+    for projection, start in behind:
+        if start == 0:
+            _ensure(db, projection)
+        _move_position(db, projection, start, end)
 
 
 def rebuild(store: EventStore, projection: Projection) -> int:
@@ -186,7 +213,11 @@ def _write_batches(store: EventStore, projection: Projection, streams: Sequence[
 
 def _move_position(db: Database, projection: Projection, start: int, end: int) -> None:
     """Move the position from `start` to `end`, only if it is still at `start`."""
-    if position(db, projection) == start:
+    if start > 0:  # the row is there: one conditional update
+        db.execute(
+            f"UPDATE {POSITIONS} SET position = ? WHERE name = ? AND position = ?", [end, projection.name, start]
+        )
+    elif position(db, projection) == start:
         _set_position(db, projection, end)
 
 

@@ -443,6 +443,11 @@ class EventStore:
         count = int(self.db.execute("SELECT count(*) FROM events").fetchone()[0])
         return Head(digest, position, count)
 
+    def holds(self, stream: str, event_type: str) -> bool:
+        """Whether the stream holds an event of that type."""
+        row = self.db.execute("SELECT 1 FROM events WHERE stream = ? AND type = ? LIMIT 1", [stream, event_type])
+        return row.fetchone() is not None
+
     def first_event_type(self, stream: str) -> str | None:
         """The type of a stream's first event (what kind of game it is), or None for no stream."""
         row = self.db.execute("SELECT type FROM events WHERE stream = ? AND version = 1", [stream]).fetchone()

@@ -70,7 +70,7 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
         "score": None,
         "unscored": None,
         "mark": mark,
-        "night_open": mark is not None and not card_nights(ledger).state(mark.session_id).closed,
+        "night_open": mark is not None and not card_nights(ledger).closed(mark.session_id),
         "replay_as": next(iter(sight.perspectives()), None),
         "being_played": str(sight.refusal()) if sight.being_played else None,
     }

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -484,18 +484,18 @@ from pathlib import Path
 from doko_ledger.projections import runner
 
 signals = Path(sys.argv.pop(1))
-catch_up = runner.catch_up
+catch_up = runner.catch_up_many
 
 
-def paused(store, projection):
+def paused(store, projections):
     if store.appended and not (signals / "committed").exists():
         (signals / "committed").touch()
         while not (signals / "locked").exists():
             time.sleep(0.005)
-    return catch_up(store, projection)
+    return catch_up(store, projections)
 
 
-runner.catch_up = paused
+runner.catch_up_many = paused
 from doko_ledger.cli.app import main
 
 main()
@@ -807,14 +807,14 @@ def test_a_deal_recorded_from_a_phone_stands_when_the_lock_is_held_after_it(
     start_night(db)
     monkeypatch.setattr(EventStore, "busy_timeout_ms", 200)  # the waiting, not the behaviour, is shortened
     holder = sqlite3.connect(db, isolation_level=None, check_same_thread=False)  # another writer's connection
-    catch_up = runner.catch_up
+    catch_up = runner.catch_up_many
 
-    def locked_after_the_append(store: EventStore, projection: runner.Projection) -> int:
+    def locked_after_the_append(store: EventStore, projections: Sequence[runner.Projection]) -> int:
         if store.appended and not holder.in_transaction:
             holder.execute("BEGIN IMMEDIATE")
-        return catch_up(store, projection)
+        return catch_up(store, projections)
 
-    monkeypatch.setattr(runner, "catch_up", locked_after_the_append)
+    monkeypatch.setattr(runner, "catch_up_many", locked_after_the_append)
     phone = joined(app_for(db))
     try:
         answer = post_deal(phone, "night", deal(["Ben", "Clara"], 151))

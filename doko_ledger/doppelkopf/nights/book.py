@@ -45,6 +45,7 @@ from doko_ledger.doppelkopf.nights.page import DealInPlay, NightPage, default_ga
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings, payments, standings
 from doko_ledger.doppelkopf.nights.state import Change, NightState
+from doko_ledger.doppelkopf.nights.state import fold as fold_session
 from doko_ledger.doppelkopf.rules.game_types import GameType, allowed_game_types, parse_game_type
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import special_points_count
@@ -812,8 +813,15 @@ class CardNights:
         return self.store.read_stream(session_stream(session_id), after_version=since)
 
     def state(self, session_id: str) -> NightState:
-        """A night's players, rules and deals."""
-        return self._kept(session_id).night.state
+        """A night's players, rules and deals: the kept night's (caught up) when this process
+        keeps it, else folded from the night's own stream (its games not read)."""
+        if KEPT.get((self.store.where, session_id)) is not None:
+            return self._kept(session_id).night.state
+        return fold_session(r.event for r in self.changes_since(session_id, 0))
+
+    def closed(self, session_id: str) -> bool:
+        """Whether the night was closed: one look-up, however long the night."""
+        return self.store.holds(session_stream(session_id), SessionClosed.event_name)
 
     def change_since(self, session_id: str, since: int) -> str:
         """What happened to the night after version `since`, in words (`deal 5 was just recorded

@@ -251,10 +251,11 @@ def _running(rounds: Sequence[_Round]) -> list[int]:
     return [i for i, r in enumerate(rounds) if i == 0 or r.at_once]
 
 
-def _spent(rounds: Sequence[_Round]) -> list[_Round]:
-    """The rounds after a bock deal: each round in force has one deal fewer; those used up go."""
-    running = _running(rounds)
-    spent = [replace(r, left=r.left - 1) if i in running else r for i, r in enumerate(rounds)]
+def _spent(rounds: Sequence[_Round], deals: int = 1) -> list[_Round]:
+    """The rounds after `deals` bock deals (no more than the shortest round in force has left):
+    each round in force has that many deals fewer; those used up go."""
+    running = set(_running(rounds))
+    spent = [replace(r, left=r.left - deals) if i in running else r for i, r in enumerate(rounds)]
     return [r for r in spent if r.left > 0]
 
 
@@ -314,9 +315,10 @@ class BockRounds:
         """The bock deals still to come: the rounds that wait their turn one after another, the
         rounds at once beside them (with `stack`, the longest round's; with `queue`, every round's)."""
         rounds, deals = list(self._rounds), 0
-        while rounds:
-            deals += 1
-            rounds = _spent(rounds)
+        while rounds:  # until the next round in force ends, the same rounds are in force
+            step = min(rounds[i].left for i in _running(rounds))
+            deals += step
+            rounds = _spent(rounds, step)
         return deals
 
     def play(self, number: int, scored: bool, triggers: Sequence[str]) -> BockDeal:
