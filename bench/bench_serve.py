@@ -465,7 +465,7 @@ class Counts:
 def counts_for(deals: int, scale: float) -> Counts:
     """Requests per phase on the real server, fewer on longer nights (where a record may cost a
     second); the floor repeats its rounds until its CPU time is measurable."""
-    reads, one_phone = (10, 10) if deals <= 200 else (2, 5)
+    reads, one_phone = (10, 10) if deals <= 200 else (2, 10)
     return Counts(max(1, round(reads * scale)), max(1, round(one_phone * scale)), 20)
 
 
@@ -493,11 +493,11 @@ def bench_night(deals: int, counts: Counts, least_cpu: float, tmp: Path) -> list
             rows.append((name, *phase(doko, low, least_cpu, 2)))
         for server in (real, floor):
             run(server.port, 1, 1, recorder(server.port, random.Random(7)))  # warm: the write path
-        # a record adds a deal to the night: the real server records a fixed number, in one turn
-        doko, low = Side(real, recording(real, 1, counts.one_phone), 1), Side(floor, recording(floor, 1, 10), 500)
+        # a record adds a deal to the night: the real server records a few rounds, in one turn
+        doko, low = Side(real, recording(real, 1, counts.one_phone), 5), Side(floor, recording(floor, 1, 10), 500)
         rows.append(("record a deal, one phone (CPU per recorded deal)", *phase(doko, low, least_cpu, 1)))
         doko, low = (
-            Side(real, recording(real, counts.phones, 1), 1),
+            Side(real, recording(real, counts.phones, 1), 3),
             Side(floor, recording(floor, counts.phones, 1), 50),
         )
         rows.append(

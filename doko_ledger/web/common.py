@@ -243,12 +243,12 @@ _VIEWS_LOCK = threading.Lock()
 
 
 def viewed(key: tuple[str, ...], source: object, view: Callable[[], T]) -> T:
-    """`view()`, made once for each `source` (a page or standings the library derived once for a
-    point of the log): phones that poll between two deals cost a look-up. What is returned is
-    shared: the caller copies it before adding to it."""
+    """`view()`, made once for each `source` it is made from (a page the library derived once for
+    a point of the log, or that point itself): phones that poll between two deals cost a
+    look-up. What is returned is shared: the caller copies it before adding to it."""
     with _VIEWS_LOCK:
         known = _VIEWS.get(key)
-    if known is None or known[0] is not source:
+    if known is None or not (known[0] is source or known[0] == source):
         known = (source, view())
         with _VIEWS_LOCK:
             _VIEWS[key] = known

@@ -21,7 +21,17 @@ from doko_ledger.doppelkopf.views import audit_view, notes_view, score_view
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, Game
 from doko_ledger.ledger import Ledger
-from doko_ledger.web.common import NAME_COOKIE, PostedForm, is_joined, now, open_ledger, player_name, render, status_of
+from doko_ledger.web.common import (
+    NAME_COOKIE,
+    PostedForm,
+    is_joined,
+    now,
+    open_ledger,
+    player_name,
+    render,
+    status_of,
+    viewed,
+)
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
@@ -95,7 +105,10 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
 def game_page(request: Request, game: str, claimed: str | None = None) -> Response:
     with open_ledger(request) as ledger:
         game_id = ledger.resolve(game)
-        return render(request, "game.html", game_context(ledger, game_id, viewer(request)))
+        seen_by = viewer(request)
+        key = ("game", ledger.store.where, game_id, seen_by or "")
+        context = viewed(key, ledger.store.newest(), lambda: game_context(ledger, game_id, seen_by))
+        return render(request, "game.html", dict(context))
 
 
 @router.get("/games/{game}/audit")

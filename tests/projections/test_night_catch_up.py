@@ -42,6 +42,7 @@ KINDS = ["deal", "deal", "deal", "deal", "marked", "solo", "misdeal", "undo", "c
 OPS = st.lists(
     st.tuples(st.sampled_from([*KINDS, "rules", "bock", "note"]), st.integers(0, 1000), RULES), min_size=6, max_size=18
 )
+Ops = list[tuple[str, int, RuleSet]]
 _examples = itertools.count()
 
 
@@ -94,14 +95,9 @@ def read_anew(nights: CardNights, sid: str) -> Night:
     return Night.load(events, {g: [r.event for r in nights.store.read_stream(game_stream(g))] for g in names})
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(first=RULES, ops=OPS)
-def test_read_models_caught_up_write_by_write_are_the_fold_of_the_whole_log(
-    backend: str, request: pytest.FixtureRequest, tmp_path: Path, first: RuleSet, ops: list[tuple[str, int, RuleSet]]
-) -> None:
-    folder = tmp_path / str(next(_examples))
-    folder.mkdir()
+def check_write_by_write(backend: str, request: pytest.FixtureRequest, folder: Path, first: RuleSet, ops: Ops) -> None:
+    """Record `ops` on a new ledger on `backend`; after each write, the read models and the kept
+    night are what the whole log gives."""
     with Ledger.open(new_target(backend, request, folder), create=True) as ledger:
         nights = card_nights(ledger)
         nights.start(StartNight("n", NAMES[:5], 0, first), by="t", at=AT)
@@ -118,3 +114,25 @@ def test_read_models_caught_up_write_by_write_are_the_fold_of_the_whole_log(
         KEPT.clear()  # a new process: the night read from the log alone
         anew = read_anew(nights, "n")
         assert nights.standings("n") == standings(anew.state, anew.schedule())
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / str(next(_examples))
+    folder.mkdir()
+    return folder
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=RULES, ops=OPS)
+def test_read_models_caught_up_write_by_write_are_the_fold_of_the_whole_log(
+    request: pytest.FixtureRequest, tmp_path: Path, first: RuleSet, ops: Ops
+) -> None:
+    check_write_by_write("sqlite", request, _folder(tmp_path), first, ops)
+
+
+@settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=RULES, ops=OPS)
+def test_the_same_on_postgresql(
+    request: pytest.FixtureRequest, tmp_path: Path, postgres_server: object, first: RuleSet, ops: Ops
+) -> None:
+    check_write_by_write("postgresql", request, _folder(tmp_path), first, ops)

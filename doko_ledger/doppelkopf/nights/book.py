@@ -52,7 +52,7 @@ from doko_ledger.doppelkopf.rules.scoring import special_points_count
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
-from doko_ledger.events.envelope import Recorded
+from doko_ledger.events.envelope import Envelope, Recorded
 from doko_ledger.numbers import counted
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
@@ -370,7 +370,23 @@ class CardNights:
         for game_id, events in night.new_games.items():
             batches.append(NewStreamEvents(game_stream(game_id), 0, events))
         batches.extend(game_updates)
-        self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+        appended = self.store.append_streams(batches, recorded_by=by, recorded_at=at)
+        if appended and not game_updates:
+            self._keep_written(session_id, night, appended)
+
+    def _keep_written(self, session_id: str, night: Night, appended: Sequence[Envelope]) -> None:
+        """Keep the night as just written, when it was read at the point of the log just before
+        the write and that is where the kept night is (else the next read catches up)."""
+        key, first, last = (self.store.where, session_id), appended[0], appended[-1]
+        kept = KEPT.get(key)
+        before = (first.position - 1, first.prev_hash)
+        if kept is None or kept.at != before or night.read_at != before:
+            return
+        written = night.fork()
+        written.places()
+        caught_up = KeptNight(written, (last.position, last.hash), dict(kept.requests))
+        caught_up.note_requests(len(kept.night.history) + 1, night.new_session_events)
+        KEPT.put(key, caught_up)
 
     def start(self, command: StartNight, *, by: str, at: str) -> Night:
         """Start a card night; a second open night is refused."""

@@ -48,9 +48,11 @@ class KeptNight:
             return found
 
     def fork(self) -> Night:
-        """A night of its own to decide on."""
+        """A night of its own to decide on, read at this fold's point of the log."""
         with self.lock:
-            return self.night.fork()
+            night = self.night.fork()
+        night.read_at = self.at
+        return night
 
     def note_requests(self, first_version: int, events: list[Any]) -> None:
         """Index the request ids of session events stored from `first_version` on."""

@@ -82,6 +82,8 @@ class Night:
     _scheduled: tuple[NightState, Schedule] | None = field(default=None, repr=False)
     """The last schedule derived, with the state it was derived from."""
     _places: _Places | None = field(default=None, repr=False)
+    read_at: object = field(default=None, repr=False, compare=False)
+    """Where the night was read (the point of the log, for whoever keeps nights folded)."""
 
     @classmethod
     def load(cls, session_events: Sequence[Any], games: Mapping[str, Sequence[Any]]) -> Night:
