@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import secrets
 import threading
 import time
 from collections import OrderedDict
@@ -154,12 +155,16 @@ def player_name(request: Request) -> str:
 
 def render(request: Request, template: str, context: Mapping[str, Any], status: int = 200) -> HTMLResponse:
     """A page: the template with what every page needs (join state, CSRF token, the QR link)."""
+    return HTMLResponse(_page_text(request, template, context, request.state.csrf), status_code=status)
+
+
+def _page_text(request: Request, template: str, context: Mapping[str, Any], csrf: str) -> str:
     settings = settings_of(request)
     joined = is_joined(request)
-    page = templates.get_template(template).render(
+    return templates.get_template(template).render(
         request=request,
         joined=joined,
-        csrf=request.state.csrf,
+        csrf=csrf,
         me=player_name(request),
         join_url=settings.join_url if joined else None,
         private=settings.private,
@@ -169,7 +174,33 @@ def render(request: Request, template: str, context: Mapping[str, Any], status: 
             key: hidden(value, settings) if type(value) is str else value for key, value in context.items()
         },  # not Markup
     )
-    return HTMLResponse(page, status_code=status)
+
+
+STAND_IN = secrets.token_hex(16)
+"""A text no page holds otherwise: where a page rendered once for many answers holds each
+answer's own CSRF token and request id (`render_kept`)."""
+_PAGES: OrderedDict[tuple[str, ...], tuple[object, str]] = OrderedDict()
+
+
+def render_kept(
+    request: Request,
+    template: str,
+    context: Mapping[str, Any],
+    kept_as: tuple[str, ...],
+    source: object,
+    request_id: Callable[[], str],
+) -> HTMLResponse:
+    """`render` of a page made once for each `source` it shows (a night's page as the library
+    derived it once for a point of the log) and what it shows of the phone (joined, its player):
+    phones that load it between two deals cost a look-up. Each answer gets its own CSRF token
+    and a new request id (`request_id()`) where `context` says `request_id`; `kept_as` names the
+    page among those kept (the night's id)."""
+    joined = is_joined(request)
+    lapsed = not joined and context.get("message") != JOIN_AGAIN and join_lapsed(request)
+    key = (template, str(settings_of(request).db), *kept_as, str(joined), player_name(request), str(lapsed))
+    csrf, fresh = "c" + STAND_IN, "r" + STAND_IN
+    text = viewed(key, source, lambda: _page_text(request, template, {**context, "request_id": fresh}, csrf), _PAGES)
+    return HTMLResponse(text.replace(csrf, request.state.csrf).replace(fresh, request_id()))
 
 
 def status_of(exc: DokoError) -> int:
@@ -242,19 +273,24 @@ _VIEWS: OrderedDict[tuple[str, ...], tuple[object, Any]] = OrderedDict()
 _VIEWS_LOCK = threading.Lock()
 
 
-def viewed(key: tuple[str, ...], source: object, view: Callable[[], T]) -> T:
+def viewed(
+    key: tuple[str, ...],
+    source: object,
+    view: Callable[[], T],
+    kept: OrderedDict[tuple[str, ...], tuple[object, Any]] = _VIEWS,
+) -> T:
     """`view()`, made once for each `source` it is made from (a page the library derived once for
     a point of the log, or that point itself): phones that poll between two deals cost a
     look-up. What is returned is shared: the caller copies it before adding to it."""
     with _VIEWS_LOCK:
-        known = _VIEWS.get(key)
+        known = kept.get(key)
     if known is None or not (known[0] is source or known[0] == source):
         known = (source, view())
         with _VIEWS_LOCK:
-            _VIEWS[key] = known
-            _VIEWS.move_to_end(key)
-            while len(_VIEWS) > 64:
-                _VIEWS.popitem(last=False)
+            kept[key] = known
+            kept.move_to_end(key)
+            while len(kept) > (64 if kept is _VIEWS else 16):  # a page of a long night is large
+                kept.popitem(last=False)
     made: T = known[1]
     return made
 

@@ -41,6 +41,7 @@ from doko_ledger.web.common import (
     open_ledger,
     player_name,
     render,
+    render_kept,
     settings_of,
     status_of,
     viewed,
@@ -290,11 +291,12 @@ def night_page(
     with open_ledger(request) as ledger:
         sid = card_nights(ledger).resolve(session_id)
         done = {"new": new, "just_corrected": corrected, "taken_back": taken_back, "changed": changed}
+        page = card_nights(ledger).page(sid)
         context = night_page_context(ledger, sid) | done
     settings = settings_of(request)
     if settings.join_url:
         context |= {"qr": qr.svg(settings.join_url), "join_code": settings.join_code}
-    return render(request, "night.html", context)
+    return render_kept(request, "night.html", context, (sid,), (page, *done.values()), forms.request_id)
 
 
 @router.get("/nights/{session_id}/night.yaml")
@@ -315,8 +317,10 @@ def night_download(request: Request, session_id: str) -> Response:
 def night_fragment(request: Request, session_id: str) -> Response:
     """The changing part of the night page, for the live update."""
     with open_ledger(request) as ledger:
-        sid = card_nights(ledger).resolve(session_id)
-        return render(request, "_night_live.html", night_context(card_nights(ledger), sid))
+        nights = card_nights(ledger)
+        sid = nights.resolve(session_id)
+        page = nights.page(sid)
+        return render_kept(request, "_night_live.html", night_context(nights, sid), (sid,), page, forms.request_id)
 
 
 def live_tag(nights: CardNights, session_id: str) -> str:
