@@ -330,13 +330,11 @@ class CardNights:
         tail = self.store.read_after(kept.at[0], CATCH_UP_LIMIT + 1)
         if not tail or len(tail) > CATCH_UP_LIMIT or tail[0].envelope.prev_hash != kept.at[1]:
             return None
-        stream = session_stream(session_id)
-        version = len(kept.night.history)
-        further = [r.event for r in tail if r.envelope.stream == stream and r.envelope.version > version]
-        if len(further) != sum(1 for r in tail if r.envelope.stream == stream) or any(
-            r.envelope.version != version + i for i, r in enumerate((r for r in tail if r.envelope.stream == stream), 1)
-        ):
-            return None  # the session's events are not the ones that follow the fold's
+        stream, version = session_stream(session_id), len(kept.night.history)
+        ours = [r for r in tail if r.envelope.stream == stream and r.envelope.version > version]  # not folded yet
+        if [r.envelope.version for r in ours] != list(range(version + 1, version + 1 + len(ours))):
+            return None  # not the session's events that follow the fold's
+        further = [r.event for r in ours]
         night = kept.fork()
         night.catch_up(further, {})
         named = {e.game_id for e in further if isinstance(e, DealAdded)}
