@@ -8,8 +8,9 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
   points (JSON list of card points by seat), tricks_won (JSON list), events,
   last_position; for a card night's deal: night, deal (its number), status (in
   force, voided or corrected), corrected_by and replaces (game ids).
-- `tricks`: game_id, number, leader, cards (text, in play order), winner,
-  points.
+- `tricks`: one row per game with a card played: game_id, and each trick in play order
+  in a JSON list: leaders (players), cards (a trick's cards as text, in play order),
+  winners (players; null for a trick not complete) and points (card points).
 - `parties`: game_id, seat, player, party (the truth as far as the record
   shows), public_in_trick and public_cause (when and why the table learnt it).
 - `announcements`: game_id, number, party, announcement, player, played (the
@@ -54,7 +55,7 @@ from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 KEYS: Mapping[str, tuple[str, ...]] = {
     "games": ("game_id",),
-    "tricks": ("game_id", "number"),
+    "tricks": ("game_id",),
     "parties": ("game_id", "seat"),
     "announcements": ("game_id", "number"),
     "scores": ("game_id",),
@@ -91,7 +92,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "corrected_by",
         "replaces",
     ),
-    "tricks": ("game_id", "number", "leader", "cards", "winner", "points"),
+    "tricks": ("game_id", "leaders", "cards", "winners", "points"),
     "parties": ("game_id", "seat", "player", "party", "public_in_trick", "public_cause"),
     "announcements": ("game_id", "number", "party", "announcement", "player", "played", "trick", "implied", "cause"),
     "scores": (
@@ -132,9 +133,9 @@ class GamesProjection:
     its games changes, every game of that night is folded again (a voided deal can take a
     later deal's bock round away)."""
 
-    name = "games-v3"
-    """v2: the night's columns; v3: `scores.bock_extra`. A ledger with older tables folds them
-    again on its next read."""
+    name = "games-v4"
+    """v2: the night's columns; v3: `scores.bock_extra`; v4: a game's tricks in one row. A ledger
+    with older tables folds them again on its next read."""
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
@@ -145,7 +146,7 @@ class GamesProjection:
             self.drop(db)  # the tables of an older version: folded again from the log
             db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name = ?", [self.name])
         if runner.POSITIONS in db.table_names():  # older versions' places in the log
-            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', 'games-v2')")
+            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', 'games-v2', 'games-v3')")
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS games (
@@ -159,8 +160,8 @@ class GamesProjection:
                 night TEXT, deal BIGINT, status TEXT, corrected_by TEXT, replaces TEXT
             );
             CREATE TABLE IF NOT EXISTS tricks (
-                game_id TEXT NOT NULL, number BIGINT NOT NULL, leader TEXT NOT NULL, cards TEXT NOT NULL,
-                winner TEXT, points BIGINT NOT NULL, PRIMARY KEY (game_id, number)
+                game_id TEXT PRIMARY KEY, leaders TEXT NOT NULL, cards TEXT NOT NULL, winners TEXT NOT NULL,
+                points TEXT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS parties (
                 game_id TEXT NOT NULL, seat BIGINT NOT NULL, player TEXT NOT NULL, party TEXT,
@@ -211,9 +212,13 @@ class GamesProjection:
 
 
 def _older(db: Database) -> bool:
-    """The read models were written by an older version: without the night's columns or
-    `scores.bock_extra`."""
-    return "status" not in db.columns("games") or "bock_extra" not in db.columns("scores")
+    """The read models were written by an older version: without the night's columns,
+    `scores.bock_extra`, or with a row per trick."""
+    return (
+        "status" not in db.columns("games")
+        or "bock_extra" not in db.columns("scores")
+        or "leaders" not in db.columns("tricks")
+    )
 
 
 def _delete_stale(db: Database, ids: list[str]) -> None:
@@ -441,21 +446,34 @@ def score_line_rows(result: GameScore) -> list[Row]:
 
 
 _CARD_TEXT = {card: str(card) for card in ALL_CARDS}
+_JSON_SEATS: dict[tuple[str, ...], dict[int | None, str]] = {}
+
+
+def _seats_json(players: tuple[str, ...]) -> dict[int | None, str]:
+    """Each seat's player as JSON text (`null` for no seat), remembered like `_names_json`."""
+    seats = _JSON_SEATS.get(players)
+    if seats is None:
+        seats = {seat: json.dumps(name, ensure_ascii=False) for seat, name in enumerate(players)}
+        seats[None] = "null"
+        if len(_JSON_SEATS) < 4096:
+            _JSON_SEATS[players] = seats
+    return seats
 
 
 def trick_rows(state: GameState) -> list[Row]:
-    game_id, players, text = state.game_id, state.players, _CARD_TEXT.__getitem__
-    out = []
-    for trick in state.all_tricks:
-        number, leader, cards, winner = trick
-        out.append(
-            (
-                game_id,
-                number,
-                players[leader],
-                " ".join(map(text, cards)),
-                None if winner is None else players[winner],
-                trick.points,
-            )
+    """The game's one `tricks` row (none before its first card): each column a JSON list with
+    an entry per trick, written as `json.dumps` writes it."""
+    tricks = state.all_tricks
+    if not tricks:
+        return []
+    seats, text = _seats_json(state.players), _CARD_TEXT.__getitem__
+    _, leaders, cards, winners = zip(*tricks, strict=True)
+    return [
+        (
+            state.game_id,
+            "[" + ", ".join([seats[seat] for seat in leaders]) + "]",
+            '["' + '", "'.join([" ".join(map(text, played)) for played in cards]) + '"]',
+            "[" + ", ".join([seats[seat] for seat in winners]) + "]",
+            "[" + ", ".join([str(trick.points) for trick in tricks]) + "]",
         )
-    return out
+    ]

@@ -281,12 +281,12 @@ def test_a_ledger_with_the_older_games_tables_folds_them_again(cli: Cli, ledger_
     with Attacker(ledger_path) as db:  # as the previous version left them
         for column in ("night", "deal", "status", "corrected_by", "replaces"):
             db.execute(f"ALTER TABLE games DROP COLUMN {column}")
-        db.execute("UPDATE projection_positions SET name = 'games' WHERE name = 'games-v3'")
+        db.execute("UPDATE projection_positions SET name = 'games' WHERE name = 'games-v4'")
     (row,) = as_json(cli("games", "--json"))
     assert (row["game_id"], row["status"]) == ("n-01", "voided")
     with Attacker(ledger_path) as db:
         names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
-    assert "games" not in names and "games-v3" in names
+    assert "games" not in names and "games-v4" in names
 
 
 def test_a_ledger_with_the_games_tables_before_bock_extra_folds_them_again(cli: Cli, ledger_path: Path) -> None:
@@ -297,12 +297,32 @@ def test_a_ledger_with_the_games_tables_before_bock_extra_folds_them_again(cli: 
     ok(cli("games"))
     with Attacker(ledger_path) as db:  # as the previous version left them
         db.execute("ALTER TABLE scores DROP COLUMN bock_extra")
-        db.execute("UPDATE projection_positions SET name = 'games-v2' WHERE name = 'games-v3'")
+        db.execute("UPDATE projection_positions SET name = 'games-v2' WHERE name = 'games-v4'")
     assert as_json(cli("score", "n-01", "--json"))["night"]["deal"] == 1
     with Attacker(ledger_path) as db:
         names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
         extras = [r[0] for r in db.rows("SELECT bock_extra FROM scores")]
-    assert "games-v2" not in names and "games-v3" in names and extras == [0]
+    assert "games-v2" not in names and "games-v4" in names and extras == [0]
+
+
+def test_a_ledger_with_a_row_per_trick_folds_its_games_tables_again(cli: Cli, ledger_path: Path) -> None:
+    """Tricks kept a row each (projection games-v3) are replaced on the next read by a row per game."""
+    start(cli, "n")
+    ok(cli("deal", "--seed", SEED))
+    ok(cli("play", "Dirk=club_solo", "S10", "S9"))
+    with Attacker(ledger_path) as db:  # as the previous version left them
+        db.execute("DROP TABLE tricks")
+        db.execute(
+            "CREATE TABLE tricks (game_id TEXT NOT NULL, number BIGINT NOT NULL, leader TEXT NOT NULL,"
+            " cards TEXT NOT NULL, winner TEXT, points BIGINT NOT NULL, PRIMARY KEY (game_id, number))"
+        )
+        db.execute("UPDATE projection_positions SET name = 'games-v3' WHERE name = 'games-v4'")
+    ok(cli("games"))
+    with Attacker(ledger_path) as db:
+        names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
+        tricks = [tuple(r) for r in db.rows("SELECT game_id, cards, winners, points FROM tricks")]
+    assert "games-v3" not in names and "games-v4" in names
+    assert tricks == [("n-01", '["S10 S9"]', "[null]", "[10]")]
 
 
 def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_night: Cli, ledger_path: Any) -> None:
