@@ -11,8 +11,9 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 - `tricks`: one row per game with a card played: game_id, and each trick in play order
   in a JSON list: leaders (players), cards (a trick's cards as text, in play order),
   winners (players; null for a trick not complete) and points (card points).
-- `parties`: game_id, seat, player, party (the truth as far as the record
-  shows), public_in_trick and public_cause (when and why the table learnt it).
+- `parties`: one row per game: game_id, and for each seat 0..3: player0..player3,
+  party0..party3 (the truth as far as the record shows), public_in_trick0..3 and
+  public_cause0..3 (when and why the table learnt it).
 - `announcements`: game_id, number, party, announcement, player, played (the
   caller's cards played), trick, implied (a skipped level or the solo rule),
   cause.
@@ -56,7 +57,7 @@ from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 KEYS: Mapping[str, tuple[str, ...]] = {
     "games": ("game_id",),
     "tricks": ("game_id",),
-    "parties": ("game_id", "seat"),
+    "parties": ("game_id",),
     "announcements": ("game_id", "number"),
     "scores": ("game_id",),
     "score_lines": ("game_id", "number"),
@@ -93,7 +94,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "replaces",
     ),
     "tricks": ("game_id", "leaders", "cards", "winners", "points"),
-    "parties": ("game_id", "seat", "player", "party", "public_in_trick", "public_cause"),
+    "parties": (
+        "game_id",
+        *(f"{column}{seat}" for seat in range(4) for column in ("player", "party", "public_in_trick", "public_cause")),
+    ),
     "announcements": ("game_id", "number", "party", "announcement", "player", "played", "trick", "implied", "cause"),
     "scores": (
         "game_id",
@@ -134,7 +138,7 @@ class GamesProjection:
     later deal's bock round away)."""
 
     name = "games-v4"
-    """v2: the night's columns; v3: `scores.bock_extra`; v4: a game's tricks in one row. A ledger
+    """v2: the night's columns; v3: `scores.bock_extra`; v4: a game's tricks, and its parties, in one row. A ledger
     with older tables folds them again on its next read."""
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
@@ -164,8 +168,11 @@ class GamesProjection:
                 points TEXT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS parties (
-                game_id TEXT NOT NULL, seat BIGINT NOT NULL, player TEXT NOT NULL, party TEXT,
-                public_in_trick BIGINT, public_cause TEXT, PRIMARY KEY (game_id, seat)
+                game_id TEXT PRIMARY KEY,
+                player0 TEXT NOT NULL, party0 TEXT, public_in_trick0 BIGINT, public_cause0 TEXT,
+                player1 TEXT NOT NULL, party1 TEXT, public_in_trick1 BIGINT, public_cause1 TEXT,
+                player2 TEXT NOT NULL, party2 TEXT, public_in_trick2 BIGINT, public_cause2 TEXT,
+                player3 TEXT NOT NULL, party3 TEXT, public_in_trick3 BIGINT, public_cause3 TEXT
             );
             CREATE TABLE IF NOT EXISTS announcements (
                 game_id TEXT NOT NULL, number BIGINT NOT NULL, party TEXT NOT NULL, announcement TEXT NOT NULL,
@@ -213,11 +220,12 @@ class GamesProjection:
 
 def _older(db: Database) -> bool:
     """The read models were written by an older version: without the night's columns,
-    `scores.bock_extra`, or with a row per trick."""
+    `scores.bock_extra`, or with a row per trick or per seat."""
     return (
         "status" not in db.columns("games")
         or "bock_extra" not in db.columns("scores")
         or "leaders" not in db.columns("tricks")
+        or "party0" not in db.columns("parties")
     )
 
 
@@ -372,22 +380,19 @@ def _re_points(state: GameState, parties: Parties, won: tuple[int, ...], re_seat
 
 
 def party_rows(state: GameState, revealed: Sequence[Revelation], parties: Parties | None = None) -> list[Row]:
+    """The game's one `parties` row: each seat's player, party, and when and why the table
+    learnt it (None while it did not)."""
     public = {r.seat: r for r in revealed}
-    game_id, players = state.game_id, state.players
-    out = []
+    players = state.players
+    cells: list[Any] = [state.game_id]
     for seat, party in enumerate(true_parties(state) if parties is None else parties):
         shown = public.get(seat)
-        out.append(
-            (
-                game_id,
-                seat,
-                players[seat],
-                None if party is None else party.value,
-                None if shown is None else shown.trick,
-                None if shown is None else shown.cause,
-            )
+        cells += (
+            players[seat],
+            None if party is None else party.value,
+            *((None, None) if shown is None else (shown.trick, shown.cause)),
         )
-    return out
+    return [tuple(cells)]
 
 
 def announcement_rows(state: GameState) -> list[Row]:
