@@ -35,7 +35,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from doko_ledger.doppelkopf.cards import ALL_CARDS
+from doko_ledger.doppelkopf.cards import ALL_CARDS, Card
 from doko_ledger.doppelkopf.events import EventVoided, GameStarted
 from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, true_parties
@@ -471,14 +471,23 @@ def trick_rows(state: GameState) -> list[Row]:
     tricks = state.all_tricks
     if not tricks:
         return []
-    seats, text = _seats_json(state.players), _CARD_TEXT.__getitem__
+    seats = _seats_json(state.players)
     _, leaders, cards, winners = zip(*tricks, strict=True)
     return [
         (
             state.game_id,
             "[" + ", ".join([seats[seat] for seat in leaders]) + "]",
-            '["' + '", "'.join([" ".join(map(text, played)) for played in cards]) + '"]',
+            '["' + '", "'.join([_trick_text(played) for played in cards]) + '"]',
             "[" + ", ".join([seats[seat] for seat in winners]) + "]",
             "[" + ", ".join([str(trick.points) for trick in tricks]) + "]",
         )
     ]
+
+
+def _trick_text(cards: tuple[Card, ...]) -> str:
+    """A trick's cards as text, in play order (a complete trick's without a join)."""
+    text = _CARD_TEXT
+    if len(cards) == 4:
+        first, second, third, fourth = cards
+        return f"{text[first]} {text[second]} {text[third]} {text[fourth]}"
+    return " ".join([text[card] for card in cards])
