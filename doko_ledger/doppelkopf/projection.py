@@ -121,6 +121,8 @@ _INSERT = {
 }
 
 Row = tuple[Any, ...]
+"""A row of a table, its cells in the order of `COLUMNS`; a yes or no is written as 1 or 0, which
+`sqlite3` binds at once (a `bool` it first looks up among its adapters, three times as long)."""
 
 
 def is_doppelkopf(events: Sequence[Any]) -> bool:
@@ -339,14 +341,14 @@ def game_row(
         state.rules.preset,
         _game_type(state),
         None if state.declarer is None else players[state.declarer],
-        state.dealt is not None,
+        int(state.dealt is not None),
         state.abandoned,
         _names_json(tuple(players[s] for s in re_seats), ensure_ascii=True),
-        is_lone(state),
-        state.summary is not None or state.valued is not None,
+        int(is_lone(state)),
+        int(state.summary is not None or state.valued is not None),
         _re_points(state, parties, won, re_seats),
         len(state.tricks),
-        state.finished,
+        int(state.finished),
         _ints_json(won),
         _ints_json(tricks),
         len(stream.events),
@@ -406,7 +408,7 @@ def announcement_rows(state: GameState) -> list[Row]:
             None if a.seat is None else players[a.seat],
             a.played,
             a.trick,
-            a.implied,
+            int(a.implied),
             a.cause,
         )
         for number, a in enumerate(announced(state), 1)
@@ -423,7 +425,7 @@ def score_row(result: GameScore) -> Row:
         result.rules.preset,
         None if score is None or score.winner is None else score.winner.value,
         0 if score is None else score.value,
-        score is not None and score.lone,
+        int(score is not None and score.lone),
         result.note,
         *seats,
         1 if result.bock is None else result.bock.multiplier,
@@ -443,7 +445,7 @@ def score_line_rows(result: GameScore) -> list[Row]:
             None if line.party is None else line.party.value,
             line.points,
             line.factor,
-            line.special,
+            int(line.special),
             line.cause,
         )
         for number, line in enumerate(lines, 1)
