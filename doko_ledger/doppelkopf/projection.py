@@ -1,4 +1,6 @@
-"""Read models of Doppelkopf games: one row per game, one row per trick.
+"""Read models of Doppelkopf games: a row per game in each table, but one per announcement and
+one per line of the score's derivation (a rebuild inserts every row of every game: few rows
+a game keep it cheap).
 
 Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 
