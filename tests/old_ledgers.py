@@ -3,6 +3,7 @@ compared with what those versions printed and stored."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -38,17 +39,51 @@ def read_models(path: Path) -> dict[str, Table]:
 
 def as_then(now: dict[str, Table], then: dict[str, Table]) -> dict[str, Table]:
     """Today's read models in the columns the old version had, after checking that every column
-    added since holds one value in every row (what a column new to old rows can only hold)."""
+    added since holds one value in every row (what a column new to old rows can only hold).
+    Today's `tricks` and `parties` (a row per game) are first unfolded into a row per trick and
+    per seat, as they were kept before."""
     out = {}
     for name, (columns, rows) in now.items():
         if name not in then:
             continue
+        if name == "tricks" and "number" in then[name][0]:
+            columns, rows = per_trick((columns, rows))
+        if name == "parties" and "seat" in then[name][0]:
+            columns, rows = per_seat((columns, rows))
         old = then[name][0]
         keep = [columns.index(c) for c in old if c in columns]
         for added in (i for i, c in enumerate(columns) if c not in old):
             assert len({row[added] for row in rows}) <= 1, f"{name}.{columns[added]} differs between old rows"
         out[name] = (tuple(columns[i] for i in keep), sorted((tuple(row[i] for i in keep) for row in rows), key=repr))
     return out
+
+
+def per_trick(tricks: Table) -> Table:
+    """The `tricks` table as a row per trick (`game_id`, `number`, `leader`, `cards`, `winner`,
+    `points`) from today's row per game, whose columns hold a JSON list each, trick by trick."""
+    columns, rows = tricks
+    lists = [columns.index(c) for c in ("leaders", "cards", "winners", "points")]
+    game_id = columns.index("game_id")
+    out = [
+        (row[game_id], number, *trick)
+        for row in rows
+        for number, trick in enumerate(zip(*(json.loads(str(row[i])) for i in lists), strict=True), 1)
+    ]
+    return ("game_id", "number", "leader", "cards", "winner", "points"), sorted(out, key=repr)
+
+
+def per_seat(parties: Table) -> Table:
+    """The `parties` table as a row per seat (`game_id`, `seat`, `player`, `party`,
+    `public_in_trick`, `public_cause`) from today's row per game, with those columns per seat."""
+    columns, rows = parties
+    fields = ("player", "party", "public_in_trick", "public_cause")
+    game_id = columns.index("game_id")
+    out = [
+        (row[game_id], seat, *(row[columns.index(f"{field}{seat}")] for field in fields))
+        for row in rows
+        for seat in range(4)
+    ]
+    return ("game_id", "seat", *fields), sorted(out, key=repr)
 
 
 def as_written_then(answer: object, then: object) -> object:

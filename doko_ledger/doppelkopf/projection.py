@@ -1,4 +1,6 @@
-"""Read models of Doppelkopf games: one row per game, one row per trick.
+"""Read models of Doppelkopf games: a row per game in each table, but one per announcement and
+one per line of the score's derivation (a rebuild inserts every row of every game: few rows
+a game keep it cheap).
 
 Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 
@@ -8,10 +10,12 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
   points (JSON list of card points by seat), tricks_won (JSON list), events,
   last_position; for a card night's deal: night, deal (its number), status (in
   force, voided or corrected), corrected_by and replaces (game ids).
-- `tricks`: game_id, number, leader, cards (text, in play order), winner,
-  points.
-- `parties`: game_id, seat, player, party (the truth as far as the record
-  shows), public_in_trick and public_cause (when and why the table learnt it).
+- `tricks`: one row per game with a card played: game_id, and each trick in play order
+  in a JSON list: leaders (players), cards (a trick's cards as text, in play order),
+  winners (players; null for a trick not complete) and points (card points).
+- `parties`: one row per game: game_id, and for each seat 0..3: player0..player3,
+  party0..party3 (the truth as far as the record shows), public_in_trick0..3 and
+  public_cause0..3 (when and why the table learnt it).
 - `announcements`: game_id, number, party, announcement, player, played (the
   caller's cards played), trick, implied (a skipped level or the solo rule),
   cause.
@@ -35,7 +39,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from doko_ledger.doppelkopf.cards import ALL_CARDS
+from doko_ledger.doppelkopf.cards import ALL_CARDS, Card
 from doko_ledger.doppelkopf.events import EventVoided, GameStarted
 from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, true_parties
@@ -57,8 +61,8 @@ from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
 KEYS: Mapping[str, tuple[str, ...]] = {
     "games": ("game_id",),
-    "tricks": ("game_id", "number"),
-    "parties": ("game_id", "seat"),
+    "tricks": ("game_id",),
+    "parties": ("game_id",),
     "announcements": ("game_id", "number"),
     "scores": ("game_id",),
     "score_lines": ("game_id", "number"),
@@ -94,8 +98,11 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "corrected_by",
         "replaces",
     ),
-    "tricks": ("game_id", "number", "leader", "cards", "winner", "points"),
-    "parties": ("game_id", "seat", "player", "party", "public_in_trick", "public_cause"),
+    "tricks": ("game_id", "leaders", "cards", "winners", "points"),
+    "parties": (
+        "game_id",
+        *(f"{column}{seat}" for seat in range(4) for column in ("player", "party", "public_in_trick", "public_cause")),
+    ),
     "announcements": ("game_id", "number", "party", "announcement", "player", "played", "trick", "implied", "cause"),
     "scores": (
         "game_id",
@@ -119,6 +126,8 @@ _INSERT = {
 }
 
 Row = tuple[Any, ...]
+"""A row of a table, its cells in the order of `COLUMNS`; a yes or no is written as 1 or 0, which
+`sqlite3` binds at once (a `bool` it first looks up among its adapters, three times as long)."""
 
 
 def is_doppelkopf(events: Sequence[Any]) -> bool:
@@ -136,8 +145,8 @@ class GamesProjection:
     later deal's bock round away)."""
 
     name = "games-v4"
-    """v2: the night's columns; v3: `scores.bock_extra`; v4: `night_folds`. A ledger with older
-    tables folds them again on its next read."""
+    """v2: the night's columns; v3: `scores.bock_extra`; v4: a game's tricks, and its parties, in
+    one row, and `night_folds`. A ledger with older tables folds them again on its next read."""
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
@@ -162,12 +171,15 @@ class GamesProjection:
                 night TEXT, deal BIGINT, status TEXT, corrected_by TEXT, replaces TEXT
             );
             CREATE TABLE IF NOT EXISTS tricks (
-                game_id TEXT NOT NULL, number BIGINT NOT NULL, leader TEXT NOT NULL, cards TEXT NOT NULL,
-                winner TEXT, points BIGINT NOT NULL, PRIMARY KEY (game_id, number)
+                game_id TEXT PRIMARY KEY, leaders TEXT NOT NULL, cards TEXT NOT NULL, winners TEXT NOT NULL,
+                points TEXT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS parties (
-                game_id TEXT NOT NULL, seat BIGINT NOT NULL, player TEXT NOT NULL, party TEXT,
-                public_in_trick BIGINT, public_cause TEXT, PRIMARY KEY (game_id, seat)
+                game_id TEXT PRIMARY KEY,
+                player0 TEXT NOT NULL, party0 TEXT, public_in_trick0 BIGINT, public_cause0 TEXT,
+                player1 TEXT NOT NULL, party1 TEXT, public_in_trick1 BIGINT, public_cause1 TEXT,
+                player2 TEXT NOT NULL, party2 TEXT, public_in_trick2 BIGINT, public_cause2 TEXT,
+                player3 TEXT NOT NULL, party3 TEXT, public_in_trick3 BIGINT, public_cause3 TEXT
             );
             CREATE TABLE IF NOT EXISTS announcements (
                 game_id TEXT NOT NULL, number BIGINT NOT NULL, party TEXT NOT NULL, announcement TEXT NOT NULL,
@@ -242,11 +254,13 @@ def _replace(db: Database, rows: dict[str, list[Row]]) -> None:
 
 def _older(db: Database) -> bool:
     """The read models were written by an older version: without the night's columns,
-    `scores.bock_extra` or `night_folds`."""
+    `scores.bock_extra`, with a row per trick or per seat, or without `night_folds`."""
     return (
         "night_folds" not in db.table_names()
         or "status" not in db.columns("games")
         or "bock_extra" not in db.columns("scores")
+        or "leaders" not in db.columns("tricks")
+        or "party0" not in db.columns("parties")
     )
 
 
@@ -414,14 +428,14 @@ def game_row(
         state.rules.preset,
         _game_type(state),
         None if state.declarer is None else players[state.declarer],
-        state.dealt is not None,
+        int(state.dealt is not None),
         state.abandoned,
         _names_json(tuple(players[s] for s in re_seats), ensure_ascii=True),
-        is_lone(state),
-        state.summary is not None or state.valued is not None,
+        int(is_lone(state)),
+        int(state.summary is not None or state.valued is not None),
         _re_points(state, parties, won, re_seats),
         len(state.tricks),
-        state.finished,
+        int(state.finished),
         _ints_json(won),
         _ints_json(tricks),
         len(stream.events),
@@ -455,22 +469,19 @@ def _re_points(state: GameState, parties: Parties, won: tuple[int, ...], re_seat
 
 
 def party_rows(state: GameState, revealed: Sequence[Revelation], parties: Parties | None = None) -> list[Row]:
+    """The game's one `parties` row: each seat's player, party, and when and why the table
+    learnt it (None while it did not)."""
     public = {r.seat: r for r in revealed}
-    game_id, players = state.game_id, state.players
-    out = []
+    players = state.players
+    cells: list[Any] = [state.game_id]
     for seat, party in enumerate(true_parties(state) if parties is None else parties):
         shown = public.get(seat)
-        out.append(
-            (
-                game_id,
-                seat,
-                players[seat],
-                None if party is None else party.value,
-                None if shown is None else shown.trick,
-                None if shown is None else shown.cause,
-            )
+        cells += (
+            players[seat],
+            None if party is None else party.value,
+            *((None, None) if shown is None else (shown.trick, shown.cause)),
         )
-    return out
+    return [tuple(cells)]
 
 
 def announcement_rows(state: GameState) -> list[Row]:
@@ -484,7 +495,7 @@ def announcement_rows(state: GameState) -> list[Row]:
             None if a.seat is None else players[a.seat],
             a.played,
             a.trick,
-            a.implied,
+            int(a.implied),
             a.cause,
         )
         for number, a in enumerate(announced(state), 1)
@@ -501,7 +512,7 @@ def score_row(result: GameScore) -> Row:
         result.rules.preset,
         None if score is None or score.winner is None else score.winner.value,
         0 if score is None else score.value,
-        score is not None and score.lone,
+        int(score is not None and score.lone),
         result.note,
         *seats,
         1 if result.bock is None else result.bock.multiplier,
@@ -521,7 +532,7 @@ def score_line_rows(result: GameScore) -> list[Row]:
             None if line.party is None else line.party.value,
             line.points,
             line.factor,
-            line.special,
+            int(line.special),
             line.cause,
         )
         for number, line in enumerate(lines, 1)
@@ -529,21 +540,43 @@ def score_line_rows(result: GameScore) -> list[Row]:
 
 
 _CARD_TEXT = {card: str(card) for card in ALL_CARDS}
+_JSON_SEATS: dict[tuple[str, ...], dict[int | None, str]] = {}
+
+
+def _seats_json(players: tuple[str, ...]) -> dict[int | None, str]:
+    """Each seat's player as JSON text (`null` for no seat), remembered like `_names_json`."""
+    seats = _JSON_SEATS.get(players)
+    if seats is None:
+        seats = {seat: json.dumps(name, ensure_ascii=False) for seat, name in enumerate(players)}
+        seats[None] = "null"
+        if len(_JSON_SEATS) < 4096:
+            _JSON_SEATS[players] = seats
+    return seats
 
 
 def trick_rows(state: GameState) -> list[Row]:
-    game_id, players, text = state.game_id, state.players, _CARD_TEXT.__getitem__
-    out = []
-    for trick in state.all_tricks:
-        number, leader, cards, winner = trick
-        out.append(
-            (
-                game_id,
-                number,
-                players[leader],
-                " ".join(map(text, cards)),
-                None if winner is None else players[winner],
-                trick.points,
-            )
+    """The game's one `tricks` row (none before its first card): each column a JSON list with
+    an entry per trick, written as `json.dumps` writes it."""
+    tricks = state.all_tricks
+    if not tricks:
+        return []
+    seats = _seats_json(state.players)
+    _, leaders, cards, winners = zip(*tricks, strict=True)
+    return [
+        (
+            state.game_id,
+            "[" + ", ".join([seats[seat] for seat in leaders]) + "]",
+            '["' + '", "'.join([_trick_text(played) for played in cards]) + '"]',
+            "[" + ", ".join([seats[seat] for seat in winners]) + "]",
+            "[" + ", ".join([str(trick.points) for trick in tricks]) + "]",
         )
-    return out
+    ]
+
+
+def _trick_text(cards: tuple[Card, ...]) -> str:
+    """A trick's cards as text, in play order (a complete trick's without a join)."""
+    text = _CARD_TEXT
+    if len(cards) == 4:
+        first, second, third, fourth = cards
+        return f"{text[first]} {text[second]} {text[third]} {text[fourth]}"
+    return " ".join([text[card] for card in cards])

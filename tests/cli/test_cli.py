@@ -526,12 +526,12 @@ def test_rebuild_restores_the_read_models(cli: Cli, imported: list[RandomGame], 
     before = as_json(cli("games", "--json"))
     with Attacker(ledger_path) as conn:
         conn.execute("DELETE FROM games WHERE game_id = 'kitchen-01'")
-        conn.execute("UPDATE tricks SET winner = 'Nobody'")
+        conn.execute("""UPDATE tricks SET winners = '["Nobody"]'""")
     result = ok(cli("rebuild"))
     assert result.stdout.strip() == "rebuilt the read models from 2 games"
     assert as_json(cli("games", "--json")) == before
     with Attacker(ledger_path) as conn:
-        winners = {r[0] for r in conn.rows("SELECT DISTINCT winner FROM tricks")}
+        winners = {w for r in conn.rows("SELECT winners FROM tricks") for w in json.loads(r[0])}
     assert winners <= {"Anna", "Ben", "Clara", "Dirk"}
     assert ok(cli("verify")).exit_code == 0
 

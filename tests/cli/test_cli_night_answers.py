@@ -305,6 +305,34 @@ def test_a_ledger_with_the_games_tables_before_bock_extra_folds_them_again(cli: 
     assert "games-v2" not in names and "games-v4" in names and extras == [0]
 
 
+def test_a_ledger_with_a_row_per_trick_folds_its_games_tables_again(cli: Cli, ledger_path: Path) -> None:
+    """Tricks and parties kept a row per trick and per seat (projection games-v3) are replaced on
+    the next read by a row per game."""
+    start(cli, "n")
+    ok(cli("deal", "--seed", SEED))
+    ok(cli("play", "Dirk=club_solo", "S10", "S9"))
+    with Attacker(ledger_path) as db:  # as the previous version left them
+        db.execute("DROP TABLE tricks")
+        db.execute(
+            "CREATE TABLE tricks (game_id TEXT NOT NULL, number BIGINT NOT NULL, leader TEXT NOT NULL,"
+            " cards TEXT NOT NULL, winner TEXT, points BIGINT NOT NULL, PRIMARY KEY (game_id, number))"
+        )
+        db.execute("DROP TABLE parties")
+        db.execute(
+            "CREATE TABLE parties (game_id TEXT NOT NULL, seat BIGINT NOT NULL, player TEXT NOT NULL, party TEXT,"
+            " public_in_trick BIGINT, public_cause TEXT, PRIMARY KEY (game_id, seat))"
+        )
+        db.execute("UPDATE projection_positions SET name = 'games-v3' WHERE name = 'games-v4'")
+    ok(cli("games"))
+    with Attacker(ledger_path) as db:
+        names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
+        tricks = [tuple(r) for r in db.rows("SELECT game_id, cards, winners, points FROM tricks")]
+        parties = [tuple(r) for r in db.rows("SELECT game_id, player3, party3 FROM parties")]
+    assert "games-v3" not in names and "games-v4" in names
+    assert tricks == [("n-01", '["S10 S9"]', "[null]", "[10]")]
+    assert parties == [("n-01", "Dirk", "re")]
+
+
 def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_night: Cli, ledger_path: Any) -> None:
     """`Ledger.place` reads a scored deal's place from the read models (one look-up, no fold of
     the night): for every deal, in force, in a bock round, voided and corrected, it is the

@@ -3,6 +3,7 @@ event (another card game's, like Dou Dizhu's) gets no rows, on a rebuild or a ca
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -94,6 +95,6 @@ def test_a_refold_replaces_the_rows_of_a_game_that_has_them(
     runner.catch_up(store, projection)
     append(store, game_stream("doko-1"), list(game.events[cut:]))
     assert runner.catch_up(store, projection) == 1
-    tricks = store.db.execute("SELECT count(*), max(number) FROM tricks").fetchone()
-    assert tuple(tricks) == (len(game.final.all_tricks), len(game.final.all_tricks))
+    (tricks,) = store.db.execute("SELECT cards FROM tricks").fetchall()  # one row, every trick in it
+    assert len(json.loads(tricks[0])) == len(game.final.all_tricks)
     assert store.db.execute("SELECT count(*) FROM games").fetchone()[0] == 1

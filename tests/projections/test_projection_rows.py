@@ -11,6 +11,7 @@ games and on random ones, with and without recorded hands, with penalties and un
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from functools import reduce
 from pathlib import Path
@@ -26,6 +27,7 @@ from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.game.parties import true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.doppelkopf.rules.ruleset import preset, rules_from_mapping
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.events.voiding import EventVoided, in_force
@@ -122,3 +124,30 @@ def test_the_score_takes_the_parties_and_points_it_is_given(make_game: Callable[
         known = {"parties": true_parties(state), "won": state.points_won(), "tricks": state.tricks_won()}
         assert score_game(state, **known) == score_game(state)
         assert score_game(state, preset("ddv"), **known) == score_game(state, preset("ddv"))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_games_tricks_row_holds_each_trick_as_json_writes_it(make_game: Callable[..., RandomGame], seed: int) -> None:
+    """One `tricks` row a game, each column a list by trick: the leaders, the cards in play
+    order, the winners (null for the trick on the table) and the card points."""
+    players = ("Jörg", 'Ann "A." B', "Clara", "Zoë")
+    state = make_game(seed, players=players, tricks=None if seed % 2 else 3 + seed).final
+    if seed % 2 == 0:  # a card led to the next trick: the trick on the table has no winner yet
+        seat = state.to_play
+        assert seat is not None and state.hands is not None
+        state = evolve(state, CardPlayed(seat, legal_plays(state.hands[seat], (), state.order)[0]))
+    tricks = state.all_tricks
+    assert (tricks[-1].winner is None) is (seed % 2 == 0)
+    assert games.trick_rows(state) == [
+        (
+            state.game_id,
+            json.dumps([players[t.leader] for t in tricks], ensure_ascii=False),
+            json.dumps([" ".join(str(c) for c in t.cards) for t in tricks]),
+            json.dumps([None if t.winner is None else players[t.winner] for t in tricks], ensure_ascii=False),
+            json.dumps([sum(c.points for c in t.cards) for t in tricks]),
+        )
+    ]
+
+
+def test_a_game_before_its_first_card_has_no_tricks_row(make_game: Callable[..., RandomGame]) -> None:
+    assert games.trick_rows(make_game(1, tricks=0).final) == []

@@ -146,10 +146,10 @@ def test_a_dou_dizhu_row_and_many_rows_are_named_a_few_then_counted(
     _imported(cli, *sorted((SAMPLES / "doudizhu").glob("*.yaml")), *GAMES)
     conn = attacker(ledger_path)
     conn.execute("UPDATE doudizhu_games SET stake = stake * 100")
-    tricks = conn.rows("SELECT count(*) FROM tricks")[0][0]
-    conn.execute("UPDATE tricks SET points = points + 1")
-    text = _not_verified(cli, "read model doudizhu_games (game_id", "stake is", f"{tricks - 3} more rows differ")
-    assert text.count("read model tricks (") == 3
+    lines = conn.rows("SELECT count(*) FROM score_lines")[0][0]
+    conn.execute("UPDATE score_lines SET points = points + 1")
+    text = _not_verified(cli, "read model doudizhu_games (game_id", "stake is", f"{lines - 3} more rows differ")
+    assert text.count("read model score_lines (") == 3
     _repaired_by_rebuild(cli)
 
 

@@ -23,6 +23,8 @@ class CardOrder:
     schweinchen: bool
     trumps: tuple[Card, ...]
     keys: dict[Card, tuple[str, int]]
+    hearts: frozenset[Card]
+    """The cards that follow hearts (the hearts that are not trumps): four make a heart trick."""
 
     def suit_of(self, card: Card) -> str:
         """The suit a card belongs to for following: `TRUMP` or the suit letter."""
@@ -75,7 +77,8 @@ def card_order(game_type: GameType, schweinchen: bool = False) -> CardOrder:
         for i, card in enumerate(plain):
             keys[card] = (suit.value, len(plain) - i)
     assert set(keys) == set(ALL_CARDS)
-    return CardOrder(game_type, schweinchen, trumps, keys)
+    hearts = frozenset(card for card, (suit, _) in keys.items() if suit == Suit.HEARTS.value)
+    return CardOrder(game_type, schweinchen, trumps, keys, hearts)
 
 
 def plain_hearts(game_type: GameType, with_nines: bool = True) -> int:
@@ -88,4 +91,4 @@ def plain_hearts(game_type: GameType, with_nines: bool = True) -> int:
 
 def is_heart_trick(cards: tuple[Card, ...], order: CardOrder) -> bool:
     """Four hearts that are not trumps in the game (docs/rules.md §9)."""
-    return len(cards) == 4 and all(order.suit_of(c) == Suit.HEARTS.value for c in cards)
+    return len(cards) == 4 and order.hearts.issuperset(cards)
