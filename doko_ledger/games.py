@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from doko_ledger.errors import DokoError
-from doko_ledger.streams import SESSION_PREFIX
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.book import DoppelkopfBook
@@ -159,7 +158,7 @@ DOPPELKOPF: Game[DoppelkopfBook] = Game(
     title="Doppelkopf",
     session_title="card night",
     first_event="GameStarted",
-    session_prefix=SESSION_PREFIX,
+    session_prefix="session/",  # `streams.SESSION_PREFIX`
     event_modules=(
         "doko_ledger.doppelkopf.events",
         "doko_ledger.doppelkopf.nights.events",
