@@ -169,10 +169,10 @@ class StreamVersions:
     version of its row just before this position; none: the stream starts here).
 
     Asking costs a query, so it is spared where the answer is known: while nothing was
-    forgotten, a stream not remembered is new; after, a stream's row of version 1 has no row of
-    its stream before it unless the stream is one of `restarted` (asked of the log once: none,
-    in a log whose versions were not tampered with). A log whose version 1 rows start their
-    streams, as `append` writes them, costs one query however long it is."""
+    forgotten, a stream not remembered is new; after, so is a stream at its row of version 1,
+    unless an earlier row of the stream was seen without one (`late`) or the log holds two rows
+    of version 1 of it (`doubled`, asked of the log once). A log as `append` writes it asks
+    nothing more, however long it is."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -180,7 +180,9 @@ class StreamVersions:
         self.forgot = False
         self.streams = 0
         """How many streams the log holds (counted as each is first seen)."""
-        self._restarted: set[Any] | None = None
+        self.late: set[Any] = set()
+        """The streams whose first row is not of version 1 (none in a log not tampered with)."""
+        self._doubled: set[Any] | None = None
 
     def keep(self, stream: Any, version: Any) -> None:
         """`stream`'s row seen last has `version`."""
@@ -194,29 +196,25 @@ class StreamVersions:
         found = self.recent.get(stream, _MISSING)
         if found is not _MISSING:
             return found
-        if not self.forgot or (version == 1 and stream not in self.restarted()):
-            self.streams += 1
-            return 0
-        row = self.db.execute(
-            "SELECT version FROM events WHERE stream = ? AND position < ? ORDER BY position DESC LIMIT 1",
-            [stream, position],
-        ).fetchone()
-        if row is None:
-            self.streams += 1
-            return 0
-        return row[0]
+        if self.forgot and (version != 1 or stream in self.late or stream in self.doubled()):
+            row = self.db.execute(
+                "SELECT version FROM events WHERE stream = ? AND position < ? ORDER BY position DESC LIMIT 1",
+                [stream, position],
+            ).fetchone()
+            if row is not None:
+                return row[0]
+        self.streams += 1  # the stream starts here
+        if version != 1:
+            self.late.add(stream)
+        return 0
 
-    def restarted(self) -> set[Any]:
-        """The streams with a row before their row of version 1."""
-        if self._restarted is None:
-            self._restarted = {
-                name
-                for (name,) in self.db.execute(
-                    "SELECT DISTINCT stream FROM events AS e WHERE version = 1 AND EXISTS"
-                    " (SELECT 1 FROM events AS b WHERE b.stream = e.stream AND b.position < e.position)"
-                )
-            }
-        return self._restarted
+    def doubled(self) -> set[Any]:
+        """The streams with two rows of version 1 (their key forbids it; a file rewritten
+        without the key does not)."""
+        if self._doubled is None:
+            rows = self.db.execute("SELECT stream FROM events WHERE version = 1 GROUP BY stream HAVING count(*) > 1")
+            self._doubled = {name for (name,) in rows}
+        return self._doubled
 
 
 def _row_problems(report: VerifyReport, row: Sequence[Any], prev: str, expected: int, last: int) -> None:
