@@ -9,7 +9,10 @@ included (for the import), libyaml's load plus the rules' replay, the append and
 (for importing game files). Then each command a user types, as a fresh process (bytecode
 compiled first): CPU time next to a one-command Typer + Rich app, peak memory, time to the first
 line of output. Run it at 1,000, 10,000 and 100,000 games: a command that shows one game, one
-night or one player should cost the same at each size.
+night or one player should cost the same at each size, and `doko verify` should take the same
+memory (its peak beside the floor's, each in a fresh process). `--keep PATH` keeps the ledger
+made; `--ledger PATH` measures verify and the fresh processes on such a ledger again, without
+making one.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import hashlib
 import json
 import random
 import resource
+import shutil
 import sqlite3
 import statistics
 import subprocess
@@ -270,6 +274,7 @@ def peak_mib() -> float:
 
 
 NIGHT = Path(__file__).resolve().parent.parent / "sample_games" / "sessions" / "01-kitchen-bock.yaml"
+DOUDIZHU_SESSION = NIGHT.parent.parent / "doudizhu" / "sessions" / "2026-11-29-dorm.yaml"
 UNIQUE = "sunday-final"
 """One more game at the end, found by the prefix `sunday` (the others are `bench-NNNNNN`)."""
 
@@ -330,7 +335,17 @@ def main() -> None:
         help="import each random game this many times under new ids (a large ledger made quickly; only the"
         " fresh-process commands are measured then, since copies would flatter the rebuild)",
     )
+    parser.add_argument("--keep", type=Path, help="keep the ledger made at this path")
+    parser.add_argument(
+        "--ledger",
+        type=Path,
+        help="a ledger kept by an earlier run (--keep): measure only verify and the fresh processes on it",
+    )
     args = parser.parse_args()
+    if args.ledger is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            _measure_kept(args, args.ledger, tmp)
+        return
 
     from doko_ledger.doppelkopf.files import game_file
     from doko_ledger.doppelkopf.files import night_file as session_file
@@ -364,6 +379,7 @@ def main() -> None:
         ledger.import_games([("last", last)], recorded_by="bench", recorded_at="t")
         night = session_file.read(NIGHT.read_text(encoding="utf-8"), str(NIGHT))
         card_nights(ledger).import_night(night.night, by="bench", at="t")
+        ledger.import_files([DOUDIZHU_SESSION], by="bench", at="t")
         print(
             f"generated {args.games} games, {n_events} events in {gen_s:.1f} s (not timed); peak {peak_mib():.0f} MiB"
         )
@@ -390,19 +406,7 @@ def main() -> None:
         append_s = ledger_append(ledger, 200)
         ledger.refresh()
         ledger.close()
-        reports: list[Any] = []
-
-        def verify() -> None:
-            _schema_problem.cache_clear()  # as in a fresh `doko verify`: no payload checked yet
-            with Ledger.open(path) as reopened:
-                reports.append(reopened.verify(quick=True))  # the hash chain, not the read models
-
-        hashes: list[int] = []
-        verify_t, verify_floor, verify_x = paired(
-            verify, lambda: hashes.append(raw_read_and_hash(path)), max(args.repeat, 3)
-        )
-        report, hashed = reports[-1], hashes[-1]
-        assert report.ok and hashed == report.events
+        verify_t, verify_floor, verify_x = verify_beside_floor(path, max(args.repeat, 3))
         _, read_count = timed(lambda: raw_read(path))
         raw_insert_t, _ = timed(lambda: raw_insert(path, Path(tmp) / "raw.sqlite"))
         raw_append_s = raw_append(Path(tmp) / "one.sqlite", 200)
@@ -450,6 +454,39 @@ def main() -> None:
         print(f"peak memory after the rebuild {after_rebuild:.0f} MiB", flush=True)
 
         _commands(args, path, ids, files, tmp)
+        if args.keep is not None:
+            shutil.copyfile(path, args.keep)
+
+
+def verify_beside_floor(path: Path, repeat: int) -> tuple[Took, Took, float]:
+    """`verify --quick` (the hash chain) in this process, paired with its floor."""
+    reports: list[Any] = []
+
+    def verify() -> None:
+        _schema_problem.cache_clear()  # as in a fresh `doko verify`: no payload checked yet
+        with Ledger.open(path) as reopened:
+            reports.append(reopened.verify(quick=True))  # the hash chain, not the read models
+
+    hashes: list[int] = []
+    measured = paired(verify, lambda: hashes.append(raw_read_and_hash(path)), repeat)
+    report, hashed = reports[-1], hashes[-1]
+    assert report.ok and hashed == report.events
+    return measured
+
+
+def _measure_kept(args: argparse.Namespace, path: Path, tmp: str) -> None:
+    """Verify and the fresh processes on a ledger an earlier run kept."""
+    with Ledger.open(path) as ledger:
+        ids = [row["game_id"] for row in ledger.games() if row["game"] == "doppelkopf"]
+        events = ledger.head().events
+    print(f"{path}: {len(ids)} Doppelkopf games, {events} events")
+    verify_t, verify_floor, verify_x = verify_beside_floor(path, max(args.repeat, 3))
+    print(
+        f"verify --quick (hash chain), in this process: {verify_t.cpu:.3f} s CPU, floor {verify_floor.cpu:.3f} s,"
+        f" {verify_x:.2f}x (median of {max(args.repeat, 3)} pairs)",
+        flush=True,
+    )
+    _commands(args, path, ids, [], tmp)
 
 
 def _commands(args: argparse.Namespace, path: Path, ids: list[str], files: list[Path], tmp: str) -> None:
@@ -470,6 +507,7 @@ def _commands(args: argparse.Namespace, path: Path, ids: list[str], files: list[
         ("doko score last", [doko, *db, "score", "last"], runs),
         (f"doko score {UNIQUE[:6]} (a prefix)", [doko, *db, "score", UNIQUE[:6]], runs),
         ("doko standings --session (a night)", [doko, *db, "standings", "--session", "2026-11-28-kit"], runs),
+        ("doko standings --session (a Dou Dizhu session)", [doko, *db, "standings", "--session", "2026-11-29-d"], runs),
         ("doko games --last 20", [doko, *db, "games", "--last", "20"], runs),
         ("doko games --player Anna --last 20", [doko, *db, "games", "--player", "Anna", "--last", "20"], runs),
         ("doko games --session (a night)", [doko, *db, "games", "--session", "2026-11-28-kitchen"], runs),
@@ -484,6 +522,61 @@ def _commands(args: argparse.Namespace, path: Path, ids: list[str], files: list[
     if files:
         cli_import = [doko, "--db", str(Path(tmp) / "cli.sqlite"), "import", *map(str, files)]
         _print_child(f"doko import of {len(files)} game files", child(cli_import, 1, warm=False), typer_floor)
+    _cold_starts(doko, db, ids, max(runs, 5))
+    _verify_memory(doko, db, path, big)
+
+
+def _cold_starts(doko: str, db: list[str], ids: list[str], rounds: int) -> None:
+    """The commands of one night or one game that a table types most, each run in turn with the
+    floor, round after round (the machine is shared): medians, and the median of each round's
+    ratio to the floor's run beside it."""
+    floor = [sys.executable, "-c", TYPER_HELLO, "hello"]
+    commands = {
+        "doko score GAME (a card night's deal)": [doko, *db, "score", ids[-1]],
+        "doko score GAME (a game of no night)": [doko, *db, "score", ids[0]],
+        "doko standings --session (a card night)": [doko, *db, "standings", "--session", "2026-11-28-kit"],
+        "doko standings --session (a Dou Dizhu session)": [doko, *db, "standings", "--session", "2026-11-29-d"],
+    }
+    floors: list[Child] = []
+    measured: dict[str, list[Child]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        floors.append(child(floor, 1))
+        for name, command in commands.items():
+            measured[name].append(child(command, 1))
+    title = f"cold start, CPU of the child (median of {rounds} rounds)"
+    print(f"\n{title:<56} {'cpu s':>7} {'floor':>7} {'ratio':>6}")
+    for name, runs in measured.items():
+        ratio = statistics.median(r.cpu / f.cpu for r, f in zip(runs, floors, strict=True))
+        cpu, floor_cpu = statistics.median(r.cpu for r in runs), statistics.median(f.cpu for f in floors)
+        print(f"{name:<56} {cpu:7.3f} {floor_cpu:7.3f} {ratio:5.2f}x", flush=True)
+
+
+RAW_HASH = f"""
+import hashlib, sqlite3, sys
+from json.encoder import encode_basestring as quote
+count = 0
+for position, stream, version, kind, schema, payload, at, by, prev, _ in sqlite3.connect(sys.argv[1]).execute(
+    "SELECT {_COLUMNS} FROM events ORDER BY position"
+):
+    material = (
+        f"[{{quote(prev)}},{{position}},{{quote(stream)}},{{version}},{{quote(kind)}},{{schema}},"
+        f"{{quote(payload)}},{{quote(at)}},{{quote(by)}}]"
+    )
+    hashlib.sha256(material.encode("utf-8")).hexdigest()
+    count += 1
+print(count)
+"""
+"""The floor under `doko verify --quick` as a process of its own (`raw_read_and_hash`)."""
+
+
+def _verify_memory(doko: str, db: list[str], path: Path, runs: int) -> None:
+    """`doko verify --quick` in a fresh process beside its floor: peak memory and CPU."""
+    verify = child([doko, *db, "verify", "--quick"], runs)
+    floor = child([sys.executable, "-c", RAW_HASH, str(path)], runs)
+    print(f"\n{'verify in a fresh process (median)':<56} {'cpu s':>7} {'MiB':>6}")
+    print(f"{'doko verify --quick':<56} {verify.cpu:7.2f} {verify.mib:6.1f}")
+    print(f"{'the floor: sqlite3 rows read and hashed':<56} {floor.cpu:7.2f} {floor.mib:6.1f}")
+    print(f"peak: {verify.mib / floor.mib:.2f}x the floor's, {verify.mib - floor.mib:.1f} MiB above it", flush=True)
 
 
 def _print_child(name: str, measured: Child, floor: Child) -> None:

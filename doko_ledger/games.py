@@ -5,7 +5,8 @@ one of its games).
 
 An entry names its modules by their dotted paths and loads them when first asked: a command
 that never touches a game does not import it. Nothing outside a game's package asks which game
-it is by name; it asks this registry (`game_starting_with`, `game_of_file`) and then the game.
+it is by name; it asks this registry (`game_starting_with`, `game_of_file`, `Game.session_named`)
+and then the game.
 """
 
 from __future__ import annotations
@@ -108,6 +109,8 @@ class Game(Generic[B]):
     """How one of its sessions is named to people: `card night`, `Dou Dizhu session`."""
     first_event: str
     """The event type that starts a game's stream (`game/<id>`)."""
+    session_prefix: str
+    """How the streams of its sessions are named: `<prefix><id>`."""
     event_modules: tuple[str, ...]
     """The modules that define its event types, for the codec's catalog."""
     projections: tuple[tuple[str, str], ...]
@@ -136,6 +139,16 @@ class Game(Generic[B]):
     def read_models(self) -> list[Projection]:
         return [_load(ref)() for _, ref in self.projections]
 
+    def session_named(self, store: EventStore, ref: str) -> str | None:
+        """The id of the game's session that `ref` names (exactly or by a unique prefix), None
+        when it names none of them: index look-ups, with none of the game's code loaded (a
+        command finds whose session it is shown before it imports that game)."""
+        stream = self.session_prefix + ref
+        if store.stream_version(stream) > 0:
+            return ref
+        matches = store.stream_names(stream, 2)
+        return matches[0][len(self.session_prefix) :] if len(matches) == 1 else None
+
     def __repr__(self) -> str:
         return f"Game({self.name!r})"
 
@@ -145,6 +158,7 @@ DOPPELKOPF: Game[DoppelkopfBook] = Game(
     title="Doppelkopf",
     session_title="card night",
     first_event="GameStarted",
+    session_prefix="session/",  # `streams.SESSION_PREFIX`
     event_modules=(
         "doko_ledger.doppelkopf.events",
         "doko_ledger.doppelkopf.nights.events",
@@ -161,6 +175,7 @@ DOUDIZHU: Game[DouDizhuBook] = Game(
     title="Dou Dizhu",
     session_title="Dou Dizhu session",
     first_event="DouDizhuDealt",
+    session_prefix="doudizhu-session/",
     event_modules=("doko_ledger.doudizhu.events",),
     projections=(("doudizhu-v2", "doko_ledger.doudizhu.projection:DouDizhuProjection"),),
     book_class="doko_ledger.doudizhu.book:DouDizhuBook",

@@ -70,12 +70,13 @@ def export_text(ledger: Ledger, game_id: str, format: str) -> str:
 
 def standings(table: DouDizhuStandings, as_json: bool, as_csv: bool, head: Head) -> None:
     """A Dou Dizhu session's standings (`doko standings --session`): a table, JSON or CSV."""
-    from doko_ledger.cli import render
     from doko_ledger.cli.nights import echo_csv
-    from doko_ledger.doppelkopf.views import head_view
-    from doko_ledger.doudizhu.book import standings_view as doudizhu_standings_view
+    from doko_ledger.cli.render_scores import head_line
 
     if as_json:
+        from doko_ledger.doppelkopf.views import head_view
+        from doko_ledger.doudizhu.book import standings_view as doudizhu_standings_view
+
         echo_json(doudizhu_standings_view(table) | {"ledger_head": head_view(head)})
     elif as_csv:
         rows = [
@@ -85,7 +86,7 @@ def standings(table: DouDizhuStandings, as_json: bool, as_csv: bool, head: Head)
         echo_csv(["deal", "game", "landlord", "stake", *table.players], rows)
     else:
         out().print(render_doudizhu.standings(table))
-        out().print(render.head_line(head), markup=False, soft_wrap=True)
+        out().print(head_line(head), markup=False, soft_wrap=True)
 
 
 def sessions_table(sessions: list[DouDizhuStandings]) -> RenderableType:

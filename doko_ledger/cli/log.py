@@ -64,7 +64,7 @@ def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
     """Print the ledger's head: the hash of the newest event, which covers every event before it.
     Note it outside the file (a group chat, the score sheet); `doko verify --expect HEAD` checks
     the log still extends it."""
-    from doko_ledger.cli import render
+    from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.views import head_view
 
     with Ledger.open(ledger_path(ctx)) as ledger:
@@ -72,7 +72,7 @@ def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
     if as_json:
         echo_json(head_view(found))
     else:
-        out().print(render.head_line(found), markup=False, soft_wrap=True)
+        out().print(render_scores.head_line(found), markup=False, soft_wrap=True)
 
 
 def copy(
@@ -90,7 +90,7 @@ def copy(
     """Copy the whole ledger, event by event, into a new one (SQLite to PostgreSQL or back): the
     copy has the same head, and its read models are built. Refused when the ledger does not
     verify or the target holds events already."""
-    from doko_ledger.cli import render
+    from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.views import copy_view
 
     target = to if is_url(to) else Path(to)
@@ -101,7 +101,7 @@ def copy(
         echo_json(copy_view(copied, source, copy_))
     else:
         out().print(f"copied {copied.head.events} events in {copied.streams} streams from {source} to {copy_}")
-        out().print(render.head_line(copied.head), markup=False, soft_wrap=True)
+        out().print(render_scores.head_line(copied.head), markup=False, soft_wrap=True)
 
 
 def rebuild(ctx: typer.Context) -> None:

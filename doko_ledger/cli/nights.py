@@ -244,19 +244,19 @@ def standings(
 ) -> None:
     """The running table of a card night (or a Dou Dizhu session) after every deal, with a chart
     of the totals."""
-    from doko_ledger.cli import render, render_nights
-    from doko_ledger.doppelkopf.views import anchored_standings_view
     from doko_ledger.ledger import Ledger
 
     with Ledger.open(ledger_path(ctx)) as ledger:
         for game, own in GAME_SESSIONS.items():
-            found = None if session is None else ledger.book_of(game).resolve_session(session)
+            found = None if session is None else game.session_named(ledger.store, session)
             if found is not None:
                 shown = ledger.book_of(game).standings(found)
                 return importlib.import_module(own).standings(shown, as_json, as_csv, ledger.head())  # type: ignore[no-any-return]
         table = card_nights(ledger).standings(card_nights(ledger).resolve(session, latest=True))
         head = ledger.head()
     if as_json:
+        from doko_ledger.doppelkopf.views import anchored_standings_view
+
         echo_json(anchored_standings_view(table, head))
     elif as_csv:
         rows: list[list[object]] = [
@@ -275,8 +275,11 @@ def standings(
         header = ["deal", "game", "dealer", "match", "round", "multiplier"]  # points: each deal's sheet row
         echo_csv([*header, *(f"{p} points" for p in table.players), *(f"{p} total" for p in table.players)], rows)
     else:
+        from doko_ledger.cli import render_nights
+        from doko_ledger.cli.render_scores import head_line
+
         out().print(render_nights.standings(table))
-        out().print(render.head_line(head), markup=False, soft_wrap=True)
+        out().print(head_line(head), markup=False, soft_wrap=True)
 
 
 def echo_csv(header: list[str], rows: list[list[object]]) -> None:
@@ -289,7 +292,7 @@ def echo_csv(header: list[str], rows: list[list[object]]) -> None:
 
 def settle_up(ctx: typer.Context, session: ShownNightOption = None, as_json: JsonOption = False) -> None:
     """Who pays whom, in the fewest payments (in money when the night has a rate, else in points)."""
-    from doko_ledger.cli import render, render_nights
+    from doko_ledger.cli import render_nights, render_scores
     from doko_ledger.doppelkopf.nights.standings import payments
     from doko_ledger.doppelkopf.views import settle_view
     from doko_ledger.ledger import Ledger
@@ -301,4 +304,4 @@ def settle_up(ctx: typer.Context, session: ShownNightOption = None, as_json: Jso
         echo_json(settle_view(table, head))
     else:
         out().print(render_nights.payments(payments(table), table.rate))
-        out().print(render.head_line(head), markup=False, soft_wrap=True)
+        out().print(render_scores.head_line(head), markup=False, soft_wrap=True)

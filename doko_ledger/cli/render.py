@@ -17,7 +17,7 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.views import describe, running_points
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.numbers import counted
-from doko_ledger.store.base import Head, VerifyReport
+from doko_ledger.store.base import VerifyReport
 
 
 def card_text(card: Card, *, winner: bool = False) -> Text:
@@ -305,8 +305,3 @@ def _read_models_line(report: VerifyReport) -> str:
             " (if the log is as recorded: check it against a head noted earlier with `doko verify --expect HEAD`)"
         )
     return f"read models: {report.read_models} ({report.read_models_note})"
-
-
-def head_line(head: Head) -> str:
-    """The head as one line for a score sheet or a group chat."""
-    return f"ledger head {head.hash} (position {head.position}, {head.events} events)"

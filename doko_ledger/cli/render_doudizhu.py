@@ -10,7 +10,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.cli.render_frames import local_minute
 from doko_ledger.cli.render_scores import checks, signed
 from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.doudizhu.book import DouDizhuStandings
@@ -82,6 +81,8 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
         parts.append(user_text(f"{view['out_first']} went out first: {side}", style="bold"))
     if view["payments"] is not None:
         parts.append(score(view))
+    from doko_ledger.cli.render_frames import local_minute  # with Doppelkopf's cards: not for the standings
+
     for note in view["notes"]:
         parts.append(user_text(f"note by {note['author']} ({local_minute(note['at'])}): {note['text']}", style="cyan"))
     return Group(*parts)

@@ -9,7 +9,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from doko_ledger.cli.render import game_header
 from doko_ledger.cli.render_scores import signed
 from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.doppelkopf.cards import Card
@@ -168,6 +167,8 @@ def payments(items: Sequence[Payment], rate: Decimal | None) -> RenderableType:
 
 def dealt(game: GameState) -> RenderableType:
     """The game's header, then each player's hand in card order."""
+    from doko_ledger.cli.render import game_header  # with the views: not loaded for the standings
+
     table = Table(show_header=False)
     table.add_column("player")
     table.add_column("hand")
@@ -196,6 +197,8 @@ def live(game: GameState, before: GameState | None = None) -> RenderableType:
     """The deal being played: what the last entries did (each call echoed, each trick they
     completed with its winner and points), the trick on the table and who leads it, whose
     turn, and the legal cards when the hands are known. Cards as typed: CQ, H10."""
+    from doko_ledger.cli.render import game_header
+
     players = game.players
     parts: list[RenderableType] = [game_header(game)]
     if game.game_type is None:

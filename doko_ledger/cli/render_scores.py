@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from doko_ledger.doppelkopf.rules.ruleset import Preset, RuleSet
     from doko_ledger.doppelkopf.score import GameScore
     from doko_ledger.projections.checks import Check
+    from doko_ledger.store.base import Head
 
 
 def rules_table(rules: RuleSet) -> Table:
@@ -209,3 +210,8 @@ def audit(report: AuditReport) -> RenderableType:
         if any(claim.difference.values()) and not claim.lines and not claim.rules:
             parts.append(Text("no derivation line or single rule change explains the difference", style="yellow"))
     return Group(*parts)
+
+
+def head_line(head: Head) -> str:
+    """The head as one line for a score sheet or a group chat."""
+    return f"ledger head {head.hash} (position {head.position}, {head.events} events)"

@@ -26,6 +26,7 @@ from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.sessions import DealAdded, SessionClosed
 from doko_ledger.events.voiding import in_force
+from doko_ledger.games import DOUDIZHU
 from doko_ledger.names import name_problem
 from doko_ledger.sight import Sight
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
@@ -34,7 +35,7 @@ from doko_ledger.streams import game_stream
 if TYPE_CHECKING:
     from doko_ledger.games import ReadModels
 
-DOUDIZHU_SESSION_PREFIX = "doudizhu-session/"
+DOUDIZHU_SESSION_PREFIX = DOUDIZHU.session_prefix
 """The streams of Dou Dizhu sessions: `doudizhu-session/<id>`."""
 
 
@@ -292,11 +293,7 @@ class DouDizhuBook:
 
     def resolve_session(self, ref: str) -> str | None:
         """The session `ref` names (exactly or by a unique prefix), or None: index look-ups."""
-        stream = DOUDIZHU_SESSION_PREFIX + ref
-        if self.store.stream_version(stream) > 0:
-            return ref
-        matches = self.store.stream_names(stream, 2)
-        return matches[0][len(DOUDIZHU_SESSION_PREFIX) :] if len(matches) == 1 else None
+        return DOUDIZHU.session_named(self.store, ref)
 
     def session_game_ids(self, session_id: str) -> list[str]:
         """The games of a session's deals, in order."""

@@ -153,12 +153,14 @@ class SqliteEventStore(EventStore):
 
     @contextmanager
     def read_models_beside(self) -> Iterator[tuple[Database, dict[str, str]]]:
-        """An in-memory database with the ledger's file attached read-only as `stored`: a
-        projection makes its tables in the memory (the first place SQLite looks for a name),
-        reads the log through `events` (found in the file), and can write nothing to it."""
+        """A private temporary database with the ledger's file attached read-only as `stored`:
+        a projection makes its tables there (the first place SQLite looks for a name), reads
+        the log through `events` (found in the file), and can write nothing to it. SQLite keeps
+        the temporary database in its page cache and the rest in a file deleted on close, so
+        the fold of a long log does not have to fit in memory (`verify`, bench/)."""
         if self._scratch:
             raise LedgerError(f"{self.where}: its read models were caught up in memory")
-        conn = sqlite3.connect(":memory:", uri=True)
+        conn = sqlite3.connect("", uri=True)  # "": a temporary database (":memory:" held all of it)
         try:
             conn.execute("ATTACH DATABASE ? AS stored", [_read_only_uri(self.path, self.read_only)])
             conn.execute("BEGIN")

@@ -20,6 +20,12 @@ from doko_ledger.store.errors import LedgerDamaged
 
 MAX_PROBLEMS = 50
 """`verify` names at most this many problems (and counts the rest)."""
+PAYLOADS_KEPT = 2048
+"""Payloads `verify_log` remembers as checked (most recur: a card a seat plays), forgotten all
+at once when there are this many: its memory stays the same however long the log."""
+STREAMS_KEPT = 4096
+"""Streams whose last version `verify_log` remembers, forgotten all at once when there are this
+many (a stream seen again later is looked up in the log)."""
 COLUMNS = "position, stream, version, type, schema_version, payload, recorded_at, recorded_by, prev_hash, hash"
 """An event row's columns, in the order the chain hashes them (then the two hashes)."""
 
@@ -87,10 +93,12 @@ def verify_log(
 
     The loop is the hot path of `verify` (bench/): a row that passes every check costs one
     SHA-256 over the text `chain_hash` hashes (built inline, the same way) and a few
-    comparisons; only a row that fails one is looked at again, by `_row_problems`.
+    comparisons; only a row that fails one is looked at again, by `_row_problems`. What it
+    remembers is bounded (`PAYLOADS_KEPT`, `StreamVersions`): its memory does not grow with
+    the log.
     """
     report = VerifyReport()
-    versions: dict[str, int] = {}  # each stream's last version (`current`'s: in `last`)
+    versions = StreamVersions(db)  # each stream's last version (`current`'s: in `last`)
     valid: set[tuple[str, int, str]] = set()
     prev, expected, count = GENESIS, 1, 0
     found: int | None = None
@@ -114,8 +122,8 @@ def verify_log(
                 computed = None
             if stream != current:
                 if current is not _NO_STREAM:
-                    versions[current] = last
-                current, last = stream, versions.get(stream, 0)
+                    versions.keep(current, last)
+                current, last = stream, versions.last(stream, version, position)
             if not (
                 position == expected
                 and version == last + 1
@@ -135,9 +143,7 @@ def verify_log(
         if failure is not None and not isinstance(failure, LedgerDamaged):
             raise failure from None  # the disk failed (full, an I/O error), not the file
         raise LedgerDamaged(f"{where} is damaged after position {position}: {exc}") from None
-    if current is not _NO_STREAM:
-        versions[current] = last
-    report.events, report.streams = count, len(versions)
+    report.events, report.streams = count, versions.streams
     report.head, report.position, report.expected_at = prev, expected - 1, found
     return report
 
@@ -148,8 +154,67 @@ _NO_STREAM = object()
 def _valid(kind: str, schema_version: int, payload: str, valid: set[tuple[str, int, str]]) -> bool:
     if _payload_problem(kind, schema_version, payload) is not None:
         return False
+    if len(valid) >= PAYLOADS_KEPT:
+        valid.clear()  # a payload forgotten is checked again when it recurs (`validate` caches it too)
     valid.add((kind, schema_version, payload))
     return True
+
+
+_MISSING = object()
+
+
+class StreamVersions:
+    """Each stream's version at the row before, as the single pass over the log needs it, with
+    at most `STREAMS_KEPT` streams remembered: a stream not among them is asked of the log (the
+    version of its row just before this position; none: the stream starts here).
+
+    Asking costs a query, so it is spared where the answer is known: while nothing was
+    forgotten, a stream not remembered is new; after, so is a stream at its row of version 1,
+    unless an earlier row of the stream was seen without one (`late`) or the log holds two rows
+    of version 1 of it (`doubled`, asked of the log once). A log as `append` writes it asks
+    nothing more, however long it is."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.recent: dict[Any, Any] = {}
+        self.forgot = False
+        self.streams = 0
+        """How many streams the log holds (counted as each is first seen)."""
+        self.late: set[Any] = set()
+        """The streams whose first row is not of version 1 (none in a log not tampered with)."""
+        self._doubled: set[Any] | None = None
+
+    def keep(self, stream: Any, version: Any) -> None:
+        """`stream`'s row seen last has `version`."""
+        if len(self.recent) >= STREAMS_KEPT and stream not in self.recent:
+            self.recent.clear()
+            self.forgot = True
+        self.recent[stream] = version
+
+    def last(self, stream: Any, version: Any, position: Any) -> Any:
+        """The version of `stream`'s row before the row at `position` (0: it has none)."""
+        found = self.recent.get(stream, _MISSING)
+        if found is not _MISSING:
+            return found
+        if self.forgot and (version != 1 or stream in self.late or stream in self.doubled()):
+            row = self.db.execute(
+                "SELECT version FROM events WHERE stream = ? AND position < ? ORDER BY position DESC LIMIT 1",
+                [stream, position],
+            ).fetchone()
+            if row is not None:
+                return row[0]
+        self.streams += 1  # the stream starts here
+        if version != 1:
+            self.late.add(stream)
+        return 0
+
+    def doubled(self) -> set[Any]:
+        """The streams with two rows of version 1 (their key forbids it; a file rewritten
+        without the key does not)."""
+        if self._doubled is None:
+            rows = self.db.execute("SELECT stream FROM events WHERE version = 1 GROUP BY stream HAVING count(*) > 1")
+            self._doubled = {name for (name,) in rows}
+        return self._doubled
 
 
 def _row_problems(report: VerifyReport, row: Sequence[Any], prev: str, expected: int, last: int) -> None:

@@ -90,3 +90,50 @@ def test_the_package_gives_decide_and_the_commands_after_their_modules_are_impor
     )
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert shown.split() == ["True", "doko_ledger.doppelkopf.game.decide", "doko_ledger.doppelkopf.game.commands"]
+
+
+NIGHT = SAMPLE.parent / "sessions" / "01-kitchen-bock.yaml"
+DOUDIZHU_SESSION = SAMPLE.parent / "doudizhu" / "sessions" / "2026-11-29-dorm.yaml"
+
+
+@pytest.fixture
+def both(tmp_path: Path) -> Path:
+    """A ledger with a card night and a Dou Dizhu session."""
+    path = tmp_path / "both.sqlite"
+    result = CliRunner().invoke(app, ["--db", str(path), "import", str(NIGHT), str(DOUDIZHU_SESSION)], env=CLI_ENV)
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def _run_loading(db: Path, *args: str) -> tuple[str, list[str]]:
+    """What `doko --db DB ARGS...` prints, run as `doko` runs, and the modules of the package
+    it loaded (the last line)."""
+    code = (
+        "import sys\n"
+        "from doko_ledger.cli.app import main\n"
+        f"sys.argv = ['doko', '--db', {str(db)!r}, *{list(args)!r}]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exit:\n"
+        "    assert not exit.code, exit.code\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('doko_ledger.'))))\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=CLI_ENV)
+    *printed, modules = shown.stdout.splitlines()
+    return "\n".join(printed), modules.split()
+
+
+def test_the_standings_of_a_card_night_load_no_other_game(both: Path) -> None:
+    printed, modules = _run_loading(both, "standings", "--session", "2026-11-28-kit")
+    assert "Dirk" in printed and "ledger head" in printed
+    assert "doko_ledger.doppelkopf.nights.standings" in modules
+    assert not [m for m in modules if m.startswith("doko_ledger.doudizhu")]
+    assert "doko_ledger.doppelkopf.audit" not in modules  # what only a game's own page needs
+
+
+def test_the_standings_of_a_dou_dizhu_session_are_that_game_s(both: Path) -> None:
+    printed, modules = _run_loading(both, "standings", "--session", "2026-11-29-d")
+    assert "Zhang" in printed and "ledger head" in printed
+    assert "doko_ledger.doudizhu.book" in modules
+    card_nights = ("book", "schedule", "standings")  # the card nights' book and what it shows
+    assert not [m for m in modules if m.rpartition(".")[2] in card_nights and ".doppelkopf.nights." in m]

@@ -15,6 +15,7 @@ from doko_ledger.doppelkopf.book import DoppelkopfBook
 from doko_ledger.doudizhu.book import DouDizhuBook
 from doko_ledger.games import DOPPELKOPF, DOUDIZHU, GAMES, event_modules, game_named, game_of_file, game_starting_with
 from doko_ledger.ledger import GameNotFound, Ledger
+from doko_ledger.streams import SESSION_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_games"
@@ -121,3 +122,21 @@ def test_no_module_outside_a_games_own_chooses_by_the_games_name() -> None:
         if choosing.search(line)
     ]
     assert found == []
+
+
+def test_a_session_is_found_by_its_game_s_streams_without_the_game_s_code(tmp_path: Path) -> None:
+    night, session = (
+        SAMPLES / "sessions" / "01-kitchen-bock.yaml",
+        SAMPLES / "doudizhu" / "sessions" / "2026-11-29-dorm.yaml",
+    )
+    with Ledger.open(tmp_path / "sessions.sqlite", create=True) as opened:
+        assert opened.import_files([night, session], by="t", at="2026-12-01T10:00:00+00:00").errors == []
+        store = opened.store
+        assert DOPPELKOPF.session_prefix == SESSION_PREFIX
+        assert DOPPELKOPF.session_named(store, "2026-11-28-kitchen") == "2026-11-28-kitchen"
+        assert DOPPELKOPF.session_named(store, "2026-11-28") == "2026-11-28-kitchen"  # a unique prefix
+        assert DOPPELKOPF.session_named(store, "2026-11-29-dorm") is None  # another game's session
+        assert DOUDIZHU.session_named(store, "2026-11-29") == "2026-11-29-dorm"
+        assert DOUDIZHU.session_named(store, "2026-11-28-kitchen") is None
+        assert DOPPELKOPF.session_named(store, "2026") == "2026-11-28-kitchen"
+        assert opened.book_of(DOUDIZHU).resolve_session("2026-11-29") == "2026-11-29-dorm"

@@ -20,6 +20,7 @@ from typer.testing import Result
 
 from doko_ledger.events.envelope import GENESIS, chain_hash
 from doko_ledger.ledger import Ledger
+from doko_ledger.store import verify
 from doko_ledger.store.open import open_store
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_games"
@@ -290,3 +291,95 @@ def test_an_empty_ledger_has_the_genesis_head(ledger_path: Path) -> None:
     assert tuple(store.head()) == (GENESIS, 0, 0)
     assert store.verify(expect=GENESIS).ok
     store.close()
+
+
+# What `verify` remembers is bounded (`store.verify`: the payloads it checked, each stream's last
+# version); what it forgets must not change what it finds. With room for one payload and one
+# stream it forgets at nearly every row, and must name the same problems as with room for all.
+
+BAD_CARD = '{"card":"CX","seat":1}'
+
+
+def recur_a_bad_payload(conn: Attacker) -> int:
+    """The same card no deck has, played in the first game and again in the last, every hash
+    recomputed: only the payload's schema tells, twice, with other payloads checked between."""
+    plays = conn.execute("SELECT position FROM events WHERE type = 'CardPlayed' ORDER BY position").fetchall()
+    first, last = int(plays[2][0]), int(plays[-2][0])
+    conn.execute("UPDATE events SET payload = ? WHERE position IN (?, ?)", [BAD_CARD, first, last])
+    _rechain(conn)
+    return first
+
+
+def resume_a_stream_out_of_order(conn: Attacker) -> int:
+    """One event of the first game moved to the end of the log: its stream skips a version
+    there, and takes it up again after two other games' streams."""
+    streams = [r[0] for r in conn.execute("SELECT stream FROM events WHERE version = 1 ORDER BY position")]
+    moved, end = conn.execute(
+        "SELECT (SELECT position FROM events WHERE stream = ? AND version = 5), max(position) FROM events",
+        [streams[0]],
+    ).fetchone()
+    conn.execute("UPDATE events SET position = ? WHERE position = ?", [end + 1, moved])
+    conn.execute("UPDATE events SET position = -position + 1 WHERE position > ?", [moved])
+    conn.execute("UPDATE events SET position = -position WHERE position < 0")
+    _rechain(conn)
+    return moved
+
+
+def restart_a_stream(conn: Attacker) -> int:
+    """The first game's first event put at the end of the log: its stream starts at version 2,
+    and its version 1 comes after two other games' streams."""
+    first, end = conn.execute("SELECT min(position), max(position) FROM events").fetchone()
+    conn.execute("UPDATE events SET position = ? WHERE position = ?", [end + 1, first])
+    conn.execute("UPDATE events SET position = -position + 1 WHERE position > ?", [first])
+    conn.execute("UPDATE events SET position = -position WHERE position < 0")
+    _rechain(conn)
+    return first
+
+
+FORGETTING: list[Tamper] = [recur_a_bad_payload, resume_a_stream_out_of_order, restart_a_stream]
+
+
+def _report(ledger: str | Path) -> tuple[object, ...]:
+    with Ledger.open(ledger) as opened:
+        report = opened.store.verify()
+    return report.problems, report.more_problems, report.first_bad_position, report.events, report.streams, report.head
+
+
+@pytest.mark.parametrize("tamper", FORGETTING, ids=lambda t: t.__name__)
+def test_what_verify_forgets_is_checked_again(
+    cli: Cli, ledger: str | Path, tamper: Tamper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _conn(ledger) as conn:
+        first_bad = tamper(conn)
+    remembering = _report(ledger)
+    problems, _, first, _, streams, _ = remembering
+    assert first == first_bad, problems
+    assert streams == len(GAMES)
+    monkeypatch.setattr(verify, "PAYLOADS_KEPT", 1)
+    monkeypatch.setattr(verify, "STREAMS_KEPT", 1)
+    assert _report(ledger) == remembering
+
+
+def test_a_bad_payload_is_named_each_time_it_recurs(
+    cli: Cli, ledger: str | Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _conn(ledger) as conn:
+        first = recur_a_bad_payload(conn)
+        last = conn.execute("SELECT max(position) FROM events WHERE payload = ?", [BAD_CARD]).fetchone()[0]
+    monkeypatch.setattr(verify, "PAYLOADS_KEPT", 1)
+    problems = _report(ledger)[0]
+    assert isinstance(problems, list) and len(problems) == 2
+    assert problems[0].startswith(f"position {first} ") and problems[1].startswith(f"position {last} ")
+    assert all("CardPlayed" in p and "CX" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("tamper", TAMPERINGS, ids=lambda t: t.__name__)
+def test_every_tampering_is_named_alike_by_a_verify_that_forgets(
+    cli: Cli, ledger: str | Path, tamper: Tamper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _conn(ledger) as conn:
+        tamper(conn)
+    remembering = _report(ledger)
+    monkeypatch.setattr(verify, "PAYLOADS_KEPT", 1)
+    monkeypatch.setattr(verify, "STREAMS_KEPT", 1)
+    assert _report(ledger) == remembering
