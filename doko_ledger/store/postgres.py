@@ -126,11 +126,11 @@ class PostgresEventStore(EventStore):
 
     def _append_encoded(self, encoded: Sequence[EncodedBatch], at: str, by: str) -> list[Envelope]:
         """One call of the append function, and a second one after taking an `event_types` row
-        that another writer changed; the statements of `EventStore` where the function cannot
-        serve (no function, a transaction already open, batches of one stream that do not
-        follow on, a missing `event_types` row)."""
+        that another writer changed; the statements of `EventStore` where the function does not
+        serve (`postgres_append.serves`; no function, a transaction already open, a missing
+        `event_types` row)."""
         idle = self.db.conn.info.transaction_status == TransactionStatus.IDLE
-        if not (self._one_trip and idle and self.read_only is None and encoded and postgres_append.follows_on(encoded)):
+        if not (self._one_trip and idle and self.read_only is None and postgres_append.serves(encoded)):
             return super()._append_encoded(encoded, at, by)
         written = {(name, schema_version) for _, items in encoded for name, schema_version, _ in items}
         for _ in range(2):

@@ -18,7 +18,7 @@ from doko_ledger.doppelkopf.events import AbandonReason, DealAbandoned
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerReadOnly, NewStreamEvents
 from doko_ledger.store.open import open_store
 from doko_ledger.store.postgres import PostgresEventStore
-from doko_ledger.store.postgres_append import NAME
+from doko_ledger.store.postgres_append import NAME, ROWS_AT_MOST
 
 ODD_NAMES = ['s/quote"back\\slash', "s/ä\nnew\tline\x01\x1f", "s/🂡\u2028\u007f", "s/plain"]
 """Stream names (and authors) that JSON writes with escapes or as they are, in the hashed text."""
@@ -213,6 +213,24 @@ def test_without_the_function_an_append_takes_the_statements_and_writes_the_same
         _appends(lite)
         _appends(postgres)
         assert _rows(postgres) == _rows(lite)
+    finally:
+        lite.close()
+        postgres.close()
+
+
+def test_a_long_append_goes_in_by_the_statements_and_writes_the_same(tmp_path: Path, postgres_url: str) -> None:
+    lite = open_store(tmp_path / "ledger.sqlite", create=True)
+    postgres = _open(postgres_url, create=True)
+    try:
+        for store in (lite, postgres):
+            store.append("s/a", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
+        sent = _statements(postgres)
+        for store in (lite, postgres):
+            store.append("s/long", cards("DA") * (ROWS_AT_MOST + 1), expected_version=0, recorded_by=BY, recorded_at=AT)
+            store.append("s/a", cards("DA") * ROWS_AT_MOST, expected_version=1, recorded_by=BY, recorded_at=AT)
+        assert sent[0].startswith("BEGIN") and sent[-1] == f"SELECT * FROM {NAME}(?, ?, ?, ?, ?, ?, ?)"
+        assert _rows(postgres) == _rows(lite)
+        assert postgres.verify().ok
     finally:
         lite.close()
         postgres.close()
