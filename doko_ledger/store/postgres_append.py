@@ -13,7 +13,7 @@ before and the position in front of it (a hex digest and an integer, written the
 JSON and in SQL) and takes the SHA-256 of its UTF-8 bytes.
 
 A changed function gets a new name: a ledger keeps the one its makers made, and each program
-calls the one it knows (made on open when missing, `ensure_append_function`).
+calls the one it knows (made on open when missing, `PostgresEventStore._ensure_append_function`).
 """
 
 from __future__ import annotations
@@ -86,11 +86,11 @@ BEGIN
 END
 $$
 """
-"""The function, made with the ledger's tables (`_create_tables`) or on open (`ensure_append_function`).
-The streams and the rows come as JSON texts, `[[stream, expected version], ...]` and `[[stream,
-version, type, schema version, payload, the hashed text after the position], ...]`: one
-parameter each, which the client writes and the server reads in C (arrays of text parameters
-cost the client 20 µs an element), as `jsonb` (read once, not at each `->>`)."""
+"""The function, made with the ledger's tables or on open. The streams and the rows come as
+JSON texts, `[[stream, expected version], ...]` and `[[stream, version, type, schema version,
+payload, the hashed text after the position], ...]`: one parameter each, which the client
+writes and the server reads in C (arrays of text parameters cost the client 20 µs an
+element), as `jsonb` (read once, not at each `->>`)."""
 
 EXISTS = "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema() AND p.proname = ?"  # noqa: E501
 """Whether the ledger's schema (where its tables are) has the function."""
