@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 import pytest
 from test_store import AT, BY, cards
+from typer.testing import Result
 
 from doko_ledger.doppelkopf.events import AbandonReason, DealAbandoned
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerReadOnly, NewStreamEvents
@@ -71,7 +72,9 @@ def _open(url: str, *, create: bool = False) -> PostgresEventStore:
     return store
 
 
-def test_an_append_is_one_statement_and_writes_the_rows_sqlite_writes(tmp_path: Path, postgres_url: str) -> None:
+def test_an_append_is_one_statement_and_writes_the_rows_sqlite_writes(
+    tmp_path: Path, postgres_url: str, cli: Callable[..., Result]
+) -> None:
     lite = open_store(tmp_path / "ledger.sqlite", create=True)
     postgres = _open(postgres_url, create=True)
     postgres.append("s/first", cards("CQ"), expected_version=0, recorded_by=BY, recorded_at=AT)
@@ -85,6 +88,8 @@ def test_an_append_is_one_statement_and_writes_the_rows_sqlite_writes(tmp_path: 
         assert postgres.head() == lite.head()
         assert [r.envelope for r in postgres.read_all()] == [r.envelope for r in lite.read_all()]
         assert postgres.verify().ok and lite.verify().ok
+        verified = cli("verify", db=None, env={"DOKO_DB": postgres_url})
+        assert verified.exit_code == 0 and verified.stdout.startswith("ledger verified:"), verified.output
         event_types = "SELECT value FROM ledger WHERE key = 'event_types'"
         assert postgres.db.execute(event_types).fetchall() == [tuple(r) for r in lite.db.execute(event_types)]
     finally:
