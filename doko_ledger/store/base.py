@@ -87,6 +87,10 @@ class NewStreamEvents:
     events: Sequence[Any]
 
 
+EncodedBatch = tuple[NewStreamEvents, list[tuple[str, int, str]]]
+"""A batch with its events encoded: (type name, schema version, payload JSON text) each."""
+
+
 class StreamEvents(NamedTuple):
     """One stream's events in version order, without their envelopes (what projections fold)."""
 
@@ -305,21 +309,26 @@ class EventStore:
         not know: it would write beside what it cannot read.
         """
         encoded = [(batch, [encode_event(e) for e in batch.events]) for batch in batches]
+        envelopes = self._append_encoded(encoded, recorded_at, recorded_by)
+        self.appended += len(envelopes)
+        return envelopes
+
+    def _append_encoded(self, encoded: Sequence[EncodedBatch], at: str, by: str) -> list[Envelope]:
+        """The write of `append_streams`, its events encoded: under the write lock, check the
+        event types and every stream's version, chain the hashes on from the head, insert the
+        rows and note the event types; commit. A store may do the same in fewer round trips to
+        its database, with the same rows, hashes and errors."""
         envelopes: list[Envelope] = []
-        at, by = recorded_at, recorded_by
         written = {(name, schema_version) for _, items in encoded for name, schema_version, _ in items}
         with self.transaction():
             self._check_event_types()
             position, prev = self._last()
-            versions = self._stream_versions({batch.stream for batch in batches})
+            versions = self._stream_versions({batch.stream for batch, _ in encoded})
             rows = []
             for batch, items in encoded:
                 stream, version = batch.stream, versions.get(batch.stream, 0)
                 if version != batch.expected_version:
-                    raise ConcurrencyError(
-                        f"stream {stream!r} is at version {version}, "
-                        f"expected {batch.expected_version}: someone else recorded first; {self.nothing_written()}"
-                    )
+                    raise self._stale(stream, version, batch.expected_version)
                 for name, schema_version, payload in items:
                     version += 1
                     position += 1
@@ -335,8 +344,14 @@ class EventStore:
             except self.integrity_errors as exc:  # another client wrote without the write lock
                 raise ConcurrencyError(f"the log changed while appending ({exc}); {self.nothing_written()}") from exc
             self._note_event_types(written)
-        self.appended += len(envelopes)
         return envelopes
+
+    def _stale(self, stream: str, version: int, expected: int) -> ConcurrencyError:
+        """The error of an append to `stream` expecting it at `expected`, found at `version`."""
+        return ConcurrencyError(
+            f"stream {stream!r} is at version {version}, "
+            f"expected {expected}: someone else recorded first; {self.nothing_written()}"
+        )
 
     def nothing_written(self) -> str:
         """What a write that failed wrote, in words: nothing; or, after this store has appended
@@ -355,12 +370,19 @@ class EventStore:
             types = {str(kind): int(version) for kind, version in rows}
             text = json.dumps(types, sort_keys=True)
             self.db.execute(SET, [EVENT_TYPES_KEY, text])
+            self._refuse_unknown(types, "write to", "nothing was written")
+            self._types, self._types_text = types, text
         else:
-            text = str(row[0])
-            try:
-                types = {str(k): int(v) for k, v in json.loads(text).items()}
-            except (ValueError, TypeError, AttributeError):
-                raise LedgerError(f"{self.where}: its {EVENT_TYPES_KEY!r} row is not readable: {text[:60]!r}") from None
+            self._accept_event_types(str(row[0]))
+
+    def _accept_event_types(self, text: str) -> None:
+        """Take the `event_types` row as it reads now (`text`) as the types this store has
+        checked, or refuse it: `LedgerError` when it cannot be read, `LedgerReadOnly` when it
+        lists a type this doko_ledger does not know."""
+        try:
+            types = {str(k): int(v) for k, v in json.loads(text).items()}
+        except (ValueError, TypeError, AttributeError):
+            raise LedgerError(f"{self.where}: its {EVENT_TYPES_KEY!r} row is not readable: {text[:60]!r}") from None
         self._refuse_unknown(types, "write to", "nothing was written")
         self._types, self._types_text = types, text
 
@@ -390,11 +412,19 @@ class EventStore:
         self._log_types_checked = True
 
     def _note_event_types(self, written: set[tuple[str, int]]) -> None:
-        new = {kind: version for kind, version in written if self._types.get(kind, 0) < version}
-        if new:
-            self._types |= new
-            self._types_text = json.dumps(self._types, sort_keys=True)
+        noted = self._types_with(written)
+        if noted is not None:
+            self._types, self._types_text = noted
             self.db.execute(SET, [EVENT_TYPES_KEY, self._types_text])
+
+    def _types_with(self, written: set[tuple[str, int]]) -> tuple[dict[str, int], str] | None:
+        """The event types checked with those `written` (type, schema version) added, and the
+        `event_types` row for them; None when they add nothing."""
+        new = {kind: version for kind, version in written if self._types.get(kind, 0) < version}
+        if not new:
+            return None
+        types = self._types | new
+        return types, json.dumps(types, sort_keys=True)
 
     # -- the ledger's own settings --------------------------------------------
 

@@ -8,6 +8,8 @@
 - Stream names compare as bytes (`COLLATE "C"`), as on SQLite: prefix ranges and stream
   order are the same on both.
 - Triggers refuse UPDATE, DELETE and TRUNCATE on the event table.
+- An append is one round trip to the server: a function made with the tables (and on open,
+  for a ledger made before it) does the whole of it under the write lock (`store.postgres_append`).
 - A ledger of a newer format, or one holding events this doko_ledger does not know, is read,
   never written; its read models, if behind, are brought up to date in temporary tables of
   this connection.
@@ -15,15 +17,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import ClassVar
 
 import psycopg
 from psycopg import errors
+from psycopg.pq import TransactionStatus
 
-from doko_ledger.store.base import EVENTS_TABLE, LEDGER_TABLE, EventStore
+from doko_ledger.events.envelope import Envelope
+from doko_ledger.store import postgres_append
+from doko_ledger.store.base import EVENTS_TABLE, LEDGER_TABLE, EncodedBatch, EventStore
 from doko_ledger.store.errors import (
+    ConcurrencyError,
     DiskError,
     LedgerBusy,
     LedgerDamaged,
@@ -61,6 +67,8 @@ class PostgresEventStore(EventStore):
     def __init__(self, db: Database, *, where: str, read_only: str | None = None) -> None:
         super().__init__(db, where=where, read_only=read_only)
         self._log_exists = False
+        self._one_trip = False
+        """Whether appends go through the ledger's append function (`store.postgres_append`)."""
 
     @classmethod
     def connect(cls, url: str, *, create: bool = False) -> PostgresEventStore:
@@ -89,6 +97,85 @@ class PostgresEventStore(EventStore):
         self.db.execute(TABLE)
         self.db.executescript(APPEND_ONLY)
         self.db.execute(LEDGER_TABLE)
+        self.db.executescript(postgres_append.FUNCTION)
+        self._one_trip = True
+
+    def _prepare(self, create: bool) -> None:
+        super()._prepare(create)
+        if self.read_only is None and not self._one_trip:
+            self._one_trip = self._ensure_append_function()
+
+    def _ensure_append_function(self) -> bool:
+        """Make the append function in a ledger made before it (under the lock its makers take
+        turns on, looking again under it); False when it is not there and cannot be made (a
+        user who may not create functions): appends then take one round trip a statement."""
+        if self._has_append_function():
+            return True
+        try:
+            self.db.executescript(f"BEGIN; SELECT pg_advisory_xact_lock({CREATE_LOCK})")
+            if not self._has_append_function():
+                self.db.executescript(postgres_append.FUNCTION)
+            self._commit()
+        except psycopg.Error:
+            self._rollback()
+            return False
+        return True
+
+    def _has_append_function(self) -> bool:
+        return self.db.execute(postgres_append.EXISTS, [postgres_append.NAME]).fetchall() != [(0,)]
+
+    def _append_encoded(self, encoded: Sequence[EncodedBatch], at: str, by: str) -> list[Envelope]:
+        """One call of the append function, and a second one after taking an `event_types` row
+        that another writer changed; the statements of `EventStore` where the function does not
+        serve (`postgres_append.serves`; no function, a transaction already open, a missing
+        `event_types` row)."""
+        idle = self.db.conn.info.transaction_status == TransactionStatus.IDLE
+        if not (self._one_trip and idle and self.read_only is None and postgres_append.serves(encoded)):
+            return super()._append_encoded(encoded, at, by)
+        written = {(name, schema_version) for _, items in encoded for name, schema_version, _ in items}
+        for _ in range(2):
+            noted = self._types_with(written)
+            try:
+                arguments = postgres_append.arguments(
+                    encoded,
+                    at,
+                    by,
+                    lock_ms=int(self.busy_timeout_ms),
+                    types_seen=self._types_text,
+                    types_noted=None if noted is None else noted[1],
+                )
+            except TypeError:  # a value that is not text: hashed as chain_hash hashes it, in Python
+                return super()._append_encoded(encoded, at, by)
+            answer = postgres_append.Appended._make(self._call(arguments))
+            if answer.outcome == "appended":
+                if noted is not None:
+                    self._types, self._types_text = noted
+                return _envelopes(encoded, at, by, answer)
+            if answer.outcome == "versions":
+                raise self._stale_of(encoded, answer.versions_found or [])
+            if answer.types_found is None:  # no row: made under the lock by the statements of `EventStore`
+                break
+            self._accept_event_types(answer.types_found)
+        return super()._append_encoded(encoded, at, by)
+
+    def _call(self, arguments: list[object]) -> tuple[object, ...]:
+        """The append function's one row; its errors as the ledger's."""
+        try:
+            (row,) = self.db.execute(postgres_append.CALL, arguments).fetchall()
+        except self.integrity_errors as exc:  # another client wrote without the write lock
+            raise ConcurrencyError(f"the log changed while appending ({exc}); {self.nothing_written()}") from exc
+        except psycopg.Error as exc:
+            raise self._translate(exc) from None
+        return tuple(row)
+
+    def _stale_of(self, encoded: Sequence[EncodedBatch], found: Sequence[int]) -> ConcurrencyError:
+        """The error for the first batch whose stream the function found at another version."""
+        versions = dict(zip(dict.fromkeys(batch.stream for batch, _ in encoded), found, strict=True))
+        for batch, items in encoded:
+            if versions[batch.stream] != batch.expected_version:
+                return self._stale(batch.stream, versions[batch.stream], batch.expected_version)
+            versions[batch.stream] += len(items)
+        raise LedgerError(f"{self.where}: the append function found other versions but none that differs")
 
     def _begin(self) -> None:
         if self._scratch:  # read models in this connection's temporary tables: nobody to wait for
@@ -180,6 +267,22 @@ def _unreachable(exc: Exception) -> bool:
         return exc.sqlstate.startswith("08") or exc.sqlstate in _NOT_NOW
     text = str(exc)
     return "FATAL:" not in text or any(words in text for words in _TURNED_AWAY)
+
+
+def _envelopes(encoded: Sequence[EncodedBatch], at: str, by: str, answer: postgres_append.Appended) -> list[Envelope]:
+    """The envelopes of the events the append function wrote, from the head it found and the hashes it chained."""
+    position, prev = answer.head_position or 0, answer.head_hash or ""
+    hashes = iter(answer.hashes or [])
+    envelopes = []
+    for batch, items in encoded:
+        version = batch.expected_version
+        for name, schema_version, _ in items:
+            version += 1
+            position += 1
+            digest = next(hashes)
+            envelopes.append(Envelope(batch.stream, version, position, at, by, name, schema_version, prev, digest))
+            prev = digest
+    return envelopes
 
 
 def _first_line(exc: BaseException) -> str:

@@ -30,6 +30,7 @@ from doko_ledger.doppelkopf.files.game_file import LoadedGame
 from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.numbers import counted
+from doko_ledger.store import postgres_append
 from doko_ledger.store.location import shown
 from doko_ledger.store.open import open_store
 
@@ -107,14 +108,16 @@ def _events_count(target: str | Path) -> int:
 
 def _inserting(target: str | Path) -> bool:
     """Whether another connection is inside a transaction that has begun inserting events: the
-    first pages of it in SQLite's write-ahead log, or its COPY (or INSERT) seen by PostgreSQL."""
+    first pages of it in SQLite's write-ahead log, or its COPY (or INSERT, or call of the append
+    function) seen by PostgreSQL."""
     if isinstance(target, Path):
         return _size(target.with_name(target.name + "-wal")) > 64 * 1024
     with Client(target) as conn:
         (row,) = conn.rows(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
             " AND state IN ('active', 'idle in transaction')"
-            " AND (query LIKE 'COPY events %' OR query LIKE 'INSERT INTO events %')"
+            " AND (query LIKE 'COPY events %' OR query LIKE 'INSERT INTO events %'"
+            f" OR query LIKE 'SELECT * FROM {postgres_append.NAME}(%')"
         )
     return bool(row and row[0])
 
