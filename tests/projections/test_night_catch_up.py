@@ -130,7 +130,7 @@ def test_read_models_caught_up_write_by_write_are_the_fold_of_the_whole_log(
     check_write_by_write("sqlite", request, _folder(tmp_path), first, ops)
 
 
-@settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(first=RULES, ops=OPS)
 def test_the_same_on_postgresql(
     request: pytest.FixtureRequest, tmp_path: Path, postgres_server: object, first: RuleSet, ops: Ops
