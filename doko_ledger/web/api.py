@@ -18,6 +18,7 @@ from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRe
 from doko_ledger.doppelkopf.house_rules import rules_named
 from doko_ledger.doppelkopf.nights.book import BockMark, PreparedCorrection
 from doko_ledger.doppelkopf.nights.decide import StartNight
+from doko_ledger.doppelkopf.nights.page import NightPage
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
@@ -31,7 +32,7 @@ from doko_ledger.doppelkopf.views import (
 )
 from doko_ledger.games import DOPPELKOPF, Game
 from doko_ledger.ledger import Ledger
-from doko_ledger.store.base import ConcurrencyError, LedgerBusy
+from doko_ledger.store.base import ConcurrencyError, Head, LedgerBusy
 from doko_ledger.web.common import ApiWriter, json_bytes, now, open_ledger, render, viewed, writer_named
 from doko_ledger.web.forms import checked_request_id
 
@@ -124,15 +125,12 @@ def nights(request: Request) -> list[dict[str, Any]]:
     response_class=JSONResponse,
 )
 def standings(request: Request, session: str) -> Response:
-    with open_ledger(request) as ledger:
-        nights = card_nights(ledger)
-        sid = nights.resolve(session)
-        page = nights.page(sid)
-
-        def view() -> bytes:
-            return json_bytes(anchored_standings_view(page.standings, ledger.head()) | {"version": page.version})
-
-        return Response(viewed(("standings", nights.store.where, sid), page, view), media_type="application/json")
+    return _night_json(
+        request,
+        session,
+        "standings",
+        lambda page, head: anchored_standings_view(page.standings, head) | {"version": page.version},
+    )
 
 
 @router.get(
@@ -142,15 +140,20 @@ def standings(request: Request, session: str) -> Response:
     response_class=JSONResponse,
 )
 def settle(request: Request, session: str) -> Response:
+    return _night_json(request, session, "settle", lambda page, head: settle_view(page.standings, head))
+
+
+def _night_json(
+    request: Request, session: str, name: str, view: Callable[[NightPage, Head], dict[str, Any]]
+) -> Response:
+    """A night's JSON `view` of its page and the ledger's head, made once for each page the
+    library derives (a point of the log)."""
     with open_ledger(request) as ledger:
         nights = card_nights(ledger)
         sid = nights.resolve(session)
         page = nights.page(sid)
-
-        def view() -> bytes:
-            return json_bytes(settle_view(page.standings, ledger.head()))
-
-        return Response(viewed(("settle", nights.store.where, sid), page, view), media_type="application/json")
+        made = viewed((name, nights.store.where, sid), page, lambda: json_bytes(view(page, ledger.head())))
+        return Response(made, media_type="application/json")
 
 
 @router.get("/stats", summary="Per-player statistics (doko stats --json)")
