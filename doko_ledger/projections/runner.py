@@ -132,9 +132,16 @@ def catch_up_many(store: EventStore, projections: Sequence[Projection]) -> int:
     behind = [(p, start) for p in projections if (start := position(store.db, p)) != end]
     if not behind:
         return 0
+    since = {start: store.changed_streams("", start, end) for start in {start for _, start in behind}}
+    firsts = store.first_event_types(sorted({s for changed in since.values() for s in changed}))
     batches: list[tuple[Projection, int, list[str]]] = []
     for projection, start in behind:
-        changed = [s for found in _streams_of(store, projection, _changed(store, start, end)) for s in found]
+        changed = [
+            s
+            for prefix, first in _prefixes(projection)  # its own prefix's streams first, as `_streams_of` gives them
+            for s in since[start]
+            if s.startswith(prefix) and (first is None or firsts.get(s) in first)
+        ]
         batches += [(projection, start, changed[i : i + BATCH]) for i in range(0, len(changed), BATCH)]
     with _fewer_collections():
         for index, (projection, start, streams) in enumerate(batches):
@@ -146,10 +153,6 @@ def catch_up_many(store: EventStore, projections: Sequence[Projection]) -> int:
             with store.transaction(derived=True):  # a read-only ledger's: its private copy (`store.db` anew)
                 _move_positions(store.db, behind, end)
     return sum(len(streams) for _, _, streams in batches)
-
-
-def _changed(store: EventStore, start: int, end: int) -> Callable[[str], list[str]]:
-    return lambda prefix: store.changed_streams(prefix, start, end)
 
 
 def _write_changed(store: EventStore, projection: Projection, start: int, streams: list[str]) -> None:

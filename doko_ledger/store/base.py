@@ -592,6 +592,17 @@ class EventStore:
         )
         return [r[0] for r in rows if r[0].startswith(prefix)]
 
+    def first_event_types(self, streams: Sequence[str]) -> dict[str, str]:
+        """The type of each of these streams' first event (streams with none left out)."""
+        types: dict[str, str] = {}
+        for i in range(0, len(streams), 500):
+            chunk = list(streams[i : i + 500])
+            rows = self.db.execute(
+                f"SELECT stream, type FROM events WHERE version = 1 AND stream IN ({_marks(chunk)})", chunk
+            )
+            types.update((str(stream), str(kind)) for stream, kind in rows)
+        return types
+
     def streams_starting_with(self, streams: Sequence[str], first_events: Sequence[str]) -> list[str]:
         """Those of `streams` whose first event is of one of the types `first_events`, in order."""
         found: set[str] = set()
