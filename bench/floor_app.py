@@ -159,21 +159,10 @@ def create_floor(side: Path) -> FastAPI:
             data["deals"] = deals
         return Response(api_text(data), media_type="application/json")
 
-    @app.get("/nights/{session}")
-    def night_page(request: Request, session: str) -> Response:
-        return html(request)
-
-    @app.get("/games/{game}")
-    def game_page(request: Request, game: str) -> Response:
-        return html(request)
-
-    @app.get("/api/nights/{session}/standings")
-    def standings(request: Request, session: str) -> Response:
-        return api(request)
-
-    @app.get("/api/nights/{session}/settle")
-    def settle(request: Request, session: str) -> Response:
-        return api(request)
+    for path in ("/nights/{session}", "/games/{game}"):
+        app.add_api_route(path, html, methods=["GET"])
+    for path in ("/api/nights/{session}/standings", "/api/nights/{session}/settle"):
+        app.add_api_route(path, api, methods=["GET"])
 
     @app.get("/nights/{session}/live")
     def live(session: str) -> dict[str, Any]:

@@ -176,10 +176,40 @@ def _page_text(request: Request, template: str, context: Mapping[str, Any], csrf
     )
 
 
+T = TypeVar("T")
+
+
+class KeptViews:
+    """What was made for a view, kept by name with what it was made from (the most recently
+    used `size` of them)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[tuple[str, ...], tuple[object, Any]] = OrderedDict()
+
+    def made(self, key: tuple[str, ...], source: object, view: Callable[[], T]) -> T:
+        """`view()`, made again only when `source` is not (or does not equal) what it was made from."""
+        with self._lock:
+            known = self._kept.get(key)
+        if known is None or not (known[0] is source or known[0] == source):
+            known = (source, view())
+            with self._lock:
+                self._kept[key] = known
+                self._kept.move_to_end(key)
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+        made: T = known[1]
+        return made
+
+
+_VIEWS = KeptViews(64)
+_PAGES = KeptViews(16)
+"""Pages rendered once for many answers: fewer, a page of a long night is large."""
+
 STAND_IN = secrets.token_hex(16)
 """A text no page holds otherwise: where a page rendered once for many answers holds each
 answer's own CSRF token and request id (`render_kept`)."""
-_PAGES: OrderedDict[tuple[str, ...], tuple[object, str]] = OrderedDict()
 
 
 def render_kept(
@@ -199,7 +229,7 @@ def render_kept(
     lapsed = not joined and context.get("message") != JOIN_AGAIN and join_lapsed(request)
     key = (template, str(settings_of(request).db), *kept_as, str(joined), player_name(request), str(lapsed))
     csrf, fresh = "c" + STAND_IN, "r" + STAND_IN
-    text = viewed(key, source, lambda: _page_text(request, template, {**context, "request_id": fresh}, csrf), _PAGES)
+    text = _PAGES.made(key, source, lambda: _page_text(request, template, {**context, "request_id": fresh}, csrf))
     return HTMLResponse(text.replace(csrf, request.state.csrf).replace(fresh, request_id()))
 
 
@@ -268,31 +298,11 @@ once instead of folding the night only to lose at the append. The store's versio
 decides against other processes (the CLI)."""
 
 
-T = TypeVar("T")
-_VIEWS: OrderedDict[tuple[str, ...], tuple[object, Any]] = OrderedDict()
-_VIEWS_LOCK = threading.Lock()
-
-
-def viewed(
-    key: tuple[str, ...],
-    source: object,
-    view: Callable[[], T],
-    kept: OrderedDict[tuple[str, ...], tuple[object, Any]] = _VIEWS,
-) -> T:
+def viewed(key: tuple[str, ...], source: object, view: Callable[[], T]) -> T:
     """`view()`, made once for each `source` it is made from (a page the library derived once for
     a point of the log, or that point itself): phones that poll between two deals cost a
     look-up. What is returned is shared: the caller copies it before adding to it."""
-    with _VIEWS_LOCK:
-        known = kept.get(key)
-    if known is None or not (known[0] is source or known[0] == source):
-        known = (source, view())
-        with _VIEWS_LOCK:
-            kept[key] = known
-            kept.move_to_end(key)
-            while len(kept) > (64 if kept is _VIEWS else 16):  # a page of a long night is large
-                kept.popitem(last=False)
-    made: T = known[1]
-    return made
+    return _VIEWS.made(key, source, view)
 
 
 def json_bytes(content: object) -> bytes:
