@@ -318,8 +318,9 @@ _RESHAPING = (DealVoided, DealCorrected, ChangeTakenBack)
 corrected, a change taken back, can move the places (the bock rounds) of the deals after it."""
 
 FOLDS = KeptNights(size=16)
-"""The nights whose read models this process wrote last, each as folded then, by the token
-the read models keep with the night (`night_folds`)."""
+"""The nights whose read models this process wrote last, each as folded then (kept at its
+session's version and its token), by the token the read models keep with the night
+(`night_folds`)."""
 _PROCESS = uuid.uuid4().hex
 _TOKENS = itertools.count(1)
 
@@ -340,7 +341,7 @@ def _night_grown(rows: dict[str, list[Row]], db: Database, session: str, changed
     no fold kept here or did more than grow (`write_changes`)."""
     found = db.execute("SELECT version, token FROM night_folds WHERE stream = ?", [session]).fetchone()
     kept = None if found is None else FOLDS.get(found[1])
-    if kept is None or kept.at != (int(found[0]), found[1]):
+    if kept is None:
         return None
     further = stream_events_after(db, session, kept.at[0])
     if any(isinstance(e, _RESHAPING) for e in further):

@@ -29,7 +29,10 @@ class Projection(Protocol):
     streams start with. The runner then reads only those streams of `stream_prefix`, so that
     two games sharing `game/` do not each read the other's streams. A projection that reads
     streams under more than one prefix names `more_streams`: further prefixes, each with the
-    first events of its streams.
+    first events of its streams. A projection that can catch up from the names of the streams
+    changed since a position, reading what it needs of them itself (a stream's new events only,
+    where it keeps what the older ones gave), has `write_changes(db, streams, after_position)`:
+    the catch-up calls it instead of `write`.
     """
 
     name: str
@@ -45,15 +48,6 @@ class Projection(Protocol):
 
     def write(self, db: Database, streams: Sequence[StreamEvents]) -> None:
         """Replace the rows of these streams (each a whole stream, in version order)."""
-
-
-class ChangesProjection(Projection, Protocol):
-    """A projection that catches up from the names of the streams that changed since a
-    position, reading what it needs of them itself (a stream's new events only, where it
-    keeps what the older ones gave)."""
-
-    def write_changes(self, db: Database, streams: Sequence[str], after_position: int) -> None:
-        """Replace the rows that the events of these streams after `after_position` change."""
 
 
 def _first_events(projection: Projection) -> tuple[str, ...] | None:
@@ -156,10 +150,11 @@ def catch_up_many(store: EventStore, projections: Sequence[Projection]) -> int:
 
 
 def _write_changed(store: EventStore, projection: Projection, start: int, streams: list[str]) -> None:
-    """The rows of `streams`, changed since `start` (a `ChangesProjection` reads what it needs)."""
+    """The rows of `streams`, changed since `start` (a projection with `write_changes` reads what
+    it needs)."""
     if start == 0:  # else its tables are there: a position is only ever set beside them
         _ensure(store.db, projection)
-    write_changes = getattr(projection, "write_changes", None)  # a `ChangesProjection`
+    write_changes = getattr(projection, "write_changes", None)
     if write_changes is not None:
         write_changes(store.db, streams, start)
     else:
