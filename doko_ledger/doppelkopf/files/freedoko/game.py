@@ -1,0 +1,193 @@
+"""A FreeDoko game log replayed as a doko game: every action through `decide`, line by line.
+
+The dealt hands, reservations, poverty exchange, announcements and cards become the ledger's
+own events; FreeDoko's trick lines (leader and winner) and its marriage line are checked
+against the game as doko's rules play it, so a rule read differently is found at the trick
+where it first shows, not at the score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.events import DoppelkopfEvent
+from doko_ledger.doppelkopf.files.freedoko.log import SEATS, Action, FreeDokoFileError, GameLog, card_of
+from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES, FreeDokoRules, read_rules
+from doko_ledger.doppelkopf.game.commands import (
+    Announce,
+    AnswerPoverty,
+    Command,
+    DealCards,
+    DeclareReservation,
+    IllegalMove,
+    NameReservation,
+    PassPovertyCards,
+    PlayCard,
+    ReturnPovertyCards,
+    StartGame,
+)
+from doko_ledger.doppelkopf.game.decide import decide
+from doko_ledger.doppelkopf.game.evolve import evolve
+from doko_ledger.doppelkopf.game.parties import true_parties
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name
+
+ANNOUNCEMENTS = {
+    "no 90": Announcement.NO90,
+    "no 60": Announcement.NO60,
+    "no 30": Announcement.NO30,
+    "no 0": Announcement.SCHWARZ,
+}
+"""FreeDoko's denials; its `no 120` is the party's Re or Kontra, `reply` a late one."""
+PARTY_CALL = ("no 120", "reply")
+HEALTHY = "normal"
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedGame:
+    """A game log as the ledger's events, the state they fold to, and what the rules mapping
+    left out (FreeDoko options that only concern its display or players)."""
+
+    log: GameLog
+    rules: FreeDokoRules
+    events: list[DoppelkopfEvent]
+    state: GameState
+
+
+def import_game(log: GameLog, game_id: str, note: str | None = None) -> ImportedGame:
+    """The game log replayed under its own rules; `FreeDokoFileError` at the first line doko
+    refuses (an option it cannot honour, an illegal card, a trick won by someone else)."""
+    rules = read_rules(log.party.rules, log.source)
+    runner = _Runner(log)
+    dealer = (log.startplayer - 1) % SEATS
+    runner.run(StartGame(game_id, log.players, dealer, rules.rules, note=note), log.hands_line)
+    runner.run(DealCards(log.hands), log.hands_line)
+    actions = list(log.actions)
+    reservations = [a for a in actions if a.kind == "reservation"]
+    if reservations:
+        runner.reserve(reservations, dealer)
+    for action in actions:
+        runner.act(action)
+    if not runner.state.over:
+        last = actions[-1].line if actions else log.hands_line
+        raise runner.error(f"the game stops after {len(runner.state.tricks)} tricks; a game log holds every card", last)
+    return ImportedGame(log, rules, runner.events, runner.state)
+
+
+class _Runner:
+    def __init__(self, log: GameLog) -> None:
+        self.log = log
+        self.state = GameState()
+        self.events: list[DoppelkopfEvent] = []
+
+    def error(self, message: str, line: int) -> FreeDokoFileError:
+        return FreeDokoFileError(message, source=self.log.source, line=line)
+
+    def run(self, command: Command, line: int) -> None:
+        try:
+            new = decide(self.state, command)
+        except IllegalMove as exc:
+            raise self.error(str(exc), line) from None
+        for event in new:
+            self.state = evolve(self.state, event)
+        self.events.extend(new)
+
+    def reserve(self, actions: list[Action], dealer: int) -> None:
+        said: dict[int, Action] = {}
+        for action in actions:
+            if action.seat is None or not action.fields:
+                raise self.error("a reservation names its player and what it is", action.line)
+            if action.seat in said:
+                raise self.error(f"player {action.seat} makes a second reservation", action.line)
+            said[action.seat] = action
+        if len(said) != SEATS:
+            raise self.error(f"{len(said)} reservations; every player makes one", actions[-1].line)
+        for seat in asking_order(dealer):
+            self.run(DeclareReservation(seat, said[seat].fields[0] == HEALTHY), said[seat].line)
+        while (seat := next_to_name(dealer, self.state.declared, self.state.named)) is not None:
+            action = said[seat]
+            kind, solo = self.reservation(action)
+            self.run(NameReservation(seat, kind, solo), action.line)
+
+    def reservation(self, action: Action) -> tuple[ReservationKind, GameType | None]:
+        what = action.fields[0]
+        if what == "marriage":
+            return ReservationKind.MARRIAGE, None
+        if what == "poverty":
+            return ReservationKind.POVERTY, None
+        solo = GAME_TYPES.get(what)
+        if solo is None or not solo.is_declared_solo:
+            raise self.error(f"reservation {what!r} is not a game doko can record", action.line)
+        return ReservationKind.SOLO, solo
+
+    def cards(self, action: Action) -> tuple[Card, ...]:
+        out = []
+        for text in action.fields:
+            card = card_of(text)
+            if card is None:
+                raise self.error(f"{text!r} is not a card", action.line)
+            out.append(card)
+        return tuple(out)
+
+    def act(self, action: Action) -> None:
+        seat = action.seat
+        match action.kind:
+            case "reservation":
+                return
+            case "card played":
+                cards = self.cards(action)
+                if seat is None or len(cards) != 1:
+                    raise self.error("a card played names its player and one card", action.line)
+                self.run(PlayCard(seat, cards[0]), action.line)
+            case "trick full":
+                self.check_trick(action)
+            case "announcement":
+                self.announce(action)
+            case "poverty shift":
+                self.run(PassPovertyCards(self.seat(action), self.cards(action)), action.line)
+            case "poverty denied":
+                self.run(AnswerPoverty(self.seat(action), False), action.line)
+            case "poverty accepted":
+                self.run(AnswerPoverty(self.seat(action), True), action.line)
+            case "poverty returned":
+                self.run(ReturnPovertyCards(self.seat(action), self.cards(action)), action.line)
+            case "swines" | "marriage":
+                return  # known from the hands and the tricks; the summary's teams are checked
+            case _:
+                raise self.error(f"gameplay action {action.kind!r} is not one doko can record", action.line)
+
+    def seat(self, action: Action) -> int:
+        if action.seat is None:
+            raise self.error(f"{action.kind} names no player", action.line)
+        return action.seat
+
+    def announce(self, action: Action) -> None:
+        seat = self.seat(action)
+        what = action.fields[0] if action.fields else ""
+        if what in PARTY_CALL:
+            call = None
+        elif what in ANNOUNCEMENTS:
+            call = ANNOUNCEMENTS[what]
+        else:
+            raise self.error(f"announcement {what!r} is not one doko knows", action.line)
+        if call is None:
+            call = Announcement.RE if self.is_re(seat) else Announcement.KONTRA
+        self.run(Announce(seat, call), action.line)
+
+    def is_re(self, seat: int) -> bool:
+        return true_parties(self.state)[seat] is Party.RE
+
+    def check_trick(self, action: Action) -> None:
+        trick = self.state.tricks[-1] if self.state.tricks and self.state.current is None else None
+        if trick is None or len(action.fields) != SEATS + 1:
+            raise self.error("'trick full' where no trick was completed", action.line)
+        winner = action.fields[-1]
+        if trick.leader != action.seat or str(trick.winner) != winner:
+            number = len(self.state.tricks)
+            raise self.error(
+                f"trick {number}: FreeDoko gives it to player {winner}, these rules to player {trick.winner}",
+                action.line,
+            )
