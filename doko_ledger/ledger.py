@@ -155,11 +155,11 @@ class Ledger:
     def import_files(
         self, paths: Sequence[str | Path], *, by: str, at: str, progress: Progress | None = None
     ) -> ImportReport:
-        """Import game and session files of either game (`formats.any_file`): each file is read,
-        validated and replayed whole, then appended atomically; a card night or session as one
-        append, the games in batches as they are read (`import_games`: a game already in the
-        ledger, or twice among the files, is refused). A refused file is reported in
-        `errors` and the others are imported; nothing is written (nor a ledger opened
+        """Import game and session files of either game (`formats.any_file`; a folder: the game
+        files in it): each file is read, validated and replayed whole, then appended atomically;
+        a card night or session as one append, the games in batches as they are read
+        (`import_games`: a game already in the ledger, or twice among the files, is refused).
+        A refused file is reported in `errors` and the others are imported; nothing is written (nor a ledger opened
         `when_needed` made) unless a file is valid. A failure of the ledger itself (locked,
         damaged) stops the import."""
         from doko_ledger.formats import any_file
@@ -167,6 +167,7 @@ class Ledger:
         from doko_ledger.store.errors import LedgerError
 
         report = ImportReport()
+        paths = any_file.files_in(paths)
         failed: list[tuple[int, str]] = []  # by the file's place among `paths`, reported in that order
         place = {str(path): i for i, path in reversed(list(enumerate(paths)))}
         is_session = [any_file.is_session_file(path) for path in paths]

@@ -65,10 +65,19 @@ def import_(
         list[Path], typer.Argument(help="Game files or session files (YAML, Doppelkopf or Dou Dizhu) to import.")
     ],
     by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check", help="Import nothing: replay FreeDoko game logs and check their scores against FreeDoko's."
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Import game and session files, Doppelkopf or Dou Dizhu: each is validated completely,
-    then appended atomically."""
+    """Import game and session files, Doppelkopf or Dou Dizhu, and FreeDoko's game logs (a folder:
+    the files in it): each is validated completely, then appended atomically."""
+    if check:
+        _cross_check(files, as_json)
+        return
     with _ImportProgress() as progress, Ledger.open(ledger_path(ctx), create=True, when_needed=True) as ledger:
         report = ledger.import_files(files, by=recorder(by), at=now(), progress=progress)
     if as_json:
@@ -92,6 +101,38 @@ def import_(
     if report.errors:
         err_console().print(f"{counted(len(report.errors), 'file')} not imported", markup=False)
         raise typer.Exit(2)
+
+
+def _cross_check(files: list[Path], as_json: bool) -> None:
+    """`doko import --check`: FreeDoko's scores against doko's, nothing written; exit 1 when a
+    game differs or is refused."""
+    from doko_ledger.doppelkopf.files.freedoko.cross_check import cross_check
+
+    report = cross_check(files)
+    agree, differ, refused = (report.count(o) for o in ("agrees", "differs", "refused"))
+    if as_json:
+        echo_json(
+            {
+                "agree": agree,
+                "differ": differ,
+                "refused": refused,
+                "games": [{"file": g.source, "outcome": g.outcome, "details": list(g.details)} for g in report.games],
+            }
+        )
+    else:
+        console = out()
+        for game in report.games:
+            if game.outcome != "agrees":
+                console.print(f"{game.outcome}: {game.source}", markup=False, soft_wrap=True)
+                for line in game.details:
+                    console.print(f"  {line}", markup=False, soft_wrap=True)
+        total = len(report.games)
+        console.print(
+            f"{agree} of {counted(total, 'game')} agree with FreeDoko's score, {differ} differ, {refused} refused",
+            markup=False,
+        )
+    if differ or refused or not report.games:
+        raise typer.Exit(1)
 
 
 class _ImportProgress:

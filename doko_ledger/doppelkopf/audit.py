@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
+from doko_ledger.doppelkopf.claimed import claimed_points, derivation_check
 from doko_ledger.doppelkopf.events import (
     AbandonReason,
     AnnouncementMade,
@@ -28,6 +29,7 @@ from doko_ledger.doppelkopf.events import (
     PovertyCardsReturned,
     ReservationDeclared,
     ReservationNamed,
+    ResultClaimed,
     SchweinchenShown,
 )
 from doko_ledger.doppelkopf.game.commands import (
@@ -346,6 +348,8 @@ def audit(
     place: DealPlace | None = None,
 ) -> AuditReport:
     """Every check of a game; with `claimed` (player → points), the differences explained.
+    Without, a result claimed in the record (`ResultClaimed`, an imported game's own score) is
+    the claim, and its derivation is checked line by line too.
     `place`: the game's place in its card night (its bock round is in the score)."""
     chain = Check("hash chain intact", not chain_problems, list(chain_problems) or ["every hash matches"])
     state, cards, calls, other = _redecide(recorded)
@@ -360,6 +364,11 @@ def audit(
     checks += _value_entry(state)
     checks += _sums(result)
     claim = None
+    recorded_claim = next((r.event for r in reversed(recorded) if isinstance(r.event, ResultClaimed)), None)
+    if recorded_claim is not None and result is not None:
+        checks.append(derivation_check(result, recorded_claim, state.rules.counting))
+        if claimed is None:
+            claimed = claimed_points(recorded_claim, state.players)
     if claimed is not None and result is not None:
         unknown = [p for p in claimed if p not in state.players]
         if unknown:

@@ -211,6 +211,41 @@ class PenaltyImposed(Event):
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimedLine:
+    """A line of a claimed result's derivation as its writer worded it (`caught fox`), what it is
+    in doko's derivation (`fox_caught`, `won`, `against_the_old_ones`, `game_points`,
+    `doubling`), the party it counts for, and its points (for a doubling, its factor)."""
+
+    item: str
+    kind: str
+    party: Party | None
+    points: int
+
+
+register_value(
+    ClaimedLine,
+    lambda c: {"item": c.item, "kind": c.kind, "party": None if c.party is None else c.party.value, "points": c.points},
+    lambda d: ClaimedLine(d["item"], d["kind"], None if d["party"] is None else Party(d["party"]), d["points"]),
+)
+
+
+@event(version=1)
+class ResultClaimed(Event):
+    """A result for this game written by someone else, kept to be checked against the score
+    (`doko audit`): who wrote it (`FreeDoko 0.7.13`) and where (a file, a seed), each seat's
+    points plus and minus, the winning party (None: nobody), the game value, the derivation as
+    they wrote it, and each seat's points as their sheet counted them (None: not given)."""
+
+    source: str
+    origin: str
+    points: tuple[int, ...]
+    winner: Party | None
+    value: int
+    lines: tuple[ClaimedLine, ...] = ()
+    sheet: tuple[int, ...] | None = None
+
+
 DoppelkopfEvent = (
     GameStarted
     | CardsDealt
@@ -226,5 +261,6 @@ DoppelkopfEvent = (
     | SchweinchenShown
     | CardPlayed
     | PenaltyImposed
+    | ResultClaimed
     | EventVoided
 )

@@ -3,11 +3,31 @@ its `format:` line (`games.game_of_file`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from doko_ledger.formats.yaml_source import SourceError, read_text
 from doko_ledger.games import Game, game_of_file
+
+FILE_SUFFIXES = (".yaml", ".yml", ".FreeDoko")
+"""The files a folder given to `doko import` is read for."""
+FOLDER_PARTY = "party.FreeDoko"
+"""FreeDoko's party file: in a folder beside the party's game logs, it sums up the same games."""
+
+
+def files_in(paths: Sequence[str | Path]) -> list[Path]:
+    """The files named, each folder's game files (`FILE_SUFFIXES`, sorted by name) in its place;
+    a FreeDoko party file in a folder is passed over (its games are the game logs beside it)."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found += sorted(
+                p for p in path.iterdir() if p.suffix in FILE_SUFFIXES and p.name != FOLDER_PARTY and p.is_file()
+            )
+        else:
+            found.append(path)
+    return found
 
 
 def is_session_file(path: str | Path) -> bool:

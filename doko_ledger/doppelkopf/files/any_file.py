@@ -1,9 +1,10 @@
-"""Doppelkopf's files as `doko import` reads them (`games.GameFiles`): a game file or a card
-night's file. A file that names no other game's format is Doppelkopf's."""
+"""Doppelkopf's files as `doko import` reads them (`games.GameFiles`): a game file, a card
+night's file or a FreeDoko game log. A file that names no other game's format is Doppelkopf's."""
 
 from __future__ import annotations
 
 from doko_ledger.doppelkopf.files import game_file, night_file
+from doko_ledger.doppelkopf.files.freedoko import log as freedoko_log
 from doko_ledger.doppelkopf.files.game_file import LoadedGame
 from doko_ledger.doppelkopf.files.night_file import LoadedNight
 
@@ -18,7 +19,11 @@ def is_session(text: str) -> bool:
 
 
 def read(text: str, source: str) -> LoadedGame | LoadedNight:
-    """Read, validate and replay a game file or a card night's file."""
+    """Read, validate and replay a game file, a card night's file or a FreeDoko game log."""
+    if freedoko_log.is_game_log(text):
+        from doko_ledger.doppelkopf.files.freedoko import game
+
+        return game.read(text, source)
     if is_session(text):
         return night_file.read(text, source)
     return game_file.read(text, source)

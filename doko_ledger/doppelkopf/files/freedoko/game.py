@@ -8,12 +8,23 @@ where it first shows, not at the score.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.events import DoppelkopfEvent
-from doko_ledger.doppelkopf.files.freedoko.log import SEATS, Action, FreeDokoFileError, GameLog, card_of
+from doko_ledger.doppelkopf.files.freedoko.claim import claim_of
+from doko_ledger.doppelkopf.files.freedoko.log import (
+    SEATS,
+    Action,
+    FreeDokoFileError,
+    GameLog,
+    card_of,
+    loads_game,
+)
 from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES, FreeDokoRules, read_rules
+from doko_ledger.doppelkopf.files.game_file import LoadedGame
 from doko_ledger.doppelkopf.game.commands import (
     Announce,
     AnswerPoverty,
@@ -30,10 +41,12 @@ from doko_ledger.doppelkopf.game.commands import (
 from doko_ledger.doppelkopf.game.decide import decide
 from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.game.parties import true_parties
+from doko_ledger.doppelkopf.game.record import from_events
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name
+from doko_ledger.events.annotations import AnnotationAdded
 
 ANNOUNCEMENTS = {
     "no 90": Announcement.NO90,
@@ -57,13 +70,39 @@ class ImportedGame:
     state: GameState
 
 
+def read(text: str, source: str = "<text>") -> LoadedGame:
+    """A FreeDoko game log as a doko game: its events, FreeDoko's result as a claim after them,
+    and the state they fold to; `FreeDokoFileError` (`file:line: what`) for what doko refuses."""
+    log = loads_game(text, source)
+    imported = import_game(log, game_id_of(log, text), note_of(log))
+    claim = claim_of(log, imported.rules.rules.announcement_scoring == "doubling", Path(source).name)
+    events: list[DoppelkopfEvent | AnnotationAdded] = [*imported.events]
+    if claim is not None:
+        events.append(claim)
+    return LoadedGame(from_events(events), events, imported.state)
+
+
+def game_id_of(log: GameLog, text: str) -> str:
+    """`freedoko-<seed>-<digest>`: the same log always gets the same id (imported twice, it is
+    refused), two games of one seed get two (the digest is of the hands and the play)."""
+    start = text.find("dealt hands")
+    digest = hashlib.sha256(text[max(start, 0) :].encode()).hexdigest()[:8]
+    return f"freedoko-{log.seed if log.seed is not None else 'game'}-{digest}"
+
+
+def note_of(log: GameLog) -> str:
+    """Where the game came from, as its note."""
+    seed = "" if log.seed is None else f", seed {log.seed}"
+    return f"Imported from FreeDoko {log.version}: {Path(log.source).name}{seed}"
+
+
 def import_game(log: GameLog, game_id: str, note: str | None = None) -> ImportedGame:
     """The game log replayed under its own rules; `FreeDokoFileError` at the first line doko
     refuses (an option it cannot honour, an illegal card, a trick won by someone else)."""
     rules = read_rules(log.party.rules, log.source)
     runner = _Runner(log)
     dealer = (log.startplayer - 1) % SEATS
-    runner.run(StartGame(game_id, log.players, dealer, rules.rules, note=note), log.hands_line)
+    runner.run(StartGame(game_id, log.players, dealer, rules.rules, log.played_on, note), log.hands_line)
     runner.run(DealCards(log.hands), log.hands_line)
     actions = list(log.actions)
     reservations = [a for a in actions if a.kind == "reservation"]
@@ -107,10 +146,10 @@ class _Runner:
             raise self.error(f"{len(said)} reservations; every player makes one", actions[-1].line)
         for seat in asking_order(dealer):
             self.run(DeclareReservation(seat, said[seat].fields[0] == HEALTHY), said[seat].line)
-        while (seat := next_to_name(dealer, self.state.declared, self.state.named)) is not None:
-            action = said[seat]
+        while (naming := next_to_name(dealer, self.state.declared, self.state.named)) is not None:
+            action = said[naming]
             kind, solo = self.reservation(action)
-            self.run(NameReservation(seat, kind, solo), action.line)
+            self.run(NameReservation(naming, kind, solo), action.line)
 
     def reservation(self, action: Action) -> tuple[ReservationKind, GameType | None]:
         what = action.fields[0]

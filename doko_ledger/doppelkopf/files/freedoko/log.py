@@ -10,6 +10,7 @@ into a game can name the line of what it refuses. Nothing here knows the rules o
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from doko_ledger.doppelkopf.cards import Card, Rank, Suit
@@ -102,6 +103,8 @@ class GameLog:
     hands_line: int
     actions: tuple[Action, ...]
     summary: Summary | None
+    played_on: str | None = None
+    """The day the log was written (its `time:` line), as `2026-12-01`."""
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -313,7 +316,19 @@ class _Reader:
             hands_line=dealt.line,
             actions=() if actions is None else tuple(self.action(e) for e in actions.entries()),
             summary=None if summary is None else self.summary(summary, root.block("corpus")),
+            played_on=_day(root.entry("time")),
         )
+
+
+def _day(entry: Entry | None) -> str | None:
+    """`Tue Dec  1 22:40:14 2026` → `2026-12-01` (None when there is no such line or it reads
+    otherwise)."""
+    if entry is None:
+        return None
+    try:
+        return datetime.strptime(" ".join(entry.value.split()), "%a %b %d %H:%M:%S %Y").date().isoformat()
+    except ValueError:
+        return None
 
 
 def loads_game(text: str, source: str = "<text>") -> GameLog:

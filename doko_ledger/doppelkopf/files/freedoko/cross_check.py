@@ -1,0 +1,95 @@
+"""`doko import --check`: FreeDoko as a second scorer, over a whole folder of its game logs.
+
+Every game log is replayed under its own rules and scored by doko; FreeDoko's own result
+(its claim) is set against that score line by line. Nothing is written: the report says how
+many games agree, which differ and in which derivation lines, and which were refused and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from doko_ledger.doppelkopf.claimed import derivation_check
+from doko_ledger.doppelkopf.events import ResultClaimed
+from doko_ledger.doppelkopf.files.freedoko import game
+from doko_ledger.doppelkopf.files.freedoko.log import is_game_log, is_party
+from doko_ledger.doppelkopf.game.facts import NotScorable
+from doko_ledger.doppelkopf.score import score_game
+from doko_ledger.errors import DokoError
+from doko_ledger.formats.yaml_source import SourceError, read_text
+
+Outcome = Literal["agrees", "differs", "refused"]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedGame:
+    """One game log: whether doko's score agrees with FreeDoko's, and what differs or why it
+    was refused."""
+
+    source: str
+    outcome: Outcome
+    details: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class CrossCheck:
+    games: list[CheckedGame] = field(default_factory=list)
+
+    def count(self, outcome: Outcome) -> int:
+        return sum(1 for g in self.games if g.outcome == outcome)
+
+
+def game_logs(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """The files named, a folder's FreeDoko files (`*.FreeDoko`, sorted by name) in its place."""
+    for path in map(Path, paths):
+        if path.is_dir():
+            yield from sorted(p for p in path.iterdir() if p.suffix == ".FreeDoko" and p.is_file())
+        else:
+            yield path
+
+
+def check_text(text: str, source: str) -> CheckedGame:
+    """One game log checked (`refused` with the `file:line: what` doko refuses it for)."""
+    try:
+        loaded = game.read(text, source)
+    except DokoError as exc:
+        return CheckedGame(source, "refused", (str(exc),))
+    claim = next((e for e in reversed(loaded.events) if isinstance(e, ResultClaimed)), None)
+    if claim is None:
+        return CheckedGame(source, "refused", (f"{source}: the game log holds no game summary to check against",))
+    try:
+        result = score_game(loaded.state)
+    except NotScorable as exc:
+        return CheckedGame(source, "refused", (f"{source}: {exc}",))
+    check = derivation_check(result, claim, loaded.state.rules.counting)
+    points = dict(zip(result.players, claim.points, strict=True))
+    differences = [
+        f"{player}: {mine:+d} here, {points[player]:+d} in {claim.source}'s"
+        for player, mine in result.by_player.items()
+        if mine != points[player]
+    ]
+    if check.ok and not differences:
+        return CheckedGame(source, "agrees")
+    return CheckedGame(source, "differs", tuple(differences + (check.details if not check.ok else [])))
+
+
+def cross_check(paths: Sequence[str | Path]) -> CrossCheck:
+    """Every FreeDoko game log among `paths` (folders opened) checked; party files, which hold
+    no cards, are passed over."""
+    report = CrossCheck()
+    for path in game_logs(paths):
+        try:
+            text = read_text(path)
+        except SourceError as exc:
+            report.games.append(CheckedGame(str(path), "refused", (str(exc),)))
+            continue
+        if is_party(text):
+            continue
+        if not is_game_log(text):
+            report.games.append(CheckedGame(str(path), "refused", (f"{path}: not a FreeDoko game log",)))
+            continue
+        report.games.append(check_text(text, str(path)))
+    return report
