@@ -1,5 +1,5 @@
 """Doppelkopf's files as `doko import` reads them (`games.GameFiles`): a game file, a card
-night's file or a FreeDoko game log. A file that names no other game's format is Doppelkopf's."""
+night's file, or FreeDoko's game log or party file. A file that names no other game's format is Doppelkopf's."""
 
 from __future__ import annotations
 
@@ -15,15 +15,19 @@ def claims(text: str) -> bool:
 
 
 def is_session(text: str) -> bool:
-    return night_file.is_session_text(text)
+    return night_file.is_session_text(text) or freedoko_log.is_party(text)
 
 
 def read(text: str, source: str) -> LoadedGame | LoadedNight:
-    """Read, validate and replay a game file, a card night's file or a FreeDoko game log."""
+    """Read, validate and replay a game file, a card night's file, or FreeDoko's game log or party file."""
     if freedoko_log.is_game_log(text):
         from doko_ledger.doppelkopf.files.freedoko import game
 
         return game.read(text, source)
+    if freedoko_log.is_party(text):
+        from doko_ledger.doppelkopf.files.freedoko import party
+
+        return party.read(text, source)
     if is_session(text):
         return night_file.read(text, source)
     return game_file.read(text, source)

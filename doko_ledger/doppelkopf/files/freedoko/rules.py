@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
+from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, rules_from_mapping
@@ -148,16 +149,19 @@ class FreeDokoRules:
     ignored: tuple[str, ...]
 
 
-def read_rules(block: Mapping[str, Entry], source: str) -> FreeDokoRules:
+def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = False) -> FreeDokoRules:
     """The rule set of a FreeDoko rule block; `FreeDokoFileError` naming the first option doko
-    cannot honour, at its line."""
+    cannot honour, at its line. `with_defaults`: the block names only the options it changes
+    (a party file's), the others are FreeDoko's defaults."""
+    if with_defaults:
+        block = {name: Entry(name, value, 0) for name, value in DEFAULTS.items()} | dict(block)
     changes: dict[str, Any] = {"preset": BASE_PRESET, "poverty": True, "karlchen_capture": True}
     changes["special_points_in_poverty"] = True
     ignored = []
     for name, entry in block.items():
 
         def refuse(why: str, entry: Entry = entry) -> FreeDokoFileError:
-            return FreeDokoFileError(why, source=source, line=entry.line)
+            return FreeDokoFileError(why, source=source, line=entry.line or None)
 
         if name in _PENDING:
             continue
