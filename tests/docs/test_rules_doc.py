@@ -19,7 +19,7 @@ RULES_DOC = ROOT / "docs" / "rules.md"
 SHIPPED = ("README.md", "docs", "doko_ledger", "schemas", "sample_games")
 """What a user reads: the README, the docs, messages and help, schemas, sample files."""
 
-SECTIONS = {f"{n}": f"s{n}" for n in range(1, 10)} | {f"D{n}": f"d{n}" for n in range(1, 6)} | {"D": "d"}
+SECTIONS = {f"{n}": f"s{n}" for n in range(1, 11)} | {f"D{n}": f"d{n}" for n in range(1, 6)} | {"D": "d"}
 
 
 def shipped_texts() -> list[tuple[Path, str]]:
@@ -42,8 +42,8 @@ def test_every_section_has_its_number_and_a_stable_anchor() -> None:
     for number, anchor in SECTIONS.items():
         heading = re.search(rf'<a id="{anchor}"></a>\s*\n\s*#+ §{number}\b', text)
         assert heading, f"§{number} has no heading with the anchor #{anchor}"
-    numbers = re.findall(r"^## §(\d)\b", text, flags=re.M)
-    assert numbers == [str(n) for n in range(1, 10)]
+    numbers = re.findall(r"^## §(\d+)\b", text, flags=re.M)
+    assert numbers == [str(n) for n in range(1, 11)]
 
 
 def test_every_option_is_in_the_table_with_its_default() -> None:

@@ -23,7 +23,7 @@ from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError, card_na
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.formats.yaml_source import SourceError
 
-SAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "freedoko"
+SAMPLES = Path(__file__).resolve().parents[3] / "fixtures" / "freedoko"
 GAME_LOGS = sorted(SAMPLES.glob("*/*.BugReport.FreeDoko"))
 FIRST = SAMPLES / "defaults" / "game_00000.seed_053325.BugReport.FreeDoko"
 Cli = Callable[..., Result]
