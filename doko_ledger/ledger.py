@@ -66,6 +66,8 @@ class ImportReport:
     """Card nights and sessions imported (`import_files`)."""
     errors: list[str] = field(default_factory=list)
     """Each file `import_files` refused, in one line naming it, in the order the files were given."""
+    remarks: dict[str, int] = field(default_factory=dict)
+    """What the files read said about themselves (FreeDoko options left out), and in how many."""
 
 
 class LoadedGameFile(Protocol):
@@ -191,6 +193,8 @@ class Ledger:
                 except SourceError as exc:
                     failed.append((place[str(path)], str(exc)))
                 else:
+                    for remark in getattr(loaded, "remarks", ()):
+                        report.remarks[remark] = report.remarks.get(remark, 0) + 1
                     yield str(path), loaded
                 if progress is not None:
                     progress(done, len(game_paths))

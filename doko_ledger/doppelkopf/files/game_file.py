@@ -55,6 +55,8 @@ class LoadedGame:
     record: GameRecord
     events: list[DoppelkopfEvent | AnnotationAdded]
     state: GameState
+    remarks: tuple[str, ...] = ()
+    """What the import should tell about the file (a FreeDoko option left out)."""
 
 
 def read(text: str, source: str = "<text>") -> LoadedGame:

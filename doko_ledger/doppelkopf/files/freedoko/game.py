@@ -79,7 +79,14 @@ def read(text: str, source: str = "<text>") -> LoadedGame:
     events: list[DoppelkopfEvent | AnnotationAdded] = [*imported.events]
     if claim is not None:
         events.append(claim)
-    return LoadedGame(from_events(events), events, imported.state)
+    return LoadedGame(from_events(events), events, imported.state, remarks_of(imported.rules))
+
+
+def remarks_of(rules: FreeDokoRules) -> tuple[str, ...]:
+    """The FreeDoko options the import left out, as one remark."""
+    if not rules.ignored:
+        return ()
+    return (f"FreeDoko options left out (its display, computer players, party length): {', '.join(rules.ignored)}",)
 
 
 def game_id_of(log: GameLog, text: str) -> str:

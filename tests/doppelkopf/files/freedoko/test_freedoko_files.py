@@ -5,6 +5,7 @@ folder imported, and FreeDoko's result kept as the game's claim for `doko audit`
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from doko_ledger.doppelkopf.files.freedoko import game
 from doko_ledger.doppelkopf.files.freedoko.blocks import parse_blocks
 from doko_ledger.doppelkopf.files.freedoko.claim import claimed_points
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError, card_name, card_of, load_game, loads_game
+from doko_ledger.doppelkopf.files.freedoko.rules import REQUIRED
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.formats.yaml_source import SourceError
 
@@ -158,6 +160,10 @@ def test_a_folder_imports_its_game_logs_and_passes_over_the_party_file(cli: Cli,
     report = json.loads(cli("import", folder, "--json").stdout)
     logs = [p for p in folder.iterdir() if p.name.endswith(".BugReport.FreeDoko")]
     assert report["imported_games"] + len(report["errors"]) == len(logs) == 3
+    [remark] = report["remarks"]
+    assert remark["files"] == report["imported_games"]
+    assert remark["remark"].startswith("FreeDoko options left out (its display, computer players, party length): ")
+    assert "show all hands" in remark["remark"] and "with nines" not in remark["remark"]
 
 
 def test_audit_sets_freedokos_derivation_against_dokos(cli: Cli) -> None:
@@ -214,3 +220,19 @@ def test_a_party_file_becomes_a_closed_card_night_with_freedokos_totals(cli: Cli
     table = json.loads(ok(cli("standings", "--session", night["session"], "--json")).stdout)["table"]
     points = text[text.rindex("\npoints\n{\n") :].splitlines()[3:7]
     assert [f"{row['player']}: {row['total']}" for row in table] == points
+
+
+@pytest.mark.parametrize("option", sorted(REQUIRED))
+def test_an_option_set_to_a_value_doko_does_not_play_refuses_the_game_whole(
+    cli: Cli, tmp_path: Path, ledger_path: Path, option: str
+) -> None:
+    text = FIRST.read_text(encoding="utf-8")
+    other = "false" if REQUIRED[option] == "true" else "true" if REQUIRED[option] == "false" else "7"
+    line = re.compile(rf"^(\s*){re.escape(option)} = {re.escape(REQUIRED[option])}$", re.M)
+    assert line.search(text)
+    path = tmp_path / "other.BugReport.FreeDoko"
+    path.write_text(line.sub(rf"\g<1>{option} = {other}", text, count=1), encoding="utf-8")
+    result = cli("import", path)
+    assert result.exit_code == 2
+    assert f"rule '{option} = {other}' is not one doko plays" in result.stderr
+    assert not ledger_path.exists()
