@@ -87,7 +87,7 @@ def import_(
                 "imported_events": report.events,
                 "imported_nights": report.sessions,
                 "errors": report.errors,
-                "remarks": [{"remark": remark, "files": files} for remark, files in report.remarks.items()],
+                "remarks": [{"remark": remark, "files": times} for remark, times in report.remarks.items()],
             }
         )
     else:
@@ -97,8 +97,8 @@ def import_(
             console.print(f"imported {games}, {events} into {shown(ledger_path(ctx))}")
         if report.sessions:
             console.print(f"imported {counted(report.sessions, 'session')} into {shown(ledger_path(ctx))}")
-    for remark, files in report.remarks.items():
-        err_console().print(f"note: {remark} ({counted(files, 'file')})", markup=False, soft_wrap=True)
+    for remark, times in report.remarks.items():
+        err_console().print(f"note: {remark} ({counted(times, 'file')})", markup=False, soft_wrap=True)
     for message in report.errors:
         err_console().print(f"error: {message}", markup=False, soft_wrap=True)
     if report.errors:
