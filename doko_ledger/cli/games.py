@@ -62,7 +62,10 @@ class ExportFormat(StrEnum):
 def import_(
     ctx: typer.Context,
     files: Annotated[
-        list[Path], typer.Argument(help="Game files or session files (YAML, Doppelkopf or Dou Dizhu) to import.")
+        list[Path],
+        typer.Argument(
+            help="Game or session files (YAML, Doppelkopf or Dou Dizhu), FreeDoko game logs or party files, or folders."
+        ),
     ],
     by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
     check: Annotated[
