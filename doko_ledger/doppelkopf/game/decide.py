@@ -33,10 +33,12 @@ from doko_ledger.doppelkopf.game.commands import (
     seat_name,
 )
 from doko_ledger.doppelkopf.game.penalty import impose
+from doko_ledger.doppelkopf.game.schweinchen import call_schweinchen
 from doko_ledger.doppelkopf.game.state import GameState, Hand
 from doko_ledger.doppelkopf.game.summary import summarize
 from doko_ledger.doppelkopf.game.value import enter_value
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.order import schweinchen_card
 from doko_ledger.doppelkopf.rules.play import SEATS, must_follow
 from doko_ledger.names import name_problem, normalized, table_problem
 
@@ -153,6 +155,8 @@ def _show_schweinchen(state: GameState, seat: int) -> SchweinchenShown:
     _require_started(state)
     if not state.rules.schweinchen:
         raise IllegalMove("these rules have no Schweinchen (option schweinchen)")
+    if state.rules.schweinchen_shown != "automatic":
+        return call_schweinchen(state, seat)
     if state.game_type not in (GameType.NORMAL, GameType.MARRIAGE):
         raise IllegalMove("Schweinchen counts only in a normal or marriage game (docs/rules.md §2)")
     if not 0 <= seat < SEATS:
@@ -188,7 +192,8 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
         if state.cards_played.count(card) >= 2:
             raise IllegalMove(f"{who} played a third {card}: both copies are already played")
         holder = state.schweinchen_seat
-        if card == FUCHS and holder is not None and holder != seat:
+        pig = FUCHS if state.game_type is None else schweinchen_card(state.game_type)
+        if card == pig and holder is not None and holder != seat:
             raise IllegalMove(f"{who} cannot hold {card}: {seat_name(state, holder)} showed both (Schweinchen)")
         married = state.declarer if state.game_type is GameType.MARRIAGE else None
         if card is ALTE and married is not None and married != seat:

@@ -25,7 +25,8 @@ from doko_ledger.doppelkopf.events import (
 )
 from doko_ledger.doppelkopf.game.state import Call, GameState, Hand, PovertyExchange, Trick, schweinchen_holder
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.play import SEATS, best_index, winning_index
+from doko_ledger.doppelkopf.rules.order import has_schweinchen, schweinchen_card
+from doko_ledger.doppelkopf.rules.play import SEATS, best_index, second_dulle_wins
 from doko_ledger.doppelkopf.rules.reservations import Named, duel_marriage, resolve, silent_soloist
 from doko_ledger.doppelkopf.rules.value import ValueDeal
 
@@ -51,7 +52,8 @@ def evolve(state: GameState, event: Any) -> GameState:
                 started=True,
             )
         case CardsDealt(hands=hands):
-            holder = schweinchen_holder(hands) if state.rules.schweinchen else None
+            rules = state.rules
+            holder = schweinchen_holder(hands) if rules.schweinchen and rules.schweinchen_shown == "automatic" else None
             return state.but(dealt=hands, hands=hands, schweinchen_seat=holder)
         case ReservationDeclared(seat=seat, healthy=healthy):
             return _resolved(state, (*state.declared, (seat, healthy)), state.named)
@@ -93,7 +95,22 @@ def _resolved(state: GameState, declared: tuple[tuple[int, bool], ...], named: t
         if soloist is not None:
             game_type, declarer = GameType.SILENT_SOLO, soloist
     poverty = PovertyExchange(declarer) if game_type is GameType.POVERTY and declarer is not None else None
-    return state.but(declared=declared, named=named, game_type=game_type, declarer=declarer, poverty=poverty)
+    state = state.but(declared=declared, named=named, game_type=game_type, declarer=declarer, poverty=poverty)
+    return _schweinchen_of_game(state)
+
+
+def _schweinchen_of_game(state: GameState) -> GameState:
+    """Once the game is known, who holds its Schweinchen as dealt, where the deal shows them
+    (`schweinchen_shown: automatic`) and the game is not a normal one (docs/rules.md §2)."""
+    rules, game_type = state.rules, state.game_type
+    if not rules.schweinchen or rules.schweinchen_shown != "automatic" or state.hands is None:
+        return state
+    if game_type is None or game_type in (GameType.NORMAL, GameType.MARRIAGE):
+        return state
+    card = schweinchen_card(game_type)
+    if card is None or not has_schweinchen(game_type, rules):
+        return state
+    return state.but(schweinchen_seat=schweinchen_holder(state.hands, card))
 
 
 def _moved(hands: tuple[Hand, ...] | None, seat: int, take: Iterable[Card], give: Iterable[Card]) -> Any:
@@ -148,12 +165,9 @@ def _card_played(state: GameState, seat: int, card: Card) -> GameState:
         current = Trick(current.number, current.leader, current.cards + (card,))
     if not current.complete:
         return state.but(hands=hands, current=current)
-    index = winning_index(
-        current.cards,
-        state.order,
-        second_dulle_beats_first=state.rules.second_dulle_beats_first,
-        last_trick=current.number == state.hand_size,
-    )
+    order = state.order
+    last = current.number == state.hand_size
+    index = best_index(current.cards, order.keys, second_dulle_wins(state.rules, last, order.schweinchen))
     done = Trick(current.number, current.leader, current.cards, current.seat_of(index))
     state = state.but(hands=hands, current=None, tricks=state.tricks + (done,))
     if state.game_type is GameType.MARRIAGE and state.rules.computer_seats and done.number <= 3:
@@ -198,8 +212,10 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
         cards: list[Card] = []
     else:
         number, leader, cards = current.number, current.leader, list(current.cards)
-    keys, size = state.order.keys, state.hand_size
-    dulle = state.rules.second_dulle_beats_first
+    order, size = state.order, state.hand_size
+    keys = order.keys
+    dulle = second_dulle_wins(state.rules, False, order.schweinchen)
+    dulle_last = second_dulle_wins(state.rules, True, order.schweinchen)
     hands = state.hands
     held = None if hands is None else [list(hand) for hand in hands]
     make = tuple.__new__  # `Trick(...)` without the named tuple's `__new__` in Python: 12 a game
@@ -215,7 +231,7 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
         cards.append(card)
         if len(cards) == SEATS:
             done = tuple(cards)
-            index = best_index(done, keys, dulle and number != size)
+            index = best_index(done, keys, dulle_last if number == size else dulle)
             trick: Trick = make(Trick, (number, leader, done, (leader + index) % SEATS))
             trick.__dict__["points"] = trick._points()  # kept as `Trick.points` keeps it: every read model reads it
             tricks.append(trick)

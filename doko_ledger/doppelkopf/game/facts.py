@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from doko_ledger.doppelkopf.cards import FUCHS, KARLCHEN
+from doko_ledger.doppelkopf.cards import DULLE, FUCHS, KARLCHEN, Card, Rank, Suit
 from doko_ledger.doppelkopf.events import DealSummarized
 from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, party_calls, solo_no90, true_parties
-from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.rules.announcements import Party
-from doko_ledger.doppelkopf.rules.order import is_heart_trick
+from doko_ledger.doppelkopf.rules.order import is_heart_trick, schweinchen_card
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, SpecialKind
 from doko_ledger.errors import DokoError
 
@@ -17,9 +18,16 @@ class NotScorable(DokoError):
 
 
 def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Special, ...]:
-    """Every special point earned in play, by the party of the trick's winner (docs/rules.md §7)."""
+    """Every special point earned in play, by the party of the trick's winner (docs/rules.md §7).
+
+    The points of the extra point options (a fox or a second Karlchen in the last trick, a
+    Dulle caught, a heart trick) are looked for only where the rules have them."""
     names = state.players
     last = state.hand_size
+    rules = state.rules
+    order = state.order
+    fox = None if order.schweinchen and schweinchen_card(order.game_type) is FUCHS else FUCHS
+    extras = _has_extras(rules)
     out: list[Special] = []
     for trick in state.tricks:
         winner = trick.winner
@@ -28,24 +36,28 @@ def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Speci
         if side is None:
             continue
         cards, leader = trick.cards, trick.leader
-        if FUCHS in cards:  # most tricks hold no DA: look before walking the cards
+        if fox is not None and fox in cards:  # most tricks hold no DA: look before walking the cards
             for i, card in enumerate(cards):
                 seat = (leader + i) % 4
-                if card is FUCHS and parties[seat] is not side:
-                    out.append(
-                        Special(
-                            SpecialKind.FOX_CAUGHT,
-                            side,
-                            f"trick {trick.number}: {names[winner]} caught {names[seat]}'s DA",
-                        )
-                    )
+                if card is fox and parties[seat] is not side:
+                    caught = f"trick {trick.number}: {names[winner]} caught {names[seat]}'s DA"
+                    out.append(Special(SpecialKind.FOX_CAUGHT, side, caught))
+                    if trick.number == last and rules.fox_caught_last_trick:
+                        out.append(Special(SpecialKind.FOX_CAUGHT_LAST_TRICK, side, caught))
         if trick.points >= 40:
             out.append(
                 Special(SpecialKind.DOPPELKOPF, side, f"trick {trick.number}: {names[winner]} took {trick.points}")
             )
+        if extras:
+            out += _extras(state, trick, side, parties, fox)
         if trick.number == last:
-            if cards[(winner - leader) % 4] is KARLCHEN:
+            won_with = (winner - leader) % 4
+            if cards[won_with] is KARLCHEN:
                 out.append(Special(SpecialKind.KARLCHEN, side, f"trick {trick.number}: {names[winner]} won it with CJ"))
+                if rules.double_karlchen:
+                    out += _also_played(trick, KARLCHEN, SpecialKind.KARLCHEN, side, parties, names)
+            if rules.karlchen_capture_with_dq and cards[won_with] is not DAME_KARO:
+                continue
             for i, card in enumerate(cards):
                 seat = (leader + i) % 4
                 if card is KARLCHEN and parties[seat] is not side:
@@ -57,6 +69,57 @@ def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Speci
                         )
                     )
     return tuple(out)
+
+
+DAME_KARO = Card(Suit.DIAMONDS, Rank.QUEEN)
+"""The DQ: with `karlchen_capture_with_dq` only it catches a Karlchen (docs/rules.md §7)."""
+
+
+def _has_extras(rules: RuleSet) -> bool:
+    return rules.fox_last_trick or rules.dulle_caught_dulle or rules.heart_trick_point
+
+
+def _extras(
+    state: GameState, trick: Trick, side: Party, parties: tuple[Party | None, ...], fox: Card | None
+) -> list[Special]:
+    """The special points of the extra point options in one trick won by `side` (docs/rules.md §7)."""
+    rules, names, order = state.rules, state.players, state.order
+    winner, leader, cards = trick.winner, trick.leader, trick.cards
+    assert winner is not None
+    won_with = (winner - leader) % 4
+    out: list[Special] = []
+    if rules.dulle_caught_dulle and cards[won_with] is DULLE and order.is_trump(DULLE) and rules.dullen:
+        for i, card in enumerate(cards):
+            seat = (leader + i) % 4
+            if i != won_with and card is DULLE and parties[seat] is not side:
+                cause = f"trick {trick.number}: {names[winner]} caught {names[seat]}'s H10 with the other"
+                out.append(Special(SpecialKind.DULLE_CAUGHT_DULLE, side, cause))
+    if rules.heart_trick_point and is_heart_trick(cards, order):
+        out.append(Special(SpecialKind.HEART_TRICK, side, f"trick {trick.number}: {names[winner]} took four hearts"))
+    if rules.fox_last_trick and trick.number == state.hand_size and fox is not None and cards[won_with] is fox:
+        out.append(Special(SpecialKind.FOX_LAST_TRICK, side, f"trick {trick.number}: {names[winner]} won it with DA"))
+        if rules.double_fox_last_trick:
+            out += _also_played(trick, fox, SpecialKind.FOX_LAST_TRICK, side, parties, names)
+    return out
+
+
+def _also_played(
+    trick: Trick,
+    card: Card,
+    kind: SpecialKind,
+    side: Party,
+    parties: tuple[Party | None, ...],
+    names: tuple[str, ...],
+) -> list[Special]:
+    """One more `kind` for each `card` the winner's partner (of `side`) played after the winning card."""
+    winner, leader = trick.winner, trick.leader
+    assert winner is not None
+    out = []
+    for i in range((winner - leader) % 4 + 1, len(trick.cards)):
+        seat = (leader + i) % 4
+        if trick.cards[i] is card and parties[seat] is side:
+            out.append(Special(kind, side, f"trick {trick.number}: {names[seat]} played the second {card} too"))
+    return out
 
 
 def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:

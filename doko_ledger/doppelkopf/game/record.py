@@ -280,7 +280,7 @@ def _special_party(
     if party:
         return Party(party)
     if victim is None:
-        caught = kind in (SpecialKind.FOX_CAUGHT, SpecialKind.KARLCHEN_CAPTURED)
+        caught = kind.caught
         raise RecordError(f"{kind.label}: say {'whose card was caught' if caught else 'the party that won it'}", path)
     return Party.KONTRA if victim in re_seats else Party.RE
 

@@ -10,7 +10,7 @@ from doko_ledger.doppelkopf.cards import FUCHS, Card
 from doko_ledger.doppelkopf.events import DealSummarized, PenaltyImposed
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.order import CardOrder, card_order
+from doko_ledger.doppelkopf.rules.order import CardOrder, card_order, game_card_order
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import Named
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
@@ -169,7 +169,11 @@ class GameState:
     @property
     def order(self) -> CardOrder:
         """The card order in force (normal order until the game type is set)."""
-        return card_order(self.game_type or GameType.NORMAL, self.schweinchen_seat is not None)
+        game_type = self.game_type or GameType.NORMAL
+        rules = self.rules
+        if rules.dullen and self.schweinchen_seat is None:
+            return card_order(game_type)
+        return game_card_order(game_type, rules, self.schweinchen_seat is not None)
 
     @property
     def hand_size(self) -> int:
@@ -263,9 +267,10 @@ class GameState:
             return None
 
 
-def schweinchen_holder(hands: tuple[Hand, ...]) -> int | None:
-    """The seat holding both DA, if any (docs/rules.md §2, option `schweinchen`)."""
+def schweinchen_holder(hands: tuple[Hand, ...], card: Card = FUCHS) -> int | None:
+    """The seat holding both DA (or both of another Schweinchen card), if any (docs/rules.md §2,
+    option `schweinchen`)."""
     for seat, hand in enumerate(hands):
-        if hand.count(FUCHS) == 2:
+        if hand.count(card) == 2:
             return seat
     return None

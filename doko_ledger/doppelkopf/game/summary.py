@@ -13,8 +13,17 @@ from doko_ledger.doppelkopf.rules.order import plain_hearts
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 
-_MOST = {SpecialKind.FOX_CAUGHT: 2, SpecialKind.KARLCHEN: 1, SpecialKind.KARLCHEN_CAPTURED: 2}
-"""The most of each special one deal can hold: two DA, one last trick, two CJ."""
+_MOST = {
+    SpecialKind.FOX_CAUGHT: 2,
+    SpecialKind.KARLCHEN: 1,
+    SpecialKind.KARLCHEN_CAPTURED: 2,
+    SpecialKind.FOX_LAST_TRICK: 2,
+    SpecialKind.FOX_CAUGHT_LAST_TRICK: 2,
+    SpecialKind.DULLE_CAUGHT_DULLE: 1,
+    SpecialKind.HEART_TRICK: 2,
+}
+"""The most of each special one deal can hold: two DA, one last trick, two CJ, two H10, eight
+hearts (a second Karlchen of one last trick only with `double_karlchen`)."""
 
 
 def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]:
@@ -134,6 +143,8 @@ def _check_specials(state: GameState, command: SummarizeDeal, solo: bool) -> Non
         )
     counts = Counter(s.kind for s in command.specials)
     for kind, most in _MOST.items():
+        if kind is SpecialKind.KARLCHEN and state.rules.double_karlchen:
+            most = 2
         if counts[kind] > most:
             raise IllegalMove(f"{counts[kind]} × {kind.label}: a deal holds at most {most}")
     doppelkopf = counts[SpecialKind.DOPPELKOPF]
@@ -141,7 +152,7 @@ def _check_specials(state: GameState, command: SummarizeDeal, solo: bool) -> Non
         raise IllegalMove(f"{doppelkopf} tricks of 40 or more: 240 card points allow at most 6")
     for special in command.specials:
         caught = special.caught_from
-        needs_victim = special.kind in (SpecialKind.FOX_CAUGHT, SpecialKind.KARLCHEN_CAPTURED)
+        needs_victim = special.kind.caught
         if needs_victim and caught is None:
             raise IllegalMove(f"{special.kind.label}: say whose card was caught")
         if caught is not None:
@@ -155,9 +166,9 @@ def _check_specials(state: GameState, command: SummarizeDeal, solo: bool) -> Non
                     f"{special.kind.label} from {who}, who is {special.party.title} too: "
                     "a party catches only the other party's cards"
                 )
-    last_trick = {s.party for s in command.specials if s.kind in (SpecialKind.KARLCHEN, SpecialKind.KARLCHEN_CAPTURED)}
+    last_trick = {s.party for s in command.specials if s.kind.last_trick}
     if len(last_trick) > 1:
-        raise IllegalMove("Karlchen points for both parties: only one party wins the last trick")
+        raise IllegalMove("last trick points (Karlchen, fox) for both parties: only one party wins the last trick")
     for party in Party:
         tricks = command.re_tricks if party is Party.RE else command.kontra_tricks
         mine = sum(1 for s in command.specials if s.party is party and s.kind is SpecialKind.DOPPELKOPF)

@@ -26,6 +26,8 @@ GROUPS: tuple[str, ...] = (
     "bock",
     "counting",
     "tournament",
+    "card order",
+    "extra points",
 )
 """The groups the options are shown in, in this order."""
 
@@ -146,6 +148,37 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
         ("compulsory_solo", "tournament", "every player owes a solo", "s9"),
         ("tournament_deals", "tournament", "the deals that count in a tournament", "s9"),
         ("forced_solos", "tournament", "when owed solos are forced: after the deals, or as soon as owed", "s9"),
+        ("dullen", "card order", "the H10 is the highest trump (Dulle); false: an ordinary heart", "s2"),
+        ("second_dulle_last_trick", "card order", "in the last trick the second H10 beats the first", "s2"),
+        (
+            "first_dulle_with_schweinchen",
+            "card order",
+            "once Schweinchen are in the game, the first H10 always wins",
+            "s2",
+        ),
+        (
+            "schweinchen_shown",
+            "card order",
+            "Schweinchen seen in the deal, or called: before the first card or while held",
+            "s2",
+        ),
+        (
+            "schweinchen_in_solo",
+            "card order",
+            "Schweinchen in club, spade, heart and diamond solos (the trump suit's aces)",
+            "s2",
+        ),
+        ("schweinchen_in_poverty", "card order", "Schweinchen in a poverty", "s2"),
+        ("fox_caught", "extra points", "1 for catching the other party's DA", "s7"),
+        ("fox_caught_last_trick", "extra points", "1 more for a DA caught in the last trick", "s7"),
+        ("fox_last_trick", "extra points", "1 for taking the last trick with a DA", "s7"),
+        ("double_fox_last_trick", "extra points", "1 more when the partner adds the second DA to that trick", "s7"),
+        ("dulle_caught_dulle", "extra points", "1 for catching the other party's H10 with an H10", "s7"),
+        ("heart_trick_point", "extra points", "1 for taking a trick of four hearts", "s7"),
+        ("karlchen", "extra points", "1 for taking the last trick with a CJ", "s7"),
+        ("double_karlchen", "extra points", "1 more when the partner adds the second CJ to that trick", "s7"),
+        ("karlchen_captured_twice", "extra points", "both CJ caught in the last trick count, not only one", "s7"),
+        ("karlchen_capture_with_dq", "extra points", "only a last trick won with a DQ catches a CJ", "s7"),
     )
 )
 """Every option of `RuleSet`, in the order of the groups."""

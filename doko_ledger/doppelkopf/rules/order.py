@@ -7,6 +7,7 @@ from functools import cache
 
 from doko_ledger.doppelkopf.cards import ALL_CARDS, DULLE, FUCHS, Card, Rank, Suit
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 
 TRUMP = "T"
 """The suit key of trumps: they form one suit for following (docs/rules.md §2)."""
@@ -70,7 +71,11 @@ def _trumps(game_type: GameType, schweinchen: bool) -> tuple[Card, ...]:
 def card_order(game_type: GameType, schweinchen: bool = False) -> CardOrder:
     """The card order of a game type. `schweinchen`: both DA above H10 (normal and marriage only)."""
     schweinchen = schweinchen and game_type in (GameType.NORMAL, GameType.MARRIAGE)
-    trumps = _trumps(game_type, schweinchen)
+    return _order(game_type, schweinchen, _trumps(game_type, schweinchen))
+
+
+def _order(game_type: GameType, schweinchen: bool, trumps: tuple[Card, ...]) -> CardOrder:
+    """The card order with these trumps (high to low); every other card in its plain suit."""
     keys: dict[Card, tuple[str, int]] = {card: (TRUMP, len(trumps) - i) for i, card in enumerate(trumps)}
     for suit in _SUIT_ORDER:
         plain = [c for c in (Card(suit, r) for r in _PLAIN_RANKS) if c not in keys]
@@ -92,3 +97,55 @@ def plain_hearts(game_type: GameType, with_nines: bool = True) -> int:
 def is_heart_trick(cards: tuple[Card, ...], order: CardOrder) -> bool:
     """Four hearts that are not trumps in the game (docs/rules.md §9)."""
     return len(cards) == 4 and order.hearts.issuperset(cards)
+
+
+# -- the Dullen and the Schweinchen under the rules' options (docs/rules.md §2) --------------
+
+
+def schweinchen_card(game_type: GameType) -> Card | None:
+    """The card two of which make the Schweinchen: the ace of the trump suit, in the games that
+    rank queens and jacks above the trump suit (DA in a normal game, CA in a club solo)."""
+    suit = game_type.trump_suit
+    if suit is None or not game_type.normal_order:
+        return None
+    return Card(suit, Rank.ACE)
+
+
+def has_schweinchen(game_type: GameType, rules: RuleSet) -> bool:
+    """Whether the rules give Schweinchen in a game of `game_type`: normal games and marriages
+    under `schweinchen`; a poverty with `schweinchen_in_poverty`; the club, spade, heart and
+    diamond solo with `schweinchen_in_solo`; a silent solo, which the table plays as a normal
+    game, where the Schweinchen are called (`schweinchen_shown` other than `automatic`)."""
+    if not rules.schweinchen or schweinchen_card(game_type) is None:
+        return False
+    if game_type in (GameType.NORMAL, GameType.MARRIAGE):
+        return True
+    if game_type is GameType.POVERTY:
+        return rules.schweinchen_in_poverty
+    if game_type is GameType.SILENT_SOLO:
+        return rules.schweinchen_shown != "automatic"
+    return rules.schweinchen_in_solo
+
+
+def game_card_order(game_type: GameType, rules: RuleSet, schweinchen: bool) -> CardOrder:
+    """The card order of a game under `rules`; `schweinchen`: somebody has them (shown, or known
+    from the deal). Without `dullen` the H10 is an ordinary heart (in a heart solo the trump ten
+    below the HA)."""
+    schweinchen = schweinchen and has_schweinchen(game_type, rules)
+    if rules.dullen and (not schweinchen or game_type in (GameType.NORMAL, GameType.MARRIAGE)):
+        return card_order(game_type, schweinchen)
+    return _rearranged_order(game_type, schweinchen, rules.dullen)
+
+
+@cache
+def _rearranged_order(game_type: GameType, schweinchen: bool, dullen: bool) -> CardOrder:
+    trumps = list(_trumps(game_type, False))
+    if not dullen and game_type.normal_order:
+        trumps.remove(DULLE)
+        if game_type.trump_suit is Suit.HEARTS:
+            trumps.insert(trumps.index(Card(Suit.HEARTS, Rank.ACE)) + 1, DULLE)
+    pig = schweinchen_card(game_type)
+    if schweinchen and pig is not None:
+        trumps.remove(pig)
+        trumps.insert(0, pig)
+    return _order(game_type, schweinchen, tuple(trumps))

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from doko_ledger.doppelkopf.cards import DULLE, Card
 from doko_ledger.doppelkopf.rules.order import TRUMP, CardOrder
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 
 SEATS = 4
 
@@ -29,6 +30,15 @@ def winning_index(
     when this is not the last trick.
     """
     return best_index(cards, order.keys, second_dulle_beats_first and not last_trick)
+
+
+def second_dulle_wins(rules: RuleSet, last_trick: bool, schweinchen: bool) -> bool:
+    """Whether of two H10 in a trick the second wins (docs/rules.md §2): `second_dulle_beats_first`
+    before the last trick, `second_dulle_last_trick` in it; never once Schweinchen are in the
+    game under `first_dulle_with_schweinchen`."""
+    if schweinchen and rules.first_dulle_with_schweinchen:
+        return False
+    return rules.second_dulle_last_trick if last_trick else rules.second_dulle_beats_first
 
 
 def best_index(cards: Sequence[Card], keys: Mapping[Card, tuple[str, int]], second_dulle_wins: bool) -> int:

@@ -24,6 +24,7 @@ ForcedSolos = Literal["after_deals", "when_owed"]
 BockOverlap = Literal["queue", "stack", "extend", "ignore"]
 BockEffect = Literal["multiply", "extra_point"]
 Counting = Literal["plus_minus", "winners_only", "losers_only"]
+SchweinchenCall = Literal["automatic", "before_play", "while_held"]
 BOCK_TRIGGERS = (
     "tie",
     "lost_solo",
@@ -68,6 +69,23 @@ class RuleSet:
     compulsory_solo: bool = False
     tournament_deals: int = 20
     forced_solos: ForcedSolos = "after_deals"
+    # card order and extra points
+    dullen: bool = True
+    second_dulle_last_trick: bool = False
+    first_dulle_with_schweinchen: bool = False
+    schweinchen_shown: SchweinchenCall = "automatic"
+    schweinchen_in_solo: bool = False
+    schweinchen_in_poverty: bool = False
+    fox_caught: bool = True
+    fox_caught_last_trick: bool = False
+    fox_last_trick: bool = False
+    double_fox_last_trick: bool = False
+    dulle_caught_dulle: bool = False
+    heart_trick_point: bool = False
+    karlchen: bool = True
+    double_karlchen: bool = False
+    karlchen_captured_twice: bool = True
+    karlchen_capture_with_dq: bool = False
 
     def is_computer(self, seat: int) -> bool:
         """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""

@@ -36,10 +36,24 @@ class SpecialKind(Enum):
     KARLCHEN = "karlchen"
     KARLCHEN_CAPTURED = "karlchen_captured"
     DOPPELKOPF = "doppelkopf"
+    FOX_LAST_TRICK = "fox_last_trick"
+    FOX_CAUGHT_LAST_TRICK = "fox_caught_last_trick"
+    DULLE_CAUGHT_DULLE = "dulle_caught_dulle"
+    HEART_TRICK = "heart_trick"
 
     @property
     def label(self) -> str:
         return _SPECIAL_LABEL[self]
+
+    @property
+    def caught(self) -> bool:
+        """Earned by catching a card of the other party: the record says whose."""
+        return self in _CAUGHT
+
+    @property
+    def last_trick(self) -> bool:
+        """Earned only in the last trick, by the party that takes it."""
+        return self in _LAST_TRICK
 
 
 _SPECIAL_LABEL = {
@@ -47,12 +61,36 @@ _SPECIAL_LABEL = {
     SpecialKind.KARLCHEN: "last trick won with CJ (Karlchen)",
     SpecialKind.KARLCHEN_CAPTURED: "CJ caught in the last trick (Karlchen)",
     SpecialKind.DOPPELKOPF: "trick of 40 or more (Doppelkopf)",
+    SpecialKind.FOX_LAST_TRICK: "last trick won with DA (Fuchs)",
+    SpecialKind.FOX_CAUGHT_LAST_TRICK: "DA caught in the last trick (Fuchs)",
+    SpecialKind.DULLE_CAUGHT_DULLE: "H10 caught with H10 (Dulle)",
+    SpecialKind.HEART_TRICK: "trick of four hearts (heart trick)",
 }
+_CAUGHT = frozenset(
+    {
+        SpecialKind.FOX_CAUGHT,
+        SpecialKind.KARLCHEN_CAPTURED,
+        SpecialKind.FOX_CAUGHT_LAST_TRICK,
+        SpecialKind.DULLE_CAUGHT_DULLE,
+    }
+)
+_LAST_TRICK = frozenset(
+    {
+        SpecialKind.KARLCHEN,
+        SpecialKind.KARLCHEN_CAPTURED,
+        SpecialKind.FOX_LAST_TRICK,
+        SpecialKind.FOX_CAUGHT_LAST_TRICK,
+    }
+)
 _SPECIAL_ALIASES = {
     SpecialKind.FOX_CAUGHT: ("fox", "fox caught", "fuchs", "fuchs gefangen"),
     SpecialKind.KARLCHEN: ("karlchen", "charlie", "karlchen won"),
     SpecialKind.KARLCHEN_CAPTURED: ("karlchen caught", "karlchen gefangen", "charlie caught", "charlie captured"),
     SpecialKind.DOPPELKOPF: ("doppelkopf", "doko"),
+    SpecialKind.FOX_LAST_TRICK: ("fox last trick", "fuchs letzter stich"),
+    SpecialKind.FOX_CAUGHT_LAST_TRICK: ("fox caught last trick", "caught fox last trick"),
+    SpecialKind.DULLE_CAUGHT_DULLE: ("dulle caught", "dolle caught dolle", "dulle fängt dulle"),
+    SpecialKind.HEART_TRICK: ("heart trick", "herzstich"),
 }
 _SPECIAL_BY_KEY: dict[str, SpecialKind] = {name_key(k.value): k for k in SpecialKind} | {
     name_key(alias): kind for kind, aliases in _SPECIAL_ALIASES.items() for alias in aliases
@@ -310,14 +348,41 @@ def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
     if not facts.specials or not special_points_count(facts.game_type, facts.lone, rules):
         return []
     lines = []
+    seen: dict[SpecialKind, int] = {}
     for special in facts.specials:
-        if special.kind is SpecialKind.KARLCHEN_CAPTURED and not rules.karlchen_capture:
+        kind = special.kind
+        seen[kind] = nth = seen.get(kind, 0) + 1
+        if kind is SpecialKind.KARLCHEN_CAPTURED and not rules.karlchen_capture:
             continue
-        karlchen = special.kind in (SpecialKind.KARLCHEN, SpecialKind.KARLCHEN_CAPTURED)
+        karlchen = kind in (SpecialKind.KARLCHEN, SpecialKind.KARLCHEN_CAPTURED)
         if karlchen and facts.game_type is GameType.POVERTY and not rules.karlchen_in_poverty:
             continue
-        lines.append(ScoreLine(special.kind.label, special.party, 1, cause=special.cause, special=True))
+        if not special_counts(kind, nth, rules):
+            continue
+        lines.append(ScoreLine(kind.label, special.party, 1, cause=special.cause, special=True))
     return lines
+
+
+def special_counts(kind: SpecialKind, nth: int, rules: RuleSet) -> bool:
+    """Whether the `nth` special point of `kind` in a deal counts under the extra point options
+    (docs/rules.md §7): a second Karlchen, a second fox in the last trick and a second Karlchen
+    caught each need their own option."""
+    match kind:
+        case SpecialKind.FOX_CAUGHT:
+            return rules.fox_caught
+        case SpecialKind.FOX_CAUGHT_LAST_TRICK:
+            return rules.fox_caught and rules.fox_caught_last_trick
+        case SpecialKind.FOX_LAST_TRICK:
+            return rules.fox_last_trick and (nth == 1 or rules.double_fox_last_trick)
+        case SpecialKind.KARLCHEN:
+            return rules.karlchen and (nth == 1 or rules.double_karlchen)
+        case SpecialKind.KARLCHEN_CAPTURED:
+            return nth == 1 or rules.karlchen_captured_twice
+        case SpecialKind.DULLE_CAUGHT_DULLE:
+            return rules.dulle_caught_dulle
+        case SpecialKind.HEART_TRICK:
+            return rules.heart_trick_point
+    return True
 
 
 def score(facts: DealFacts, rules: RuleSet) -> Score:

@@ -36,6 +36,7 @@ from doko_ledger.doppelkopf.game.commands import (
     PassPovertyCards,
     PlayCard,
     ReturnPovertyCards,
+    ShowSchweinchen,
     StartGame,
 )
 from doko_ledger.doppelkopf.game.decide import decide
@@ -200,7 +201,9 @@ class _Runner:
                 self.run(AnswerPoverty(self.seat(action), True), action.line)
             case "poverty returned":
                 self.run(ReturnPovertyCards(self.seat(action), self.cards(action)), action.line)
-            case "swines" | "marriage":
+            case "swines":
+                self.run(ShowSchweinchen(self.seat(action)), action.line)
+            case "marriage":
                 return  # known from the hands and the tricks; the summary's teams are checked
             case _:
                 raise self.error(f"gameplay action {action.kind!r} is not one doko can record", action.line)

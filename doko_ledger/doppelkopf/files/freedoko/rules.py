@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
+from doko_ledger.doppelkopf.files.freedoko.card_rules import OPTIONS as CARD_OPTIONS
+from doko_ledger.doppelkopf.files.freedoko.card_rules import OptionRefused, card_rules
 from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -93,22 +95,10 @@ PERMISSIONS: frozenset[str] = frozenset(
 REQUIRED: dict[str, str] = {
     "number of players": "4",
     "number of players in game": "4",
-    "dollen": "true",
-    "hyperswines": "false",
     "knocking": "false",
     "number of duty soli": "0",
     "number of duty color soli": "0",
     "number of duty picture soli": "0",
-    "extrapoint catch fox": "true",
-    "extrapoint charlie": "true",
-    "extrapoint catch fox last trick": "false",
-    "extrapoint fox last trick": "false",
-    "extrapoint double fox last trick": "false",
-    "extrapoint dolle jabs dolle": "false",
-    "extrapoint heart trick": "false",
-    "extrapoint double charlie": "false",
-    "extrapoint catch double charlie": "false",
-    "extrapoint catch charlie only with diamond queen": "false",
     "announcement contra doubles against re": "false",
     "solo always counts triple": "false",
 }
@@ -125,9 +115,6 @@ MAPPED: dict[str, Callable[[Entry], dict[str, Any]]] = {
     "with nines": lambda e: {"with_nines": _bool(e)},
     "poverty": lambda e: {"poverty": _bool(e)},
     "lustsolo player leads": lambda e: {"soloist_leads": _bool(e)},
-    "dollen second over first": lambda e: {"second_dulle_beats_first": _bool(e)},
-    "swines": lambda e: {"schweinchen": _bool(e)},
-    "extrapoint catch charlie": lambda e: {"karlchen_capture": _bool(e)},
     "announcement re/contra doubles": lambda e: {"announcement_scoring": "doubling" if _bool(e) else "additive"},
     "counting": lambda e: {"counting": _counting(e)},
     "bock multiplier": lambda e: {"bock_multiplier": int(e.value)},
@@ -155,15 +142,20 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
     (a party file's), the others are FreeDoko's defaults."""
     if with_defaults:
         block = {name: Entry(name, value, 0) for name, value in DEFAULTS.items()} | dict(block)
-    changes: dict[str, Any] = {"preset": BASE_PRESET, "poverty": True, "karlchen_capture": True}
+    changes: dict[str, Any] = {"preset": BASE_PRESET, "poverty": True}
     changes["special_points_in_poverty"] = True
+    try:
+        changes.update(card_rules(block))
+    except OptionRefused as exc:
+        entry = block.get(exc.option)
+        raise FreeDokoFileError(str(exc), source=source, line=None if entry is None else entry.line or None) from None
     ignored = []
     for name, entry in block.items():
 
         def refuse(why: str, entry: Entry = entry) -> FreeDokoFileError:
             return FreeDokoFileError(why, source=source, line=entry.line or None)
 
-        if name in _PENDING:
+        if name in _PENDING or name in CARD_OPTIONS:
             continue
         if name in IGNORED or name in PERMISSIONS:
             if name in IGNORED:
@@ -207,12 +199,6 @@ _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko r
     "bock after heart trick",
     "bock after lost re/contra",
     "bock after lost solo",
-    "dollen contrary in last trick",
-    "dollen first over second with swines",
-    "extrapoint fox last trick",
-    "hyperswines announcement begin",
-    "hyperswines in poverty",
-    "hyperswines in solo",
     "last announcement",
     "marriage before poverty",
     "marriage determination",
@@ -226,9 +212,4 @@ _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko r
     "poverty fox shift open",
     "poverty shift",
     "poverty shift only trump",
-    "swine only second",
-    "swines and hyperswines joint",
-    "swines announcement begin",
-    "swines in poverty",
-    "swines in solo",
 }

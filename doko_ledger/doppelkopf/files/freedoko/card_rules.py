@@ -1,0 +1,105 @@
+"""FreeDoko's card order and extra point options as doko's (docs/rules.md §2, §7).
+
+These options depend on each other: FreeDoko honours one only where the options it rests on
+are on (`dollen first over second with swines` needs the Dullen, the Schweinchen and one of the
+two Dullen orders; `extrapoint heart trick` needs the Dullen and a game without nines). Each is
+read here as FreeDoko plays it, from the whole rule block at once; an option the block leaves
+out has FreeDoko's default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
+from doko_ledger.doppelkopf.rules.ruleset import RuleSetError
+
+DEFAULTS: dict[str, bool] = {
+    "dollen": True,
+    "dollen second over first": True,
+    "dollen contrary in last trick": False,
+    "dollen first over second with swines": False,
+    "swines": True,
+    "swines in solo": True,
+    "swines in poverty": True,
+    "swines announcement begin": True,
+    "swine only second": False,
+    "hyperswines": False,
+    "hyperswines in solo": True,
+    "hyperswines in poverty": True,
+    "hyperswines announcement begin": True,
+    "swines and hyperswines joint": False,
+    "extrapoint catch fox": True,
+    "extrapoint catch fox last trick": False,
+    "extrapoint fox last trick": True,
+    "extrapoint double fox last trick": False,
+    "extrapoint dolle jabs dolle": False,
+    "extrapoint heart trick": False,
+    "extrapoint charlie": True,
+    "extrapoint catch charlie": True,
+    "extrapoint double charlie": False,
+    "extrapoint catch double charlie": False,
+    "extrapoint catch charlie only with diamond queen": False,
+}
+"""The options read here, with FreeDoko's defaults."""
+
+OPTIONS: frozenset[str] = frozenset(DEFAULTS)
+
+_READ_TOO = {"with nines": True, "poverty": True, "poverty shift": True}
+"""Options mapped elsewhere that these depend on."""
+
+
+class OptionRefused(RuleSetError):
+    """An option set to a value doko does not play, naming the option."""
+
+    def __init__(self, option: str, why: str) -> None:
+        super().__init__(why)
+        self.option = option
+
+
+def card_rules(block: Mapping[str, Entry]) -> dict[str, Any]:
+    """doko's rule options for FreeDoko's card order and extra points, as FreeDoko plays them."""
+    value: dict[str, bool] = {}
+    for name, default in (DEFAULTS | _READ_TOO).items():
+        entry = block.get(name)
+        if entry is None:
+            value[name] = default
+        elif entry.value in ("true", "false"):
+            value[name] = entry.value == "true"
+        else:
+            raise OptionRefused(name, f"{name} takes true or false, not {entry.value!r}")
+    dollen, swines = value["dollen"], value["swines"]
+    second = dollen and value["dollen second over first"]
+    contrary = dollen and value["dollen contrary in last trick"]
+    if swines and value["hyperswines"]:
+        raise OptionRefused("hyperswines", "rule 'hyperswines = true' is not one doko plays (only false)")
+    if swines and value["swine only second"] and not value["swines announcement begin"]:
+        raise OptionRefused("swine only second", "rule 'swine only second = true' is not one doko plays (only false)")
+    begin = swines and value["swines announcement begin"] and not value["swine only second"]
+    charlie = value["extrapoint charlie"]
+    catch_charlie = charlie and value["extrapoint catch charlie"]
+    double_charlie = charlie and value["extrapoint double charlie"]
+    return {
+        "dullen": dollen,
+        "second_dulle_beats_first": second,
+        "second_dulle_last_trick": second != contrary,
+        "first_dulle_with_schweinchen": (
+            dollen and swines and (second or contrary) and value["dollen first over second with swines"]
+        ),
+        "schweinchen": swines,
+        "schweinchen_shown": "before_play" if begin else "while_held",
+        "schweinchen_in_solo": swines and value["swines in solo"],
+        "schweinchen_in_poverty": swines and value["swines in poverty"] and value["poverty"] and value["poverty shift"],
+        "fox_caught": value["extrapoint catch fox"],
+        "fox_caught_last_trick": value["extrapoint catch fox"] and value["extrapoint catch fox last trick"],
+        "fox_last_trick": value["extrapoint fox last trick"],
+        "double_fox_last_trick": value["extrapoint fox last trick"] and value["extrapoint double fox last trick"],
+        "dulle_caught_dulle": dollen and (second or contrary) and value["extrapoint dolle jabs dolle"],
+        "heart_trick_point": dollen and not value["with nines"] and value["extrapoint heart trick"],
+        "karlchen": charlie,
+        "karlchen_capture": catch_charlie,
+        "double_karlchen": double_charlie,
+        "karlchen_captured_twice": double_charlie and value["extrapoint catch double charlie"],
+        "karlchen_capture_with_dq": catch_charlie and value["extrapoint catch charlie only with diamond queen"],
+    }
