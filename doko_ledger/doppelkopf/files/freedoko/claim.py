@@ -34,6 +34,10 @@ KINDS: dict[str, str] = {
     "charlie": "karlchen",
     "caught charlie": "karlchen_captured",
     "Doppelkopf": "doppelkopf",
+    "fox last trick": "fox_last_trick",
+    "caught fox last trick": "fox_caught_last_trick",
+    "dolle caught dolle": "dulle_caught_dulle",
+    "heart trick": "heart_trick",
     "solo": "solo",
     "bock": "bock",
 }

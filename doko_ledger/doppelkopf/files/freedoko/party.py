@@ -43,9 +43,13 @@ SPECIALS = {
     "charlie": "karlchen",
     "caught charlie": "karlchen_captured",
     "Doppelkopf": "doppelkopf",
+    "fox last trick": "fox_last_trick",
+    "caught fox last trick": "fox_caught_last_trick",
+    "dolle caught dolle": "dulle_caught_dulle",
+    "heart trick": "heart_trick",
 }
 """FreeDoko's trick extras that a deal's facts name, by doko's special kinds."""
-CAUGHT = frozenset({"fox_caught", "karlchen_captured"})
+CAUGHT = frozenset({"fox_caught", "karlchen_captured", "fox_caught_last_trick", "dulle_caught_dulle"})
 
 
 def read(text: str, source: str = "<text>") -> LoadedNight:

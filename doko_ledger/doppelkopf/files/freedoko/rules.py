@@ -2,7 +2,7 @@
 
 Every FreeDoko option is one of four kinds:
 - mapped onto a doko option (`with nines` → `with_nines`);
-- required to have the value doko plays (`dollen = true`): another value refuses the game,
+- required to have the value doko plays (`knocking = false`): another value refuses the game,
   naming the option and its value;
 - a permission of an action (`genscher`, `throw with nines`): it changes nothing in a game
   that does not use it, and a game that does is refused at the action's line;
