@@ -186,7 +186,8 @@ class DealValued(Event):
 
 @event(version=1)
 class SchweinchenShown(Event):
-    """A player showed both DA (*Schweinchen*), recorded where hands were not (docs/rules.md §2)."""
+    """A player showed both DA (*Schweinchen*), recorded where hands were not, or called them
+    where the rules have them called (option `schweinchen_shown`, docs/rules.md §2)."""
 
     seat: int
 

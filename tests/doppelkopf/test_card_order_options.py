@@ -16,6 +16,7 @@ from helpers import c, cards
 
 from doko_ledger.doppelkopf.cards import Card, deck
 from doko_ledger.doppelkopf.events import SchweinchenShown, SummarySpecial
+from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.doppelkopf.game import (
     Command,
     DealCards,
@@ -31,6 +32,7 @@ from doko_ledger.doppelkopf.game import (
 from doko_ledger.doppelkopf.game.commands import ShowSchweinchen, SummarizeDeal
 from doko_ledger.doppelkopf.game.facts import specials
 from doko_ledger.doppelkopf.game.parties import true_parties
+from doko_ledger.doppelkopf.game.record import from_events
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import card_order, game_card_order, has_schweinchen, schweinchen_card
@@ -530,3 +532,30 @@ def test_entered_kinds_are_checked(special: tuple[SummarySpecial, ...], why: str
 def test_a_second_karlchen_may_be_entered_under_double_karlchen() -> None:
     state = summarized(rules(double_karlchen=True), SummarySpecial(K.KARLCHEN, RE), SummarySpecial(K.KARLCHEN, RE))
     assert [item for item, _, _ in counted(state)] == ["last trick won with CJ (Karlchen)"] * 2
+
+
+def test_a_called_schweinchen_goes_through_a_game_file_and_back() -> None:
+    state = run(start(BOTH_FOXES, CALLED), [ShowSchweinchen(0)])
+    state = play(state, BOTH_FOXES)
+    events = []
+    replay = GameState()
+    commands: list[Command] = [
+        StartGame("options", PLAYERS, DEALER, CALLED),
+        DealCards(deal_of(BOTH_FOXES)),
+        *(DeclareReservation(seat, healthy=True) for seat in asking_order(DEALER)),
+        ShowSchweinchen(0),
+    ]
+    leader = 0
+    for text, winner in BOTH_FOXES:
+        commands += [PlayCard((leader + i) % 4, card) for i, card in enumerate(cards(text))]
+        leader = winner
+    for command in commands:
+        new = decide(replay, command)
+        events += new
+        for event in new:
+            replay = evolve(replay, event)
+    text = game_file.dumps(from_events(events))
+    assert "schweinchen" in text
+    loaded = game_file.read(text)
+    assert loaded.state.schweinchen_seat == 0 and loaded.state.tricks == state.tricks
+    assert [e for e in loaded.events if isinstance(e, SchweinchenShown)] == [SchweinchenShown(0)]
