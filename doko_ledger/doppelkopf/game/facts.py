@@ -17,6 +17,10 @@ class NotScorable(DokoError):
     """A game that cannot be scored (yet): unfinished, or its parties unknown."""
 
 
+DAME_KARO = Card(Suit.DIAMONDS, Rank.QUEEN)
+"""The DQ: with `karlchen_capture_with_dq` only it catches a Karlchen (docs/rules.md §7)."""
+
+
 def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Special, ...]:
     """Every special point earned in play, by the party of the trick's winner (docs/rules.md §7).
 
@@ -56,23 +60,24 @@ def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Speci
                 out.append(Special(SpecialKind.KARLCHEN, side, f"trick {trick.number}: {names[winner]} won it with CJ"))
                 if rules.double_karlchen:
                     out += _also_played(trick, KARLCHEN, SpecialKind.KARLCHEN, side, parties, names)
-            if rules.karlchen_capture_with_dq and cards[won_with] is not DAME_KARO:
-                continue
-            for i, card in enumerate(cards):
-                seat = (leader + i) % 4
-                if card is KARLCHEN and parties[seat] is not side:
-                    out.append(
-                        Special(
-                            SpecialKind.KARLCHEN_CAPTURED,
-                            side,
-                            f"trick {trick.number}: {names[winner]} caught {names[seat]}'s CJ",
-                        )
-                    )
+            if not rules.karlchen_capture_with_dq or cards[won_with] is DAME_KARO:
+                out += _karlchen_captured(trick, side, parties, names)
     return tuple(out)
 
 
-DAME_KARO = Card(Suit.DIAMONDS, Rank.QUEEN)
-"""The DQ: with `karlchen_capture_with_dq` only it catches a Karlchen (docs/rules.md §7)."""
+def _karlchen_captured(
+    trick: Trick, side: Party, parties: tuple[Party | None, ...], names: tuple[str, ...]
+) -> list[Special]:
+    """A Karlchen caught for each CJ of the other party in the last trick `side` took."""
+    winner = trick.winner
+    assert winner is not None
+    out = []
+    for i, card in enumerate(trick.cards):
+        seat = (trick.leader + i) % 4
+        if card is KARLCHEN and parties[seat] is not side:
+            caught = f"trick {trick.number}: {names[winner]} caught {names[seat]}'s CJ"
+            out.append(Special(SpecialKind.KARLCHEN_CAPTURED, side, caught))
+    return out
 
 
 def _has_extras(rules: RuleSet) -> bool:
