@@ -4,7 +4,7 @@ These options depend on each other: FreeDoko honours one only where the options 
 are on (`dollen first over second with swines` needs the Dullen, the Schweinchen and one of the
 two Dullen orders; `extrapoint heart trick` needs the Dullen and a game without nines). Each is
 read here as FreeDoko plays it, from the whole rule block at once; an option the block leaves
-out has FreeDoko's default.
+out has FreeDoko's default (`defaults.DEFAULTS`).
 """
 
 from __future__ import annotations
@@ -13,40 +13,41 @@ from collections.abc import Mapping
 from typing import Any
 
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
+from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
 from doko_ledger.doppelkopf.rules.ruleset import RuleSetError
 
-DEFAULTS: dict[str, bool] = {
-    "dollen": True,
-    "dollen second over first": True,
-    "dollen contrary in last trick": False,
-    "dollen first over second with swines": False,
-    "swines": True,
-    "swines in solo": True,
-    "swines in poverty": True,
-    "swines announcement begin": True,
-    "swine only second": False,
-    "hyperswines": False,
-    "hyperswines in solo": True,
-    "hyperswines in poverty": True,
-    "hyperswines announcement begin": True,
-    "swines and hyperswines joint": False,
-    "extrapoint catch fox": True,
-    "extrapoint catch fox last trick": False,
-    "extrapoint fox last trick": True,
-    "extrapoint double fox last trick": False,
-    "extrapoint dolle jabs dolle": False,
-    "extrapoint heart trick": False,
-    "extrapoint charlie": True,
-    "extrapoint catch charlie": True,
-    "extrapoint double charlie": False,
-    "extrapoint catch double charlie": False,
-    "extrapoint catch charlie only with diamond queen": False,
-}
-"""The options read here, with FreeDoko's defaults."""
+OPTIONS: frozenset[str] = frozenset(
+    {
+        "dollen",
+        "dollen second over first",
+        "dollen contrary in last trick",
+        "dollen first over second with swines",
+        "swines",
+        "swines in solo",
+        "swines in poverty",
+        "swines announcement begin",
+        "swine only second",
+        "hyperswines",
+        "hyperswines in solo",
+        "hyperswines in poverty",
+        "hyperswines announcement begin",
+        "swines and hyperswines joint",
+        "extrapoint catch fox",
+        "extrapoint catch fox last trick",
+        "extrapoint fox last trick",
+        "extrapoint double fox last trick",
+        "extrapoint dolle jabs dolle",
+        "extrapoint heart trick",
+        "extrapoint charlie",
+        "extrapoint catch charlie",
+        "extrapoint double charlie",
+        "extrapoint catch double charlie",
+        "extrapoint catch charlie only with diamond queen",
+    }
+)
+"""The options read here."""
 
-OPTIONS: frozenset[str] = frozenset(DEFAULTS)
-
-_READ_TOO = {"with nines": True, "poverty": True, "poverty shift": True}
+_READ_TOO = ("with nines", "poverty", "poverty shift")
 """Options mapped elsewhere that these depend on."""
 
 
@@ -61,14 +62,12 @@ class OptionRefused(RuleSetError):
 def card_rules(block: Mapping[str, Entry]) -> dict[str, Any]:
     """doko's rule options for FreeDoko's card order and extra points, as FreeDoko plays them."""
     value: dict[str, bool] = {}
-    for name, default in (DEFAULTS | _READ_TOO).items():
+    for name in (*sorted(OPTIONS), *_READ_TOO):
         entry = block.get(name)
-        if entry is None:
-            value[name] = default
-        elif entry.value in ("true", "false"):
-            value[name] = entry.value == "true"
-        else:
-            raise OptionRefused(name, f"{name} takes true or false, not {entry.value!r}")
+        text = DEFAULTS[name] if entry is None else entry.value
+        if text not in ("true", "false"):
+            raise OptionRefused(name, f"{name} takes true or false, not {text!r}")
+        value[name] = text == "true"
     dollen, swines = value["dollen"], value["swines"]
     second = dollen and value["dollen second over first"]
     contrary = dollen and value["dollen contrary in last trick"]

@@ -13,7 +13,8 @@ from doko_ledger.doppelkopf.claimed import derivation_check
 from doko_ledger.doppelkopf.events import ResultClaimed, SchweinchenShown
 from doko_ledger.doppelkopf.files.freedoko import game
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
-from doko_ledger.doppelkopf.files.freedoko.card_rules import DEFAULTS, card_rules
+from doko_ledger.doppelkopf.files.freedoko.card_rules import OPTIONS, card_rules
+from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError, load_game
 from doko_ledger.doppelkopf.files.freedoko.rules import read_rules
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -29,10 +30,9 @@ SWINES_NORMAL = SAMPLES / "defaults" / "game_00003.seed_104296.BugReport.FreeDok
 
 def block(**changes: bool) -> dict[str, Entry]:
     """FreeDoko's defaults with some options changed (`swines_in_solo=False`)."""
-    values: dict[str, bool] = {**DEFAULTS, "with nines": True, **{k.replace("_", " "): v for k, v in changes.items()}}
-    return {
-        name: Entry(name, "true" if value else "false", line) for line, (name, value) in enumerate(values.items(), 1)
-    }
+    values = {name: DEFAULTS[name] for name in (*sorted(OPTIONS), "with nines", "poverty", "poverty shift")}
+    values |= {name.replace("_", " "): "true" if value else "false" for name, value in changes.items()}
+    return {name: Entry(name, value, line) for line, (name, value) in enumerate(values.items(), 1)}
 
 
 def test_freedokos_defaults() -> None:
