@@ -23,6 +23,7 @@ from doko_ledger.doppelkopf.events import (
     DealSummarized,
     DealValued,
     GameStarted,
+    HyperschweinchenShown,
     PenaltyImposed,
     PovertyAnswered,
     PovertyCardsPassed,
@@ -45,6 +46,7 @@ from doko_ledger.doppelkopf.game.commands import (
     PassPovertyCards,
     PlayCard,
     ReturnPovertyCards,
+    ShowHyperschweinchen,
     ShowSchweinchen,
     StartGame,
     SummarizeDeal,
@@ -124,6 +126,8 @@ def command_of(event: Any) -> Command | None:
             return Announce(event.seat, event.announcement, event.party)
         case SchweinchenShown():
             return ShowSchweinchen(event.seat)
+        case HyperschweinchenShown():
+            return ShowHyperschweinchen(event.seat)
         case CardPlayed():
             return PlayCard(event.seat, event.card)
         case PenaltyImposed():

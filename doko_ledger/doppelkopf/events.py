@@ -193,6 +193,14 @@ class SchweinchenShown(Event):
 
 
 @event(version=1)
+class HyperschweinchenShown(Event):
+    """A player showed or called both nines of the trump suit (kings without nines), the
+    *Hyperschweinchen* (option `hyperschweinchen`, docs/rules.md §2)."""
+
+    seat: int
+
+
+@event(version=1)
 class CardPlayed(Event):
     """A player put a card on the table."""
 
@@ -260,6 +268,7 @@ DoppelkopfEvent = (
     | DealSummarized
     | DealValued
     | SchweinchenShown
+    | HyperschweinchenShown
     | CardPlayed
     | PenaltyImposed
     | ResultClaimed

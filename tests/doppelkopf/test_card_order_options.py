@@ -29,7 +29,7 @@ from doko_ledger.doppelkopf.game import (
     decide,
     evolve,
 )
-from doko_ledger.doppelkopf.game.commands import ShowSchweinchen, SummarizeDeal
+from doko_ledger.doppelkopf.game.commands import ShowHyperschweinchen, ShowSchweinchen, SummarizeDeal
 from doko_ledger.doppelkopf.game.facts import specials
 from doko_ledger.doppelkopf.game.parties import true_parties
 from doko_ledger.doppelkopf.game.record import from_events
@@ -215,6 +215,8 @@ NEW_OPTIONS = {
     "double_karlchen": False,
     "karlchen_captured_twice": True,
     "karlchen_capture_with_dq": False,
+    "hyperschweinchen": False,
+    "hyperschweinchen_joint": False,
 }
 
 
@@ -559,3 +561,92 @@ def test_a_called_schweinchen_goes_through_a_game_file_and_back() -> None:
     loaded = game_file.read(text)
     assert loaded.state.schweinchen_seat == 0 and loaded.state.tricks == state.tricks
     assert [e for e in loaded.events if isinstance(e, SchweinchenShown)] == [SchweinchenShown(0)]
+
+
+# --- Hyperschweinchen (§2) ---------------------------------------------------------------------
+
+# Anna holds both DA, Dirk both D9: with Hyperschweinchen Dirk's D9 takes the last two tricks.
+HYPER = [*BOTH_FOXES[:10], ("DA D10 DK D9", 3), ("D9 DA D10 DK", 3)]
+PIGS = {"schweinchen": True, "hyperschweinchen": True}
+
+
+def test_hyperschweinchen_from_the_deal_rank_above_the_schweinchen() -> None:
+    state = game(HYPER, rules(**PIGS))
+    assert (state.schweinchen_seat, state.hyperschweinchen_seat) == (0, 3)
+    assert state.order.trumps[:3] == cards("D9 DA H10") and state.order.hyperschweinchen
+    assert found(state) == []  # Dirk takes Anna's DA twice: a Schweinchen is no fox
+    with pytest.raises(AssertionError, match="trick 11"):
+        game(HYPER, rules(schweinchen=True))  # Anna's Schweinchen take trick 11
+
+
+def test_hyperschweinchen_need_schweinchen_beside_them() -> None:
+    state = start(HYPER, rules(hyperschweinchen=True))  # no Schweinchen under these rules
+    assert state.hyperschweinchen_seat is None and state.order == card_order(G.NORMAL)
+    split = start(FOX_LAST, rules(**PIGS))  # nobody holds both DA
+    assert split.schweinchen_seat is None and split.hyperschweinchen_seat is None
+
+
+def test_hyperschweinchen_without_nines_are_the_trump_kings() -> None:
+    order = game_card_order(G.CLUB_SOLO, rules(with_nines=False, schweinchen_in_solo=True, **PIGS), True, True)
+    assert order.trumps[:3] == cards("CK CA H10")
+
+
+CALLED_PIGS = rules(schweinchen_shown="before_play", **PIGS)
+
+
+def test_called_hyperschweinchen_come_after_the_schweinchen() -> None:
+    state = start(HYPER, CALLED_PIGS)
+    assert state.hyperschweinchen_seat is None
+    with pytest.raises(IllegalMove, match="nobody has shown those"):
+        decide(state, ShowHyperschweinchen(3))
+    state = run(state, [ShowSchweinchen(0), ShowHyperschweinchen(3)])
+    assert state.order.trumps[0] == c("D9")
+    assert play(state, HYPER).tricks[-1].winner == 3
+
+
+@pytest.mark.parametrize(
+    ("seat", "joint", "why"),
+    [
+        (0, False, "Anna has the Schweinchen"),
+        (0, True, "Anna does not hold both D9"),
+        (1, False, "Ben does not hold both D9"),
+    ],
+)
+def test_a_hyperschweinchen_call_is_checked(seat: int, joint: bool, why: str) -> None:
+    state = run(
+        start(HYPER, rules(schweinchen_shown="before_play", hyperschweinchen_joint=joint, **PIGS)), [ShowSchweinchen(0)]
+    )
+    with pytest.raises(IllegalMove, match=why):
+        decide(state, ShowHyperschweinchen(seat))
+
+
+def test_hyperschweinchen_from_the_deal_are_not_called() -> None:
+    with pytest.raises(IllegalMove, match="known from the deal"):
+        decide(start(HYPER, rules(**PIGS)), ShowHyperschweinchen(3))
+    with pytest.raises(IllegalMove, match="no Hyperschweinchen"):
+        decide(start(HYPER, rules(schweinchen=True)), ShowHyperschweinchen(3))
+
+
+def test_a_hyperschweinchen_call_goes_through_a_game_file_and_back() -> None:
+    commands: list[Command] = [
+        StartGame("options", PLAYERS, DEALER, CALLED_PIGS),
+        DealCards(deal_of(HYPER)),
+        *(DeclareReservation(seat, healthy=True) for seat in asking_order(DEALER)),
+        ShowSchweinchen(0),
+        ShowHyperschweinchen(3),
+    ]
+    leader = 0
+    for text, winner in HYPER:
+        commands += [PlayCard((leader + i) % 4, card) for i, card in enumerate(cards(text))]
+        leader = winner
+    events = []
+    state = GameState()
+    for command in commands:
+        new = decide(state, command)
+        events += new
+        for event in new:
+            state = evolve(state, event)
+    text = game_file.dumps(from_events(events))
+    assert "hyperschweinchen" in text
+    loaded = game_file.read(text)
+    assert loaded.state.hyperschweinchen_seat == 3 and loaded.state.tricks == state.tricks

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         PassPovertyCards,
         PlayCard,
         ReturnPovertyCards,
+        ShowHyperschweinchen,
         ShowSchweinchen,
         StartGame,
     )
@@ -42,6 +43,7 @@ __all__ = [
     "PassPovertyCards",
     "PlayCard",
     "ReturnPovertyCards",
+    "ShowHyperschweinchen",
     "ShowSchweinchen",
     "StartGame",
     "Trick",

@@ -131,6 +131,11 @@ class ShowSchweinchen:
 
 
 @dataclass(frozen=True, slots=True)
+class ShowHyperschweinchen:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayCard:
     seat: int
     card: Card
@@ -150,6 +155,7 @@ Command = (
     | EnterValue
     | ImposePenalty
     | ShowSchweinchen
+    | ShowHyperschweinchen
     | PlayCard
 )
 

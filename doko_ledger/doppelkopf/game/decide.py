@@ -27,18 +27,19 @@ from doko_ledger.doppelkopf.game.commands import (
     PassPovertyCards,
     PlayCard,
     ReturnPovertyCards,
+    ShowHyperschweinchen,
     ShowSchweinchen,
     StartGame,
     SummarizeDeal,
     seat_name,
 )
 from doko_ledger.doppelkopf.game.penalty import impose
-from doko_ledger.doppelkopf.game.schweinchen import call_schweinchen
+from doko_ledger.doppelkopf.game.schweinchen import call_schweinchen, show_hyperschweinchen
 from doko_ledger.doppelkopf.game.state import GameState, Hand
 from doko_ledger.doppelkopf.game.summary import summarize
 from doko_ledger.doppelkopf.game.value import enter_value
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.order import schweinchen_card
+from doko_ledger.doppelkopf.rules.order import hyperschweinchen_card, schweinchen_card
 from doko_ledger.doppelkopf.rules.play import SEATS, must_follow
 from doko_ledger.names import name_problem, normalized, table_problem
 
@@ -72,6 +73,9 @@ def decide(state: GameState, command: Command) -> list[DoppelkopfEvent]:
             return impose(state, command)
         case ShowSchweinchen(seat=seat):
             return [_show_schweinchen(state, seat)]
+        case ShowHyperschweinchen(seat=seat):
+            _require_started(state)
+            return [show_hyperschweinchen(state, seat)]
         case PlayCard(seat=seat, card=card):
             return [_play(state, seat, card)]
     raise IllegalMove(f"unknown command {command!r}")
@@ -195,6 +199,10 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
         pig = FUCHS if state.game_type is None else schweinchen_card(state.game_type)
         if card == pig and holder is not None and holder != seat:
             raise IllegalMove(f"{who} cannot hold {card}: {seat_name(state, holder)} showed both (Schweinchen)")
+        hyper = state.hyperschweinchen_seat
+        game = state.game_type
+        if hyper not in (None, seat) and game and card == hyperschweinchen_card(game, state.rules.with_nines):
+            raise IllegalMove(f"{who} cannot hold {card}: {seat_name(state, hyper)} showed both (Hyperschweinchen)")
         married = state.declarer if state.game_type is GameType.MARRIAGE else None
         if card is ALTE and married is not None and married != seat:
             raise IllegalMove(f"{who} cannot hold {card}: {seat_name(state, married)} announced a marriage with both")

@@ -15,6 +15,7 @@ from doko_ledger.doppelkopf.events import (
     DealSummarized,
     DealValued,
     GameStarted,
+    HyperschweinchenShown,
     PenaltyImposed,
     PovertyAnswered,
     PovertyCardsPassed,
@@ -25,9 +26,15 @@ from doko_ledger.doppelkopf.events import (
 )
 from doko_ledger.doppelkopf.game.state import Call, GameState, Hand, PovertyExchange, Trick, schweinchen_holder
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.order import has_schweinchen, schweinchen_card
+from doko_ledger.doppelkopf.rules.order import (
+    has_hyperschweinchen,
+    has_schweinchen,
+    hyperschweinchen_card,
+    schweinchen_card,
+)
 from doko_ledger.doppelkopf.rules.play import SEATS, best_index, second_dulle_wins
 from doko_ledger.doppelkopf.rules.reservations import Named, duel_marriage, resolve, silent_soloist
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.value import ValueDeal
 
 DUEL_UNSCORED = "duel_marriage_unscored"
@@ -53,8 +60,11 @@ def evolve(state: GameState, event: Any) -> GameState:
             )
         case CardsDealt(hands=hands):
             rules = state.rules
-            holder = schweinchen_holder(hands) if rules.schweinchen and rules.schweinchen_shown == "automatic" else None
-            return state.but(dealt=hands, hands=hands, schweinchen_seat=holder)
+            if not rules.schweinchen or rules.schweinchen_shown != "automatic":
+                return state.but(dealt=hands, hands=hands)
+            holder = schweinchen_holder(hands)
+            hyper = _hyper_holder(hands, GameType.NORMAL, holder, rules)
+            return state.but(dealt=hands, hands=hands, schweinchen_seat=holder, hyperschweinchen_seat=hyper)
         case ReservationDeclared(seat=seat, healthy=healthy):
             return _resolved(state, (*state.declared, (seat, healthy)), state.named)
         case ReservationNamed(seat=seat, kind=kind, solo=solo):
@@ -78,6 +88,8 @@ def evolve(state: GameState, event: Any) -> GameState:
             return state.but(valued=valued, declarer=valued.lone)
         case SchweinchenShown(seat=seat):
             return state.but(schweinchen_seat=seat)
+        case HyperschweinchenShown(seat=seat):
+            return state.but(hyperschweinchen_seat=seat)
         case PenaltyImposed():
             return state.but(penalties=(*state.penalties, event))
     return state
@@ -110,7 +122,19 @@ def _schweinchen_of_game(state: GameState) -> GameState:
     card = schweinchen_card(game_type)
     if card is None or not has_schweinchen(game_type, rules):
         return state
-    return state.but(schweinchen_seat=schweinchen_holder(state.hands, card))
+    holder = schweinchen_holder(state.hands, card)
+    hyper = _hyper_holder(state.hands, game_type, holder, rules)
+    return state.but(schweinchen_seat=holder, hyperschweinchen_seat=hyper)
+
+
+def _hyper_holder(hands: tuple[Hand, ...], game_type: GameType, pigs: int | None, rules: RuleSet) -> int | None:
+    """Who holds the Hyperschweinchen as dealt: both of the trump suit's nines (kings without
+    nines), beside somebody's Schweinchen, and in another hand unless `hyperschweinchen_joint`."""
+    card = hyperschweinchen_card(game_type, rules.with_nines)
+    if pigs is None or card is None or not has_hyperschweinchen(game_type, rules):
+        return None
+    holder = schweinchen_holder(hands, card)
+    return holder if holder != pigs or rules.hyperschweinchen_joint else None
 
 
 def _moved(hands: tuple[Hand, ...] | None, seat: int, take: Iterable[Card], give: Iterable[Card]) -> Any:

@@ -22,6 +22,7 @@ from doko_ledger.doppelkopf.events import (
     DealSummarized,
     DealValued,
     DoppelkopfEvent,
+    HyperschweinchenShown,
     PenaltyImposed,
     PovertyAnswered,
     PovertyCardsPassed,
@@ -46,6 +47,7 @@ from doko_ledger.doppelkopf.game.commands import (
     PassPovertyCards,
     PlayCard,
     ReturnPovertyCards,
+    ShowHyperschweinchen,
     ShowSchweinchen,
     StartGame,
     SummarizeDeal,
@@ -68,6 +70,7 @@ from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.names import find_player
 
 SCHWEINCHEN = "schweinchen"
+HYPERSCHWEINCHEN = "hyperschweinchen"
 RESERVATION = "reservation"
 """A reservation whose kind was never asked because an earlier one decided the game."""
 
@@ -218,13 +221,17 @@ def _call(record: GameRecord, said: Said, path: FieldPath) -> Command:
     words = said.what.lower().split()
     if words == [SCHWEINCHEN]:
         return ShowSchweinchen(seat)
+    if words == [HYPERSCHWEINCHEN]:
+        return ShowHyperschweinchen(seat)
     parties = {p.value: p for p in Party}
     calls = {a.value: a for a in Announcement}
     if len(words) == 1 and words[0] in calls:
         return Announce(seat, calls[words[0]])
     if len(words) == 2 and words[0] in parties and words[1] in calls:
         return Announce(seat, calls[words[1]], parties[words[0]])
-    raise RecordError(f"unknown call {said.what!r} (re, kontra, no90, no60, no30, schwarz, schweinchen)", path)
+    raise RecordError(
+        f"unknown call {said.what!r} (re, kontra, no90, no60, no30, schwarz, schweinchen, hyperschweinchen)", path
+    )
 
 
 def _reservation_commands(record: GameRecord, dealer: int, now: Callable[[], GameState]) -> Iterator[Any]:
@@ -481,7 +488,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
                         len(before.cards_played),
                     )
                 )
-            case SchweinchenShown() | AnnouncementMade() | CardPlayed():
+            case SchweinchenShown() | HyperschweinchenShown() | AnnouncementMade() | CardPlayed():
                 if cards_in_last == SEATS:
                     tricks.append([])
                     cards_in_last = 0
@@ -490,6 +497,8 @@ def from_events(events: Iterable[Any]) -> GameRecord:
                     cards_in_last += 1
                 elif isinstance(event, SchweinchenShown):
                     tricks[-1].append(Said(players[event.seat], SCHWEINCHEN))
+                elif isinstance(event, HyperschweinchenShown):
+                    tricks[-1].append(Said(players[event.seat], HYPERSCHWEINCHEN))
                 else:
                     tricks[-1].append(Said(players[event.seat], _call_text(before, event)))
     if not state.started:

@@ -1,12 +1,17 @@
 """Calling the Schweinchen, where the rules have them called rather than seen in the deal
-(option `schweinchen_shown`, docs/rules.md §2)."""
+(option `schweinchen_shown`), and showing the Hyperschweinchen (docs/rules.md §2)."""
 
 from __future__ import annotations
 
-from doko_ledger.doppelkopf.events import SchweinchenShown
+from doko_ledger.doppelkopf.events import HyperschweinchenShown, SchweinchenShown
 from doko_ledger.doppelkopf.game.commands import IllegalMove, seat_name
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.rules.order import has_schweinchen, schweinchen_card
+from doko_ledger.doppelkopf.rules.order import (
+    has_hyperschweinchen,
+    has_schweinchen,
+    hyperschweinchen_card,
+    schweinchen_card,
+)
 from doko_ledger.doppelkopf.rules.play import SEATS
 
 
@@ -37,3 +42,41 @@ def call_schweinchen(state: GameState, seat: int) -> SchweinchenShown:
     elif card in state.cards_played:
         raise IllegalMove(f"{who} cannot hold both {card}: one is already played")
     return SchweinchenShown(seat)
+
+
+def show_hyperschweinchen(state: GameState, seat: int) -> HyperschweinchenShown:
+    """A player's Hyperschweinchen, or `IllegalMove` saying why not: the rules have them in this
+    game, somebody's Schweinchen are known, the player is not their holder (unless
+    `hyperschweinchen_joint`) and holds both of the trump suit's nines (kings without nines).
+    They are shown as the Schweinchen are: called in time where those are called, and only where
+    the hands were not recorded when the deal shows them."""
+    rules = state.rules
+    if not rules.hyperschweinchen:
+        raise IllegalMove("these rules have no Hyperschweinchen (option hyperschweinchen)")
+    if not 0 <= seat < SEATS:
+        raise IllegalMove(f"there is no seat {seat}")
+    game = state.game_type
+    card = None if game is None else hyperschweinchen_card(game, rules.with_nines)
+    if game is None or card is None or not has_hyperschweinchen(game, rules):
+        what = "the game" if game is None else f"a {game.value.replace('_', ' ')}"
+        raise IllegalMove(f"{what} has no Hyperschweinchen under these rules (docs/rules.md §2)")
+    if rules.schweinchen_shown == "automatic" and state.hands is not None:
+        raise IllegalMove("the hands are recorded, so the Hyperschweinchen are known from the deal; leave the call out")
+    who = seat_name(state, seat)
+    if state.hyperschweinchen_seat is not None:
+        raise IllegalMove(f"{seat_name(state, state.hyperschweinchen_seat)} already showed the Hyperschweinchen")
+    if state.schweinchen_seat is None:
+        raise IllegalMove("Hyperschweinchen come only beside Schweinchen: nobody has shown those (docs/rules.md §2)")
+    if state.schweinchen_seat == seat and not rules.hyperschweinchen_joint:
+        raise IllegalMove(f"{who} has the Schweinchen: the Hyperschweinchen are another player's (docs/rules.md §2)")
+    if rules.schweinchen_shown == "before_play" and state.cards_played:
+        raise IllegalMove(
+            f"{who} shows the Hyperschweinchen too late: they are called before the first card "
+            "(option schweinchen_shown, docs/rules.md §2)"
+        )
+    if state.hands is not None:
+        if state.hands[seat].count(card) != 2:
+            raise IllegalMove(f"{who} does not hold both {card}: the Hyperschweinchen are both of them")
+    elif card in state.cards_played:
+        raise IllegalMove(f"{who} cannot hold both {card}: one is already played")
+    return HyperschweinchenShown(seat)

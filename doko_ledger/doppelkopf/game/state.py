@@ -145,6 +145,7 @@ class GameState:
     game_type: GameType | None = None
     declarer: int | None = None
     schweinchen_seat: int | None = None
+    hyperschweinchen_seat: int | None = None
     declared: tuple[tuple[int, bool], ...] = ()
     named: tuple[Named, ...] = ()
     poverty: PovertyExchange | None = None
@@ -173,7 +174,9 @@ class GameState:
         rules = self.rules
         if rules.dullen and self.schweinchen_seat is None:
             return card_order(game_type)
-        return game_card_order(game_type, rules, self.schweinchen_seat is not None)
+        return game_card_order(
+            game_type, rules, self.schweinchen_seat is not None, self.hyperschweinchen_seat is not None
+        )
 
     @property
     def hand_size(self) -> int:

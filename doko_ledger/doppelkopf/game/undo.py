@@ -13,6 +13,7 @@ from doko_ledger.doppelkopf.events import (
     AnnouncementMade,
     CardPlayed,
     GameStarted,
+    HyperschweinchenShown,
     PenaltyImposed,
     ReservationDeclared,
     ReservationNamed,
@@ -60,5 +61,7 @@ def taken_back(events: Sequence[Any], voided: EventVoided) -> str:
             return f"the {'severe' if severe else 'minor'} penalty on {name(seat)}"
         case SchweinchenShown(seat=seat):
             return f"{name(seat)}'s Schweinchen"
+        case HyperschweinchenShown(seat=seat):
+            return f"{name(seat)}'s Hyperschweinchen"
     words = "".join(f" {c.lower()}" if c.isupper() else c for c in type(event).__name__).strip()
     return f"the event {voided.version} ({words})"

@@ -169,6 +169,8 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
             "s2",
         ),
         ("schweinchen_in_poverty", "card order", "Schweinchen in a poverty", "s2"),
+        ("hyperschweinchen", "card order", "both trump nines (kings without nines) above the Schweinchen", "s2"),
+        ("hyperschweinchen_joint", "card order", "the Schweinchen's holder may have the Hyperschweinchen too", "s2"),
         ("fox_caught", "extra points", "1 for catching the other party's DA", "s7"),
         ("fox_caught_last_trick", "extra points", "1 more for a DA caught in the last trick", "s7"),
         ("fox_last_trick", "extra points", "1 for taking the last trick with a DA", "s7"),

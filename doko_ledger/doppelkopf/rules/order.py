@@ -26,6 +26,7 @@ class CardOrder:
     keys: dict[Card, tuple[str, int]]
     hearts: frozenset[Card]
     """The cards that follow hearts (the hearts that are not trumps): four make a heart trick."""
+    hyperschweinchen: bool = False
 
     def suit_of(self, card: Card) -> str:
         """The suit a card belongs to for following: `TRUMP` or the suit letter."""
@@ -74,7 +75,7 @@ def card_order(game_type: GameType, schweinchen: bool = False) -> CardOrder:
     return _order(game_type, schweinchen, _trumps(game_type, schweinchen))
 
 
-def _order(game_type: GameType, schweinchen: bool, trumps: tuple[Card, ...]) -> CardOrder:
+def _order(game_type: GameType, schweinchen: bool, trumps: tuple[Card, ...], hyper: bool = False) -> CardOrder:
     """The card order with these trumps (high to low); every other card in its plain suit."""
     keys: dict[Card, tuple[str, int]] = {card: (TRUMP, len(trumps) - i) for i, card in enumerate(trumps)}
     for suit in _SUIT_ORDER:
@@ -83,7 +84,7 @@ def _order(game_type: GameType, schweinchen: bool, trumps: tuple[Card, ...]) -> 
             keys[card] = (suit.value, len(plain) - i)
     assert set(keys) == set(ALL_CARDS)
     hearts = frozenset(card for card, (suit, _) in keys.items() if suit == Suit.HEARTS.value)
-    return CardOrder(game_type, schweinchen, trumps, keys, hearts)
+    return CardOrder(game_type, schweinchen, trumps, keys, hearts, hyper)
 
 
 def plain_hearts(game_type: GameType, with_nines: bool = True) -> int:
@@ -127,25 +128,44 @@ def has_schweinchen(game_type: GameType, rules: RuleSet) -> bool:
     return rules.schweinchen_in_solo
 
 
-def game_card_order(game_type: GameType, rules: RuleSet, schweinchen: bool) -> CardOrder:
-    """The card order of a game under `rules`; `schweinchen`: somebody has them (shown, or known
-    from the deal). Without `dullen` the H10 is an ordinary heart (in a heart solo the trump ten
-    below the HA)."""
+def hyperschweinchen_card(game_type: GameType, with_nines: bool) -> Card | None:
+    """The card two of which make the Hyperschweinchen: the nine of the trump suit, or its king
+    in a game without nines."""
+    suit = game_type.trump_suit
+    if suit is None or not game_type.normal_order:
+        return None
+    return Card(suit, Rank.NINE if with_nines else Rank.KING)
+
+
+def has_hyperschweinchen(game_type: GameType, rules: RuleSet) -> bool:
+    """Whether the rules give Hyperschweinchen in a game of `game_type`: under `hyperschweinchen`,
+    in every game that has Schweinchen."""
+    return rules.hyperschweinchen and has_schweinchen(game_type, rules)
+
+
+def game_card_order(game_type: GameType, rules: RuleSet, schweinchen: bool, hyper: bool = False) -> CardOrder:
+    """The card order of a game under `rules`; `schweinchen`, `hyper`: somebody has them (shown,
+    or known from the deal). Without `dullen` the H10 is an ordinary heart (in a heart solo the
+    trump ten below the HA). Hyperschweinchen rank above the Schweinchen, and only beside them."""
     schweinchen = schweinchen and has_schweinchen(game_type, rules)
-    if rules.dullen and (not schweinchen or game_type in (GameType.NORMAL, GameType.MARRIAGE)):
+    hyper_card = hyperschweinchen_card(game_type, rules.with_nines) if hyper and schweinchen else None
+    if hyper_card is not None and not has_hyperschweinchen(game_type, rules):
+        hyper_card = None
+    if rules.dullen and hyper_card is None and (not schweinchen or game_type in (GameType.NORMAL, GameType.MARRIAGE)):
         return card_order(game_type, schweinchen)
-    return _rearranged_order(game_type, schweinchen, rules.dullen)
+    return _rearranged_order(game_type, schweinchen, rules.dullen, hyper_card)
 
 
 @cache
-def _rearranged_order(game_type: GameType, schweinchen: bool, dullen: bool) -> CardOrder:
+def _rearranged_order(game_type: GameType, schweinchen: bool, dullen: bool, hyper: Card | None = None) -> CardOrder:
     trumps = list(_trumps(game_type, False))
     if not dullen and game_type.normal_order:
         trumps.remove(DULLE)
         if game_type.trump_suit is Suit.HEARTS:
             trumps.insert(trumps.index(Card(Suit.HEARTS, Rank.ACE)) + 1, DULLE)
     pig = schweinchen_card(game_type)
-    if schweinchen and pig is not None:
-        trumps.remove(pig)
-        trumps.insert(0, pig)
-    return _order(game_type, schweinchen, tuple(trumps))
+    for top in (pig if schweinchen else None, hyper):
+        if top is not None:
+            trumps.remove(top)
+            trumps.insert(0, top)
+    return _order(game_type, schweinchen, tuple(trumps), hyper is not None)

@@ -86,6 +86,8 @@ class RuleSet:
     double_karlchen: bool = False
     karlchen_captured_twice: bool = True
     karlchen_capture_with_dq: bool = False
+    hyperschweinchen: bool = False
+    hyperschweinchen_joint: bool = False
 
     def is_computer(self, seat: int) -> bool:
         """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""

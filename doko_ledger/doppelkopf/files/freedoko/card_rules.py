@@ -71,11 +71,14 @@ def card_rules(block: Mapping[str, Entry]) -> dict[str, Any]:
     dollen, swines = value["dollen"], value["swines"]
     second = dollen and value["dollen second over first"]
     contrary = dollen and value["dollen contrary in last trick"]
-    if swines and value["hyperswines"]:
-        raise OptionRefused("hyperswines", "rule 'hyperswines = true' is not one doko plays (only false)")
-    if swines and value["swine only second"] and not value["swines announcement begin"]:
+    if swines and value["swine only second"] and not value["swines announcement begin"] and not value["hyperswines"]:
         raise OptionRefused("swine only second", "rule 'swine only second = true' is not one doko plays (only false)")
     begin = swines and value["swines announcement begin"] and not value["swine only second"]
+    in_solo = swines and value["swines in solo"]
+    in_poverty = swines and value["swines in poverty"] and value["poverty"] and value["poverty shift"]
+    hyper = swines and value["hyperswines"]
+    if hyper:
+        _hyperswines_as_swines(value, begin, in_solo, in_poverty)
     charlie = value["extrapoint charlie"]
     catch_charlie = charlie and value["extrapoint catch charlie"]
     double_charlie = charlie and value["extrapoint double charlie"]
@@ -88,8 +91,8 @@ def card_rules(block: Mapping[str, Entry]) -> dict[str, Any]:
         ),
         "schweinchen": swines,
         "schweinchen_shown": "before_play" if begin else "while_held",
-        "schweinchen_in_solo": swines and value["swines in solo"],
-        "schweinchen_in_poverty": swines and value["swines in poverty"] and value["poverty"] and value["poverty shift"],
+        "schweinchen_in_solo": in_solo,
+        "schweinchen_in_poverty": in_poverty,
         "fox_caught": value["extrapoint catch fox"],
         "fox_caught_last_trick": value["extrapoint catch fox"] and value["extrapoint catch fox last trick"],
         "fox_last_trick": value["extrapoint fox last trick"],
@@ -101,4 +104,21 @@ def card_rules(block: Mapping[str, Entry]) -> dict[str, Any]:
         "double_karlchen": double_charlie,
         "karlchen_captured_twice": double_charlie and value["extrapoint catch double charlie"],
         "karlchen_capture_with_dq": catch_charlie and value["extrapoint catch charlie only with diamond queen"],
+        "hyperschweinchen": hyper,
+        "hyperschweinchen_joint": hyper and value["swines and hyperswines joint"],
     }
+
+
+def _hyperswines_as_swines(value: dict[str, bool], begin: bool, in_solo: bool, in_poverty: bool) -> None:
+    """doko's Hyperschweinchen come in the games of the Schweinchen and are shown as they are:
+    FreeDoko's hyperswines options must say the same where they have an effect."""
+    same = {
+        "hyperswines in solo": (in_solo, value["hyperswines in solo"]),
+        "hyperswines in poverty": (in_poverty, value["hyperswines in poverty"]),
+        "hyperswines announcement begin": (begin, value["hyperswines announcement begin"]),
+    }
+    for name, (swines, hyper) in same.items():
+        if swines and not hyper:
+            raise OptionRefused(
+                name, f"rule '{name} = false' is not one doko plays with the swines' '{name.replace('hyper', '')}'"
+            )

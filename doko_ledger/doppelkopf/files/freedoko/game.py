@@ -36,6 +36,7 @@ from doko_ledger.doppelkopf.game.commands import (
     PassPovertyCards,
     PlayCard,
     ReturnPovertyCards,
+    ShowHyperschweinchen,
     ShowSchweinchen,
     StartGame,
 )
@@ -203,6 +204,8 @@ class _Runner:
                 self.run(ReturnPovertyCards(self.seat(action), self.cards(action)), action.line)
             case "swines":
                 self.run(ShowSchweinchen(self.seat(action)), action.line)
+            case "hyperswines":
+                self.run(ShowHyperschweinchen(self.seat(action)), action.line)
             case "marriage":
                 return  # known from the hands and the tricks; the summary's teams are checked
             case _:

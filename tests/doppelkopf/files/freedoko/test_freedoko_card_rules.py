@@ -56,6 +56,8 @@ def test_freedokos_defaults() -> None:
         "double_karlchen": False,
         "karlchen_captured_twice": False,
         "karlchen_capture_with_dq": False,
+        "hyperschweinchen": False,
+        "hyperschweinchen_joint": False,
     }
 
 
@@ -99,22 +101,40 @@ def test_an_option_counts_only_where_what_it_rests_on_is_on(changes: dict[str, b
 
 
 @pytest.mark.parametrize(
-    ("changes", "option"),
+    ("changes", "option", "value"),
     [
-        ({"hyperswines": True}, "hyperswines"),
-        ({"swine_only_second": True, "swines_announcement_begin": False}, "swine only second"),
+        ({"swine_only_second": True, "swines_announcement_begin": False}, "swine only second", "true"),
+        ({"hyperswines": True, "hyperswines_in_solo": False}, "hyperswines in solo", "false"),
+        ({"hyperswines": True, "hyperswines_in_poverty": False}, "hyperswines in poverty", "false"),
+        ({"hyperswines": True, "hyperswines_announcement_begin": False}, "hyperswines announcement begin", "false"),
     ],
 )
-def test_hyperswines_and_swine_only_second_refuse_the_game_at_their_line(changes: dict[str, bool], option: str) -> None:
+def test_what_doko_does_not_play_refuses_the_game_at_its_line(
+    changes: dict[str, bool], option: str, value: str
+) -> None:
     rules_block = block(**changes)
-    with pytest.raises(FreeDokoFileError, match=f"rule '{option} = true' is not one doko plays") as refused:
+    with pytest.raises(FreeDokoFileError, match=f"rule '{option} = {value}' is not one doko plays") as refused:
         read_rules(rules_block, "log")
     assert f"log:{rules_block[option].line}:" in str(refused.value)
 
 
-def test_options_that_change_nothing_are_not_refused() -> None:
-    assert card_rules(block(swine_only_second=True))["schweinchen_shown"] == "while_held"  # begin on: no effect
-    assert card_rules(block(swines=False, hyperswines=True))["schweinchen"] is False
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"hyperswines": True}, {"hyperschweinchen": True, "hyperschweinchen_joint": False}),
+        ({"hyperswines": True, "swines_and_hyperswines_joint": True}, {"hyperschweinchen_joint": True}),
+        ({"hyperswines": True, "swines": False}, {"hyperschweinchen": False, "schweinchen": False}),
+        (  # swines announced in the game: the hyperswines' own "begin" has no effect
+            {"hyperswines": True, "swines_announcement_begin": False, "hyperswines_announcement_begin": False},
+            {"hyperschweinchen": True, "schweinchen_shown": "while_held"},
+        ),
+        ({"hyperswines": True, "swines_in_solo": False, "hyperswines_in_solo": False}, {"hyperschweinchen": True}),
+        ({"hyperswines": False, "swines_and_hyperswines_joint": True}, {"hyperschweinchen_joint": False}),
+    ],
+)
+def test_hyperswines_are_hyperschweinchen(changes: dict[str, bool], expected: dict[str, Any]) -> None:
+    read = card_rules(block(**changes))
+    assert {name: read[name] for name in expected} == expected
 
 
 def imported(path: Path) -> game.LoadedGame:
@@ -183,3 +203,16 @@ def test_every_sample_with_a_swines_line_calls_them() -> None:
             assert "swines" not in str(exc).lower() and "schweinchen" not in str(exc).lower()
             continue
         assert [e.seat for e in loaded.events if isinstance(e, SchweinchenShown)] == calls
+
+
+HYPER_HAND = SAMPLES / "defaults" / "game_00015.seed_056745.BugReport.FreeDoko"
+"""Mara (0) announces swines; Erika (2) holds both diamond nines."""
+
+
+def test_hyperswines_count_only_when_announced() -> None:
+    text = HYPER_HAND.read_text(encoding="utf-8").replace("hyperswines = false\n", "hyperswines = true\n", 1)
+    quiet = game.read(text, "quiet")  # nobody announced them: the nines are ordinary trumps
+    assert quiet.state.rules.hyperschweinchen and quiet.state.hyperschweinchen_seat is None
+    announced = text.replace("  swines = 0\n", "  swines = 0\n  hyperswines = 2\n", 1)
+    with pytest.raises(FreeDokoFileError, match="trick 9: FreeDoko gives it to player 0, these rules to player 2"):
+        game.read(announced, "announced")  # Erika's nine now beats Mara's swine

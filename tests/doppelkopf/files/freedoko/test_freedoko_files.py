@@ -129,7 +129,7 @@ def _broken(tmp_path: Path, old: str, new: str) -> Path:
             "Gerd must follow",
         ),
         ("with nines = true", "with nines = maybe", "with nines takes true or false, not 'maybe'"),
-        ("hyperswines = false", "hyperswines = true", "rule 'hyperswines = true' is not one doko plays"),
+        ("knocking = false", "knocking = true", "rule 'knocking = true' is not one doko plays"),
     ],
 )
 def test_a_bad_log_is_refused_at_its_line_and_nothing_is_written(
