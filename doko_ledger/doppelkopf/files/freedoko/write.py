@@ -15,6 +15,7 @@ play; anything else is a `FreeDokoExportError` saying why. `log.loads_game` and
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 from doko_ledger.doppelkopf.cards import Card
@@ -30,6 +31,7 @@ from doko_ledger.doppelkopf.events import (
     PovertyAnswered,
     PovertyCardsPassed,
     PovertyCardsReturned,
+    ResultClaimed,
     SchweinchenShown,
 )
 from doko_ledger.doppelkopf.files.freedoko.log import card_name
@@ -44,6 +46,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order
 from doko_ledger.doppelkopf.score import score_game
+from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.voiding import in_force
 
 __all__ = ["FreeDokoExportError", "dumps_game"]
@@ -82,6 +85,7 @@ class _Writer:
         self.replied: dict[Party, bool] = {Party.RE: False, Party.KONTRA: False}
         self.reservations_written = False
         self.trick_full: list[str] = []
+        self.rules: list[str] = []
         for event in events:
             self.take(event)
         self.close_trick()
@@ -90,6 +94,8 @@ class _Writer:
     # -- the actions, event by event --------------------------------------------------
 
     def take(self, event: Any) -> None:
+        if isinstance(event, (ResultClaimed, AnnotationAdded)):
+            return  # someone's claimed result and the table's notes: no part of the play
         before = self.state
         match event:
             case DealSummarized() | DealValued():
@@ -100,6 +106,8 @@ class _Writer:
                 raise FreeDokoExportError("FreeDoko has no penalties: a game with one cannot be its game log")
             case GameStarted(solo_owed_by=owed) if owed:
                 raise FreeDokoExportError("FreeDoko's duty solos are not doko's compulsory solos")
+            case GameStarted(rules=rules):
+                self.rules = rule_lines(rules)  # rules FreeDoko cannot play are refused first
             case PovertyCardsPassed() | PovertyCardsReturned() if event.cards is None:
                 raise FreeDokoExportError("the poverty's cards were not recorded; FreeDoko's log names them")
             case PovertyCardsPassed() | PovertyAnswered() | PovertyCardsReturned():
@@ -214,7 +222,6 @@ class _Writer:
 
     def text(self) -> str:
         state = self.state
-        rules = rule_lines(state.rules)
         for name in state.players:
             _check_name(name)
         startplayer = (state.dealer + 1) % SEATS
@@ -222,7 +229,7 @@ class _Writer:
             "# FreeDoko Bugreport",
             "",
             f"version: {VERSION}",
-            *([f"time: {state.played_on}"] if state.played_on else []),
+            *_time(state.played_on),
             "",
             "language: en",
             f"trick: {state.hand_size}",
@@ -245,7 +252,7 @@ class _Writer:
             "",
             "rules",
             "{",
-            *rules,
+            *self.rules,
             "}",
             "",
             "players",
@@ -319,6 +326,15 @@ def _game_name(game_type: GameType) -> str:
     if name is None:
         raise FreeDokoExportError(f"FreeDoko has no {game_type.value.replace('_', ' ')}")
     return name
+
+
+def _time(played_on: str | None) -> list[str]:
+    """The `time:` line of FreeDoko's head (as C's `ctime` writes it) for the day played."""
+    try:
+        day = date.fromisoformat((played_on or "")[:10])
+    except ValueError:
+        return []
+    return [f"time: {day.ctime()}"]
 
 
 def _cards(cards: Sequence[Card]) -> str:
