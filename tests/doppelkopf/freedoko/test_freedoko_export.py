@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from doko_ledger.doppelkopf.cards import deck
 from doko_ledger.doppelkopf.events import CardPlayed, DoppelkopfEvent
 from doko_ledger.doppelkopf.files.freedoko import rules as fd_rules
 from doko_ledger.doppelkopf.files.freedoko.blocks import parse_blocks
@@ -22,7 +23,19 @@ from doko_ledger.doppelkopf.files.freedoko.game import ImportedGame, import_game
 from doko_ledger.doppelkopf.files.freedoko.log import Action, FreeDokoFileError, GameLog, Summary, load_game, loads_game
 from doko_ledger.doppelkopf.files.freedoko.write import FreeDokoExportError, dumps_game
 from doko_ledger.doppelkopf.files.freedoko.write_rules import rule_values
-from doko_ledger.doppelkopf.game.commands import Announce, IllegalMove
+from doko_ledger.doppelkopf.game.commands import (
+    Announce,
+    AnswerPoverty,
+    Command,
+    DealCards,
+    DeclareReservation,
+    IllegalMove,
+    NameReservation,
+    PassPovertyCards,
+    PlayCard,
+    ReturnPovertyCards,
+    StartGame,
+)
 from doko_ledger.doppelkopf.game.decide import decide
 from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.game.parties import true_parties
@@ -30,7 +43,9 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.counting import sheet_points
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.order import card_order
 from doko_ledger.doppelkopf.rules.play import legal_plays
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, silent_soloist, trump_count
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset, rules_from_mapping
 from doko_ledger.doppelkopf.score import score_game
 
@@ -249,19 +264,15 @@ EXPORTABLE = st.sampled_from(
     ]
 )
 GAME_TYPES = st.sampled_from(
-    [
-        GameType.NORMAL,
-        GameType.CLUB_SOLO,
-        GameType.HEART_SOLO,
-        GameType.QUEEN_SOLO,
-        GameType.JACK_SOLO,
-        GameType.ACE_SOLO,
-    ]
+    [None, GameType.NORMAL, GameType.CLUB_SOLO, GameType.HEART_SOLO, GameType.QUEEN_SOLO, GameType.JACK_SOLO]
 )
+"""None: a type drawn with the deal, so a normal game may turn out a silent solo."""
 CALLS = (Announcement.RE, Announcement.KONTRA, Announcement.NO90, Announcement.NO60, Announcement.SCHWARZ)
 
 
-def played_with_calls(make_game: MakeGame, seed: int, rules: RuleSet, game_type: GameType) -> list[DoppelkopfEvent]:
+def played_with_calls(
+    make_game: MakeGame, seed: int, rules: RuleSet, game_type: GameType | None
+) -> list[DoppelkopfEvent]:
     """A random legal game in which the players also make random announcements `decide` allows,
     none repeating what its party already said."""
     start = make_game(seed, rules=rules, game_type=game_type, tricks=0, played_on="2026-12-01")
@@ -293,7 +304,7 @@ def played_with_calls(make_game: MakeGame, seed: int, rules: RuleSet, game_type:
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1), rules=EXPORTABLE, game_type=GAME_TYPES)
 def test_a_random_game_written_and_read_back_is_the_same_game(
-    make_game: MakeGame, seed: int, rules: RuleSet, game_type: GameType
+    make_game: MakeGame, seed: int, rules: RuleSet, game_type: GameType | None
 ) -> None:
     events = played_with_calls(make_game, seed, rules, game_type)
     state = GameState()
@@ -304,3 +315,48 @@ def test_a_random_game_written_and_read_back_is_the_same_game(
     assert again.events == events
     score = score_game(again.state).score
     assert log.summary is not None and score is not None and log.summary.points == score.value
+
+
+def test_a_poverty_passed_declined_taken_and_returned_round_trips() -> None:
+    rules = rules_from_mapping(FREEDOKO)
+    rng = random.Random(4)
+    cards = sorted(deck(True).elements(), key=str)
+    while True:
+        rng.shuffle(cards)
+        hands = tuple(tuple(cards[i * 12 : (i + 1) * 12]) for i in range(4))
+        if trump_count(hands[1]) <= 3 and silent_soloist(hands) is None:
+            break
+    order = card_order(GameType.NORMAL)
+    trumps = [c for c in hands[1] if order.is_trump(c)]
+    passed = tuple(trumps + [c for c in hands[1] if not order.is_trump(c)][: 3 - len(trumps)])
+    state = GameState()
+    events: list[DoppelkopfEvent] = []
+
+    def run(command: Command) -> None:
+        nonlocal state
+        for event in decide(state, command):
+            events.append(event)
+            state = evolve(state, event)
+
+    run(StartGame("poor", ("Anna", "Ben", "Clara", "Dirk"), 0, rules, "2026-12-01"))
+    run(DealCards(hands))
+    for seat in asking_order(0):
+        run(DeclareReservation(seat, healthy=seat != 1))
+    run(NameReservation(1, ReservationKind.POVERTY))
+    run(PassPovertyCards(1, passed))
+    run(AnswerPoverty(2, False))
+    run(AnswerPoverty(3, True))
+    assert state.hands is not None
+    run(ReturnPovertyCards(3, state.hands[3][:3]))
+    while not state.finished:
+        seat = state.to_play
+        assert seat is not None and state.hands is not None
+        on_table = state.current.cards if state.current is not None else ()
+        run(PlayCard(seat, rng.choice(legal_plays(state.hands[seat], on_table, state.order))))
+    text = dumps_game(events)
+    log = loads_game(text)
+    kinds = [a.kind for a in log.actions if a.kind.startswith("poverty")]
+    assert kinds == ["poverty shift", "poverty denied", "poverty accepted", "poverty returned"]
+    assert "gametype: poverty" in text.splitlines()
+    assert log.summary is not None and log.summary.soloplayer == 1 and log.summary.gametype == "poverty"
+    assert import_game(log, "poor").events == events
