@@ -68,9 +68,8 @@ def _seat(seat: int | None) -> str:
 class _Lines:
     """Doko's derivation lines turned into FreeDoko's special points."""
 
-    def __init__(self, state: GameState, doubling: bool) -> None:
+    def __init__(self, state: GameState) -> None:
         self.state = state
-        self.doubling = doubling
         self.said = announced(state)
         self.rows: list[tuple[re.Pattern[str], Callable[[ScoreLine, re.Match[str]], SpecialPoint | None]]] = [
             (re.compile(r"won"), lambda line, m: self.plain("won", line)),
@@ -175,8 +174,7 @@ def summary_lines(state: GameState, game: GameScore, facts: SummaryFacts) -> lis
     result = game.score
     if result is None:
         raise FreeDokoExportError("a game without a score has no FreeDoko summary")
-    doubling = state.rules.announcement_scoring == "doubling"
-    points = _Lines(state, doubling).special_points(result.lines)
+    points = _Lines(state).special_points(result.lines)
     if result.lone and result.winner is Party.RE:  # shown, not added: the soloist's three shares
         points.append(SpecialPoint("solo", Party.RE, Party.RE, None, facts.soloplayer, 3))
     winner = NO_TEAM if result.winner is None else TEAMS[result.winner]
