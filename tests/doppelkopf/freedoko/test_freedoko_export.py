@@ -40,7 +40,9 @@ from doko_ledger.doppelkopf.game.decide import decide
 from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.game.parties import true_parties
 from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.bock import Bock
 from doko_ledger.doppelkopf.rules.counting import sheet_points
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import card_order
@@ -360,3 +362,15 @@ def test_a_poverty_passed_declined_taken_and_returned_round_trips() -> None:
     assert "gametype: poverty" in text.splitlines()
     assert log.summary is not None and log.summary.soloplayer == 1 and log.summary.gametype == "poverty"
     assert import_game(log, "poor").events == events
+
+
+def test_a_game_in_a_bock_round_has_its_points_multiplied_and_the_bock_named(make_game: MakeGame) -> None:
+    game = make_game(21, rules=rules_from_mapping(FREEDOKO), game_type=GameType.NORMAL)
+    plain = loads_game(dumps_game(game.events)).summary
+    place = DealPlace("night", 4, bock=Bock(2, "deal 3, 120:120"))
+    bocked = loads_game(dumps_game(game.events, place=place)).summary
+    assert plain is not None and bocked is not None
+    assert bocked.points == 2 * plain.points
+    assert bocked.bock_multiplier == 2 and plain.bock_multiplier == 1
+    assert plain.player_points is not None and bocked.player_points == tuple(2 * p for p in plain.player_points)
+    assert [(p.name, p.value) for p in bocked.specials if p.name == "bock"] == [("bock", 2)]

@@ -41,6 +41,7 @@ from doko_ledger.doppelkopf.files.freedoko.write_summary import REPLY, SummaryFa
 from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.game.parties import announcement_shift, is_lone, marriage_status, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party, deadline
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
@@ -67,18 +68,20 @@ SWINES_GAMES = (GameType.NORMAL, GameType.MARRIAGE)
 """Where doko's schweinchen rank high (docs/rules.md §2), so FreeDoko's swines are announced."""
 
 
-def dumps_game(events: Sequence[Any], seed: int = 0) -> str:
+def dumps_game(events: Sequence[Any], seed: int = 0, place: DealPlace | None = None) -> str:
     """The FreeDoko game log of a game's events (those voided left out); `seed` is FreeDoko's
-    seed for the deal, which doko does not keep. `FreeDokoExportError` for a game the log cannot
-    hold: no hands, not played to the end, thrown in, summarized or valued, a penalty, or rules
-    FreeDoko cannot play (each named)."""
-    return _Writer(in_force(list(events)), seed).text()
+    seed for the deal, which doko does not keep; `place`: the game's place in its card night,
+    whose bock multiplies the summary's points as it does the night's. `FreeDokoExportError` for
+    a game the log cannot hold: no hands, not played to the end, thrown in, summarized or valued,
+    a penalty, or rules FreeDoko cannot play (each named)."""
+    return _Writer(in_force(list(events)), seed, place).text()
 
 
 class _Writer:
-    def __init__(self, events: list[Any], seed: int) -> None:
+    def __init__(self, events: list[Any], seed: int, place: DealPlace | None) -> None:
         self.events = events
         self.seed = seed
+        self.place = place
         self.state = GameState()
         self.actions: list[str] = []
         self.start_hands: tuple[tuple[Card, ...], ...] | None = None
@@ -281,7 +284,7 @@ class _Writer:
             *(f"  {action}" for action in self.actions),
             "}",
             "",
-            *summary_lines(state, score_game(state), self.summary_facts(startplayer)),
+            *summary_lines(state, score_game(state, place=self.place), self.summary_facts(startplayer)),
         ]
         return "\n".join(lines) + "\n"
 

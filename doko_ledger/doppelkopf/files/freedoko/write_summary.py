@@ -68,8 +68,9 @@ def _seat(seat: int | None) -> str:
 class _Lines:
     """Doko's derivation lines turned into FreeDoko's special points."""
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, winner: Party | None) -> None:
         self.state = state
+        self.winner = winner
         self.said = announced(state)
         self.rows: list[tuple[re.Pattern[str], Callable[[ScoreLine, re.Match[str]], SpecialPoint | None]]] = [
             (re.compile(r"won"), lambda line, m: self.plain("won", line)),
@@ -80,6 +81,7 @@ class _Lines:
             (re.compile(r"(no 90|no 60|no 30|schwarz) announced by (Re|Kontra)"), self.denial),
             (re.compile(r"(\d+) reached against (Re|Kontra)'s (.+)"), self.reached),
             (re.compile(r"(Re|Kontra)'s goal: .*"), lambda line, m: None),
+            (re.compile(r"bock x(\d+)"), self.bock),
         ]
 
     def special_points(self, lines: tuple[ScoreLine, ...]) -> list[SpecialPoint]:
@@ -116,6 +118,11 @@ class _Lines:
         party = _party_of(line)
         name = f"got {match[1]} against {_DENIAL[match[3]]}"
         return SpecialPoint(name, party, party, None, None, line.points)
+
+    def bock(self, line: ScoreLine, match: re.Match[str]) -> SpecialPoint:
+        """The bock round's multiplier: FreeDoko multiplies the game's points by it, as doko does."""
+        team = self.winner or Party.RE
+        return SpecialPoint("bock", team, team, None, None, int(match[1]), multiplies=True)
 
     def announcer(self, team: Party, level: int) -> int | None:
         said: Announced | None = next((a for a in self.said if a.party is team and a.announcement.level == level), None)
@@ -174,7 +181,7 @@ def summary_lines(state: GameState, game: GameScore, facts: SummaryFacts) -> lis
     result = game.score
     if result is None:
         raise FreeDokoExportError("a game without a score has no FreeDoko summary")
-    points = _Lines(state).special_points(result.lines)
+    points = _Lines(state, result.winner).special_points(result.lines)
     if result.lone and result.winner is Party.RE:  # shown, not added: the soloist's three shares
         points.append(SpecialPoint("solo", Party.RE, Party.RE, None, facts.soloplayer, 3))
     winner = NO_TEAM if result.winner is None else TEAMS[result.winner]
@@ -218,7 +225,7 @@ def summary_lines(state: GameState, game: GameScore, facts: SummaryFacts) -> lis
         "roundno = 0",
         "is duty soli round = 0",
         "next game bock multiplier = 1",
-        "summary bock multiplier = 1",
+        f"summary bock multiplier = {1 if game.bock is None else game.bock.multiplier}",
         f"game points = {result.value}",
         f"re trick points = {re_points}",
         f"contra trick points = {240 - re_points}",
