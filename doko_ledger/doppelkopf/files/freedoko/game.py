@@ -97,6 +97,13 @@ def game_id_of(log: GameLog, text: str) -> str:
     return f"freedoko-{log.seed if log.seed is not None else 'game'}-{digest}"
 
 
+def seed_of(game_id: str) -> int:
+    """FreeDoko's seed of a game imported from it (`game_id_of`), else 0 (doko keeps none)."""
+    prefix, _, rest = game_id.partition("-")
+    seed = rest.partition("-")[0]
+    return int(seed) if prefix == "freedoko" and seed.isdigit() else 0
+
+
 def note_of(log: GameLog) -> str:
     """Where the game came from, as its note."""
     seed = "" if log.seed is None else f", seed {log.seed}"

@@ -54,7 +54,7 @@ from doko_ledger.doppelkopf.score import score_game
 if TYPE_CHECKING:
     from conftest import RandomGame
 
-SAMPLES = Path(__file__).resolve().parents[2] / "fixtures" / "freedoko"
+SAMPLES = Path(__file__).resolve().parents[3] / "fixtures" / "freedoko"
 GAME_LOGS = sorted(SAMPLES.glob("*/*.BugReport.FreeDoko"))
 FREEDOKO = {"preset": "ddv", "poverty": True, "karlchen_capture": True, "special_points_in_poverty": True}
 """The rules a FreeDoko rule block starts from (`rules.read_rules`)."""
