@@ -4,7 +4,9 @@ scored as solos (docs/rules.md §2, §4, §8)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from helpers import cards, run
@@ -31,6 +33,7 @@ PLAYERS = ("Mara", "Gerd", "Erika", "Sven")
 MARA, GERD, ERIKA, SVEN = range(4)
 STANDARD = preset("standard")
 PICTURES = replace(STANDARD, picture_solos=PICTURE_SOLOS)
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 
 
 def test_the_option_names_exactly_the_further_picture_solos() -> None:
@@ -181,3 +184,27 @@ def test_a_game_file_records_one() -> None:
     assert score_game(state).deltas == (2, 2, 2, -6)
     again = dumps(loads(text))
     assert "king_queen_solo" in again and loads(again) == loads(text)
+
+
+def _enums(node: object) -> list[list[object]]:
+    if isinstance(node, dict):
+        found = [node["enum"]] if isinstance(node.get("enum"), list) else []
+        return found + [e for value in node.values() for e in _enums(value)]
+    if isinstance(node, list):
+        return [e for value in node for e in _enums(value)]
+    return []
+
+
+def _current_schemas() -> list[Path]:
+    """The game file's schema and the newest version of each event's schema."""
+    newest: dict[str, Path] = {}
+    for path in sorted((SCHEMAS / "events").glob("*.v*.json"), key=lambda p: int(p.stem.rpartition(".v")[2])):
+        newest[path.stem.rpartition(".v")[0]] = path
+    return [SCHEMAS / "game.schema.json", *newest.values()]
+
+
+@pytest.mark.parametrize("path", _current_schemas(), ids=lambda p: p.name)
+def test_every_list_of_solos_in_the_schemas_has_them(path: Path) -> None:
+    for enum in _enums(json.loads(path.read_text(encoding="utf-8"))):
+        if G.JACK_SOLO.value in enum:
+            assert set(PICTURE_SOLOS) <= set(enum), path.name
