@@ -27,7 +27,7 @@ from doko_ledger.doppelkopf.game.commands import (
     seat_name,
 )
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.doppelkopf.rules.order import card_order
 from doko_ledger.doppelkopf.rules.reservations import (
     POVERTY_CARDS,
@@ -84,8 +84,9 @@ def name(state: GameState, command: NameReservation) -> list[DoppelkopfEvent]:
             raise IllegalMove(f"{who} is a computer seat: computers never play a solo (duel rules, docs/rules.md §8)")
         if solo is None or not solo.is_declared_solo:
             raise IllegalMove(f"{who}'s solo needs its type (club_solo, queen_solo, …)")
-        if solo.is_pure_suit_solo and not state.rules.pure_suit_solos:
-            raise IllegalMove(f"{solo.value} is not allowed under these rules (option pure_suit_solos)")
+        problem = game_type_problem(solo, state.rules)
+        if problem is not None:
+            raise IllegalMove(problem)
     elif solo is not None:
         raise IllegalMove(f"a {kind.value} has no solo type")
     hand = state.hands[seat] if state.hands is not None else None

@@ -13,6 +13,7 @@ from typing import Any, Literal, get_args, get_type_hints
 from doko_ledger.doppelkopf.rules.ruleset import (
     BOCK_TRIGGERS,
     NUMBER_RANGES,
+    PICTURE_SOLOS,
     RuleSet,
     RuleSetError,
     rules_from_mapping,
@@ -29,9 +30,11 @@ GROUPS: tuple[str, ...] = (
 )
 """The groups the options are shown in, in this order."""
 
-Kind = Literal["bool", "choice", "number", "triggers", "seats"]
+Kind = Literal["bool", "choice", "number", "triggers", "seats", "set"]
 """What an option takes: true or false; one of a few words; a whole number within bounds; a set
-of bock triggers; the computer seats (none, or a pair)."""
+of bock triggers; the computer seats (none, or a pair); a set of other words (the picture solos)."""
+SETS = ("triggers", "set")
+"""The kinds whose value is a set of words, each ticked on its own."""
 
 SEAT_PAIRS: tuple[tuple[int, ...], ...] = ((), *itertools.combinations(range(4), 2))
 """The values `computer_seats` takes: none, or two different seats (docs/rules.md §8, duel rules)."""
@@ -48,7 +51,7 @@ class RuleOption:
     line: str
     kind: Kind
     choices: tuple[Any, ...] = ()
-    """The words of a `choice`, the triggers of `triggers`, the seat pairs of `seats`."""
+    """The words of a `choice`, `triggers` or `set`, the seat pairs of `seats`."""
     lowest: int | None = None
     highest: int | None = None
     anchor: str = "s8"
@@ -91,7 +94,7 @@ class RuleOption:
                     f" not {text[:40]!r}"
                 )
             return int(text)
-        if self.kind in ("triggers", "seats"):
+        if self.kind in (*SETS, "seats"):
             if text.startswith("[") and text.endswith("]"):  # as a rule file writes a list: [tie, lost_solo]
                 text = text[1:-1].strip()
             items = [] if text.lower() in ("", "none") else [t.strip() for t in text.split(",")]
@@ -111,6 +114,8 @@ def _option(name: str, group: str, line: str, anchor: str) -> RuleOption:
         return RuleOption(name, group, line, "triggers", BOCK_TRIGGERS, anchor=anchor)
     if name == "computer_seats":
         return RuleOption(name, group, line, "seats", SEAT_PAIRS, anchor=anchor)
+    if name == "picture_solos":
+        return RuleOption(name, group, line, "set", PICTURE_SOLOS, anchor=anchor)
     if name in NUMBER_RANGES:
         lowest, highest = NUMBER_RANGES[name]
         return RuleOption(name, group, line, "number", lowest=lowest, highest=highest, anchor=anchor)
@@ -128,6 +133,7 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
         ("computer_seats", "deck", "duel rules: the two seats a computer plays (none: four people)", "s8"),
         ("soloist_leads", "solos and reservations", "the soloist of a declared solo leads to the first trick", "s3"),
         ("pure_suit_solos", "solos and reservations", "the pure suit solos may be played", "s4"),
+        ("picture_solos", "solos and reservations", "the picture solos played beyond the queen and jack solo", "s4"),
         ("poverty", "solos and reservations", "a poverty may be declared", "s4"),
         ("marriage_clarification", "solos and reservations", "which tricks can find a marriage partner", "s4"),
         ("marriage_shift", "announcements", "how far a late-found marriage partner moves the deadlines", "s5"),

@@ -37,6 +37,9 @@ BOCK_TRIGGERS = (
 """What can start a bock round (docs/rules.md §9): a 120:120 tie, a lost solo, a lost Re or
 Kontra announcement, a game nobody wins, a trick of four hearts, a party without a trick, any
 announced party losing."""
+PICTURE_SOLOS = ("king_solo", "queen_jack_solo", "king_jack_solo", "king_queen_solo", "koehler_solo")
+"""The picture solos beyond the queen and jack solo that a table may allow (docs/rules.md §2, §4):
+kings alone; queens over jacks; kings over jacks; kings over queens; kings, queens and jacks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +71,8 @@ class RuleSet:
     compulsory_solo: bool = False
     tournament_deals: int = 20
     forced_solos: ForcedSolos = "after_deals"
+    # the further picture solos
+    picture_solos: tuple[str, ...] = ()
 
     def is_computer(self, seat: int) -> bool:
         """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""
@@ -145,6 +150,10 @@ def _check_value(name: str, value: Any) -> None:
         if not isinstance(value, (list, tuple)) or any(t not in BOCK_TRIGGERS for t in value):
             raise RuleSetError(f"rule option 'bock_triggers' takes a list of {', '.join(BOCK_TRIGGERS)}, not {value!r}")
         return
+    if name == "picture_solos":
+        if not isinstance(value, (list, tuple)) or any(s not in PICTURE_SOLOS for s in value):
+            raise RuleSetError(f"rule option 'picture_solos' takes a list of {', '.join(PICTURE_SOLOS)}, not {value!r}")
+        return
     if hint is int:
         lowest, highest = NUMBER_RANGES[name]
         if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
@@ -192,7 +201,7 @@ def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
 
 def _typed(options: Mapping[str, Any]) -> dict[str, Any]:
     """Option values as the fields hold them (JSON and YAML give lists for tuples)."""
-    return {k: tuple(v) if k in ("computer_seats", "bock_triggers") else v for k, v in options.items()}
+    return {k: tuple(v) if k in ("computer_seats", "bock_triggers", "picture_solos") else v for k, v in options.items()}
 
 
 def rules_from_snapshot(data: Mapping[str, Any]) -> RuleSet:

@@ -9,6 +9,7 @@ where it first shows, not at the score.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,7 +115,7 @@ def import_game(log: GameLog, game_id: str, note: str | None = None) -> Imported
     """The game log replayed under its own rules; `FreeDokoFileError` at the first line doko
     refuses (an option it cannot honour, an illegal card, a trick won by someone else)."""
     rules = read_rules(log.party.rules, log.source)
-    runner = _Runner(log)
+    runner = _Runner(log, rules.forbidden_solos)
     dealer = (log.startplayer - 1) % SEATS
     runner.run(StartGame(game_id, log.players, dealer, rules.rules, log.played_on, note), log.hands_line)
     runner.run(DealCards(log.hands), log.hands_line)
@@ -131,8 +132,9 @@ def import_game(log: GameLog, game_id: str, note: str | None = None) -> Imported
 
 
 class _Runner:
-    def __init__(self, log: GameLog) -> None:
+    def __init__(self, log: GameLog, forbidden_solos: Mapping[GameType, str]) -> None:
         self.log = log
+        self.forbidden_solos = forbidden_solos
         self.state = GameState()
         self.events: list[DoppelkopfEvent] = []
 
@@ -174,6 +176,9 @@ class _Runner:
         solo = GAME_TYPES.get(what)
         if solo is None or not solo.is_declared_solo:
             raise self.error(f"reservation {what!r} is not a game doko can record", action.line)
+        forbidden_by = self.forbidden_solos.get(solo)
+        if forbidden_by is not None:
+            raise self.error(f"reservation {what!r} is not allowed under these rules ({forbidden_by})", action.line)
         return ReservationKind.SOLO, solo
 
     def cards(self, action: Action) -> tuple[Card, ...]:

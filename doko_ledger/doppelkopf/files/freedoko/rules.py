@@ -13,7 +13,7 @@ Unknown options refuse the game: doko cannot tell what they would change.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
@@ -37,8 +37,29 @@ GAME_TYPES: dict[str, GameType] = {
     "solo queen": GameType.QUEEN_SOLO,
     "solo jack": GameType.JACK_SOLO,
     "solo meatless": GameType.ACE_SOLO,
+    "solo king": GameType.KING_SOLO,
+    "solo queen-jack": GameType.QUEEN_JACK_SOLO,
+    "solo king-jack": GameType.KING_JACK_SOLO,
+    "solo king-queen": GameType.KING_QUEEN_SOLO,
+    "solo koehler": GameType.KOEHLER_SOLO,
 }
 """FreeDoko's game types that doko plays."""
+
+SOLO_PERMISSIONS: dict[str, tuple[GameType, ...]] = {
+    "solo jack": (GameType.JACK_SOLO,),
+    "solo queen": (GameType.QUEEN_SOLO,),
+    "solo king": (GameType.KING_SOLO,),
+    "solo queen jack": (GameType.QUEEN_JACK_SOLO,),
+    "solo king jack": (GameType.KING_JACK_SOLO,),
+    "solo king queen": (GameType.KING_QUEEN_SOLO,),
+    "solo koehler": (GameType.KOEHLER_SOLO,),
+    "solo color": (GameType.CLUB_SOLO, GameType.SPADE_SOLO, GameType.HEART_SOLO, GameType.DIAMOND_SOLO),
+    "solo meatless": (GameType.ACE_SOLO,),
+}
+"""FreeDoko's permission of each declared solo, all of them under its option `solo` (true by
+default, as each of these is). The further picture solos become doko's option `picture_solos`;
+the solos every doko table plays stay permissions: a reservation of one the rules forbid is
+refused at its line."""
 
 IGNORED: frozenset[str] = frozenset(
     {
@@ -74,16 +95,6 @@ PERMISSIONS: frozenset[str] = frozenset(
         "throw with richness",
         "min richness for throwing",
         "throwing before solo",
-        "solo",
-        "solo jack",
-        "solo queen",
-        "solo king",
-        "solo queen jack",
-        "solo king jack",
-        "solo king queen",
-        "solo koehler",
-        "solo color",
-        "solo meatless",
         "throw with one trump",
         "throw when fox highest trump",
     }
@@ -147,6 +158,26 @@ class FreeDokoRules:
 
     rules: RuleSet
     ignored: tuple[str, ...]
+    forbidden_solos: Mapping[GameType, str] = field(default_factory=dict)
+    """The solos doko always allows that these rules forbid, each with the rule that does."""
+
+
+def _solo_permissions(block: Mapping[str, Entry]) -> tuple[list[str], dict[GameType, str]]:
+    """What FreeDoko's solo options allow: the further picture solos (doko's `picture_solos`)
+    and, by the rule that forbids it, every other declared solo these rules forbid. An option
+    the block leaves out has FreeDoko's default, true."""
+    solo = block.get("solo")
+    picture: list[str] = []
+    forbidden: dict[GameType, str] = {}
+    for name, games in SOLO_PERMISSIONS.items():
+        entry = block.get(name)
+        refusing = next((e for e in (solo, entry) if e is not None and not _bool(e)), None)
+        if refusing is None:
+            picture += [game.value for game in games if game.is_further_picture_solo]
+        else:
+            rule = f"{refusing.key} = {refusing.value}"
+            forbidden.update({game: rule for game in games if not game.is_further_picture_solo})
+    return picture, forbidden
 
 
 def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = False) -> FreeDokoRules:
@@ -165,6 +196,12 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
 
         if name in _PENDING:
             continue
+        if name in SOLO_PERMISSIONS or name == "solo":
+            try:
+                _bool(entry)
+            except RuleSetError as exc:
+                raise refuse(str(exc)) from None
+            continue
         if name in IGNORED or name in PERMISSIONS:
             if name in IGNORED:
                 ignored.append(name)
@@ -181,10 +218,11 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
             continue
         raise refuse(f"unknown FreeDoko rule {name!r}: doko cannot tell what it changes")
     try:
+        changes["picture_solos"], forbidden = _solo_permissions(block)
         rules = rules_from_mapping(changes)
     except RuleSetError as exc:
         raise FreeDokoFileError(str(exc), source=source) from None
-    return FreeDokoRules(rules, tuple(ignored))
+    return FreeDokoRules(rules, tuple(ignored), forbidden)
 
 
 _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko rule option
