@@ -181,11 +181,6 @@ DOKO_PLAYS: dict[str, str] = {
     "solo": "true",
     "solo jack": "true",
     "solo queen": "true",
-    "solo king": "false",
-    "solo queen jack": "false",
-    "solo king jack": "false",
-    "solo king queen": "false",
-    "solo koehler": "false",
     "solo color": "true",
     "solo meatless": "true",
     "throwing before solo": "false",
@@ -257,6 +252,11 @@ FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
     "announcement no 30": _deadline(3),
     "announcement no 0": _deadline(4),
     "show tricks number": lambda r: str(r.hand_size),
+    "solo king": lambda r: _bool("king_solo" in r.picture_solos),
+    "solo queen jack": lambda r: _bool("queen_jack_solo" in r.picture_solos),
+    "solo king jack": lambda r: _bool("king_jack_solo" in r.picture_solos),
+    "solo king queen": lambda r: _bool("king_queen_solo" in r.picture_solos),
+    "solo koehler": lambda r: _bool("koehler_solo" in r.picture_solos),
 }
 """Options written from a doko option: one line each."""
 
