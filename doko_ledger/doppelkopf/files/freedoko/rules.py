@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from doko_ledger.doppelkopf.files.freedoko import announcements
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -109,6 +110,7 @@ REQUIRED: dict[str, str] = {
     "extrapoint catch double charlie": "false",
     "extrapoint catch charlie only with diamond queen": "false",
     "announcement contra doubles against re": "false",
+    "announcement strict limit": "false",
     "solo always counts triple": "false",
 }
 """Options doko plays only one way: the value it plays."""
@@ -154,12 +156,16 @@ def read_rules(block: Mapping[str, Entry], source: str) -> FreeDokoRules:
     changes: dict[str, Any] = {"preset": BASE_PRESET, "poverty": True, "karlchen_capture": True}
     changes["special_points_in_poverty"] = True
     ignored = []
+    calls: dict[str, Entry] = {}
     for name, entry in block.items():
 
         def refuse(why: str, entry: Entry = entry) -> FreeDokoFileError:
             return FreeDokoFileError(why, source=source, line=entry.line)
 
         if name in _PENDING:
+            continue
+        if name in announcements.OPTIONS:
+            calls[name] = entry
             continue
         if name in IGNORED or name in PERMISSIONS:
             if name in IGNORED:
@@ -176,6 +182,7 @@ def read_rules(block: Mapping[str, Entry], source: str) -> FreeDokoRules:
                 raise refuse(str(exc)) from None
             continue
         raise refuse(f"unknown FreeDoko rule {name!r}: doko cannot tell what it changes")
+    changes.update(announcements.announcement_options(calls, changes.get("with_nines", True), source))
     try:
         rules = rules_from_mapping(changes)
     except RuleSetError as exc:
@@ -184,18 +191,6 @@ def read_rules(block: Mapping[str, Entry], source: str) -> FreeDokoRules:
 
 
 _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko rule option
-    "announcement first trick thirty points",
-    "announcement first trick thirty points in marriage",
-    "announcement first trick thirty points only first",
-    "announcement first trick thirty points only re/contra",
-    "announcement no 0",
-    "announcement no 120",
-    "announcement no 30",
-    "announcement no 60",
-    "announcement no 90",
-    "announcement reply",
-    "announcement strict limit",
-    "announcement till full trick",
     "append bock",
     "bock",
     "bock after 120-120",
@@ -209,7 +204,6 @@ _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko r
     "hyperswines announcement begin",
     "hyperswines in poverty",
     "hyperswines in solo",
-    "last announcement",
     "marriage before poverty",
     "marriage determination",
     "marriage first color",
