@@ -204,7 +204,7 @@ def too_late_for_any(trick: int, last: int) -> str | None:
     """Why no announcement may be made during trick `trick` (option `last_announcement_trick`), or None."""
     if trick <= last:
         return None
-    return f"no announcement after trick {last}: this is trick {trick} (docs/rules.md §5)"
+    return f"nothing is announced once trick {last} is complete (docs/rules.md §5)"
 
 
 def first_trick_due(points: int, own: PartyCalls, other: PartyCalls, mode: FirstTrickThirty) -> int | None:
