@@ -1,6 +1,6 @@
-"""The announcement deadline options (docs/rules.md §5, "Other deadlines"): a deadline per level,
-counting tricks, late answers, a last trick for announcements and the first trick's thirty
-points; every default leaves the table of §5 as it was."""
+"""The announcement house rules (docs/rules.md §5, "Other deadlines", and §7): a deadline per
+level, counting tricks, late answers, a last trick for announcements, the first trick's thirty
+points and against the old ones doubled; every default leaves the game as it was."""
 
 from __future__ import annotations
 
@@ -33,9 +33,11 @@ from doko_ledger.doppelkopf.rules.announcements import (
     deadlines_of,
     first_trick_due,
 )
+from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.doppelkopf.rules.reservations import asking_order
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, FirstTrickThirty, RuleSet, preset, rules_from_mapping
+from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, SpecialKind, score
 
 A = Announcement
 RE, KONTRA = Party.RE, Party.KONTRA
@@ -284,3 +286,35 @@ def test_the_options_are_checked_by_name() -> None:
     with pytest.raises(ValueError, match="first_trick_thirty"):
         rules(first_trick_thirty="sometimes")
     assert replace(RuleSet(), **HOUSE).changed_from_preset() == HOUSE
+
+
+# --- against the old ones doubled -------------------------------------------------------------------
+
+
+def kontra_wins(kontra: int, *specials: Special) -> DealFacts:
+    """Kontra takes 140 in a normal game; Re announced nothing, Kontra up to `kontra`."""
+    return DealFacts(GameType.NORMAL, False, 100, 6, 6, {RE: -1, KONTRA: kontra}, specials)
+
+
+@pytest.mark.parametrize(
+    ("facts", "options", "value"),
+    [
+        # won 1 x 2 (Kontra), then against the old ones 1
+        (kontra_wins(0), {"announcement_scoring": "doubling"}, 3),
+        # (won 1 + against the old ones 1) x 2
+        (kontra_wins(0), {"announcement_scoring": "doubling", "against_old_ones_doubled": True}, 4),
+        # the fox stays after the doubling: (1 + 1) x 2 + 1
+        (
+            kontra_wins(0, Special(SpecialKind.FOX_CAUGHT, KONTRA)),
+            {"announcement_scoring": "doubling", "against_old_ones_doubled": True},
+            5,
+        ),
+        # without doubling nothing changes: won 1 + against the old ones 1 + Kontra 2
+        (kontra_wins(0), {"against_old_ones_doubled": True}, 4),
+        (kontra_wins(-1), {"announcement_scoring": "doubling", "against_old_ones_doubled": True}, 2),
+    ],
+)
+def test_against_the_old_ones_doubled(facts: DealFacts, options: dict[str, object], value: int) -> None:
+    result = score(facts, rules(**options))
+    assert result.winner is KONTRA and result.value == value
+    assert [line.points for line in result.lines if line.item == "against the old ones"] == [1]

@@ -70,7 +70,7 @@ class RuleSet:
     compulsory_solo: bool = False
     tournament_deals: int = 20
     forced_solos: ForcedSolos = "after_deals"
-    # announcement deadlines (docs/rules.md §5)
+    # announcement house rules: deadlines (docs/rules.md §5), Kontra doubling against the old ones (§7)
     re_deadline: int = 1
     no90_deadline: int = 2
     no60_deadline: int = 3
@@ -80,6 +80,7 @@ class RuleSet:
     late_answer: bool = True
     last_announcement_trick: int = 12
     first_trick_thirty: FirstTrickThirty = "off"
+    against_old_ones_doubled: bool = False
 
     def is_computer(self, seat: int) -> bool:
         """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""

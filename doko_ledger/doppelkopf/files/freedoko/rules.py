@@ -109,7 +109,6 @@ REQUIRED: dict[str, str] = {
     "extrapoint double charlie": "false",
     "extrapoint catch double charlie": "false",
     "extrapoint catch charlie only with diamond queen": "false",
-    "announcement contra doubles against re": "false",
     "announcement strict limit": "false",
     "solo always counts triple": "false",
 }
@@ -130,6 +129,7 @@ MAPPED: dict[str, Callable[[Entry], dict[str, Any]]] = {
     "swines": lambda e: {"schweinchen": _bool(e)},
     "extrapoint catch charlie": lambda e: {"karlchen_capture": _bool(e)},
     "announcement re/contra doubles": lambda e: {"announcement_scoring": "doubling" if _bool(e) else "additive"},
+    "announcement contra doubles against re": lambda e: {"against_old_ones_doubled": _bool(e)},
     "counting": lambda e: {"counting": _counting(e)},
     "bock multiplier": lambda e: {"bock_multiplier": int(e.value)},
 }

@@ -26,6 +26,7 @@ DEFAULTS = {
     "announcement first trick thirty points only first": "false",
     "announcement first trick thirty points only re/contra": "true",
     "announcement first trick thirty points in marriage": "true",
+    "announcement contra doubles against re": "false",
 }
 """FreeDoko's own defaults, as its rule block writes them."""
 
@@ -108,3 +109,9 @@ def test_a_value_freedoko_does_not_take_is_refused_at_its_line() -> None:
     assert refusal(**{"announcement no 90": "0"}) == (
         "game.FreeDoko:12: rule 'announcement no 90 = 0': takes a whole number from 1 to 12"
     )
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_contra_doubles_against_re_doubles_against_the_old_ones(value: bool) -> None:
+    rules = read(**{"announcement contra doubles against re": str(value).lower()})
+    assert rules.against_old_ones_doubled is value
