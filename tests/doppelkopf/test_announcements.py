@@ -982,7 +982,8 @@ def play_random_game(seed: int, rules: RuleSet, scenario: str) -> tuple[Recorder
                 assert limit is not None
                 record(command)
                 party = oracle.party(state, command.seat)
-                call = Call(command.seat, command.announcement, party, played, len(state.tricks) + 1)
+                done = len(state.tricks) - (1 if state.tricks and state.current is None else 0)
+                call = Call(command.seat, command.announcement, party, played, len(state.tricks) + 1, done)
                 assert record.state.calls == (*state.calls, call)
                 oracle.calls.append(
                     Accepted(

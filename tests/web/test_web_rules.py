@@ -104,7 +104,16 @@ def night_rules(db: Path, session_id: str) -> Any:
 def test_the_start_form_shows_every_option_grouped_with_its_value_line_and_link(ledger_db: Path) -> None:
     home = joined(app_for(ledger_db)).get("/").text
     groups = re.findall(r'<details class="rule-group" data-group="([^"]+)"', home)
-    assert groups == ["deck", "solos and reservations", "announcements", "scoring", "bock", "counting", "tournament"]
+    assert groups == [
+        "deck",
+        "solos and reservations",
+        "announcements",
+        "scoring",
+        "bock",
+        "counting",
+        "tournament",
+        "announcement house rules",
+    ]
     fields = start_form(home)
     standard = preset("standard")
     for entry in OPTIONS:

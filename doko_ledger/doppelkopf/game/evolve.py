@@ -66,7 +66,9 @@ def evolve(state: GameState, event: Any) -> GameState:
         case DealAbandoned(reason=reason):
             return state.but(abandoned=reason.value)
         case AnnouncementMade(seat=seat, announcement=announcement, party=party):
-            call = Call(seat, announcement, party, len(state.played_by(seat)), len(state.tricks) + 1)
+            call = Call(
+                seat, announcement, party, len(state.played_by(seat)), len(state.tricks) + 1, state.tricks_before
+            )
             return state.but(calls=(*state.calls, call))
         case DealSummarized(game_type=game_type, re_seats=re_seats):
             declarer = re_seats[0] if len(re_seats) == 1 else None

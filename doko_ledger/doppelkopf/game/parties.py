@@ -10,7 +10,16 @@ from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.cards import ALTE
 from doko_ledger.doppelkopf.game.state import Call, GameState
-from doko_ledger.doppelkopf.rules.announcements import Announcement, Party, PartyCalls, after, at_level, marriage_shift
+from doko_ledger.doppelkopf.rules.announcements import (
+    Announcement,
+    Deadlines,
+    Party,
+    PartyCalls,
+    after,
+    at_level,
+    deadlines_of,
+    marriage_shift,
+)
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import duel_marriage, marriage_partner
@@ -168,13 +177,26 @@ def solo_no90(state: GameState) -> bool:
     return state.rules.solo_must_announce_no90 and state.game_type is not None and state.game_type.is_declared_solo
 
 
-def party_calls(state: GameState) -> dict[Party, PartyCalls]:
-    """What each party has announced so far (implied steps included)."""
+def party_calls(state: GameState, calls_made: Sequence[Call] | None = None) -> dict[Party, PartyCalls]:
+    """What each party has announced so far (implied steps included); `calls_made`: only these."""
     calls = {Party.RE: PartyCalls(1, True) if solo_no90(state) else PartyCalls(), Party.KONTRA: PartyCalls()}
     shift = announcement_shift(state) or 0
-    for call in state.calls:
-        calls[call.party] = after(calls[call.party], call.announcement, call.played, shift)
+    deadlines = deadlines_of(state.rules)
+    for call in state.calls if calls_made is None else calls_made:
+        calls[call.party] = after(calls[call.party], call.announcement, call_count(call, deadlines), shift, deadlines)
     return calls
+
+
+def call_count(call: Call, deadlines: Deadlines) -> int:
+    """What the deadlines count for a call made: the announcer's cards, or the tricks before it."""
+    return call.played if deadlines.count == "cards" else call.tricks_before
+
+
+def deadline_count(state: GameState, seat: int) -> int:
+    """What the deadlines count for a call `seat` makes now (docs/rules.md §5)."""
+    if state.rules.deadlines_count == "cards":
+        return len(state.played_by(seat))
+    return state.tricks_before
 
 
 @quick_init

@@ -19,6 +19,9 @@ from doko_ledger.doppelkopf.rules.ruleset import (
     rules_from_mapping,
 )
 
+_CALLS = "announcement house rules"
+"""The group of the announcement deadlines and their kin (docs/rules.md §5)."""
+
 GROUPS: tuple[str, ...] = (
     "deck",
     "solos and reservations",
@@ -27,6 +30,7 @@ GROUPS: tuple[str, ...] = (
     "bock",
     "counting",
     "tournament",
+    _CALLS,
 )
 """The groups the options are shown in, in this order."""
 
@@ -152,6 +156,16 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
         ("compulsory_solo", "tournament", "every player owes a solo", "s9"),
         ("tournament_deals", "tournament", "the deals that count in a tournament", "s9"),
         ("forced_solos", "tournament", "when owed solos are forced: after the deals, or as soon as owed", "s9"),
+        ("re_deadline", _CALLS, "Re or Kontra: the most cards the announcer may have played", "s5"),
+        ("no90_deadline", _CALLS, "no 90: the most cards the announcer may have played", "s5"),
+        ("no60_deadline", _CALLS, "no 60: the most cards the announcer may have played", "s5"),
+        ("no30_deadline", _CALLS, "no 30: the most cards the announcer may have played", "s5"),
+        ("schwarz_deadline", _CALLS, "schwarz: the most cards the announcer may have played", "s5"),
+        ("deadlines_count", _CALLS, "the deadlines count the announcer's cards, or the tricks", "s5"),
+        ("late_answer", _CALLS, "a late Re or Kontra may answer the other party's call", "s5"),
+        ("last_announcement_trick", _CALLS, "the last trick in which anything may be announced", "s5"),
+        ("first_trick_thirty", _CALLS, "a first trick of 30 or more makes its winner announce", "s5"),
+        ("against_old_ones_doubled", _CALLS, "under doubling, against the old ones is doubled", "s7"),
     )
 )
 """Every option of `RuleSet`, in the order of the groups."""

@@ -24,6 +24,8 @@ ForcedSolos = Literal["after_deals", "when_owed"]
 BockOverlap = Literal["queue", "stack", "extend", "ignore"]
 BockEffect = Literal["multiply", "extra_point"]
 Counting = Literal["plus_minus", "winners_only", "losers_only"]
+DeadlinesCount = Literal["cards", "tricks"]
+FirstTrickThirty = Literal["off", "party_silent", "all_silent", "always"]
 BOCK_TRIGGERS = (
     "tie",
     "lost_solo",
@@ -73,6 +75,17 @@ class RuleSet:
     forced_solos: ForcedSolos = "after_deals"
     # the further picture solos
     picture_solos: tuple[str, ...] = ()
+    # announcement house rules: deadlines (docs/rules.md §5), Kontra doubling against the old ones (§7)
+    re_deadline: int = 1
+    no90_deadline: int = 2
+    no60_deadline: int = 3
+    no30_deadline: int = 4
+    schwarz_deadline: int = 5
+    deadlines_count: DeadlinesCount = "cards"
+    late_answer: bool = True
+    last_announcement_trick: int = 12
+    first_trick_thirty: FirstTrickThirty = "off"
+    against_old_ones_doubled: bool = False
 
     def is_computer(self, seat: int) -> bool:
         """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""
@@ -137,7 +150,16 @@ def presets() -> tuple[Preset, ...]:
     )
 
 
-NUMBER_RANGES: dict[str, tuple[int, int]] = {"bock_multiplier": (1, 100), "tournament_deals": (1, 100)}
+NUMBER_RANGES: dict[str, tuple[int, int]] = {
+    "bock_multiplier": (1, 100),
+    "tournament_deals": (1, 100),
+    "re_deadline": (0, 12),
+    "no90_deadline": (0, 12),
+    "no60_deadline": (0, 12),
+    "no30_deadline": (0, 12),
+    "schwarz_deadline": (0, 12),
+    "last_announcement_trick": (1, 12),
+}
 """The whole-number options and the lowest and highest value each takes."""
 
 _HINTS = get_type_hints(RuleSet)

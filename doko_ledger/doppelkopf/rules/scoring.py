@@ -344,7 +344,7 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
     if aold and rules.scoring == "ddv":
         aold = special_points_count(facts.game_type, facts.lone, rules)
     if aold:
-        lines.append(ScoreLine("against the old ones", winning, 1, special=rules.announcement_scoring == "doubling"))
+        lines.append(ScoreLine("against the old ones", winning, 1, special=_old_ones_after_doubling(rules)))
     for i, party in enumerate(_PARTIES):
         if deal.levels[i] >= 0:
             cause = facts.causes.get((party, 0), "")
@@ -356,6 +356,12 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
     lines += specials
     net = _net(lines, winning, rules, doubling=rules.announcement_scoring == "doubling")
     return Score(winning, tuple(lines), net if won == _RE else -net, facts.lone)
+
+
+def _old_ones_after_doubling(rules: RuleSet) -> bool:
+    """Under doubling, the point against the old ones is added after the doubling, as a special
+    point; with `against_old_ones_doubled` it is a game point and doubled (docs/rules.md §7)."""
+    return rules.announcement_scoring == "doubling" and not rules.against_old_ones_doubled
 
 
 def _net(lines: list[ScoreLine], party: Party, rules: RuleSet, doubling: bool) -> int:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from doko_ledger.doppelkopf.files.freedoko import announcements
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError
@@ -120,7 +121,7 @@ REQUIRED: dict[str, str] = {
     "extrapoint double charlie": "false",
     "extrapoint catch double charlie": "false",
     "extrapoint catch charlie only with diamond queen": "false",
-    "announcement contra doubles against re": "false",
+    "announcement strict limit": "false",
     "solo always counts triple": "false",
 }
 """Options doko plays only one way: the value it plays."""
@@ -140,6 +141,7 @@ MAPPED: dict[str, Callable[[Entry], dict[str, Any]]] = {
     "swines": lambda e: {"schweinchen": _bool(e)},
     "extrapoint catch charlie": lambda e: {"karlchen_capture": _bool(e)},
     "announcement re/contra doubles": lambda e: {"announcement_scoring": "doubling" if _bool(e) else "additive"},
+    "announcement contra doubles against re": lambda e: {"against_old_ones_doubled": _bool(e)},
     "counting": lambda e: {"counting": _counting(e)},
     "bock multiplier": lambda e: {"bock_multiplier": int(e.value)},
 }
@@ -189,6 +191,7 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
     changes: dict[str, Any] = {"preset": BASE_PRESET, "poverty": True, "karlchen_capture": True}
     changes["special_points_in_poverty"] = True
     ignored = []
+    calls: dict[str, Entry] = {}
     for name, entry in block.items():
 
         def refuse(why: str, entry: Entry = entry) -> FreeDokoFileError:
@@ -201,6 +204,8 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
                 _bool(entry)
             except RuleSetError as exc:
                 raise refuse(str(exc)) from None
+        if name in announcements.OPTIONS:
+            calls[name] = entry
             continue
         if name in IGNORED or name in PERMISSIONS:
             if name in IGNORED:
@@ -217,6 +222,7 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
                 raise refuse(str(exc)) from None
             continue
         raise refuse(f"unknown FreeDoko rule {name!r}: doko cannot tell what it changes")
+    changes.update(announcements.announcement_options(calls, changes.get("with_nines", True), source))
     try:
         changes["picture_solos"], forbidden = _solo_permissions(block)
         rules = rules_from_mapping(changes)
@@ -226,18 +232,6 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
 
 
 _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko rule option
-    "announcement first trick thirty points",
-    "announcement first trick thirty points in marriage",
-    "announcement first trick thirty points only first",
-    "announcement first trick thirty points only re/contra",
-    "announcement no 0",
-    "announcement no 120",
-    "announcement no 30",
-    "announcement no 60",
-    "announcement no 90",
-    "announcement reply",
-    "announcement strict limit",
-    "announcement till full trick",
     "append bock",
     "bock",
     "bock after 120-120",
@@ -251,7 +245,6 @@ _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko r
     "hyperswines announcement begin",
     "hyperswines in poverty",
     "hyperswines in solo",
-    "last announcement",
     "marriage before poverty",
     "marriage determination",
     "marriage first color",
