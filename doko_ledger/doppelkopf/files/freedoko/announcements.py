@@ -57,7 +57,7 @@ def announcement_options(entries: Mapping[str, Entry], with_nines: bool, source:
         last = tricks + 1 - _number(entries[LAST], source)
         if last < 1:
             raise _refuse(entries[LAST], f"with {tricks} tricks nothing could ever be announced", source)
-        changes["last_announcement_trick"] = min(last, 12)
+        changes["last_announcement_trick"] = 12 if last >= tricks else last  # the last trick: no limit
     if TILL_FULL_TRICK in entries:
         changes["deadlines_count"] = "tricks" if _bool(entries[TILL_FULL_TRICK], source) else "cards"
     if REPLY in entries:

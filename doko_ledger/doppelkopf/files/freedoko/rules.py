@@ -204,6 +204,7 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
                 _bool(entry)
             except RuleSetError as exc:
                 raise refuse(str(exc)) from None
+            continue
         if name in announcements.OPTIONS:
             calls[name] = entry
             continue

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from doko_ledger.doppelkopf.files.freedoko.announcements import DEADLINES
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.rules import read_rules
-from doko_ledger.doppelkopf.rules.announcements import DEADLINE
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.errors import DokoError
 
@@ -219,9 +219,9 @@ def _bool(value: bool) -> str:
     return "true" if value else "false"
 
 
-def _deadline(level: int) -> Callable[[RuleSet], str]:
+def _deadline(option: str) -> Callable[[RuleSet], str]:
     """FreeDoko counts the cards still in the announcer's hand, doko those already played."""
-    return lambda r: str(r.hand_size - DEADLINE[level])
+    return lambda r: str(r.hand_size - getattr(r, option))
 
 
 _COUNTING = {"winners_only": "plus", "losers_only": "minus", "plus_minus": "plus-minus"}
@@ -246,11 +246,14 @@ FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
     "marriage first foreign": lambda r: _bool(r.marriage_clarification == "any"),
     "marriage first trump": lambda r: _bool(r.marriage_clarification == "trump"),
     "marriage first color": lambda r: _bool(r.marriage_clarification == "plain"),
-    "announcement no 120": _deadline(0),
-    "announcement no 90": _deadline(1),
-    "announcement no 60": _deadline(2),
-    "announcement no 30": _deadline(3),
-    "announcement no 0": _deadline(4),
+    **{name: _deadline(option) for name, option in DEADLINES.items()},
+    "last announcement": lambda r: str(max(1, r.hand_size + 1 - r.last_announcement_trick)),
+    "announcement till full trick": lambda r: _bool(r.deadlines_count == "tricks"),
+    "announcement reply": lambda r: _bool(r.late_answer),
+    "announcement first trick thirty points": lambda r: _bool(r.first_trick_thirty != "off"),
+    "announcement first trick thirty points only first": lambda r: _bool(r.first_trick_thirty == "all_silent"),
+    "announcement first trick thirty points only re/contra": lambda r: _bool(r.first_trick_thirty == "party_silent"),
+    "announcement contra doubles against re": lambda r: _bool(r.against_old_ones_doubled),
     "show tricks number": lambda r: str(r.hand_size),
     "solo king": lambda r: _bool("king_solo" in r.picture_solos),
     "solo queen jack": lambda r: _bool("queen_jack_solo" in r.picture_solos),

@@ -151,13 +151,22 @@ def _specials(summary: Summary) -> list[tuple[Any, ...]]:
 
 def _actions(log: GameLog, state: GameState, marriages: bool) -> list[tuple[Any, ...]]:
     """The log's actions; a reservation doko never asked to be named only as not healthy (doko
-    knows no more of it), and the marriage's partner only where doko found the same."""
+    knows no more of it), and the marriage's partner only where doko found the same. An
+    announcement made between a trick's fourth card and the next lead is one event, before or
+    after FreeDoko's `trick full` line alike: such announcements are put before it."""
     named = {n.seat for n in state.named}
     out: list[tuple[Any, ...]] = []
     for action in log.actions:
         if action.kind == "marriage" and not marriages:
             continue
         out.append(_action(action, named))
+    i = 1
+    while i < len(out):
+        if out[i][0] == "announcement" and out[i - 1][0] == "trick full":
+            out[i - 1], out[i] = out[i], out[i - 1]
+            i = max(i - 1, 1)
+        else:
+            i += 1
     return out
 
 
