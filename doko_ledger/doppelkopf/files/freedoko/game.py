@@ -8,12 +8,12 @@ where it first shows, not at the score.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from doko_ledger.doppelkopf.cards import Card
-from doko_ledger.doppelkopf.events import DoppelkopfEvent
+from doko_ledger.doppelkopf.events import AbandonReason, DoppelkopfEvent
 from doko_ledger.doppelkopf.files.freedoko.log import SEATS, Action, FreeDokoFileError, GameLog, card_of
-from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES, FreeDokoRules, read_rules
+from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES, MARRIAGE_SELECTORS, FreeDokoRules, read_rules
 from doko_ledger.doppelkopf.game.commands import (
     Announce,
     AnswerPoverty,
@@ -29,11 +29,10 @@ from doko_ledger.doppelkopf.game.commands import (
 )
 from doko_ledger.doppelkopf.game.decide import decide
 from doko_ledger.doppelkopf.game.evolve import evolve
-from doko_ledger.doppelkopf.game.parties import true_parties
+from doko_ledger.doppelkopf.game.parties import marriage_status, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
-from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw, asking_order, next_to_name
 
 ANNOUNCEMENTS = {
     "no 90": Announcement.NO90,
@@ -44,6 +43,14 @@ ANNOUNCEMENTS = {
 """FreeDoko's denials; its `no 120` is the party's Re or Kontra, `reply` a late one."""
 PARTY_CALL = ("no 120", "reply")
 HEALTHY = "normal"
+THROWS = {
+    "thrown nines": Throw.NINES,
+    "thrown kings": Throw.KINGS,
+    "thrown nines and kings": Throw.NINES_AND_KINGS,
+    "thrown richness": Throw.RICHNESS,
+    "fox highest trump": Throw.FOX_HIGHEST_TRUMP,
+}
+"""FreeDoko's reservations that throw the deal in, and why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +70,11 @@ def import_game(log: GameLog, game_id: str, note: str | None = None) -> Imported
     rules = read_rules(log.party.rules, log.source)
     runner = _Runner(log)
     dealer = (log.startplayer - 1) % SEATS
-    runner.run(StartGame(game_id, log.players, dealer, rules.rules, note=note), log.hands_line)
-    runner.run(DealCards(log.hands), log.hands_line)
     actions = list(log.actions)
     reservations = [a for a in actions if a.kind == "reservation"]
+    rules = runner.marriage_choice(rules, reservations)
+    runner.run(StartGame(game_id, log.players, dealer, rules.rules, note=note), log.hands_line)
+    runner.run(DealCards(log.hands), log.hands_line)
     if reservations:
         runner.reserve(reservations, dealer)
     for action in actions:
@@ -107,21 +115,38 @@ class _Runner:
             raise self.error(f"{len(said)} reservations; every player makes one", actions[-1].line)
         for seat in asking_order(dealer):
             self.run(DeclareReservation(seat, said[seat].fields[0] == HEALTHY), said[seat].line)
-        while (seat := next_to_name(dealer, self.state.declared, self.state.named)) is not None:
-            action = said[seat]
-            kind, solo = self.reservation(action)
-            self.run(NameReservation(seat, kind, solo), action.line)
+        rules = self.state.rules
+        while (naming := next_to_name(dealer, self.state.declared, self.state.named, rules)) is not None:
+            action = said[naming]
+            self.run(self.reservation(naming, action), action.line)
 
-    def reservation(self, action: Action) -> tuple[ReservationKind, GameType | None]:
+    def marriage_choice(self, rules: FreeDokoRules, reservations: list[Action]) -> FreeDokoRules:
+        """The rules with the marriage player's choice of the tricks that find the partner as
+        `marriage_clarification`; a choice FreeDoko's rules do not allow refuses the game."""
+        for action in reservations:
+            if action.fields[:1] != ("marriage",):
+                continue
+            chosen = next((f for f in action.fields[1:] if f in MARRIAGE_SELECTORS), "first foreign")
+            clarification, allowed_by = MARRIAGE_SELECTORS[chosen]
+            if allowed_by not in rules.allowed:
+                raise self.error(
+                    f"marriage '{chosen}' is not allowed by these rules ('{allowed_by}' is off)", action.line
+                )
+            return replace(rules, rules=replace(rules.rules, marriage_clarification=clarification))
+        return rules
+
+    def reservation(self, seat: int, action: Action) -> NameReservation:
         what = action.fields[0]
         if what == "marriage":
-            return ReservationKind.MARRIAGE, None
+            return NameReservation(seat, ReservationKind.MARRIAGE)
         if what == "poverty":
-            return ReservationKind.POVERTY, None
+            return NameReservation(seat, ReservationKind.POVERTY)
+        if what in THROWS:
+            return NameReservation(seat, ReservationKind.THROW, throw=THROWS[what])
         solo = GAME_TYPES.get(what)
         if solo is None or not solo.is_declared_solo:
             raise self.error(f"reservation {what!r} is not a game doko can record", action.line)
-        return ReservationKind.SOLO, solo
+        return NameReservation(seat, ReservationKind.SOLO, solo)
 
     def cards(self, action: Action) -> tuple[Card, ...]:
         out = []
@@ -154,7 +179,16 @@ class _Runner:
                 self.run(AnswerPoverty(self.seat(action), True), action.line)
             case "poverty returned":
                 self.run(ReturnPovertyCards(self.seat(action), self.cards(action)), action.line)
-            case "swines" | "marriage":
+            case "marriage":
+                self.check_marriage(action)
+            case "poverty denied by all":
+                if self.state.abandoned != AbandonReason.POVERTY_DECLINED.value:
+                    raise self.error("FreeDoko has the poverty denied by all; here it is not", action.line)
+            case "genscher":
+                raise self.error(
+                    "a genscher is not a game doko can record (the rule 'genscher' allows it)", action.line
+                )
+            case "swines":
                 return  # known from the hands and the tricks; the summary's teams are checked
             case _:
                 raise self.error(f"gameplay action {action.kind!r} is not one doko can record", action.line)
@@ -176,6 +210,22 @@ class _Runner:
         if call is None:
             call = Announcement.RE if self.is_re(seat) else Announcement.KONTRA
         self.run(Announce(seat, call), action.line)
+
+    def check_marriage(self, action: Action) -> None:
+        """FreeDoko's `marriage = bride, partner` (the bride again: alone) against the partner
+        these rules find, at the trick that finds it."""
+        bride = self.seat(action)
+        if len(action.fields) != 1 or not action.fields[0].isdigit():
+            raise self.error("a marriage line names the marriage player and the partner", action.line)
+        partner = int(action.fields[0])
+        found, clarified = marriage_status(self.state)
+        if clarified is None or self.state.declarer != bride or found != (None if partner == bride else partner):
+            alone = "alone" if partner == bride else f"with player {partner}"
+            number = len(self.state.tricks)
+            ours = "still open" if clarified is None else "alone" if found is None else f"with player {found}"
+            raise self.error(
+                f"trick {number}: FreeDoko's marriage is settled {alone}, these rules have it {ours}", action.line
+            )
 
     def is_re(self, seat: int) -> bool:
         return true_parties(self.state)[seat] is Party.RE
