@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers import MARRIAGE_DEAL, c, cards, play_script, run, swap
+from helpers import MARRIAGE_DEAL, c, cards, play_any, play_script, run, swap
 
 from doko_ledger.doppelkopf.events import AbandonReason, DealAbandoned, ReservationNamed
 from doko_ledger.doppelkopf.game import (
@@ -21,8 +21,10 @@ from doko_ledger.doppelkopf.game import (
     StartGame,
     decide,
 )
+from doko_ledger.doppelkopf.game.facts import deal_facts
 from doko_ledger.doppelkopf.game.parties import is_lone, marriage_status
 from doko_ledger.doppelkopf.game.state import Hand
+from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import card_order
 from doko_ledger.doppelkopf.rules.reservations import (
@@ -38,6 +40,7 @@ from doko_ledger.doppelkopf.rules.reservations import (
     resolve,
 )
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
+from doko_ledger.doppelkopf.rules.scoring import score
 from doko_ledger.events.codec import decode_event, encode_event
 
 K = ReservationKind
@@ -376,3 +379,17 @@ def test_a_stored_version_1_reservation_reads_without_a_throw() -> None:
     assert decode_event("DealAbandoned", 1, '{"reason":"misdeal"}') == DealAbandoned(AbandonReason.MISDEAL)
     text = encode_event(DealAbandoned(AbandonReason.FOX_HIGHEST_TRUMP))[2]
     assert decode_event("DealAbandoned", 2, text) == DealAbandoned(AbandonReason.FOX_HIGHEST_TRUMP)
+
+
+@pytest.mark.parametrize(("keep", "foxes"), [(False, 0), (True, 2)])
+def test_a_lone_marriage_keeps_its_first_tricks_specials_only_by_option(keep: bool, foxes: int) -> None:
+    state = marriage(marriage_tricks=1, lone_marriage_specials=keep)
+    state = play_script(state, "CQ", "DA", "DQ", "DA")  # Anna takes both DA in trick 1: alone
+    assert marriage_status(state) == (None, 1)
+    state = play_any(state, 44)
+    facts = deal_facts(state)
+    assert facts.lone
+    lines = score(facts, state.rules).lines
+    caught = [line for line in lines if line.item.startswith("fox caught")]
+    assert len(caught) == foxes and all(line.party is Party.RE for line in caught)
+    assert all(line.cause.startswith("trick 1:") for line in lines if line.special)  # none of the later tricks

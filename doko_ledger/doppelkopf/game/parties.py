@@ -34,7 +34,7 @@ def marriage_status(state: GameState) -> tuple[int | None, int | None]:
         state.declarer,
         rules.marriage_clarification,
         trumps,
-        within=rules.marriage_tricks,
+        within=min(rules.marriage_tricks, state.hand_size),
         first_decides=rules.marriage_first_decides,
         exhausted=_exhausted(state, trumps),
     )

@@ -163,6 +163,7 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
             "s4",
         ),
         ("throws_before_solo", "solos and reservations", "a throw goes before a solo", "s4"),
+        ("lone_marriage_specials", "solos and reservations", "a lone marriage keeps its first tricks' specials", "s4"),
         ("marriage_shift", "announcements", "how far a late-found marriage partner moves the deadlines", "s5"),
         ("solo_must_announce_no90", "announcements", "a declared solo carries the soloist's no 90", "s5"),
         ("announcement_scoring", "announcements", "Re and Kontra add 2 each, or each doubles the value", "s7"),

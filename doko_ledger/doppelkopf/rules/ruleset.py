@@ -84,6 +84,7 @@ class RuleSet:
     throw_richness: int = 0
     throw_fox_highest_trump: bool = False
     throws_before_solo: bool = False
+    lone_marriage_specials: bool = False
 
     def is_computer(self, seat: int) -> bool:
         """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""

@@ -128,7 +128,7 @@ class _Runner:
                 continue
             chosen = next((f for f in action.fields[1:] if f in MARRIAGE_SELECTORS), "first foreign")
             clarification, allowed_by = MARRIAGE_SELECTORS[chosen]
-            if allowed_by not in rules.allowed:
+            if allowed_by in rules.forbidden:
                 raise self.error(
                     f"marriage '{chosen}' is not allowed by these rules ('{allowed_by}' is off)", action.line
                 )

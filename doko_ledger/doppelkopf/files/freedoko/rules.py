@@ -189,11 +189,11 @@ def _counting(entry: Entry) -> str:
 @dataclass(frozen=True, slots=True)
 class FreeDokoRules:
     """The rule set a FreeDoko rule block maps to, the options left out as FreeDoko's own, and
-    the marriage choices the block allows (FreeDoko's `marriage first ...`)."""
+    the permissions the block turns off (`marriage first trump = false`: that choice is refused)."""
 
     rules: RuleSet
     ignored: tuple[str, ...]
-    allowed: frozenset[str] = frozenset()
+    forbidden: frozenset[str] = frozenset()
 
 
 def read_rules(block: Mapping[str, Entry], source: str) -> FreeDokoRules:
@@ -201,8 +201,9 @@ def read_rules(block: Mapping[str, Entry], source: str) -> FreeDokoRules:
     cannot honour, at its line."""
     changes: dict[str, Any] = {"preset": BASE_PRESET, "poverty": True, "karlchen_capture": True}
     changes["special_points_in_poverty"] = True
+    changes["lone_marriage_specials"] = True  # FreeDoko counts them (docs/rules.md §4)
     ignored = []
-    allowed = {name for name, entry in block.items() if name in PERMISSIONS and entry.value == "true"}
+    forbidden = {name for name, entry in block.items() if name in PERMISSIONS and entry.value == "false"}
     for name, entry in block.items():
 
         def refuse(why: str, entry: Entry = entry) -> FreeDokoFileError:
@@ -229,7 +230,7 @@ def read_rules(block: Mapping[str, Entry], source: str) -> FreeDokoRules:
         rules = rules_from_mapping(_combined(changes))
     except RuleSetError as exc:
         raise FreeDokoFileError(str(exc), source=source) from None
-    return FreeDokoRules(rules, tuple(ignored), frozenset(allowed))
+    return FreeDokoRules(rules, tuple(ignored), frozenset(forbidden))
 
 
 _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko rule option
