@@ -8,7 +8,9 @@ from dataclasses import replace
 import pytest
 from helpers import MARRIAGE_DEAL, c, cards, play_any, play_script, run, swap
 
+from doko_ledger.doppelkopf.audit import command_of
 from doko_ledger.doppelkopf.events import AbandonReason, DealAbandoned, ReservationNamed
+from doko_ledger.doppelkopf.files import game_file
 from doko_ledger.doppelkopf.game import (
     AnswerPoverty,
     DealCards,
@@ -23,6 +25,7 @@ from doko_ledger.doppelkopf.game import (
 )
 from doko_ledger.doppelkopf.game.facts import deal_facts
 from doko_ledger.doppelkopf.game.parties import is_lone, marriage_status
+from doko_ledger.doppelkopf.game.record import from_events
 from doko_ledger.doppelkopf.game.state import Hand
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -42,6 +45,7 @@ from doko_ledger.doppelkopf.rules.reservations import (
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
 from doko_ledger.doppelkopf.rules.scoring import score
 from doko_ledger.events.codec import decode_event, encode_event
+from doko_ledger.formats.yaml_source import SourceError
 
 K = ReservationKind
 G = GameType
@@ -75,7 +79,7 @@ def reserved(state: GameState, *named: NameReservation) -> GameState:
     for seat in asking_order(state.dealer):
         state = run(state, DeclareReservation(seat, seat not in seats))
     by_seat = {n.seat: n for n in named}
-    while (seat := next_to_name(state.dealer, state.declared, state.named, state.rules)) is not None:
+    while (seat := next_to_name(state.dealer, state.declared, state.named, state.rules, state.hands)) is not None:
         state = run(state, by_seat[seat])
     return state
 
@@ -393,3 +397,44 @@ def test_a_lone_marriage_keeps_its_first_tricks_specials_only_by_option(keep: bo
     caught = [line for line in lines if line.item.startswith("fox caught")]
     assert len(caught) == foxes and all(line.party is Party.RE for line in caught)
     assert all(line.cause.startswith("trick 1:") for line in lines if line.special)  # none of the later tricks
+
+
+# --- a game file ---
+
+THROWN_FILE = """\
+format: doko-game/1
+id: thrown-1
+players: [Anna, Ben, Cleo, Dirk]
+dealer: Dirk
+rules: {preset: standard, throw_nines: 5}
+reservations: {Anna: thrown_nines}
+hands:
+  Anna: [C9, C9, S9, S9, H9, CQ, DQ, CA, SA, HA, HK, DA]
+  Ben: [H9, D9, D9, CQ, SQ, SQ, HQ, HQ, DQ, CJ, CJ, SJ]
+  Cleo: [H10, H10, SJ, HJ, HJ, DJ, DJ, DA, D10, D10, DK, DK]
+  Dirk: [CA, C10, C10, CK, CK, SA, S10, S10, SK, SK, HA, HK]
+tricks: []
+"""
+
+
+def test_a_throw_is_written_in_a_game_file_and_read_back() -> None:
+    loaded = game_file.read(THROWN_FILE)
+    assert loaded.state.abandoned == "thrown_nines" and loaded.state.over
+    assert from_events(loaded.events) == loaded.record
+    named = next(e for e in loaded.events if isinstance(e, ReservationNamed))
+    assert command_of(named) == NameReservation(ANNA, K.THROW, throw=Throw.NINES)  # what the audit decides again
+    assert game_file.dumps(loaded.record) == THROWN_FILE
+    with pytest.raises(SourceError, match="the hand has 5 nines; throwing in needs 6"):
+        game_file.read(THROWN_FILE.replace("throw_nines: 5", "throw_nines: 6"))
+
+
+@pytest.mark.parametrize(("first", "game"), [(False, G.QUEEN_SOLO), (True, G.POVERTY)])
+def test_a_poverty_that_throws_goes_before_a_solo_only_when_throws_go_first(first: bool, game: GameType) -> None:
+    rules = replace(STANDARD, poverty_throw_one_trump=True, throws_before_solo=first)
+    state = reserved(
+        started(ONE_TRUMP, rules, dealer=BEN),
+        NameReservation(CLEO, K.POVERTY),
+        NameReservation(DIRK, K.SOLO, G.QUEEN_SOLO),
+    )
+    assert state.game_type is game
+    assert (state.abandoned == "poverty_thrown") == first

@@ -84,7 +84,7 @@ def evolve(state: GameState, event: Any) -> GameState:
 def _resolved(state: GameState, declared: tuple[tuple[int, bool], ...], named: tuple[Named, ...]) -> GameState:
     """The state with these reservations, and the game type once they decide it (a silent solo
     where the deal shows one)."""
-    contract = None if len(declared) < SEATS else resolve(state.dealer, declared, named, state.rules)
+    contract = None if len(declared) < SEATS else resolve(state.dealer, declared, named, state.rules, state.hands)
     if contract is None:
         return state.but(declared=declared, named=named)
     game_type, declarer = contract.game_type, contract.declarer

@@ -88,7 +88,7 @@ def name(state: GameState, command: NameReservation) -> list[DoppelkopfEvent]:
     _before_play(state, "reservation")
     seat, kind, solo = command.seat, command.kind, command.solo
     who = seat_name(state, seat)
-    turn = next_to_name(state.dealer, state.declared, state.named, state.rules)
+    turn = next_to_name(state.dealer, state.declared, state.named, state.rules, state.hands)
     if turn is None:
         if len(state.declared) < 4:
             raise IllegalMove(f"{who} names a reservation before every player said healthy or reservation")
@@ -135,9 +135,9 @@ def _thrown(state: GameState, named: Named) -> AbandonReason | None:
     """Why the deal is thrown in once `named` is said, if the reservations are then settled
     on a throw or on a poverty that throws (docs/rules.md §4)."""
     so_far = (*state.named, named)
-    if resolve(state.dealer, state.declared, so_far, state.rules) is None:
+    if resolve(state.dealer, state.declared, so_far, state.rules, state.hands) is None:
         return None
-    best = winning(state.dealer, so_far, state.rules)
+    best = winning(state.dealer, so_far, state.rules, state.hands)
     if best is None:
         return None
     if best.throw is not None:

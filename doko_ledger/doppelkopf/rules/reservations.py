@@ -39,9 +39,13 @@ class Throw(Enum):
     FOX_HIGHEST_TRUMP = "fox_highest_trump"
 
 
-def _precedence(kind: ReservationKind, rules: RuleSet) -> int:
-    """A reservation kind's rank: the higher wins (docs/rules.md §4)."""
-    if kind is ReservationKind.THROW:
+Hands = Sequence[Sequence[Card]] | None
+
+
+def _precedence(kind: ReservationKind, rules: RuleSet, throws: bool = False) -> int:
+    """A reservation kind's rank: the higher wins (docs/rules.md §4). `throws`: a poverty that
+    throws the deal in, which goes before a solo under `throws_before_solo`."""
+    if kind is ReservationKind.THROW or (throws and rules.throws_before_solo):
         return 5 if rules.throws_before_solo else 3
     if kind is ReservationKind.SOLO:
         return 4
@@ -50,6 +54,14 @@ def _precedence(kind: ReservationKind, rules: RuleSet) -> int:
 
 def _highest(rules: RuleSet) -> int:
     return max(_precedence(kind, rules) for kind in ReservationKind)
+
+
+def _rank(named: Named, rules: RuleSet, hands: Hands) -> int:
+    """A named reservation's rank, a poverty's seen with the poor hand where it is recorded."""
+    if named.kind is not ReservationKind.POVERTY or not rules.throws_before_solo:
+        return _precedence(named.kind, rules)
+    throws = poverty_throws(None if hands is None else hands[named.seat], rules)
+    return _precedence(named.kind, rules, throws)
 
 
 @quick_init
@@ -84,7 +96,11 @@ def next_to_declare(dealer: int, declared: Sequence[tuple[int, bool]]) -> int | 
 
 
 def next_to_name(
-    dealer: int, declared: Sequence[tuple[int, bool]], named: Sequence[Named], rules: RuleSet = DEFAULT_RULES
+    dealer: int,
+    declared: Sequence[tuple[int, bool]],
+    named: Sequence[Named],
+    rules: RuleSet = DEFAULT_RULES,
+    hands: Hands = None,
 ) -> int | None:
     """The reserving seat that must name its reservation next, or None when the game is decided.
 
@@ -93,7 +109,7 @@ def next_to_name(
     beat it (solo > throw > poverty > marriage by default, then seat order).
     """
     top = _highest(rules)
-    if len(declared) < SEATS or any(_precedence(n.kind, rules) == top for n in named):
+    if len(declared) < SEATS or any(_rank(n, rules, hands) == top for n in named):
         return None
     reserving = [seat for seat, healthy in declared if not healthy]
     if len(named) >= len(reserving):
@@ -103,16 +119,20 @@ def next_to_name(
     return reserving[len(named)]
 
 
-def winning(dealer: int, named: Sequence[Named], rules: RuleSet = DEFAULT_RULES) -> Named | None:
+def winning(dealer: int, named: Sequence[Named], rules: RuleSet = DEFAULT_RULES, hands: Hands = None) -> Named | None:
     """The named reservation that sets the game: the highest kind, the earlier seat between equals."""
     if not named:
         return None
     order = asking_order(dealer)
-    return max(named, key=lambda n: (_precedence(n.kind, rules), -order.index(n.seat)))
+    return max(named, key=lambda n: (_rank(n, rules, hands), -order.index(n.seat)))
 
 
 def resolve(
-    dealer: int, declared: Sequence[tuple[int, bool]], named: Sequence[Named], rules: RuleSet = DEFAULT_RULES
+    dealer: int,
+    declared: Sequence[tuple[int, bool]],
+    named: Sequence[Named],
+    rules: RuleSet = DEFAULT_RULES,
+    hands: Hands = None,
 ) -> Contract | None:
     """The contract once every needed reservation is said, else None.
 
@@ -120,9 +140,9 @@ def resolve(
     `silent_soloist`). Otherwise the highest kind wins, the earlier seat between equals; a
     throw is a normal game with the thrower as declarer, and the deal is thrown in at once.
     """
-    if len(declared) < SEATS or next_to_name(dealer, declared, named, rules) is not None:
+    if len(declared) < SEATS or next_to_name(dealer, declared, named, rules, hands) is not None:
         return None
-    best = winning(dealer, named, rules)
+    best = winning(dealer, named, rules, hands)
     if best is None:
         return Contract(GameType.NORMAL)
     if best.kind is ReservationKind.SOLO:

@@ -115,10 +115,13 @@ class _Runner:
             raise self.error(f"{len(said)} reservations; every player makes one", actions[-1].line)
         for seat in asking_order(dealer):
             self.run(DeclareReservation(seat, said[seat].fields[0] == HEALTHY), said[seat].line)
-        rules = self.state.rules
-        while (naming := next_to_name(dealer, self.state.declared, self.state.named, rules)) is not None:
+        while (naming := self.to_name(dealer)) is not None:
             action = said[naming]
             self.run(self.reservation(naming, action), action.line)
+
+    def to_name(self, dealer: int) -> int | None:
+        state = self.state
+        return next_to_name(dealer, state.declared, state.named, state.rules, state.hands)
 
     def marriage_choice(self, rules: FreeDokoRules, reservations: list[Action]) -> FreeDokoRules:
         """The rules with the marriage player's choice of the tricks that find the partner as
