@@ -438,3 +438,13 @@ def test_a_poverty_that_throws_goes_before_a_solo_only_when_throws_go_first(firs
     )
     assert state.game_type is game
     assert (state.abandoned == "poverty_thrown") == first
+
+
+NO_TRUMP = swap(ONE_TRUMP, CLEO, "DA", DIRK, "HK")
+
+
+def test_a_poverty_without_trumps_passing_only_trumps_passes_nothing() -> None:
+    state = poverty(NO_TRUMP, poverty_passes="trumps")
+    refused(state, PassPovertyCards(CLEO, cards("CA")), "Cleo passes 1 card; a poverty passes none")
+    state = run(state, PassPovertyCards(CLEO, ()), AnswerPoverty(DIRK, True), ReturnPovertyCards(DIRK, ()))
+    assert state.ready and state.hands is not None and len(state.hands[DIRK]) == 12

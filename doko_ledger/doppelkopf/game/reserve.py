@@ -152,19 +152,18 @@ def _three_cards(state: GameState, cards: tuple[Card, ...], who: str, verb: str)
     wanted = _exchanged(state)
     if wanted is not None and len(cards) != wanted:
         raise IllegalMove(
-            f"{who} {verb} {len(cards)} cards; a poverty passes {_NUMBERS.get(wanted, wanted)} (docs/rules.md §4)"
+            f"{who} {verb} {len(cards)} card{'' if len(cards) == 1 else 's'};"
+            f" a poverty passes {_NUMBERS.get(wanted, wanted)} (docs/rules.md §4)"
         )
     missing = [c for c in cards if c not in deck(state.rules.with_nines)]
     if missing:
         raise IllegalMove(f"{who} {verb} {missing[0]}, which is not in this deck")
-    if not cards:
-        raise IllegalMove(f"{who} {verb} no cards; a poverty passes at least one (docs/rules.md §4)")
     twice = [c for c, n in Counter(cards).items() if n > 2]
     if twice:
         raise IllegalMove(f"{who} {verb} three copies of {twice[0]}; the deck has two (docs/rules.md §1)")
 
 
-_NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+_NUMBERS = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
 def _exchanged(state: GameState) -> int | None:
