@@ -169,13 +169,19 @@ for that game, and the FreeDoko option that allows it."""
 
 def _combined(changes: dict[str, Any]) -> dict[str, Any]:
     """The FreeDoko options that make one doko option together, combined: a throw's switch and
-    least number, the fox not counted and passed on top."""
+    least number, the fox not counted and passed on top. An option FreeDoko ignores while another
+    is off is left at doko's default: a throw with nines without nines, the poverty's passing
+    without its exchange (a poverty then throws the deal in anyway)."""
     out = {k: v for k, v in changes.items() if not k.startswith(" ")}
     for name, (on, least) in _THROWS.items():
         if on in changes or least in changes:
             out[name] = changes.get(least, 0) if changes.get(on, False) else 0
+    if not out.get("with_nines", True):
+        out.update(throw_nines=0, throw_nines_and_kings=0)
     if changes.get(_FOX_EXTRA) and out.get("poverty_fox") == "not_counted":
         out["poverty_fox"] = "passed_extra"
+    if out.get("poverty_exchange") is False:
+        out.update(poverty_passes="three", poverty_throw_one_trump=False)
     return out
 
 
