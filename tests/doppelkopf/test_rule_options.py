@@ -55,7 +55,10 @@ def test_the_groups_come_in_order_and_none_is_empty() -> None:
     ("name", "kind", "choices", "bounds"),
     [
         ("with_nines", "bool", (), (None, None)),
-        ("marriage_clarification", "choice", ("any", "trump", "plain"), (None, None)),
+        ("marriage_clarification", "choice", ("any", "trump", "plain", "clubs", "spades", "hearts"), (None, None)),
+        ("poverty_fox", "choice", ("counted", "not_counted", "passed_extra"), (None, None)),
+        ("marriage_tricks", "number", (), (1, 12)),
+        ("throw_richness", "number", (), (0, 240)),
         ("bock_overlap", "choice", ("queue", "stack", "extend", "ignore"), (None, None)),
         ("bock_effect", "choice", ("multiply", "extra_point"), (None, None)),
         ("counting", "choice", ("plus_minus", "winners_only", "losers_only"), (None, None)),

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from doko_ledger.doppelkopf.cards import FUCHS, KARLCHEN
 from doko_ledger.doppelkopf.events import DealSummarized
-from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, party_calls, solo_no90, true_parties
+from doko_ledger.doppelkopf.game.parties import (
+    Parties,
+    announced,
+    is_lone,
+    marriage_status,
+    party_calls,
+    solo_no90,
+    true_parties,
+)
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import is_heart_trick
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, SpecialKind
 from doko_ledger.errors import DokoError
@@ -16,12 +25,13 @@ class NotScorable(DokoError):
     """A game that cannot be scored (yet): unfinished, or its parties unknown."""
 
 
-def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Special, ...]:
-    """Every special point earned in play, by the party of the trick's winner (docs/rules.md §7)."""
+def specials(state: GameState, parties: tuple[Party | None, ...], upto: int | None = None) -> tuple[Special, ...]:
+    """Every special point earned in play (in the first `upto` tricks), by the party of the
+    trick's winner (docs/rules.md §7)."""
     names = state.players
     last = state.hand_size
     out: list[Special] = []
-    for trick in state.tricks:
+    for trick in state.tricks[:upto]:
         winner = trick.winner
         assert winner is not None
         side = parties[winner]
@@ -57,6 +67,15 @@ def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Speci
                         )
                     )
     return tuple(out)
+
+
+def _lone_marriage_tricks(state: GameState) -> int | None:
+    """The tricks whose special points count in a lone marriage under `lone_marriage_specials`
+    (up to the one that left the marriage player alone); None: every trick (docs/rules.md §4)."""
+    if state.game_type is not GameType.MARRIAGE or not state.rules.lone_marriage_specials:
+        return None
+    partner, clarified = marriage_status(state)
+    return clarified if partner is None else None
 
 
 def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
@@ -136,7 +155,7 @@ def deal_facts(
         re_tricks=sum([tricks[s] for s in re_seats]),
         kontra_tricks=sum([tricks[s] for s in range(4) if s not in re_seats]),
         announced=levels,
-        specials=specials(state, parties),
+        specials=specials(state, parties, _lone_marriage_tricks(state)),
         causes=causes,
         heart_trick=heart_trick(state),
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from doko_ledger.doppelkopf.cards import ALTE
+from doko_ledger.doppelkopf.cards import ALTE, Card, deck
 from doko_ledger.doppelkopf.game.state import Call, GameState
 from doko_ledger.doppelkopf.rules.announcements import (
     Announcement,
@@ -22,7 +22,7 @@ from doko_ledger.doppelkopf.rules.announcements import (
 )
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
-from doko_ledger.doppelkopf.rules.reservations import duel_marriage, marriage_partner
+from doko_ledger.doppelkopf.rules.reservations import duel_marriage, finds_partner, marriage_partner
 from doko_ledger.frozen import quick_init
 
 Parties = tuple[Party | None, ...]
@@ -36,8 +36,30 @@ def marriage_status(state: GameState) -> tuple[int | None, int | None]:
     if state.rules.computer_seats:
         partner, clarified, _ = duel_marriage(led, state.declarer, state.rules.computer_seats)
         return partner, clarified
+    rules = state.rules
     trumps = frozenset(state.order.trumps)
-    return marriage_partner(led, state.declarer, state.rules.marriage_clarification, trumps)
+    return marriage_partner(
+        led,
+        state.declarer,
+        rules.marriage_clarification,
+        trumps,
+        within=min(rules.marriage_tricks, state.hand_size),
+        first_decides=rules.marriage_first_decides,
+        exhausted=_exhausted(state, trumps),
+    )
+
+
+def _exhausted(state: GameState, trumps: frozenset[Card]) -> list[bool]:
+    """After each trick, whether every card that could lead a trick finding the partner is played."""
+    clarification = state.rules.marriage_clarification
+    if clarification == "any":
+        return []
+    left = sum(n for card, n in deck(state.rules.with_nines).items() if finds_partner(card, clarification, trumps))
+    out = []
+    for trick in state.tricks:
+        left -= sum(1 for card in trick.cards if finds_partner(card, clarification, trumps))
+        out.append(left == 0)
+    return out
 
 
 def is_lone(state: GameState) -> bool:

@@ -16,7 +16,7 @@ class RuleSetError(DokoError, ValueError):
     exit_code = 2
 
 
-MarriageClarification = Literal["any", "trump", "plain"]
+MarriageClarification = Literal["any", "trump", "plain", "clubs", "spades", "hearts"]
 MarriageShift = Literal["after_first", "tricks"]
 AnnouncementScoring = Literal["additive", "doubling"]
 Scoring = Literal["standard", "ddv"]
@@ -26,6 +26,8 @@ BockEffect = Literal["multiply", "extra_point"]
 Counting = Literal["plus_minus", "winners_only", "losers_only"]
 DeadlinesCount = Literal["cards", "tricks"]
 FirstTrickThirty = Literal["off", "party_silent", "all_silent", "always"]
+PovertyFox = Literal["counted", "not_counted", "passed_extra"]
+PovertyPasses = Literal["three", "trumps"]
 BOCK_TRIGGERS = (
     "tie",
     "lost_solo",
@@ -86,6 +88,21 @@ class RuleSet:
     last_announcement_trick: int = 12
     first_trick_thirty: FirstTrickThirty = "off"
     against_old_ones_doubled: bool = False
+    # reservations: poverty, marriage and throwing in as FreeDoko plays them (docs/rules.md §4)
+    poverty_fox: PovertyFox = "counted"
+    poverty_passes: PovertyPasses = "three"
+    poverty_exchange: bool = True
+    poverty_throw_one_trump: bool = False
+    marriage_tricks: int = 3
+    marriage_first_decides: bool = False
+    marriage_before_poverty: bool = False
+    throw_nines: int = 0
+    throw_kings: int = 0
+    throw_nines_and_kings: int = 0
+    throw_richness: int = 0
+    throw_fox_highest_trump: bool = False
+    throws_before_solo: bool = False
+    lone_marriage_specials: bool = False
 
     def is_computer(self, seat: int) -> bool:
         """Duel rules: a computer seat never announces Re/Kontra nor plays a solo (docs/rules.md §8)."""
@@ -159,6 +176,11 @@ NUMBER_RANGES: dict[str, tuple[int, int]] = {
     "no30_deadline": (0, 12),
     "schwarz_deadline": (0, 12),
     "last_announcement_trick": (1, 12),
+    "marriage_tricks": (1, 12),
+    "throw_nines": (0, 8),
+    "throw_kings": (0, 8),
+    "throw_nines_and_kings": (0, 16),
+    "throw_richness": (0, 240),
 }
 """The whole-number options and the lowest and highest value each takes."""
 

@@ -300,7 +300,9 @@ def _took(deal: _Deal, i: int) -> str:
 def special_points_count(game_type: GameType, lone: bool, rules: RuleSet) -> bool:
     """Special points count in a deal of `game_type` (`lone`: one against three, a lone marriage
     included): in no solo, and in a poverty only where the rules say (docs/rules.md §7; §8 ddv
-    and bistro)."""
+    and bistro); in a lone marriage, with `lone_marriage_specials`, those of its first tricks."""
+    if lone and game_type is GameType.MARRIAGE and rules.lone_marriage_specials:
+        return True  # the tricks up to the one that left the marriage player alone (docs/rules.md §4)
     if lone or game_type.is_solo:
         return False
     return not (game_type is GameType.POVERTY and not rules.special_points_in_poverty)
