@@ -57,6 +57,7 @@ class ExportFormat(StrEnum):
     yaml = "yaml"
     jsonl = "jsonl"
     html = "html"
+    freedoko = "freedoko"
 
 
 def import_(
@@ -176,7 +177,9 @@ def export(
     format: Annotated[
         ExportFormat,
         typer.Option(
-            "--format", help="yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser."
+            "--format",
+            help="yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser;"
+            " freedoko: a FreeDoko game log.",
         ),
     ] = ExportFormat.yaml,
     output: Annotated[
@@ -188,8 +191,8 @@ def export(
     perspective: PerspectiveOption = None,
     tournament: TournamentOption = False,
 ) -> None:
-    """Write a game as a YAML game file, its raw events as JSON lines, or a self-contained HTML
-    replay (no network needed) with its notes."""
+    """Write a game as a YAML game file, its raw events as JSON lines, a self-contained HTML
+    replay (no network needed) with its notes, or a game log FreeDoko opens."""
     from doko_ledger.doppelkopf.files import game_file
     from doko_ledger.doppelkopf.views import event_view
     from doko_ledger.events.codec import dumps_canonical
@@ -197,8 +200,18 @@ def export(
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         own = None if format is ExportFormat.jsonl else _own_commands(ledger, game_id)
+        if own is not None and format is ExportFormat.freedoko:
+            raise DokoError(f"a FreeDoko game log holds a Doppelkopf game; {game_id} is not one")
         if own is not None:
             text = own.export_text(ledger, game_id, format.value)
+        elif format is ExportFormat.freedoko:
+            from doko_ledger.doppelkopf.files.freedoko import game as freedoko_game
+            from doko_ledger.doppelkopf.files.freedoko import write
+
+            book = ledger.book_of(DOPPELKOPF)
+            text = write.dumps_game(
+                book.game_events(game_id), freedoko_game.seed_of(game_id), book.place_in_log(game_id)
+            )
         elif format is ExportFormat.yaml:
             text = game_file.dumps(ledger.book_of(DOPPELKOPF).record(game_id))
         elif format is ExportFormat.jsonl:

@@ -113,7 +113,7 @@ def command_of(event: Any) -> Command | None:
         case ReservationDeclared():
             return DeclareReservation(event.seat, event.healthy)
         case ReservationNamed():
-            return NameReservation(event.seat, event.kind, event.solo)
+            return NameReservation(event.seat, event.kind, event.solo, event.throw)
         case PovertyCardsPassed():
             return PassPovertyCards(event.seat, event.cards)
         case PovertyAnswered():

@@ -9,7 +9,7 @@ from typing import Any
 from doko_ledger.doppelkopf.cards import Card, parse_card
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.reservations import ReservationKind
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, rules_from_snapshot
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.events.codec import Event, event, register_value, upcaster
@@ -22,8 +22,16 @@ Hand = tuple[Card, ...]
 
 
 class AbandonReason(Enum):
+    """Why a deal was thrown in (docs/rules.md §4, §9)."""
+
     POVERTY_DECLINED = "poverty_declined"
     MISDEAL = "misdeal"
+    POVERTY_THROWN = "poverty_thrown"
+    THROWN_NINES = "thrown_nines"
+    THROWN_KINGS = "thrown_kings"
+    THROWN_NINES_AND_KINGS = "thrown_nines_and_kings"
+    THROWN_RICHNESS = "thrown_richness"
+    FOX_HIGHEST_TRUMP = "fox_highest_trump"
 
 
 @event(version=3)
@@ -71,13 +79,21 @@ class ReservationDeclared(Event):
     healthy: bool
 
 
-@event(version=1)
+@event(version=2)
 class ReservationNamed(Event):
-    """A reserving player said what the reservation is: marriage, poverty, or a solo and its type."""
+    """A reserving player said what the reservation is: marriage, poverty, a solo and its type,
+    or a throw and why. Version 2 added the throw."""
 
     seat: int
     kind: ReservationKind
     solo: GameType | None = None
+    throw: Throw | None = None
+
+
+@upcaster("ReservationNamed", 1)
+def _reservation_named_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no throw."""
+    return {**payload, "throw": None}
 
 
 @event(version=1)
@@ -104,11 +120,18 @@ class PovertyCardsReturned(Event):
     cards: tuple[Card, ...] | None = None
 
 
-@event(version=1)
+@event(version=2)
 class DealAbandoned(Event):
-    """The deal was thrown in and scores nothing: nobody took a poverty, or a misdeal."""
+    """The deal was thrown in and scores nothing: nobody took a poverty, a misdeal, or a hand
+    thrown in by the rules (docs/rules.md §4). Version 2 added the reasons of the throws."""
 
     reason: AbandonReason
+
+
+@upcaster("DealAbandoned", 1)
+def _deal_abandoned_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had the same payload and fewer reasons."""
+    return payload
 
 
 @event(version=1)

@@ -21,6 +21,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.options import (
     OPTION_BY_NAME,
     OPTIONS,
+    SETS,
     RuleOption,
     changes_text,
     grouped,
@@ -257,7 +258,7 @@ def _choice(value: str, label: str, rules: RuleSet) -> dict[str, Any]:
 
 def _texts(entry: RuleOption, value: Any) -> list[str]:
     """An option's value as the form's fields hold it: one text, or one per trigger."""
-    return [entry.text(v) for v in value] if entry.kind == "triggers" else [entry.text(value)]
+    return [entry.text(v) for v in value] if entry.kind in SETS else [entry.text(value)]
 
 
 def chosen_rules(post: Posted, saved: HouseRulesBook, nights: Sequence[tuple[str, RuleSet]]) -> NamedRules:
@@ -288,7 +289,7 @@ def posted_options(post: Posted) -> dict[str, str] | None:
         field_name = RULE_FIELD + entry.name
         if entry.kind == "bool":
             typed[entry.name] = post.get(field_name) or "false"  # an unticked box is not sent
-        elif entry.kind == "triggers":
+        elif entry.kind in SETS:
             typed[entry.name] = ",".join(post.all(field_name))
         else:
             typed[entry.name] = post.get(field_name)

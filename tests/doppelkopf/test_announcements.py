@@ -40,11 +40,11 @@ from doko_ledger.doppelkopf.rules.announcements import (
     announcement_problem,
     marriage_shift,
 )
-from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.doppelkopf.rules.order import card_order
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name, trump_count
-from doko_ledger.doppelkopf.rules.ruleset import MarriageShift, RuleSet, preset
+from doko_ledger.doppelkopf.rules.ruleset import PICTURE_SOLOS, MarriageShift, RuleSet, preset
 
 A = Announcement
 G = GameType
@@ -749,6 +749,7 @@ RULESETS = [
     replace(STANDARD, marriage_shift="tricks", marriage_clarification="trump"),
     replace(STANDARD, marriage_clarification="plain"),
     preset("ddv"),
+    replace(STANDARD, picture_solos=PICTURE_SOLOS),
 ]
 SCENARIOS = ["any", "marriage", "silent", "poverty", "solo"]
 
@@ -932,7 +933,7 @@ def play_random_game(seed: int, rules: RuleSet, scenario: str) -> tuple[Recorder
     record(StartGame(f"random-{seed}", PLAYERS, dealer, rules))
     record(DealCards(hands))
     soloist = rng.randrange(4)
-    solo_types = [t for t in DECLARED_SOLOS if rules.pure_suit_solos or not t.is_pure_suit_solo]
+    solo_types = [t for t in DECLARED_SOLOS if game_type_problem(t, rules) is None]
     intents: dict[int, K] = {}
     solos: dict[int, GameType] = {}
     for seat in asking_order(dealer):
@@ -981,7 +982,8 @@ def play_random_game(seed: int, rules: RuleSet, scenario: str) -> tuple[Recorder
                 assert limit is not None
                 record(command)
                 party = oracle.party(state, command.seat)
-                call = Call(command.seat, command.announcement, party, played, len(state.tricks) + 1)
+                done = len(state.tricks) - (1 if state.tricks and state.current is None else 0)
+                call = Call(command.seat, command.announcement, party, played, len(state.tricks) + 1, done)
                 assert record.state.calls == (*state.calls, call)
                 oracle.calls.append(
                     Accepted(

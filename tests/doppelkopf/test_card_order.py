@@ -86,6 +86,39 @@ ORDERS: list[tuple[GameType, bool, str, dict[str, str]]] = [
         "DA D10 DK DQ DJ D9",
         {"C": "CA C10 CK CQ CJ C9", "S": "SA S10 SK SQ SJ S9", "H": "HA H10 HK HQ HJ H9"},
     ),
+    # The further picture solos (option picture_solos), as FreeDoko plays them: the picture ranks
+    # are trump rank above rank, each rank C S H D; the H10 is a plain heart.
+    (
+        G.KING_SOLO,
+        False,
+        "CK SK HK DK",
+        {"C": "CA C10 CQ CJ C9", "S": "SA S10 SQ SJ S9", "H": "HA H10 HQ HJ H9", "D": "DA D10 DQ DJ D9"},
+    ),
+    (
+        G.QUEEN_JACK_SOLO,
+        False,
+        "CQ SQ HQ DQ CJ SJ HJ DJ",
+        {"C": "CA C10 CK C9", "S": "SA S10 SK S9", "H": "HA H10 HK H9", "D": "DA D10 DK D9"},
+    ),
+    (
+        G.KING_JACK_SOLO,
+        False,
+        "CK SK HK DK CJ SJ HJ DJ",
+        {"C": "CA C10 CQ C9", "S": "SA S10 SQ S9", "H": "HA H10 HQ H9", "D": "DA D10 DQ D9"},
+    ),
+    (
+        G.KING_QUEEN_SOLO,
+        False,
+        "CK SK HK DK CQ SQ HQ DQ",
+        {"C": "CA C10 CJ C9", "S": "SA S10 SJ S9", "H": "HA H10 HJ H9", "D": "DA D10 DJ D9"},
+    ),
+    (
+        G.KOEHLER_SOLO,
+        False,
+        "CK SK HK DK CQ SQ HQ DQ CJ SJ HJ DJ",
+        {"C": "CA C10 C9", "S": "SA S10 S9", "H": "HA H10 H9", "D": "DA D10 D9"},
+    ),
+    (G.KOEHLER_SOLO, True, "CK SK HK DK CQ SQ HQ DQ CJ SJ HJ DJ", {s: f"{s}A {s}10 {s}9" for s in "CSHD"}),
     # Schweinchen: in a normal or marriage game both DA rank above H10.
     (G.NORMAL, True, "DA H10 CQ SQ HQ DQ CJ SJ HJ DJ D10 DK D9", NORMAL_PLAIN),
     (G.MARRIAGE, True, "DA H10 CQ SQ HQ DQ CJ SJ HJ DJ D10 DK D9", NORMAL_PLAIN),
@@ -175,6 +208,11 @@ def test_plain_suit_order_high_to_low(
         (G.JACK_SOLO, 8),
         (G.ACE_SOLO, 0),
         (G.PURE_HEART_SOLO, 12),
+        (G.KING_SOLO, 8),
+        (G.QUEEN_JACK_SOLO, 16),
+        (G.KING_JACK_SOLO, 16),
+        (G.KING_QUEEN_SOLO, 16),
+        (G.KOEHLER_SOLO, 24),
     ],
 )
 def test_number_of_trumps_in_the_full_deck(game_type: GameType, count: int) -> None:

@@ -20,9 +20,9 @@ from doko_ledger.doppelkopf.game.evolve import fold
 from doko_ledger.doppelkopf.game.record import to_events
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.replay import state_before_trick
-from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.doppelkopf.rules.play import SEATS
-from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset, rules_from_mapping
+from doko_ledger.doppelkopf.rules.ruleset import PICTURE_SOLOS, RuleSet, preset, rules_from_mapping
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.ledger import Ledger
 from doko_ledger.names import name_problem, normalized, table_problem
@@ -42,6 +42,7 @@ RULES = st.sampled_from(
         preset("ddv"),
         rules_from_mapping({"second_dulle_beats_first": True}),
         rules_from_mapping({"preset": "standard", "schweinchen": True, "soloist_leads": True}),
+        rules_from_mapping({"picture_solos": list(PICTURE_SOLOS)}),
     ]
 )
 
@@ -50,7 +51,7 @@ AT = "2026-11-28T20:00:00+00:00"
 
 
 def _game(make_game: MakeGame, seed: int, rules: RuleSet, game_type: GameType, **options: Any) -> RandomGame:
-    assume(rules.pure_suit_solos or not game_type.is_pure_suit_solo)
+    assume(game_type_problem(game_type, rules) is None)
     if game_type is GameType.SILENT_SOLO:
         game_type = GameType.NORMAL  # becomes a silent solo when the deal allows one
     return make_game(seed, rules=rules, game_type=game_type, **options)

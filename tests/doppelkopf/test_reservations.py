@@ -516,7 +516,7 @@ def test_poverty_pass_needs_the_cards_when_hands_are_recorded() -> None:
     refused(
         poverty_named(),
         PassPovertyCards(CLEO, None),
-        "the hands are recorded, so the three cards Cleo passes must be too",
+        "the hands are recorded, so the cards Cleo passes must be too",
     )
 
 
@@ -627,7 +627,7 @@ def test_no_return_before_acceptance_or_twice() -> None:
         passed, ReturnPovertyCards(DIRK, cards("DJ DA D10")), "Dirk cannot return cards: nobody has taken a poverty"
     )
     state = run(accepted_by_anna(), ReturnPovertyCards(ANNA, cards("CK SK S9")))
-    refused(state, ReturnPovertyCards(ANNA, cards("C9 HQ HQ")), "Anna already returned three cards")
+    refused(state, ReturnPovertyCards(ANNA, cards("C9 HQ HQ")), "Anna already returned the poverty's cards")
     refused(accepted_by_anna(), ReturnPovertyCards(ANNA, None))
 
 

@@ -18,7 +18,14 @@ from doko_ledger.doppelkopf.rules.options import (
     parse_setting,
     rules_with,
 )
-from doko_ledger.doppelkopf.rules.ruleset import BOCK_TRIGGERS, OPTION_NAMES, RuleSet, RuleSetError, preset
+from doko_ledger.doppelkopf.rules.ruleset import (
+    BOCK_TRIGGERS,
+    OPTION_NAMES,
+    PICTURE_SOLOS,
+    RuleSet,
+    RuleSetError,
+    preset,
+)
 
 RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
@@ -48,7 +55,10 @@ def test_the_groups_come_in_order_and_none_is_empty() -> None:
     ("name", "kind", "choices", "bounds"),
     [
         ("with_nines", "bool", (), (None, None)),
-        ("marriage_clarification", "choice", ("any", "trump", "plain"), (None, None)),
+        ("marriage_clarification", "choice", ("any", "trump", "plain", "clubs", "spades", "hearts"), (None, None)),
+        ("poverty_fox", "choice", ("counted", "not_counted", "passed_extra"), (None, None)),
+        ("marriage_tricks", "number", (), (1, 12)),
+        ("throw_richness", "number", (), (0, 240)),
         ("bock_overlap", "choice", ("queue", "stack", "extend", "ignore"), (None, None)),
         ("bock_effect", "choice", ("multiply", "extra_point"), (None, None)),
         ("counting", "choice", ("plus_minus", "winners_only", "losers_only"), (None, None)),
@@ -56,6 +66,7 @@ def test_the_groups_come_in_order_and_none_is_empty() -> None:
         ("tournament_deals", "number", (), (1, 100)),
         ("bock_triggers", "triggers", BOCK_TRIGGERS, (None, None)),
         ("computer_seats", "seats", SEAT_PAIRS, (None, None)),
+        ("picture_solos", "set", PICTURE_SOLOS, (None, None)),
     ],
 )
 def test_each_option_says_what_it_takes(
@@ -85,6 +96,7 @@ def test_the_seat_choices_are_none_or_a_pair_the_rule_set_takes() -> None:
         ({"bock_multiplier": "3"}, {"bock_multiplier": 3}),
         ({"computer_seats": "0,2"}, {"computer_seats": [0, 2]}),
         ({"computer_seats": "none"}, {}),
+        ({"picture_solos": "[king_solo, koehler_solo]"}, {"picture_solos": ["king_solo", "koehler_solo"]}),
     ],
 )
 def test_options_typed_as_text_change_the_rules(typed: dict[str, str], expected: dict[str, object]) -> None:
@@ -104,6 +116,7 @@ def test_options_typed_as_text_change_the_rules(typed: dict[str, str], expected:
         ({"computer_seats": "1"}, "'computer_seats' takes [] or two different seats 0-3"),
         ({"computer_seats": "1,1"}, "'computer_seats' takes [] or two different seats 0-3"),
         ({"computer_seats": "a,b"}, "'computer_seats' takes none or two different seats 0-3"),
+        ({"picture_solos": "king,queen"}, "'picture_solos' takes a list of king_solo, queen_jack_solo"),
     ],
 )
 def test_a_value_an_option_does_not_take_is_refused_by_name(typed: dict[str, str], words: str) -> None:

@@ -113,6 +113,21 @@ WINNERS: list[tuple[GameType, str, int, str]] = [
     (G.PURE_DIAMOND_SOLO, "DJ D9 DQ DA", 3, "DA highest diamond"),
     (G.PURE_DIAMOND_SOLO, "CQ CJ CK CA", 3, "clubs A 10 K Q J 9"),
     (G.PURE_DIAMOND_SOLO, "H10 H9 HA D9", 3, "D9 trumps the Dulle"),
+    # the further picture solos (option picture_solos)
+    (G.KING_SOLO, "SK CK HQ DQ", 1, "kings C > S > H > D"),
+    (G.KING_SOLO, "HQ H10 HA HJ", 2, "hearts A 10 Q J 9: H10 a plain heart"),
+    (G.KING_SOLO, "CQ CA DK C10", 2, "DK trumps clubs"),
+    (G.QUEEN_JACK_SOLO, "CJ DQ SJ HJ", 1, "the lowest queen above the highest jack"),
+    (G.QUEEN_JACK_SOLO, "CK CA C10 C9", 1, "kings plain: CA above CK"),
+    (G.KING_JACK_SOLO, "CJ DK CQ SJ", 1, "the lowest king above the highest jack"),
+    (G.KING_JACK_SOLO, "SQ SJ S10 S9", 1, "SJ trumps spades"),
+    (G.KING_JACK_SOLO, "SQ S10 S9 SA", 3, "spades A 10 Q 9"),
+    (G.KING_QUEEN_SOLO, "SK CK HQ DQ", 1, "kings above queens"),
+    (G.KING_QUEEN_SOLO, "CQ SQ DK HK", 3, "HK above DK"),
+    (G.KING_QUEEN_SOLO, "CJ CA C10 C9", 1, "jacks plain: CA above CJ"),
+    (G.KOEHLER_SOLO, "CJ SQ DK HQ", 2, "kings above queens above jacks"),
+    (G.KOEHLER_SOLO, "DA D10 D9 CJ", 3, "CJ trumps diamonds"),
+    (G.KOEHLER_SOLO, "HK HK DK DK", 0, "two HK: the first wins"),
 ]
 
 
@@ -227,6 +242,13 @@ LEGAL: list[tuple[GameType, str, str, str]] = [
     (G.PURE_CLUB_SOLO, "DQ HA", "D9", "DQ"),  # DQ is a plain diamond
     (G.PURE_HEART_SOLO, "H10 CQ", "H9", "H10"),
     (G.PURE_DIAMOND_SOLO, "HQ HJ CQ", "HA", "HQ HJ"),
+    (G.KING_SOLO, "HK HQ H10 SA", "HA", "HQ H10"),  # HK trump, HQ and H10 hearts
+    (G.KING_SOLO, "DK DQ SA", "CK", "DK"),
+    (G.KING_QUEEN_SOLO, "DQ DJ D9", "DA", "DJ D9"),  # a DQ does not follow diamonds
+    (G.KING_QUEEN_SOLO, "HQ HJ SA", "CK", "HQ"),
+    (G.KING_JACK_SOLO, "SQ SJ SK", "SA", "SQ"),  # SJ and SK trump
+    (G.QUEEN_JACK_SOLO, "CK CJ", "DQ", "CJ"),
+    (G.KOEHLER_SOLO, "CA CK CQ CJ", "C9", "CA"),  # only ace, ten, nine follow clubs
 ]
 
 

@@ -14,7 +14,7 @@ import pytest
 from web_helpers import CODE, app_for, client, csrf_of, joined, start_night
 
 from doko_ledger.doppelkopf.book import card_nights, house_rules
-from doko_ledger.doppelkopf.rules.options import OPTIONS
+from doko_ledger.doppelkopf.rules.options import OPTIONS, SETS
 from doko_ledger.doppelkopf.rules.ruleset import preset, rules_from_mapping
 from doko_ledger.ledger import Ledger
 
@@ -112,6 +112,7 @@ def test_the_start_form_shows_every_option_grouped_with_its_value_line_and_link(
         "bock",
         "counting",
         "tournament",
+        "announcement house rules",
         "card order",
         "extra points",
     ]
@@ -126,7 +127,7 @@ def test_the_start_form_shows_every_option_grouped_with_its_value_line_and_link(
         value = getattr(standard, entry.name)
         if entry.kind == "bool":
             assert shown == (["true"] if value else []), entry.name
-        elif entry.kind == "triggers":
+        elif entry.kind in SETS:
             assert shown == list(value), entry.name
         else:
             assert shown == [entry.text(value)], entry.name

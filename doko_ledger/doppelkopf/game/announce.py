@@ -4,9 +4,25 @@ from __future__ import annotations
 
 from doko_ledger.doppelkopf.events import AnnouncementMade, DoppelkopfEvent
 from doko_ledger.doppelkopf.game.commands import Announce, IllegalMove, seat_name
-from doko_ledger.doppelkopf.game.parties import announcement_shift, party_calls, public_parties, solo_no90, true_parties
+from doko_ledger.doppelkopf.game.parties import (
+    announcement_shift,
+    deadline_count,
+    party_calls,
+    public_parties,
+    solo_no90,
+    true_parties,
+)
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.rules.announcements import Announcement, Party, announcement_problem
+from doko_ledger.doppelkopf.rules.announcements import (
+    Announcement,
+    Party,
+    announcement_problem,
+    at_level,
+    deadlines_of,
+    first_trick_due,
+    too_late_for_any,
+)
+from doko_ledger.doppelkopf.rules.game_types import GameType
 
 
 def _party(state: GameState, command: Announce) -> Party:
@@ -39,6 +55,9 @@ def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
         raise IllegalMove(f"{who} cannot announce {label} before the reservations are settled")
     if state.finished:
         raise IllegalMove(f"{who} cannot announce {label}: the game is over")
+    closed = too_late_for_any(len(state.tricks) + 1, state.rules.last_announcement_trick)
+    if closed is not None:
+        raise IllegalMove(f"{who} cannot announce {label}: {closed}")
     shift = announcement_shift(state)
     if shift is None:
         raise IllegalMove(f"no announcement before the marriage is clarified (docs/rules.md §5): {who} said {label}")
@@ -53,12 +72,51 @@ def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
         raise IllegalMove(
             f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, docs/rules.md §8)"
         )
-    played = len(state.played_by(command.seat))
+    played = deadline_count(state, command.seat)
     said_party = command.party is not None or command.announcement.level == 0
     public = said_party or public_parties(state)[command.seat] is not None
     problem = announcement_problem(
-        command.announcement, party, played, shift, calls[party], calls[party.other], party_public=public
+        command.announcement,
+        party,
+        played,
+        shift,
+        calls[party],
+        calls[party.other],
+        party_public=public,
+        deadlines=deadlines_of(state.rules),
     )
     if problem is not None:
         raise IllegalMove(f"{who}: {problem}")
     return [AnnouncementMade(command.seat, command.announcement, party)]
+
+
+def first_trick_owed(state: GameState) -> str | None:
+    """What the winner of the first trick still owes before the second trick is led (option
+    `first_trick_thirty`, docs/rules.md §5), or None: in a normal game a first trick of 30
+    card points or more makes its winner announce their party's next level, if that call
+    would be allowed the moment the trick was completed."""
+    rules = state.rules
+    if rules.first_trick_thirty == "off" or state.game_type is not GameType.NORMAL:
+        return None
+    if len(state.tricks) != 1 or state.current is not None or too_late_for_any(2, rules.last_announcement_trick):
+        return None
+    trick = state.tricks[0]
+    winner = trick.winner
+    party = None if winner is None else true_parties(state)[winner]
+    if winner is None or party is None:
+        return None  # without the hands, the winner's party is not known yet
+    calls = party_calls(state, [c for c in state.calls if c.trick == 1])
+    due = first_trick_due(trick.points, calls[party], calls[party.other], rules.first_trick_thirty)
+    if due is None or any(c.seat == winner and c.announcement.level >= due for c in state.calls):
+        return None
+    if rules.is_computer(winner) and calls[party].level < 0:
+        return None  # a computer seat never says Re or Kontra (duel rules)
+    owed = at_level(party, due)
+    played = 1 if rules.deadlines_count == "cards" else 0  # the winner's one card; or no trick before
+    if announcement_problem(owed, party, played, 0, calls[party], calls[party.other], deadlines=deadlines_of(rules)):
+        return None
+    who = seat_name(state, winner)
+    return (
+        f"{who} took the first trick with {trick.points} card points and must announce {owed.label} "
+        "before the second trick is led (docs/rules.md §5)"
+    )

@@ -9,7 +9,7 @@ from doko_ledger.doppelkopf.events import AbandonReason, SummaryCall, SummarySpe
 from doko_ledger.doppelkopf.game.state import GameState, Hand
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.reservations import ReservationKind
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.errors import DokoError
 
@@ -50,11 +50,12 @@ class DeclareReservation:
 
 @dataclass(frozen=True, slots=True)
 class NameReservation:
-    """Say what the reservation is; `solo` is the solo type for a solo."""
+    """Say what the reservation is; `solo` is the solo type for a solo, `throw` why a throw throws."""
 
     seat: int
     kind: ReservationKind
     solo: GameType | None = None
+    throw: Throw | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections import Counter
 from doko_ledger.doppelkopf.cards import ALTE, FUCHS, Card, deck
 from doko_ledger.doppelkopf.events import CardPlayed, CardsDealt, DoppelkopfEvent, GameStarted, SchweinchenShown
 from doko_ledger.doppelkopf.game import reserve
-from doko_ledger.doppelkopf.game.announce import announce
+from doko_ledger.doppelkopf.game.announce import announce, first_trick_owed
 from doko_ledger.doppelkopf.game.commands import (
     AbandonDeal,
     Announce,
@@ -191,6 +191,9 @@ def _play(state: GameState, seat: int, card: Card) -> CardPlayed:
         raise IllegalMove(f"{who} played {card} out of turn: it is {seat_name(state, turn)}'s turn (docs/rules.md §3)")
     if card not in deck(state.rules.with_nines):
         raise IllegalMove(f"{who} played {card}, which is not in the deck: this game has no nines")
+    owed = first_trick_owed(state)
+    if owed is not None:
+        raise IllegalMove(f"{who} cannot lead {card} yet: {owed}")
     trick = state.current.cards if state.current is not None else ()
     if state.hands is None:
         if state.cards_played.count(card) >= 2:

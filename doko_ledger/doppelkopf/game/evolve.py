@@ -67,8 +67,8 @@ def evolve(state: GameState, event: Any) -> GameState:
             return state.but(dealt=hands, hands=hands, schweinchen_seat=holder, hyperschweinchen_seat=hyper)
         case ReservationDeclared(seat=seat, healthy=healthy):
             return _resolved(state, (*state.declared, (seat, healthy)), state.named)
-        case ReservationNamed(seat=seat, kind=kind, solo=solo):
-            return _resolved(state, state.declared, (*state.named, Named(seat, kind, solo)))
+        case ReservationNamed(seat=seat, kind=kind, solo=solo, throw=throw):
+            return _resolved(state, state.declared, (*state.named, Named(seat, kind, solo, throw)))
         case PovertyCardsPassed(seat=seat, cards=cards):
             return _poverty_passed(state, seat, cards)
         case PovertyAnswered(seat=seat, accepted=accepted):
@@ -78,7 +78,9 @@ def evolve(state: GameState, event: Any) -> GameState:
         case DealAbandoned(reason=reason):
             return state.but(abandoned=reason.value)
         case AnnouncementMade(seat=seat, announcement=announcement, party=party):
-            call = Call(seat, announcement, party, len(state.played_by(seat)), len(state.tricks) + 1)
+            call = Call(
+                seat, announcement, party, len(state.played_by(seat)), len(state.tricks) + 1, state.tricks_before
+            )
             return state.but(calls=(*state.calls, call))
         case DealSummarized(game_type=game_type, re_seats=re_seats):
             declarer = re_seats[0] if len(re_seats) == 1 else None
@@ -98,11 +100,11 @@ def evolve(state: GameState, event: Any) -> GameState:
 def _resolved(state: GameState, declared: tuple[tuple[int, bool], ...], named: tuple[Named, ...]) -> GameState:
     """The state with these reservations, and the game type once they decide it (a silent solo
     where the deal shows one)."""
-    contract = None if len(declared) < SEATS else resolve(state.dealer, declared, named)
+    contract = None if len(declared) < SEATS else resolve(state.dealer, declared, named, state.rules, state.hands)
     if contract is None:
         return state.but(declared=declared, named=named)
     game_type, declarer = contract.game_type, contract.declarer
-    if game_type is GameType.NORMAL and state.hands is not None:
+    if game_type is GameType.NORMAL and declarer is None and state.hands is not None:  # not a throw
         soloist = silent_soloist(state.hands)
         if soloist is not None:
             game_type, declarer = GameType.SILENT_SOLO, soloist

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from doko_ledger.doppelkopf.cards import DULLE, FUCHS, KARLCHEN, Card, Rank, Suit
 from doko_ledger.doppelkopf.events import DealSummarized
-from doko_ledger.doppelkopf.game.parties import Parties, announced, is_lone, party_calls, solo_no90, true_parties
+from doko_ledger.doppelkopf.game.parties import (
+    Parties,
+    announced,
+    is_lone,
+    marriage_status,
+    party_calls,
+    solo_no90,
+    true_parties,
+)
 from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import is_heart_trick, schweinchen_card
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, SpecialKind
@@ -21,8 +30,9 @@ DAME_KARO = Card(Suit.DIAMONDS, Rank.QUEEN)
 """The DQ: with `karlchen_capture_with_dq` only it catches a Karlchen (docs/rules.md §7)."""
 
 
-def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Special, ...]:
-    """Every special point earned in play, by the party of the trick's winner (docs/rules.md §7).
+def specials(state: GameState, parties: tuple[Party | None, ...], upto: int | None = None) -> tuple[Special, ...]:
+    """Every special point earned in play (in the first `upto` tricks), by the party of the
+    trick's winner (docs/rules.md §7).
 
     The points of the extra point options (a fox or a second Karlchen in the last trick, a
     Dulle caught, a heart trick) are looked for only where the rules have them."""
@@ -33,7 +43,7 @@ def specials(state: GameState, parties: tuple[Party | None, ...]) -> tuple[Speci
     fox = None if order.schweinchen and schweinchen_card(order.game_type) is FUCHS else FUCHS
     extras = _has_extras(rules)
     out: list[Special] = []
-    for trick in state.tricks:
+    for trick in state.tricks[:upto]:
         winner = trick.winner
         assert winner is not None
         side = parties[winner]
@@ -127,6 +137,15 @@ def _also_played(
     return out
 
 
+def _lone_marriage_tricks(state: GameState) -> int | None:
+    """The tricks whose special points count in a lone marriage under `lone_marriage_specials`
+    (up to the one that left the marriage player alone); None: every trick (docs/rules.md §4)."""
+    if state.game_type is not GameType.MARRIAGE or not state.rules.lone_marriage_specials:
+        return None
+    partner, clarified = marriage_status(state)
+    return clarified if partner is None else None
+
+
 def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
     """The facts of a deal recorded without cards. Unknown tricks: a party with card points won one."""
     names = state.players
@@ -204,7 +223,7 @@ def deal_facts(
         re_tricks=sum([tricks[s] for s in re_seats]),
         kontra_tricks=sum([tricks[s] for s in range(4) if s not in re_seats]),
         announced=levels,
-        specials=specials(state, parties),
+        specials=specials(state, parties, _lone_marriage_tricks(state)),
         causes=causes,
         heart_trick=heart_trick(state),
     )

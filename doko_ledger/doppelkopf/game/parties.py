@@ -8,12 +8,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from doko_ledger.doppelkopf.cards import ALTE
+from doko_ledger.doppelkopf.cards import ALTE, Card, deck
 from doko_ledger.doppelkopf.game.state import Call, GameState
-from doko_ledger.doppelkopf.rules.announcements import Announcement, Party, PartyCalls, after, at_level, marriage_shift
+from doko_ledger.doppelkopf.rules.announcements import (
+    Announcement,
+    Deadlines,
+    Party,
+    PartyCalls,
+    after,
+    at_level,
+    deadlines_of,
+    marriage_shift,
+)
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
-from doko_ledger.doppelkopf.rules.reservations import duel_marriage, marriage_partner
+from doko_ledger.doppelkopf.rules.reservations import duel_marriage, finds_partner, marriage_partner
 from doko_ledger.frozen import quick_init
 
 Parties = tuple[Party | None, ...]
@@ -27,8 +36,30 @@ def marriage_status(state: GameState) -> tuple[int | None, int | None]:
     if state.rules.computer_seats:
         partner, clarified, _ = duel_marriage(led, state.declarer, state.rules.computer_seats)
         return partner, clarified
+    rules = state.rules
     trumps = frozenset(state.order.trumps)
-    return marriage_partner(led, state.declarer, state.rules.marriage_clarification, trumps)
+    return marriage_partner(
+        led,
+        state.declarer,
+        rules.marriage_clarification,
+        trumps,
+        within=min(rules.marriage_tricks, state.hand_size),
+        first_decides=rules.marriage_first_decides,
+        exhausted=_exhausted(state, trumps),
+    )
+
+
+def _exhausted(state: GameState, trumps: frozenset[Card]) -> list[bool]:
+    """After each trick, whether every card that could lead a trick finding the partner is played."""
+    clarification = state.rules.marriage_clarification
+    if clarification == "any":
+        return []
+    left = sum(n for card, n in deck(state.rules.with_nines).items() if finds_partner(card, clarification, trumps))
+    out = []
+    for trick in state.tricks:
+        left -= sum(1 for card in trick.cards if finds_partner(card, clarification, trumps))
+        out.append(left == 0)
+    return out
 
 
 def is_lone(state: GameState) -> bool:
@@ -168,13 +199,26 @@ def solo_no90(state: GameState) -> bool:
     return state.rules.solo_must_announce_no90 and state.game_type is not None and state.game_type.is_declared_solo
 
 
-def party_calls(state: GameState) -> dict[Party, PartyCalls]:
-    """What each party has announced so far (implied steps included)."""
+def party_calls(state: GameState, calls_made: Sequence[Call] | None = None) -> dict[Party, PartyCalls]:
+    """What each party has announced so far (implied steps included); `calls_made`: only these."""
     calls = {Party.RE: PartyCalls(1, True) if solo_no90(state) else PartyCalls(), Party.KONTRA: PartyCalls()}
     shift = announcement_shift(state) or 0
-    for call in state.calls:
-        calls[call.party] = after(calls[call.party], call.announcement, call.played, shift)
+    deadlines = deadlines_of(state.rules)
+    for call in state.calls if calls_made is None else calls_made:
+        calls[call.party] = after(calls[call.party], call.announcement, call_count(call, deadlines), shift, deadlines)
     return calls
+
+
+def call_count(call: Call, deadlines: Deadlines) -> int:
+    """What the deadlines count for a call made: the announcer's cards, or the tricks before it."""
+    return call.played if deadlines.count == "cards" else call.tricks_before
+
+
+def deadline_count(state: GameState, seat: int) -> int:
+    """What the deadlines count for a call `seat` makes now (docs/rules.md §5)."""
+    if state.rules.deadlines_count == "cards":
+        return len(state.played_by(seat))
+    return state.tricks_before
 
 
 @quick_init

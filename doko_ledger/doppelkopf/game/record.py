@@ -61,7 +61,7 @@ from doko_ledger.doppelkopf.game.value import PLAYERS, ValueRefused
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
-from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw, asking_order, next_to_name
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.rules.value import ValueDeal
@@ -204,16 +204,23 @@ def _seat(record: GameRecord, player: str, path: FieldPath) -> int:
     return record.players.index(found)
 
 
-def _reservation(value: str, path: FieldPath) -> tuple[ReservationKind, GameType | None]:
-    if value in (k.value for k in ReservationKind if k is not ReservationKind.SOLO):
-        return ReservationKind(value), None
+THROW_WORDS = {f"thrown_{t.value}" if t is not Throw.FOX_HIGHEST_TRUMP else t.value: t for t in Throw}
+"""A throw as a game file writes it: `thrown_nines`, `thrown_kings`, … and `fox_highest_trump`."""
+
+
+def _reservation(value: str, path: FieldPath) -> NameReservation:
+    """The named reservation of a game file's `reservations` entry, for seat 0 (the caller's seat replaces it)."""
+    if value in THROW_WORDS:
+        return NameReservation(0, ReservationKind.THROW, throw=THROW_WORDS[value])
+    if value in (ReservationKind.MARRIAGE.value, ReservationKind.POVERTY.value):
+        return NameReservation(0, ReservationKind(value))
     try:
         solo = GameType(value)
     except ValueError:
         solo = None
     if solo is None or not solo.is_declared_solo:
-        raise RecordError(f"unknown reservation {value!r} (marriage, poverty or a solo type)", path)
-    return ReservationKind.SOLO, solo
+        raise RecordError(f"unknown reservation {value!r} (marriage, poverty, a solo type or a throw)", path)
+    return NameReservation(0, ReservationKind.SOLO, solo)
 
 
 def _call(record: GameRecord, said: Said, path: FieldPath) -> Command:
@@ -240,13 +247,12 @@ def _reservation_commands(record: GameRecord, dealer: int, now: Callable[[], Gam
         _seat(record, player, ("reservations", player))
     for seat in asking_order(dealer):
         yield DeclareReservation(seat, record.players[seat] not in said), ("reservations", record.players[seat])
-    while (naming := next_to_name(dealer, now().declared, now().named)) is not None:
+    while (naming := next_to_name(dealer, now().declared, now().named, now().rules, now().hands)) is not None:
         player = record.players[naming]
         path: FieldPath = ("reservations", player)
         if said[player] == RESERVATION:
             raise RecordError(f"{player}'s reservation decides the game: say what it is", path)
-        kind, solo = _reservation(said[player], path)
-        yield NameReservation(naming, kind, solo), path
+        yield replace(_reservation(said[player], path), seat=naming), path
     named = {record.players[n.seat] for n in now().named}
     for player, value in said.items():
         if value != RESERVATION and player not in named:
@@ -461,8 +467,11 @@ def from_events(events: Iterable[Any]) -> GameRecord:
         match event:
             case ReservationDeclared(seat=seat, healthy=False):
                 reservations[players[seat]] = RESERVATION
-            case ReservationNamed(seat=seat, kind=kind, solo=solo):
-                reservations[players[seat]] = solo.value if solo is not None else kind.value
+            case ReservationNamed(seat=seat, kind=kind, solo=solo, throw=throw):
+                words = {t: w for w, t in THROW_WORDS.items()}
+                reservations[players[seat]] = (
+                    solo.value if solo is not None else words[throw] if throw is not None else kind.value
+                )
             case PovertyCardsPassed(cards=cards):
                 passed = cards
             case PovertyAnswered(seat=seat, accepted=True):

@@ -27,16 +27,32 @@ from doko_ledger.doppelkopf.game.commands import (
     seat_name,
 )
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.doppelkopf.rules.order import card_order
 from doko_ledger.doppelkopf.rules.reservations import (
     POVERTY_CARDS,
     POVERTY_MAX_TRUMPS,
+    Named,
     ReservationKind,
+    Throw,
+    may_throw,
     next_to_declare,
     next_to_name,
-    trump_count,
+    poverty_cards,
+    poverty_throws,
+    poverty_trumps,
+    resolve,
+    winning,
 )
+
+THROWN = {
+    Throw.NINES: AbandonReason.THROWN_NINES,
+    Throw.KINGS: AbandonReason.THROWN_KINGS,
+    Throw.NINES_AND_KINGS: AbandonReason.THROWN_NINES_AND_KINGS,
+    Throw.RICHNESS: AbandonReason.THROWN_RICHNESS,
+    Throw.FOX_HIGHEST_TRUMP: AbandonReason.FOX_HIGHEST_TRUMP,
+}
+"""The reason a deal thrown in by each throw is recorded with."""
 
 
 def _before_play(state: GameState, what: str) -> None:
@@ -72,7 +88,7 @@ def name(state: GameState, command: NameReservation) -> list[DoppelkopfEvent]:
     _before_play(state, "reservation")
     seat, kind, solo = command.seat, command.kind, command.solo
     who = seat_name(state, seat)
-    turn = next_to_name(state.dealer, state.declared, state.named)
+    turn = next_to_name(state.dealer, state.declared, state.named, state.rules, state.hands)
     if turn is None:
         if len(state.declared) < 4:
             raise IllegalMove(f"{who} names a reservation before every player said healthy or reservation")
@@ -84,27 +100,62 @@ def name(state: GameState, command: NameReservation) -> list[DoppelkopfEvent]:
             raise IllegalMove(f"{who} is a computer seat: computers never play a solo (duel rules, docs/rules.md §8)")
         if solo is None or not solo.is_declared_solo:
             raise IllegalMove(f"{who}'s solo needs its type (club_solo, queen_solo, …)")
-        if solo.is_pure_suit_solo and not state.rules.pure_suit_solos:
-            raise IllegalMove(f"{solo.value} is not allowed under these rules (option pure_suit_solos)")
+        problem = game_type_problem(solo, state.rules)
+        if problem is not None:
+            raise IllegalMove(problem)
     elif solo is not None:
         raise IllegalMove(f"a {kind.value} has no solo type")
     hand = state.hands[seat] if state.hands is not None else None
+    if kind is ReservationKind.THROW and command.throw is None:
+        raise IllegalMove(f"{who}'s throw needs its reason (nines, kings, …)")
+    if kind is not ReservationKind.THROW and command.throw is not None:
+        raise IllegalMove(f"a {kind.value} has no throw reason")
+    if command.throw is not None:
+        why = may_throw(command.throw, hand, state.rules)
+        if why is not None:
+            raise IllegalMove(f"{who} cannot throw the deal in: {why} (docs/rules.md §4)")
     if kind is ReservationKind.MARRIAGE and hand is not None and hand.count(ALTE) != 2:
         raise IllegalMove(f"{who} cannot announce a marriage without both CQ (docs/rules.md §4)")
     if kind is ReservationKind.POVERTY:
         if not state.rules.poverty:
             raise IllegalMove("these rules have no poverty (option poverty)")
-        if hand is not None and trump_count(hand) > POVERTY_MAX_TRUMPS:
+        if hand is not None and poverty_trumps(hand, state.rules) > POVERTY_MAX_TRUMPS:
+            counted = " besides the DA" if state.rules.poverty_fox != "counted" else ""
             raise IllegalMove(
-                f"{who} holds {trump_count(hand)} trumps:"
+                f"{who} holds {poverty_trumps(hand, state.rules)} trumps{counted}:"
                 f" a poverty needs {POVERTY_MAX_TRUMPS} or fewer (docs/rules.md §4)"
             )
-    return [ReservationNamed(seat, kind, solo)]
+    events: list[DoppelkopfEvent] = [ReservationNamed(seat, kind, solo, command.throw)]
+    thrown = _thrown(state, Named(seat, kind, solo, command.throw))
+    if thrown is not None:
+        events.append(DealAbandoned(thrown))
+    return events
+
+
+def _thrown(state: GameState, named: Named) -> AbandonReason | None:
+    """Why the deal is thrown in once `named` is said, if the reservations are then settled
+    on a throw or on a poverty that throws (docs/rules.md §4)."""
+    so_far = (*state.named, named)
+    if resolve(state.dealer, state.declared, so_far, state.rules, state.hands) is None:
+        return None
+    best = winning(state.dealer, so_far, state.rules, state.hands)
+    if best is None:
+        return None
+    if best.throw is not None:
+        return THROWN[best.throw]
+    hand = state.hands[best.seat] if state.hands is not None else None
+    if best.kind is ReservationKind.POVERTY and poverty_throws(hand, state.rules):
+        return AbandonReason.POVERTY_THROWN
+    return None
 
 
 def _three_cards(state: GameState, cards: tuple[Card, ...], who: str, verb: str) -> None:
-    if len(cards) != POVERTY_CARDS:
-        raise IllegalMove(f"{who} {verb} {len(cards)} cards; a poverty passes three (docs/rules.md §4)")
+    wanted = _exchanged(state)
+    if wanted is not None and len(cards) != wanted:
+        raise IllegalMove(
+            f"{who} {verb} {len(cards)} card{'' if len(cards) == 1 else 's'};"
+            f" a poverty passes {_NUMBERS.get(wanted, wanted)} (docs/rules.md §4)"
+        )
     missing = [c for c in cards if c not in deck(state.rules.with_nines)]
     if missing:
         raise IllegalMove(f"{who} {verb} {missing[0]}, which is not in this deck")
@@ -113,15 +164,32 @@ def _three_cards(state: GameState, cards: tuple[Card, ...], who: str, verb: str)
         raise IllegalMove(f"{who} {verb} three copies of {twice[0]}; the deck has two (docs/rules.md §1)")
 
 
+_NUMBERS = {0: "none", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+
+
+def _exchanged(state: GameState) -> int | None:
+    """How many cards the poverty passes and gets back: three, or as the rules count them from the
+    poor hand (docs/rules.md §4); None where neither the hand nor the cards passed tell."""
+    poverty = state.poverty
+    if poverty is not None and poverty.passed_cards is not None:
+        return len(poverty.passed_cards)
+    rules = state.rules
+    if rules.poverty_passes == "three" and rules.poverty_fox == "counted":
+        return POVERTY_CARDS
+    if poverty is None or state.dealt is None:
+        return None
+    return poverty_cards(state.dealt[poverty.poor], rules)
+
+
 def _check_exchange(state: GameState, seat: int, cards: tuple[Card, ...] | None, verb: str, when: str = "") -> None:
-    """Three cards of the deck; where the hands are recorded, given and held (docs/rules.md §4)."""
+    """The poverty's number of cards, of the deck; where the hands are recorded, given and held (docs/rules.md §4)."""
     who = seat_name(state, seat)
     if cards is not None:
         _three_cards(state, cards, who, verb)
     if state.hands is not None:
         hand = state.hands[seat]
         if cards is None:
-            raise IllegalMove(f"the hands are recorded, so the three cards {who} {verb} must be too")
+            raise IllegalMove(f"the hands are recorded, so the cards {who} {verb} must be too")
         if Counter(cards) - Counter(hand):
             raise IllegalMove(f"{who} {verb} {cards_text(cards)} but holds {cards_text(hand)}{when}")
 
@@ -179,7 +247,7 @@ def return_cards(state: GameState, command: ReturnPovertyCards) -> list[Doppelko
     if command.seat != poverty.acceptor:
         raise IllegalMove(f"{who} cannot return cards: {seat_name(state, poverty.acceptor)} took the poverty")
     if poverty.returned:
-        raise IllegalMove(f"{who} already returned three cards")
+        raise IllegalMove(f"{who} already returned the poverty's cards")
     _check_exchange(state, command.seat, command.cards, "returns", " after taking the poverty")
     return [PovertyCardsReturned(command.seat, command.cards)]
 

@@ -97,6 +97,9 @@ class Call(NamedTuple):
     party: Party
     played: int
     trick: int
+    tricks_before: int = 0
+    """The tricks played before the one the call falls in; a call between two tricks falls in
+    the trick just completed (what `deadlines_count: tricks` counts, docs/rules.md §5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +245,13 @@ class GameState:
         """The cards a seat has played so far, in order."""
         out = [c for t in self.all_tricks for s, c in t.plays if s == seat]
         return tuple(out)
+
+    @property
+    def tricks_before(self) -> int:
+        """The tricks played before the one being played; a trick just completed is still the
+        one being played until the next card is led (docs/rules.md §5, `deadlines_count`)."""
+        done = len(self.tricks)
+        return done - 1 if done and self.current is None else done
 
     @property
     def all_tricks(self) -> tuple[Trick, ...]:

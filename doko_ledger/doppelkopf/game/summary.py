@@ -11,7 +11,7 @@ from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.doppelkopf.rules.order import plain_hearts
 from doko_ledger.doppelkopf.rules.play import SEATS
-from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind, special_points_count
 
 _MOST = {
     SpecialKind.FOX_CAUGHT: 2,
@@ -49,7 +49,7 @@ def summarize(state: GameState, command: SummarizeDeal) -> list[DoppelkopfEvent]
     _check_duel(state, command)
     _check_points(state, command, lone)
     _check_calls(state, command)
-    _check_specials(state, command, lone or game.is_solo)
+    _check_specials(state, command, not special_points_count(game, lone, state.rules) and (lone or game.is_solo))
     _check_heart_trick(state, command)
     return [
         DealSummarized(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from doko_ledger.doppelkopf.rules.ruleset import DeadlinesCount, FirstTrickThirty, RuleSet
 from doko_ledger.numbers import counted
 
 
@@ -65,6 +66,31 @@ DEADLINE = (1, 2, 3, 4, 5)
 """By level: the most cards the announcer may have played (docs/rules.md §5 table)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Deadlines:
+    """The deadlines in force (docs/rules.md §5): by level, the most the announcer may have
+    played; what is counted (the announcer's `cards`, or the `tricks` before the one being
+    played); and whether a late Re or Kontra may answer the other party."""
+
+    by_level: tuple[int, ...] = DEADLINE
+    count: DeadlinesCount = "cards"
+    late_answer: bool = True
+
+    def played(self, amount: int) -> str:
+        """`3 cards played`, or `3 tricks played` when tricks are counted."""
+        return f"{counted(amount, 'card' if self.count == 'cards' else 'trick')} played"
+
+
+STANDARD = Deadlines()
+
+
+def deadlines_of(rules: RuleSet) -> Deadlines:
+    """The deadlines a rule set plays (options `re_deadline` … `schwarz_deadline`, `deadlines_count`,
+    `late_answer`)."""
+    by_level = (rules.re_deadline, rules.no90_deadline, rules.no60_deadline, rules.no30_deadline)
+    return Deadlines((*by_level, rules.schwarz_deadline), rules.deadlines_count, rules.late_answer)
+
+
 def party_word(party: Party) -> Announcement:
     return Announcement.RE if party is Party.RE else Announcement.KONTRA
 
@@ -83,14 +109,17 @@ class PartyCalls:
     base_in_time: bool = True
 
 
-def deadline(level: int, shift: int) -> int:
-    """Most cards the announcer may have played for a first announcement at `level`."""
-    return DEADLINE[level] + shift
+def deadline(level: int, shift: int, deadlines: Deadlines = STANDARD) -> int:
+    """Most cards (or tricks) the announcer may have played for a first announcement at `level`."""
+    return deadlines.by_level[level] + shift
 
 
-def reply_deadline(other: PartyCalls, shift: int) -> int | None:
-    """Most cards played for a Re/Kontra that replies to the other party's highest call."""
-    return None if other.level < 0 else deadline(other.level, shift) + 1
+def reply_deadline(other: PartyCalls, shift: int, deadlines: Deadlines = STANDARD) -> int | None:
+    """Most cards played for a Re/Kontra that replies to the other party's highest call (None:
+    nothing to answer, or late answers are not played)."""
+    if other.level < 0 or not deadlines.late_answer:
+        return None
+    return deadline(other.level, shift, deadlines) + 1
 
 
 def announcement_problem(
@@ -101,8 +130,12 @@ def announcement_problem(
     own: PartyCalls,
     other: PartyCalls,
     party_public: bool = True,
+    deadlines: Deadlines = STANDARD,
 ) -> str | None:
     """Why `announcement` by a `party` player who has played `played` cards is refused, or None.
+
+    `played` counts what `deadlines` count: the announcer's cards, or the tricks before the one
+    being played (a trick just completed counts once the next one is led).
 
     `shift` moves every deadline (marriages clarified late, docs/rules.md §5). A no X
     also makes every lower step the party has not said; each must still be in
@@ -114,14 +147,14 @@ def announcement_problem(
         return f"a {party.title} player cannot say {announcement.label}"
     level = announcement.level
     if level == 0:
-        first = deadline(0, shift)
-        reply = reply_deadline(other, shift)
+        first = deadline(0, shift, deadlines)
+        reply = reply_deadline(other, shift, deadlines)
         if played <= first or (reply is not None and played <= reply):
             return None
-        allowed = f"at most {counted(first, 'card')} played"
+        allowed = f"at most {deadlines.played(first)}"
         if reply is not None:
             allowed += f", or {reply} as a reply to {at_level(party.other, other.level).label}"
-        return _too_late(announcement.label, allowed, played)
+        return _too_late(announcement.label, allowed, played, deadlines)
     if own.level >= 0 and not own.base_in_time:
         if not party_public:
             return (
@@ -135,22 +168,25 @@ def announcement_problem(
         )
     lowest = min(own.level + 1, level)
     for step in range(lowest, level + 1):
-        due = deadline(step, shift)
+        due = deadline(step, shift, deadlines)
         if played > due:
             said = at_level(party, step).label if party_public or step else "the party's Re or Kontra"
             what = announcement.label if step == level else f"{announcement.label} includes {said}, which"
-            return _too_late(what, f"at most {counted(due, 'card')} played", played)
+            return _too_late(what, f"at most {deadlines.played(due)}", played, deadlines)
     return None
 
 
-def _too_late(what: str, allowed: str, played: int) -> str:
-    return f"{what} is too late: allowed with {allowed}; the announcer has played {played} (docs/rules.md §5)"
+def _too_late(what: str, allowed: str, played: int, deadlines: Deadlines) -> str:
+    done = f"the announcer has played {played}" if deadlines.count == "cards" else f"{played} played"
+    return f"{what} is too late: allowed with {allowed}; {done} (docs/rules.md §5)"
 
 
-def after(own: PartyCalls, announcement: Announcement, played: int, shift: int) -> PartyCalls:
+def after(
+    own: PartyCalls, announcement: Announcement, played: int, shift: int, deadlines: Deadlines = STANDARD
+) -> PartyCalls:
     """The party's calls after an accepted announcement."""
     level = max(own.level, announcement.level)
-    in_time = played <= deadline(0, shift)
+    in_time = played <= deadline(0, shift, deadlines)
     if own.level < 0:
         return PartyCalls(level, in_time)
     # A partner's Re/Kontra in time as a first announcement means the party's call no
@@ -162,3 +198,25 @@ def marriage_shift(clarifying_trick: int, mode: str) -> int:
     """How many cards later every deadline falls when trick `clarifying_trick` clarified the
     marriage: `after_first` (default) 0/1/2 for tricks 1/2/3, `tricks` 1/2/3 (docs/rules.md §5)."""
     return clarifying_trick if mode == "tricks" else clarifying_trick - 1
+
+
+def too_late_for_any(trick: int, last: int) -> str | None:
+    """Why no announcement may be made during trick `trick` (option `last_announcement_trick`), or None."""
+    if trick <= last:
+        return None
+    return f"nothing is announced once trick {last} is complete (docs/rules.md §5)"
+
+
+def first_trick_due(points: int, own: PartyCalls, other: PartyCalls, mode: FirstTrickThirty) -> int | None:
+    """The level the winner of a first trick worth `points` must announce for their party in a
+    normal game (option `first_trick_thirty`), or None: `own` and `other` are the parties'
+    calls when the trick was completed. The duty is the party's next level, at 30 card points
+    or more: under `party_silent` only while the winner's party has announced nothing, under
+    `all_silent` only while nobody has, under `always` unless the party said schwarz."""
+    if mode == "off" or points < 30 or own.level >= len(DEADLINE) - 1:
+        return None
+    if mode == "party_silent" and own.level >= 0:
+        return None
+    if mode == "all_silent" and (own.level >= 0 or other.level >= 0):
+        return None
+    return own.level + 1

@@ -6,7 +6,7 @@ import re
 from enum import Enum
 
 from doko_ledger.doppelkopf.cards import Suit
-from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.doppelkopf.rules.ruleset import PICTURE_SOLOS, RuleSet
 from doko_ledger.errors import DokoError
 
 
@@ -34,6 +34,11 @@ class GameType(Enum):
     PURE_SPADE_SOLO = "pure_spade_solo"
     PURE_HEART_SOLO = "pure_heart_solo"
     PURE_DIAMOND_SOLO = "pure_diamond_solo"
+    KING_SOLO = "king_solo"
+    QUEEN_JACK_SOLO = "queen_jack_solo"
+    KING_JACK_SOLO = "king_jack_solo"
+    KING_QUEEN_SOLO = "king_queen_solo"
+    KOEHLER_SOLO = "koehler_solo"
 
     @property
     def is_solo(self) -> bool:
@@ -50,6 +55,12 @@ class GameType(Enum):
         return self.value.startswith("pure_")
 
     @property
+    def is_further_picture_solo(self) -> bool:
+        """One of the picture solos a table plays only by option `picture_solos` (king solo,
+        the two-picture solos, Köhler)."""
+        return self in FURTHER_PICTURE_SOLOS
+
+    @property
     def trump_suit(self) -> Suit | None:
         """The suit whose plain cards are trump: diamonds in normal-order games."""
         return _TRUMP_SUIT.get(self)
@@ -59,6 +70,10 @@ class GameType(Enum):
         """True where queens and jacks are trump above the trump suit (normal and suit solos)."""
         return self in _TRUMP_SUIT and not self.is_pure_suit_solo
 
+
+FURTHER_PICTURE_SOLOS: tuple[GameType, ...] = tuple(GameType(name) for name in PICTURE_SOLOS)
+"""The picture solos beyond the queen and jack solo: each only where `picture_solos` names it
+(docs/rules.md §2, §4)."""
 
 _TRUMP_SUIT: dict[GameType, Suit] = {
     GameType.NORMAL: Suit.DIAMONDS,
@@ -92,6 +107,11 @@ _ALIASES: dict[GameType, tuple[str, ...]] = {
     GameType.PURE_SPADE_SOLO: ("pure spade", "pure spades", "reines pik"),
     GameType.PURE_HEART_SOLO: ("pure heart", "pure hearts", "reines herz"),
     GameType.PURE_DIAMOND_SOLO: ("pure diamond", "pure diamonds", "reines karo"),
+    GameType.KING_SOLO: ("king", "kings", "könig", "könige", "königs", "koenig", "koenige", "koenigs"),
+    GameType.QUEEN_JACK_SOLO: ("queen jack", "queens jacks", "damen buben", "damen bube"),
+    GameType.KING_JACK_SOLO: ("king jack", "kings jacks", "könige buben", "koenige buben", "könig bube"),
+    GameType.KING_QUEEN_SOLO: ("king queen", "kings queens", "könige damen", "koenige damen", "könig dame"),
+    GameType.KOEHLER_SOLO: ("koehler", "köhler"),
 }
 _SEPARATORS = re.compile(r"[\s_\-]+")
 
@@ -124,6 +144,8 @@ def game_type_problem(game: GameType, rules: RuleSet) -> str | None:
     """Why the rules do not allow `game`, or None (docs/rules.md §4, §8)."""
     if game.is_pure_suit_solo and not rules.pure_suit_solos:
         return f"{game.value} is not allowed under these rules (option pure_suit_solos)"
+    if game.is_further_picture_solo and game.value not in rules.picture_solos:
+        return f"{game.value} is not allowed under these rules (option picture_solos)"
     if game is GameType.POVERTY and not rules.poverty:
         return "these rules have no poverty (option poverty)"
     return None

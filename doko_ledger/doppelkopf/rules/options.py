@@ -13,10 +13,14 @@ from typing import Any, Literal, get_args, get_type_hints
 from doko_ledger.doppelkopf.rules.ruleset import (
     BOCK_TRIGGERS,
     NUMBER_RANGES,
+    PICTURE_SOLOS,
     RuleSet,
     RuleSetError,
     rules_from_mapping,
 )
+
+_CALLS = "announcement house rules"
+"""The group of the announcement deadlines and their kin (docs/rules.md §5)."""
 
 GROUPS: tuple[str, ...] = (
     "deck",
@@ -26,14 +30,17 @@ GROUPS: tuple[str, ...] = (
     "bock",
     "counting",
     "tournament",
+    _CALLS,
     "card order",
     "extra points",
 )
 """The groups the options are shown in, in this order."""
 
-Kind = Literal["bool", "choice", "number", "triggers", "seats"]
+Kind = Literal["bool", "choice", "number", "triggers", "seats", "set"]
 """What an option takes: true or false; one of a few words; a whole number within bounds; a set
-of bock triggers; the computer seats (none, or a pair)."""
+of bock triggers; the computer seats (none, or a pair); a set of other words (the picture solos)."""
+SETS = ("triggers", "set")
+"""The kinds whose value is a set of words, each ticked on its own."""
 
 SEAT_PAIRS: tuple[tuple[int, ...], ...] = ((), *itertools.combinations(range(4), 2))
 """The values `computer_seats` takes: none, or two different seats (docs/rules.md §8, duel rules)."""
@@ -50,7 +57,7 @@ class RuleOption:
     line: str
     kind: Kind
     choices: tuple[Any, ...] = ()
-    """The words of a `choice`, the triggers of `triggers`, the seat pairs of `seats`."""
+    """The words of a `choice`, `triggers` or `set`, the seat pairs of `seats`."""
     lowest: int | None = None
     highest: int | None = None
     anchor: str = "s8"
@@ -93,7 +100,7 @@ class RuleOption:
                     f" not {text[:40]!r}"
                 )
             return int(text)
-        if self.kind in ("triggers", "seats"):
+        if self.kind in (*SETS, "seats"):
             if text.startswith("[") and text.endswith("]"):  # as a rule file writes a list: [tie, lost_solo]
                 text = text[1:-1].strip()
             items = [] if text.lower() in ("", "none") else [t.strip() for t in text.split(",")]
@@ -113,6 +120,8 @@ def _option(name: str, group: str, line: str, anchor: str) -> RuleOption:
         return RuleOption(name, group, line, "triggers", BOCK_TRIGGERS, anchor=anchor)
     if name == "computer_seats":
         return RuleOption(name, group, line, "seats", SEAT_PAIRS, anchor=anchor)
+    if name == "picture_solos":
+        return RuleOption(name, group, line, "set", PICTURE_SOLOS, anchor=anchor)
     if name in NUMBER_RANGES:
         lowest, highest = NUMBER_RANGES[name]
         return RuleOption(name, group, line, "number", lowest=lowest, highest=highest, anchor=anchor)
@@ -130,8 +139,43 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
         ("computer_seats", "deck", "duel rules: the two seats a computer plays (none: four people)", "s8"),
         ("soloist_leads", "solos and reservations", "the soloist of a declared solo leads to the first trick", "s3"),
         ("pure_suit_solos", "solos and reservations", "the pure suit solos may be played", "s4"),
+        ("picture_solos", "solos and reservations", "the picture solos played beyond the queen and jack solo", "s4"),
         ("poverty", "solos and reservations", "a poverty may be declared", "s4"),
         ("marriage_clarification", "solos and reservations", "which tricks can find a marriage partner", "s4"),
+        (
+            "poverty_fox",
+            "solos and reservations",
+            "a poverty's DA: counted, not counted, or passed on top",
+            "s4",
+        ),
+        (
+            "poverty_passes",
+            "solos and reservations",
+            "a poverty passes three cards, or its trumps only",
+            "s4",
+        ),
+        ("poverty_exchange", "solos and reservations", "a poverty passes cards; without, it throws the deal in", "s4"),
+        (
+            "poverty_throw_one_trump",
+            "solos and reservations",
+            "a poverty with one trump or none throws in",
+            "s4",
+        ),
+        ("marriage_tricks", "solos and reservations", "how many of the first tricks can find a marriage partner", "s4"),
+        ("marriage_first_decides", "solos and reservations", "the first trick that can find the partner decides", "s4"),
+        ("marriage_before_poverty", "solos and reservations", "a marriage goes before a poverty", "s4"),
+        ("throw_nines", "solos and reservations", "a hand with this many nines may throw the deal in (0: never)", "s4"),
+        ("throw_kings", "solos and reservations", "a hand with this many kings may throw the deal in (0: never)", "s4"),
+        ("throw_nines_and_kings", "solos and reservations", "this many nines and kings together (0: never)", "s4"),
+        ("throw_richness", "solos and reservations", "a hand with this many card points may throw in (0: never)", "s4"),
+        (
+            "throw_fox_highest_trump",
+            "solos and reservations",
+            "no trump above the DA: the hand may throw in",
+            "s4",
+        ),
+        ("throws_before_solo", "solos and reservations", "a throw goes before a solo", "s4"),
+        ("lone_marriage_specials", "solos and reservations", "a lone marriage keeps its first tricks' specials", "s4"),
         ("marriage_shift", "announcements", "how far a late-found marriage partner moves the deadlines", "s5"),
         ("solo_must_announce_no90", "announcements", "a declared solo carries the soloist's no 90", "s5"),
         ("announcement_scoring", "announcements", "Re and Kontra add 2 each, or each doubles the value", "s7"),
@@ -148,6 +192,16 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
         ("compulsory_solo", "tournament", "every player owes a solo", "s9"),
         ("tournament_deals", "tournament", "the deals that count in a tournament", "s9"),
         ("forced_solos", "tournament", "when owed solos are forced: after the deals, or as soon as owed", "s9"),
+        ("re_deadline", _CALLS, "Re or Kontra: the most cards the announcer may have played", "s5"),
+        ("no90_deadline", _CALLS, "no 90: the most cards the announcer may have played", "s5"),
+        ("no60_deadline", _CALLS, "no 60: the most cards the announcer may have played", "s5"),
+        ("no30_deadline", _CALLS, "no 30: the most cards the announcer may have played", "s5"),
+        ("schwarz_deadline", _CALLS, "schwarz: the most cards the announcer may have played", "s5"),
+        ("deadlines_count", _CALLS, "the deadlines count the announcer's cards, or the tricks", "s5"),
+        ("late_answer", _CALLS, "a late Re or Kontra may answer the other party's call", "s5"),
+        ("last_announcement_trick", _CALLS, "the last trick in which anything may be announced", "s5"),
+        ("first_trick_thirty", _CALLS, "a first trick of 30 or more makes its winner announce", "s5"),
+        ("against_old_ones_doubled", _CALLS, "under doubling, against the old ones is doubled", "s7"),
         ("dullen", "card order", "the H10 is the highest trump (Dulle); false: an ordinary heart", "s2"),
         ("second_dulle_last_trick", "card order", "in the last trick the second H10 beats the first", "s2"),
         (

@@ -49,6 +49,21 @@ class CardOrder:
         return tuple(sorted(cards, key=self.sort_key))
 
 
+PICTURE_TRUMPS: dict[GameType, tuple[Rank, ...]] = {
+    GameType.KING_SOLO: (Rank.KING,),
+    GameType.QUEEN_JACK_SOLO: (Rank.QUEEN, Rank.JACK),
+    GameType.KING_JACK_SOLO: (Rank.KING, Rank.JACK),
+    GameType.KING_QUEEN_SOLO: (Rank.KING, Rank.QUEEN),
+    GameType.KOEHLER_SOLO: (Rank.KING, Rank.QUEEN, Rank.JACK),
+}
+"""The further picture solos: the ranks that are trump, highest first (docs/rules.md §2)."""
+
+
+def _picture_trumps(game_type: GameType) -> tuple[Card, ...]:
+    """Trumps high to low: rank by rank, each rank clubs, spades, hearts, diamonds; no H10."""
+    return tuple(Card(suit, rank) for rank in PICTURE_TRUMPS[game_type] for suit in _SUIT_ORDER)
+
+
 def _trumps(game_type: GameType, schweinchen: bool) -> tuple[Card, ...]:
     """Trumps high to low."""
     if game_type is GameType.QUEEN_SOLO:
@@ -57,6 +72,8 @@ def _trumps(game_type: GameType, schweinchen: bool) -> tuple[Card, ...]:
         return tuple(Card(s, Rank.JACK) for s in _SUIT_ORDER)
     if game_type is GameType.ACE_SOLO:
         return ()
+    if game_type in PICTURE_TRUMPS:
+        return _picture_trumps(game_type)
     suit = game_type.trump_suit
     assert suit is not None
     if game_type.is_pure_suit_solo:

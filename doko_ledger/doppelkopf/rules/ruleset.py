@@ -16,7 +16,7 @@ class RuleSetError(DokoError, ValueError):
     exit_code = 2
 
 
-MarriageClarification = Literal["any", "trump", "plain"]
+MarriageClarification = Literal["any", "trump", "plain", "clubs", "spades", "hearts"]
 MarriageShift = Literal["after_first", "tricks"]
 AnnouncementScoring = Literal["additive", "doubling"]
 Scoring = Literal["standard", "ddv"]
@@ -24,6 +24,10 @@ ForcedSolos = Literal["after_deals", "when_owed"]
 BockOverlap = Literal["queue", "stack", "extend", "ignore"]
 BockEffect = Literal["multiply", "extra_point"]
 Counting = Literal["plus_minus", "winners_only", "losers_only"]
+DeadlinesCount = Literal["cards", "tricks"]
+FirstTrickThirty = Literal["off", "party_silent", "all_silent", "always"]
+PovertyFox = Literal["counted", "not_counted", "passed_extra"]
+PovertyPasses = Literal["three", "trumps"]
 SchweinchenCall = Literal["automatic", "before_play", "while_held"]
 BOCK_TRIGGERS = (
     "tie",
@@ -38,6 +42,9 @@ BOCK_TRIGGERS = (
 """What can start a bock round (docs/rules.md §9): a 120:120 tie, a lost solo, a lost Re or
 Kontra announcement, a game nobody wins, a trick of four hearts, a party without a trick, any
 announced party losing."""
+PICTURE_SOLOS = ("king_solo", "queen_jack_solo", "king_jack_solo", "king_queen_solo", "koehler_solo")
+"""The picture solos beyond the queen and jack solo that a table may allow (docs/rules.md §2, §4):
+kings alone; queens over jacks; kings over jacks; kings over queens; kings, queens and jacks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +76,34 @@ class RuleSet:
     compulsory_solo: bool = False
     tournament_deals: int = 20
     forced_solos: ForcedSolos = "after_deals"
+    # the further picture solos
+    picture_solos: tuple[str, ...] = ()
+    # announcement house rules: deadlines (docs/rules.md §5), Kontra doubling against the old ones (§7)
+    re_deadline: int = 1
+    no90_deadline: int = 2
+    no60_deadline: int = 3
+    no30_deadline: int = 4
+    schwarz_deadline: int = 5
+    deadlines_count: DeadlinesCount = "cards"
+    late_answer: bool = True
+    last_announcement_trick: int = 12
+    first_trick_thirty: FirstTrickThirty = "off"
+    against_old_ones_doubled: bool = False
+    # reservations: poverty, marriage and throwing in as FreeDoko plays them (docs/rules.md §4)
+    poverty_fox: PovertyFox = "counted"
+    poverty_passes: PovertyPasses = "three"
+    poverty_exchange: bool = True
+    poverty_throw_one_trump: bool = False
+    marriage_tricks: int = 3
+    marriage_first_decides: bool = False
+    marriage_before_poverty: bool = False
+    throw_nines: int = 0
+    throw_kings: int = 0
+    throw_nines_and_kings: int = 0
+    throw_richness: int = 0
+    throw_fox_highest_trump: bool = False
+    throws_before_solo: bool = False
+    lone_marriage_specials: bool = False
     # card order and extra points
     dullen: bool = True
     second_dulle_last_trick: bool = False
@@ -152,7 +187,21 @@ def presets() -> tuple[Preset, ...]:
     )
 
 
-NUMBER_RANGES: dict[str, tuple[int, int]] = {"bock_multiplier": (1, 100), "tournament_deals": (1, 100)}
+NUMBER_RANGES: dict[str, tuple[int, int]] = {
+    "bock_multiplier": (1, 100),
+    "tournament_deals": (1, 100),
+    "re_deadline": (0, 12),
+    "no90_deadline": (0, 12),
+    "no60_deadline": (0, 12),
+    "no30_deadline": (0, 12),
+    "schwarz_deadline": (0, 12),
+    "last_announcement_trick": (1, 12),
+    "marriage_tricks": (1, 12),
+    "throw_nines": (0, 8),
+    "throw_kings": (0, 8),
+    "throw_nines_and_kings": (0, 16),
+    "throw_richness": (0, 240),
+}
 """The whole-number options and the lowest and highest value each takes."""
 
 _HINTS = get_type_hints(RuleSet)
@@ -164,6 +213,10 @@ def _check_value(name: str, value: Any) -> None:
     if name == "bock_triggers":
         if not isinstance(value, (list, tuple)) or any(t not in BOCK_TRIGGERS for t in value):
             raise RuleSetError(f"rule option 'bock_triggers' takes a list of {', '.join(BOCK_TRIGGERS)}, not {value!r}")
+        return
+    if name == "picture_solos":
+        if not isinstance(value, (list, tuple)) or any(s not in PICTURE_SOLOS for s in value):
+            raise RuleSetError(f"rule option 'picture_solos' takes a list of {', '.join(PICTURE_SOLOS)}, not {value!r}")
         return
     if hint is int:
         lowest, highest = NUMBER_RANGES[name]
@@ -212,7 +265,7 @@ def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
 
 def _typed(options: Mapping[str, Any]) -> dict[str, Any]:
     """Option values as the fields hold them (JSON and YAML give lists for tuples)."""
-    return {k: tuple(v) if k in ("computer_seats", "bock_triggers") else v for k, v in options.items()}
+    return {k: tuple(v) if k in ("computer_seats", "bock_triggers", "picture_solos") else v for k, v in options.items()}
 
 
 def rules_from_snapshot(data: Mapping[str, Any]) -> RuleSet:

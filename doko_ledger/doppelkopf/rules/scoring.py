@@ -338,7 +338,9 @@ def _took(deal: _Deal, i: int) -> str:
 def special_points_count(game_type: GameType, lone: bool, rules: RuleSet) -> bool:
     """Special points count in a deal of `game_type` (`lone`: one against three, a lone marriage
     included): in no solo, and in a poverty only where the rules say (docs/rules.md §7; §8 ddv
-    and bistro)."""
+    and bistro); in a lone marriage, with `lone_marriage_specials`, those of its first tricks."""
+    if lone and game_type is GameType.MARRIAGE and rules.lone_marriage_specials:
+        return True  # the tricks up to the one that left the marriage player alone (docs/rules.md §4)
     if lone or game_type.is_solo:
         return False
     return not (game_type is GameType.POVERTY and not rules.special_points_in_poverty)
@@ -409,7 +411,7 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
     if aold and rules.scoring == "ddv":
         aold = special_points_count(facts.game_type, facts.lone, rules)
     if aold:
-        lines.append(ScoreLine("against the old ones", winning, 1, special=rules.announcement_scoring == "doubling"))
+        lines.append(ScoreLine("against the old ones", winning, 1, special=_old_ones_after_doubling(rules)))
     for i, party in enumerate(_PARTIES):
         if deal.levels[i] >= 0:
             cause = facts.causes.get((party, 0), "")
@@ -421,6 +423,12 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
     lines += specials
     net = _net(lines, winning, rules, doubling=rules.announcement_scoring == "doubling")
     return Score(winning, tuple(lines), net if won == _RE else -net, facts.lone)
+
+
+def _old_ones_after_doubling(rules: RuleSet) -> bool:
+    """Under doubling, the point against the old ones is added after the doubling, as a special
+    point; with `against_old_ones_doubled` it is a game point and doubled (docs/rules.md §7)."""
+    return rules.announcement_scoring == "doubling" and not rules.against_old_ones_doubled
 
 
 def _net(lines: list[ScoreLine], party: Party, rules: RuleSet, doubling: bool) -> int:

@@ -9,12 +9,12 @@ out has FreeDoko's default (`defaults.DEFAULTS`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
-from doko_ledger.doppelkopf.rules.ruleset import RuleSetError
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError
 
 OPTIONS: frozenset[str] = frozenset(
     {
@@ -122,3 +122,63 @@ def _hyperswines_as_swines(value: dict[str, bool], begin: bool, in_solo: bool, i
             raise OptionRefused(
                 name, f"rule '{name} = false' is not one doko plays with the swines' '{name.replace('hyper', '')}'"
             )
+
+
+# -- written back (a doko game exported as a FreeDoko game log) -------------------------------
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+CARD_OPTIONS: dict[str, Callable[[RuleSet], str]] = {
+    "dollen": lambda r: _bool(r.dullen),
+    "dollen second over first": lambda r: _bool(r.second_dulle_beats_first),
+    "dollen contrary in last trick": lambda r: _bool(r.second_dulle_beats_first != r.second_dulle_last_trick),
+    "dollen first over second with swines": lambda r: _bool(r.first_dulle_with_schweinchen),
+    "swines": lambda r: _bool(r.schweinchen),
+    "swines in solo": lambda r: _bool(r.schweinchen_in_solo),
+    "swines in poverty": lambda r: _bool(r.schweinchen_in_poverty),
+    "swines announcement begin": lambda r: _bool(r.schweinchen_shown != "while_held"),
+    "swine only second": lambda r: "false",
+    "hyperswines": lambda r: _bool(r.hyperschweinchen),
+    "hyperswines in solo": lambda r: "true",
+    "hyperswines in poverty": lambda r: "true",
+    "hyperswines announcement begin": lambda r: "true",
+    "swines and hyperswines joint": lambda r: _bool(r.hyperschweinchen_joint),
+    "extrapoint catch fox": lambda r: _bool(r.fox_caught),
+    "extrapoint catch fox last trick": lambda r: _bool(r.fox_caught_last_trick),
+    "extrapoint fox last trick": lambda r: _bool(r.fox_last_trick),
+    "extrapoint double fox last trick": lambda r: _bool(r.double_fox_last_trick),
+    "extrapoint dolle jabs dolle": lambda r: _bool(r.dulle_caught_dulle),
+    "extrapoint heart trick": lambda r: _bool(r.heart_trick_point),
+    "extrapoint charlie": lambda r: _bool(r.karlchen),
+    "extrapoint catch charlie": lambda r: _bool(r.karlchen_capture),
+    "extrapoint double charlie": lambda r: _bool(r.double_karlchen),
+    "extrapoint catch double charlie": lambda r: _bool(r.karlchen_captured_twice),
+    "extrapoint catch charlie only with diamond queen": lambda r: _bool(r.karlchen_capture_with_dq),
+}
+"""The card order and extra point options written from doko's (`card_rules` read back)."""
+
+CARD_OPTIONS_IDLE: dict[str, Callable[[RuleSet], bool]] = {
+    "second_dulle_beats_first": lambda r: not r.dullen,
+    "second_dulle_last_trick": lambda r: not r.dullen,
+    "first_dulle_with_schweinchen": lambda r: (
+        not r.dullen or not r.schweinchen or not (r.second_dulle_beats_first or r.second_dulle_last_trick)
+    ),
+    # automatic Schweinchen are written as swines their holder announces at the start
+    "schweinchen_shown": lambda r: not r.schweinchen or r.schweinchen_shown == "automatic",
+    "schweinchen_in_solo": lambda r: not r.schweinchen,
+    "schweinchen_in_poverty": lambda r: not r.schweinchen or not r.poverty,
+    "hyperschweinchen": lambda r: not r.schweinchen,
+    "hyperschweinchen_joint": lambda r: not r.schweinchen or not r.hyperschweinchen,
+    "fox_caught_last_trick": lambda r: not r.fox_caught,
+    "double_fox_last_trick": lambda r: not r.fox_last_trick,
+    "double_karlchen": lambda r: not r.karlchen,
+    # FreeDoko counts a second Karlchen caught only with the double Karlchen: the game log's
+    # writer refuses a game where that second one was caught
+    "karlchen_captured_twice": lambda r: not r.karlchen_capture or not r.double_karlchen,
+    "karlchen_capture_with_dq": lambda r: not r.karlchen_capture,
+}
+"""doko's card order and extra point options that change nothing under the rest of the rules
+(no Dullen, no Schweinchen, the point they add to off): FreeDoko need not express them."""

@@ -9,11 +9,12 @@ where it first shows, not at the score.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from doko_ledger.doppelkopf.cards import Card
-from doko_ledger.doppelkopf.events import DoppelkopfEvent
+from doko_ledger.doppelkopf.events import AbandonReason, DoppelkopfEvent
 from doko_ledger.doppelkopf.files.freedoko.claim import claim_of
 from doko_ledger.doppelkopf.files.freedoko.log import (
     SEATS,
@@ -23,7 +24,7 @@ from doko_ledger.doppelkopf.files.freedoko.log import (
     card_of,
     loads_game,
 )
-from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES, FreeDokoRules, read_rules
+from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES, MARRIAGE_SELECTORS, FreeDokoRules, read_rules
 from doko_ledger.doppelkopf.files.game_file import LoadedGame
 from doko_ledger.doppelkopf.game.commands import (
     Announce,
@@ -42,12 +43,12 @@ from doko_ledger.doppelkopf.game.commands import (
 )
 from doko_ledger.doppelkopf.game.decide import decide
 from doko_ledger.doppelkopf.game.evolve import evolve
-from doko_ledger.doppelkopf.game.parties import true_parties
+from doko_ledger.doppelkopf.game.parties import marriage_status, true_parties
 from doko_ledger.doppelkopf.game.record import from_events
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order, next_to_name
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw, asking_order, next_to_name
 from doko_ledger.events.annotations import AnnotationAdded
 
 ANNOUNCEMENTS = {
@@ -59,6 +60,14 @@ ANNOUNCEMENTS = {
 """FreeDoko's denials; its `no 120` is the party's Re or Kontra, `reply` a late one."""
 PARTY_CALL = ("no 120", "reply")
 HEALTHY = "normal"
+THROWS = {
+    "thrown nines": Throw.NINES,
+    "thrown kings": Throw.KINGS,
+    "thrown nines and kings": Throw.NINES_AND_KINGS,
+    "thrown richness": Throw.RICHNESS,
+    "fox highest trump": Throw.FOX_HIGHEST_TRUMP,
+}
+"""FreeDoko's reservations that throw the deal in, and why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +108,13 @@ def game_id_of(log: GameLog, text: str) -> str:
     return f"freedoko-{log.seed if log.seed is not None else 'game'}-{digest}"
 
 
+def seed_of(game_id: str) -> int:
+    """FreeDoko's seed of a game imported from it (`game_id_of`), else 0 (doko keeps none)."""
+    prefix, _, rest = game_id.partition("-")
+    seed = rest.partition("-")[0]
+    return int(seed) if prefix == "freedoko" and seed.isdigit() else 0
+
+
 def note_of(log: GameLog) -> str:
     """Where the game came from, as its note."""
     seed = "" if log.seed is None else f", seed {log.seed}"
@@ -109,12 +125,13 @@ def import_game(log: GameLog, game_id: str, note: str | None = None) -> Imported
     """The game log replayed under its own rules; `FreeDokoFileError` at the first line doko
     refuses (an option it cannot honour, an illegal card, a trick won by someone else)."""
     rules = read_rules(log.party.rules, log.source)
-    runner = _Runner(log)
+    runner = _Runner(log, rules.forbidden_solos)
     dealer = (log.startplayer - 1) % SEATS
-    runner.run(StartGame(game_id, log.players, dealer, rules.rules, log.played_on, note), log.hands_line)
-    runner.run(DealCards(log.hands), log.hands_line)
     actions = list(log.actions)
     reservations = [a for a in actions if a.kind == "reservation"]
+    rules = runner.marriage_choice(rules, reservations)
+    runner.run(StartGame(game_id, log.players, dealer, rules.rules, log.played_on, note), log.hands_line)
+    runner.run(DealCards(log.hands), log.hands_line)
     if reservations:
         runner.reserve(reservations, dealer)
     for action in actions:
@@ -126,8 +143,9 @@ def import_game(log: GameLog, game_id: str, note: str | None = None) -> Imported
 
 
 class _Runner:
-    def __init__(self, log: GameLog) -> None:
+    def __init__(self, log: GameLog, forbidden_solos: Mapping[GameType, str]) -> None:
         self.log = log
+        self.forbidden_solos = forbidden_solos
         self.state = GameState()
         self.events: list[DoppelkopfEvent] = []
 
@@ -155,21 +173,44 @@ class _Runner:
             raise self.error(f"{len(said)} reservations; every player makes one", actions[-1].line)
         for seat in asking_order(dealer):
             self.run(DeclareReservation(seat, said[seat].fields[0] == HEALTHY), said[seat].line)
-        while (naming := next_to_name(dealer, self.state.declared, self.state.named)) is not None:
+        while (naming := self.to_name(dealer)) is not None:
             action = said[naming]
-            kind, solo = self.reservation(action)
-            self.run(NameReservation(naming, kind, solo), action.line)
+            self.run(self.reservation(naming, action), action.line)
 
-    def reservation(self, action: Action) -> tuple[ReservationKind, GameType | None]:
+    def to_name(self, dealer: int) -> int | None:
+        state = self.state
+        return next_to_name(dealer, state.declared, state.named, state.rules, state.hands)
+
+    def marriage_choice(self, rules: FreeDokoRules, reservations: list[Action]) -> FreeDokoRules:
+        """The rules with the marriage player's choice of the tricks that find the partner as
+        `marriage_clarification`; a choice FreeDoko's rules do not allow refuses the game."""
+        for action in reservations:
+            if action.fields[:1] != ("marriage",):
+                continue
+            chosen = next((f for f in action.fields[1:] if f in MARRIAGE_SELECTORS), "first foreign")
+            clarification, allowed_by = MARRIAGE_SELECTORS[chosen]
+            if allowed_by in rules.forbidden:
+                raise self.error(
+                    f"marriage '{chosen}' is not allowed by these rules ('{allowed_by}' is off)", action.line
+                )
+            return replace(rules, rules=replace(rules.rules, marriage_clarification=clarification))
+        return rules
+
+    def reservation(self, seat: int, action: Action) -> NameReservation:
         what = action.fields[0]
         if what == "marriage":
-            return ReservationKind.MARRIAGE, None
+            return NameReservation(seat, ReservationKind.MARRIAGE)
         if what == "poverty":
-            return ReservationKind.POVERTY, None
+            return NameReservation(seat, ReservationKind.POVERTY)
+        if what in THROWS:
+            return NameReservation(seat, ReservationKind.THROW, throw=THROWS[what])
         solo = GAME_TYPES.get(what)
         if solo is None or not solo.is_declared_solo:
             raise self.error(f"reservation {what!r} is not a game doko can record", action.line)
-        return ReservationKind.SOLO, solo
+        forbidden_by = self.forbidden_solos.get(solo)
+        if forbidden_by is not None:
+            raise self.error(f"reservation {what!r} is not allowed under these rules ({forbidden_by})", action.line)
+        return NameReservation(seat, ReservationKind.SOLO, solo)
 
     def cards(self, action: Action) -> tuple[Card, ...]:
         out = []
@@ -202,12 +243,19 @@ class _Runner:
                 self.run(AnswerPoverty(self.seat(action), True), action.line)
             case "poverty returned":
                 self.run(ReturnPovertyCards(self.seat(action), self.cards(action)), action.line)
+            case "marriage":
+                self.check_marriage(action)
+            case "poverty denied by all":
+                if self.state.abandoned != AbandonReason.POVERTY_DECLINED.value:
+                    raise self.error("FreeDoko has the poverty denied by all; here it is not", action.line)
+            case "genscher":
+                raise self.error(
+                    "a genscher is not a game doko can record (the rule 'genscher' allows it)", action.line
+                )
             case "swines":
                 self.run(ShowSchweinchen(self.seat(action)), action.line)
             case "hyperswines":
                 self.run(ShowHyperschweinchen(self.seat(action)), action.line)
-            case "marriage":
-                return  # known from the hands and the tricks; the summary's teams are checked
             case _:
                 raise self.error(f"gameplay action {action.kind!r} is not one doko can record", action.line)
 
@@ -228,6 +276,22 @@ class _Runner:
         if call is None:
             call = Announcement.RE if self.is_re(seat) else Announcement.KONTRA
         self.run(Announce(seat, call), action.line)
+
+    def check_marriage(self, action: Action) -> None:
+        """FreeDoko's `marriage = bride, partner` (the bride again: alone) against the partner
+        these rules find, at the trick that finds it."""
+        bride = self.seat(action)
+        if len(action.fields) != 1 or not action.fields[0].isdigit():
+            raise self.error("a marriage line names the marriage player and the partner", action.line)
+        partner = int(action.fields[0])
+        found, clarified = marriage_status(self.state)
+        if clarified is None or self.state.declarer != bride or found != (None if partner == bride else partner):
+            alone = "alone" if partner == bride else f"with player {partner}"
+            number = len(self.state.tricks)
+            ours = "still open" if clarified is None else "alone" if found is None else f"with player {found}"
+            raise self.error(
+                f"trick {number}: FreeDoko's marriage is settled {alone}, these rules have it {ours}", action.line
+            )
 
     def is_re(self, seat: int) -> bool:
         return true_parties(self.state)[seat] is Party.RE

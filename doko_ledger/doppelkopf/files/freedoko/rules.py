@@ -4,8 +4,9 @@ Every FreeDoko option is one of four kinds:
 - mapped onto a doko option (`with nines` → `with_nines`);
 - required to have the value doko plays (`knocking = false`): another value refuses the game,
   naming the option and its value;
-- a permission of an action (`genscher`, `throw with nines`): it changes nothing in a game
-  that does not use it, and a game that does is refused at the action's line;
+- a permission of an action (`genscher`, `marriage first trump`): it changes nothing in a game
+  that does not use it; a game that does is refused at the action's line (a genscher), or
+  takes the choice it allows as its own rule (a marriage's `marriage_clarification`);
 - ignored: FreeDoko's display, its computer players and the party's length.
 Unknown options refuse the game: doko cannot tell what they would change.
 """
@@ -13,16 +14,17 @@ Unknown options refuse the game: doko cannot tell what they would change.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from doko_ledger.doppelkopf.files.freedoko import announcements
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.card_rules import OPTIONS as CARD_OPTIONS
 from doko_ledger.doppelkopf.files.freedoko.card_rules import OptionRefused, card_rules
 from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, rules_from_mapping
+from doko_ledger.doppelkopf.rules.ruleset import MarriageClarification, RuleSet, RuleSetError, rules_from_mapping
 
 BASE_PRESET = "ddv"
 """FreeDoko counts announcements as the DDV does (docs/rules.md §10)."""
@@ -39,8 +41,29 @@ GAME_TYPES: dict[str, GameType] = {
     "solo queen": GameType.QUEEN_SOLO,
     "solo jack": GameType.JACK_SOLO,
     "solo meatless": GameType.ACE_SOLO,
+    "solo king": GameType.KING_SOLO,
+    "solo queen-jack": GameType.QUEEN_JACK_SOLO,
+    "solo king-jack": GameType.KING_JACK_SOLO,
+    "solo king-queen": GameType.KING_QUEEN_SOLO,
+    "solo koehler": GameType.KOEHLER_SOLO,
 }
 """FreeDoko's game types that doko plays."""
+
+SOLO_PERMISSIONS: dict[str, tuple[GameType, ...]] = {
+    "solo jack": (GameType.JACK_SOLO,),
+    "solo queen": (GameType.QUEEN_SOLO,),
+    "solo king": (GameType.KING_SOLO,),
+    "solo queen jack": (GameType.QUEEN_JACK_SOLO,),
+    "solo king jack": (GameType.KING_JACK_SOLO,),
+    "solo king queen": (GameType.KING_QUEEN_SOLO,),
+    "solo koehler": (GameType.KOEHLER_SOLO,),
+    "solo color": (GameType.CLUB_SOLO, GameType.SPADE_SOLO, GameType.HEART_SOLO, GameType.DIAMOND_SOLO),
+    "solo meatless": (GameType.ACE_SOLO,),
+}
+"""FreeDoko's permission of each declared solo, all of them under its option `solo` (true by
+default, as each of these is). The further picture solos become doko's option `picture_solos`;
+the solos every doko table plays stay permissions: a reservation of one the rules forbid is
+refused at its line."""
 
 IGNORED: frozenset[str] = frozenset(
     {
@@ -60,6 +83,7 @@ IGNORED: frozenset[str] = frozenset(
         "offer duty solo",
         "mutate",
         "unsupported",
+        "poverty fox shift open",
     }
 )
 """Options about FreeDoko's display, its computer players or the length of a party."""
@@ -67,27 +91,10 @@ IGNORED: frozenset[str] = frozenset(
 PERMISSIONS: frozenset[str] = frozenset(
     {
         "genscher",
-        "throw with nines",
-        "min number of throwing nines",
-        "throw with kings",
-        "min number of throwing kings",
-        "throw with nines and kings",
-        "min number of throwing nines and kings",
-        "throw with richness",
-        "min richness for throwing",
-        "throwing before solo",
-        "solo",
-        "solo jack",
-        "solo queen",
-        "solo king",
-        "solo queen jack",
-        "solo king jack",
-        "solo king queen",
-        "solo koehler",
-        "solo color",
-        "solo meatless",
-        "throw with one trump",
-        "throw when fox highest trump",
+        "marriage first foreign",
+        "marriage first color",
+        "marriage first single color",
+        "marriage first trump",
     }
 )
 """Options that allow an action: a game without that action is played alike either way."""
@@ -99,7 +106,7 @@ REQUIRED: dict[str, str] = {
     "number of duty soli": "0",
     "number of duty color soli": "0",
     "number of duty picture soli": "0",
-    "announcement contra doubles against re": "false",
+    "announcement strict limit": "false",
     "solo always counts triple": "false",
 }
 """Options doko plays only one way: the value it plays."""
@@ -111,14 +118,72 @@ def _bool(entry: Entry) -> bool:
     return entry.value == "true"
 
 
+_FOX_EXTRA = " fox shift extra"
+"""A key (with a space, so never a doko option) holding `poverty fox shift extra` until combined."""
+_THROWS: dict[str, tuple[str, str]] = {
+    name: (f" {name} on", f" {name} least")
+    for name in ("throw_nines", "throw_kings", "throw_nines_and_kings", "throw_richness")
+}
+"""FreeDoko gives a throw as a switch and a least number; doko as the number alone (0: no throw).
+These keys (with a space, as above) hold the two until both are read."""
+
+
 MAPPED: dict[str, Callable[[Entry], dict[str, Any]]] = {
     "with nines": lambda e: {"with_nines": _bool(e)},
     "poverty": lambda e: {"poverty": _bool(e)},
     "lustsolo player leads": lambda e: {"soloist_leads": _bool(e)},
     "announcement re/contra doubles": lambda e: {"announcement_scoring": "doubling" if _bool(e) else "additive"},
+    "announcement contra doubles against re": lambda e: {"against_old_ones_doubled": _bool(e)},
     "counting": lambda e: {"counting": _counting(e)},
     "bock multiplier": lambda e: {"bock_multiplier": int(e.value)},
+    "poverty shift": lambda e: {"poverty_exchange": _bool(e)},
+    "poverty shift only trump": lambda e: {"poverty_passes": "trumps" if _bool(e) else "three"},
+    "poverty fox do not count": lambda e: {"poverty_fox": "not_counted" if _bool(e) else "counted"},
+    "poverty fox shift extra": lambda e: {_FOX_EXTRA: _bool(e)},
+    "throw with one trump": lambda e: {"poverty_throw_one_trump": _bool(e)},
+    "throw when fox highest trump": lambda e: {"throw_fox_highest_trump": _bool(e)},
+    "throwing before solo": lambda e: {"throws_before_solo": _bool(e)},
+    "marriage determination": lambda e: {"marriage_tricks": int(e.value)},
+    "marriage first one decides": lambda e: {"marriage_first_decides": _bool(e)},
+    "marriage before poverty": lambda e: {"marriage_before_poverty": _bool(e)},
+    "throw with nines": lambda e: {_THROWS["throw_nines"][0]: _bool(e)},
+    "min number of throwing nines": lambda e: {_THROWS["throw_nines"][1]: int(e.value)},
+    "throw with kings": lambda e: {_THROWS["throw_kings"][0]: _bool(e)},
+    "min number of throwing kings": lambda e: {_THROWS["throw_kings"][1]: int(e.value)},
+    "throw with nines and kings": lambda e: {_THROWS["throw_nines_and_kings"][0]: _bool(e)},
+    "min number of throwing nines and kings": lambda e: {_THROWS["throw_nines_and_kings"][1]: int(e.value)},
+    "throw with richness": lambda e: {_THROWS["throw_richness"][0]: _bool(e)},
+    "min richness for throwing": lambda e: {_THROWS["throw_richness"][1]: int(e.value)},
 }
+
+MARRIAGE_SELECTORS: dict[str, tuple[MarriageClarification, str]] = {
+    "first foreign": ("any", "marriage first foreign"),
+    "first trump": ("trump", "marriage first trump"),
+    "first color": ("plain", "marriage first color"),
+    "first club": ("clubs", "marriage first single color"),
+    "first spade": ("spades", "marriage first single color"),
+    "first heart": ("hearts", "marriage first single color"),
+}
+"""A marriage player's choice of the tricks that find the partner: doko's `marriage_clarification`
+for that game, and the FreeDoko option that allows it."""
+
+
+def _combined(changes: dict[str, Any]) -> dict[str, Any]:
+    """The FreeDoko options that make one doko option together, combined: a throw's switch and
+    least number, the fox not counted and passed on top. An option FreeDoko ignores while another
+    is off is left at doko's default: a throw with nines without nines, the poverty's passing
+    without its exchange (a poverty then throws the deal in anyway)."""
+    out = {k: v for k, v in changes.items() if not k.startswith(" ")}
+    for name, (on, least) in _THROWS.items():
+        if on in changes or least in changes:
+            out[name] = changes.get(least, 0) if changes.get(on, False) else 0
+    if not out.get("with_nines", True):
+        out.update(throw_nines=0, throw_nines_and_kings=0)
+    if changes.get(_FOX_EXTRA) and out.get("poverty_fox") == "not_counted":
+        out["poverty_fox"] = "passed_extra"
+    if out.get("poverty_exchange") is False:
+        out.update(poverty_passes="three", poverty_throw_one_trump=False)
+    return out
 
 
 def _counting(entry: Entry) -> str:
@@ -130,10 +195,32 @@ def _counting(entry: Entry) -> str:
 
 @dataclass(frozen=True, slots=True)
 class FreeDokoRules:
-    """The rule set a FreeDoko rule block maps to, and the options left out as FreeDoko's own."""
+    """The rule set a FreeDoko rule block maps to, the options left out as FreeDoko's own, and
+    the permissions the block turns off (`marriage first trump = false`: that choice is refused)."""
 
     rules: RuleSet
     ignored: tuple[str, ...]
+    forbidden_solos: Mapping[GameType, str] = field(default_factory=dict)
+    """The solos doko always allows that these rules forbid, each with the rule that does."""
+    forbidden: frozenset[str] = frozenset()
+
+
+def _solo_permissions(block: Mapping[str, Entry]) -> tuple[list[str], dict[GameType, str]]:
+    """What FreeDoko's solo options allow: the further picture solos (doko's `picture_solos`)
+    and, by the rule that forbids it, every other declared solo these rules forbid. An option
+    the block leaves out has FreeDoko's default, true."""
+    solo = block.get("solo")
+    picture: list[str] = []
+    forbidden: dict[GameType, str] = {}
+    for name, games in SOLO_PERMISSIONS.items():
+        entry = block.get(name)
+        refusing = next((e for e in (solo, entry) if e is not None and not _bool(e)), None)
+        if refusing is None:
+            picture += [game.value for game in games if game.is_further_picture_solo]
+        else:
+            rule = f"{refusing.key} = {refusing.value}"
+            forbidden.update({game: rule for game in games if not game.is_further_picture_solo})
+    return picture, forbidden
 
 
 def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = False) -> FreeDokoRules:
@@ -149,13 +236,25 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
     except OptionRefused as exc:
         entry = block.get(exc.option)
         raise FreeDokoFileError(str(exc), source=source, line=None if entry is None else entry.line or None) from None
+    changes["lone_marriage_specials"] = True  # FreeDoko counts them (docs/rules.md §4)
     ignored = []
+    calls: dict[str, Entry] = {}
+    forbidden = {name for name, entry in block.items() if name in PERMISSIONS and entry.value == "false"}
     for name, entry in block.items():
 
         def refuse(why: str, entry: Entry = entry) -> FreeDokoFileError:
             return FreeDokoFileError(why, source=source, line=entry.line or None)
 
         if name in _PENDING or name in CARD_OPTIONS:
+            continue
+        if name in SOLO_PERMISSIONS or name == "solo":
+            try:
+                _bool(entry)
+            except RuleSetError as exc:
+                raise refuse(str(exc)) from None
+            continue
+        if name in announcements.OPTIONS:
+            calls[name] = entry
             continue
         if name in IGNORED or name in PERMISSIONS:
             if name in IGNORED:
@@ -172,26 +271,16 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
                 raise refuse(str(exc)) from None
             continue
         raise refuse(f"unknown FreeDoko rule {name!r}: doko cannot tell what it changes")
+    changes.update(announcements.announcement_options(calls, changes.get("with_nines", True), source))
     try:
-        rules = rules_from_mapping(changes)
+        changes["picture_solos"], forbidden_solos = _solo_permissions(block)
+        rules = rules_from_mapping(_combined(changes))
     except RuleSetError as exc:
         raise FreeDokoFileError(str(exc), source=source) from None
-    return FreeDokoRules(rules, tuple(ignored))
+    return FreeDokoRules(rules, tuple(ignored), forbidden_solos, frozenset(forbidden))
 
 
 _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko rule option
-    "announcement first trick thirty points",
-    "announcement first trick thirty points in marriage",
-    "announcement first trick thirty points only first",
-    "announcement first trick thirty points only re/contra",
-    "announcement no 0",
-    "announcement no 120",
-    "announcement no 30",
-    "announcement no 60",
-    "announcement no 90",
-    "announcement reply",
-    "announcement strict limit",
-    "announcement till full trick",
     "append bock",
     "bock",
     "bock after 120-120",
@@ -199,17 +288,4 @@ _PENDING = {  # options not mapped yet: each is taken out as it becomes a doko r
     "bock after heart trick",
     "bock after lost re/contra",
     "bock after lost solo",
-    "last announcement",
-    "marriage before poverty",
-    "marriage determination",
-    "marriage first color",
-    "marriage first foreign",
-    "marriage first one decides",
-    "marriage first single color",
-    "marriage first trump",
-    "poverty fox do not count",
-    "poverty fox shift extra",
-    "poverty fox shift open",
-    "poverty shift",
-    "poverty shift only trump",
 }

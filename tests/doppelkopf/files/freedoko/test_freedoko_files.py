@@ -236,3 +236,19 @@ def test_an_option_set_to_a_value_doko_does_not_play_refuses_the_game_whole(
     assert result.exit_code == 2
     assert f"rule '{option} = {other}' is not one doko plays" in result.stderr
     assert not ledger_path.exists()
+
+
+def test_doko_export_writes_a_freedoko_log_that_imports_as_the_same_game(cli: Cli, tmp_path: Path) -> None:
+    ok(cli("import", FIRST))
+    game_id = json.loads(ok(cli("games", "--json")).stdout)[0]["game_id"]
+    out = tmp_path / "out.BugReport.FreeDoko"
+    ok(cli("export", game_id, "--format", "freedoko", "-o", out))
+    again = game.read(out.read_text(encoding="utf-8"), str(out))
+    first = game.read(FIRST.read_text(encoding="utf-8"), str(FIRST))
+    assert load_game(out).seed == 53325
+    assert [e for e in again.events if isinstance(e, CardPlayed)] == [
+        e for e in first.events if isinstance(e, CardPlayed)
+    ]
+    assert again.state.points_won() == first.state.points_won()
+    claim = again.events[-1]
+    assert isinstance(claim, ResultClaimed) and claim.points == (-2, -2, 2, 2)

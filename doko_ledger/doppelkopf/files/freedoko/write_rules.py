@@ -1,0 +1,332 @@
+"""A doko rule set as FreeDoko's rule block: the inverse of `rules.read_rules`.
+
+FreeDoko's rule block names every option it has; doko writes all of them, in FreeDoko's own
+order. An option that follows a doko option is written from it (`with nines` from
+`with_nines`); an option doko has no equivalent of is written with the value that plays as
+doko plays (FreeDoko's forced Re after a first trick of 30 points is off: doko forces no
+announcement); the rest (display, computer players, the party's length) keep FreeDoko's
+defaults. A rule set FreeDoko cannot express is refused, naming the doko option: the block
+written is read back with `read_rules`, and every option that comes back different is one
+FreeDoko has no way to say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from doko_ledger.doppelkopf.files.freedoko.announcements import DEADLINES
+from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
+from doko_ledger.doppelkopf.files.freedoko.card_rules import CARD_OPTIONS, CARD_OPTIONS_IDLE
+from doko_ledger.doppelkopf.files.freedoko.rules import read_rules
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.errors import DokoError
+
+
+class FreeDokoExportError(DokoError):
+    """A game FreeDoko's game log cannot hold as doko recorded it, and why."""
+
+    exit_code = 2
+
+
+LAYOUT = """\
+number of rounds limited = true
+  number of rounds = 5
+points limited = false
+  points = 40
+number of duty soli = 0
+  number of duty color soli = 0
+  number of duty picture soli = 0
+offer duty solo = true
+lustsolo player leads = true
+solo always counts triple = false
+number of players = 4
+number of players in game = 4
+
+show if valid = true
+show all hands = true
+show tricks number = 12
+show tricks in trickpiles = true
+show trickpiles points = true
+show known teams in game = true
+show soloplayer in game = true
+
+card hint = true
+take back tricks = false
+
+with nines = true
+
+bock = true
+  bock multiplier = 2
+  append bock = false
+  bock after 120-120 = true
+  bock after lost solo = false
+  bock after lost re/contra = false
+  bock after heart trick = false
+  bock after black game = false
+
+throw with nines = true
+min number of throwing nines = 5
+throw with kings = false
+min number of throwing kings = 5
+throw with nines and kings = false
+min number of throwing nines and kings = 7
+throw with richness = false
+min richness for throwing = 70
+
+poverty = true
+  poverty shift = true
+  poverty shift only trump = false
+  poverty fox do not count = false
+  poverty fox shift extra = false
+  poverty fox shift open = false
+  throw with one trump = false
+  throw when fox highest trump = false
+
+marriage determination = 12
+  marriage first foreign = true
+  marriage first color = true
+  marriage first single color = true
+  marriage first trump = true
+  marriage first one decides = false
+  marriage before poverty = false
+
+genscher = false
+
+solo = true
+  solo jack = true
+  solo queen = true
+  solo king = true
+  solo queen jack = true
+  solo king jack = true
+  solo king queen = true
+  solo koehler = true
+  solo color = true
+  solo meatless = true
+  throwing before solo = false
+
+dollen = true
+  dollen second over first = true
+  dollen contrary in last trick = false
+  dollen first over second with swines = false
+
+swines = true
+  swines in solo = true
+  swines in poverty = true
+  swines announcement begin = true
+  swine only second = false
+hyperswines = false
+  hyperswines in solo = true
+  hyperswines in poverty = true
+  hyperswines announcement begin = true
+  swines and hyperswines joint = false
+
+# Extrapoints:
+extrapoint catch fox = true
+extrapoint catch fox last trick = false
+extrapoint fox last trick = true
+extrapoint double fox last trick = false
+extrapoint dolle jabs dolle = false
+extrapoint heart trick = false
+extrapoint charlie = true
+extrapoint catch charlie = true
+extrapoint double charlie = false
+extrapoint catch double charlie = false
+extrapoint catch charlie only with diamond queen = false
+
+announcement first trick thirty points = true
+announcement first trick thirty points only first = false
+announcement first trick thirty points only re/contra = true
+announcement first trick thirty points in marriage = true
+announcement re/contra doubles = true
+announcement contra doubles against re = false
+
+# till when to make the announcements:
+knocking = false
+announcement no 120 = 11
+announcement no 90 = 9
+announcement no 60 = 6
+announcement no 30 = 3
+announcement no 0 = 3
+last announcement = 3
+announcement till full trick = false
+announcement reply = true
+announcement strict limit = false
+
+counting = plus
+"""
+"""FreeDoko's rule block as it writes it, with its defaults: the order, the indentation that
+shows which option depends on which, and the comments."""
+
+DOKO_PLAYS: dict[str, str] = {
+    "number of duty soli": "0",
+    "number of duty color soli": "0",
+    "number of duty picture soli": "0",
+    "solo always counts triple": "false",
+    "throw with nines": "false",
+    "throw with kings": "false",
+    "throw with nines and kings": "false",
+    "throw with richness": "false",
+    "poverty shift": "true",
+    "poverty shift only trump": "false",
+    "poverty fox do not count": "false",
+    "poverty fox shift extra": "false",
+    "poverty fox shift open": "false",
+    "throw with one trump": "false",
+    "throw when fox highest trump": "false",
+    "marriage determination": "3",
+    "marriage first single color": "false",
+    "marriage first one decides": "false",
+    "marriage before poverty": "false",
+    "genscher": "false",
+    "solo": "true",
+    "solo jack": "true",
+    "solo queen": "true",
+    "solo color": "true",
+    "solo meatless": "true",
+    "throwing before solo": "false",
+    "swine only second": "false",
+    "announcement first trick thirty points": "false",
+    "announcement contra doubles against re": "false",
+    "knocking": "false",
+    "announcement till full trick": "false",
+    "announcement reply": "true",
+    "announcement strict limit": "false",
+}
+"""Options doko has no equivalent of, with the value that plays as doko plays (docs/rules.md):
+no throwing, no genscher, no hyperswines, no king or combined solos; a poverty passes three
+cards and counts its trumps as a normal game does; a marriage is decided in the first three
+tricks; schweinchen only in normal games and marriages; an announcement's deadline counts the
+announcer's cards, and a late Re or Kontra may answer one."""
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _deadline(option: str) -> Callable[[RuleSet], str]:
+    """FreeDoko counts the cards still in the announcer's hand, doko those already played."""
+    return lambda r: str(r.hand_size - getattr(r, option))
+
+
+_COUNTING = {"winners_only": "plus", "losers_only": "minus", "plus_minus": "plus-minus"}
+
+FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
+    "with nines": lambda r: _bool(r.with_nines),
+    "poverty": lambda r: _bool(r.poverty),
+    "lustsolo player leads": lambda r: _bool(r.soloist_leads),
+    "announcement re/contra doubles": lambda r: _bool(r.announcement_scoring == "doubling"),
+    "counting": lambda r: _COUNTING[r.counting],
+    "bock": lambda r: _bool(bool(r.bock_triggers)),
+    "bock multiplier": lambda r: str(r.bock_multiplier),
+    "bock after 120-120": lambda r: _bool("tie" in r.bock_triggers),
+    "bock after lost solo": lambda r: _bool("lost_solo" in r.bock_triggers),
+    "bock after lost re/contra": lambda r: _bool("lost_announcement" in r.bock_triggers),
+    "bock after heart trick": lambda r: _bool("heart_trick" in r.bock_triggers),
+    "bock after black game": lambda r: _bool("schwarz" in r.bock_triggers),
+    "marriage first foreign": lambda r: _bool(r.marriage_clarification == "any"),
+    "marriage first trump": lambda r: _bool(r.marriage_clarification == "trump"),
+    "marriage first color": lambda r: _bool(r.marriage_clarification == "plain"),
+    **{name: _deadline(option) for name, option in DEADLINES.items()},
+    "last announcement": lambda r: str(max(1, r.hand_size + 1 - r.last_announcement_trick)),
+    "announcement till full trick": lambda r: _bool(r.deadlines_count == "tricks"),
+    "announcement reply": lambda r: _bool(r.late_answer),
+    "announcement first trick thirty points": lambda r: _bool(r.first_trick_thirty != "off"),
+    "announcement first trick thirty points only first": lambda r: _bool(r.first_trick_thirty == "all_silent"),
+    "announcement first trick thirty points only re/contra": lambda r: _bool(r.first_trick_thirty == "party_silent"),
+    "announcement contra doubles against re": lambda r: _bool(r.against_old_ones_doubled),
+    "show tricks number": lambda r: str(r.hand_size),
+    **CARD_OPTIONS,
+    "solo king": lambda r: _bool("king_solo" in r.picture_solos),
+    "solo queen jack": lambda r: _bool("queen_jack_solo" in r.picture_solos),
+    "solo king jack": lambda r: _bool("king_jack_solo" in r.picture_solos),
+    "solo king queen": lambda r: _bool("king_queen_solo" in r.picture_solos),
+    "solo koehler": lambda r: _bool("koehler_solo" in r.picture_solos),
+}
+"""Options written from a doko option: one line each."""
+
+MARRIAGE_SELECTOR = {"any": "first foreign", "trump": "first trump", "plain": "first color"}
+"""The selector a marriage's reservation names, by `marriage_clarification`."""
+
+NOT_RULES = frozenset({"preset"})
+"""Doko fields that are not rules of play: a rule set's name."""
+
+IDLE_WHEN: dict[str, Callable[[RuleSet], bool]] = {
+    "special_points_in_poverty": lambda r: not r.poverty,
+    "karlchen_in_poverty": lambda r: not r.poverty,
+    **CARD_OPTIONS_IDLE,
+}
+"""Doko options that change nothing under the rest of the rules (no poverty, nothing scored in
+one): FreeDoko need not express them."""
+
+
+def rule_values(rules: RuleSet) -> dict[str, str]:
+    """Every FreeDoko option and the value that plays as `rules` do, in FreeDoko's order."""
+    values = {}
+    for line in LAYOUT.splitlines():
+        entry = _option(line)
+        if entry is None:
+            continue
+        name, default = entry
+        write = FROM_RULES.get(name)
+        values[name] = write(rules) if write is not None else DOKO_PLAYS.get(name, default)
+    return values
+
+
+def rule_lines(rules: RuleSet) -> list[str]:
+    """The rule block's lines (without its braces) for `rules`; `FreeDokoExportError` naming
+    the doko options FreeDoko cannot express."""
+    values = rule_values(rules)
+    _check_round_trip(rules, values)
+    out = []
+    for line in LAYOUT.splitlines():
+        entry = _option(line)
+        if entry is None:
+            out.append(line)
+        else:
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f"{indent}{entry[0]} = {values[entry[0]]}")
+    cards = 4 * rules.hand_size
+    counts = {
+        "same cards": 2,
+        "card colors": 4,
+        "card tcolors": 5,
+        "card values": cards // 8,
+        "cards": cards,
+        "teams": 2,
+        "players per team": 2,
+        "tricks in game": rules.hand_size,
+    }
+    at = out.index("counting = " + values["counting"])
+    out[at:at] = [*(f"# number of {what} = {n}" for what, n in counts.items()), ""]
+    return out
+
+
+def _option(line: str) -> tuple[str, str] | None:
+    name, equals, value = line.strip().partition(" = ")
+    return (name, value) if equals and not name.startswith("#") else None
+
+
+def _check_round_trip(rules: RuleSet, values: dict[str, str]) -> None:
+    entries = {name: Entry(name, value, 0) for name, value in values.items()}
+    read = read_rules(entries, "<rules written for FreeDoko>").rules.to_dict()
+    wanted = rules.to_dict()
+    lost = [
+        name
+        for name, value in wanted.items()
+        if name not in NOT_RULES and read[name] != value and not (name in IDLE_WHEN and IDLE_WHEN[name](rules))
+    ]
+    if lost:
+        options = "; ".join(f"{name}: {_shown(wanted[name])}" for name in lost)
+        what = "option has" if len(lost) == 1 else "options have"
+        raise FreeDokoExportError(
+            f"FreeDoko cannot play these rules: the doko rule {what} no FreeDoko equivalent: {options}"
+        )
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return _bool(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return str(value)
