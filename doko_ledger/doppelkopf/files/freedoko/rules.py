@@ -26,6 +26,16 @@ from doko_ledger.doppelkopf.rules.ruleset import MarriageClarification, RuleSet,
 
 BASE_PRESET = "ddv"
 """FreeDoko counts announcements as the DDV does (docs/rules.md §10)."""
+BASE: dict[str, Any] = {
+    "preset": BASE_PRESET,
+    "poverty": True,
+    "karlchen_capture": True,
+    "special_points_in_poverty": True,
+    "lone_marriage_specials": True,
+}
+"""The rule set a FreeDoko rule block starts from: the DDV's, with what FreeDoko always does
+(special points in a poverty and in a lone marriage's first tricks) and its defaults that
+the block may change."""
 
 GAME_TYPES: dict[str, GameType] = {
     "normal": GameType.NORMAL,
@@ -242,9 +252,7 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
     (a party file's), the others are FreeDoko's defaults."""
     if with_defaults:
         block = {name: Entry(name, value, 0) for name, value in DEFAULTS.items()} | dict(block)
-    changes: dict[str, Any] = {"preset": BASE_PRESET, "poverty": True, "karlchen_capture": True}
-    changes["special_points_in_poverty"] = True
-    changes["lone_marriage_specials"] = True  # FreeDoko counts them (docs/rules.md §4)
+    changes: dict[str, Any] = dict(BASE)
     ignored = []
     calls: dict[str, Entry] = {}
     forbidden = {name for name, entry in block.items() if name in PERMISSIONS and entry.value == "false"}

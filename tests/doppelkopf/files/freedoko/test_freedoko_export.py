@@ -21,6 +21,7 @@ from doko_ledger.doppelkopf.files.freedoko import rules as fd_rules
 from doko_ledger.doppelkopf.files.freedoko.blocks import parse_blocks
 from doko_ledger.doppelkopf.files.freedoko.game import ImportedGame, import_game
 from doko_ledger.doppelkopf.files.freedoko.log import Action, FreeDokoFileError, GameLog, Summary, load_game, loads_game
+from doko_ledger.doppelkopf.files.freedoko.rules import BASE
 from doko_ledger.doppelkopf.files.freedoko.write import FreeDokoExportError, dumps_game
 from doko_ledger.doppelkopf.files.freedoko.write_rules import rule_values
 from doko_ledger.doppelkopf.game.commands import (
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 SAMPLES = Path(__file__).resolve().parents[3] / "fixtures" / "freedoko"
 GAME_LOGS = sorted(SAMPLES.glob("*/*.BugReport.FreeDoko"))
-FREEDOKO = {"preset": "ddv", "poverty": True, "karlchen_capture": True, "special_points_in_poverty": True}
+FREEDOKO = BASE
 """The rules a FreeDoko rule block starts from (`rules.read_rules`)."""
 MakeGame = Callable[..., "RandomGame"]
 
