@@ -238,6 +238,7 @@ FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
     "counting": lambda r: _COUNTING[r.counting],
     "bock": lambda r: _bool(bool(r.bock_triggers)),
     "bock multiplier": lambda r: str(r.bock_multiplier),
+    "append bock": lambda r: _bool(r.bock_overlap == "queue"),
     "bock after 120-120": lambda r: _bool("tie" in r.bock_triggers),
     "bock after lost solo": lambda r: _bool("lost_solo" in r.bock_triggers),
     "bock after lost re/contra": lambda r: _bool("lost_announcement" in r.bock_triggers),
@@ -286,6 +287,8 @@ NOT_RULES = frozenset({"preset"})
 """Doko fields that are not rules of play: a rule set's name."""
 
 IDLE_WHEN: dict[str, Callable[[RuleSet], bool]] = {
+    "bock_overlap": lambda r: not r.bock_triggers,
+    "bock_effect": lambda r: not r.bock_triggers,
     "special_points_in_poverty": lambda r: not r.poverty,
     "karlchen_in_poverty": lambda r: not r.poverty,
 }
