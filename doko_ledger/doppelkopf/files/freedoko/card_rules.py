@@ -90,7 +90,7 @@ def card_rules(block: Mapping[str, Entry]) -> dict[str, Any]:
             dollen and swines and (second or contrary) and value["dollen first over second with swines"]
         ),
         "schweinchen": swines,
-        "schweinchen_shown": "before_play" if begin else "while_held",
+        "schweinchen_shown": "automatic" if not swines else "before_play" if begin else "while_held",
         "schweinchen_in_solo": in_solo,
         "schweinchen_in_poverty": in_poverty,
         "fox_caught": value["extrapoint catch fox"],

@@ -28,6 +28,16 @@ from doko_ledger.doppelkopf.rules.ruleset import MarriageClarification, RuleSet,
 
 BASE_PRESET = "ddv"
 """FreeDoko counts announcements as the DDV does (docs/rules.md §10)."""
+BASE: dict[str, Any] = {
+    "preset": BASE_PRESET,
+    "poverty": True,
+    "karlchen_capture": True,
+    "special_points_in_poverty": True,
+    "lone_marriage_specials": True,
+} | card_rules({})
+"""The rule set a FreeDoko rule block starts from: the DDV's, with what FreeDoko always does
+(special points in a poverty and in a lone marriage's first tricks) and its defaults that
+the block may change."""
 
 GAME_TYPES: dict[str, GameType] = {
     "normal": GameType.NORMAL,
@@ -128,6 +138,24 @@ _THROWS: dict[str, tuple[str, str]] = {
 These keys (with a space, as above) hold the two until both are read."""
 
 
+BOCK_AFTER: dict[str, str] = {
+    "bock after 120-120": "tie",
+    "bock after lost solo": "lost_solo",
+    "bock after lost re/contra": "lost_announcement",
+    "bock after heart trick": "heart_trick",
+    "bock after black game": "schwarz",
+}
+"""FreeDoko's bock triggers as doko's (docs/rules.md §9): a 120:120 tie, a lost solo, a party that
+announced and lost, a trick of four plain hearts, a party without a trick."""
+_BOCK = " bock"
+"""A key (with a space, so never a doko option) holding FreeDoko's `bock` switch until combined."""
+
+
+def _switch(key: str) -> Callable[[Entry], dict[str, Any]]:
+    """A FreeDoko switch kept under `key` until it is combined with others."""
+    return lambda e: {key: _bool(e)}
+
+
 MAPPED: dict[str, Callable[[Entry], dict[str, Any]]] = {
     "with nines": lambda e: {"with_nines": _bool(e)},
     "poverty": lambda e: {"poverty": _bool(e)},
@@ -136,6 +164,9 @@ MAPPED: dict[str, Callable[[Entry], dict[str, Any]]] = {
     "announcement contra doubles against re": lambda e: {"against_old_ones_doubled": _bool(e)},
     "counting": lambda e: {"counting": _counting(e)},
     "bock multiplier": lambda e: {"bock_multiplier": int(e.value)},
+    "bock": lambda e: {_BOCK: _bool(e)},
+    "append bock": lambda e: {"bock_overlap": "queue" if _bool(e) else "stack"},
+    **{name: _switch(f" {name}") for name in BOCK_AFTER},
     "poverty shift": lambda e: {"poverty_exchange": _bool(e)},
     "poverty shift only trump": lambda e: {"poverty_passes": "trumps" if _bool(e) else "three"},
     "poverty fox do not count": lambda e: {"poverty_fox": "not_counted" if _bool(e) else "counted"},
@@ -186,6 +217,14 @@ def _combined(changes: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _bock(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The bock triggers FreeDoko's switches name, none while its `bock` is off; its rounds of
+    four games multiply each other (`append bock = false`: doko's `stack`) or wait in turn."""
+    if not changes.get(_BOCK, True):
+        return {"bock_triggers": ()}
+    return {"bock_triggers": tuple(t for name, t in BOCK_AFTER.items() if changes.get(f" {name}"))}
+
+
 def _counting(entry: Entry) -> str:
     words = {"plus": "winners_only", "minus": "losers_only", "plus-minus": "plus_minus"}
     if entry.value not in words:
@@ -229,14 +268,12 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
     (a party file's), the others are FreeDoko's defaults."""
     if with_defaults:
         block = {name: Entry(name, value, 0) for name, value in DEFAULTS.items()} | dict(block)
-    changes: dict[str, Any] = {"preset": BASE_PRESET, "poverty": True}
-    changes["special_points_in_poverty"] = True
+    changes: dict[str, Any] = dict(BASE)
     try:
         changes.update(card_rules(block))
     except OptionRefused as exc:
         entry = block.get(exc.option)
         raise FreeDokoFileError(str(exc), source=source, line=None if entry is None else entry.line or None) from None
-    changes["lone_marriage_specials"] = True  # FreeDoko counts them (docs/rules.md §4)
     ignored = []
     calls: dict[str, Entry] = {}
     forbidden = {name for name, entry in block.items() if name in PERMISSIONS and entry.value == "false"}
@@ -245,7 +282,7 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
         def refuse(why: str, entry: Entry = entry) -> FreeDokoFileError:
             return FreeDokoFileError(why, source=source, line=entry.line or None)
 
-        if name in _PENDING or name in CARD_OPTIONS:
+        if name in CARD_OPTIONS:
             continue
         if name in SOLO_PERMISSIONS or name == "solo":
             try:
@@ -274,18 +311,7 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
     changes.update(announcements.announcement_options(calls, changes.get("with_nines", True), source))
     try:
         changes["picture_solos"], forbidden_solos = _solo_permissions(block)
-        rules = rules_from_mapping(_combined(changes))
+        rules = rules_from_mapping(_combined(changes | _bock(changes)))
     except RuleSetError as exc:
         raise FreeDokoFileError(str(exc), source=source) from None
     return FreeDokoRules(rules, tuple(ignored), forbidden_solos, frozenset(forbidden))
-
-
-_PENDING = {  # options not mapped yet: each is taken out as it becomes a doko rule option
-    "append bock",
-    "bock",
-    "bock after 120-120",
-    "bock after black game",
-    "bock after heart trick",
-    "bock after lost re/contra",
-    "bock after lost solo",
-}

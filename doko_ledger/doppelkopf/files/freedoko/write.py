@@ -35,9 +35,10 @@ from doko_ledger.doppelkopf.events import (
     ResultClaimed,
     SchweinchenShown,
 )
+from doko_ledger.doppelkopf.files.freedoko.game import THROWS
 from doko_ledger.doppelkopf.files.freedoko.log import card_name
-from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES
-from doko_ledger.doppelkopf.files.freedoko.write_rules import MARRIAGE_SELECTOR, FreeDokoExportError, rule_lines
+from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES, MARRIAGE_SELECTORS
+from doko_ledger.doppelkopf.files.freedoko.write_rules import FreeDokoExportError, rule_lines
 from doko_ledger.doppelkopf.files.freedoko.write_summary import REPLY, SummaryFacts, highest, summary_lines
 from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.game.facts import specials
@@ -59,8 +60,16 @@ __all__ = ["FreeDokoExportError", "dumps_game"]
 VERSION = "0.7.13"
 """The FreeDoko version whose game log layout is written."""
 FD_NAMES = {game_type: name for name, game_type in GAME_TYPES.items()}
+CHOSEN = {clarification: chosen for chosen, (clarification, _) in MARRIAGE_SELECTORS.items()}
+"""The marriage player's choice FreeDoko writes, by `marriage_clarification`."""
+THROW_NAMES = {throw: name for name, throw in THROWS.items()}
+"""FreeDoko's names of the reasons to throw the cards in."""
 """FreeDoko's names of doko's game types."""
 LONE_MARRIAGE = "marriage solo"
+CHOSEN_IN_GAME = frozenset({"lone_marriage_specials", "marriage_clarification"})
+"""Options FreeDoko does not set by its rules: the marriage player chooses the tricks that find
+the partner (written with the reservation), and a lone marriage's first tricks always count
+(checked once the game is known)."""
 DENIALS = {
     Announcement.NO90: "no 90",
     Announcement.NO60: "no 60",
@@ -112,7 +121,7 @@ class _Writer:
             case GameStarted(solo_owed_by=owed) if owed:
                 raise FreeDokoExportError("FreeDoko's duty solos are not doko's compulsory solos")
             case GameStarted(rules=rules):
-                self.rules = rule_lines(rules)  # rules FreeDoko cannot play are refused first
+                self.rules = rule_lines(rules, CHOSEN_IN_GAME)  # rules FreeDoko cannot play are refused first
             case PovertyCardsPassed() | PovertyCardsReturned() if event.cards is None:
                 raise FreeDokoExportError("the poverty's cards were not recorded; FreeDoko's log names them")
             case PovertyCardsPassed() | PovertyAnswered() | PovertyCardsReturned():
@@ -156,13 +165,17 @@ class _Writer:
             elif said is None:  # never asked: a solo before it settled the game; any solo is as good
                 what = settled or "normal"
             elif said.kind is ReservationKind.MARRIAGE:
-                what = f"marriage, {MARRIAGE_SELECTOR[state.rules.marriage_clarification]}"
+                what = f"marriage, {CHOSEN[state.rules.marriage_clarification]}"
             elif said.kind is ReservationKind.POVERTY:
                 what = "poverty"
+            elif said.kind is ReservationKind.THROW:
+                assert said.throw is not None
+                what = THROW_NAMES[said.throw]
             else:
                 assert said.solo is not None
                 what = _game_name(said.solo)
-            extra = ", swines" if seat == swines else ""
+            # FreeDoko's players ask for their swines with a healthy or marriage reservation
+            extra = ", swines" if seat == swines and not what.startswith("solo") else ""
             self.actions.append(f"reservation = {seat}, {what}{extra}")
         if swines is not None:
             self.actions.append(f"swines = {swines}")
@@ -228,6 +241,11 @@ class _Writer:
             raise FreeDokoExportError(
                 f"the game stops after {len(state.tricks)} of {state.hand_size} tricks; "
                 "a FreeDoko game log holds them all"
+            )
+        if state.game_type is GameType.MARRIAGE and is_lone(state) and not state.rules.lone_marriage_specials:
+            raise FreeDokoExportError(
+                "FreeDoko counts a lone marriage's special points of its first tricks; these rules do not"
+                " (lone_marriage_specials)"
             )
         if any(isinstance(e, SchweinchenShown) for e in self.events) and self.swines() is None:
             raise FreeDokoExportError("FreeDoko's swines are announced at the start, from the hands")
@@ -320,7 +338,7 @@ class _Writer:
         lines = [f"gametype: {_game_name(state.game_type)}"]
         if state.game_type is GameType.MARRIAGE:
             lines += [
-                f"selector: {MARRIAGE_SELECTOR[state.rules.marriage_clarification]}",
+                f"selector: {CHOSEN[state.rules.marriage_clarification]}",
                 f"bride: player {state.declarer}",
             ]
         elif state.game_type.is_solo:

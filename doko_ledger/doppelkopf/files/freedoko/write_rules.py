@@ -219,6 +219,7 @@ FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
     "counting": lambda r: _COUNTING[r.counting],
     "bock": lambda r: _bool(bool(r.bock_triggers)),
     "bock multiplier": lambda r: str(r.bock_multiplier),
+    "append bock": lambda r: _bool(r.bock_overlap == "queue"),
     "bock after 120-120": lambda r: _bool("tie" in r.bock_triggers),
     "bock after lost solo": lambda r: _bool("lost_solo" in r.bock_triggers),
     "bock after lost re/contra": lambda r: _bool("lost_announcement" in r.bock_triggers),
@@ -227,6 +228,7 @@ FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
     "marriage first foreign": lambda r: _bool(r.marriage_clarification == "any"),
     "marriage first trump": lambda r: _bool(r.marriage_clarification == "trump"),
     "marriage first color": lambda r: _bool(r.marriage_clarification == "plain"),
+    "marriage first single color": lambda r: _bool(r.marriage_clarification in ("clubs", "spades", "hearts")),
     **{name: _deadline(option) for name, option in DEADLINES.items()},
     "last announcement": lambda r: str(max(1, r.hand_size + 1 - r.last_announcement_trick)),
     "announcement till full trick": lambda r: _bool(r.deadlines_count == "tricks"),
@@ -235,6 +237,24 @@ FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
     "announcement first trick thirty points only first": lambda r: _bool(r.first_trick_thirty == "all_silent"),
     "announcement first trick thirty points only re/contra": lambda r: _bool(r.first_trick_thirty == "party_silent"),
     "announcement contra doubles against re": lambda r: _bool(r.against_old_ones_doubled),
+    "poverty shift": lambda r: _bool(r.poverty_exchange),
+    "poverty shift only trump": lambda r: _bool(r.poverty_passes == "trumps"),
+    "poverty fox do not count": lambda r: _bool(r.poverty_fox != "counted"),
+    "poverty fox shift extra": lambda r: _bool(r.poverty_fox == "passed_extra"),
+    "throw with one trump": lambda r: _bool(r.poverty_throw_one_trump),
+    "throw when fox highest trump": lambda r: _bool(r.throw_fox_highest_trump),
+    "throwing before solo": lambda r: _bool(r.throws_before_solo),
+    "marriage determination": lambda r: str(r.marriage_tricks),
+    "marriage first one decides": lambda r: _bool(r.marriage_first_decides),
+    "marriage before poverty": lambda r: _bool(r.marriage_before_poverty),
+    "throw with nines": lambda r: _bool(r.throw_nines > 0),
+    "min number of throwing nines": lambda r: str(r.throw_nines or 5),
+    "throw with kings": lambda r: _bool(r.throw_kings > 0),
+    "min number of throwing kings": lambda r: str(r.throw_kings or 5),
+    "throw with nines and kings": lambda r: _bool(r.throw_nines_and_kings > 0),
+    "min number of throwing nines and kings": lambda r: str(r.throw_nines_and_kings or 7),
+    "throw with richness": lambda r: _bool(r.throw_richness > 0),
+    "min richness for throwing": lambda r: str(r.throw_richness or 70),
     "show tricks number": lambda r: str(r.hand_size),
     **CARD_OPTIONS,
     "solo king": lambda r: _bool("king_solo" in r.picture_solos),
@@ -245,13 +265,12 @@ FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
 }
 """Options written from a doko option: one line each."""
 
-MARRIAGE_SELECTOR = {"any": "first foreign", "trump": "first trump", "plain": "first color"}
-"""The selector a marriage's reservation names, by `marriage_clarification`."""
-
 NOT_RULES = frozenset({"preset"})
 """Doko fields that are not rules of play: a rule set's name."""
 
 IDLE_WHEN: dict[str, Callable[[RuleSet], bool]] = {
+    "bock_overlap": lambda r: not r.bock_triggers,
+    "bock_effect": lambda r: not r.bock_triggers,
     "special_points_in_poverty": lambda r: not r.poverty,
     "karlchen_in_poverty": lambda r: not r.poverty,
     **CARD_OPTIONS_IDLE,
@@ -273,11 +292,11 @@ def rule_values(rules: RuleSet) -> dict[str, str]:
     return values
 
 
-def rule_lines(rules: RuleSet) -> list[str]:
+def rule_lines(rules: RuleSet, idle: frozenset[str] = frozenset()) -> list[str]:
     """The rule block's lines (without its braces) for `rules`; `FreeDokoExportError` naming
-    the doko options FreeDoko cannot express."""
+    the doko options FreeDoko cannot express (but those `idle` in the game written)."""
     values = rule_values(rules)
-    _check_round_trip(rules, values)
+    _check_round_trip(rules, values, idle)
     out = []
     for line in LAYOUT.splitlines():
         entry = _option(line)
@@ -307,14 +326,17 @@ def _option(line: str) -> tuple[str, str] | None:
     return (name, value) if equals and not name.startswith("#") else None
 
 
-def _check_round_trip(rules: RuleSet, values: dict[str, str]) -> None:
+def _check_round_trip(rules: RuleSet, values: dict[str, str], idle: frozenset[str]) -> None:
     entries = {name: Entry(name, value, 0) for name, value in values.items()}
     read = read_rules(entries, "<rules written for FreeDoko>").rules.to_dict()
     wanted = rules.to_dict()
     lost = [
         name
         for name, value in wanted.items()
-        if name not in NOT_RULES and read[name] != value and not (name in IDLE_WHEN and IDLE_WHEN[name](rules))
+        if name not in NOT_RULES
+        and name not in idle
+        and read[name] != value
+        and not (name in IDLE_WHEN and IDLE_WHEN[name](rules))
     ]
     if lost:
         options = "; ".join(f"{name}: {_shown(wanted[name])}" for name in lost)

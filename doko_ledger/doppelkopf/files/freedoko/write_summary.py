@@ -33,6 +33,10 @@ SPECIAL_NAMES: dict[SpecialKind, str] = {
     SpecialKind.KARLCHEN: "charlie",
     SpecialKind.KARLCHEN_CAPTURED: "caught charlie",
     SpecialKind.DOPPELKOPF: "Doppelkopf",
+    SpecialKind.FOX_LAST_TRICK: "fox last trick",
+    SpecialKind.FOX_CAUGHT_LAST_TRICK: "caught fox last trick",
+    SpecialKind.DULLE_CAUGHT_DULLE: "dolle caught dolle",
+    SpecialKind.HEART_TRICK: "heart trick",
 }
 """Doko's special points by FreeDoko's names: one line each."""
 

@@ -21,6 +21,7 @@ from doko_ledger.doppelkopf.files.freedoko import rules as fd_rules
 from doko_ledger.doppelkopf.files.freedoko.blocks import parse_blocks
 from doko_ledger.doppelkopf.files.freedoko.game import ImportedGame, import_game
 from doko_ledger.doppelkopf.files.freedoko.log import Action, FreeDokoFileError, GameLog, Summary, load_game, loads_game
+from doko_ledger.doppelkopf.files.freedoko.rules import BASE
 from doko_ledger.doppelkopf.files.freedoko.write import FreeDokoExportError, dumps_game
 from doko_ledger.doppelkopf.files.freedoko.write_rules import rule_values
 from doko_ledger.doppelkopf.game.commands import (
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 SAMPLES = Path(__file__).resolve().parents[3] / "fixtures" / "freedoko"
 GAME_LOGS = sorted(SAMPLES.glob("*/*.BugReport.FreeDoko"))
-FREEDOKO = {"preset": "ddv", "poverty": True, "karlchen_capture": True, "special_points_in_poverty": True}
+FREEDOKO = BASE
 """The rules a FreeDoko rule block starts from (`rules.read_rules`)."""
 MakeGame = Callable[..., "RandomGame"]
 
@@ -153,12 +154,15 @@ def _actions(log: GameLog, state: GameState, marriages: bool) -> list[tuple[Any,
     """The log's actions; a reservation doko never asked to be named only as not healthy (doko
     knows no more of it), and the marriage's partner only where doko found the same. An
     announcement made between a trick's fourth card and the next lead is one event, before or
-    after FreeDoko's `trick full` line alike: such announcements are put before it."""
+    after FreeDoko's `trick full` line alike: such announcements are put before it. A player's
+    wish for swines (`, swines` on the reservation) counts only from the player who got them."""
     named = {n.seat for n in state.named}
     out: list[tuple[Any, ...]] = []
     for action in log.actions:
         if action.kind == "marriage" and not marriages:
             continue
+        if action.kind == "reservation" and action.fields[-1:] == ("swines",) and action.seat != state.schweinchen_seat:
+            action = Action(action.kind, action.seat, action.fields[:-1], action.line)
         out.append(_action(action, named))
     i = 1
     while i < len(out):
@@ -205,7 +209,7 @@ def test_the_log_has_freedokos_head_and_blocks_in_the_order_its_reader_takes_the
 
 def test_the_rule_block_names_every_option_freedoko_has() -> None:
     known = (
-        fd_rules.IGNORED | fd_rules.PERMISSIONS | set(fd_rules.REQUIRED) | set(fd_rules.MAPPED) | fd_rules._PENDING
+        fd_rules.IGNORED | fd_rules.PERMISSIONS | set(fd_rules.REQUIRED) | set(fd_rules.MAPPED) | fd_rules.CARD_OPTIONS
     ) - {"mutate", "unsupported"}
     assert known <= set(rule_values(rules_from_mapping(FREEDOKO)))
 
@@ -214,7 +218,12 @@ def test_the_rule_block_says_what_doko_plays_where_freedoko_defaults_otherwise()
     values = rule_values(rules_from_mapping({**FREEDOKO, "with_nines": False, "second_dulle_beats_first": True}))
     assert values["with nines"] == "false"
     assert (values["announcement no 120"], values["announcement no 90"], values["announcement no 0"]) == ("9", "8", "5")
-    assert values["dollen second over first"] == values["dollen contrary in last trick"] == "true"
+    assert values["dollen second over first"] == "true"  # and in the last trick too, as FreeDoko's default
+    assert values["dollen contrary in last trick"] == "false"
+    not_last = rule_values(
+        rules_from_mapping({**FREEDOKO, "second_dulle_beats_first": True, "second_dulle_last_trick": False})
+    )
+    assert not_last["dollen contrary in last trick"] == "true"
     assert values["announcement first trick thirty points"] == "false"
     assert values["marriage determination"] == "3"
     assert values["solo koehler"] == "false" and values["solo meatless"] == "true"
