@@ -181,14 +181,17 @@ def marriage_game(block: dict[str, Entry], choice: str, clarification: str, part
 def test_the_marriage_players_choice_finds_the_partner(
     choice: str, clarification: str, within: str, status: tuple[int | None, int]
 ) -> None:
-    block = rules_block(marriage_determination=within, marriage_first_single_color="true")
+    # the first H10 wins, as these tricks were written (FreeDoko's default has the second win)
+    block = rules_block(
+        marriage_determination=within, marriage_first_single_color="true", dollen_second_over_first="false"
+    )
     imported = import_game(marriage_game(block, choice, clarification), "g")
     assert imported.state.rules.marriage_clarification == clarification
     assert imported.state.finished and marriage_status(imported.state) == status
 
 
 def test_a_marriage_line_other_than_the_rules_find_is_refused() -> None:
-    block = rules_block(marriage_determination="12")
+    block = rules_block(marriage_determination="12", dollen_second_over_first="false")
     with pytest.raises(FreeDokoFileError, match="FreeDoko's marriage is settled with player 2, these rules have it"):
         import_game(marriage_game(block, "first foreign", "any", partner_line=CLEO), "g")
 
