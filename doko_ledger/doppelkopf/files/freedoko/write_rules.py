@@ -194,10 +194,10 @@ DOKO_PLAYS: dict[str, str] = {
     "announcement strict limit": "false",
 }
 """Options doko has no equivalent of, with the value that plays as doko plays (docs/rules.md):
-no throwing, no genscher, no hyperswines, no king or combined solos; a poverty passes three
-cards and counts its trumps as a normal game does; a marriage is decided in the first three
-tricks; schweinchen only in normal games and marriages; an announcement's deadline counts the
-announcer's cards, and a late Re or Kontra may answer one."""
+no throwing, no genscher, no king or combined solos, no swine only second; a poverty passes
+three cards and counts its trumps as a normal game does; a marriage is decided in the first
+three tricks; an announcement's deadline counts the announcer's cards, and a late Re or Kontra
+may answer one."""
 
 
 def _bool(value: bool) -> str:
