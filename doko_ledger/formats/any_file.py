@@ -18,15 +18,16 @@ FOLDER_PARTY = "party.FreeDoko"
 
 def files_in(paths: Sequence[str | Path]) -> list[Path]:
     """The files named, each folder's game files (`FILE_SUFFIXES`, sorted by name) in its place;
-    a FreeDoko party file in a folder is passed over (its games are the game logs beside it)."""
+    a FreeDoko party file in a folder is passed over (its games are the game logs beside it). A
+    folder without game files stays as it is, for `read_text` to refuse."""
     found: list[Path] = []
     for path in map(Path, paths):
-        if path.is_dir():
-            found += sorted(
-                p for p in path.iterdir() if p.suffix in FILE_SUFFIXES and p.name != FOLDER_PARTY and p.is_file()
-            )
-        else:
-            found.append(path)
+        inside = (
+            sorted(p for p in path.iterdir() if p.suffix in FILE_SUFFIXES and p.name != FOLDER_PARTY and p.is_file())
+            if path.is_dir()
+            else []
+        )
+        found += inside or [path]
     return found
 
 

@@ -293,6 +293,8 @@ def read_text(path: str | Path) -> str:
     """A file's UTF-8 text (a byte order mark dropped, line ends made `\\n`); an unreadable or
     too large file is a `SourceError` naming it. At most `MAX_FILE_BYTES` + 1 bytes are read, so
     a huge file (or `/dev/zero`) is refused without being held in memory."""
+    if Path(path).is_dir():
+        raise SourceError("a folder with no game files in it (.yaml, .yml or .FreeDoko)", source=str(path))
     try:
         with open(path, "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)

@@ -290,7 +290,9 @@ COMMANDS: dict[str, BadCommand] = {
     ),
     "import_dev_zero": BadCommand(("import", "/dev/zero"), 2, ("/dev/zero: ", "larger than 1,000,000")),
     "import_missing_file": BadCommand(("import", "{tmp}/missing.yaml"), 2, ("missing.yaml: cannot read file",)),
-    "import_a_directory": BadCommand(("import", "{bad}"), 2, ("bad_inputs: cannot read file",)),
+    "import_a_folder_without_game_files": BadCommand(
+        ("import", "{tmp}"), 2, ("a folder with no game files in it (.yaml, .yml or .FreeDoko)",)
+    ),
     "import_a_game_twice": BadCommand(
         ("import", str(SAMPLES / "01-normal.yaml")),
         2,
