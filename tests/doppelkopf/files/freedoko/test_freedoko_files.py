@@ -195,31 +195,9 @@ def test_a_log_that_is_not_freedokos_reads_as_an_error() -> None:
         loads_game("hello\n", "x")
 
 
-def party_file(folder: str) -> str:
-    """A party file as FreeDoko writes it after a party: the party block of the folder's last game
-    log, which holds every game's summary before it and the points after them."""
-    last = sorted((SAMPLES / folder).glob("game_*"))[-1].read_text(encoding="utf-8")
-    start = last.index("\nparty\n{\n") + len("\nparty\n{\n")
-    body = last[start : last.index("\ndealt hands")].rstrip()
-    return "#!FreeDoko\n# FreeDoko party\n" + body.removesuffix("}")
-
-
 def test_a_party_file_without_summaries_is_refused(cli: Cli) -> None:
     result = cli("import", SAMPLES / "marriage" / "party.FreeDoko")
     assert result.exit_code == 2 and "holds no game summaries yet" in result.stderr
-
-
-@pytest.mark.parametrize("folder", ["marriage"])
-def test_a_party_file_becomes_a_closed_card_night_with_freedokos_totals(cli: Cli, tmp_path: Path, folder: str) -> None:
-    text = party_file(folder)
-    path = tmp_path / "party.FreeDoko"
-    path.write_text(text, encoding="utf-8")
-    ok(cli("import", path))
-    night = json.loads(ok(cli("session", "list", "--json")).stdout)[0]
-    assert night["closed"] is True and night["deals"] == text.count("#  game ")
-    table = json.loads(ok(cli("standings", "--session", night["session"], "--json")).stdout)["table"]
-    points = text[text.rindex("\npoints\n{\n") :].splitlines()[3:7]
-    assert [f"{row['player']}: {row['total']}" for row in table] == points
 
 
 @pytest.mark.parametrize("option", sorted(REQUIRED))
