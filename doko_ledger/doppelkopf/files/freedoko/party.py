@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from doko_ledger.doppelkopf.files.freedoko.claim import KINDS
 from doko_ledger.doppelkopf.files.freedoko.log import SEATS, FreeDokoFileError, Party, Summary, loads_party
 from doko_ledger.doppelkopf.files.freedoko.rules import GAME_TYPES, read_rules
 from doko_ledger.doppelkopf.files.night_file import (
@@ -25,6 +26,7 @@ from doko_ledger.doppelkopf.files.night_file import (
 )
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.rules.announcements import Announcement
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 
 LEVELS = ("no 120", "no 90", "no 60", "no 30", "no 0")
 """FreeDoko's announcements from Re/Kontra up to schwarz, in order."""
@@ -38,16 +40,7 @@ NONE = "no announcement"
 REPLY = "reply"
 THROWN = "thrown"
 """FreeDoko's game types of a thrown deal start with this word (`thrown nines`)."""
-SPECIALS = {
-    "caught fox": "fox_caught",
-    "charlie": "karlchen",
-    "caught charlie": "karlchen_captured",
-    "Doppelkopf": "doppelkopf",
-    "fox last trick": "fox_last_trick",
-    "caught fox last trick": "fox_caught_last_trick",
-    "dolle caught dolle": "dulle_caught_dulle",
-    "heart trick": "heart_trick",
-}
+SPECIALS = {name: kind for name, kind in KINDS.items() if kind in {k.value for k in SpecialKind}}
 """FreeDoko's trick extras that a deal's facts name, by doko's special kinds."""
 CAUGHT = frozenset({"fox_caught", "karlchen_captured", "fox_caught_last_trick", "dulle_caught_dulle"})
 

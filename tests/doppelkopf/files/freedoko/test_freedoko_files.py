@@ -11,10 +11,8 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import ok
-from conftest import CLI_ENV
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from doko_ledger.cli.app import app
 from doko_ledger.doppelkopf.cards import parse_card
 from doko_ledger.doppelkopf.events import CardPlayed, ResultClaimed
 from doko_ledger.doppelkopf.files.freedoko import game
@@ -29,17 +27,6 @@ SAMPLES = Path(__file__).resolve().parents[3] / "fixtures" / "freedoko"
 GAME_LOGS = sorted(SAMPLES.glob("*/*.BugReport.FreeDoko"))
 FIRST = SAMPLES / "defaults" / "game_00000.seed_053325.BugReport.FreeDoko"
 Cli = Callable[..., Result]
-
-
-@pytest.fixture
-def cli(ledger_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
-    monkeypatch.delenv("DOKO_DB", raising=False)
-    runner = CliRunner()
-
-    def invoke(*args: str | Path) -> Result:
-        return runner.invoke(app, ["--db", str(ledger_path), *map(str, args)], env=CLI_ENV, catch_exceptions=True)
-
-    return invoke
 
 
 def test_blocks_nest_by_name_and_keep_their_lines() -> None:

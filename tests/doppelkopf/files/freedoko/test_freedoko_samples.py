@@ -10,10 +10,8 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import ok
-from conftest import CLI_ENV
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from doko_ledger.cli.app import app
 from doko_ledger.doppelkopf.files.freedoko import game
 from doko_ledger.doppelkopf.files.freedoko.cross_check import cross_check
 from doko_ledger.doppelkopf.files.freedoko.log import load_game
@@ -35,17 +33,6 @@ DIFFERENCES: dict[str, tuple[str, str]] = {
 rules decision in docs/rules.md that says why (the winners' net value is negative: FreeDoko's
 `plus` counting writes it for the winners, doko's `winners_only` writes the plus points)."""
 Cli = Callable[..., Result]
-
-
-@pytest.fixture
-def cli(ledger_path: Path, monkeypatch: pytest.MonkeyPatch) -> Cli:
-    monkeypatch.delenv("DOKO_DB", raising=False)
-    runner = CliRunner()
-
-    def invoke(*args: str | Path) -> Result:
-        return runner.invoke(app, ["--db", str(ledger_path), *map(str, args)], env=CLI_ENV, catch_exceptions=True)
-
-    return invoke
 
 
 def test_every_sample_game_agrees_with_freedoko_or_differs_by_a_documented_rules_decision() -> None:
