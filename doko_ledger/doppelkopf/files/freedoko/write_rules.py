@@ -18,6 +18,7 @@ from typing import Any
 from doko_ledger.doppelkopf.files.freedoko.announcements import DEADLINES
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.card_rules import CARD_OPTIONS, CARD_OPTIONS_IDLE
+from doko_ledger.doppelkopf.files.freedoko.defaults import LAYOUT, option_line
 from doko_ledger.doppelkopf.files.freedoko.rules import read_rules
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.errors import DokoError
@@ -29,168 +30,19 @@ class FreeDokoExportError(DokoError):
     exit_code = 2
 
 
-LAYOUT = """\
-number of rounds limited = true
-  number of rounds = 5
-points limited = false
-  points = 40
-number of duty soli = 0
-  number of duty color soli = 0
-  number of duty picture soli = 0
-offer duty solo = true
-lustsolo player leads = true
-solo always counts triple = false
-number of players = 4
-number of players in game = 4
-
-show if valid = true
-show all hands = true
-show tricks number = 12
-show tricks in trickpiles = true
-show trickpiles points = true
-show known teams in game = true
-show soloplayer in game = true
-
-card hint = true
-take back tricks = false
-
-with nines = true
-
-bock = true
-  bock multiplier = 2
-  append bock = false
-  bock after 120-120 = true
-  bock after lost solo = false
-  bock after lost re/contra = false
-  bock after heart trick = false
-  bock after black game = false
-
-throw with nines = true
-min number of throwing nines = 5
-throw with kings = false
-min number of throwing kings = 5
-throw with nines and kings = false
-min number of throwing nines and kings = 7
-throw with richness = false
-min richness for throwing = 70
-
-poverty = true
-  poverty shift = true
-  poverty shift only trump = false
-  poverty fox do not count = false
-  poverty fox shift extra = false
-  poverty fox shift open = false
-  throw with one trump = false
-  throw when fox highest trump = false
-
-marriage determination = 12
-  marriage first foreign = true
-  marriage first color = true
-  marriage first single color = true
-  marriage first trump = true
-  marriage first one decides = false
-  marriage before poverty = false
-
-genscher = false
-
-solo = true
-  solo jack = true
-  solo queen = true
-  solo king = true
-  solo queen jack = true
-  solo king jack = true
-  solo king queen = true
-  solo koehler = true
-  solo color = true
-  solo meatless = true
-  throwing before solo = false
-
-dollen = true
-  dollen second over first = true
-  dollen contrary in last trick = false
-  dollen first over second with swines = false
-
-swines = true
-  swines in solo = true
-  swines in poverty = true
-  swines announcement begin = true
-  swine only second = false
-hyperswines = false
-  hyperswines in solo = true
-  hyperswines in poverty = true
-  hyperswines announcement begin = true
-  swines and hyperswines joint = false
-
-# Extrapoints:
-extrapoint catch fox = true
-extrapoint catch fox last trick = false
-extrapoint fox last trick = true
-extrapoint double fox last trick = false
-extrapoint dolle jabs dolle = false
-extrapoint heart trick = false
-extrapoint charlie = true
-extrapoint catch charlie = true
-extrapoint double charlie = false
-extrapoint catch double charlie = false
-extrapoint catch charlie only with diamond queen = false
-
-announcement first trick thirty points = true
-announcement first trick thirty points only first = false
-announcement first trick thirty points only re/contra = true
-announcement first trick thirty points in marriage = true
-announcement re/contra doubles = true
-announcement contra doubles against re = false
-
-# till when to make the announcements:
-knocking = false
-announcement no 120 = 11
-announcement no 90 = 9
-announcement no 60 = 6
-announcement no 30 = 3
-announcement no 0 = 3
-last announcement = 3
-announcement till full trick = false
-announcement reply = true
-announcement strict limit = false
-
-counting = plus
-"""
-"""FreeDoko's rule block as it writes it, with its defaults: the order, the indentation that
-shows which option depends on which, and the comments."""
-
 DOKO_PLAYS: dict[str, str] = {
     "number of duty soli": "0",
     "number of duty color soli": "0",
     "number of duty picture soli": "0",
     "solo always counts triple": "false",
-    "throw with nines": "false",
-    "throw with kings": "false",
-    "throw with nines and kings": "false",
-    "throw with richness": "false",
-    "poverty shift": "true",
-    "poverty shift only trump": "false",
-    "poverty fox do not count": "false",
-    "poverty fox shift extra": "false",
     "poverty fox shift open": "false",
-    "throw with one trump": "false",
-    "throw when fox highest trump": "false",
-    "marriage determination": "3",
-    "marriage first single color": "false",
-    "marriage first one decides": "false",
-    "marriage before poverty": "false",
     "genscher": "false",
     "solo": "true",
     "solo jack": "true",
     "solo queen": "true",
     "solo color": "true",
     "solo meatless": "true",
-    "throwing before solo": "false",
-    "swine only second": "false",
-    "announcement first trick thirty points": "false",
-    "announcement contra doubles against re": "false",
     "knocking": "false",
-    "announcement till full trick": "false",
-    "announcement reply": "true",
     "announcement strict limit": "false",
 }
 """Options doko has no equivalent of, with the value that plays as doko plays (docs/rules.md):
@@ -283,7 +135,7 @@ def rule_values(rules: RuleSet) -> dict[str, str]:
     """Every FreeDoko option and the value that plays as `rules` do, in FreeDoko's order."""
     values = {}
     for line in LAYOUT.splitlines():
-        entry = _option(line)
+        entry = option_line(line)
         if entry is None:
             continue
         name, default = entry
@@ -299,7 +151,7 @@ def rule_lines(rules: RuleSet, idle: frozenset[str] = frozenset()) -> list[str]:
     _check_round_trip(rules, values, idle)
     out = []
     for line in LAYOUT.splitlines():
-        entry = _option(line)
+        entry = option_line(line)
         if entry is None:
             out.append(line)
         else:
@@ -319,11 +171,6 @@ def rule_lines(rules: RuleSet, idle: frozenset[str] = frozenset()) -> list[str]:
     at = out.index("counting = " + values["counting"])
     out[at:at] = [*(f"# number of {what} = {n}" for what, n in counts.items()), ""]
     return out
-
-
-def _option(line: str) -> tuple[str, str] | None:
-    name, equals, value = line.strip().partition(" = ")
-    return (name, value) if equals and not name.startswith("#") else None
 
 
 def _check_round_trip(rules: RuleSet, values: dict[str, str], idle: frozenset[str]) -> None:
