@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
-from doko_ledger.doppelkopf.claimed import claimed_points, derivation_check
+from doko_ledger.doppelkopf.claimed import claimed_points, derivation_check, outside_bock
 from doko_ledger.doppelkopf.events import (
     AbandonReason,
     AnnouncementMade,
@@ -372,7 +372,7 @@ def audit(
     if recorded_claim is not None and result is not None:
         checks.append(derivation_check(result, recorded_claim, state.rules.counting))
         if claimed is None:
-            claimed = claimed_points(recorded_claim, state.players)
+            claimed = claimed_points(recorded_claim, state.players, outside_bock(result, recorded_claim))
     if claimed is not None and result is not None:
         unknown = [p for p in claimed if p not in state.players]
         if unknown:

@@ -76,13 +76,35 @@ def _party(party: Party | None) -> str:
     return "" if party is None else f" for {party.value.capitalize()}"
 
 
+def outside_bock(result: GameScore, claim: ResultClaimed) -> int:
+    """The bock factor of a claim made within a card night the ledger does not hold: a game
+    imported alone, whose claim counts its party's bock round (1: none, or the ledger's night
+    gives the game its own)."""
+    if result.score is None or any(line_kind(line) == BOCK for line in result.score.lines):
+        return 1
+    return _claimed(claim.lines).get((BOCK, None), 1)
+
+
+def claimed_points(claim: ResultClaimed, players: Sequence[str], bock: int = 1) -> dict[str, int]:
+    """The claim as the per-player result `doko audit --claimed` takes; `bock`: a bock round of
+    the claimer's night outside the ledger, taken out."""
+    return {player: points // bock for player, points in zip(players, claim.points, strict=True)}
+
+
 def derivation_check(result: GameScore, claim: ResultClaimed, counting: Counting) -> Check:
     """The claim's derivation and sheet against doko's: passed when every kind of line adds up
-    alike for each party (and the sheet row, where the claim has one, is the same)."""
+    alike for each party (and the sheet row, where the claim has one, is the same). A bock round
+    of the claimer's night that the ledger does not hold (`outside_bock`) is taken out of the
+    claim and said so."""
     name = f"the derivation agrees with {claim.source}'s"
     if result.score is None:
         return Check.not_checked(name, "the game has no derivation to compare (entered by its value)")
     claimed, computed = _claimed(claim.lines), _computed(result.score.lines)
+    bock = outside_bock(result, claim)
+    notes = []
+    if bock != 1:
+        claimed.pop((BOCK, None))
+        notes.append(f"{claim.source}'s game was in a bock round (×{bock}) of a night not in the ledger: taken out")
     details = []
     for key in sorted(set(claimed) | set(computed), key=lambda k: (k[0], "" if k[1] is None else k[1].value)):
         mine, theirs = computed.get(key, 0), claimed.get(key, 0)
@@ -95,15 +117,10 @@ def derivation_check(result: GameScore, claim: ResultClaimed, counting: Counting
             )
     if claim.sheet is not None:
         row = sheet_points(result.by_player, counting)
-        mine_row = tuple(row[p] for p in result.players)
+        mine_row = tuple(row[p] * bock for p in result.players)
         if mine_row != claim.sheet:
             shown = " ".join(f"{p:+d}" for p in mine_row)
             details.append(f"sheet row {shown} here, {' '.join(f'{p:+d}' for p in claim.sheet)} in {claim.source}'s")
     if not details:
-        return Check(name, True, [f"every line and the sheet row agree ({claim.origin})"])
-    return Check(name, False, details)
-
-
-def claimed_points(claim: ResultClaimed, players: Sequence[str]) -> dict[str, int]:
-    """The claim as the per-player result `doko audit --claimed` takes."""
-    return dict(zip(players, claim.points, strict=True))
+        return Check(name, True, [f"every line and the sheet row agree ({claim.origin})", *notes])
+    return Check(name, False, details + notes)

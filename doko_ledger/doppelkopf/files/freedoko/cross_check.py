@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from doko_ledger.doppelkopf.claimed import derivation_check
+from doko_ledger.doppelkopf.claimed import claimed_points, derivation_check, outside_bock
 from doko_ledger.doppelkopf.events import ResultClaimed
 from doko_ledger.doppelkopf.files.freedoko import game
 from doko_ledger.doppelkopf.files.freedoko.log import is_game_log, is_party
@@ -65,7 +65,7 @@ def check_text(text: str, source: str) -> CheckedGame:
     except NotScorable as exc:
         return CheckedGame(source, "refused", (f"{source}: {exc}",))
     check = derivation_check(result, claim, loaded.state.rules.counting)
-    points = dict(zip(result.players, claim.points, strict=True))
+    points = claimed_points(claim, result.players, outside_bock(result, claim))
     differences = [
         f"{player}: {mine:+d} here, {points[player]:+d} in {claim.source}'s"
         for player, mine in result.by_player.items()

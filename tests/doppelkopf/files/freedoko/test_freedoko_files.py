@@ -217,3 +217,25 @@ def test_doko_export_writes_a_freedoko_log_that_imports_as_the_same_game(cli: Cl
     assert again.state.points_won() == first.state.points_won()
     claim = again.events[-1]
     assert isinstance(claim, ResultClaimed) and claim.points == (-2, -2, 2, 2)
+
+
+def test_a_game_freedoko_played_in_a_bock_round_agrees_with_the_round_taken_out(tmp_path: Path, cli: Cli) -> None:
+    text = FIRST.read_text(encoding="utf-8")
+    for old, new in [
+        ("winnerteam = re\npoints = 2\n", "winnerteam = re\npoints = 4\n"),
+        ("caught fox = re, re, 3, 1, 1\n}\n}", "caught fox = re, re, 3, 1, 1\nbock = re, re, -, -, 2\n}\n}"),
+        ("player points = 0, 0, 2, 2", "player points = 0, 0, 4, 4"),
+    ]:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = tmp_path / "bock.BugReport.FreeDoko"
+    path.write_text(text, encoding="utf-8")
+    checked = json.loads(cli("import", "--check", path, "--json").stdout)
+    assert (checked["agree"], checked["differ"]) == (1, 0)
+    ok(cli("import", path))
+    game_id = json.loads(ok(cli("games", "--json")).stdout)[0]["game_id"]
+    report = json.loads(ok(cli("audit", game_id, "--json")).stdout)
+    check = next(c for c in report["checks"] if c["name"] == "the derivation agrees with FreeDoko 0.7.13's")
+    assert check["ok"] is True
+    assert "in a bock round (×2) of a night not in the ledger: taken out" in check["details"][-1]
+    assert report["claim"]["difference"] == {"Mara": 0, "Gerd": 0, "Erika": 0, "Sven": 0}
