@@ -26,6 +26,7 @@ from doko_ledger.doppelkopf.files.night_file import (
 )
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.rules.announcements import Announcement
+from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 
 LEVELS = ("no 120", "no 90", "no 60", "no 30", "no 0")
@@ -38,8 +39,10 @@ CALLS = {
 }
 NONE = "no announcement"
 REPLY = "reply"
-THROWN = "thrown"
-"""FreeDoko's game types of a thrown deal start with this word (`thrown nines`)."""
+THROWN = ("thrown nines", "thrown kings", "thrown nines and kings", "thrown richness", "fox highest trump")
+"""FreeDoko's game types of a deal thrown in."""
+LONE_MARRIAGE = "marriage solo"
+"""A marriage that found no partner: its bride is Re alone (scored as a solo, docs/rules.md §4)."""
 SPECIALS = {name: kind for name, kind in KINDS.items() if kind in {k.value for k in SpecialKind}}
 """FreeDoko's trick extras that a deal's facts name, by doko's special kinds."""
 CAUGHT = frozenset({"fox_caught", "karlchen_captured", "fox_caught_last_trick", "dulle_caught_dulle"})
@@ -60,7 +63,7 @@ def read(text: str, source: str = "<text>") -> LoadedNight:
         players=party.players,
         first_dealer=party.players[(first.startplayer - 1) % SEATS],
         rules=rules.rules,
-        deals=tuple(_deal(party, summary, source) for summary in party.summaries),
+        deals=tuple(deal_of(party, summary, source) for summary in party.summaries),
         closed=True,
         note=f"Imported from a FreeDoko party file: {Path(source).name}",
     )
@@ -79,10 +82,11 @@ def _night_id(party: Party, text: str) -> str:
     return f"freedoko-{seed}-{digest}"
 
 
-def _deal(party: Party, summary: Summary, source: str) -> Deal:
-    if summary.gametype.startswith(THROWN):
+def deal_of(party: Party, summary: Summary, source: str) -> Deal:
+    """One game's summary as a deal by its facts (a deal thrown in as a misdeal)."""
+    if summary.gametype in THROWN:
         return MISDEAL
-    game = GAME_TYPES.get(summary.gametype)
+    game = GameType.MARRIAGE if summary.gametype == LONE_MARRIAGE else GAME_TYPES.get(summary.gametype)
     if game is None:
         raise FreeDokoFileError(
             f"game type {summary.gametype!r} is not one doko can record", source=source, line=summary.line

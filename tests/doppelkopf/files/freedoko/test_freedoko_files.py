@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,11 +16,21 @@ from typer.testing import Result
 
 from doko_ledger.doppelkopf.cards import parse_card
 from doko_ledger.doppelkopf.events import CardPlayed, ResultClaimed
-from doko_ledger.doppelkopf.files.freedoko import game
+from doko_ledger.doppelkopf.files.freedoko import game, party
 from doko_ledger.doppelkopf.files.freedoko.blocks import parse_blocks
 from doko_ledger.doppelkopf.files.freedoko.claim import claimed_points
-from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError, card_name, card_of, load_game, loads_game
+from doko_ledger.doppelkopf.files.freedoko.log import (
+    FreeDokoFileError,
+    Summary,
+    card_name,
+    card_of,
+    load_game,
+    loads_game,
+)
+from doko_ledger.doppelkopf.files.freedoko.log import Party as FreeDokoParty
 from doko_ledger.doppelkopf.files.freedoko.rules import REQUIRED
+from doko_ledger.doppelkopf.files.night_file import MISDEAL
+from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.formats.yaml_source import SourceError
 
@@ -239,3 +250,26 @@ def test_a_game_freedoko_played_in_a_bock_round_agrees_with_the_round_taken_out(
     assert check["ok"] is True
     assert "in a bock round (×2) of a night not in the ledger: taken out" in check["details"][-1]
     assert report["claim"]["difference"] == {"Mara": 0, "Gerd": 0, "Erika": 0, "Sven": 0}
+
+
+def test_a_lone_marriage_in_a_party_is_a_marriage_with_its_bride_alone_and_a_throw_a_misdeal() -> None:
+    players = ("Mara", "Gerd", "Erika", "Sven")
+    lone = Summary(
+        line=1,
+        seed=1,
+        startplayer=0,
+        soloplayer=2,
+        gametype="marriage solo",
+        teams=("contra", "contra", "re", "contra"),
+        highest_re="no announcement",
+        highest_contra="no announcement",
+        trick_points=(30, 20, 150, 40),
+        winner="re",
+        points=1,
+        specials=(),
+    )
+    deal = party.deal_of(FreeDokoParty({}, players, (lone,)), lone, "p")
+    assert isinstance(deal, SummaryRecord)
+    assert (deal.game, deal.re, deal.re_points) == ("marriage", ("Erika",), 150)
+    thrown = replace(lone, gametype="fox highest trump")
+    assert party.deal_of(FreeDokoParty({}, players, (thrown,)), thrown, "p") is MISDEAL
