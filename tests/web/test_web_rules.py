@@ -112,7 +112,6 @@ def test_the_start_form_shows_every_option_grouped_with_its_value_line_and_link(
         "bock",
         "counting",
         "tournament",
-        "announcement house rules",
         "card order",
         "extra points",
     ]

@@ -19,7 +19,6 @@ from doko_ledger.doppelkopf.rules.ruleset import (
     rules_from_mapping,
 )
 
-_CALLS = "announcement house rules"
 """The group of the announcement deadlines and their kin (docs/rules.md §5)."""
 
 GROUPS: tuple[str, ...] = (
@@ -30,7 +29,6 @@ GROUPS: tuple[str, ...] = (
     "bock",
     "counting",
     "tournament",
-    _CALLS,
     "card order",
     "extra points",
 )
@@ -179,6 +177,16 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
         ("marriage_shift", "announcements", "how far a late-found marriage partner moves the deadlines", "s5"),
         ("solo_must_announce_no90", "announcements", "a declared solo carries the soloist's no 90", "s5"),
         ("announcement_scoring", "announcements", "Re and Kontra add 2 each, or each doubles the value", "s7"),
+        ("re_deadline", "announcements", "Re or Kontra: the most cards the announcer may have played", "s5"),
+        ("no90_deadline", "announcements", "no 90: the most cards the announcer may have played", "s5"),
+        ("no60_deadline", "announcements", "no 60: the most cards the announcer may have played", "s5"),
+        ("no30_deadline", "announcements", "no 30: the most cards the announcer may have played", "s5"),
+        ("schwarz_deadline", "announcements", "schwarz: the most cards the announcer may have played", "s5"),
+        ("deadlines_count", "announcements", "the deadlines count the announcer's cards, or the tricks", "s5"),
+        ("late_answer", "announcements", "a late Re or Kontra may answer the other party's call", "s5"),
+        ("last_announcement_trick", "announcements", "the last trick in which anything may be announced", "s5"),
+        ("first_trick_thirty", "announcements", "a first trick of 30 or more makes its winner announce", "s5"),
+        ("against_old_ones_doubled", "announcements", "under doubling, against the old ones is doubled", "s7"),
         ("scoring", "scoring", "the standard count, or the DDV's", "s8"),
         ("specials_doubled", "scoring", "under doubling, special points are doubled too", "s7"),
         ("karlchen_capture", "scoring", "1 for catching the other party's CJ in the last trick", "s7"),
@@ -192,16 +200,6 @@ OPTIONS: tuple[RuleOption, ...] = tuple(
         ("compulsory_solo", "tournament", "every player owes a solo", "s9"),
         ("tournament_deals", "tournament", "the deals that count in a tournament", "s9"),
         ("forced_solos", "tournament", "when owed solos are forced: after the deals, or as soon as owed", "s9"),
-        ("re_deadline", _CALLS, "Re or Kontra: the most cards the announcer may have played", "s5"),
-        ("no90_deadline", _CALLS, "no 90: the most cards the announcer may have played", "s5"),
-        ("no60_deadline", _CALLS, "no 60: the most cards the announcer may have played", "s5"),
-        ("no30_deadline", _CALLS, "no 30: the most cards the announcer may have played", "s5"),
-        ("schwarz_deadline", _CALLS, "schwarz: the most cards the announcer may have played", "s5"),
-        ("deadlines_count", _CALLS, "the deadlines count the announcer's cards, or the tricks", "s5"),
-        ("late_answer", _CALLS, "a late Re or Kontra may answer the other party's call", "s5"),
-        ("last_announcement_trick", _CALLS, "the last trick in which anything may be announced", "s5"),
-        ("first_trick_thirty", _CALLS, "a first trick of 30 or more makes its winner announce", "s5"),
-        ("against_old_ones_doubled", _CALLS, "under doubling, against the old ones is doubled", "s7"),
         ("dullen", "card order", "the H10 is the highest trump (Dulle); false: an ordinary heart", "s2"),
         ("second_dulle_last_trick", "card order", "in the last trick the second H10 beats the first", "s2"),
         (
