@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
-from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
+from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS, flag
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError
 
 OPTIONS: frozenset[str] = frozenset(
@@ -127,36 +127,32 @@ def _hyperswines_as_swines(value: dict[str, bool], begin: bool, in_solo: bool, i
 # -- written back (a doko game exported as a FreeDoko game log) -------------------------------
 
 
-def _bool(value: bool) -> str:
-    return "true" if value else "false"
-
-
 CARD_OPTIONS: dict[str, Callable[[RuleSet], str]] = {
-    "dollen": lambda r: _bool(r.dullen),
-    "dollen second over first": lambda r: _bool(r.second_dulle_beats_first),
-    "dollen contrary in last trick": lambda r: _bool(r.second_dulle_beats_first != r.second_dulle_last_trick),
-    "dollen first over second with swines": lambda r: _bool(r.first_dulle_with_schweinchen),
-    "swines": lambda r: _bool(r.schweinchen),
-    "swines in solo": lambda r: _bool(r.schweinchen_in_solo),
-    "swines in poverty": lambda r: _bool(r.schweinchen_in_poverty),
-    "swines announcement begin": lambda r: _bool(r.schweinchen_shown != "while_held"),
+    "dollen": lambda r: flag(r.dullen),
+    "dollen second over first": lambda r: flag(r.second_dulle_beats_first),
+    "dollen contrary in last trick": lambda r: flag(r.second_dulle_beats_first != r.second_dulle_last_trick),
+    "dollen first over second with swines": lambda r: flag(r.first_dulle_with_schweinchen),
+    "swines": lambda r: flag(r.schweinchen),
+    "swines in solo": lambda r: flag(r.schweinchen_in_solo),
+    "swines in poverty": lambda r: flag(r.schweinchen_in_poverty),
+    "swines announcement begin": lambda r: flag(r.schweinchen_shown != "while_held"),
     "swine only second": lambda r: "false",
-    "hyperswines": lambda r: _bool(r.hyperschweinchen),
+    "hyperswines": lambda r: flag(r.hyperschweinchen),
     "hyperswines in solo": lambda r: "true",
     "hyperswines in poverty": lambda r: "true",
     "hyperswines announcement begin": lambda r: "true",
-    "swines and hyperswines joint": lambda r: _bool(r.hyperschweinchen_joint),
-    "extrapoint catch fox": lambda r: _bool(r.fox_caught),
-    "extrapoint catch fox last trick": lambda r: _bool(r.fox_caught_last_trick),
-    "extrapoint fox last trick": lambda r: _bool(r.fox_last_trick),
-    "extrapoint double fox last trick": lambda r: _bool(r.double_fox_last_trick),
-    "extrapoint dolle jabs dolle": lambda r: _bool(r.dulle_caught_dulle),
-    "extrapoint heart trick": lambda r: _bool(r.heart_trick_point),
-    "extrapoint charlie": lambda r: _bool(r.karlchen),
-    "extrapoint catch charlie": lambda r: _bool(r.karlchen_capture),
-    "extrapoint double charlie": lambda r: _bool(r.double_karlchen),
-    "extrapoint catch double charlie": lambda r: _bool(r.karlchen_captured_twice),
-    "extrapoint catch charlie only with diamond queen": lambda r: _bool(r.karlchen_capture_with_dq),
+    "swines and hyperswines joint": lambda r: flag(r.hyperschweinchen_joint),
+    "extrapoint catch fox": lambda r: flag(r.fox_caught),
+    "extrapoint catch fox last trick": lambda r: flag(r.fox_caught_last_trick),
+    "extrapoint fox last trick": lambda r: flag(r.fox_last_trick),
+    "extrapoint double fox last trick": lambda r: flag(r.double_fox_last_trick),
+    "extrapoint dolle jabs dolle": lambda r: flag(r.dulle_caught_dulle),
+    "extrapoint heart trick": lambda r: flag(r.heart_trick_point),
+    "extrapoint charlie": lambda r: flag(r.karlchen),
+    "extrapoint catch charlie": lambda r: flag(r.karlchen_capture),
+    "extrapoint double charlie": lambda r: flag(r.double_karlchen),
+    "extrapoint catch double charlie": lambda r: flag(r.karlchen_captured_twice),
+    "extrapoint catch charlie only with diamond queen": lambda r: flag(r.karlchen_capture_with_dq),
 }
 """The card order and extra point options written from doko's (`card_rules` read back)."""
 

@@ -51,7 +51,7 @@ def _kind(point: SpecialPoint, doubling: bool) -> str:
     return KINDS.get(point.name, "other")
 
 
-def claimed_points(summary: Summary) -> tuple[int, ...]:
+def points_of(summary: Summary) -> tuple[int, ...]:
     """Each seat's points plus and minus from FreeDoko's value and teams: the winners +value,
     the losers -value (nobody winning: the value is Re's), a lone player three times."""
     re_seats = [seat for seat, team in enumerate(summary.teams) if team == "re"]
@@ -69,7 +69,7 @@ def claim_of(log: GameLog, doubling: bool, origin: str) -> ResultClaimed | None:
     return ResultClaimed(
         source=f"{SOURCE} {log.version}",
         origin=origin,
-        points=claimed_points(summary),
+        points=points_of(summary),
         winner=TEAMS.get(summary.winner),
         value=summary.points,
         lines=lines,

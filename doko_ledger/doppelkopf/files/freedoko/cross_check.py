@@ -7,7 +7,7 @@ many games agree, which differ and in which derivation lines, and which were ref
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -19,6 +19,7 @@ from doko_ledger.doppelkopf.files.freedoko.log import is_game_log, is_party
 from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.errors import DokoError
+from doko_ledger.formats.any_file import files_in
 from doko_ledger.formats.yaml_source import SourceError, read_text
 
 Outcome = Literal["agrees", "differs", "refused"]
@@ -42,13 +43,11 @@ class CrossCheck:
         return sum(1 for g in self.games if g.outcome == outcome)
 
 
-def game_logs(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """The files named, a folder's FreeDoko files (`*.FreeDoko`, sorted by name) in its place."""
-    for path in map(Path, paths):
-        if path.is_dir():
-            yield from sorted(p for p in path.iterdir() if p.suffix == ".FreeDoko" and p.is_file())
-        else:
-            yield path
+def game_logs(paths: Iterable[str | Path]) -> list[Path]:
+    """The files named, and the FreeDoko files of each folder in its place (as `doko import`
+    reads a folder: `any_file.files_in`)."""
+    named = [Path(p) for p in paths]
+    return [p for p in files_in(named) if p in named or p.suffix == ".FreeDoko"]
 
 
 def check_text(text: str, source: str) -> CheckedGame:

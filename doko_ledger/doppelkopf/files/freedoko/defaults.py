@@ -134,6 +134,11 @@ counting = plus
 shows which option depends on which, and the comments."""
 
 
+def flag(value: bool) -> str:
+    """A switch as the block writes it: `true` or `false`."""
+    return "true" if value else "false"
+
+
 def option_line(line: str) -> tuple[str, str] | None:
     """The option and value of a line of the block (None for a comment or a blank line)."""
     name, equals, value = line.strip().partition(" = ")

@@ -63,7 +63,7 @@ def read(text: str, source: str = "<text>") -> LoadedNight:
         players=party.players,
         first_dealer=party.players[(first.startplayer - 1) % SEATS],
         rules=rules.rules,
-        deals=tuple(deal_of(party, summary, source) for summary in party.summaries),
+        deals=tuple(deal_of(party, summary, source, rules.rules.hand_size) for summary in party.summaries),
         closed=True,
         note=f"Imported from a FreeDoko party file: {Path(source).name}",
     )
@@ -82,8 +82,9 @@ def _night_id(party: Party, text: str) -> str:
     return f"freedoko-{seed}-{digest}"
 
 
-def deal_of(party: Party, summary: Summary, source: str) -> Deal:
-    """One game's summary as a deal by its facts (a deal thrown in as a misdeal)."""
+def deal_of(party: Party, summary: Summary, source: str, hand_size: int = 12) -> Deal:
+    """One game's summary as a deal by its facts (a deal thrown in as a misdeal); `hand_size`: the
+    tricks of a game under the party's rules."""
     if summary.gametype in THROWN:
         return MISDEAL
     game = GameType.MARRIAGE if summary.gametype == LONE_MARRIAGE else GAME_TYPES.get(summary.gametype)
@@ -98,17 +99,17 @@ def deal_of(party: Party, summary: Summary, source: str) -> Deal:
         game=game.value,
         re=tuple(players[seat] for seat in re_seats),
         re_points=re_points,
-        tricks=_tricks(summary),
+        tricks=_tricks(summary, hand_size),
         announcements=_announcements(summary, players),
         specials=_specials(summary, players),
     )
 
 
-def _tricks(summary: Summary) -> tuple[int, int] | None:
+def _tricks(summary: Summary, hand_size: int) -> tuple[int, int] | None:
     """The tricks each party took, where the summary tells: a party that took none."""
     for point in summary.specials:
         if point.name == "no 0":
-            return (12, 0) if point.counts_for == "re" else (0, 12)
+            return (hand_size, 0) if point.counts_for == "re" else (0, hand_size)
     return None
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from doko_ledger.doppelkopf.files.freedoko.announcements import DEADLINES
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.card_rules import CARD_OPTIONS, CARD_OPTIONS_IDLE
-from doko_ledger.doppelkopf.files.freedoko.defaults import LAYOUT, option_line
+from doko_ledger.doppelkopf.files.freedoko.defaults import LAYOUT, flag, option_line
 from doko_ledger.doppelkopf.files.freedoko.rules import read_rules
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.errors import DokoError
@@ -52,10 +52,6 @@ three tricks; an announcement's deadline counts the announcer's cards, and a lat
 may answer one."""
 
 
-def _bool(value: bool) -> str:
-    return "true" if value else "false"
-
-
 def _deadline(option: str) -> Callable[[RuleSet], str]:
     """FreeDoko counts the cards still in the announcer's hand, doko those already played."""
     return lambda r: str(r.hand_size - getattr(r, option))
@@ -64,56 +60,56 @@ def _deadline(option: str) -> Callable[[RuleSet], str]:
 _COUNTING = {"winners_only": "plus", "losers_only": "minus", "plus_minus": "plus-minus"}
 
 FROM_RULES: dict[str, Callable[[RuleSet], str]] = {
-    "with nines": lambda r: _bool(r.with_nines),
-    "poverty": lambda r: _bool(r.poverty),
-    "lustsolo player leads": lambda r: _bool(r.soloist_leads),
-    "announcement re/contra doubles": lambda r: _bool(r.announcement_scoring == "doubling"),
+    "with nines": lambda r: flag(r.with_nines),
+    "poverty": lambda r: flag(r.poverty),
+    "lustsolo player leads": lambda r: flag(r.soloist_leads),
+    "announcement re/contra doubles": lambda r: flag(r.announcement_scoring == "doubling"),
     "counting": lambda r: _COUNTING[r.counting],
-    "bock": lambda r: _bool(bool(r.bock_triggers)),
+    "bock": lambda r: flag(bool(r.bock_triggers)),
     "bock multiplier": lambda r: str(r.bock_multiplier),
-    "append bock": lambda r: _bool(r.bock_overlap == "queue"),
-    "bock after 120-120": lambda r: _bool("tie" in r.bock_triggers),
-    "bock after lost solo": lambda r: _bool("lost_solo" in r.bock_triggers),
-    "bock after lost re/contra": lambda r: _bool("lost_announcement" in r.bock_triggers),
-    "bock after heart trick": lambda r: _bool("heart_trick" in r.bock_triggers),
-    "bock after black game": lambda r: _bool("schwarz" in r.bock_triggers),
-    "marriage first foreign": lambda r: _bool(r.marriage_clarification == "any"),
-    "marriage first trump": lambda r: _bool(r.marriage_clarification == "trump"),
-    "marriage first color": lambda r: _bool(r.marriage_clarification == "plain"),
-    "marriage first single color": lambda r: _bool(r.marriage_clarification in ("clubs", "spades", "hearts")),
+    "append bock": lambda r: flag(r.bock_overlap == "queue"),
+    "bock after 120-120": lambda r: flag("tie" in r.bock_triggers),
+    "bock after lost solo": lambda r: flag("lost_solo" in r.bock_triggers),
+    "bock after lost re/contra": lambda r: flag("lost_announcement" in r.bock_triggers),
+    "bock after heart trick": lambda r: flag("heart_trick" in r.bock_triggers),
+    "bock after black game": lambda r: flag("schwarz" in r.bock_triggers),
+    "marriage first foreign": lambda r: flag(r.marriage_clarification == "any"),
+    "marriage first trump": lambda r: flag(r.marriage_clarification == "trump"),
+    "marriage first color": lambda r: flag(r.marriage_clarification == "plain"),
+    "marriage first single color": lambda r: flag(r.marriage_clarification in ("clubs", "spades", "hearts")),
     **{name: _deadline(option) for name, option in DEADLINES.items()},
     "last announcement": lambda r: str(max(1, r.hand_size + 1 - r.last_announcement_trick)),
-    "announcement till full trick": lambda r: _bool(r.deadlines_count == "tricks"),
-    "announcement reply": lambda r: _bool(r.late_answer),
-    "announcement first trick thirty points": lambda r: _bool(r.first_trick_thirty != "off"),
-    "announcement first trick thirty points only first": lambda r: _bool(r.first_trick_thirty == "all_silent"),
-    "announcement first trick thirty points only re/contra": lambda r: _bool(r.first_trick_thirty == "party_silent"),
-    "announcement contra doubles against re": lambda r: _bool(r.against_old_ones_doubled),
-    "poverty shift": lambda r: _bool(r.poverty_exchange),
-    "poverty shift only trump": lambda r: _bool(r.poverty_passes == "trumps"),
-    "poverty fox do not count": lambda r: _bool(r.poverty_fox != "counted"),
-    "poverty fox shift extra": lambda r: _bool(r.poverty_fox == "passed_extra"),
-    "throw with one trump": lambda r: _bool(r.poverty_throw_one_trump),
-    "throw when fox highest trump": lambda r: _bool(r.throw_fox_highest_trump),
-    "throwing before solo": lambda r: _bool(r.throws_before_solo),
+    "announcement till full trick": lambda r: flag(r.deadlines_count == "tricks"),
+    "announcement reply": lambda r: flag(r.late_answer),
+    "announcement first trick thirty points": lambda r: flag(r.first_trick_thirty != "off"),
+    "announcement first trick thirty points only first": lambda r: flag(r.first_trick_thirty == "all_silent"),
+    "announcement first trick thirty points only re/contra": lambda r: flag(r.first_trick_thirty == "party_silent"),
+    "announcement contra doubles against re": lambda r: flag(r.against_old_ones_doubled),
+    "poverty shift": lambda r: flag(r.poverty_exchange),
+    "poverty shift only trump": lambda r: flag(r.poverty_passes == "trumps"),
+    "poverty fox do not count": lambda r: flag(r.poverty_fox != "counted"),
+    "poverty fox shift extra": lambda r: flag(r.poverty_fox == "passed_extra"),
+    "throw with one trump": lambda r: flag(r.poverty_throw_one_trump),
+    "throw when fox highest trump": lambda r: flag(r.throw_fox_highest_trump),
+    "throwing before solo": lambda r: flag(r.throws_before_solo),
     "marriage determination": lambda r: str(r.marriage_tricks),
-    "marriage first one decides": lambda r: _bool(r.marriage_first_decides),
-    "marriage before poverty": lambda r: _bool(r.marriage_before_poverty),
-    "throw with nines": lambda r: _bool(r.throw_nines > 0),
+    "marriage first one decides": lambda r: flag(r.marriage_first_decides),
+    "marriage before poverty": lambda r: flag(r.marriage_before_poverty),
+    "throw with nines": lambda r: flag(r.throw_nines > 0),
     "min number of throwing nines": lambda r: str(r.throw_nines or 5),
-    "throw with kings": lambda r: _bool(r.throw_kings > 0),
+    "throw with kings": lambda r: flag(r.throw_kings > 0),
     "min number of throwing kings": lambda r: str(r.throw_kings or 5),
-    "throw with nines and kings": lambda r: _bool(r.throw_nines_and_kings > 0),
+    "throw with nines and kings": lambda r: flag(r.throw_nines_and_kings > 0),
     "min number of throwing nines and kings": lambda r: str(r.throw_nines_and_kings or 7),
-    "throw with richness": lambda r: _bool(r.throw_richness > 0),
+    "throw with richness": lambda r: flag(r.throw_richness > 0),
     "min richness for throwing": lambda r: str(r.throw_richness or 70),
     "show tricks number": lambda r: str(r.hand_size),
     **CARD_OPTIONS,
-    "solo king": lambda r: _bool("king_solo" in r.picture_solos),
-    "solo queen jack": lambda r: _bool("queen_jack_solo" in r.picture_solos),
-    "solo king jack": lambda r: _bool("king_jack_solo" in r.picture_solos),
-    "solo king queen": lambda r: _bool("king_queen_solo" in r.picture_solos),
-    "solo koehler": lambda r: _bool("koehler_solo" in r.picture_solos),
+    "solo king": lambda r: flag("king_solo" in r.picture_solos),
+    "solo queen jack": lambda r: flag("queen_jack_solo" in r.picture_solos),
+    "solo king jack": lambda r: flag("king_jack_solo" in r.picture_solos),
+    "solo king queen": lambda r: flag("king_queen_solo" in r.picture_solos),
+    "solo koehler": lambda r: flag("koehler_solo" in r.picture_solos),
 }
 """Options written from a doko option: one line each."""
 
@@ -195,7 +191,7 @@ def _check_round_trip(rules: RuleSet, values: dict[str, str], idle: frozenset[st
 
 def _shown(value: Any) -> str:
     if isinstance(value, bool):
-        return _bool(value)
+        return flag(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(str(v) for v in value) + "]"
     return str(value)

@@ -18,7 +18,7 @@ from doko_ledger.doppelkopf.cards import parse_card
 from doko_ledger.doppelkopf.events import CardPlayed, ResultClaimed
 from doko_ledger.doppelkopf.files.freedoko import game, party
 from doko_ledger.doppelkopf.files.freedoko.blocks import parse_blocks
-from doko_ledger.doppelkopf.files.freedoko.claim import claimed_points
+from doko_ledger.doppelkopf.files.freedoko.claim import points_of
 from doko_ledger.doppelkopf.files.freedoko.log import (
     FreeDokoFileError,
     Summary,
@@ -92,7 +92,7 @@ def test_a_log_is_read_with_its_rules_actions_and_claim() -> None:
         ("won", "re", None, None),
         ("caught fox", "re", 3, 1),
     ]
-    assert claimed_points(log.summary) == (-2, -2, 2, 2)
+    assert points_of(log.summary) == (-2, -2, 2, 2)
     assert log.summary.player_points == (0, 0, 2, 2)  # FreeDoko counted `plus`: only the winners write
 
 
