@@ -71,13 +71,19 @@ class ImportReport:
 
 
 class LoadedGameFile(Protocol):
-    """A game read from its file, of any game: its record (with its id) and its events."""
+    """A game read from its file, of any game: its record (with its id), its events, and what
+    the import should tell about it."""
 
     @property
     def record(self) -> Any: ...
 
     @property
     def events(self) -> Sequence[Any]: ...
+
+    @property
+    def remarks(self) -> tuple[str, ...]:
+        """What the import should tell about the file (a FreeDoko option left out)."""
+        ...
 
 
 Progress = Callable[[int, int], None]
@@ -193,7 +199,7 @@ class Ledger:
                 except SourceError as exc:
                     failed.append((place[str(path)], str(exc)))
                 else:
-                    for remark in getattr(loaded, "remarks", ()):
+                    for remark in loaded.remarks:
                         report.remarks[remark] = report.remarks.get(remark, 0) + 1
                     yield str(path), loaded
                 if progress is not None:

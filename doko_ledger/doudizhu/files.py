@@ -130,6 +130,8 @@ class LoadedDeal:
     record: DouDizhuRecord
     events: list[Any]
     state: DealState
+    remarks: tuple[str, ...] = ()
+    """What the import should tell about the file (none for Dou Dizhu's own files)."""
 
     @property
     def game_id(self) -> str:
