@@ -410,8 +410,8 @@ def record(
     with Ledger.open(ledger_path(ctx)) as ledger:
         nights = card_nights(ledger)
         session_id = nights.resolve(session)
+        read_at = nights.version(session_id)  # before the deal shown: a write between them refuses this one
         upcoming = nights.standings(session_id).next
-        number = upcoming.number if deal is None else deal
         if deal is not None:  # refused before any question is asked
             nights.expect_next(session_id, deal)
         shown.print(render_nights.next_deal(upcoming))
@@ -439,7 +439,9 @@ def record(
                 console=shown,
             )
         )
-        prepared = nights.prepare(session_id, facts, misdeal=misdeal, deal=number, bock=mark)
+        # the deal given, or the night as it was when the next deal was shown
+        at = None if deal is not None else read_at
+        prepared = nights.prepare(session_id, facts, misdeal=misdeal, deal=deal, version=at, bock=mark)
         if prepared.score is not None:
             shown.print(render_scores.score([prepared.score]))
         if prepared.bock is not None:

@@ -40,6 +40,7 @@ from doko_ledger.cli.app import app
 from doko_ledger.cli.common import BUSY_TIMEOUT as BUSY
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.files import game_file
+from doko_ledger.doppelkopf.nights.book import CardNights
 from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import BUSY_TIMEOUT_MS, EventStore
@@ -361,6 +362,30 @@ def test_record_that_loses_a_race_is_exit_3_and_writes_nothing(
         "night-01",
         "night-02",
     ]
+
+
+def test_a_deal_recorded_while_the_next_deal_is_shown_is_a_lost_race_not_a_retry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone records deal 1 after `doko record` showed deal 1 as next and before it decides
+    the deal: exit 3 with what was recorded meanwhile, as a race lost at the append is."""
+    db = tmp_path / "ledger.sqlite"
+    _night(db)
+    prepare = CardNights.prepare
+
+    def racing(self: CardNights, *args: Any, **kwargs: Any) -> Any:
+        with Ledger.open(db) as ledger:
+            nights = card_nights(ledger)
+            nights.commit(prepare(nights, "night", None, misdeal=True), by="other", at=AT)
+        monkeypatch.undo()
+        return prepare(self, *args, **kwargs)
+
+    monkeypatch.setattr(CardNights, "prepare", racing)
+    line = _lost(_invoke(db, "record", "--re", "Ben,Clara", "--re-points", "151", "--yes"))
+    assert line.startswith("error: the deal was not recorded: card night 'night' is at version 2, not 1: "), line
+    assert line.endswith("; deal 1 was just recorded (by other)")
+    assert {by for *_, by in _rows(db)} == {"tester", "other"}
+    assert not [row for row in _rows(db) if row[3] == "tester" and row[1].startswith("game/")]
 
 
 def test_a_deal_is_refused_not_shifted_when_the_night_moves_on_while_it_is_entered(

@@ -441,8 +441,12 @@ class CardNights:
         kept = self._kept(session_id)
         if deal is not None:
             self._expect_next(kept.night, deal)
-        if version is not None:
-            require_version(kept.night, version)  # before a night is forked to decide on
+        if version is not None:  # before a night is forked to decide on
+            try:
+                require_version(kept.night, version)
+            except ConcurrencyError as exc:
+                meanwhile = self.change_since(session_id, version)
+                raise prefixed(exc, "the deal was not recorded", f"; {meanwhile}" if meanwhile else "") from None
         night = kept.fork()
         number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
