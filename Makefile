@@ -7,8 +7,9 @@ DEMO_DB ?= demo.sqlite
 SERVE_DB ?= table.sqlite
 SAMPLES := sample_games/*.yaml sample_games/sessions/*.yaml sample_games/doudizhu/*.yaml sample_games/doudizhu/sessions/*.yaml
 GAMES ?= 10000
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard doko_ledger/locale/*/LC_MESSAGES/*.po))
 
-.PHONY: demo serve test test-fast system-deps lint bench clean
+.PHONY: demo serve test test-fast system-deps lint bench messages clean
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
@@ -17,7 +18,16 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
-demo: $(STAMP)  ## import sample_games/ (games and card nights) into a fresh ledger, replay and score a game
+%.mo: %.po | $(STAMP)  # a catalog changed since the install compiled it (the package build compiles them too)
+	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+messages: $(STAMP)  ## the texts of the code and the templates into each language's catalog (.po), to be translated
+	$(BIN)/pybabel -q extract -F babel.cfg -k msg -k plural:1,2 --no-wrap --sort-by-file -o doko_ledger/locale/doko.pot .
+	$(BIN)/pybabel -q update --no-wrap -i doko_ledger/locale/doko.pot -d doko_ledger/locale -D doko -l de
+	$(BIN)/pybabel -q update --no-wrap -i doko_ledger/locale/doko.pot -d doko_ledger/locale -D doko -l fr
+	rm doko_ledger/locale/doko.pot
+
+demo: $(STAMP) $(CATALOGS)  ## import sample_games/ (games and card nights) into a fresh ledger, replay and score a game
 	rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
 	$(BIN)/doko --db $(DEMO_DB) import $(SAMPLES)
 	$(BIN)/doko --db $(DEMO_DB) games
@@ -28,7 +38,7 @@ demo: $(STAMP)  ## import sample_games/ (games and card nights) into a fresh led
 	$(BIN)/doko --db $(DEMO_DB) standings --session 2026-11-29-dorm
 	$(BIN)/doko --db $(DEMO_DB) verify
 
-serve: $(STAMP) | $(SERVE_DB)  ## the table's ledger (the samples the first time) served to the phones on the local network (`make serve HOST=127.0.0.1` for this machine only); never deleted
+serve: $(STAMP) $(CATALOGS) | $(SERVE_DB)  ## the table's ledger (the samples the first time) served to the phones on the local network (`make serve HOST=127.0.0.1` for this machine only); never deleted
 	$(BIN)/doko --db $(SERVE_DB) serve --host $(HOST) --port $(PORT)
 
 $(SERVE_DB): | $(STAMP)  # only when missing: deals recorded from the phones stay
@@ -36,10 +46,10 @@ $(SERVE_DB): | $(STAMP)  # only when missing: deals recorded from the phones sta
 
 .PRECIOUS: $(SERVE_DB)
 
-test: system-deps $(STAMP)  ## the whole test suite (as root it first installs the Debian packages it needs)
+test: system-deps $(STAMP) $(CATALOGS)  ## the whole test suite (as root it first installs the Debian packages it needs)
 	$(BIN)/pytest
 
-test-fast: $(STAMP)  ## the tests that need no browser, no PostgreSQL and are not marked slow: a quick check while developing
+test-fast: $(STAMP) $(CATALOGS)  ## the tests that need no browser, no PostgreSQL and are not marked slow: a quick check while developing
 	exec $(BIN)/pytest -m "not postgres and not browser and not slow"  # exec: no sh between make and pytest (a completion test looks at its parents)
 
 system-deps:  ## the Debian packages the tests need (Chromium for the browser tests), when missing

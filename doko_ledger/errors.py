@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from doko_ledger.i18n import Message, render
+
 E = TypeVar("E", bound=BaseException)
 
 FieldPath = tuple[str | int, ...]
@@ -16,9 +18,15 @@ FieldPath = tuple[str | int, ...]
 
 
 class DokoError(Exception):
-    """An input, a command or a ledger that doko_ledger refuses, with the reason."""
+    """An input, a command or a ledger that doko_ledger refuses, with the reason: a
+    `Message` (its id and parameters), written in the language of the command or the request
+    when the error is shown, or (until every reason is a message) a text."""
 
     exit_code = 1
+
+    def __str__(self) -> str:
+        reason = self.args[0] if len(self.args) == 1 else None
+        return render(reason) if isinstance(reason, Message) else super().__str__()
 
 
 def prefixed(exc: E, before: str, after: str = "") -> E:

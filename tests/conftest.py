@@ -10,6 +10,7 @@ so that `make test-fast` (`-m "not postgres and not browser and not slow"`) neve
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -34,6 +35,12 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS, legal_plays
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_order
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
+
+# The tests read doko's answers in English whatever the locale of the machine running them
+# (a test that wants another language asks for it): messages in the C locale's language.
+for _name in ("LANGUAGE", "LC_ALL"):
+    os.environ.pop(_name, None)
+os.environ["LC_MESSAGES"] = "C.UTF-8"
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk")
 

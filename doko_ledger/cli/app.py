@@ -3,6 +3,7 @@ parses its arguments, calls the library and hands the result to a renderer)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated
 
@@ -10,6 +11,8 @@ import typer
 
 from doko_ledger.cli import ddz, games, log, nights, rules, serve, stats, table
 from doko_ledger.cli.common import DbOption, Typer, wait_for_writers
+from doko_ledger.i18n import LANGUAGES, from_environ
+from doko_ledger.i18n.languages import choose
 
 app = Typer(
     help="doko_ledger: record, replay and audit Doppelkopf (and Dou Dizhu) games in an append-only ledger.",
@@ -27,10 +30,29 @@ def _print_version(wanted: bool) -> None:
         raise typer.Exit()
 
 
+def _language(wanted: str | None) -> str:
+    """The language of the command: `--lang`, else the locale's (LC_ALL, LC_MESSAGES, LANG)."""
+    if wanted is None:
+        return choose(from_environ(os.environ))
+    if wanted not in LANGUAGES:
+        raise typer.BadParameter(f"{wanted!r} is not one of {', '.join(LANGUAGES)}")
+    return choose(wanted)
+
+
 @app.callback()
 def main_options(
     ctx: typer.Context,
     db: DbOption = "doko.sqlite",
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            metavar="en|de|fr",
+            is_eager=True,
+            callback=_language,
+            help="The language to answer in (English, Deutsch, Français); by default the locale's (LANG).",
+        ),
+    ] = None,
     version: Annotated[
         bool,
         typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),

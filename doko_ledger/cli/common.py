@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import getpass
 import inspect
@@ -151,8 +152,8 @@ class _Group(_Help, TyperGroup):
         if undecodable is not None:
             err_console().print(f"error: {undecodable!r} is not UTF-8 text", soft_wrap=True)
             sys.exit(2)
-        try:
-            result = super().main(*args, **kwargs)
+        try:  # in a context of its own: the language it chose is the command's alone
+            result = contextvars.copy_context().run(super().main, *args, **kwargs)
         except ClickException as exc:
             err_console().print(f"error: {exc.format_message()}", markup=False, highlight=False, soft_wrap=True)
             sys.exit(exc.exit_code)

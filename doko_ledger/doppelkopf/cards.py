@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from enum import Enum
 
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import msg
 
 
 class CardError(DokoError, ValueError):
@@ -94,6 +95,11 @@ class Card:
         """Suit symbol and rank, for display (`♥10`)."""
         return self.suit.symbol + self.rank.value
 
+    def localized(self, language: str) -> str:
+        """Suit symbol and the rank as `language` letters it (`♣Q`, `♣D` in German and
+        French; `♠K`, `♠R` in French; `♦J`, `♦B` in German, `♦V` in French)."""
+        return self.suit.symbol + _RANK_LETTERS[language][self.rank]
+
 
 ALL_CARDS: tuple[Card, ...] = tuple(Card(s, r) for s in Suit for r in Rank)
 _CANONICAL: dict[str, Card] = {str(c): c for c in ALL_CARDS}
@@ -125,17 +131,28 @@ for _rank, _names in {
     for _name in _names:
         _RANK_ALIASES[_name] = _rank
 
+_RANK_LETTERS = {
+    "en": {rank: rank.value for rank in Rank},
+    "de": {Rank.ACE: "A", Rank.TEN: "10", Rank.KING: "K", Rank.QUEEN: "D", Rank.JACK: "B", Rank.NINE: "9"},
+    "fr": {Rank.ACE: "A", Rank.TEN: "10", Rank.KING: "R", Rank.QUEEN: "D", Rank.JACK: "V", Rank.NINE: "9"},
+}
+"""How each language letters a rank on a card."""
+
+_LINKS = frozenset({"de", "of", "du"})
+"""Words between a rank and a suit (`dame de trèfle`, `queen of clubs`)."""
+
 _SYMBOLS = "♣♧♠♤♥♡♦♢"
 _SEPARATORS = re.compile(r"[\s\-_./]+")
 
 
 def parse_card(text: str) -> Card:
-    """Read a card in canonical form or an alias (`♥10`, `10♥`, `Kreuz Dame`, `KrD`, `Karo As`).
+    """Read a card in canonical form or an alias, in English, German or French (`♥10`, `10♥`,
+    `Kreuz-Dame`, `KrD`, `Karo As`, `dame de trèfle`, `queen of clubs`).
 
     Raises `CardError` quoting the input when it names no card.
     """
     if not isinstance(text, str):
-        raise CardError(f"not a card: {text!r} (expected text such as 'CQ' or 'H10')")
+        raise CardError(msg("not a card: {text} (expected text such as 'CQ' or 'H10')", text=repr(text)))
     fast = _CANONICAL.get(text)
     if fast is not None:
         return fast
@@ -144,12 +161,14 @@ def parse_card(text: str) -> Card:
     if card is None:
         card = _parse_alias(key.lower())
     if card is None:
-        raise CardError(f"unknown card {text!r} (write e.g. 'CQ', 'H10', '♥10' or 'Kreuz Dame')")
+        raise CardError(msg("unknown card {text} (write e.g. 'CQ', 'H10', '♥10' or 'Kreuz Dame')", text=repr(text)))
     return card
 
 
 def _parse_alias(key: str) -> Card | None:
-    words = [w for w in _SEPARATORS.split(key) if w]
+    words = [w for w in _SEPARATORS.split(key.replace("’", "'")) if w]
+    if len(words) == 3 and words[1] in _LINKS:  # rank, link, suit
+        words = [words[0], words[2]]
     if len(words) == 2:
         for suit_word, rank_word in (words, words[::-1]):
             if suit_word in _SUIT_ALIASES and rank_word in _RANK_ALIASES:

@@ -125,6 +125,19 @@ def test_named_cards() -> None:
         ("Pik Koenig", "SK"),
         ("PiD", "SQ"),
         ("He10", "H10"),
+        ("Kreuz-Dame", "CQ"),
+        ("dame de trèfle", "CQ"),
+        ("Dame de Trèfle", "CQ"),
+        ("valet de carreau", "DJ"),
+        ("as de pique", "SA"),
+        ("dix de cœur", "H10"),
+        ("roi de coeur", "HK"),
+        ("neuf de carreau", "D9"),
+        ("queen of clubs", "CQ"),
+        ("ten of hearts", "H10"),
+        ("♣D", "CQ"),
+        ("♦B", "DJ"),
+        ("♠R", "SK"),
     ],
 )
 def test_aliases_parse_to_the_canonical_card(text: str, expected: str) -> None:
@@ -153,6 +166,9 @@ def test_aliases_parse_to_the_canonical_card(text: str, expected: str) -> None:
         "Herz Dame Karo",
         "H 1 0",
         "Kreuz Elf",
+        "dame de dame",
+        "dame du trèfle pique",
+        "de dame trèfle",
     ],
 )
 def test_bad_text_raises_card_error_quoting_the_input(text: str) -> None:
@@ -225,3 +241,19 @@ def test_the_deck_holds_240_card_points(with_nines: bool) -> None:
 def test_card_points_of_a_trick() -> None:
     assert card_points(parse_cards(["DA", "H10", "CQ", "C9"])) == 24
     assert card_points([]) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "english", "german", "french"),
+    [
+        ("CQ", "♣Q", "♣D", "♣D"),
+        ("DJ", "♦J", "♦B", "♦V"),
+        ("SK", "♠K", "♠K", "♠R"),
+        ("H10", "♥10", "♥10", "♥10"),
+        ("DA", "♦A", "♦A", "♦A"),
+    ],
+)
+def test_a_card_is_lettered_as_each_language_letters_it(text: str, english: str, german: str, french: str) -> None:
+    card = parse_card(text)
+    assert (card.localized("en"), card.localized("de"), card.localized("fr")) == (english, german, french)
+    assert {parse_card(card.localized(language)) for language in ("en", "de", "fr")} == {card}

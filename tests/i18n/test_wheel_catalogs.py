@@ -1,0 +1,36 @@
+"""The wheel carries the compiled catalogs: a machine that installs it speaks German and
+French without Babel's tools or the repository's `.po` files."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_each_languages_compiled_catalog(tmp_path: Path) -> None:
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("doko_ledger-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        for language, words in (("de", "unbekannte Karte"), ("fr", "carte inconnue")):
+            name = f"doko_ledger/locale/{language}/LC_MESSAGES/doko.mo"
+            assert name in names
+            compiled = gettext.GNUTranslations(io.BytesIO(archive.read(name)))
+            message = "unknown card {text} (write e.g. 'CQ', 'H10', '♥10' or 'Kreuz Dame')"
+            assert compiled.gettext(message).startswith(words)
+            assert f"doko_ledger/locale/{language}/glossary.yaml" in names
