@@ -55,9 +55,10 @@ class KeptStores:
         if not store.keeps_open:
             store.close()
             return
+        failures: tuple[type[Exception], ...] = (OSError, *store.database_errors)
         try:
             store.at_rest()
-        except store.database_errors:
+        except failures:  # what the request wrote stands: the next one opens the ledger anew
             store.close()
             return
         with self._lock:

@@ -140,3 +140,20 @@ def test_a_postgresql_ledger_is_opened_per_request(ledger_target: str | Path) ->
     first = store_of(ledger_target)
     assert first.keeps_open is isinstance(ledger_target, Path)
     assert (store_of(ledger_target) is first) is isinstance(ledger_target, Path)
+
+
+def test_a_write_back_that_fails_leaves_what_was_written_and_closes_the_store(
+    ledger_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start_night(ledger_path)
+    phone = client(app_for(ledger_path))
+    kept = store_of(ledger_path)
+
+    def failing(store: SqliteEventStore) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(SqliteEventStore, "at_rest", failing)
+    assert record(phone, 1) == 2
+    monkeypatch.undo()
+    assert closed(kept) and len(standings(ledger_path)["deals"]) == 1
+    assert store_of(ledger_path) is not kept
