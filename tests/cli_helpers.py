@@ -80,9 +80,11 @@ def table_rows(text: str) -> list[list[str]]:
 
 def snapshot(target: str | Path) -> dict[str, Any]:
     """Everything stored of a ledger: the bytes of the file and any journal beside it, or every
-    row of every table of the PostgreSQL database."""
+    row of every table of the PostgreSQL database. Not the -shm file, SQLite's index of the WAL
+    in shared memory: a connection kept open (a server's) marks its reads there."""
     if isinstance(target, Path):
-        return {p.name: p.read_bytes() for p in sorted(target.parent.glob(target.name + "*"))}
+        files = sorted(p for p in target.parent.glob(target.name + "*") if not p.name.endswith("-shm"))
+        return {p.name: p.read_bytes() for p in files}
     with Client(target) as conn:
         tables = [r[0] for r in conn.rows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")]
         return {t: sorted(map(repr, conn.rows(f'SELECT * FROM "{t}"'))) for t in sorted(tables)}

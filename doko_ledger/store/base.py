@@ -244,6 +244,25 @@ class EventStore:
     def close(self) -> None:
         self.db.close()
 
+    keeps_open: ClassVar[bool] = False
+    """Whether a store of this backend may be kept open for another use (`reopened`)."""
+
+    def reopened(self) -> bool:
+        """Make this store, kept open after an earlier use, as if just opened for the next, and
+        say whether it can be: False when it must be closed and the ledger opened anew. A
+        backend that `keeps_open` says when; by default a store is never used twice."""
+        return False
+
+    def at_rest(self) -> None:
+        """Leave the ledger as a store closed now would, while it is kept open for another use
+        (a backend that `keeps_open` says how)."""
+
+    def _fresh_use(self) -> None:
+        """Forget what this store did for its earlier use (`reopened`): what it appended, and
+        the check of the whole log's types, which each use makes once."""
+        self.appended = 0
+        self._log_types_checked = False
+
     def failure(self, exc: BaseException | None) -> DokoError | None:
         """The `LedgerError` that an error of the database raised while using this store stands for."""
         if isinstance(exc, self.database_errors):

@@ -63,11 +63,16 @@ class SqliteEventStore(EventStore):
     database_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.Error,)
     integrity_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.IntegrityError,)
     damaged_errors: ClassVar[tuple[type[Exception], ...]] = (sqlite3.DatabaseError,)
+    keeps_open: ClassVar[bool] = True
     db: Database
 
     def __init__(self, db: Database, *, path: Path, read_only: str | None = None) -> None:
         super().__init__(db, where=str(path), read_only=read_only)
         self.path = path
+        self.file: FileId | None = None
+        """The file this store's connection opened (None when that cannot be told: the path
+        named no file, or another one, just before), which the path must still name for the
+        store to be `reopened`."""
 
     @classmethod
     def open_file(cls, path: Path, *, create: bool = False) -> SqliteEventStore:
@@ -77,8 +82,11 @@ class SqliteEventStore(EventStore):
             raise LedgerReadOnly(f"cannot make a ledger at {path}: {reason}")
         store: SqliteEventStore | None = None
         try:
+            before = _file_id(path)
             store = cls(Database(_connect(path, reason, cls.busy_timeout_ms)), path=path, read_only=reason)
             store._prepare(create)
+            after = _file_id(path)
+            store.file = after if after == before else None
         except sqlite3.Error as exc:
             if store is not None:
                 store.close()
@@ -96,6 +104,44 @@ class SqliteEventStore(EventStore):
         if self.read_only is None:
             self.db.enable_wal()
             self.db.execute("PRAGMA synchronous = NORMAL")
+
+    def reopened(self) -> bool:
+        """A store kept open is used again while its path still names the file it opened (by
+        its device and inode: not another file moved into its place), that file can still be
+        written, its format row reads as it did, and no transaction of its earlier use is left
+        open; a read-only store never is (its read models may be a private copy). Each check
+        is a system call or an index look-up, against the schema read anew by a new connection
+        and the WAL written back into the file when the last one closes."""
+        if self.file is None or self.read_only is not None or self._scratch or self.db.conn.in_transaction:
+            return False
+        try:
+            if _file_id(self.path) != self.file or _read_only_reason(self.path) is not None:
+                return False
+            text = self.format_text
+            if self._read_format() != FORMAT_VERSION or self.format_text != text:
+                return False
+        except (OSError, LedgerError, sqlite3.Error):
+            return False
+        self._fresh_use()
+        return True
+
+    def at_rest(self) -> None:
+        """Write the WAL back into the file and empty it, as the last connection to close would,
+        unless another connection reads or writes it now (it is not waited for: the next use
+        tries again). A ledger at rest is then its file alone: one moved into its place is never
+        read with this one's WAL (SQLite neither writes back nor deletes the WAL of a file that
+        moved, and reads a WAL that holds frames with whatever file is at its name)."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            if wal.stat().st_size == 0:
+                return
+        except FileNotFoundError:
+            return
+        self.db.execute("PRAGMA busy_timeout = 0")
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
 
     def _create_tables(self) -> None:
         self.db.execute(TABLE.format(name="events"))
@@ -204,6 +250,19 @@ def _check_file(path: Path, create: bool) -> bool:
     return False
 
 
+FileId = tuple[int, int]
+"""A file as the system knows it: its device and inode."""
+
+
+def _file_id(path: Path) -> FileId | None:
+    """The file at `path` (None when there is none)."""
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return None
+    return (found.st_dev, found.st_ino)
+
+
 def is_sqlite_file(path: Path) -> bool:
     """Whether `path` is an existing file that starts as an SQLite database does."""
     try:
@@ -226,12 +285,14 @@ def _read_only_reason(path: Path) -> str | None:
 
 def _connect(path: Path, read_only: str | None, busy_timeout_ms: int) -> sqlite3.Connection:
     """A connection to the ledger; one that cannot write makes no -wal or -shm file beside it.
+    One that can may be handed from thread to thread (a server keeps it open between requests,
+    `reopened`), never used by two at once.
 
     Read-only, the file is opened `immutable` (as it is, without locks or a -shm file) unless a
     -wal file beside it holds changes not yet in it: then SQLite's read-only mode reads those too.
     """
     if read_only is None:
-        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000)
+        conn = sqlite3.connect(str(path), timeout=busy_timeout_ms / 1000, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         return conn
     uri = _read_only_uri(path, read_only)

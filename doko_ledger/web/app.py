@@ -4,6 +4,8 @@ functions the CLI calls. Built by `create_app(settings)`; `doko serve` runs it w
 from __future__ import annotations
 
 import mimetypes
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from doko_ledger.web.common import STATIC, Settings, error_response, retry_after
 from doko_ledger.web.doors import Doors, refuse
 from doko_ledger.web.guard import BodyLimit, ClientCookie, SecurityHeaders
 from doko_ledger.web.guesses import JoinGuesses
+from doko_ledger.web.kept_open import KEPT
 
 __all__ = ["Settings", "create_app"]
 
@@ -49,9 +52,17 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 """What every API operation may answer besides its own result (all as `{"error": "one line"}`)."""
 
 
+@asynccontextmanager
+async def _serving(app: FastAPI) -> AsyncIterator[None]:
+    """While the server runs: once it stops, the ledger it kept open between requests is closed."""
+    yield
+    KEPT.close_all()
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The app for one ledger file and one join code."""
     app = FastAPI(
+        lifespan=_serving,
         title="doko_ledger",
         summary="A card night's ledger: the same views as `doko ... --json`, and the writes the pages use.",
         docs_url=None,  # FastAPI's own docs page loads its script from the network; /api/ is ours

@@ -34,6 +34,7 @@ from doko_ledger.store.location import is_url, shown
 from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEADER, csrf_token, join_token, same
 from doko_ledger.web.guesses import JoinGuesses
 from doko_ledger.web.join_code import join_code_of as join_code_of  # the pages read it here
+from doko_ledger.web.kept_open import kept_open
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -312,9 +313,9 @@ def json_bytes(content: object) -> bytes:
 
 @contextmanager
 def open_ledger(request: Request, *, writing: bool = False) -> Iterator[Ledger]:
-    """The ledger for one request (opened in the thread that uses it: SQLite connections stay
-    in their thread); `writing` takes this server's write turn for the request."""
-    with WRITES if writing else nullcontext(), Ledger.open(settings_of(request).db) as ledger:
+    """The ledger for one request, kept open by the server between requests (`kept_open`);
+    `writing` takes this server's write turn for the request."""
+    with WRITES if writing else nullcontext(), kept_open(settings_of(request).db) as ledger:
         yield ledger
 
 
