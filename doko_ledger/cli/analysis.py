@@ -14,7 +14,9 @@ if TYPE_CHECKING:  # the command imports what it uses: `doko` starts faster
 
 FromTrickOption = Annotated[
     int,
-    typer.Option("--from-trick", help="Analyse the cards from this trick on (the later, the faster).", show_default=True),
+    typer.Option(
+        "--from-trick", help="Analyse the cards from this trick on (the later, the faster).", show_default=True
+    ),
 ]
 WorldsOption = Annotated[
     int,
@@ -84,7 +86,12 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
         summary.add_column(name, justify="left" if name == "player" else "right")
     for p in view["players"]:
         summary.add_row(
-            p["player"], str(p["cards"]), str(p["costly"]), str(p["card_points"]), str(p["game_points"]), str(p["mistakes"])
+            p["player"],
+            str(p["cards"]),
+            str(p["costly"]),
+            str(p["card_points"]),
+            str(p["game_points"]),
+            str(p["mistakes"]),
         )
     lines = [Text(c["line"]) for c in view["costly"][:3]]
     parts: list[Any] = [cards] if view["costly"] else [Text("No card cost anything.")]
