@@ -13,11 +13,16 @@ if TYPE_CHECKING:  # the command imports what it uses: `doko` starts faster
     from rich.console import Group
 
 FromTrickOption = Annotated[
-    int,
+    int | None,
     typer.Option(
-        "--from-trick", help="Analyse the cards from this trick on (the later, the faster).", show_default=True
+        "--from-trick",
+        help="Weigh the cards from this trick on (default: the last six tricks; the earlier, the slower: "
+        "from trick 1 it can take hours).",
+        show_default=False,
     ),
 ]
+LAST_TRICKS = 6
+"""What `doko analyze` weighs unless told: the last six tricks, seconds at most."""
 WorldsOption = Annotated[
     int,
     typer.Option(
@@ -32,7 +37,7 @@ WorldsOption = Annotated[
 def analyze(
     ctx: typer.Context,
     game: GameArg,
-    from_trick: FromTrickOption = 1,
+    from_trick: FromTrickOption = None,
     worlds: WorldsOption = 0,
     as_json: JsonOption = False,
 ) -> None:
@@ -51,6 +56,8 @@ def analyze(
             state = ledger.book_of(DOPPELKOPF).state(game_id)
         except GameNotFound as exc:
             raise NotAnalyzable(str(exc)) from None
+    if from_trick is None:
+        from_trick = max(1, state.hand_size - LAST_TRICKS + 1)
     analysis = analyze_game(state, game_id=game_id, from_trick=from_trick, worlds=worlds)
     view = analysis_view(analysis, state.players)
     if as_json:

@@ -82,3 +82,10 @@ def test_what_cannot_be_analysed_is_one_line_and_exit_2(samples: Cli, args: tupl
     result = samples("analyze", *args)
     refused(result, fragment)
     assert result.exit_code == 2
+
+
+def test_without_from_trick_the_last_six_tricks_are_weighed(samples: Cli) -> None:
+    got = as_json(samples("analyze", "2026-11-28-kitchen-01", "--json"))
+    assert got["from_trick"] == 7 and got["cards"] == 24
+    bistro = as_json(samples("analyze", "2026-11-29-anker-02", "--json"))
+    assert bistro["from_trick"] == 5 and bistro["cards"] == 24

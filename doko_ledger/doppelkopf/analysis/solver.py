@@ -8,8 +8,9 @@ Alpha-beta over the cards still to play, fail-soft, with
   (what the tricks to come are worth does not depend on the points already taken), holding
   a lower and an upper bound and the card that did best; one `Solver` keeps it across every
   position of a game;
-- move ordering: the best card found before first, then cards that take the trick, the cheap
-  ones first, and high points on a partner's trick;
+- move ordering: the best card found before first (else the leads that cut off most often so
+  far), then cards that take the trick, the cheap ones first, and high points on a partner's
+  trick;
 - equivalent cards played once: the two copies of a card, and cards of one suit with the same
   points whose ranks lie next to each other once every card between is in the same hand or gone;
 - quick bounds: the tricks to come are worth between nothing and the points still in the hands.
@@ -189,6 +190,7 @@ def _searcher(
     beats_all, beats_last, equal_ok = t.beats, t.beats_last, t.equal_ok
     get, store = table.get, table.__setitem__
     use_table = not plain
+    history = [0] * 24
 
     def last_trick(hands: list[int], seat: int) -> int:
         """Everyone holds one card: the trick plays itself."""
@@ -273,6 +275,7 @@ def _searcher(
         mine = re[seat]
         if not plain and len(moves) > 1:
             if n == 0:
+                moves.sort(key=lambda c: -history[c])
                 if hint in moves:
                     moves.remove(hint)
                     moves.insert(0, hint)
@@ -312,12 +315,14 @@ def _searcher(
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
+                            history[card] += rest
                             break
             elif v < best:
                 best, best_card = v, card
                 if v < beta:
                     beta = v
                     if alpha >= beta:
+                        history[card] += rest
                         break
         hands[seat] = hand
         if n == 0 and use_table:
