@@ -36,6 +36,8 @@ from doko_ledger.store.location import shown
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+    from doko_ledger.doppelkopf.analysis_marks import Mark
+
 GAME_COMMANDS: dict[Game[Any], str] = {}
 """The module that answers `export`, `replay`, `score` and `audit` for the games of a game
 whose answers are its own (its `export_text`, `replay`, `score`, `audit`), loaded only for
@@ -350,42 +352,77 @@ def replay(
     ] = False,
     perspective: PerspectiveOption = None,
     tournament: TournamentOption = False,
+    analysis: Annotated[
+        bool,
+        typer.Option(
+            "--analysis",
+            help="Mark each card that cost its party card points or the game, found with every hand known"
+            " (as `doko analyze` finds them), and say at its step what it cost.",
+        ),
+    ] = False,
+    from_trick: Annotated[
+        int | None, typer.Option("--from-trick", min=1, help="With --analysis: mark the cards from trick N on.")
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
     number and Enter, q). Piped, with --all, or for a game without cards (a score sheet) it
-    prints the game at once; --trick N shows the game before trick N."""
+    prints the game at once; --trick N shows the game before trick N; --analysis marks the
+    cards that cost something."""
     from doko_ledger.cli import render, render_frames, stepper
     from doko_ledger.doppelkopf.views import notes_view, replay_view
 
+    if from_trick is not None and not analysis:
+        raise DokoError("--from-trick says where --analysis starts: add --analysis")
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         own = _own_commands(ledger, game_id)
+        if own is not None and analysis:
+            raise DokoError(f"--analysis is for Doppelkopf games; {game_id} is a {ledger.game_of(game_id).title} game")
         if own is not None:
             options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
             return own.replay(ledger, game_id, as_json, options)  # type: ignore[no-any-return]
         seen_as = _perspective(perspective, tournament)
+        if analysis and seen_as == "tournament":
+            raise DokoError("--analysis tells card points, which --tournament hides until the end: choose one")
         view = ledger.book_of(DOPPELKOPF).frames(game_id, seen_as, player=perspective)
         shown = ledger.book_of(DOPPELKOPF).replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
         place = ledger.book_of(DOPPELKOPF).place(game_id)
+        marked = _analysis_marks(ledger, view, from_trick or 1) if analysis else None
+    marks = None if marked is None else marked[0]
     if as_json:
-        echo_json(view if shown is None else replay_view(shown, trick, place) | {"notes": remarks})
+        found = view if shown is None else replay_view(shown, trick, place) | {"notes": remarks}
+        echo_json(found if marked is None else found | {"analysis": marked[1]})
         return
     if place is not None:
         out().print(place.label, markup=False, style="bold yellow" if place.marks else "")
     if trick is not None and shown is not None:
         out().print(render.position(shown, trick, show_all=True))
+        if marks is not None:
+            out().print(render_frames.analysis(marks))
     elif trick is not None:
-        out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick)))
+        out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick), marks=marks))
     elif not show_all and interactive() and sys.stdout.isatty() and stepper.has_steps(view):
-        stepper.run(view, out())
-    elif shown is not None:
-        out().print(render.replay(shown, show_all=True, remarks=remarks))
-        out().print(render_frames.notes(view))
+        stepper.run(view, out(), marks)
     else:
-        out().print(render_frames.tricks(view))
+        if shown is not None:
+            out().print(render.replay(shown, show_all=True, remarks=remarks))
+        else:
+            out().print(render_frames.tricks(view, marks))
         out().print(render_frames.notes(view))
+        if marks is not None:
+            out().print(render_frames.analysis(marks))
+
+
+def _analysis_marks(ledger: Ledger, view: dict[str, Any], from_trick: int) -> tuple[dict[int, Mark], dict[str, Any]]:
+    """The marks of the game's analysis from trick `from_trick` on, by step, and as plain data:
+    every player's cards, or only the viewer's in a player's view."""
+    from doko_ledger.doppelkopf.analysis_marks import marks, marks_view
+
+    analysed = ledger.book_of(DOPPELKOPF).analysis(view["game_id"], from_trick)
+    viewer = view["perspective"] if view["seen_as"] == "player" else None
+    return marks(analysed, view["players"], of=viewer), marks_view(analysed, view["players"], of=viewer)
 
 
 def annotate(
