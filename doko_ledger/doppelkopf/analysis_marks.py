@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict, GameAnalysis
-from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, verdict_line
+from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, analysis_view, verdict_line
 from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.numbers import counted
 
 CARD_POINTS = "?"
 """The mark of a card that cost card points only (as a chess player marks a weak move)."""
@@ -34,6 +35,16 @@ class Mark:
     best: Card
     card_points: int
     game_points: int
+
+
+KNOWN = "with all cards known"
+"""What every mark says of itself: the better card was better for a player who saw every hand."""
+
+
+def difference(mark: Mark) -> str:
+    """What the better card would have kept: "19 card points", "19 card points and 2 game points"."""
+    said = counted(mark.card_points, "card point")
+    return said if not mark.game_points else f"{said} and {counted(mark.game_points, 'game point')}"
 
 
 def glyph(verdict: CardVerdict) -> str:
@@ -77,7 +88,17 @@ def marks_view(analysis: GameAnalysis, players: Sequence[str], *, of: str | None
                 "best": str(m.best),
                 "card_points": m.card_points,
                 "game_points": m.game_points,
+                "card_pretty": m.card.pretty,
+                "best_pretty": m.best.pretty,
+                "difference": difference(m),
+                "known": KNOWN,
             }
             for m in shown
         ],
     }
+
+
+def marked_view(analysis: GameAnalysis, players: Sequence[str]) -> dict[str, Any]:
+    """`analysis_view` (what `doko analyze --json` prints) with the marks of every player's cards:
+    what the web's API answers and its pages draw."""
+    return analysis_view(analysis, players) | {"marks": marks_view(analysis, players)["marks"]}

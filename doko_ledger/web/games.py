@@ -94,6 +94,8 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
     context["notes"] = notes_view(ledger.notes(game_id))
     if sight.being_played:
         return context
+    if context["replay_as"] is not None:  # its cards were recorded: they can be analysed (in the background)
+        context["analysis_url"] = f"/api/games/{game_id}/analysis"
     try:
         context["score"] = score_view(ledger.book_of(DOPPELKOPF).score(game_id))
     except NotScorable as exc:
