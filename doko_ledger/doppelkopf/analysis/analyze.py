@@ -1,0 +1,169 @@
+"""The analysis of a game recorded card by card: for every card played, what each card the
+player could have played was worth, every hand known (docs/rules.md §10).
+
+Pure: a folded `GameState` in, a `GameAnalysis` out. The record says what happened (who led,
+who took each trick); the solver says what could have happened.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, position, tables
+from doko_ledger.doppelkopf.analysis.solver import Solver
+from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
+from doko_ledger.doppelkopf.analysis.worlds import worse_share
+from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.game.parties import is_lone, party_calls, true_parties
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.play import second_dulle_wins
+from doko_ledger.doppelkopf.rules.scoring import DealFacts, score
+from doko_ledger.errors import DokoError
+
+
+class NotAnalyzable(DokoError):
+    """A game the analysis cannot take: recorded by its facts, without cards played, without
+    every card of every hand, or asked from a trick it does not have."""
+
+    exit_code = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """What the solver needs of a game: its tables, the hands as dealt for play (after a
+    poverty's exchange), the parties, and the game's announced levels."""
+
+    tables: Tables
+    hands: tuple[tuple[Card, ...], ...]
+    re: tuple[bool, bool, bool, bool]
+    game_type: GameType
+    lone: bool
+    levels: dict[Party, int]
+
+
+def deal_of(state: GameState, game_id: str) -> Deal:
+    """The deal of a game recorded card by card; `NotAnalyzable` says why another game is not."""
+    if state.summary is not None or state.valued is not None:
+        raise NotAnalyzable(f"game {game_id!r} was recorded by its facts, not card by card: no card to analyse")
+    played = state.cards_played
+    if state.game_type is None or not played:
+        raise NotAnalyzable(f"game {game_id!r} has no card played: nothing to analyse")
+    size = state.hand_size
+    if state.hands is not None:
+        hands = tuple(state.played_by(s) + state.hands[s] for s in range(4))
+    elif state.finished:
+        hands = tuple(state.played_by(s) for s in range(4))
+    else:
+        raise NotAnalyzable(f"game {game_id!r}: the hands were not recorded and not every card is played")
+    short = [state.players[s] for s, hand in enumerate(hands) if len(hand) != size]
+    if short:
+        raise NotAnalyzable(f"game {game_id!r}: the record does not show all {size} cards of {', '.join(short)}")
+    parties = true_parties(state)
+    if None in parties:
+        raise NotAnalyzable(f"game {game_id!r}: the record does not show every player's party")
+    order = state.order
+    rules = state.rules
+    table = tables(
+        order,
+        rules,
+        second_dulle_wins(rules, False, order.schweinchen),
+        second_dulle_wins(rules, True, order.schweinchen),
+    )
+    re = tuple(p is Party.RE for p in parties)
+    levels = {party: calls.level for party, calls in party_calls(state).items()}
+    return Deal(table, hands, (re[0], re[1], re[2], re[3]), state.game_type, is_lone(state), levels)
+
+
+def game_value(deal: Deal, state: GameState, re_points: int) -> int:
+    """What the game is worth to Re (per share; negative when Re loses) when Re ends with
+    `re_points`: the announcements made, no special point (docs/rules.md §6-§7). A party
+    without card points is taken to have won no trick."""
+    facts = DealFacts(
+        game_type=deal.game_type,
+        lone=deal.lone,
+        re_points=re_points,
+        re_tricks=int(re_points > 0),
+        kontra_tricks=int(re_points < TOTAL_POINTS),
+        announced=deal.levels,
+    )
+    return score(facts, state.rules).re_value
+
+
+def analyze_game(
+    state: GameState, *, game_id: str, from_trick: int = 1, worlds: int = 0, seed: int = 0
+) -> GameAnalysis:
+    """The verdict on every card played from trick `from_trick` on.
+
+    `worlds`: for each card that cost something, how many deals the player could not tell
+    from the real one to sample (the same `seed`, the same deals); 0 samples none.
+    Raises `NotAnalyzable` for a game recorded by its facts, one without cards played or
+    without every card known, and for a trick the game has not reached.
+    """
+    deal = deal_of(state, game_id)
+    tricks = state.all_tricks
+    if not 1 <= from_trick <= len(tricks):
+        raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
+    solver = Solver(deal.tables, deal.re)
+    number = deal.tables.number
+    hands = [list(hand) for hand in deal.hands]
+    re_taken = 0
+    index = 0
+    verdicts: list[CardVerdict] = []
+    for trick in tricks:
+        if trick.number < from_trick:
+            for seat, card in trick.plays:
+                hands[seat].remove(card)
+            index += len(trick.cards)
+            if trick.winner is not None and deal.re[trick.winner]:
+                re_taken += trick.points
+            continue
+        for i, (seat, card) in enumerate(trick.plays):
+            pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
+            verdict = _verdict(solver, deal, state, pos, number[card], re_taken, index, trick.number)
+            if worlds and verdict.cost > 0:
+                share = worse_share(state, deal, pos, number[card], worlds, seed + index)
+                verdict = replace(verdict, worse_share=share)
+            verdicts.append(verdict)
+            hands[seat].remove(card)
+            index += 1
+        if trick.winner is not None and deal.re[trick.winner]:
+            re_taken += trick.points
+    return GameAnalysis(game_id, SOLVER_VERSION, from_trick, tuple(verdicts))
+
+
+def _verdict(
+    solver: Solver, deal: Deal, state: GameState, pos: Position, played: int, re_taken: int, index: int, trick: int
+) -> CardVerdict:
+    seat = pos.to_play
+    party = Party.RE if deal.re[seat] else Party.KONTRA
+    cards = deal.tables.cards
+    re_totals: dict[int, int] = {}
+    for group in solver.classes(pos):
+        card = played if played in group else group[0]
+        re_totals[card] = re_taken + solver.value_after(pos, card)
+    if played not in re_totals:  # a card the rules did not allow (a revoke the record shows)
+        re_totals[played] = re_taken + solver.value_after(pos, played)
+
+    def own(re_points: int) -> int:
+        return re_points if party is Party.RE else TOTAL_POINTS - re_points
+
+    best = max(re_totals, key=lambda c: (own(re_totals[c]), c == played))
+    before, after = re_totals[best], re_totals[played]
+    sign = 1 if party is Party.RE else -1
+    lost = sign * (game_value(deal, state, before) - game_value(deal, state, after))
+    return CardVerdict(
+        index=index,
+        trick=trick,
+        seat=seat,
+        card=cards[played],
+        party=party,
+        value=own(after),
+        best=cards[best],
+        best_value=own(before),
+        alternatives=tuple(Alternative(cards[c], own(v)) for c, v in re_totals.items()),
+        points_before=before,
+        points_after=after,
+        game_points=max(lost, 0),
+    )

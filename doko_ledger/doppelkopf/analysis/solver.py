@@ -1,0 +1,312 @@
+"""The double-dummy solver: with every hand known, the most card points Re can secure against
+best defence from a position, and whether Re can reach a threshold (docs/rules.md §6).
+
+Alpha-beta over the cards still to play, fail-soft, with
+- zero-window searches: `reaches(position, target)` asks one yes-or-no question; `value` finds
+  the exact value by a run of them (MTD(f)), each narrowing the interval the last one left;
+- a transposition table at the start of each trick, keyed on the four hands and the leader
+  (what the tricks to come are worth does not depend on the points already taken), holding
+  a lower and an upper bound and the card that did best; one `Solver` keeps it across every
+  position of a game;
+- move ordering: the best card found before first, then cards that take the trick, the cheap
+  ones first, and high points on a partner's trick;
+- equivalent cards played once: the two copies of a card, and cards of one suit with the same
+  points whose ranks lie next to each other once every card between is in the same hand or gone;
+- quick bounds: the tricks to come are worth between nothing and the points still in the hands.
+
+`Solver(..., plain=True)` switches off the table, the ordering and the equivalence (but for the
+two copies of a card): the floor the benchmark measures against, and a second opinion in tests.
+
+The hot loop reads only ints, tuples and lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from doko_ledger.doppelkopf.analysis.position import Position, Tables, remove_card
+from doko_ledger.doppelkopf.rules.play import SEATS
+
+Node = Callable[[list[int], int, int, int, int, int, int, int, int, int, int], int]
+"""(hands, seat, cards in the trick, led suit, winning seat, winning card, points on the table,
+table bits, points in the hands, alpha, beta) -> Re's card points from the table and the tricks to come."""
+
+_FAR = 1 << 20
+
+
+class Solver:
+    """Solves the positions of one deal: one card order (`tables`), one party per seat (`re`)."""
+
+    def __init__(self, tables: Tables, re: tuple[bool, bool, bool, bool], *, plain: bool = False) -> None:
+        self.tables = tables
+        self.re = re
+        self.plain = plain
+        self.table: dict[int, tuple[int, int, int]] = {}
+        """Trick-start positions: (lower bound, upper bound, best card number or -1)."""
+        self.nodes = [0]
+        self._node = _searcher(tables, re, self.table, self.nodes, plain)
+        self._guess = -1
+
+    def search(self, pos: Position, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta: the value if it lies strictly inside (alpha, beta), else a bound
+        on the side it fell (≤ alpha, ≥ beta). Values are Re's card points from the trick on the
+        table and the tricks to come."""
+        t = self.tables
+        hands = list(pos.hands)
+        seat = pos.to_play
+        trick = pos.trick
+        rest = sum(t.hand_points(h) for h in hands)
+        if not trick:
+            return self._node(hands, seat, 0, 0, 0, 0, 0, 0, rest, alpha, beta)
+        last = hands[seat] & (hands[seat] - 1) == 0
+        beats = t.beats_last if last else t.beats
+        win, wcard, table_bits = 0, trick[0], 0
+        for i, card in enumerate(trick):
+            if i and beats[wcard * 24 + card]:
+                win, wcard = i, card
+            table_bits |= 1 << (2 * card)
+        points = sum(t.points[c] for c in trick)
+        led = t.suit[trick[0]]
+        wseat = (pos.leader + win) % SEATS
+        return self._node(hands, seat, len(trick), led, wseat, wcard, points, table_bits, rest, alpha, beta)
+
+    def reaches(self, pos: Position, target: int) -> bool:
+        """Whether Re can take at least `target` card points from the table and the tricks to come."""
+        return self.search(pos, target - 1, target) >= target
+
+    def value(self, pos: Position) -> int:
+        """The exact value (Re's card points from the table and the tricks to come), by
+        zero-window searches (MTD(f)), starting from the last value found."""
+        lo, hi = 0, sum(self.tables.hand_points(h) for h in pos.hands) + sum(self.tables.points[c] for c in pos.trick)
+        guess = self._guess if lo <= self._guess <= hi else (lo + hi) // 2
+        while lo < hi:
+            beta = guess + 1 if guess == lo else guess
+            guess = self.search(pos, beta - 1, beta)
+            if guess < beta:
+                hi = guess
+            else:
+                lo = guess
+        self._guess = lo
+        return lo
+
+    def classes(self, pos: Position) -> list[tuple[int, ...]]:
+        """The cards the player to move may play, by class of equivalent cards (highest first
+        in each class), in the game's order. A `plain` solver makes one class per card."""
+        t = self.tables
+        seat = pos.to_play
+        hand = pos.hands[seat]
+        if pos.trick:
+            following = hand & t.suit_bits[t.suit[pos.trick[0]]]
+            if following:
+                hand = following
+        others = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+        others &= ~pos.hands[seat]
+        for card in pos.trick:
+            others |= 1 << (2 * card)
+        out: list[list[int]] = []
+        for card in _distinct(hand):
+            if out and not self.plain and _alike(t, out[-1][0], card, others):
+                out[-1].append(card)
+            else:
+                out.append([card])
+        return [tuple(group) for group in out]
+
+    def play(self, pos: Position, card: int) -> Position:
+        """The position after the player to move plays card number `card` (not checked)."""
+        seat = pos.to_play
+        hands = list(pos.hands)
+        hands[seat] = remove_card(hands[seat], card)
+        trick = (*pos.trick, card)
+        leader = pos.leader
+        if len(trick) == SEATS:
+            last = not any(hands)
+            beats = self.tables.beats_last if last else self.tables.beats
+            win = 0
+            for i in range(1, SEATS):
+                if beats[trick[win] * 24 + trick[i]]:
+                    win = i
+            leader, trick = (leader + win) % SEATS, ()
+        return Position((hands[0], hands[1], hands[2], hands[3]), leader, trick, pos.re)
+
+    def value_after(self, pos: Position, card: int) -> int:
+        """Re's card points from the table and the tricks to come, once `card` is played."""
+        done = self.trick_points(pos, card)
+        gain = 0 if done is None or not pos.re[done[0]] else done[1]
+        return gain + self.value(self.play(pos, card))
+
+    def trick_points(self, pos: Position, card: int) -> tuple[int, int] | None:
+        """When `card` completes the trick on the table: (its winner's seat, its card points)."""
+        if len(pos.trick) != SEATS - 1:
+            return None
+        after = self.play(pos, card)
+        return after.leader, sum(self.tables.points[c] for c in (*pos.trick, card))
+
+
+def _distinct(hand: int) -> list[int]:
+    """The card numbers in a hand, each once, in the game's order."""
+    out = []
+    while hand:
+        card = ((hand & -hand).bit_length() - 1) >> 1
+        hand &= ~(3 << (2 * card))
+        out.append(card)
+    return out
+
+
+def _alike(t: Tables, high: int, low: int, others: int) -> bool:
+    """Whether `low` plays as `high` does: one suit, the same points, and no card from `high`
+    down to `low` (their other copies included) in another hand or on the table."""
+    if t.suit[high] != t.suit[low] or t.points[high] != t.points[low]:
+        return False
+    if not (t.equal_ok[high] and t.equal_ok[low]):
+        return False
+    return not others & ((4 << (2 * low)) - (1 << (2 * high)))
+
+
+def _searcher(
+    t: Tables, re: tuple[bool, bool, bool, bool], table: dict[int, tuple[int, int, int]], nodes: list[int], plain: bool
+) -> Node:
+    """The recursive search over one deal's tables, as a closure: every table a local name."""
+    points, suit, suit_bits = t.points, t.suit, t.suit_bits
+    beats_all, beats_last, equal_ok = t.beats, t.beats_last, t.equal_ok
+    get, store = table.get, table.__setitem__
+    use_table = not plain
+
+    def last_trick(hands: list[int], seat: int) -> int:
+        """Everyone holds one card: the trick plays itself."""
+        wcard = (hands[seat].bit_length() - 1) >> 1
+        wseat, total = seat, points[wcard]
+        for i in (1, 2, 3):
+            s = (seat + i) % SEATS
+            card = (hands[s].bit_length() - 1) >> 1
+            total += points[card]
+            if beats_last[wcard * 24 + card]:
+                wseat, wcard = s, card
+        return total if re[wseat] else 0
+
+    def node(
+        hands: list[int],
+        seat: int,
+        n: int,
+        led: int,
+        wseat: int,
+        wcard: int,
+        pts: int,
+        on_table: int,
+        rest: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        nodes[0] += 1
+        hand = hands[seat]
+        hint = -1
+        key = 0
+        if n == 0:
+            if not hand:
+                return 0
+            if not hand & (hand - 1):
+                return last_trick(hands, seat)
+            if rest <= alpha:
+                return rest
+            if beta <= 0:
+                return 0
+            if use_table:
+                key = hands[0] | hands[1] << 48 | hands[2] << 96 | hands[3] << 144 | seat << 192
+                entry = get(key)
+                if entry is not None:
+                    lo, hi, hint = entry
+                    if lo >= beta:
+                        return lo
+                    if hi <= alpha:
+                        return hi
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+            legal = hand
+        else:
+            legal = hand & suit_bits[led]
+            if not legal:
+                legal = hand
+        beats = beats_last if not hand & (hand - 1) else beats_all
+        others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hand) | on_table
+        moves: list[int] = []
+        prev = -1
+        m = legal
+        while m:
+            card = ((m & -m).bit_length() - 1) >> 1
+            m &= ~(3 << (2 * card))
+            if (
+                not plain
+                and prev >= 0
+                and points[card] == points[prev]
+                and suit[card] == suit[prev]
+                and equal_ok[card]
+                and equal_ok[prev]
+                and not others & ((4 << (2 * card)) - (1 << (2 * prev)))
+            ):
+                continue
+            moves.append(card)
+            prev = card
+        mine = re[seat]
+        if not plain and len(moves) > 1:
+            if n == 0:
+                if hint in moves:
+                    moves.remove(hint)
+                    moves.insert(0, hint)
+            elif re[wseat] == mine:
+                moves.sort(key=lambda c: -points[c])
+            else:
+                row = wcard * 24
+                if n == 3:
+                    moves.sort(key=lambda c: (0, -points[c]) if beats[row + c] else (1, points[c]))
+                else:
+                    moves.sort(key=lambda c: (0, c) if beats[row + c] else (1, points[c]))
+        a0, b0 = alpha, beta
+        best = -_FAR if mine else _FAR
+        best_card = -1
+        for card in moves:
+            high = 2 << (2 * card)
+            hands[seat] = hand ^ high if hand & high else hand ^ (high >> 1)
+            p = pts + points[card]
+            if n == 0:
+                nseat, ncard = seat, card
+                nled = suit[card]
+            else:
+                nled = led
+                if beats[wcard * 24 + card]:
+                    nseat, ncard = seat, card
+                else:
+                    nseat, ncard = wseat, wcard
+            if n == 3:
+                gain = p if re[nseat] else 0
+                v = gain + node(hands, nseat, 0, 0, 0, 0, 0, 0, rest - points[card], alpha - gain, beta - gain)
+            else:
+                nb = on_table | (1 << (2 * card))
+                v = node(hands, (seat + 1) % SEATS, n + 1, nled, nseat, ncard, p, nb, rest - points[card], alpha, beta)
+            if mine:
+                if v > best:
+                    best, best_card = v, card
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best, best_card = v, card
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        hands[seat] = hand
+        if n == 0 and use_table:
+            old = get(key)
+            lo, hi = (0, _FAR) if old is None else (old[0], old[1])
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            store(key, (lo, hi, best_card))
+        return best
+
+    return node

@@ -1,0 +1,105 @@
+"""The words of an analysis: the one place they are made. `doko analyze`, the replay's marks
+and the web page show these lines and this JSON as they are."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict, GameAnalysis
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.numbers import counted
+
+DOUBLE_DUMMY = (
+    "with all cards known: each card is weighed against the best play of both sides, every hand "
+    "in view; a mistake is a card that was worse in every deal the player could not rule out"
+)
+"""The honesty note shown with every analysis."""
+
+WITH_ALL_CARDS = "with all cards known"
+"""What each mark says of itself."""
+
+
+def verdict_line(v: CardVerdict, players: Sequence[str]) -> str:
+    """One costly card in words: `Anna's ♥10 in trick 6: 19 card points, and the game: Re 121 → 102, lost`."""
+    line = f"{players[v.seat]}'s {v.card.pretty} in trick {v.trick}: {counted(v.cost, 'card point')}"
+    if v.game_points:
+        won_before = _wins(v, v.points_before)
+        outcome = "lost" if won_before and not _wins(v, v.points_after) else counted(v.game_points, "game point")
+        line += f", and the game: Re {v.points_before} → {v.points_after}, {outcome}"
+    if v.specials_lost:
+        line += ", and " + ", ".join(_special_label(kind) for kind in v.specials_lost)
+    return line
+
+
+def _wins(v: CardVerdict, re_points: int) -> bool:
+    """Whether the card's party reaches the plain target with `re_points` for Re (121 for Re)."""
+    return re_points >= 121 if v.party is Party.RE else re_points < 121
+
+
+def _special_label(kind: str) -> str:
+    try:
+        return SpecialKind(kind).label
+    except ValueError:
+        return kind
+
+
+def better_card(v: CardVerdict) -> str:
+    """The better card and what it was worth more: `♥A (+19)`."""
+    return f"{v.best.pretty} (+{v.cost})"
+
+
+def analysis_view(analysis: GameAnalysis, players: Sequence[str]) -> dict[str, Any]:
+    """The JSON of an analysis for people's programs (`doko analyze --json`, the web's API):
+    each costly card with its line, the better card and the difference, biggest first, and
+    a summary per player."""
+    return {
+        "game_id": analysis.game_id,
+        "solver_version": analysis.solver_version,
+        "from_trick": analysis.from_trick,
+        "note": DOUBLE_DUMMY,
+        "cards": len(analysis.verdicts),
+        "costly": [_costly(v, players) for v in analysis.costly()],
+        "players": player_summary(analysis, players),
+    }
+
+
+def _costly(v: CardVerdict, players: Sequence[str]) -> dict[str, Any]:
+    return {
+        "index": v.index,
+        "trick": v.trick,
+        "player": players[v.seat],
+        "seat": v.seat,
+        "party": v.party.value,
+        "card": str(v.card),
+        "better": str(v.best),
+        "cost": v.cost,
+        "game_points": v.game_points,
+        "specials_lost": list(v.specials_lost),
+        "re_before": v.points_before,
+        "re_after": v.points_after,
+        "worse_share": v.worse_share,
+        "mistake": v.mistake,
+        "line": verdict_line(v, players),
+    }
+
+
+def player_summary(analysis: GameAnalysis, players: Sequence[str]) -> list[dict[str, Any]]:
+    """Per player, in seat order: cards analysed, how many cost something, the card points and
+    game points they cost, and the mistakes (worse in every sampled deal)."""
+    out = []
+    for seat, name in enumerate(players):
+        mine = [v for v in analysis.verdicts if v.seat == seat]
+        costly = [v for v in mine if v.cost > 0 or v.game_points > 0]
+        out.append(
+            {
+                "player": name,
+                "cards": len(mine),
+                "costly": len(costly),
+                "card_points": sum(v.cost for v in costly),
+                "game_points": sum(v.game_points for v in costly),
+                "mistakes": sum(1 for v in costly if v.mistake),
+            }
+        )
+    return out

@@ -1,0 +1,173 @@
+"""Deals the player could not tell from the real one, and how often a card was worse in them.
+
+A sampled world keeps what the player saw: the own hand, every card played, the number of
+cards each hand still holds, the suits a player showed to be out of (by not following), and
+in a normal game what the calls and the CQs played showed of the parties (a player who called
+Re holds a CQ, one who called Kontra holds none). The other cards are dealt at random among
+the other three hands within those bounds, seeded, so the same question gets the same deals.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from doko_ledger.doppelkopf.analysis.position import Position, add_card
+from doko_ledger.doppelkopf.analysis.solver import Solver
+from doko_ledger.doppelkopf.cards import ALTE
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.play import SEATS
+
+if TYPE_CHECKING:
+    from doko_ledger.doppelkopf.analysis.analyze import Deal
+
+_TRIES = 200
+"""Deals tried for one world before the world is given up (the bounds may leave few deals)."""
+
+
+def worse_share(state: GameState, deal: Deal, pos: Position, played: int, worlds: int, seed: int) -> float | None:
+    """The share of `worlds` sampled deals in which card number `played` was worse than the
+    best card the player had (None when no deal fits what the player saw)."""
+    rng = random.Random(seed)
+    seat = pos.to_play
+    voids = _voids(state, deal, pos)
+    must_re, no_queen = _shown_parties(state, deal, pos)
+    sampled = worse = 0
+    for _ in range(worlds):
+        world = _sample(deal, pos, seat, voids, must_re, no_queen, rng)
+        if world is None:
+            continue
+        sampled += 1
+        solver = Solver(deal.tables, world.re)
+        if _beaten(solver, world, played):
+            worse += 1
+    return None if not sampled else worse / sampled
+
+
+def _beaten(solver: Solver, pos: Position, played: int) -> bool:
+    """Whether another legal card does better for the player to move than `played`."""
+    mine = pos.re[pos.to_play]
+    value = solver.value_after(pos, played)
+    for group in solver.classes(pos):
+        card = group[0]
+        if card == played or played in group:
+            continue
+        done = solver.trick_points(pos, card)
+        gain = 0 if done is None or not pos.re[done[0]] else done[1]
+        after = solver.play(pos, card)
+        if mine and solver.reaches(after, value - gain + 1):
+            return True
+        if not mine and not solver.reaches(after, value - gain):
+            return True
+    return False
+
+
+def _voids(state: GameState, deal: Deal, pos: Position) -> list[int]:
+    """Per seat, the bits of the suits it showed it does not hold (suit numbers of the tables)."""
+    t = deal.tables
+    voids = [0] * SEATS
+    plays = [trick.plays for trick in state.all_tricks]
+    seen = 0
+    total = 48 - sum(bin(h).count("1") for h in pos.hands)  # cards played before this one
+    for trick in plays:
+        led = None
+        for seat, card in trick:
+            if seen == total:
+                return voids
+            suit = t.suit[t.number[card]]
+            if led is None:
+                led = suit
+            elif suit != led:
+                voids[seat] |= 1 << led
+            seen += 1
+    return voids
+
+
+def _shown_parties(state: GameState, deal: Deal, pos: Position) -> tuple[list[bool], list[bool]]:
+    """In a normal game, per seat: it must hold a CQ still (a Re call, no CQ played yet), it
+    holds none (a Kontra call, or both CQ shown elsewhere)."""
+    must_re, no_queen = [False] * SEATS, [False] * SEATS
+    if deal.game_type is not GameType.NORMAL:
+        return must_re, no_queen
+    played = 48 - sum(bin(h).count("1") for h in pos.hands)
+    trick_now = played // SEATS + 1
+    queens_played = [0] * SEATS
+    seen = 0
+    for trick in state.all_tricks:
+        for seat, card in trick.plays:
+            if seen < played and card is ALTE:
+                queens_played[seat] += 1
+            seen += 1
+    for call in state.calls:
+        if call.trick >= trick_now:
+            continue
+        if call.party is Party.RE and not queens_played[call.seat]:
+            must_re[call.seat] = True
+        elif call.party is Party.KONTRA:
+            no_queen[call.seat] = True
+    return must_re, no_queen
+
+
+def _sample(
+    deal: Deal,
+    pos: Position,
+    seat: int,
+    voids: list[int],
+    must_re: list[bool],
+    no_queen: list[bool],
+    rng: random.Random,
+) -> Position | None:
+    """One deal of the hidden cards within the bounds, or None after `_TRIES` failed tries."""
+    t = deal.tables
+    queen = t.number[ALTE]
+    others = [s for s in range(SEATS) if s != seat]
+    hidden: list[int] = []
+    sizes = {}
+    for s in others:
+        hand = pos.hands[s]
+        sizes[s] = bin(hand).count("1")
+        hidden += [b >> 1 for b in range(48) if hand >> b & 1]
+    played_queens = _played_queens(deal, pos)
+    for _ in range(_TRIES):
+        rng.shuffle(hidden)
+        room = dict(sizes)
+        hands = {s: 0 for s in others}
+        ok = True
+        for card in hidden:
+            fits = [
+                s
+                for s in others
+                if room[s] and not voids[s] >> t.suit[card] & 1 and not (card == queen and no_queen[s])
+            ]
+            if not fits:
+                ok = False
+                break
+            weights = [room[s] for s in fits]
+            s = rng.choices(fits, weights)[0]
+            hands[s] = add_card(hands[s], card)
+            room[s] -= 1
+        if not ok:
+            continue
+        if any(must_re[s] and not hands[s] >> (2 * queen) & 3 for s in others):
+            continue
+        full = [pos.hands[s] if s == seat else hands[s] for s in range(SEATS)]
+        re = pos.re
+        if deal.game_type is GameType.NORMAL:
+            re_seats = [played_queens[s] or bool(full[s] >> (2 * queen) & 3) for s in range(SEATS)]
+            if sum(re_seats) != 2:
+                continue
+            re = (re_seats[0], re_seats[1], re_seats[2], re_seats[3])
+        return Position((full[0], full[1], full[2], full[3]), pos.leader, pos.trick, re)
+    return None
+
+
+def _played_queens(deal: Deal, pos: Position) -> list[bool]:
+    """Per seat, whether it is Re by a CQ no longer in its hand (played, or on the table)."""
+    queen = deal.tables.number[ALTE]
+    out = []
+    for s in range(SEATS):
+        holds = bool(pos.hands[s] >> (2 * queen) & 3)
+        out.append(deal.re[s] and not holds)
+    return out
