@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict, GameAnalysis
-from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, analysis_view, verdict_line
+from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, WITH_ALL_CARDS, analysis_view, better_card, verdict_line
 from doko_ledger.doppelkopf.cards import Card
-from doko_ledger.numbers import counted
 
 CARD_POINTS = "?"
 """The mark of a card that cost card points only (as a chess player marks a weak move)."""
@@ -23,8 +22,8 @@ GAME = "??"
 @dataclass(frozen=True, slots=True)
 class Mark:
     """One costly card on a replay: the step it was played at, who played it, its glyph, its
-    verdict's line, the better card and what playing it instead would have kept (card points,
-    and game points where the result or a special point was lost)."""
+    verdict's line, the better card and, in words, the better card with what it would have
+    kept (`better`); the card points and game points the card cost."""
 
     step: int
     trick: int
@@ -33,18 +32,9 @@ class Mark:
     glyph: str
     line: str
     best: Card
+    better: str
     card_points: int
     game_points: int
-
-
-KNOWN = "with all cards known"
-"""What every mark says of itself: the better card was better for a player who saw every hand."""
-
-
-def difference(mark: Mark) -> str:
-    """What the better card would have kept: "19 card points", "19 card points and 2 game points"."""
-    said = counted(mark.card_points, "card point")
-    return said if not mark.game_points else f"{said} and {counted(mark.game_points, 'game point')}"
 
 
 def glyph(verdict: CardVerdict) -> str:
@@ -62,6 +52,7 @@ def marks(analysis: GameAnalysis, players: Sequence[str], *, of: str | None = No
             glyph(v),
             verdict_line(v, players),
             v.best,
+            better_card(v),
             v.cost,
             v.game_points,
         )
@@ -89,9 +80,8 @@ def marks_view(analysis: GameAnalysis, players: Sequence[str], *, of: str | None
                 "card_points": m.card_points,
                 "game_points": m.game_points,
                 "card_pretty": m.card.pretty,
-                "best_pretty": m.best.pretty,
-                "difference": difference(m),
-                "known": KNOWN,
+                "better": m.better,
+                "known": WITH_ALL_CARDS,
             }
             for m in shown
         ],

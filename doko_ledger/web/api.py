@@ -132,6 +132,7 @@ def analysis(
 ) -> Response:
     """The game's analysis (`analysis_view`) with the marks its replay shows, at once if it is
     kept; else computed in the background (`web.analyses`) and answered 202 meanwhile."""
+    from doko_ledger.doppelkopf.analysis.verdicts import GameAnalysis
     from doko_ledger.doppelkopf.analysis_marks import marked_view
     from doko_ledger.web.analyses import ANALYSES, Asked, Pending
 
@@ -143,7 +144,7 @@ def analysis(
         ledger.sight(game_id).require_over()  # it shows every hand
         book = ledger.book_of(DOPPELKOPF)
         players = book.state(game_id).players
-        found = book.kept_analysis(game_id, from_trick)
+        found: GameAnalysis | Pending | None = book.kept_analysis(game_id, from_trick)
         if found is None:
             version = ledger.store.stream_version(game_stream(game_id))
             found = ANALYSES.ask(Asked(str(settings_of(request).db), game_id, version, from_trick))

@@ -48,14 +48,11 @@ def test_the_printed_replay_ends_with_each_costly_card_in_play_order_and_the_hon
     cli: Cli, imported: GameAnalysis, ledger_path: Path
 ) -> None:
     players = _players(ledger_path)
-    text = ok(cli("replay", NORMAL, "--analysis", "--from-trick", FROM)).stdout
-    said = [line.strip() for line in text.splitlines()]
+    text = flat(ok(cli("replay", NORMAL, "--analysis", "--from-trick", FROM)).stdout)
     costly = sorted(imported.costly(), key=lambda v: v.index)
     expected = [f"{GAME if v.game_points else CARD_POINTS} {verdict_line(v, players)}" for v in costly]
-    tail = said[-len(expected) - 1 :]
-    assert [flat(line) for line in tail[:-1]] == [flat(line) for line in expected]
-    assert tail[-1] == DOUBLE_DUMMY
-    assert DOUBLE_DUMMY not in ok(cli("replay", NORMAL)).stdout
+    assert text.endswith(flat(" ".join([*expected, DOUBLE_DUMMY])))
+    assert flat(DOUBLE_DUMMY) not in flat(ok(cli("replay", NORMAL)).stdout)
 
 
 def test_a_players_view_marks_only_that_players_cards(cli: Cli, imported: GameAnalysis, ledger_path: Path) -> None:
@@ -123,9 +120,9 @@ def test_each_frame_marks_the_costly_cards_on_the_table_and_says_the_verdict_at_
     for index, frame in enumerate(view["frames"]):
         text = _frame_text(view, index, shown)
         here = shown.get(frame["step"])
-        lines = [m.line for m in shown.values() if m.line in text]
+        lines = [m.line for m in shown.values() if flat(m.line) in flat(text)]
         assert lines == ([] if here is None else [here.line])
-        assert DOUBLE_DUMMY in text
+        assert flat(DOUBLE_DUMMY) in flat(text)
         first = frame["step"] - frame["card"] + 1
         on_table = {first + k: play for k, play in enumerate(frame["trick_cards"])}
         for step, mark in shown.items():
@@ -134,4 +131,4 @@ def test_each_frame_marks_the_costly_cards_on_the_table_and_says_the_verdict_at_
                 assert mark.card.pretty + mark.glyph in row
         assert text.count(GAME) + text.count(CARD_POINTS) >= sum(1 for s in shown if s in on_table)
     plain = _frame_text(view, len(view["frames"]) - 1, None)
-    assert DOUBLE_DUMMY not in plain
+    assert flat(DOUBLE_DUMMY) not in flat(plain)

@@ -187,8 +187,8 @@
       summary.append(el("span", "glyph", mark.glyph), el("span", "", " trick " + mark.trick + " · " + mark.player + " "),
         el("span", "played", mark.card_pretty));
       var better = el("p", "better");
-      better.append(document.createTextNode("better: "), el("strong", "", mark.best_pretty),
-        document.createTextNode(" · " + mark.difference + " · " + mark.known));
+      better.append(document.createTextNode("better: "), el("strong", "", mark.better),
+        document.createTextNode(", " + mark.known));
       var link = el("a", "", "see it in the replay");
       link.href = section.dataset.replay + "#step-" + mark.step;
       details.append(summary, el("p", "line", mark.line), better, link);
