@@ -20,6 +20,9 @@ from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
+FROM_TRICK = 5
+"""Where the analyses the pages ask for start: the cards before it are left unmarked, so that a
+game's analysis takes seconds, not minutes."""
 WAITING = 8
 """Games that may wait for the worker; a page asking for one more is told to come back later."""
 REMEMBERED = 64

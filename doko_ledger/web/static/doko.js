@@ -181,11 +181,12 @@
     }
 
     function item(mark) {
-      var details = el("details", "mark");
+      var details = el("details", "costly");
       details.id = "mark-" + mark.step;
       var summary = el("summary");
-      summary.append(el("span", "glyph", mark.glyph), el("span", "", " trick " + mark.trick + " · " + mark.player + " "),
-        el("span", "played", mark.card_pretty));
+      var red = /^[HD]/.test(String(mark.card)) ? " red" : "";
+      summary.append(el("span", "glyph", mark.glyph), el("span", "", "trick " + mark.trick + " · " + mark.player),
+        el("span", "played" + red, mark.card_pretty));
       var better = el("p", "better");
       better.append(document.createTextNode("better: "), el("strong", "", mark.better),
         document.createTextNode(", " + mark.known));
@@ -197,8 +198,10 @@
 
     function show(data) {
       var marks = data.marks || [];
-      status.textContent = marks.length === 1 ? "1 card cost its party something:"
-        : marks.length ? marks.length + " cards cost their party something:" : "No card cost its party anything.";
+      var since = data.from_trick > 1 ? " from trick " + data.from_trick + " on" : "";
+      status.textContent = marks.length === 1 ? "1 card" + since + " cost its party something:"
+        : marks.length ? marks.length + " cards" + since + " cost their party something:"
+        : "No card" + since + " cost its party anything.";
       list.replaceChildren.apply(list, marks.map(function (mark) {
         var entry = el("li");
         entry.append(item(mark));
