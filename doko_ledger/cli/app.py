@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from doko_ledger.cli import ddz, games, log, nights, rules, serve, stats, table
+from doko_ledger.cli import analysis, ddz, games, log, nights, rules, serve, stats, table
 from doko_ledger.cli.common import DbOption, Typer, wait_for_writers
 
 app = Typer(
@@ -42,6 +42,7 @@ def main_options(
 
 
 games.register(app)  # import, export, games, replay, annotate, notes, score, audit
+analysis.register(app)  # analyze
 log.register(app)  # log, verify, head, copy, rebuild
 app.add_typer(rules.rules_app, name="rules")
 app.add_typer(nights.session_app, name="session")

@@ -99,8 +99,10 @@ class Solver:
             following = hand & t.suit_bits[t.suit[pos.trick[0]]]
             if following:
                 hand = following
-        others = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
-        others &= ~pos.hands[seat]
+        others = 0
+        for s in range(SEATS):
+            if s != seat:
+                others |= pos.hands[s]
         for card in pos.trick:
             others |= 1 << (2 * card)
         out: list[list[int]] = []
@@ -228,7 +230,7 @@ def _searcher(
             if not legal:
                 legal = hand
         beats = beats_last if not hand & (hand - 1) else beats_all
-        others = ((hands[0] | hands[1] | hands[2] | hands[3]) & ~hand) | on_table
+        others = hands[(seat + 1) % SEATS] | hands[(seat + 2) % SEATS] | hands[(seat + 3) % SEATS] | on_table
         moves: list[int] = []
         prev = -1
         m = legal

@@ -1,0 +1,103 @@
+"""`doko analyze`: which cards of a game cost card points or the game, every hand known."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from doko_ledger.cli.common import GameArg, JsonOption, echo_json, ledger_path, out
+
+if TYPE_CHECKING:  # the command imports what it uses: `doko` starts faster
+    from rich.console import Group
+
+FromTrickOption = Annotated[
+    int,
+    typer.Option(
+        "--from-trick", help="Analyse the cards from this trick on (the later, the faster).", show_default=True
+    ),
+]
+WorldsOption = Annotated[
+    int,
+    typer.Option(
+        "--worlds",
+        min=0,
+        help="For each costly card, deals the player could not rule out to try it in (0: none); "
+        "a card worse in all of them is a mistake.",
+    ),
+]
+
+
+def analyze(
+    ctx: typer.Context,
+    game: GameArg,
+    from_trick: FromTrickOption = 1,
+    worlds: WorldsOption = 0,
+    as_json: JsonOption = False,
+) -> None:
+    """The cards of a game that cost card points or the game, biggest first, and a summary per
+    player: each card weighed against the best play of both sides with all cards known."""
+    from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable, analyze_game
+    from doko_ledger.doppelkopf.analysis.view import analysis_view
+    from doko_ledger.games import DOPPELKOPF, GameNotFound
+    from doko_ledger.ledger import Ledger
+
+    with Ledger.open(ledger_path(ctx)) as ledger:
+        try:
+            game_id = ledger.resolve(game)
+            if ledger.game_of(game_id) is not DOPPELKOPF:
+                raise NotAnalyzable(f"game {game_id!r} is not a Doppelkopf game: only those are analysed")
+            state = ledger.book_of(DOPPELKOPF).state(game_id)
+        except GameNotFound as exc:
+            raise NotAnalyzable(str(exc)) from None
+    analysis = analyze_game(state, game_id=game_id, from_trick=from_trick, worlds=worlds)
+    view = analysis_view(analysis, state.players)
+    if as_json:
+        echo_json(view)
+    else:
+        out().print(_rendered(view, state.players))
+
+
+def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
+    """The costly cards as a table, the summary per player, and the note on what was known."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    cards = Table(title=f"{view['game_id']}: cards that cost something (from trick {view['from_trick']})")
+    for name in ("trick", "player", "card", "better", "card points", "game points", "Re before → after", "mistake"):
+        cards.add_column(name, justify="right" if name in ("trick", "card points", "game points") else "left")
+    for c in view["costly"]:
+        share = c["worse_share"]
+        mistake = "" if share is None else ("yes" if c["mistake"] else f"no ({round(100 * share)}% worse)")
+        cards.add_row(
+            str(c["trick"]),
+            c["player"],
+            c["card"],
+            c["better"],
+            str(c["cost"]),
+            str(c["game_points"]),
+            f"{c['re_before']} → {c['re_after']}",
+            mistake,
+        )
+    summary = Table(title="per player")
+    for name in ("player", "cards", "costly", "card points", "game points", "mistakes"):
+        summary.add_column(name, justify="left" if name == "player" else "right")
+    for p in view["players"]:
+        summary.add_row(
+            p["player"],
+            str(p["cards"]),
+            str(p["costly"]),
+            str(p["card_points"]),
+            str(p["game_points"]),
+            str(p["mistakes"]),
+        )
+    lines = [Text(c["line"]) for c in view["costly"][:3]]
+    parts: list[Any] = [cards] if view["costly"] else [Text("No card cost anything.")]
+    return Group(*parts, *lines, summary, Text(view["note"], style="dim"))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `doko analyze` to the `doko` app."""
+    app.command()(analyze)

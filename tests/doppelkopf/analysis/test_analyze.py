@@ -1,0 +1,130 @@
+"""`analyze_game` on the sample games and random games: what each verdict must hold, the
+refusals, the sampled deals, and the JSON round trip a cache relies on."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable, analyze_game
+from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, analysis_from_json, analysis_to_json
+from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, analysis_view, player_summary, verdict_line
+from doko_ledger.doppelkopf.files.game_file import read_file
+from doko_ledger.doppelkopf.game.facts import deal_facts
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_games"
+CARD_BY_CARD = [
+    p.name
+    for p in sorted(SAMPLES.glob("*.yaml"))
+    if "summary" not in p.name and "misdeal" not in p.name and "declined" not in p.name
+]
+
+
+def sample(name: str) -> GameState:
+    return read_file(SAMPLES / name).state
+
+
+@pytest.mark.parametrize("name", CARD_BY_CARD)
+def test_every_verdict_of_a_sample_game_holds_together(name: str) -> None:
+    state = sample(name)
+    from_trick = state.hand_size - 3
+    analysis = analyze_game(state, game_id=state.game_id, from_trick=from_trick)
+    assert analysis.solver_version == SOLVER_VERSION and analysis.from_trick == from_trick
+    assert len(analysis.verdicts) == 4 * 4
+    assert [v.index for v in analysis.verdicts] == list(range(4 * (from_trick - 1), 4 * state.hand_size))
+    for v in analysis.verdicts:
+        own = v.points_after if v.party is Party.RE else 240 - v.points_after
+        assert v.value == own
+        assert v.best_value >= v.value and v.cost == v.best_value - v.value
+        assert v.best_value == max(a.value for a in v.alternatives)
+        assert v.card in {a.card for a in v.alternatives}
+        assert state.all_tricks[v.trick - 1].plays[v.index % 4] == (v.seat, v.card)
+    last = analysis.verdicts[-1]
+    assert last.cost == 0 and last.points_before == last.points_after == deal_facts(state).re_points
+
+
+def test_the_sample_normal_game_lost_a_game_point_in_trick_9() -> None:
+    """Anna's D9 let Kontra's 21 card points through: Re would have ended with 187, above no 60."""
+    state = sample("01-normal.yaml")
+    analysis = analyze_game(state, game_id=state.game_id, from_trick=8)
+    worst = analysis.costly()[0]
+    assert (state.players[worst.seat], str(worst.card), worst.trick) == ("Anna", "D9", 9)
+    assert (worst.cost, worst.game_points, worst.points_before, worst.points_after) == (21, 1, 187, 166)
+    line = verdict_line(worst, state.players)
+    assert line == "Anna's ♦9 in trick 9: 21 card points, and the game: Re 187 → 166, 1 game point"
+    costly = analysis.costly()
+    assert [(v.game_points, v.cost) for v in costly] == sorted(((v.game_points, v.cost) for v in costly), reverse=True)
+
+
+@pytest.mark.parametrize(
+    "game_type", [GameType.NORMAL, GameType.CLUB_SOLO, GameType.QUEEN_SOLO, GameType.ACE_SOLO, GameType.DIAMOND_SOLO]
+)
+def test_random_games_of_every_kind_are_analysed(make_game: Callable[..., Any], game_type: GameType) -> None:
+    game = make_game(7, game_type=game_type)
+    state = game.final
+    analysis = analyze_game(state, game_id="g", from_trick=9)
+    assert len(analysis.verdicts) == 16
+    assert analysis.verdicts[-1].points_after == deal_facts(state).re_points
+
+
+def test_a_game_still_being_played_is_analysed_up_to_its_last_card(make_game: Callable[..., Any]) -> None:
+    game = make_game(11, game_type=GameType.NORMAL, tricks=9)
+    state = game.final
+    analysis = analyze_game(state, game_id="g", from_trick=8)
+    assert len(analysis.verdicts) == 8
+
+
+def test_sampled_deals_give_a_share_to_each_costly_card_and_the_same_share_each_time() -> None:
+    state = sample("01-normal.yaml")
+    first = analyze_game(state, game_id=state.game_id, from_trick=9, worlds=12, seed=3)
+    again = analyze_game(state, game_id=state.game_id, from_trick=9, worlds=12, seed=3)
+    assert first == again
+    for v in first.verdicts:
+        if v.cost > 0:
+            assert v.worse_share is not None and 0.0 <= v.worse_share <= 1.0
+            assert v.mistake == (v.worse_share == 1.0)
+        else:
+            assert v.worse_share is None and not v.mistake
+
+
+def test_an_analysis_reads_back_from_its_json_as_it_was() -> None:
+    state = sample("29-fox-and-karlchen.yaml")
+    analysis = analyze_game(state, game_id=state.game_id, from_trick=9, worlds=4)
+    assert analysis_from_json(analysis_to_json(analysis)) == analysis
+
+
+def test_the_view_says_every_hand_was_known_and_sums_up_each_player() -> None:
+    state = sample("01-normal.yaml")
+    analysis = analyze_game(state, game_id=state.game_id, from_trick=9)
+    view = analysis_view(analysis, state.players)
+    assert view["note"] == DOUBLE_DUMMY and DOUBLE_DUMMY.startswith("with all cards known")
+    assert [c["line"] for c in view["costly"]] == [verdict_line(v, state.players) for v in analysis.costly()]
+    summary = player_summary(analysis, state.players)
+    assert [p["player"] for p in summary] == list(state.players)
+    assert sum(p["card_points"] for p in summary) == sum(v.cost for v in analysis.costly())
+    assert sum(p["cards"] for p in summary) == len(analysis.verdicts)
+
+
+def test_a_game_by_its_facts_is_refused() -> None:
+    state = sample("31-summary-specials.yaml")
+    with pytest.raises(NotAnalyzable, match="recorded by its facts"):
+        analyze_game(state, game_id=state.game_id)
+
+
+def test_a_game_without_a_card_played_is_refused(make_game: Callable[..., Any]) -> None:
+    state = make_game(3, game_type=GameType.NORMAL, tricks=0).final
+    with pytest.raises(NotAnalyzable, match="no card played"):
+        analyze_game(state, game_id="g")
+
+
+@pytest.mark.parametrize("trick", [0, 13])
+def test_a_trick_not_played_is_refused(trick: int) -> None:
+    state = sample("01-normal.yaml")
+    with pytest.raises(NotAnalyzable, match=f"no trick {trick}: tricks 1 to 12"):
+        analyze_game(state, game_id=state.game_id, from_trick=trick)
