@@ -99,7 +99,7 @@ def test_other_games_and_unknown_ones_are_refused_at_once(phone: TestClient) -> 
 
 def test_the_game_page_asks_for_the_analysis_of_a_game_with_cards(phone: TestClient) -> None:
     page = phone.get(f"/games/{NORMAL}")
-    assert f'data-analysis="/api/games/{NORMAL}/analysis"' in page.text
+    assert f'data-analysis="/api/games/{NORMAL}/analysis?from_trick={background.FROM_TRICK}"' in page.text
     assert 'id="analysis-status"' in page.text
     assert "data-analysis" not in phone.get(f"/games/{SUMMARY}").text
 
