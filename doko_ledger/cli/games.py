@@ -435,7 +435,11 @@ def _analysis_marks(ledger: Ledger, view: dict[str, Any], from_trick: int) -> tu
     every player's cards, or only the viewer's in a player's view."""
     from doko_ledger.doppelkopf.analysis_marks import marks, marks_view
 
-    analysed = ledger.book_of(DOPPELKOPF).analysis(view["game_id"], from_trick)
+    book, game_id = ledger.book_of(DOPPELKOPF), view["game_id"]
+    analysed = book.kept_analysis(game_id, from_trick)
+    if analysed is None:  # computed now, and kept: seconds from a late trick, minutes from the first
+        with err_console().status(f"analysing {game_id} from trick {from_trick}, every hand known…"):
+            analysed = book.analysis(game_id, from_trick)
     viewer = view["perspective"] if view["seen_as"] == "player" else None
     return marks(analysed, view["players"], of=viewer), marks_view(analysed, view["players"], of=viewer)
 
