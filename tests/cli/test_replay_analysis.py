@@ -132,3 +132,15 @@ def test_each_frame_marks_the_costly_cards_on_the_table_and_says_the_verdict_at_
         assert text.count(GAME) + text.count(CARD_POINTS) >= sum(1 for s in shown if s in on_table)
     plain = _frame_text(view, len(view["frames"]) - 1, None)
     assert flat(DOUBLE_DUMMY) not in flat(plain)
+
+
+def test_the_exported_html_replay_keeps_the_marks(cli: Cli, imported: GameAnalysis, ledger_path: Path) -> None:
+    import json
+    import re
+
+    page = ok(cli("export", NORMAL, "--format", "html", "--analysis", "--from-trick", FROM)).stdout
+    data = json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S)[1])
+    assert data["analysis"] == marks_view(imported, _players(ledger_path))
+    assert "connect-src" not in page  # the file asks nothing of any server
+    assert '"analysis"' not in ok(cli("export", NORMAL, "--format", "html")).stdout
+    refused(cli("export", NORMAL, "--analysis"), "add --format html")

@@ -137,3 +137,17 @@ def test_a_game_recorded_by_its_facts_is_not_analysed_and_nothing_is_kept(ledger
 def _key(ledger: Ledger, from_trick: int) -> analyses.AnalysisKey:
     version = ledger.store.stream_version(f"game/{NORMAL}")
     return analyses.AnalysisKey(NORMAL, verdicts.SOLVER_VERSION, from_trick, 0, version)
+
+
+def test_a_ledger_that_cannot_be_written_is_analysed_and_nothing_is_kept_in_it(
+    ledger: Ledger, ledger_target: str | Path
+) -> None:
+    ledger.close()
+    plain = Client(ledger_target)
+    plain.execute("UPDATE ledger SET value = 'doko-ledger/3' WHERE key = 'format'")  # newer: read, never written
+    with Ledger.open(ledger_target) as reader:
+        assert reader.store.read_only is not None
+        book = _book(reader)
+        analysed = book.analysis(NORMAL, FROM)
+        assert book.analysis(NORMAL, FROM) == analysed  # kept where it changes nothing
+    assert not plain.has_table(analyses.TABLE)

@@ -149,3 +149,15 @@ def test_one_game_at_a_time_each_once_and_only_so_many_waiting(held: tuple[list[
     assert asked == ["a", "b"]
     _waited(lambda: worker.ask(_asked("c")) == "c")  # put in line once there was room
     assert asked == ["a", "b", "c"]
+
+
+def test_the_served_replay_may_ask_its_own_server_for_the_marks_and_nothing_else(phone: TestClient) -> None:
+    from doko_ledger.web.games import analysis_url
+
+    page = phone.get(f"/games/{NORMAL}/replay")
+    policy = page.headers["content-security-policy"]
+    assert "connect-src 'self'" in policy and "default-src 'none'" in policy
+    assert f'"analysis_url":"{analysis_url(NORMAL)}"' in page.text
+    tournament = phone.get(f"/games/{NORMAL}/replay?perspective=tournament")
+    assert "connect-src" not in tournament.headers["content-security-policy"]
+    assert '"analysis_url":' not in tournament.text
