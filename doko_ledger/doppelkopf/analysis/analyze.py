@@ -1,5 +1,5 @@
 """The analysis of a game recorded card by card: for every card played, what each card the
-player could have played was worth, every hand known (docs/rules.md §10).
+player could have played was worth, every hand known (docs/rules.md §7).
 
 Pure: a folded `GameState` in, a `GameAnalysis` out. The record says what happened (who led,
 who took each trick); the solver says what could have happened.
@@ -92,12 +92,13 @@ def game_value(deal: Deal, state: GameState, re_points: int) -> int:
 
 
 def analyze_game(
-    state: GameState, *, game_id: str, from_trick: int = 1, worlds: int = 0, seed: int = 0
+    state: GameState, *, game_id: str, from_trick: int = 1, worlds: int = 0, seed: int = 0, plain: bool = False
 ) -> GameAnalysis:
     """The verdict on every card played from trick `from_trick` on.
 
     `worlds`: for each card that cost something, how many deals the player could not tell
-    from the real one to sample (the same `seed`, the same deals); 0 samples none.
+    from the real one to sample (the same `seed`, the same deals); 0 samples none. `plain`:
+    with the plain search (no table, ordering or equivalence), the benchmark's floor.
     Raises `NotAnalyzable` for a game recorded by its facts, one without cards played or
     without every card known, and for a trick the game has not reached.
     """
@@ -105,7 +106,7 @@ def analyze_game(
     tricks = state.all_tricks
     if not 1 <= from_trick <= len(tricks):
         raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
-    solver = Solver(deal.tables, deal.re)
+    solver = Solver(deal.tables, deal.re, plain=plain)
     number = deal.tables.number
     hands = [list(hand) for hand in deal.hands]
     re_taken = 0
@@ -167,3 +168,78 @@ def _verdict(
         points_after=after,
         game_points=max(lost, 0),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class ResultChange:
+    """A card after which best play from both sides ends in another result class than before
+    it: Re's card points with best play fall on the other side of a threshold that decides
+    the game's value (`re_before`, `re_after`: a class by its lowest Re card points)."""
+
+    index: int
+    trick: int
+    seat: int
+    card: Card
+    re_before: int
+    re_after: int
+
+
+def thresholds(deal: Deal, state: GameState) -> tuple[int, ...]:
+    """Re's card points at which the game's value changes (docs/rules.md §6-§7): 121 or 120 by
+    the announcements, 151, 181, 211, and their mirror images for Kontra, as the score has them."""
+    values = [game_value(deal, state, points) for points in range(TOTAL_POINTS + 1)]
+    return tuple(p for p in range(1, TOTAL_POINTS + 1) if values[p] != values[p - 1])
+
+
+def result_class(solver: Solver, pos: Position, re_taken: int, steps: tuple[int, ...]) -> int:
+    """The threshold class best play from `pos` ends in: the highest of `steps` Re reaches (0:
+    none), found by zero-window searches only, halving the list of thresholds."""
+    lo, hi = 0, len(steps)  # Re reaches steps[:lo] and none of steps[hi:]
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if solver.reaches(pos, steps[mid - 1] - re_taken):
+            lo = mid
+        else:
+            hi = mid - 1
+    return 0 if lo == 0 else steps[lo - 1]
+
+
+def result_changes(
+    state: GameState, *, game_id: str, from_trick: int = 1, plain: bool = False, limit: int | None = None
+) -> tuple[ResultChange, ...]:
+    """The cards from trick `from_trick` on that moved the game into another result class with
+    every hand known: the threshold questions alone, no exact value (much faster than
+    `analyze_game`). Refuses what `analyze_game` refuses; `plain` as there; `limit`: at most
+    so many positions searched in all (`SearchLimit` beyond)."""
+    deal = deal_of(state, game_id)
+    tricks = state.all_tricks
+    if not 1 <= from_trick <= len(tricks):
+        raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
+    steps = thresholds(deal, state)
+    solver = Solver(deal.tables, deal.re, plain=plain, limit=limit)
+    hands = [list(hand) for hand in deal.hands]
+    re_taken = index = 0
+    before: int | None = None
+    changes: list[ResultChange] = []
+    for trick in tricks:
+        for i, (seat, card) in enumerate(trick.plays):
+            hands[seat].remove(card)
+            if trick.number >= from_trick:
+                if before is None:
+                    hands[seat].append(card)
+                    pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
+                    before = result_class(solver, pos, re_taken, steps)
+                    hands[seat].remove(card)
+                done = i == len(trick.cards) - 1 and trick.complete
+                taken = re_taken + (trick.points if done and trick.winner is not None and deal.re[trick.winner] else 0)
+                leader, on_table = (
+                    (trick.winner, ()) if done and trick.winner is not None else (trick.leader, trick.cards[: i + 1])
+                )
+                after = result_class(solver, position(deal.tables, hands, leader, on_table, deal.re), taken, steps)
+                if after != before:
+                    changes.append(ResultChange(index, trick.number, seat, card, before, after))
+                before = after
+            index += 1
+        if trick.winner is not None and deal.re[trick.winner]:
+            re_taken += trick.points
+    return tuple(changes)

@@ -3,7 +3,7 @@ best defence from a position, and whether Re can reach a threshold (docs/rules.m
 
 Alpha-beta over the cards still to play, fail-soft, with
 - zero-window searches: `reaches(position, target)` asks one yes-or-no question; `value` finds
-  the exact value by a run of them (MTD(f)), each narrowing the interval the last one left;
+  the exact value by a run of them, each narrowing the interval the last one left;
 - a transposition table at the start of each trick, keyed on the four hands and the leader
   (what the tricks to come are worth does not depend on the points already taken), holding
   a lower and an upper bound and the card that did best; one `Solver` keeps it across every
@@ -34,17 +34,24 @@ table bits, points in the hands, alpha, beta) -> Re's card points from the table
 _FAR = 1 << 20
 
 
+class SearchLimit(Exception):
+    """A search stopped at its node limit (`Solver(limit=...)`): it has no answer."""
+
+
 class Solver:
     """Solves the positions of one deal: one card order (`tables`), one party per seat (`re`)."""
 
-    def __init__(self, tables: Tables, re: tuple[bool, bool, bool, bool], *, plain: bool = False) -> None:
+    def __init__(
+        self, tables: Tables, re: tuple[bool, bool, bool, bool], *, plain: bool = False, limit: int | None = None
+    ) -> None:
         self.tables = tables
         self.re = re
         self.plain = plain
         self.table: dict[int, tuple[int, int, int]] = {}
         """Trick-start positions: (lower bound, upper bound, best card number or -1)."""
         self.nodes = [0]
-        self._node = _searcher(tables, re, self.table, self.nodes, plain)
+        """Positions searched so far: the one count the benchmark and `limit` read."""
+        self._node = _searcher(tables, re, self.table, self.nodes, plain, _FAR * _FAR if limit is None else limit)
         self._guess = -1
 
     def search(self, pos: Position, alpha: int, beta: int) -> int:
@@ -76,16 +83,21 @@ class Solver:
 
     def value(self, pos: Position) -> int:
         """The exact value (Re's card points from the table and the tricks to come), by
-        zero-window searches (MTD(f)), starting from the last value found."""
-        lo, hi = 0, sum(self.tables.hand_points(h) for h in pos.hands) + sum(self.tables.points[c] for c in pos.trick)
-        guess = self._guess if lo <= self._guess <= hi else (lo + hi) // 2
+        zero-window searches: first at the last value found and one above it (the values of
+        one game's positions lie close together), then halving the interval that is left."""
+        t = self.tables
+        lo = 0
+        hi = sum(t.hand_points(h) for h in pos.hands) + sum(t.points[c] for c in pos.trick)
+        probes = [g for g in (self._guess, self._guess + 1) if lo < g <= hi]
         while lo < hi:
-            beta = guess + 1 if guess == lo else guess
-            guess = self.search(pos, beta - 1, beta)
-            if guess < beta:
-                hi = guess
+            target = probes.pop(0) if probes else (lo + hi + 1) // 2
+            if not lo < target <= hi:
+                continue
+            found = self.search(pos, target - 1, target)
+            if found >= target:
+                lo = found
             else:
-                lo = guess
+                hi = found
         self._guess = lo
         return lo
 
@@ -165,7 +177,12 @@ def _alike(t: Tables, high: int, low: int, others: int) -> bool:
 
 
 def _searcher(
-    t: Tables, re: tuple[bool, bool, bool, bool], table: dict[int, tuple[int, int, int]], nodes: list[int], plain: bool
+    t: Tables,
+    re: tuple[bool, bool, bool, bool],
+    table: dict[int, tuple[int, int, int]],
+    nodes: list[int],
+    plain: bool,
+    limit: int,
 ) -> Node:
     """The recursive search over one deal's tables, as a closure: every table a local name."""
     points, suit, suit_bits = t.points, t.suit, t.suit_bits
@@ -199,6 +216,8 @@ def _searcher(
         beta: int,
     ) -> int:
         nodes[0] += 1
+        if nodes[0] > limit:
+            raise SearchLimit(f"stopped after {limit} positions")
         hand = hands[seat]
         hint = -1
         key = 0
@@ -226,6 +245,8 @@ def _searcher(
                         beta = hi
             legal = hand
         else:
+            if pts + rest <= alpha:
+                return pts + rest
             legal = hand & suit_bits[led]
             if not legal:
                 legal = hand

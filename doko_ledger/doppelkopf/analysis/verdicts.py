@@ -2,7 +2,7 @@
 
 Values are card points with every hand known (double dummy): what a party can secure against
 best play of the other side. A card's `cost` is what the best card would have secured more;
-its `game_points` what that difference did to the score (docs/rules.md §10).
+its `game_points` what that difference did to the score (docs/rules.md §7).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable, analyze_game
+from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable, analyze_game, deal_of, result_changes, thresholds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, analysis_from_json, analysis_to_json
 from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, analysis_view, player_summary, verdict_line
 from doko_ledger.doppelkopf.files.game_file import read_file
@@ -128,3 +128,25 @@ def test_a_trick_not_played_is_refused(trick: int) -> None:
     state = sample("01-normal.yaml")
     with pytest.raises(NotAnalyzable, match=f"no trick {trick}: tricks 1 to 12"):
         analyze_game(state, game_id=state.game_id, from_trick=trick)
+
+
+@pytest.mark.parametrize(
+    "name", ["01-normal.yaml", "10-second-dulle.yaml", "18-poverty.yaml", "21-announced-schwarz.yaml"]
+)
+def test_the_threshold_questions_find_the_cards_that_cost_game_points(name: str) -> None:
+    """`result_changes` asks only whether Re reaches each threshold: it names exactly the cards
+    whose exact values cost game points."""
+    state = sample(name)
+    exact = analyze_game(state, game_id=state.game_id, from_trick=8)
+    changes = result_changes(state, game_id=state.game_id, from_trick=8)
+    assert [c.index for c in changes] == [v.index for v in exact.verdicts if v.game_points]
+    by_index = {v.index: v for v in exact.verdicts}
+    for c in changes:
+        v = by_index[c.index]
+        assert c.re_before <= v.points_before and c.re_after <= v.points_after
+        assert (c.seat, c.card, c.trick) == (v.seat, v.card, v.trick)
+
+
+def test_the_thresholds_are_where_the_score_changes() -> None:
+    state = sample("01-normal.yaml")
+    assert thresholds(deal_of(state, state.game_id), state) == (1, 30, 60, 90, 121, 151, 181, 211, 240)

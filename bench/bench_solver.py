@@ -1,0 +1,146 @@
+"""Benchmark: the double-dummy solver of `doko analyze`, beside the plain threshold search.
+
+Run: `python bench/bench_solver.py` (`--deals 100 --cap 20000000` for the full measure of the
+random deals; the defaults keep a run to a few minutes on one core).
+
+Every figure is CPU time of this process (`time.process_time`), so that other work on the
+machine changes it little. The floor is the same solver with its transposition table, move
+ordering and equivalent cards switched off (`plain`: alpha-beta over every distinct legal
+card), run in the same process on the same positions, where it finishes at all.
+
+1. Threshold analysis of a game (every card: did it move the game into another result class),
+   on the sample games recorded card by card, from trick 1 with a cap on the positions searched
+   (a game over the cap is counted as such, not timed), and whole from later tricks.
+2. The exact card points lost for every card from trick 5 (`analyze_game`), on the same games.
+3. The exact value of a random normal deal: from trick 1 under the cap (median, p90 and max of
+   the deals solved; how many hit the cap), and from trick 5 (eight tricks left) whole.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import TypeVar
+
+from doko_ledger.doppelkopf.analysis.analyze import analyze_game, result_changes
+from doko_ledger.doppelkopf.analysis.position import position, tables
+from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
+from doko_ledger.doppelkopf.cards import ALTE, Card, deck
+from doko_ledger.doppelkopf.files.game_file import read_file
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.order import card_order
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
+GAMES = ("01-normal.yaml", "10-second-dulle.yaml", "29-fox-and-karlchen.yaml")
+T = TypeVar("T")
+
+
+def cpu(work: Callable[[], T]) -> tuple[float, T]:
+    start = time.process_time()
+    result = work()
+    return time.process_time() - start, result
+
+
+def games() -> list[GameState]:
+    return [read_file(SAMPLES / name).state for name in GAMES]
+
+
+def threshold_analysis(cap: int) -> None:
+    print("1. threshold analysis of a game (result class changed?), CPU seconds")
+    for state in games():
+        row = [state.game_id[-24:]]
+        try:
+            seconds, _ = cpu(partial(result_changes, state, game_id=state.game_id, limit=cap))
+            row.append(f"from trick 1: {seconds:.2f}")
+        except SearchLimit:
+            row.append(f"from trick 1: over {cap:,} positions")
+        for start in (5, 7):
+            seconds, _ = cpu(partial(result_changes, state, game_id=state.game_id, from_trick=start))
+            row.append(f"from trick {start}: {seconds:.2f}")
+        floor, _ = cpu(partial(result_changes, state, game_id=state.game_id, from_trick=7, plain=True))
+        row.append(f"floor from trick 7: {floor:.2f}")
+        print("   " + " | ".join(row))
+
+
+def exact_costs() -> None:
+    print("2. exact card points lost by every card (analyze_game), CPU seconds")
+    for state in games():
+        from5, _ = cpu(partial(analyze_game, state, game_id=state.game_id, from_trick=5))
+        from8, _ = cpu(partial(analyze_game, state, game_id=state.game_id, from_trick=8))
+        floor, _ = cpu(partial(analyze_game, state, game_id=state.game_id, from_trick=8, plain=True))
+        name = state.game_id[-24:]
+        print(f"   {name} | from trick 5: {from5:.2f} | from trick 8: {from8:.2f} | floor from trick 8: {floor:.2f}")
+
+
+def random_deals(count: int, seed: int) -> list[tuple[list[tuple[Card, ...]], tuple[bool, bool, bool, bool]]]:
+    """Random normal deals (nobody holding both CQ), seeded: the same deals every run."""
+    rng = random.Random(seed)
+    out: list[tuple[list[tuple[Card, ...]], tuple[bool, bool, bool, bool]]] = []
+    while len(out) < count:
+        cards = list(deck().elements())
+        rng.shuffle(cards)
+        hands = [tuple(cards[i * 12 : (i + 1) * 12]) for i in range(4)]
+        re = [ALTE in hand for hand in hands]
+        if sum(re) == 2:
+            out.append((hands, (re[0], re[1], re[2], re[3])))
+    return out
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "none solved"
+    values = sorted(values)
+    p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
+    return f"median {statistics.median(values):.2f}, p90 {p90:.2f}, max {values[-1]:.2f}"
+
+
+def exact_solves(count: int, cap: int, seed: int) -> None:
+    print(f"3. exact value of {count} random normal deals, CPU seconds")
+    t = tables(card_order(GameType.NORMAL), RuleSet(), False, False)
+    for tricks, plain_too in ((12, False), (8, False), (6, True)):
+        times: list[float] = []
+        floors: list[float] = []
+        capped = 0
+        for hands, re in random_deals(count, seed):
+            pos = position(t, [h[:tricks] for h in hands], 0, (), re)
+            solver = Solver(t, re, limit=cap)
+            try:
+                seconds, _ = cpu(partial(solver.value, pos))
+                times.append(seconds)
+            except SearchLimit:
+                capped += 1
+            if plain_too:
+                floor, _ = cpu(partial(Solver(t, re, plain=True).value, pos))
+                floors.append(floor)
+        line = f"   {tricks} tricks left: {spread(times)}"
+        if capped:
+            line += f"; {capped} of {count} over {cap:,} positions"
+        if floors:
+            line += f" | floor: {spread(floors)}"
+        print(line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--deals", type=int, default=10, help="random deals for 3 (default 10)")
+    parser.add_argument("--cap", type=int, default=3_000_000, help="positions searched before a solve is given up")
+    parser.add_argument("--seed", type=int, default=28, help="the random deals' seed")
+    parser.add_argument("--only", choices=("1", "2", "3"), help="run one part")
+    args = parser.parse_args()
+    if args.only in (None, "1"):
+        threshold_analysis(args.cap)
+    if args.only in (None, "2"):
+        exact_costs()
+    if args.only in (None, "3"):
+        exact_solves(args.deals, args.cap, args.seed)
+
+
+if __name__ == "__main__":
+    main()
