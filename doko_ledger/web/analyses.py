@@ -22,7 +22,7 @@ from doko_ledger.ledger import Ledger
 
 FROM_TRICK = 6
 """Where the analyses the pages ask for start: the cards before it are left unmarked, so that a
-game's analysis takes seconds (about 5 s of one core for a sample game from trick 6; 20 s from
+game's analysis takes seconds (5 to 7 s of one core for a sample game from trick 6; 20 s from
 trick 5, minutes from the first), not minutes."""
 WAITING = 8
 """Games that may wait for the worker; a page asking for one more is told to come back later."""
