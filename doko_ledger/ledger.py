@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
-from doko_ledger.games import GAMES, Book, Game, GameNotFound, game_starting_with, projection_names
+from doko_ledger.games import DOPPELKOPF, GAMES, Book, Game, GameNotFound, game_starting_with, projection_names
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.store.base import EventStore, Head, LedgerBusy, NewStreamEvents, VerifyReport
@@ -311,9 +311,11 @@ class Ledger:
         """Drop and refold every read model in one read of the log; returns the number of game
         streams folded (each game's projection folds the streams that start with its game's
         first event). Refused before anything is dropped when the log holds events this
-        doko_ledger does not know."""
+        doko_ledger does not know. The analyses kept beside them are dropped (`doppelkopf.analyses`):
+        they are computed again when asked."""
         self.store.check_log_types("rebuild the read models of", "nothing was changed")
         try:
+            self.book_of(DOPPELKOPF).forget_analyses()
             return runner.rebuild_many(self.store, self.projections)
         except LedgerBusy:  # perhaps after the read models were emptied: never "nothing was written"
             outcome = "the log is unchanged, and the read models catch up on the next read or rebuild"

@@ -36,6 +36,8 @@ from doko_ledger.store.location import shown
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+    from doko_ledger.doppelkopf.analysis_marks import Mark
+
 GAME_COMMANDS: dict[Game[Any], str] = {}
 """The module that answers `export`, `replay`, `score` and `audit` for the games of a game
 whose answers are its own (its `export_text`, `replay`, `score`, `audit`), loaded only for
@@ -190,16 +192,24 @@ def export(
     ] = None,
     perspective: PerspectiveOption = None,
     tournament: TournamentOption = False,
+    analysis: AnalysisOption = False,
+    from_trick: FromTrickOption = None,
 ) -> None:
     """Write a game as a YAML game file, its raw events as JSON lines, a self-contained HTML
-    replay (no network needed) with its notes, or a game log FreeDoko opens."""
+    replay (no network needed) with its notes and, with --analysis, its costly cards marked, or
+    a game log FreeDoko opens."""
     from doko_ledger.doppelkopf.files import game_file
     from doko_ledger.doppelkopf.views import event_view
     from doko_ledger.events.codec import dumps_canonical
 
+    if analysis and format is not ExportFormat.html:
+        raise DokoError("--analysis marks the HTML replay: add --format html")
+    _analysis_options(analysis, from_trick, tournament)
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         own = None if format is ExportFormat.jsonl else _own_commands(ledger, game_id)
+        if own is not None and analysis:
+            raise DokoError(f"--analysis is for Doppelkopf games; {game_id} is a {ledger.game_of(game_id).title} game")
         if own is not None and format is ExportFormat.freedoko:
             raise DokoError(f"a FreeDoko game log holds a Doppelkopf game; {game_id} is not one")
         if own is not None:
@@ -219,9 +229,9 @@ def export(
         else:
             from doko_ledger.doppelkopf.files import html_replay
 
-            text = html_replay.dumps(
-                ledger.book_of(DOPPELKOPF).frames(game_id, _perspective(perspective, tournament), player=perspective)
-            )
+            view = ledger.book_of(DOPPELKOPF).frames(game_id, _perspective(perspective, tournament), player=perspective)
+            marked = _analysis_marks(ledger, view, from_trick or 1) if analysis else None
+            text = html_replay.dumps(view, analysis=None if marked is None else marked[1])
     from doko_ledger.formats.output import STDOUT, write_export
 
     if output is None or str(output) == STDOUT:
@@ -326,6 +336,17 @@ def _stream_json(rows: Iterable[dict[str, Any]]) -> None:
     typer.echo("[]" if opening == "[\n  " else "\n]")
 
 
+AnalysisOption = Annotated[
+    bool,
+    typer.Option(
+        "--analysis",
+        help="Mark each card that cost its party card points or the game, found with every hand known"
+        " (as `doko analyze` finds them), and say at its step what it cost.",
+    ),
+]
+FromTrickOption = Annotated[
+    int | None, typer.Option("--from-trick", min=1, help="With --analysis: mark the cards from trick N on.")
+]
 PerspectiveOption = Annotated[
     str | None,
     typer.Option("--as", help="Show only what this player could know: their hand, the cards played, public parties."),
@@ -350,17 +371,23 @@ def replay(
     ] = False,
     perspective: PerspectiveOption = None,
     tournament: TournamentOption = False,
+    analysis: AnalysisOption = False,
+    from_trick: FromTrickOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
     number and Enter, q). Piped, with --all, or for a game without cards (a score sheet) it
-    prints the game at once; --trick N shows the game before trick N."""
+    prints the game at once; --trick N shows the game before trick N; --analysis marks the
+    cards that cost something."""
     from doko_ledger.cli import render, render_frames, stepper
     from doko_ledger.doppelkopf.views import notes_view, replay_view
 
+    _analysis_options(analysis, from_trick, tournament)
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         own = _own_commands(ledger, game_id)
+        if own is not None and analysis:
+            raise DokoError(f"--analysis is for Doppelkopf games; {game_id} is a {ledger.game_of(game_id).title} game")
         if own is not None:
             options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
             return own.replay(ledger, game_id, as_json, options)  # type: ignore[no-any-return]
@@ -369,23 +396,52 @@ def replay(
         shown = ledger.book_of(DOPPELKOPF).replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
         place = ledger.book_of(DOPPELKOPF).place(game_id)
+        marked = _analysis_marks(ledger, view, from_trick or 1) if analysis else None
+    marks = None if marked is None else marked[0]
     if as_json:
-        echo_json(view if shown is None else replay_view(shown, trick, place) | {"notes": remarks})
+        found = view if shown is None else replay_view(shown, trick, place) | {"notes": remarks}
+        echo_json(found if marked is None else found | {"analysis": marked[1]})
         return
     if place is not None:
         out().print(place.label, markup=False, style="bold yellow" if place.marks else "")
     if trick is not None and shown is not None:
         out().print(render.position(shown, trick, show_all=True))
+        if marks is not None:
+            out().print(render_frames.analysis(marks))
     elif trick is not None:
-        out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick)))
+        out().print(render_frames.frame(view, stepper.Stepper.of(view).before_trick(trick), marks=marks))
     elif not show_all and interactive() and sys.stdout.isatty() and stepper.has_steps(view):
-        stepper.run(view, out())
-    elif shown is not None:
-        out().print(render.replay(shown, show_all=True, remarks=remarks))
-        out().print(render_frames.notes(view))
+        stepper.run(view, out(), marks)
     else:
-        out().print(render_frames.tricks(view))
+        if shown is not None:
+            out().print(render.replay(shown, show_all=True, remarks=remarks))
+        else:
+            out().print(render_frames.tricks(view, marks))
         out().print(render_frames.notes(view))
+        if marks is not None:
+            out().print(render_frames.analysis(marks))
+
+
+def _analysis_options(analysis: bool, from_trick: int | None, tournament: bool) -> None:
+    """Refuse --from-trick without --analysis, and --analysis in a tournament view."""
+    if from_trick is not None and not analysis:
+        raise DokoError("--from-trick says where --analysis starts: add --analysis")
+    if analysis and tournament:
+        raise DokoError("--analysis tells card points, which --tournament hides until the end: choose one")
+
+
+def _analysis_marks(ledger: Ledger, view: dict[str, Any], from_trick: int) -> tuple[dict[int, Mark], dict[str, Any]]:
+    """The marks of the game's analysis from trick `from_trick` on, by step, and as plain data:
+    every player's cards, or only the viewer's in a player's view."""
+    from doko_ledger.doppelkopf.analysis_marks import marks, marks_view
+
+    book, game_id = ledger.book_of(DOPPELKOPF), view["game_id"]
+    analysed = book.kept_analysis(game_id, from_trick)
+    if analysed is None:  # computed now, and kept: seconds from a late trick, minutes from the first
+        with err_console().status(f"analysing {game_id} from trick {from_trick}, every hand known…"):
+            analysed = book.analysis(game_id, from_trick)
+    viewer = view["perspective"] if view["seen_as"] == "player" else None
+    return marks(analysed, view["players"], of=viewer), marks_view(analysed, view["players"], of=viewer)
 
 
 def annotate(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -19,7 +19,12 @@ from doko_ledger.cli.render import card_text
 from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.doppelkopf.cards import parse_card
 
+if TYPE_CHECKING:
+    from doko_ledger.doppelkopf.analysis_marks import Mark
+
 KEYS = "→/← card · ↓/↑ trick · Home/End · number+Enter: trick · q: quit"
+MARKED = "bold yellow"
+"""How a costly card's glyph and its verdict are drawn."""
 
 
 def _card(text: str, *, winner: bool = False) -> Text:
@@ -59,9 +64,11 @@ def header(view: Mapping[str, Any]) -> Text:
     return head
 
 
-def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> RenderableType:
+def frame(view: Mapping[str, Any], index: int, *, keys: bool = False, marks: Marks | None = None) -> RenderableType:
     """One frame: every player's party, hand, card on the table, tricks and points; the calls,
-    the notes on this moment and, at the end, the result."""
+    the notes on this moment and, at the end, the result. With an analysis's `marks`, each
+    costly card on the table carries its glyph, the verdict on the card just played is said
+    under the table, and the line that every hand was known closes the frame."""
     shown = view["frames"][index]
     recorded = any(h is not None for f in view["frames"] for h in f["hands"].values()) or view["seen_as"] != "all"
     table = Table(title=header(view), title_justify="left", caption=shown["caption"], caption_justify="left")
@@ -70,6 +77,7 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
     table.add_column("tricks", justify="right")
     table.add_column("points", justify="right")
     on_table = {play["player"]: play["card"] for play in shown["trick_cards"]}
+    glyphs = {} if marks is None else _glyphs(shown, marks)
     for player in view["players"]:
         label = user_text(player, style="bold" if player == shown["leader"] else "")
         if player == shown["leader"]:
@@ -80,7 +88,9 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
             label,
             _party(shown, player),
             _hand(shown["hands"][player], recorded),
-            Text("") if card is None else _card(card, winner=player == shown["trick_winner"]),
+            Text("")
+            if card is None
+            else _marked(_card(card, winner=player == shown["trick_winner"]), glyphs.get(player)),
             "·" if shown["tricks_won"] is None else str(shown["tricks_won"][player]),
             points,
         )
@@ -93,9 +103,50 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False) -> Rendera
     parts += [_note_panel(n) for n in shown["notes"]]
     if index == len(view["frames"]) - 1 and view["result"] is not None:
         parts.append(result(view["result"]))
+    if marks is not None:
+        parts += analysis_lines(marks, shown["step"])
     footer = frame_number(view, index)
     parts.append(Text(footer + (f"  ·  {KEYS}" if keys else ""), style="dim"))
     return Group(*parts)
+
+
+Marks = Mapping[int, "Mark"]
+"""An analysis's marks by the step of the card each marks (`doppelkopf.analysis_marks.marks`)."""
+
+
+def _glyphs(shown: Mapping[str, Any], marks: Marks) -> dict[str, str]:
+    """The glyph of each costly card on the table, by who played it: the trick's cards are the
+    steps before and up to this frame's."""
+    first = shown["step"] - shown["card"] + 1
+    return {
+        play["player"]: mark.glyph
+        for step, play in enumerate(shown["trick_cards"], first)
+        if (mark := marks.get(step)) is not None
+    }
+
+
+def _marked(card: Text, glyph: str | None) -> Text:
+    if glyph is not None:
+        card.append(glyph, style=MARKED)
+    return card
+
+
+def analysis_lines(marks: Marks, step: int | None = None) -> list[Text]:
+    """The verdict on the card of `step` if it is marked (every marked card's without a step, in
+    play order), and the line that says every hand was known."""
+    from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY
+
+    chosen = sorted(marks) if step is None else [step] if step in marks else []
+    lines = [user_text(f"{marks[s].glyph} {marks[s].line}", style=MARKED) for s in chosen]
+    if step is None and not marks:
+        lines.append(Text("no card cost its party anything", style=MARKED))
+    return [*lines, Text(DOUBLE_DUMMY, style="dim")]
+
+
+def analysis(marks: Marks) -> RenderableType:
+    """Every marked card's verdict, in play order, and the line that says every hand was known:
+    what the printed replay ends with."""
+    return Group(*analysis_lines(marks))
 
 
 def calls(shown: Mapping[str, Any]) -> Text | None:
@@ -143,8 +194,9 @@ def result(shown: Mapping[str, Any]) -> Text:
     return text
 
 
-def tricks(view: Mapping[str, Any]) -> RenderableType:
-    """The static print of a perspective: each trick as the viewer saw it once it was complete."""
+def tricks(view: Mapping[str, Any], marks: Marks | None = None) -> RenderableType:
+    """The static print of a perspective: each trick as the viewer saw it once it was complete;
+    with an analysis's `marks`, each costly card with its glyph."""
     frames = view["frames"]
     unfinished = frames[-1]["trick"] and frames[-1]["trick_winner"] is None
     ends = [f for f in frames if f["trick_winner"] is not None] + ([frames[-1]] if unfinished else [])
@@ -156,8 +208,10 @@ def tricks(view: Mapping[str, Any]) -> RenderableType:
     table.add_column("points (running)", justify="right")
     table.add_column("parties known")
     for shown in ends:
+        glyphs = {} if marks is None else _glyphs(shown, marks)
         cards = {
-            p["player"]: _card(p["card"], winner=p["player"] == shown["trick_winner"]) for p in shown["trick_cards"]
+            p["player"]: _marked(_card(p["card"], winner=p["player"] == shown["trick_winner"]), glyphs.get(p["player"]))
+            for p in shown["trick_cards"]
         }
         points = "·" if shown["card_points"] is None else " ".join(str(v) for v in shown["card_points"].values())
         known = "" if shown["parties"] is None else _known(shown["parties"])

@@ -169,14 +169,15 @@ def has_steps(view: Mapping[str, Any]) -> bool:
     return len(view["frames"]) > 1
 
 
-def run(view: Mapping[str, Any], console: Console) -> None:
-    """Step through `view` at the terminal until the viewer quits."""
+def run(view: Mapping[str, Any], console: Console, marks: render_frames.Marks | None = None) -> None:
+    """Step through `view` at the terminal until the viewer quits; with an analysis's `marks`,
+    its costly cards marked (`render_frames.frame`)."""
     stepper = Stepper.of(view)
     fd = sys.stdin.fileno()
     with _raw_terminal(fd), console.screen():
-        console.print(render_frames.frame(view, stepper.index, keys=True))
+        console.print(render_frames.frame(view, stepper.index, keys=True, marks=marks))
         for key in keys_from(lambda: os.read(fd, 1).decode("utf-8", "replace")):
             if not stepper.press(key):
                 break
             console.clear()
-            console.print(render_frames.frame(view, stepper.index, keys=True))
+            console.print(render_frames.frame(view, stepper.index, keys=True, marks=marks))

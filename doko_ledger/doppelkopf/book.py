@@ -15,9 +15,11 @@ from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
 from doko_ledger.games import DOPPELKOPF, Game, GameNotFound, game_starting_with
 from doko_ledger.names import normalized
+from doko_ledger.store.errors import LedgerBusy
 from doko_ledger.streams import SESSION_PREFIX, game_stream
 
 if TYPE_CHECKING:  # what only some commands need is imported where it is used: `doko` starts faster
+    from doko_ledger.doppelkopf.analysis.verdicts import GameAnalysis
     from doko_ledger.doppelkopf.audit import AuditReport
     from doko_ledger.doppelkopf.files.night_file import LoadedNight
     from doko_ledger.doppelkopf.game.commands import ImposePenalty
@@ -281,6 +283,47 @@ class DoppelkopfBook:
             if place is not None:
                 return place
         return None
+
+    def analysis(self, game_id: str, from_trick: int = 1, *, worlds: int = 0) -> GameAnalysis:
+        """The game's analysis from trick `from_trick` (`doppelkopf.analysis`), with `worlds` worlds
+        sampled for each card: the one kept for the game as it stands and this solver, else
+        computed now and kept (`analyses`). `NotAnalyzable` for a game without its cards."""
+        from doko_ledger.doppelkopf import analyses
+        from doko_ledger.doppelkopf.analysis import analyze, verdicts
+
+        found = self.kept_analysis(game_id, from_trick, worlds=worlds)
+        if found is not None:
+            return found
+        stored = self.events(game_id)
+        state = fold(in_force([r.event for r in stored]))
+        analysed = analyze.analyze_game(state, game_id=game_id, from_trick=from_trick, worlds=worlds)
+        version = stored[-1].envelope.version
+        key = analyses.AnalysisKey(game_id, verdicts.SOLVER_VERSION, from_trick, worlds, version)
+        try:
+            with self.store.transaction(derived=True):
+                analyses.keep(self.store.db, key, verdicts.analysis_to_json(analysed))
+        except LedgerBusy:  # another writer held the lock: kept by the next one who asks
+            pass
+        return analysed
+
+    def kept_analysis(self, game_id: str, from_trick: int = 1, *, worlds: int = 0) -> GameAnalysis | None:
+        """`analysis` if it is kept for the game as it stands and this solver, else None (nothing
+        is computed)."""
+        from doko_ledger.doppelkopf import analyses
+        from doko_ledger.doppelkopf.analysis import verdicts
+
+        self._require_doppelkopf(game_id, "analyses are")
+        version = self.store.stream_version(game_stream(game_id))
+        key = analyses.AnalysisKey(game_id, verdicts.SOLVER_VERSION, from_trick, worlds, version)
+        found = analyses.kept(self.store.db, key)
+        return None if found is None else verdicts.analysis_from_json(found)
+
+    def forget_analyses(self) -> None:
+        """Drop every kept analysis (`doko rebuild`): each is computed again when next asked."""
+        from doko_ledger.doppelkopf import analyses
+
+        with self.store.transaction():
+            analyses.drop(self.store.db)
 
     def record(self, game_id: str) -> GameRecord:
         from doko_ledger.doppelkopf.game.record import from_events

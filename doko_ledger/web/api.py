@@ -30,10 +30,21 @@ from doko_ledger.doppelkopf.views import (
     settle_view,
     standings_view,
 )
+from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, Game
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, Head, LedgerBusy
-from doko_ledger.web.common import ApiWriter, json_bytes, now, open_ledger, render, viewed, writer_named
+from doko_ledger.streams import game_stream
+from doko_ledger.web.common import (
+    ApiWriter,
+    json_bytes,
+    now,
+    open_ledger,
+    render,
+    settings_of,
+    viewed,
+    writer_named,
+)
 from doko_ledger.web.forms import checked_request_id
 
 router = APIRouter(prefix="/api", tags=["api"])
@@ -105,6 +116,42 @@ def audit(
 def notes(request: Request, game: str) -> list[dict[str, Any]]:
     with open_ledger(request) as ledger:
         return notes_view(ledger.notes(ledger.resolve(game)))
+
+
+@router.get(
+    "/games/{game}/analysis",
+    summary="The cards that cost their party something, found with every hand known; 202 while it is computed",
+    response_model=dict[str, Any],
+    response_class=JSONResponse,
+    responses={202: {"description": "Being computed in the background: ask again after Retry-After"}},
+)
+def analysis(
+    request: Request,
+    game: str,
+    from_trick: Annotated[int, Query(ge=1, le=12, description="Analyse the cards from this trick on")] = 1,
+) -> Response:
+    """The game's analysis (`analysis_view`) with the marks its replay shows, at once if it is
+    kept; else computed in the background (`web.analyses`) and answered 202 meanwhile."""
+    from doko_ledger.doppelkopf.analysis.verdicts import GameAnalysis
+    from doko_ledger.doppelkopf.analysis_marks import marked_view
+    from doko_ledger.web.analyses import ANALYSES, Asked, Pending
+
+    with open_ledger(request) as ledger:
+        game_id = ledger.resolve(game)
+        played = ledger.game_of(game_id)
+        if played is not DOPPELKOPF:
+            raise DokoError(f"the analysis is for Doppelkopf games; {game_id} is a {played.title} game")
+        ledger.sight(game_id).require_over()  # it shows every hand
+        book = ledger.book_of(DOPPELKOPF)
+        players = book.state(game_id).players
+        found: GameAnalysis | Pending | None = book.kept_analysis(game_id, from_trick)
+        if found is None:
+            version = ledger.store.stream_version(game_stream(game_id))
+            found = ANALYSES.ask(Asked(str(settings_of(request).db), game_id, version, from_trick))
+    if isinstance(found, Pending):
+        status = "computing" if found.computing else "waiting"
+        return JSONResponse({"game_id": game_id, "status": status}, status_code=202, headers={"Retry-After": "1"})
+    return JSONResponse(marked_view(found, players))
 
 
 @router.get("/nights", summary="The card nights (doko session list --json)")

@@ -21,6 +21,7 @@ from doko_ledger.doppelkopf.views import audit_view, notes_view, score_view
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, Game
 from doko_ledger.ledger import Ledger
+from doko_ledger.sight import TOURNAMENT
 from doko_ledger.web.common import (
     NAME_COOKIE,
     PostedForm,
@@ -50,6 +51,13 @@ class GamePages:
 GAME_PAGES: dict[Game[Any], GamePages] = {}
 """The pages of each game whose games show themselves, registered by its web module
 (`web/doudizhu.py`); the pages below show Doppelkopf's games."""
+
+
+def analysis_url(game_id: str) -> str:
+    """Where a page asks for the marks of a game's analysis (`web.analyses`)."""
+    from doko_ledger.web.analyses import FROM_TRICK
+
+    return f"/api/games/{game_id}/analysis?from_trick={FROM_TRICK}"
 
 
 def viewer(request: Request) -> str | None:
@@ -94,6 +102,8 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
     context["notes"] = notes_view(ledger.notes(game_id))
     if sight.being_played:
         return context
+    if context["replay_as"] is not None:  # its cards were recorded: they can be analysed (in the background)
+        context["analysis_url"] = analysis_url(game_id)
     try:
         context["score"] = score_view(ledger.book_of(DOPPELKOPF).score(game_id))
     except NotScorable as exc:
@@ -166,12 +176,16 @@ def replay_page(request: Request, game: str, perspective: str | None = None) -> 
         played = ledger.game_of(game_id)
         if played is not DOPPELKOPF:
             raise DokoError(f"the HTML replay is for Doppelkopf games; {game_id} is a {played.title} game")
-        shown = ledger.sight(game_id, viewer(request)).perspective(perspective)
+        sight = ledger.sight(game_id, viewer(request))
+        shown = sight.perspective(perspective)
         view = ledger.book_of(DOPPELKOPF).frames(game_id, shown)
         night = view.get("night")
         back = [(f"/games/{game_id}", f"← {game_id}")]
         back += [(f"/nights/{night['session']}", f"← {night['session']}")] if night else []
-        page = html_replay.dumps(view, back)
+        # the marks of its analysis, asked for by the page (the analysis shows every hand: not
+        # while the deal is played, nor in a view that hides the card points until the end)
+        marked = not sight.being_played and view["seen_as"] != TOURNAMENT and len(view["frames"]) > 1
+        page = html_replay.dumps(view, back, analysis_url=analysis_url(game_id) if marked else None)
     found = _POLICY.search(page)
     headers = {} if found is None else {"content-security-policy": found.group(1)}
     return HTMLResponse(page, headers=headers)

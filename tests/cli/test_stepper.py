@@ -542,3 +542,26 @@ def test_a_game_without_cards_prints_at_once_at_a_terminal(terminal: Callable[..
     text = term.text()
     assert "frame 0 of" not in text and "q: quit" not in text
     assert "card points" in text
+
+
+def test_stepping_with_the_analysis_says_each_verdict_at_its_card(
+    terminal: Callable[..., Terminal], ledger_file: str
+) -> None:
+    from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY
+    from doko_ledger.doppelkopf.analysis_marks import marks
+
+    with Ledger.open(ledger_file) as ledger:
+        book = ledger.book_of(DOPPELKOPF)
+        shown = marks(
+            book.analysis("2026-11-28-kitchen-01-normal", 9), book.state("2026-11-28-kitchen-01-normal").players
+        )
+    step = min(shown)
+    term = terminal("--db", ledger_file, "replay", "#1", "--analysis", "--from-trick", "9")
+    assert " ".join(DOUBLE_DUMMY.split()) in " ".join(term.expect("frame 0 of 48").split())
+    before = term.press("\x1b[C" * (step - 1), f"frame {step - 1} of 48")
+    assert shown[step].line not in before
+    screen = term.press("\x1b[C", f"frame {step} of 48")
+    assert f"{shown[step].glyph} {shown[step].line}" in " ".join(screen.split())
+    assert shown[step].card.pretty + shown[step].glyph in screen
+    os.write(term.master, b"q")
+    assert term.exit_code() == 0

@@ -200,6 +200,8 @@
       if (frame.trick_winner && played.player === frame.trick_winner) card.classList.add("winning");
       else if (k === trickCards.length - 1 && !frame.trick_winner) card.classList.add("latest");
       slot.append(el("span", "order", k + 1), card);
+      const mark = marks.get(firstStep(frame) + k);
+      if (mark) slot.append(glyphButton(mark));
       return slot;
     });
     const info = el("div", "trick-info");
@@ -347,10 +349,98 @@
     $("result").replaceChildren(...body);
   }
 
+  // ---- the analysis: one glyph on each card that cost its party something, tapped for the better card
+
+  let marks = new Map(); // the marks by step (the frame that shows the card just played)
+  let opened = null; // the step whose mark is open
+
+  function firstStep(frame) {
+    return (frame.step ?? 0) - (frame.card || 0) + 1;
+  }
+
+  function glyphButton(mark) {
+    const button = el("button", "mark-glyph");
+    button.append(el("span", "mark-badge", mark.glyph));
+    button.type = "button";
+    button.dataset.step = mark.step;
+    button.setAttribute("aria-label", mark.line + " (show the better card)");
+    button.setAttribute("aria-expanded", String(opened === mark.step));
+    button.title = mark.line;
+    button.addEventListener("click", () => openMark(opened === mark.step ? null : mark.step));
+    return button;
+  }
+
+  function openMark(step) {
+    opened = step;
+    const box = $("mark-detail");
+    const mark = step === null ? null : marks.get(step);
+    box.hidden = !mark;
+    for (const button of document.querySelectorAll(".mark-glyph")) {
+      button.setAttribute("aria-expanded", String(Number(button.dataset.step) === step));
+    }
+    if (!mark) return box.replaceChildren();
+    const line = el("p", "mark-line");
+    line.append(el("span", "glyph", mark.glyph), document.createTextNode(" " + mark.line));
+    const better = el("p", "mark-better");
+    better.append(document.createTextNode("better: "), el("strong", "", mark.better), document.createTextNode(", " + mark.known));
+    const close = el("button", "mark-close", "\u00d7");
+    close.type = "button";
+    close.setAttribute("aria-label", "close");
+    close.addEventListener("click", () => openMark(null));
+    box.replaceChildren(close, line, better);
+  }
+
+  function showAnalysis(data) {
+    const only = seenAs === "player" ? perspective : null;
+    const shown = (Array.isArray(data.marks) ? data.marks : []).filter((mark) => !only || mark.player === only);
+    marks = new Map(shown.map((mark) => [mark.step, mark]));
+    const since = data.from_trick > 1 ? " from trick " + data.from_trick + " on" : "";
+    $("analysis-status").textContent = shown.length
+      ? (shown.length === 1 ? "1 card" : shown.length + " cards") + since + " cost " + (shown.length === 1 ? "its" : "their") + " party something:"
+      : "No card" + since + " cost its party anything.";
+    $("analysis-marks").replaceChildren(
+      ...shown.map((mark) => {
+        const link = el("a", "analysis-mark");
+        link.href = "#step-" + mark.step;
+        const suit = SUITS[String(mark.card).charAt(0)];
+        link.append(el("span", "glyph", mark.glyph), el("span", "", "trick " + mark.trick + " \u00b7 " + mark.player), el("strong", suit && suit.red ? "red" : "", mark.card_pretty));
+        link.addEventListener("click", (event) => {
+          event.preventDefault();
+          go(frames.findIndex((frame) => frame.step === mark.step));
+          openMark(mark.step);
+        });
+        const item = el("li");
+        item.append(link);
+        return item;
+      }),
+    );
+    $("analysis-note").textContent = data.note || "";
+    $("analysis-panel").hidden = false;
+    $("analysis-panel").dataset.ready = "true";
+    render(current);
+  }
+
+  // A served page asks its server for the analysis until it is computed (202 meanwhile), later and later.
+  function askForAnalysis(url, waits) {
+    $("analysis-panel").hidden = false;
+    if (!waits) $("analysis-status").textContent = "Looking for the cards that cost something\u2026";
+    const again = (factor) => window.setTimeout(() => askForAnalysis(url, waits + 1), Math.min(1000 * Math.pow(factor, waits + 1), 30000));
+    fetch(url, { cache: "no-store", headers: { Accept: "application/json" } })
+      .then((response) => {
+        if (response.status === 202) return again(1.5);
+        return response.json().then((data) => {
+          if (response.ok) showAnalysis(data);
+          else $("analysis-status").textContent = data.error || "The analysis could not be made (" + response.status + ").";
+        });
+      })
+      .catch(() => again(2));
+  }
+
   function render(i) {
     const frame = frames[i];
     const isLast = i === last;
     current = i;
+    if (opened !== null && !(opened >= firstStep(frame) && opened <= (frame.step ?? 0))) openMark(null);
     $("caption").textContent = frame.caption || (isLast && view.result ? "The result" : "");
     // One numbering everywhere: frame N is the step after N cards, as in #step-N and the terminal.
     $("indicator").textContent = "frame " + (frame.step ?? i) + " of " + (frames[last].step ?? last);
@@ -426,4 +516,6 @@
   });
   window.addEventListener("hashchange", () => go(fromHash()));
   render(fromHash());
+  if (view.analysis) showAnalysis(view.analysis);
+  else if (view.analysis_url) askForAnalysis(view.analysis_url, 0);
 })();

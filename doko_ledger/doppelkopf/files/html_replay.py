@@ -51,6 +51,7 @@ _PAGE = """<!DOCTYPE html>
 <main class="layout">
 <section class="board" aria-label="the table">
 <p class="caption" id="caption" aria-live="polite"></p>
+<div class="mark-detail" id="mark-detail" aria-live="polite" hidden></div>
 <div class="table" id="table"><div class="felt" id="felt"></div></div>
 <nav class="controls" aria-label="replay controls">
 <button type="button" id="first" title="first (Home)">⇤ First</button>
@@ -68,6 +69,12 @@ _PAGE = """<!DOCTYPE html>
 <section class="panel notes-panel" id="notes-panel" aria-live="polite">
 <h2 id="notes-title">Notes</h2>
 <div id="notes"></div>
+</section>
+<section class="panel analysis-panel" id="analysis-panel" hidden>
+<h2>Analysis</h2>
+<p class="analysis-status" id="analysis-status"></p>
+<ol class="analysis-marks" id="analysis-marks"></ol>
+<p class="analysis-note muted" id="analysis-note"></p>
 </section>
 <section class="panel" id="result-panel" hidden>
 <h2>Result</h2>
@@ -121,15 +128,30 @@ def embedded_json(view: Mapping[str, Any]) -> str:
     return text.translate(_JSON_ESCAPES)
 
 
-def dumps(view: Mapping[str, Any], back: Sequence[tuple[str, str]] = ()) -> str:
+def dumps(
+    view: Mapping[str, Any],
+    back: Sequence[tuple[str, str]] = (),
+    *,
+    analysis: Mapping[str, Any] | None = None,
+    analysis_url: str | None = None,
+) -> str:
     """The replay page of a game's frames view, as one HTML document; `back` are the links
     (address, words) to the pages it was reached from, when a server serves it (a file
-    written for keeping has none, so no link of it can be broken)."""
+    written for keeping has none, so no link of it can be broken).
+
+    The costly cards of an analysis are marked on the page: from `analysis` (the marks view of
+    `analysis_marks.marks_view`, kept in the page), or from `analysis_url`, which the page asks
+    until the server has computed it (a served page: its policy lets it ask its own server)."""
     css, js = _asset("html_replay.css"), _asset("html_replay.js")
+    connect = "; connect-src 'self'" if analysis_url is not None else ""
     policy = (
         f"default-src 'none'; script-src {_source_hash(js)}; style-src {_source_hash(css)}; "
-        "base-uri 'none'; form-action 'none'"
+        f"base-uri 'none'; form-action 'none'{connect}"
     )
+    if analysis is not None:
+        view = {**view, "analysis": analysis}
+    elif analysis_url is not None:
+        view = {**view, "analysis_url": analysis_url}
     game_id = str(view.get("game_id") or "game")
     heading = game_id
     night = view.get("night")

@@ -164,6 +164,80 @@
     later(POLL_MS);
   }
 
+  // A game's analysis: computed by the server in the background, so the page asks for it until
+  // it is ready (202 meanwhile), later and later, then lists each costly card with its glyph;
+  // a glyph tapped opens the better card and what it would have kept, with all cards known.
+  function analysis(section) {
+    var status = section.querySelector("#analysis-status");
+    var list = section.querySelector("#analysis-marks");
+    var note = section.querySelector("#analysis-note");
+    var waits = 0;
+
+    function el(tag, className, text) {
+      var node = document.createElement(tag);
+      if (className) node.className = className;
+      if (text !== undefined) node.textContent = String(text);
+      return node;
+    }
+
+    function item(mark) {
+      var details = el("details", "costly");
+      details.id = "mark-" + mark.step;
+      var summary = el("summary");
+      var red = /^[HD]/.test(String(mark.card)) ? " red" : "";
+      summary.append(el("span", "glyph", mark.glyph), el("span", "", "trick " + mark.trick + " · " + mark.player),
+        el("span", "played" + red, mark.card_pretty));
+      var better = el("p", "better");
+      better.append(document.createTextNode("better: "), el("strong", "", mark.better),
+        document.createTextNode(", " + mark.known));
+      var link = el("a", "", "see it in the replay");
+      link.href = section.dataset.replay + "#step-" + mark.step;
+      details.append(summary, el("p", "line", mark.line), better, link);
+      return details;
+    }
+
+    function show(data) {
+      var marks = data.marks || [];
+      var since = data.from_trick > 1 ? " from trick " + data.from_trick + " on" : "";
+      status.textContent = marks.length === 1 ? "1 card" + since + " cost its party something:"
+        : marks.length ? marks.length + " cards" + since + " cost their party something:"
+        : "No card" + since + " cost its party anything.";
+      list.replaceChildren.apply(list, marks.map(function (mark) {
+        var entry = el("li");
+        entry.append(item(mark));
+        return entry;
+      }));
+      list.hidden = !marks.length;
+      note.textContent = data.note || "";
+      note.hidden = !data.note;
+      section.dataset.ready = "true";
+    }
+
+    function ask() {
+      fetch(section.dataset.analysis, { cache: "no-store", headers: { Accept: "application/json" } })
+        .then(function (response) {
+          if (response.status === 202) return null;
+          return response.json().then(function (data) {
+            if (!response.ok) {
+              status.textContent = data.error || "The analysis could not be made (" + response.status + ").";
+              return false;
+            }
+            return data;
+          });
+        })
+        .then(function (data) {
+          if (data === false) return;
+          if (data) return show(data);
+          waits += 1;
+          window.setTimeout(ask, Math.min(POLL_MS * Math.pow(1.5, waits), MAX_BACKOFF_MS));
+        }, function () {  // offline, the server restarting: asked again later
+          waits += 1;
+          window.setTimeout(ask, Math.min(POLL_MS * Math.pow(2, waits), MAX_BACKOFF_MS));
+        });
+    }
+    ask();
+  }
+
   // the join page: a name tapped clears the name typed, and one typed clears the one tapped,
   // so that Join (or the keyboard's Go) sends the one the phone shows
   function oneName() {
@@ -180,6 +254,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live]").forEach(watch);
+    document.querySelectorAll("[data-analysis]").forEach(analysis);
     oneName();
     showKontra();
     var preview = document.getElementById("preview") || document.getElementById("form-error");
