@@ -43,7 +43,7 @@ def analyze(
 ) -> None:
     """The cards of a game that cost card points or the game, biggest first, and a summary per
     player: each card weighed against the best play of both sides with all cards known."""
-    from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable, analyze_game
+    from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable
     from doko_ledger.doppelkopf.analysis.view import analysis_view
     from doko_ledger.games import DOPPELKOPF, GameNotFound
     from doko_ledger.ledger import Ledger
@@ -53,12 +53,13 @@ def analyze(
             game_id = ledger.resolve(game)
             if ledger.game_of(game_id) is not DOPPELKOPF:
                 raise NotAnalyzable(f"game {game_id!r} is not a Doppelkopf game: only those are analysed")
-            state = ledger.book_of(DOPPELKOPF).state(game_id)
+            book = ledger.book_of(DOPPELKOPF)
+            state = book.state(game_id)
         except GameNotFound as exc:
             raise NotAnalyzable(str(exc)) from None
-    if from_trick is None:
-        from_trick = max(1, state.hand_size - LAST_TRICKS + 1)
-    analysis = analyze_game(state, game_id=game_id, from_trick=from_trick, worlds=worlds)
+        if from_trick is None:
+            from_trick = max(1, state.hand_size - LAST_TRICKS + 1)
+        analysis = book.analysis(game_id, from_trick, worlds=worlds)  # kept once computed
     view = analysis_view(analysis, state.players)
     if as_json:
         echo_json(view)

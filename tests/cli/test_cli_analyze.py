@@ -89,3 +89,24 @@ def test_without_from_trick_the_last_six_tricks_are_weighed(samples: Cli) -> Non
     assert got["from_trick"] == 7 and got["cards"] == 24
     bistro = as_json(samples("analyze", "2026-11-29-anker-02", "--json"))
     assert bistro["from_trick"] == 5 and bistro["cards"] == 24
+
+
+def test_an_analysis_is_kept_and_read_back_the_next_time(
+    samples: Cli, ledger_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from doko_ledger.doppelkopf import analyses
+    from doko_ledger.doppelkopf.analysis import analyze
+    from doko_ledger.ledger import Ledger
+
+    game = "2026-11-28-kitchen-01-normal"
+    first = as_json(ok(samples("analyze", game, "--from-trick", "10", "--json")))
+    with Ledger.open(ledger_path) as ledger:
+        assert analyses.count(ledger.store.db) == 1
+
+    def not_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("analysed again")
+
+    monkeypatch.setattr(analyze, "analyze_game", not_again)
+    assert as_json(ok(samples("analyze", game, "--from-trick", "10", "--json"))) == first
+    with Ledger.open(ledger_path) as ledger:
+        assert analyses.count(ledger.store.db) == 1
