@@ -8,7 +8,7 @@ any new game in one transaction, or nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from doko_ledger.doppelkopf.cards import seeded_deal
@@ -53,6 +53,7 @@ from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Envelope, Recorded
+from doko_ledger.frozen import frozen
 from doko_ledger.numbers import counted
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
@@ -82,7 +83,7 @@ class NotTheNextDeal(DokoError):
     exit_code = 2
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PreparedDeal:
     """A deal decided but not yet appended: its game, the score it will get, and the night."""
 
@@ -99,7 +100,7 @@ class PreparedDeal:
     rounds with deal 5"), appended with it; None without a mark."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BockMark:
     """Bock marked with the deal being recorded (the bock button's taps: Bock, Doppelbock,
     Triplebock = 1 to 3 rounds), declared by `by` for `reason` ("": "marked with the deal")."""
@@ -113,7 +114,7 @@ class BockMark:
         return DeclareBock(self.by, self.reason or "marked with the deal", self.rounds, game_id, request_id)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RecordedDeal:
     """A deal of the night as recorded: its number, game, who recorded it, and its score
     (None for a deal thrown in)."""
@@ -129,7 +130,7 @@ PROVISIONAL_POINTS = 120
 or special points given, no rule refuses 120 points, so a refusal is about the Re players."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NextDealChecks:
     """The next deal's facts checked one answer at a time, as they are asked at the table;
     each check raises the library's refusal, so the question can be asked again."""
@@ -165,7 +166,7 @@ class NextDealChecks:
         return self.nights.prepare(self.session_id, summary)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PreparedCorrection:
     """A correction decided but not yet appended: the deal's number, the game it replaces, the
     new game, and the deal's score before and after (None for a deal not finished)."""
@@ -184,7 +185,7 @@ class PreparedCorrection:
     `commit` leaves as it is."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TakenBack:
     """What `undo` took back: of deal `number` (game `game_id`), the whole deal or its newest
     card, call or penalty, in words (`what`); or a change of the night (`change`: its version;

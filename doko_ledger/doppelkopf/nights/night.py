@@ -45,6 +45,7 @@ from doko_ledger.doppelkopf.nights.schedule import Course, Schedule, steps
 from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, evolve
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
+from doko_ledger.frozen import frozen
 from doko_ledger.names import find_player
 from doko_ledger.numbers import counted
 
@@ -52,7 +53,7 @@ _CORRECTED = re.compile(r"(.+)-c\d+")
 """A corrected deal's game id: the original's id and `-c1`, `-c2`, …"""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Places:
     """The places derived last: with the course they came from (a course folded again may have
     moved bock rounds), the session events, schedule rows and deals in force they cover."""
