@@ -4,21 +4,13 @@ from __future__ import annotations
 
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.events import AbandonReason, SummaryCall, SummarySpecial
+from doko_ledger.doppelkopf.game.illegal import IllegalMove as IllegalMove  # raised by every command
 from doko_ledger.doppelkopf.game.state import GameState, Hand
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.errors import DokoError
 from doko_ledger.frozen import frozen
-
-
-class IllegalMove(DokoError, ValueError):
-    """A command the rules or the game so far do not allow; `seat` names whose part is wrong."""
-
-    def __init__(self, message: str, seat: int | None = None) -> None:
-        super().__init__(message)
-        self.seat = seat
 
 
 @frozen

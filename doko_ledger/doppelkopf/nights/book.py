@@ -9,15 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from doko_ledger.doppelkopf.cards import seeded_deal
 from doko_ledger.doppelkopf.events import CardsDealt, GameStarted
-from doko_ledger.doppelkopf.files.quick_entry import extend_record
-from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.evolve import fold as fold_game
 from doko_ledger.doppelkopf.game.facts import NotScorable
-from doko_ledger.doppelkopf.game.record import DealEntry, GameRecord, SummaryRecord, from_events, to_events
+from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
 from doko_ledger.doppelkopf.nights.changes import (
@@ -57,6 +55,9 @@ from doko_ledger.frozen import frozen
 from doko_ledger.numbers import counted
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
+
+if TYPE_CHECKING:  # a deal's record is made only where one is recorded: the standings start faster
+    from doko_ledger.doppelkopf.game.record import DealEntry, GameRecord
 
 
 def session_stream(session_id: str) -> str:
@@ -155,6 +156,8 @@ class NextDealChecks:
 
     def re_players(self, game: GameType, re: Sequence[str]) -> None:
         """Refuse Re players who are not at the table or do not fit the game (two, or a soloist)."""
+        from doko_ledger.doppelkopf.game.record import SummaryRecord
+
         self.facts(SummaryRecord(game.value, tuple(re), PROVISIONAL_POINTS))
 
     def special_points_count(self, game: GameType, re: Sequence[str]) -> bool:
@@ -629,6 +632,8 @@ class CardNights:
         """Deal `deal` of the night (its number in the standings or its game id): its number and
         its record, whose `summary` holds the facts it was recorded with (None for a misdeal or
         a deal played card by card); what a correction starts from."""
+        from doko_ledger.doppelkopf.game.record import from_events
+
         night = self.night(session_id)
         game_id = night.deal_named(deal)
         events = in_force([r.event for r in self.store.read_stream(game_stream(game_id))])
@@ -767,6 +772,9 @@ class CardNights:
         Without a deal in progress, the next deal starts without recorded hands. The whole
         game is decided again with the new entries, and only the new events are appended.
         """
+        from doko_ledger.doppelkopf.files.quick_entry import extend_record
+        from doko_ledger.doppelkopf.game.record import from_events, to_events
+
         night = self.night(session_id)
         last = _deal_in_play(night)
         if last is None:

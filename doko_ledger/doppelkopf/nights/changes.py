@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from doko_ledger.doppelkopf.game.commands import IllegalMove
+from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.nights.decide import ChangeRules, DeclareBock, JoinTable, LeaveTable, TakeBackChange
 from doko_ledger.doppelkopf.nights.events import (
     BockDeclared,

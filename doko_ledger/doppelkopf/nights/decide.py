@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from doko_ledger.doppelkopf.game.commands import IllegalMove
+from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.nights.events import (
     BockDeclared,
     ChangeTakenBack,
