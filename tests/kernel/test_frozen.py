@@ -182,9 +182,23 @@ def test_frozen_keeps_the_methods_a_class_writes_and_refuses_what_the_dataclass_
     class KeywordOnly:
         a: int = field(kw_only=True)
 
-    for cls in (Settable, Checked, KeywordOnly):
+    class DefaultFirst:
+        a: int = 1
+        b: int
+
+    for cls in (Settable, Checked, KeywordOnly, DefaultFirst):
         with pytest.raises(TypeError):
             frozen(cls)
+
+
+def test_frozen_takes_the_arguments_the_dataclass_takes() -> None:
+    assert Made(name="b", count=3, kind=GameType.NORMAL) == Made("b", 3, {}, GameType.NORMAL)
+    for args, kwargs in (((), {}), (("a", 1, {}, None, 5), {}), (("a",), {"name": "b"}), (("a",), {"other": 1})):
+        with pytest.raises(TypeError) as made:
+            Made(*args, **kwargs)
+        with pytest.raises(TypeError) as declared:
+            Declared(*args, **kwargs)
+        assert str(made.value) == str(declared.value).replace("Declared", "Made")
 
 
 def test_a_frozen_class_below_a_dataclass_is_the_dataclass_s() -> None:
