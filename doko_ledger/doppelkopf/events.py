@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -14,6 +13,7 @@ from doko_ledger.doppelkopf.rules.ruleset import RuleSet, rules_from_snapshot
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.events.codec import Event, event, register_value, upcaster
 from doko_ledger.events.voiding import EventVoided as EventVoided  # re-exported: undo is every game's
+from doko_ledger.frozen import frozen
 
 register_value(Card, str, parse_card)
 register_value(RuleSet, RuleSet.to_dict, rules_from_snapshot)
@@ -143,7 +143,7 @@ class AnnouncementMade(Event):
     party: Party
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SummaryCall:
     """An announcement in a summarized deal: who said what, in order."""
 
@@ -151,7 +151,7 @@ class SummaryCall:
     announcement: Announcement
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SummarySpecial:
     """A special point in a summarized deal: its kind, the party that scored it, and for a
     fox or a caught Karlchen the seat whose card was caught."""
@@ -243,7 +243,7 @@ class PenaltyImposed(Event):
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ClaimedLine:
     """A line of a claimed result's derivation as its writer worded it (`caught fox`), what it is
     in doko's derivation (`fox_caught`, `won`, `against_the_old_ones`, `game_points`,

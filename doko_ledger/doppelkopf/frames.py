@@ -7,7 +7,6 @@ belong to that card's frame. Notes (annotations) are placed on the frame they po
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.doppelkopf.cards import Card
@@ -16,9 +15,10 @@ from doko_ledger.doppelkopf.game.evolve import evolve
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.events.annotations import AnnotationAdded
+from doko_ledger.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Frame:
     """The game after card `step` (0: before the first card); `trick` and `card` place that
     card (1-based; 0 before play), `played` is who played it."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ from doko_ledger.doppelkopf import events as _game_events  # noqa: F401 (the cod
 from doko_ledger.doppelkopf.rules.options import rules_with
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
 from doko_ledger.events.codec import Event, event
+from doko_ledger.frozen import frozen
 
 if TYPE_CHECKING:
     from doko_ledger.events.envelope import Envelope
@@ -40,7 +40,7 @@ class HouseRulesNotFound(RuleSetError):
     """No preset, saved house-rule set or rule file of that name."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HouseRules:
     """A saved set as it stands: its newest version, who saved it and when."""
 
@@ -55,7 +55,7 @@ class HouseRules:
         return self.rules.changed_from_preset()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NamedRules:
     """The rules a `--rules NAME` names, and the saved set's name when it named one."""
 

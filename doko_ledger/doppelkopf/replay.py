@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.doppelkopf.events import CardPlayed
@@ -11,9 +10,10 @@ from doko_ledger.doppelkopf.game.evolve import evolve, fold
 from doko_ledger.doppelkopf.game.parties import Announced, Parties, announced, public_parties, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.revelations import Revelation, revelations
+from doko_ledger.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Replay:
     """Everything a replay shows of a game at one point: the state, the parties as the table
     knew them and as they were, each revelation, and every announced level."""

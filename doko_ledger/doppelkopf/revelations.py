@@ -8,7 +8,6 @@ marriage partner's trick, a poverty taken, or deduction from the others.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -26,11 +25,10 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
-from doko_ledger.frozen import quick_init
+from doko_ledger.frozen import frozen
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Revelation:
     """`seat` became known as `party` during trick `trick` (0: with the reservations), because of `cause`."""
 

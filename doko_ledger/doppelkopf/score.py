@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from doko_ledger.doppelkopf.game.facts import deal_facts
 from doko_ledger.doppelkopf.game.parties import Parties, soloist, true_parties
@@ -14,11 +14,10 @@ from doko_ledger.doppelkopf.rules.penalties import Penalty, penalty_points
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import Score, score
 from doko_ledger.doppelkopf.rules.value import ValueDeal
-from doko_ledger.frozen import quick_init
+from doko_ledger.frozen import frozen
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class PenaltyLine:
     """A penalty as its own line of the score: who, how grave, why, and the points per player."""
 
@@ -37,8 +36,7 @@ class PenaltyLine:
         return f"{grave} penalty: {self.player}{extra}"
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameScore:
     """The score of one game under one rule set; `score` is None for a deal thrown in or a game
     voided by a severe penalty. `deltas` include the penalties."""

@@ -51,6 +51,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.events.voiding import in_force
+from doko_ledger.frozen import frozen
 from doko_ledger.streams import GAME_PREFIX
 
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ __all__ = ["AnnouncementStats", "PlayerStats", "SoloStats", "Stats", "ledger_sta
 CARD_POINTS = 240
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SoloStats:
     """One player's solos of one type: played, won, lost (the rest: voided or nobody won),
     and the soloist's points from them."""
@@ -86,7 +87,7 @@ class SoloStats:
     points: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AnnouncementStats:
     """How often a player made one announcement, and how often their party then won."""
 
@@ -95,7 +96,7 @@ class AnnouncementStats:
     won: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlayerStats:
     """One player's figures (see the module docstring for what counts as what)."""
 
@@ -161,7 +162,7 @@ class PlayerStats:
         return sum(a.won for a in self.announcements)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Stats:
     """The statistics of the ledger (`session_id` None) or of one card night: the games
     counted, how many of them are unscored, the games left out as still being played, and

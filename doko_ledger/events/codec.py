@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar, dataclass_transform, get_type_hints
 
 from doko_ledger.errors import DokoError, excerpt
 from doko_ledger.events.payload_text import quickly_valid
-from doko_ledger.frozen import quick_init
+from doko_ledger.frozen import frozen
 from doko_ledger.schema_files import event_schema_validator, fast_event_check
 
 
@@ -63,7 +63,7 @@ def event(*, version: int, name: str | None = None) -> Callable[[type[E]], type[
             raise ValueError(f"event {event_name!r}: schema version {version!r} is not a whole number from 1")
         if event_name in _EVENT_TYPES:
             raise ValueError(f"event type {event_name!r} declared twice")
-        declared = quick_init(dataclasses.dataclass(frozen=True, slots=True)(cls))
+        declared = frozen(cls)
         declared.event_name, declared.schema_version = event_name, version
         _EVENT_TYPES[event_name] = declared
         return declared

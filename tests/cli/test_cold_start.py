@@ -123,12 +123,34 @@ def _run_loading(db: Path, *args: str) -> tuple[str, list[str]]:
     return "\n".join(printed), modules.split()
 
 
+RECORDING = (
+    "doko_ledger.doppelkopf.game.commands",
+    "doko_ledger.doppelkopf.game.decide",
+    "doko_ledger.doppelkopf.game.record",
+    "doko_ledger.doppelkopf.files.quick_entry",
+)
+"""What only recording a game or a deal needs: its commands, `decide`, the record of a deal and
+the entries typed at the table."""
+
+ELSEWHERE = ("doko_ledger.web", "doko_ledger.formats", "doko_ledger.doppelkopf.files.")
+"""What no command that only shows a game or a night needs: the web app and the file formats."""
+
+
 def test_the_standings_of_a_card_night_load_no_other_game(both: Path) -> None:
     printed, modules = _run_loading(both, "standings", "--session", "2026-11-28-kit")
     assert "Dirk" in printed and "ledger head" in printed
     assert "doko_ledger.doppelkopf.nights.standings" in modules
     assert not [m for m in modules if m.startswith("doko_ledger.doudizhu")]
     assert "doko_ledger.doppelkopf.audit" not in modules  # what only a game's own page needs
+    assert not [m for m in modules if m in RECORDING or m.startswith(ELSEWHERE)]
+
+
+def test_the_score_of_a_game_loads_no_card_night_and_nothing_that_records(both: Path) -> None:
+    printed, modules = _run_loading(both, "score", "2026-11-28-kitchen-01")
+    assert "Re wins" in printed or "Kontra wins" in printed
+    assert "doko_ledger.doppelkopf.score" in modules
+    assert not [m for m in modules if m.startswith("doko_ledger.doudizhu.") or ".nights.book" in m]
+    assert not [m for m in modules if m in RECORDING or m.startswith(ELSEWHERE)]
 
 
 def test_the_standings_of_a_dou_dizhu_session_are_that_game_s(both: Path) -> None:

@@ -18,7 +18,6 @@ tricks:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,13 +41,14 @@ from doko_ledger.doppelkopf.views import describe
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
+from doko_ledger.frozen import frozen
 from doko_ledger.schema_files import schema_errors, unknown_fields_message
 
 FORMAT = "doko-game/1"
 SCHEMA = "game.schema.json"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LoadedGame:
     """A game file read and replayed: the record, its events and the state after them."""
 

@@ -42,7 +42,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
@@ -67,6 +66,7 @@ from doko_ledger.doppelkopf.nights.state import Change
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
+from doko_ledger.frozen import frozen
 from doko_ledger.schema_files import schema_errors
 
 FORMAT = "doko-session/1"
@@ -74,7 +74,7 @@ SCHEMA = "session.schema.json"
 DEFAULT_MATCH_LENGTH = 8
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Misdeal:
     """A deal thrown in, written `{misdeal: true}`: it scores nothing and the same dealer deals again."""
 
@@ -84,7 +84,7 @@ MISDEAL = Misdeal()
 Deal = SummaryRecord | ValueRecord | Misdeal
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DeclaredBock:
     """Bock declared by hand, written `{bock: {by: Anna, rounds: 2, reason: Hochzeit}}`;
     `with_deal`: it comes with the deal right before it (`with_deal: true`), else it is in
@@ -106,7 +106,7 @@ Entry = Deal | ChangeEntry
 _CHANGES = (JoinTable, LeaveTable, ChangeRules, DeclaredBock)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NightFile:
     """A card night as written down: the players in seat order at the start, the first
     dealer, the rules, and the deals in order with the night's changes among them
@@ -134,7 +134,7 @@ class NightFileError(DokoError, ValueError):
         self.path = path
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LoadedNight:
     """A session file read and replayed: what it says and the night it makes."""
 

@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.events import AbandonReason, SummaryCall, SummarySpecial
+from doko_ledger.doppelkopf.game.illegal import IllegalMove as IllegalMove  # raised by every command
 from doko_ledger.doppelkopf.game.state import GameState, Hand
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.errors import DokoError
+from doko_ledger.frozen import frozen
 
 
-class IllegalMove(DokoError, ValueError):
-    """A command the rules or the game so far do not allow; `seat` names whose part is wrong."""
-
-    def __init__(self, message: str, seat: int | None = None) -> None:
-        super().__init__(message)
-        self.seat = seat
-
-
-@dataclass(frozen=True, slots=True)
+@frozen
 class StartGame:
     game_id: str
     players: tuple[str, ...]
@@ -35,12 +26,12 @@ class StartGame:
     """Who dealt, when they sit the deal out (a card night of five or more)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealCards:
     hands: tuple[Hand, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DeclareReservation:
     """Say healthy (`healthy=True`) or reservation, in turn from the dealer's left."""
 
@@ -48,7 +39,7 @@ class DeclareReservation:
     healthy: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NameReservation:
     """Say what the reservation is; `solo` is the solo type for a solo, `throw` why a throw throws."""
 
@@ -58,30 +49,30 @@ class NameReservation:
     throw: Throw | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PassPovertyCards:
     seat: int
     cards: tuple[Card, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AnswerPoverty:
     seat: int
     accepted: bool
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ReturnPovertyCards:
     seat: int
     cards: tuple[Card, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AbandonDeal:
     reason: AbandonReason = AbandonReason.MISDEAL
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Announce:
     """An announcement; `party` is needed only where the record cannot tell the player's party."""
 
@@ -90,7 +81,7 @@ class Announce:
     party: Party | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SummarizeDeal:
     """Record a deal by its facts; `re_seats` is the soloist alone or the two Re players."""
 
@@ -104,7 +95,7 @@ class SummarizeDeal:
     heart_trick: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EnterValue:
     """Record a deal by its value (docs/rules.md §7): the winners' seats or the losers' (or
     both, when they make up the table), the simple value before bock, and the solo mark."""
@@ -115,7 +106,7 @@ class EnterValue:
     solo: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ImposePenalty:
     """A rule violation (docs/rules.md §9); `denials` None: counted from the record."""
 
@@ -126,17 +117,17 @@ class ImposePenalty:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ShowSchweinchen:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ShowHyperschweinchen:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlayCard:
     seat: int
     card: Card

@@ -6,7 +6,6 @@ Everything here is derived from a `GameState` (docs/rules.md §4-§5); nothing i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.cards import ALTE, Card, deck
 from doko_ledger.doppelkopf.game.state import Call, GameState
@@ -23,7 +22,7 @@ from doko_ledger.doppelkopf.rules.announcements import (
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import duel_marriage, finds_partner, marriage_partner
-from doko_ledger.frozen import quick_init
+from doko_ledger.frozen import frozen
 
 Parties = tuple[Party | None, ...]
 
@@ -221,8 +220,7 @@ def deadline_count(state: GameState, seat: int) -> int:
     return state.tricks_before
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Announced:
     """One level a party has announced, and why: a player's call, or implied by one (or by the rules)."""
 

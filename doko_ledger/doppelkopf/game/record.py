@@ -10,7 +10,7 @@ trick with the calls between the cards. `to_events` runs every entry through
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from doko_ledger.doppelkopf.cards import Card
@@ -67,6 +67,7 @@ from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
+from doko_ledger.frozen import frozen
 from doko_ledger.names import find_player
 
 SCHWEINCHEN = "schweinchen"
@@ -77,7 +78,7 @@ RESERVATION = "reservation"
 MISDEAL = AbandonReason.MISDEAL.value
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Said:
     """A call between two cards: `{Anna: re}`, `{Anna: kontra no90}`, `{Anna: schweinchen}`."""
 
@@ -88,7 +89,7 @@ class Said:
 PlayItem = Card | Said
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PovertyRecord:
     """A poverty's exchange by its outcome: the cards passed, who took them (the players
     asked before declined; nobody: all declined), and the cards given back."""
@@ -98,7 +99,7 @@ class PovertyRecord:
     returned: tuple[Card, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SummaryRecord:
     """A deal written down by its facts: the game type, the Re players (the soloist alone),
     Re's card points, the tricks (Re, Kontra) where they matter, the announcements in order
@@ -114,7 +115,7 @@ class SummaryRecord:
     heart_trick: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ValueRecord:
     """A deal written down by its value only (docs/rules.md §7): the winners or the losers
     (both only when they make up the table), the simple value before bock, and the solo mark
@@ -139,7 +140,7 @@ DealEntry = SummaryRecord | ValueRecord
 """A deal as the table writes it down: by its facts, or by its value only."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PenaltyRecord:
     """A penalty as written: the offender, minor or severe, could it harm the soloist, the
     denials that count (None: counted from the record), why."""
@@ -153,7 +154,7 @@ class PenaltyRecord:
     """Imposed after this many cards were played (None: after the play so far)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameRecord:
     """One game as written in a game file.
 

@@ -15,6 +15,7 @@ from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.reservations import Named
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.value import ValueDeal
+from doko_ledger.frozen import frozen
 
 Hand = tuple[Card, ...]
 
@@ -102,7 +103,7 @@ class Call(NamedTuple):
     the trick just completed (what `deadlines_count: tricks` counts, docs/rules.md §5)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PovertyExchange:
     """The poverty so far: the poor seat, the cards passed (None: not recorded), the answers
     from the poor player's left, and the cards returned."""

@@ -19,7 +19,7 @@ from doko_ledger.doppelkopf.events import (
     ReservationNamed,
     SchweinchenShown,
 )
-from doko_ledger.doppelkopf.game.commands import IllegalMove
+from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.voiding import EventVoided, in_force, versions_in_force

@@ -8,16 +8,14 @@ any new game in one transaction, or nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from doko_ledger.doppelkopf.cards import seeded_deal
 from doko_ledger.doppelkopf.events import CardsDealt, GameStarted
-from doko_ledger.doppelkopf.files.quick_entry import extend_record
-from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.evolve import fold as fold_game
 from doko_ledger.doppelkopf.game.facts import NotScorable
-from doko_ledger.doppelkopf.game.record import DealEntry, GameRecord, SummaryRecord, from_events, to_events
+from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
 from doko_ledger.doppelkopf.nights.changes import (
@@ -53,9 +51,13 @@ from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Envelope, Recorded
+from doko_ledger.frozen import frozen
 from doko_ledger.numbers import counted
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
+
+if TYPE_CHECKING:  # a deal's record is made only where one is recorded: the standings start faster
+    from doko_ledger.doppelkopf.game.record import DealEntry, GameRecord
 
 
 def session_stream(session_id: str) -> str:
@@ -82,7 +84,7 @@ class NotTheNextDeal(DokoError):
     exit_code = 2
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PreparedDeal:
     """A deal decided but not yet appended: its game, the score it will get, and the night."""
 
@@ -99,7 +101,7 @@ class PreparedDeal:
     rounds with deal 5"), appended with it; None without a mark."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BockMark:
     """Bock marked with the deal being recorded (the bock button's taps: Bock, Doppelbock,
     Triplebock = 1 to 3 rounds), declared by `by` for `reason` ("": "marked with the deal")."""
@@ -113,7 +115,7 @@ class BockMark:
         return DeclareBock(self.by, self.reason or "marked with the deal", self.rounds, game_id, request_id)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RecordedDeal:
     """A deal of the night as recorded: its number, game, who recorded it, and its score
     (None for a deal thrown in)."""
@@ -129,7 +131,7 @@ PROVISIONAL_POINTS = 120
 or special points given, no rule refuses 120 points, so a refusal is about the Re players."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NextDealChecks:
     """The next deal's facts checked one answer at a time, as they are asked at the table;
     each check raises the library's refusal, so the question can be asked again."""
@@ -154,6 +156,8 @@ class NextDealChecks:
 
     def re_players(self, game: GameType, re: Sequence[str]) -> None:
         """Refuse Re players who are not at the table or do not fit the game (two, or a soloist)."""
+        from doko_ledger.doppelkopf.game.record import SummaryRecord
+
         self.facts(SummaryRecord(game.value, tuple(re), PROVISIONAL_POINTS))
 
     def special_points_count(self, game: GameType, re: Sequence[str]) -> bool:
@@ -165,7 +169,7 @@ class NextDealChecks:
         return self.nights.prepare(self.session_id, summary)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PreparedCorrection:
     """A correction decided but not yet appended: the deal's number, the game it replaces, the
     new game, and the deal's score before and after (None for a deal not finished)."""
@@ -184,7 +188,7 @@ class PreparedCorrection:
     `commit` leaves as it is."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TakenBack:
     """What `undo` took back: of deal `number` (game `game_id`), the whole deal or its newest
     card, call or penalty, in words (`what`); or a change of the night (`change`: its version;
@@ -628,6 +632,8 @@ class CardNights:
         """Deal `deal` of the night (its number in the standings or its game id): its number and
         its record, whose `summary` holds the facts it was recorded with (None for a misdeal or
         a deal played card by card); what a correction starts from."""
+        from doko_ledger.doppelkopf.game.record import from_events
+
         night = self.night(session_id)
         game_id = night.deal_named(deal)
         events = in_force([r.event for r in self.store.read_stream(game_stream(game_id))])
@@ -766,6 +772,9 @@ class CardNights:
         Without a deal in progress, the next deal starts without recorded hands. The whole
         game is decided again with the new entries, and only the new events are appended.
         """
+        from doko_ledger.doppelkopf.files.quick_entry import extend_record
+        from doko_ledger.doppelkopf.game.record import from_events, to_events
+
         night = self.night(session_id)
         last = _deal_in_play(night)
         if last is None:

@@ -9,10 +9,9 @@ again finds the change its first sending made.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from doko_ledger.doppelkopf.game.commands import IllegalMove
+from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.nights.decide import ChangeRules, DeclareBock, JoinTable, LeaveTable, TakeBackChange
 from doko_ledger.doppelkopf.nights.events import (
     BockDeclared,
@@ -27,6 +26,7 @@ from doko_ledger.doppelkopf.nights.schedule import NightChangeRow, change_words
 from doko_ledger.doppelkopf.nights.seating import Seating
 from doko_ledger.doppelkopf.nights.state import Change
 from doko_ledger.errors import prefixed
+from doko_ledger.frozen import frozen
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 NightChangeCommand = JoinTable | LeaveTable | ChangeRules | DeclareBock
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NightChange:
     """A change of the night as recorded: its kind (join, leave, rules, bock), in words ("Erik
     joins after Anna, from deal 7"), and its version in the night's stream."""

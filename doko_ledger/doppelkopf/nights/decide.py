@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 
-from doko_ledger.doppelkopf.game.commands import IllegalMove
+from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.nights.events import (
     BockDeclared,
     ChangeTakenBack,
@@ -26,6 +25,7 @@ from doko_ledger.doppelkopf.nights.outcome import DealOutcome
 from doko_ledger.doppelkopf.nights.schedule import Schedule
 from doko_ledger.doppelkopf.nights.state import Change, NightState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.frozen import frozen
 from doko_ledger.names import find_player, name_problem, normalized, table_problem
 from doko_ledger.numbers import shortened
 
@@ -37,7 +37,7 @@ NIGHT_ID_TAKES = "letters, digits, '.', '_' and '-' (at most 100), starting with
 _RATE = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,4})?$")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StartNight:
     session_id: str
     players: tuple[str, ...]
@@ -49,7 +49,7 @@ class StartNight:
     rules_name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class AddDeal:
     """Add a recorded game as the next deal; `outcome` is what the game shows, `request_id`
     the id of the write that sent it (a phone's form, an API client), if any."""
@@ -59,14 +59,14 @@ class AddDeal:
     request_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VoidDeal:
     game_id: str
     reason: str = "undone"
     request_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CorrectDeal:
     game_id: str
     outcome: DealOutcome
@@ -74,12 +74,12 @@ class CorrectDeal:
     request_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CloseNight:
     pass
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class JoinTable:
     """`player` sits down from the next deal, after `after` (None: after the last seat)."""
 
@@ -88,20 +88,20 @@ class JoinTable:
     request_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class LeaveTable:
     player: str
     request_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ChangeRules:
     rules: RuleSet
     name: str | None = None
     request_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DeclareBock:
     """Bock by hand: `rounds` rounds declared by `by` for `reason`; `game_id`: with the night's
     last deal (it goes when that deal is taken back), None: from the next deal."""
@@ -113,7 +113,7 @@ class DeclareBock:
     request_id: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TakeBackChange:
     """Take back the change made at stream version `version` (only the newest entry)."""
 

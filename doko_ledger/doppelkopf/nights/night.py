@@ -10,19 +10,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, count
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.evolve import fold as fold_game
-from doko_ledger.doppelkopf.game.record import (
-    MISDEAL,
-    DealEntry,
-    GameRecord,
-    SummaryRecord,
-    ValueRecord,
-    entry_players,
-    to_events,
-)
+from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.nights.decide import (
     AddDeal,
@@ -45,14 +36,18 @@ from doko_ledger.doppelkopf.nights.schedule import Course, Schedule, steps
 from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, evolve
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
+from doko_ledger.frozen import frozen
 from doko_ledger.names import find_player
 from doko_ledger.numbers import counted
+
+if TYPE_CHECKING:  # a deal's record is read and made only where a deal is added or corrected
+    from doko_ledger.doppelkopf.game.record import DealEntry, GameRecord
 
 _CORRECTED = re.compile(r"(.+)-c\d+")
 """A corrected deal's game id: the original's id and `-c1`, `-c2`, …"""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Places:
     """The places derived last: with the course they came from (a course folded again may have
     moved bock rounds), the session events, schedule rows and deals in force they cover."""
@@ -202,6 +197,8 @@ class Night:
     ) -> GameRecord:
         """The game record of the next deal: its players from the dealer's left, the night's rules;
         `summary` is the deal by its facts or by its value only."""
+        from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, SummaryRecord, ValueRecord
+
         nxt = self.schedule().next
         state = self.state
         at_table = nxt.playing
@@ -240,6 +237,8 @@ class Night:
     def add(self, record: GameRecord, *, request_id: str | None = None) -> tuple[list[Any], GameState]:
         """Add a deal recorded as a game: the game's events (decided) and its state; `request_id`
         is kept with the deal (`DealAdded`)."""
+        from doko_ledger.doppelkopf.game.record import to_events
+
         self._check_at_table(record)
         events, game = to_events(record)
         self._add_game(record.id, events, game, request_id)
@@ -247,6 +246,8 @@ class Night:
 
     def _check_at_table(self, record: GameRecord) -> None:
         """Name a player who sits this deal out as such (not as an unknown player)."""
+        from doko_ledger.doppelkopf.game.record import entry_players
+
         for named_as in entry_players(record.summary or record.value):
             name = find_player(named_as, self.state.players)
             if name is not None and find_player(name, record.players) is None:
@@ -300,6 +301,8 @@ class Night:
     ) -> tuple[list[Any], GameState]:
         """Replace a deal by a corrected summary or value entry (or a misdeal: the deal thrown in), in the same
         place with the same players."""
+        from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, SummaryRecord, ValueRecord, to_events
+
         if game_id not in self.state.deals:
             raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
         old = self.games[game_id]

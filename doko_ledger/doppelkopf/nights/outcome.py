@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from doko_ledger.doppelkopf.game.facts import deal_facts
 from doko_ledger.doppelkopf.game.parties import is_lone, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
@@ -13,9 +11,10 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.doppelkopf.sight import as_the_table_knows
+from doko_ledger.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealOutcome:
     """One deal of the night, as the schedule and the standings see it.
 

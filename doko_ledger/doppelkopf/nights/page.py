@@ -4,15 +4,15 @@ from one read of the night (`CardNights.page`), so the front end only renders it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Payment, Standings
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealInPlay:
     """A deal being played card by card: its number, who is to play (None while the
     reservations are made), and the trick being played (1 to 12)."""
@@ -35,7 +35,7 @@ def default_game_type(types: Sequence[GameType]) -> GameType:
     return GameType.NORMAL if GameType.NORMAL in types or not types else types[0]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NightPage:
     """A card night for its page: the standings (rows, totals, next deal, bock causes), where
     each game it names stands, the deal being played, what the next deal may be, and the

@@ -7,17 +7,18 @@ whenever the night changes."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided
 from doko_ledger.doppelkopf.rules.bock import Bock
+from doko_ledger.frozen import frozen
 
 IN_FORCE, VOIDED, CORRECTED = "in force", "voided", "corrected"
 """A deal counts; it was taken back (`doko undo`); a correction replaced it (`doko correct`)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealPlace:
     """A game's place in its night: `number` is the deal number the standings show (for a deal
     taken back or replaced, the number it had)."""

@@ -10,7 +10,6 @@ timeline and so everything after it (a bock round a voided deal caused disappear
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.nights.events import BockDeclared, PlayerJoined, PlayerLeft, RulesChanged
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
@@ -19,6 +18,7 @@ from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, moved
 from doko_ledger.doppelkopf.rules.bock import Bock, BockCause, BockRounds, bocked, parties_at
 from doko_ledger.doppelkopf.rules.counting import sheet_points
 from doko_ledger.doppelkopf.rules.ruleset import Counting, RuleSet
+from doko_ledger.frozen import frozen
 
 TABLE = 4
 
@@ -32,7 +32,7 @@ def playing(players: Sequence[str], dealer: int) -> tuple[str, ...]:
     return tuple(players[s] for s in seats)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NightChangeRow:
     """A change of the night in force: the deal it took effect at (`deal`, the next deal when
     it was made), what it is (`kind`: join, leave, rules, bock), in words, and its stream
@@ -60,7 +60,7 @@ class NightChangeRow:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealRow:
     """One deal of the night with everything derived about it: `rules` in force at it,
     `bock_round` the bock rounds it is played in (None outside bock), `deltas` its points with
@@ -97,7 +97,7 @@ class DealRow:
         return "" if self.bock_round is None else self.bock_round.cause
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NextDeal:
     """What the next deal must look like."""
 
@@ -114,7 +114,7 @@ class NextDeal:
     """The changes that take effect at the next deal, in words."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Schedule:
     rows: tuple[DealRow, ...]
     next: NextDeal

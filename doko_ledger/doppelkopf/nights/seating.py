@@ -4,10 +4,11 @@ players who left keeping their old seat, so that the deal passes on past a seat 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from doko_ledger.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Seating:
     """Every player who ever sat, in seat order (`ring`), and who of them is at the table now
     (`present`, in seat order)."""

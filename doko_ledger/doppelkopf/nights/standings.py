@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 
 from doko_ledger.doppelkopf.nights.schedule import DealRow, NextDeal, NightChangeRow, Schedule
@@ -10,9 +9,10 @@ from doko_ledger.doppelkopf.nights.state import NightState
 from doko_ledger.doppelkopf.rules.bock import BockCause
 from doko_ledger.doppelkopf.rules.counting import money
 from doko_ledger.doppelkopf.rules.ruleset import Counting, RuleSet
+from doko_ledger.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlayerStanding:
     """One player's night: points, deals played and won, solos played and won, a solo owed."""
 
@@ -26,7 +26,7 @@ class PlayerStanding:
     money: Decimal | None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Standings:
     """A night's sheet: `players` everyone who sat at the table (in seat order), each deal's
     row, each player's standing, the next deal, and the bock rounds in force and queued;
@@ -109,7 +109,7 @@ def payments(night: Standings) -> list[Payment]:
     return settle(money(played, Decimal(1), night.zero_sum))
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Payment:
     payer: str
     payee: str

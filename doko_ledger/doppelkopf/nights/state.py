@@ -4,7 +4,7 @@ changes between them (players joining and leaving, rules changed, bock declared 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import reduce
 from typing import Any
 
@@ -23,9 +23,10 @@ from doko_ledger.doppelkopf.nights.events import (
 )
 from doko_ledger.doppelkopf.nights.seating import Seating
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Change:
     """A change of the night in force: its stream `version` (what `ChangeTakenBack` names),
     its event, and for a bock declared with a deal, that deal's game id now (a correction's
@@ -40,7 +41,7 @@ Entry = str | Change
 """A step of the night's timeline: a deal (its game id) or a change."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class NightState:
     """The night's start (players in seat order, first dealer, rules), its timeline of deals
     and changes in force, and what follows from it now: the seating and the rules in force

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 from doko_ledger.doppelkopf.rules.ruleset import DeadlinesCount, FirstTrickThirty, RuleSet
+from doko_ledger.frozen import frozen
 from doko_ledger.numbers import counted
 
 
@@ -66,7 +66,7 @@ DEADLINE = (1, 2, 3, 4, 5)
 """By level: the most cards the announcer may have played (docs/rules.md §5 table)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Deadlines:
     """The deadlines in force (docs/rules.md §5): by level, the most the announcer may have
     played; what is counted (the announcer's `cards`, or the `tricks` before the one being
@@ -100,7 +100,7 @@ def at_level(party: Party, level: int) -> Announcement:
     return party_word(party) if level == 0 else DENIALS[level - 1]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PartyCalls:
     """What one party has announced: its highest level (-1 none) and whether its
     Re/Kontra was in time as a first announcement (not only as a late reply)."""

@@ -10,12 +10,13 @@ started with it.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, ScoreLine
+from doko_ledger.frozen import frozen
 
 DECLARED = "declared"
 """A round the table declared by hand (the bock button), beside the triggers of the rules."""
@@ -67,7 +68,7 @@ def deal_triggers(facts: DealFacts, winner: Party | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Bock:
     """A deal's bock: what the rounds in force do to it and why they are in force.
 
@@ -137,7 +138,7 @@ def multiplied(points: Sequence[int], multiplier: int) -> tuple[int, ...]:
     return tuple(p * multiplier for p in points)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BockCause:
     """Rounds not over yet, grouped by what started them: the deal (0: before the first deal),
     the triggers it set off (`declared` for a round declared by hand, with who and why), the
@@ -165,7 +166,7 @@ class BockCause:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Source:
     """What started (or extended) a round by `size` deals: a deal's trigger, or a declaration by hand."""
 
@@ -202,7 +203,7 @@ def _words(sources: Sequence[_Source]) -> str:
     return parts[0] + "".join(f", extended by {part}" for part in parts[1:])
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class _Round:
     """A bock round: the bock deals left, what started it (then what extended it), and whether
     it runs at once with the others (started under `stack`) or waits for the rounds before it."""
@@ -227,7 +228,7 @@ class _Round:
         return out[::-1]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BockDeal:
     """A deal as the bock rounds see it: its bock (None outside bock or for a deal thrown in),
     and the triggers of the rules (and `declared`) that started or extended rounds."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_type_hints
 
 from doko_ledger.doppelkopf.rules.ruleset import (
@@ -18,6 +17,7 @@ from doko_ledger.doppelkopf.rules.ruleset import (
     RuleSetError,
     rules_from_mapping,
 )
+from doko_ledger.frozen import frozen
 
 """The group of the announcement deadlines and their kin (docs/rules.md §5)."""
 
@@ -46,7 +46,7 @@ SEAT_PAIRS: tuple[tuple[int, ...], ...] = ((), *itertools.combinations(range(4),
 RULES_DOC = "docs/rules.md"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RuleOption:
     """One option of the rule set as a form or `doko rules` shows it."""
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 from doko_ledger.doppelkopf.cards import ALL_CARDS, DULLE, FUCHS, Card, Rank, Suit
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+from doko_ledger.frozen import frozen
 
 TRUMP = "T"
 """The suit key of trumps: they form one suit for following (docs/rules.md §2)."""
@@ -16,7 +16,7 @@ _PLAIN_RANKS = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
 _SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CardOrder:
     """How the cards of one game type rank. `keys[card]` is (suit key, strength); higher wins."""
 

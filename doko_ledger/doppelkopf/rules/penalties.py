@@ -9,16 +9,15 @@ points; in a solo where an opponent offends, the solo counts as won: the soloist
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from doko_ledger.doppelkopf.rules.play import SEATS
+from doko_ledger.frozen import frozen
 
 MINOR_POINTS = 3
 SEVERE_POINTS = 12
 PER_DENIAL = 3
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Penalty:
     """A rule violation: who, how grave, whether it could harm the soloist, the denials that count."""
 

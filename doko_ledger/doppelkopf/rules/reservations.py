@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 
 from doko_ledger.doppelkopf.cards import ALTE, FUCHS, Card, Rank, Suit
@@ -11,7 +10,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import card_order
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.frozen import quick_init
+from doko_ledger.frozen import frozen
 
 DEFAULT_RULES = RuleSet()
 POVERTY_MAX_TRUMPS = 3
@@ -64,8 +63,7 @@ def _rank(named: Named, rules: RuleSet, hands: Hands) -> int:
     return _precedence(named.kind, rules, throws)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Contract:
     """The game the reservations decided: its type and the declarer (soloist, marriage or poor player)."""
 
@@ -73,8 +71,7 @@ class Contract:
     declarer: int | None = None
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Named:
     """A reservation's kind, said by its player; `solo` is the solo type."""
 

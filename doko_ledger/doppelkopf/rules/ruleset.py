@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_type_hints
 
 from doko_ledger.errors import DokoError
+from doko_ledger.frozen import frozen
 
 
 class RuleSetError(DokoError, ValueError):
@@ -47,7 +47,7 @@ PICTURE_SOLOS = ("king_solo", "queen_jack_solo", "king_jack_solo", "king_queen_s
 kings alone; queens over jacks; kings over jacks; kings over queens; kings, queens and jacks."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RuleSet:
     """The house rules in force for a game. Defaults are the `standard` preset."""
 
@@ -172,7 +172,7 @@ PRESET_DESCRIPTIONS: dict[str, str] = {
 """One line per preset, for `doko rules list`."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Preset:
     """A named preset: what it is, and the options it changes from the defaults."""
 

@@ -6,13 +6,13 @@ Pure: the facts of a deal in, a score with one derivation line per item out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 
 from doko_ledger.doppelkopf.rules.announcements import DENIALS, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, name_key
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.frozen import quick_init
+from doko_ledger.frozen import frozen
 
 THRESHOLDS = (90, 60, 30)
 """The losers stay below these for no 90, no 60, no 30 (schwarz: no trick)."""
@@ -104,8 +104,7 @@ def special_kind_named(text: str) -> SpecialKind | None:
     return _SPECIAL_BY_KEY.get(name_key(text))
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Special:
     """One special point a party earned, and what earned it."""
 
@@ -114,8 +113,7 @@ class Special:
     cause: str = "recorded"
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealFacts:
     """What scoring needs of a deal: the game, Re's card points, the tricks each party
     won, each party's highest announced level (-1 none, 0 Re/Kontra, 1 no 90 … 4 schwarz),
@@ -147,8 +145,7 @@ class DealFacts:
         return -1
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class ScoreLine:
     """One item of the derivation: `points` for `party`, or a doubling (`factor` 2)."""
 
@@ -160,8 +157,7 @@ class ScoreLine:
     special: bool = False
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
+@frozen
 class Score:
     """The result: the winner (None: nobody), the derivation, and the value for Re per
     two-against-two share (negative when Re loses); a lone player gets three shares."""

@@ -10,11 +10,11 @@ two, the winners are.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import Score, ScoreLine
+from doko_ledger.frozen import frozen
 
 VALUE_ONLY = "value only"
 """The derivation's one line for a deal entered by its value."""
@@ -23,7 +23,7 @@ MOST_VALUE = 99
 """The highest simple value a deal can be entered with: more is a slip of the finger."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ValueDeal:
     """A deal entered by its value: the winners' seats, the value before bock, and the solo
     mark (the lone player, the only winner or the only loser, played a solo)."""

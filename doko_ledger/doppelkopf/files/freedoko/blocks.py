@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.frozen import frozen
 
 MAX_DEPTH = 16
 """FreeDoko nests four blocks deep; more is not a FreeDoko file."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Entry:
     """A `key = value` (or `key: value`) line."""
 
@@ -27,7 +28,7 @@ class Entry:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Text:
     """A line that is neither an entry nor a brace."""
 

@@ -21,11 +21,12 @@ from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.errors import DokoError
 from doko_ledger.formats.any_file import files_in
 from doko_ledger.formats.yaml_source import SourceError, read_text
+from doko_ledger.frozen import frozen
 
 Outcome = Literal["agrees", "differs", "refused"]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CheckedGame:
     """One game log: whether doko's score agrees with FreeDoko's, and what differs or why it
     was refused."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from doko_ledger.doppelkopf.cards import Card
@@ -50,6 +50,7 @@ from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw, asking_order, next_to_name
 from doko_ledger.events.annotations import AnnotationAdded
+from doko_ledger.frozen import frozen
 
 ANNOUNCEMENTS = {
     "no 90": Announcement.NO90,
@@ -70,7 +71,7 @@ THROWS = {
 """FreeDoko's reservations that throw the deal in, and why."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ImportedGame:
     """A game log as the ledger's events, the state they fold to, and what the rules mapping
     left out (FreeDoko options that only concern its display or players)."""

@@ -9,13 +9,13 @@ into a game can name the line of what it refuses. Nothing here knows the rules o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from doko_ledger.doppelkopf.cards import Card, Rank, Suit
 from doko_ledger.doppelkopf.files.freedoko.blocks import Block, Entry, parse_blocks
 from doko_ledger.formats.yaml_source import SourceError, read_text
+from doko_ledger.frozen import frozen
 
 SEATS = 4
 SUITS = {"club": Suit.CLUBS, "spade": Suit.SPADES, "heart": Suit.HEARTS, "diamond": Suit.DIAMONDS}
@@ -31,7 +31,7 @@ NONE = "-"
 """FreeDoko's word for no player."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Action:
     """One gameplay action: its kind (`card played`, `reservation`, `announcement`, ...), the
     player number it starts with (if any), the rest of its fields, and its line."""
@@ -42,7 +42,7 @@ class Action:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SpecialPoint:
     """A line of a summary's special points: `caught fox = re, re, 3, 1, 1` is the team it is
     about, the team it counts for, the player who got it, the player it is of, its value."""
@@ -56,7 +56,7 @@ class SpecialPoint:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Summary:
     """FreeDoko's summary of one game."""
 
@@ -79,7 +79,7 @@ class Summary:
     bock_multiplier: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Party:
     """The party: its rules (option → entry), players, the games' summaries so far, points."""
 
@@ -90,7 +90,7 @@ class Party:
     first_startplayer: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameLog:
     """A FreeDoko game log."""
 

@@ -14,7 +14,7 @@ Unknown options refuse the game: doko cannot tell what they would change.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from doko_ledger.doppelkopf.files.freedoko import announcements
@@ -25,6 +25,7 @@ from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.ruleset import MarriageClarification, RuleSet, RuleSetError, rules_from_mapping
+from doko_ledger.frozen import frozen
 
 BASE_PRESET = "ddv"
 """FreeDoko counts announcements as the DDV does (docs/rules.md §10)."""
@@ -232,7 +233,7 @@ def _counting(entry: Entry) -> str:
     return words[entry.value]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FreeDokoRules:
     """The rule set a FreeDoko rule block maps to, the options left out as FreeDoko's own, and
     the permissions the block turns off (`marriage first trump = false`: that choice is refused)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from doko_ledger.doppelkopf.files.freedoko.log import NONE
 from doko_ledger.doppelkopf.files.freedoko.write_rules import FreeDokoExportError
@@ -20,6 +19,7 @@ from doko_ledger.doppelkopf.rules.announcements import DENIALS, Party
 from doko_ledger.doppelkopf.rules.counting import sheet_points
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine, SpecialKind
 from doko_ledger.doppelkopf.score import GameScore
+from doko_ledger.frozen import frozen
 
 TEAMS = {Party.RE: "re", Party.KONTRA: "contra"}
 NO_TEAM = "no team"
@@ -45,7 +45,7 @@ _PARTY = {party.title: party for party in Party}
 _SPECIAL_BY_LABEL = {kind.label: kind for kind in SpecialKind}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SpecialPoint:
     """A line of FreeDoko's special points."""
 
@@ -166,7 +166,7 @@ def highest(state: GameState, party: Party, replied: bool) -> str:
     return REPLY if replied and level == 0 else LEVELS[level]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SummaryFacts:
     """What the summary says besides the score: the game type's and players' part in it."""
 
