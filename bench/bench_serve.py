@@ -67,6 +67,7 @@ from doko_ledger.ledger import Ledger
 from doko_ledger.web import qr
 from doko_ledger.web.common import JOIN_LAPSED
 from doko_ledger.web.games import game_context
+from doko_ledger.web.language import switch
 from doko_ledger.web.nights import night_page_context
 
 CODE = "BENCH2"
@@ -180,14 +181,16 @@ def make_side(db: Path, side: Path, paths: Paths, join_url: str, writes: list[di
         "private": False,
         "join_lapsed": False,
         "join_lapsed_text": JOIN_LAPSED,
-    }  # what `render` adds to every page for a phone that joined
+    }  # what `render` adds to every page for a phone that joined (and its language, below)
     with Ledger.open(db) as ledger:
         nights = card_nights(ledger)
         done = {"new": None, "just_corrected": None, "taken_back": None, "changed": None}
         night = night_page_context(ledger, NIGHT) | done | {"qr": qr.svg(join_url), "join_code": CODE} | joined
+        night |= {"lang": "en", "languages": switch(paths.night)}
         deals = night["night"]["deals"]
         night["night"] = night["night"] | {"deals": []}
         game = game_context(ledger, ledger.resolve(paths.game.rsplit("/", 1)[1]), ME) | joined
+        game |= {"lang": "en", "languages": switch(paths.game)}
         standings = nights.standings(NIGHT)
         table = anchored_standings_view(standings, ledger.head()) | {"version": nights.version(NIGHT)}
         settle = settle_view(standings, ledger.head())

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from doko_ledger.errors import DokoError
-from doko_ledger.web import api, doudizhu, games, nights, rules_doc
+from doko_ledger.web import api, doudizhu, games, language, nights, rules_doc
 from doko_ledger.web.common import STATIC, Settings, error_response, retry_after, said, status_of
 from doko_ledger.web.doors import Doors, refuse
 from doko_ledger.web.guard import BodyLimit, ClientCookie, SecurityHeaders
@@ -71,7 +71,8 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.state.settings = settings
     app.state.guesses = JoinGuesses(settings.clock)
-    # outermost last: headers on every answer, the client cookie, the body limit, then the doors
+    # outermost last: headers on every answer, the client cookie, the body limit, the doors, the language
+    app.add_middleware(language.Language)
     app.add_middleware(Doors)
     app.add_middleware(BodyLimit, limit=settings.max_body, refuse=refuse)
     app.add_middleware(ClientCookie, secret=settings.secret)
@@ -81,6 +82,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(games.router)
     app.include_router(doudizhu.router)
     app.include_router(rules_doc.router)
+    app.include_router(language.router)
     app.include_router(api.router, responses=REFUSALS)
     app.include_router(doudizhu.api, responses=REFUSALS)
 

@@ -25,6 +25,8 @@ from starlette.datastructures import FormData
 
 from doko_ledger.doppelkopf.nights.book import DealAlreadyRecorded
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import current
+from doko_ledger.i18n.catalogs import catalog
 from doko_ledger.ledger import Ledger
 from doko_ledger.numbers import counted
 from doko_ledger.sight import DealBeingPlayed
@@ -35,6 +37,7 @@ from doko_ledger.web.guard import CSRF_FIELD, CSRF_HEADER, JOIN_COOKIE, JOIN_HEA
 from doko_ledger.web.guesses import JoinGuesses
 from doko_ledger.web.join_code import join_code_of as join_code_of  # the pages read it here
 from doko_ledger.web.kept_open import kept_open
+from doko_ledger.web.language import switch
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -88,6 +91,14 @@ templates = Environment(
     lstrip_blocks=True,
 )
 templates.filters["counted"] = counted  # `{{ n | counted('bomb') }}`: 1 bomb, 2 bombs
+templates.add_extension("jinja2.ext.i18n")
+templates.install_gettext_callables(  # type: ignore[attr-defined]
+    lambda text: catalog(current()).gettext(text),
+    lambda singular, plural, n: catalog(current()).ngettext(singular, plural, n),
+    newstyle=True,
+)
+"""The templates' texts (`{{ _("Nights") }}`) in the language of the request (`web.language`); the
+i18n extension adds `install_gettext_callables` to the environment."""
 
 
 def settings_of(request: Request) -> Settings:
@@ -164,6 +175,8 @@ def _page_text(request: Request, template: str, context: Mapping[str, Any], csrf
     joined = is_joined(request)
     return templates.get_template(template).render(
         request=request,
+        lang=current(),
+        languages=switch(request.url.path + (f"?{request.url.query}" if request.url.query else "")),
         joined=joined,
         csrf=csrf,
         me=player_name(request),
@@ -222,13 +235,14 @@ def render_kept(
     request_id: Callable[[], str],
 ) -> HTMLResponse:
     """`render` of a page made once for each `source` it shows (a night's page as the library
-    derived it once for a point of the log) and what it shows of the phone (joined, its player):
+    derived it once for a point of the log) and what it shows of the phone (joined, its player,
+    its language):
     phones that load it between two deals cost a look-up. Each answer gets its own CSRF token
     and a new request id (`request_id()`) where `context` says `request_id`; `kept_as` names the
     page among those kept (the night's id)."""
     joined = is_joined(request)
     lapsed = not joined and context.get("message") != JOIN_AGAIN and join_lapsed(request)
-    key = (template, str(settings_of(request).db), *kept_as, str(joined), player_name(request), str(lapsed))
+    key = (template, str(settings_of(request).db), *kept_as, str(joined), player_name(request), str(lapsed), current())
     csrf, fresh = "c" + STAND_IN, "r" + STAND_IN
     text = _PAGES.made(key, source, lambda: _page_text(request, template, {**context, "request_id": fresh}, csrf))
     return HTMLResponse(text.replace(csrf, request.state.csrf).replace(fresh, request_id()))

@@ -122,7 +122,7 @@ class ClientCookie:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        client = _cookie(scope, CLIENT_COOKIE)
+        client = cookie_of(scope, CLIENT_COOKIE)
         fresh = client is None or len(client) != 32 or not client.isalnum()
         if client is None or fresh:
             client = secrets.token_hex(16)
@@ -139,7 +139,8 @@ class ClientCookie:
         await self.app(scope, receive, cookied)
 
 
-def _cookie(scope: Scope, name: str) -> str | None:
+def cookie_of(scope: Scope, name: str) -> str | None:
+    """The value of the request's cookie `name`, or None."""
     for key, value in scope["headers"]:
         if key == b"cookie":
             for part in value.decode("latin-1").split(";"):

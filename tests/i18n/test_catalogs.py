@@ -15,17 +15,18 @@ from babel.messages.pofile import read_po
 from doko_ledger.i18n.catalogs import catalog_path
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"msg": None, "plural": (1, 2)}  # as `make messages` extracts them
+KEYWORDS = {"msg": None, "plural": (1, 2)}  # as `make messages` extracts them (and `_` in templates)
 TRANSLATED = ("de", "fr")
-PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
+PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)s")  # the code's `{name}`, the templates' `%(name)s`
 
 
 def _in_the_code() -> dict[str, tuple[str, ...]]:
     """Every message id of the code (with its plural id), and where it is."""
     found: dict[str, tuple[str, ...]] = {}
-    methods = [("doko_ledger/**.py", "python")]
+    methods = [("doko_ledger/**.py", "python"), ("doko_ledger/web/templates/**.html", "jinja2")]
+    options = {"doko_ledger/web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
     for filename, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT), method_map=methods, keywords=KEYWORDS
+        str(ROOT), method_map=methods, options_map=options, keywords={**KEYWORDS, "_": None}
     ):
         ids = message if isinstance(message, tuple) else (message,)
         found[ids[0]] = ids

@@ -1,0 +1,64 @@
+"""The language of each answer: a page in the one its reader chose with the switch on every
+page (kept in a cookie), else the first of the browser's `Accept-Language` that doko speaks;
+the JSON API in English unless its client asks with `Accept-Language` (its texts are for
+programs). The switch is a link to `/language/{code}`, which keeps the choice and goes back."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from fastapi import APIRouter
+from fastapi.responses import RedirectResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from doko_ledger.i18n import LANGUAGES, from_accept_language, using
+from doko_ledger.web.guard import cookie_of
+
+LANGUAGE_COOKIE = "doko_lang"
+NAMES = {"en": "English", "de": "Deutsch", "fr": "Français"}
+"""Each language in its own words, as the switch shows it."""
+YEAR = 365 * 24 * 3600
+
+router = APIRouter()
+
+
+class Language:
+    """Renders everything a request answers in its reader's language (`i18n.using`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with using(language_of(scope)):
+            await self.app(scope, receive, send)
+
+
+def language_of(scope: Scope) -> str:
+    """The cookie's language for a page, else the browser's; the API's is the client's
+    `Accept-Language` alone, English without one."""
+    accept = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"accept-language"), None)
+    if scope["path"].startswith("/api/"):
+        return from_accept_language(accept)
+    chosen = cookie_of(scope, LANGUAGE_COOKIE)
+    return chosen if chosen in LANGUAGES else from_accept_language(accept)
+
+
+def switch(path: str) -> list[dict[str, str]]:
+    """The language switch of a page at `path` (with its query): each language's name, code,
+    and the link that chooses it and comes back here."""
+    back = quote(path, safe="/?&=")
+    return [{"code": code, "name": NAMES[code], "href": f"/language/{code}?next={back}"} for code in LANGUAGES]
+
+
+@router.get("/language/{code}", include_in_schema=False)
+def choose_language(code: str, next: str = "/") -> RedirectResponse:
+    """Keep the reader's language (a cookie for a year) and go back to the page (only a path of
+    this server: never another site)."""
+    back = next if next.startswith("/") and not next.startswith("//") and "\\" not in next else "/"
+    response = RedirectResponse(back, status_code=303)
+    if code in LANGUAGES:
+        response.set_cookie(LANGUAGE_COOKIE, code, max_age=YEAR, path="/", samesite="lax", httponly=True)
+    return response
