@@ -176,7 +176,7 @@ def _page_text(request: Request, template: str, context: Mapping[str, Any], csrf
     return templates.get_template(template).render(
         request=request,
         lang=current(),
-        languages=switch(request.url.path + (f"?{request.url.query}" if request.url.query else "")),
+        languages=switch(request.url.path, request.url.query),
         joined=joined,
         csrf=csrf,
         me=player_name(request),

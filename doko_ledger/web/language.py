@@ -46,10 +46,16 @@ def language_of(scope: Scope) -> str:
     return chosen if chosen in LANGUAGES else from_accept_language(accept)
 
 
-def switch(path: str) -> list[dict[str, str]]:
-    """The language switch of a page at `path` (with its query): each language's name, code,
-    and the link that chooses it and comes back here."""
-    back = quote(path, safe="/?&=")
+BACK = 200
+"""The longest way back a switch names: a longer address (a hostile query) is not echoed
+into every page; its switch goes back to the path alone, or to the start page."""
+
+
+def switch(path: str, query: str = "") -> list[dict[str, str]]:
+    """The language switch of a page at `path` (and `query`): each language's name, code, and
+    the link that chooses it and comes back here."""
+    whole = f"{path}?{query}" if query else path
+    back = quote(next((way for way in (whole, path) if len(way) <= BACK), "/"), safe="/?&=%")
     return [{"code": code, "name": NAMES[code], "href": f"/language/{code}?next={back}"} for code in LANGUAGES]
 
 

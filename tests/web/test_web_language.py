@@ -48,6 +48,12 @@ def test_the_switch_goes_back_to_this_server_only(phone: TestClient) -> None:
     assert unknown.status_code == 303 and "set-cookie" not in unknown.headers
 
 
+def test_a_long_address_is_not_echoed_into_the_switch(phone: TestClient) -> None:
+    page = phone.get("/games", params={"x": "9" * 4000})
+    assert "9" * 300 not in page.text
+    assert 'href="/language/de?next=/games"' in page.text
+
+
 def _scope(path: str, cookie: str | None, accept: str | None) -> dict[str, object]:
     headers = [(b"cookie", f"doko_lang={cookie}".encode())] if cookie else []
     headers += [(b"accept-language", accept.encode())] if accept else []
@@ -70,3 +76,12 @@ def test_the_api_answers_in_english_unless_its_client_asks(
     path: str, cookie: str | None, accept: str | None, language: str
 ) -> None:
     assert language_of(_scope(path, cookie, accept)) == language
+
+
+def test_the_join_page_and_a_refusal_in_german_and_french(phone: TestClient) -> None:
+    german = phone.get("/join", headers={"Accept-Language": "de"})
+    assert "<h1>Dem Tisch beitreten</h1>" in german.text and ">Beitreten</button>" in german.text
+    french = phone.get("/join", headers={"Accept-Language": "fr"})
+    assert "<h1>Rejoindre la table</h1>" in french.text and "<code>doko serve</code>" in french.text
+    missing = phone.get("/nights/no-such-night", headers={"Accept-Language": "de"})
+    assert missing.status_code == 404 and "<h1>Nicht gefunden</h1>" in missing.text
