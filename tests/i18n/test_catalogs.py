@@ -26,7 +26,7 @@ def _in_the_code() -> dict[str, tuple[str, ...]]:
     methods = [("doko_ledger/**.py", "python"), ("doko_ledger/web/templates/**.html", "jinja2")]
     options = {"doko_ledger/web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
     for filename, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT), method_map=methods, options_map=options, keywords={**KEYWORDS, "_": None}
+        str(ROOT), method_map=methods, options_map=options, keywords={**KEYWORDS, "_": None, "ngettext": (1, 2)}
     ):
         ids = message if isinstance(message, tuple) else (message,)
         found[ids[0]] = ids

@@ -26,13 +26,14 @@ from doko_ledger.doppelkopf.nights.schedule import Schedule
 from doko_ledger.doppelkopf.nights.state import Change, NightState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg
 from doko_ledger.names import find_player, name_problem, normalized, table_problem
 from doko_ledger.numbers import shortened
 
 MIN_PLAYERS, MAX_PLAYERS = 4, 7
 MAX_BOCK_ROUNDS = 3
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-NIGHT_ID_TAKES = "letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit"
+NIGHT_ID_TAKES = msg("letters, digits, '.', '_' and '-' (at most 100), starting with a letter or digit")
 """What a night's id may hold, in words (for the start form's hint too)."""
 _RATE = re.compile(r"^[0-9]{1,6}(\.[0-9]{1,4})?$")
 
@@ -294,7 +295,9 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
     if state.started:
         raise IllegalMove(f"session {state.session_id!r} has already started")
     if not _ID.match(command.session_id):
-        raise IllegalMove(f"a night's id holds {NIGHT_ID_TAKES}, not {command.session_id!r}")
+        raise IllegalMove(
+            msg("a night's id holds {takes}, not {id}", takes=NIGHT_ID_TAKES, id=repr(command.session_id))
+        )
     players = tuple(map(normalized, command.players))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise IllegalMove(f"a card night has 4 to 7 players, not {len(players)}")
