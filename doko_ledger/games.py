@@ -164,7 +164,7 @@ DOPPELKOPF: Game[DoppelkopfBook] = Game(
         "doko_ledger.doppelkopf.nights.events",
         "doko_ledger.doppelkopf.house_rules",
     ),
-    projections=(("games-v4", "doko_ledger.doppelkopf.projection:GamesProjection"),),
+    projections=(("games-v5", "doko_ledger.doppelkopf.projection:GamesProjection"),),
     book_class="doko_ledger.doppelkopf.book:DoppelkopfBook",
     files_module="doko_ledger.doppelkopf.files.any_file",
     game_list="doko_ledger.doppelkopf.game_list:LISTED",

@@ -40,8 +40,8 @@ def read_models(path: Path) -> dict[str, Table]:
 def as_then(now: dict[str, Table], then: dict[str, Table]) -> dict[str, Table]:
     """Today's read models in the columns the old version had, after checking that every column
     added since holds one value in every row (what a column new to old rows can only hold).
-    Today's `tricks` and `parties` (a row per game) are first unfolded into a row per trick and
-    per seat, as they were kept before."""
+    Today's `tricks`, `parties` and `score_lines` (a row per game) are first unfolded into a row
+    per trick, per seat and per line, as they were kept before."""
     out = {}
     for name, (columns, rows) in now.items():
         if name not in then:
@@ -50,6 +50,8 @@ def as_then(now: dict[str, Table], then: dict[str, Table]) -> dict[str, Table]:
             columns, rows = per_trick((columns, rows))
         if name == "parties" and "seat" in then[name][0]:
             columns, rows = per_seat((columns, rows))
+        if name == "score_lines" and "number" in then[name][0]:
+            columns, rows = per_line((columns, rows))
         old = then[name][0]
         keep = [columns.index(c) for c in old if c in columns]
         for added in (i for i, c in enumerate(columns) if c not in old):
@@ -84,6 +86,23 @@ def per_seat(parties: Table) -> Table:
         for seat in range(4)
     ]
     return ("game_id", "seat", *fields), sorted(out, key=repr)
+
+
+def per_line(score_lines: Table) -> Table:
+    """The `score_lines` table as a row per line (`game_id`, `number`, `item`, `party`, `points`,
+    `factor`, `special`, `cause`) from today's row per game, whose columns hold a JSON list each,
+    line by line (a special point as 1 or 0, as the old rows kept it)."""
+    columns, rows = score_lines
+    lists = [columns.index(c) for c in ("items", "parties", "points", "factors", "specials", "causes")]
+    game_id = columns.index("game_id")
+    out = [
+        (row[game_id], number, item, party, points, factor, int(special), cause)
+        for row in rows
+        for number, (item, party, points, factor, special, cause) in enumerate(
+            zip(*(json.loads(str(row[i])) for i in lists), strict=True), 1
+        )
+    ]
+    return ("game_id", "number", "item", "party", "points", "factor", "special", "cause"), sorted(out, key=repr)
 
 
 def as_written_then(answer: object, then: object) -> object:

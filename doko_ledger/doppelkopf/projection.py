@@ -1,6 +1,5 @@
-"""Read models of Doppelkopf games: a row per game in each table, but one per announcement and
-one per line of the score's derivation (a rebuild inserts every row of every game: few rows
-a game keep it cheap).
+"""Read models of Doppelkopf games: a row per game in each table, but one per announcement (a
+rebuild inserts every row of every game: few rows a game keep it cheap).
 
 Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
 
@@ -25,7 +24,9 @@ Tables (rebuilt by `doko rebuild`, explorable with `sqlite3` or Datasette):
   player's name in player0..player3; multiplier, bock_extra (the game points
   `bock_effect: extra_point` adds) and bock (the rounds in force and what started them)
   for a card night's deal in a bock round.
-- `score_lines`: game_id, number, item, party, points, factor, special, cause.
+- `score_lines`: one row per scored game with a derivation: game_id, and each line of the
+  derivation in order in a JSON list: items, parties (`re`, `kontra` or null), points,
+  factors (2 for a doubling), specials (true for a special point) and causes.
 
 Only streams that start with a Doppelkopf `GameStarted` are Doppelkopf games; another
 game's streams under `game/` (Dou Dizhu) are left to that game's projection.
@@ -37,6 +38,7 @@ import itertools
 import json
 import uuid
 from collections.abc import Mapping, Sequence
+from json.encoder import encode_basestring
 from typing import Any, ClassVar
 
 from doko_ledger.doppelkopf.cards import ALL_CARDS, Card
@@ -65,7 +67,7 @@ KEYS: Mapping[str, tuple[str, ...]] = {
     "parties": ("game_id",),
     "announcements": ("game_id", "number"),
     "scores": ("game_id",),
-    "score_lines": ("game_id", "number"),
+    "score_lines": ("game_id",),
 }
 """Each table, with the columns of its primary key."""
 TABLES = tuple(KEYS)
@@ -116,7 +118,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "bock",
         "bock_extra",
     ),
-    "score_lines": ("game_id", "number", "item", "party", "points", "factor", "special", "cause"),
+    "score_lines": ("game_id", "items", "parties", "points", "factors", "specials", "causes"),
 }
 """Each table's columns, in the order of the row tuples written."""
 
@@ -144,9 +146,10 @@ class GamesProjection:
     its games changes, every game of that night is folded again (a voided deal can take a
     later deal's bock round away)."""
 
-    name = "games-v4"
+    name = "games-v5"
     """v2: the night's columns; v3: `scores.bock_extra`; v4: a game's tricks, and its parties, in
-    one row, and `night_folds`. A ledger with older tables folds them again on its next read."""
+    one row, and `night_folds`; v5: a game's score lines in one row. A ledger with older tables
+    folds them again on its next read."""
     stream_prefix = GAME_PREFIX
     first_events = (GameStarted.event_name,)
     more_streams: ClassVar[Mapping[str, tuple[str, ...]]] = {SESSION_PREFIX: (SessionStarted.event_name,)}
@@ -157,7 +160,7 @@ class GamesProjection:
             self.drop(db)  # the tables of an older version: folded again from the log
             db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name = ?", [self.name])
         if runner.POSITIONS in db.table_names():  # older versions' places in the log
-            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', 'games-v2', 'games-v3')")
+            db.execute(f"DELETE FROM {runner.POSITIONS} WHERE name IN ('games', 'games-v2', 'games-v3', 'games-v4')")
         db.executescript(
             """
             CREATE TABLE IF NOT EXISTS games (
@@ -197,9 +200,8 @@ class GamesProjection:
                 stream TEXT PRIMARY KEY, version BIGINT NOT NULL, token TEXT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS score_lines (
-                game_id TEXT NOT NULL, number BIGINT NOT NULL, item TEXT NOT NULL, party TEXT,
-                points BIGINT NOT NULL, factor BIGINT NOT NULL, special BIGINT NOT NULL, cause TEXT NOT NULL,
-                PRIMARY KEY (game_id, number)
+                game_id TEXT PRIMARY KEY, items TEXT NOT NULL, parties TEXT NOT NULL, points TEXT NOT NULL,
+                factors TEXT NOT NULL, specials TEXT NOT NULL, causes TEXT NOT NULL
             );
             """
         )
@@ -254,13 +256,15 @@ def _replace(db: Database, rows: dict[str, list[Row]]) -> None:
 
 def _older(db: Database) -> bool:
     """The read models were written by an older version: without the night's columns,
-    `scores.bock_extra`, with a row per trick or per seat, or without `night_folds`."""
+    `scores.bock_extra`, with a row per trick, per seat or per score line, or without
+    `night_folds`."""
     return (
         "night_folds" not in db.table_names()
         or "status" not in db.columns("games")
         or "bock_extra" not in db.columns("scores")
         or "leaders" not in db.columns("tricks")
         or "party0" not in db.columns("parties")
+        or "items" not in db.columns("score_lines")
     )
 
 
@@ -523,21 +527,28 @@ def score_row(result: GameScore) -> Row:
 
 
 def score_line_rows(result: GameScore) -> list[Row]:
+    """The game's one `score_lines` row (none without a derivation): each column a JSON list
+    with an entry per line, written as `json.dumps(..., ensure_ascii=False)` writes it."""
     lines = () if result.score is None else result.score.lines
-    game_id = result.game_id
+    if not lines:
+        return []
+    text = encode_basestring
+    parties = _PARTY_JSON
     return [
         (
-            game_id,
-            number,
-            line.item,
-            None if line.party is None else line.party.value,
-            line.points,
-            line.factor,
-            int(line.special),
-            line.cause,
+            result.game_id,
+            "[" + ", ".join([text(line.item) for line in lines]) + "]",
+            "[" + ", ".join([parties[line.party] for line in lines]) + "]",
+            "[" + ", ".join([str(line.points) for line in lines]) + "]",
+            "[" + ", ".join([str(line.factor) for line in lines]) + "]",
+            "[" + ", ".join(["true" if line.special else "false" for line in lines]) + "]",
+            "[" + ", ".join([text(line.cause) for line in lines]) + "]",
         )
-        for number, line in enumerate(lines, 1)
     ]
+
+
+_PARTY_JSON: dict[Party | None, str] = {party: f'"{party.value}"' for party in Party} | {None: "null"}
+"""Each party as a JSON text, `null` for a line of neither."""
 
 
 _CARD_TEXT = {card: str(card) for card in ALL_CARDS}

@@ -23,6 +23,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import starmap
 from typing import Any, ClassVar, NamedTuple
 
 from doko_ledger.errors import DokoError
@@ -688,14 +689,51 @@ def stream_events(db: Database, stream: str) -> StreamEvents | None:
 
 def streams_events(db: Database, streams: Sequence[str]) -> list[StreamEvents]:
     """Several streams' decoded events read on a ledger's database, in stream-name order (a
-    query per 500 streams; streams with no events are left out)."""
+    query per 500 streams, two for many: `_spanned`; streams with no events are left out)."""
     found: list[StreamEvents] = []
     for i in range(0, len(streams), 500):
         chunk = list(streams[i : i + 500])
-        rows = db.execute(
-            f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream IN ({_marks(chunk)}) ORDER BY stream, version", chunk
-        )
-        found.extend(_grouped(rows.fetchall()))
+        spanned = _spanned(db, chunk) if len(chunk) >= _MANY else None
+        if spanned is None:
+            rows = db.execute(
+                f"SELECT {_EVENT_COLUMNS} FROM events WHERE stream IN ({_marks(chunk)}) ORDER BY stream, version", chunk
+            )
+            spanned = list(_grouped(rows.fetchall()))
+        found.extend(spanned)
+    return found
+
+
+_MANY = 16
+"""From how many streams a read takes each stream's span first (`_spanned`): for fewer, the
+second query costs more than the columns it saves."""
+_SPANS = (
+    "SELECT f.stream, (SELECT count(*) FROM events WHERE stream = f.stream), f.position, l.position"
+    " FROM events f JOIN events l ON l.stream = f.stream"
+    " AND l.version = (SELECT max(version) FROM events WHERE stream = f.stream)"
+    " WHERE f.stream IN ({marks}) AND f.version = 1 ORDER BY f.stream"
+)
+"""Each stream's number of events and the positions of its first and last, by index look-ups."""
+
+
+def _spanned(db: Database, streams: list[str]) -> list[StreamEvents] | None:
+    """These streams' decoded events from two queries: each stream's span (`_SPANS`), then only
+    the three columns that decode an event, every stream's rows one after the other, cut by
+    those numbers (five columns a row cost a rebuild about a tenth of its time). None when the
+    two do not add up: a stream without its first event (a damaged log), or events appended
+    between the two reads of a caller outside a transaction (`streams_events` then reads the
+    rows as one)."""
+    marks = _marks(streams)
+    spans = db.execute(_SPANS.format(marks=marks), streams).fetchall()
+    rows = db.execute(
+        f"SELECT type, schema_version, payload FROM events WHERE stream IN ({marks}) ORDER BY stream, version", streams
+    ).fetchall()
+    if sum(span[1] for span in spans) != len(rows):
+        return None
+    decode, found, start = decode_event, [], 0
+    for stream, count, first, last in spans:
+        end = start + count
+        found.append(StreamEvents(stream, list(starmap(decode, rows[start:end])), first, last))
+        start = end
     return found
 
 

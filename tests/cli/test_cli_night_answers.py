@@ -281,12 +281,12 @@ def test_a_ledger_with_the_older_games_tables_folds_them_again(cli: Cli, ledger_
     with Attacker(ledger_path) as db:  # as the previous version left them
         for column in ("night", "deal", "status", "corrected_by", "replaces"):
             db.execute(f"ALTER TABLE games DROP COLUMN {column}")
-        db.execute("UPDATE projection_positions SET name = 'games' WHERE name = 'games-v4'")
+        db.execute("UPDATE projection_positions SET name = 'games' WHERE name = 'games-v5'")
     (row,) = as_json(cli("games", "--json"))
     assert (row["game_id"], row["status"]) == ("n-01", "voided")
     with Attacker(ledger_path) as db:
         names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
-    assert "games" not in names and "games-v4" in names
+    assert "games" not in names and "games-v5" in names
 
 
 def test_a_ledger_with_the_games_tables_before_bock_extra_folds_them_again(cli: Cli, ledger_path: Path) -> None:
@@ -297,12 +297,12 @@ def test_a_ledger_with_the_games_tables_before_bock_extra_folds_them_again(cli: 
     ok(cli("games"))
     with Attacker(ledger_path) as db:  # as the previous version left them
         db.execute("ALTER TABLE scores DROP COLUMN bock_extra")
-        db.execute("UPDATE projection_positions SET name = 'games-v2' WHERE name = 'games-v4'")
+        db.execute("UPDATE projection_positions SET name = 'games-v2' WHERE name = 'games-v5'")
     assert as_json(cli("score", "n-01", "--json"))["night"]["deal"] == 1
     with Attacker(ledger_path) as db:
         names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
         extras = [r[0] for r in db.rows("SELECT bock_extra FROM scores")]
-    assert "games-v2" not in names and "games-v4" in names and extras == [0]
+    assert "games-v2" not in names and "games-v5" in names and extras == [0]
 
 
 def test_a_ledger_with_a_row_per_trick_folds_its_games_tables_again(cli: Cli, ledger_path: Path) -> None:
@@ -322,15 +322,37 @@ def test_a_ledger_with_a_row_per_trick_folds_its_games_tables_again(cli: Cli, le
             "CREATE TABLE parties (game_id TEXT NOT NULL, seat BIGINT NOT NULL, player TEXT NOT NULL, party TEXT,"
             " public_in_trick BIGINT, public_cause TEXT, PRIMARY KEY (game_id, seat))"
         )
-        db.execute("UPDATE projection_positions SET name = 'games-v3' WHERE name = 'games-v4'")
+        db.execute("UPDATE projection_positions SET name = 'games-v3' WHERE name = 'games-v5'")
     ok(cli("games"))
     with Attacker(ledger_path) as db:
         names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
         tricks = [tuple(r) for r in db.rows("SELECT game_id, cards, winners, points FROM tricks")]
         parties = [tuple(r) for r in db.rows("SELECT game_id, player3, party3 FROM parties")]
-    assert "games-v3" not in names and "games-v4" in names
+    assert "games-v3" not in names and "games-v5" in names
     assert tricks == [("n-01", '["S10 S9"]', "[null]", "[10]")]
     assert parties == [("n-01", "Dirk", "re")]
+
+
+def test_a_ledger_with_a_row_per_score_line_folds_its_games_tables_again(cli: Cli, ledger_path: Path) -> None:
+    """Score lines kept a row per line (projection games-v4) are replaced on the next read by a
+    row per game."""
+    start(cli, "n")
+    record(cli, "--re", "Anna,Clara", "--re-points", "150")
+    with Attacker(ledger_path) as db:  # as the previous version left them
+        db.execute("DROP TABLE score_lines")
+        db.execute(
+            "CREATE TABLE score_lines (game_id TEXT NOT NULL, number BIGINT NOT NULL, item TEXT NOT NULL, party TEXT,"
+            " points BIGINT NOT NULL, factor BIGINT NOT NULL, special BIGINT NOT NULL, cause TEXT NOT NULL,"
+            " PRIMARY KEY (game_id, number))"
+        )
+        db.execute("UPDATE projection_positions SET name = 'games-v4' WHERE name = 'games-v5'")
+    ok(cli("games"))
+    with Attacker(ledger_path) as db:
+        names = [r[0] for r in db.rows("SELECT name FROM projection_positions ORDER BY name")]
+        lines = [tuple(r) for r in db.rows("SELECT game_id, items, parties, points FROM score_lines")]
+    assert "games-v4" not in names and "games-v5" in names
+    goals = '["Re\'s goal: target 121", "Kontra\'s goal: target 120", "won"]'
+    assert lines == [("n-01", goals, '["re", "kontra", "re"]', "[0, 0, 1]")]
 
 
 def test_a_deals_place_from_the_read_models_is_the_place_the_night_folds(bock_night: Cli, ledger_path: Any) -> None:

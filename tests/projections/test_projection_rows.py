@@ -11,6 +11,7 @@ games and on random ones, with and without recorded hands, with penalties and un
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Sequence
 from functools import reduce
@@ -29,7 +30,7 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.doppelkopf.rules.ruleset import preset, rules_from_mapping
-from doko_ledger.doppelkopf.score import score_game
+from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.events.voiding import EventVoided, in_force
 from doko_ledger.store.base import StreamEvents
 
@@ -151,3 +152,51 @@ def test_a_games_tricks_row_holds_each_trick_as_json_writes_it(make_game: Callab
 
 def test_a_game_before_its_first_card_has_no_tricks_row(make_game: Callable[..., RandomGame]) -> None:
     assert games.trick_rows(make_game(1, tricks=0).final) == []
+
+
+def _lines_as_json_writes_them(result: GameScore) -> list[tuple[Any, ...]]:
+    """The game's `score_lines` row by the definition: each line's fields, `json.dumps`'d."""
+    lines = () if result.score is None else result.score.lines
+    if not lines:
+        return []
+    return [
+        (
+            result.game_id,
+            json.dumps([line.item for line in lines], ensure_ascii=False),
+            json.dumps([None if line.party is None else line.party.value for line in lines]),
+            json.dumps([line.points for line in lines]),
+            json.dumps([line.factor for line in lines]),
+            json.dumps([line.special for line in lines]),
+            json.dumps([line.cause for line in lines], ensure_ascii=False),
+        )
+    ]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=[p.name for p in SAMPLES])
+def test_a_games_score_lines_row_holds_each_line_as_json_writes_it(path: Path) -> None:
+    """One `score_lines` row a scored game (none for a game not scored), each column a list by
+    line of the derivation: the items, the parties (null for neither), the points, the factors,
+    whether special, and the causes."""
+    events = sample_events(path)
+    state = reduce(evolve, in_force(events), GameState())
+    expected: list[tuple[Any, ...]] = []
+    if state.finished or state.abandoned is not None:
+        with contextlib.suppress(NotScorable):
+            expected = _lines_as_json_writes_them(score_game(state))
+    assert fast_rows(events)["score_lines"] == expected
+
+
+def test_the_samples_score_lines_have_both_kinds_of_line() -> None:
+    """The samples above show both kinds of line (a special point and not) and both parties."""
+    rows = [row for path in SAMPLES for row in fast_rows(sample_events(path))["score_lines"]]
+    assert {special for row in rows for special in json.loads(row[5])} == {True, False}
+    assert {party for row in rows for party in json.loads(row[2])} == {"re", "kontra"}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_score_lines_quote_the_players_names_as_json_does(make_game: Callable[..., RandomGame], seed: int) -> None:
+    players = ("Jörg", 'Ann "A." B', "Cla\\ra", "Zoë")
+    result = score_game(make_game(seed, players=players).final)
+    (row,) = games.score_line_rows(result)
+    assert [row] == _lines_as_json_writes_them(result)
+    assert len({len(json.loads(cells)) for cells in row[1:]}) == 1  # a line in each list

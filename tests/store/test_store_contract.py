@@ -47,6 +47,68 @@ def test_stream_names_sort_as_bytes_and_prefixes_are_literal(store: EventStore) 
     assert [s.stream for s in store.iter_stream_events("g/")] == sorted(names[:-1], key=lambda n: n.encode())
 
 
+def _interleaved_streams(store: EventStore, count: int) -> list[str]:
+    """`count` streams of one to four events each, appended in turns (positions not contiguous
+    within a stream), named to sort as bytes in another order than they were made."""
+    names = [f"g/{'Zoë' if i % 3 else 'zoe'}-{count - i:03d}" for i in range(count)]
+    plays = ("CQ", "H10", "DA", "SK")
+    for round_ in range(4):
+        for i, name in enumerate(names):
+            if round_ <= i % 4:
+                store.append(name, cards(plays[round_]), expected_version=round_, recorded_by=BY, recorded_at=AT)
+    return names
+
+
+def test_many_streams_read_at_once_are_each_stream_as_read_alone(store: EventStore) -> None:
+    """Read together (each stream's span first, then the events one after another), many
+    streams give what each gives read alone, in byte order, with their first and last positions;
+    a stream with no events is left out."""
+    names = _interleaved_streams(store, 40)
+    together = store.read_streams_events([*names, "g/none"])
+    alone = [store.read_stream_events(name) for name in sorted(names, key=str.encode)]
+    assert list(together) == alone
+    assert [len(s.events) for s in alone[:4]] != [len(alone[0].events)] * 4  # streams of different lengths
+
+
+def test_many_streams_read_at_once_where_a_stream_lost_its_first_event(
+    store: EventStore, ledger_target: str | Path, attacker: type[Attacker]
+) -> None:
+    """A damaged log (a stream's first event deleted) is read as the rows are: the spans do not
+    add up, and the events are read in one query."""
+    names = _interleaved_streams(store, 20)
+    attacker(ledger_target).execute("DELETE FROM events WHERE stream = ? AND version = 1", [names[3]])
+    alone = [store.read_stream_events(name) for name in sorted(names, key=str.encode)]
+    assert [s.stream for s in store.read_streams_events(names)] == [s.stream for s in alone if s is not None]
+    assert list(store.read_streams_events(names)) == [s for s in alone if s is not None]
+    assert len(next(s for s in alone if s is not None and s.stream == names[3]).events) == 3
+
+
+def test_many_streams_read_outside_a_transaction_while_another_writer_appends(
+    store: EventStore, ledger_target: str | Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An event appended between the spans and the events (a read outside a transaction) does
+    not cut a stream short or shift the next: the events are then read in one query."""
+    names = _interleaved_streams(store, 20)
+    other = open_store(ledger_target)
+    execute, appended = store.db.execute, []
+
+    def append_after_the_spans(sql: str, parameters: Any = None) -> Any:
+        rows = execute(sql, parameters)
+        if "max(version)" in sql and not appended:
+            appended.append(other.append(names[0], cards("CJ"), expected_version=1, recorded_by=BY, recorded_at=AT))
+        return rows
+
+    monkeypatch.setattr(store.db, "execute", append_after_the_spans)
+    try:
+        together = list(store.read_streams_events(names))
+    finally:
+        other.close()
+    assert appended
+    monkeypatch.undo()
+    assert together == [store.read_stream_events(name) for name in sorted(names, key=str.encode)]
+    assert [type(e).__name__ for e in together[-1].events].count("CardPlayed") == 2
+
+
 # -- optimistic concurrency --------------------------------------------------------------------
 
 
