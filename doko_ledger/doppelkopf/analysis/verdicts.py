@@ -135,6 +135,6 @@ def _verdict_from_json(d: dict[str, Any]) -> CardVerdict:
         points_before=int(d["points_before"]),
         points_after=int(d["points_after"]),
         game_points=int(d["game_points"]),
-        specials_lost=tuple(str(s) for s in d["specials_lost"]),
+        specials_lost=tuple(str(kind) for kind in d["specials_lost"]),
         worse_share=None if share is None else float(share),
     )
