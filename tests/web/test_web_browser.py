@@ -112,7 +112,7 @@ def record(
         for key in pad or "":
             tap(b, f'button[data-key="{key}"]')
         if call is not None:
-            tap(b, "details summary")
+            tap(b, "#deal-form details summary")  # the calls (the first details of the form)
             tap(b, f'select[name=call_0] option[value="{call}"]')
     tap(b, "#preview-button")
     wait_for(b, "#record")
