@@ -22,18 +22,24 @@ def current() -> str:
 
 def choose(language: str) -> str:
     """Render in `language` from now on in this context (a command's whole run); a language
-    doko does not speak gives English."""
-    return _CURRENT.set(language if language in LANGUAGES else DEFAULT).var.get()
+    doko does not speak gives English. Gives the language chosen."""
+    _CURRENT.set(_spoken(language))
+    return current()
 
 
 @contextmanager
 def using(language: str) -> Iterator[str]:
     """Render in `language` within the block (a command, a request), then as before."""
-    token = _CURRENT.set(language if language in LANGUAGES else DEFAULT)
+    token = _CURRENT.set(_spoken(language))
     try:
-        yield _CURRENT.get()
+        yield current()
     finally:
         _CURRENT.reset(token)
+
+
+def _spoken(language: str) -> str:
+    """`language` if doko speaks it, else English."""
+    return language if language in LANGUAGES else DEFAULT
 
 
 def language_of(tag: str) -> str | None:
