@@ -18,13 +18,16 @@ Alpha-beta over the cards still to play, fail-soft, with
 `Solver(..., plain=True)` switches off the table, the ordering and the equivalence (but for the
 two copies of a card): the floor the benchmark measures against, and a second opinion in tests.
 
-The hot loop reads only ints, tuples and lists.
+The search runs compiled (`native/solver.c`, the same search in C) when its library is built,
+else here in Python, with the same values and answers; `DOKO_PURE_PYTHON=1` keeps it in Python.
+The hot loop here reads only ints, tuples and lists.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from doko_ledger.doppelkopf.analysis.native import STOPPED, search_core
 from doko_ledger.doppelkopf.analysis.position import Position, Tables, remove_card
 from doko_ledger.doppelkopf.rules.play import SEATS
 
@@ -52,8 +55,30 @@ class Solver:
         """Trick-start positions: (lower bound, upper bound, best card number or -1)."""
         self.nodes = [0]
         """Positions searched so far: the one count the benchmark and `limit` read."""
-        self._node = _searcher(tables, re, self.table, self.nodes, plain, _FAR * _FAR if limit is None else limit)
+        self.limit = _FAR * _FAR if limit is None else limit
+        self._native = search_core(tables, re, plain, self.limit)
+        """The compiled search with its own table, when its library is there (`native`)."""
+        self._node = (
+            self._native_node if self._native else _searcher(tables, re, self.table, self.nodes, plain, self.limit)
+        )
         self._guess = -1
+
+    @property
+    def native(self) -> bool:
+        """Whether this solver searches with the compiled core."""
+        return self._native is not None
+
+    def stored(self) -> int:
+        """How many positions the transposition table holds."""
+        return self._native.stored if self._native else len(self.table)
+
+    def _native_node(self, hands: list[int], *args: int) -> int:
+        assert self._native is not None
+        found = self._native.search(hands, *args)
+        self.nodes[0] = self._native.nodes
+        if found == STOPPED:
+            raise SearchLimit(f"stopped after {self.limit} positions")
+        return found
 
     def search(self, pos: Position, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: the value if it lies strictly inside (alpha, beta), else a bound
