@@ -9,6 +9,7 @@ SAMPLES := sample_games/*.yaml sample_games/sessions/*.yaml sample_games/doudizh
 GAMES ?= 10000
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard doko_ledger/locale/*/LC_MESSAGES/*.po))
 NATIVE := doko_ledger/doppelkopf/analysis/native
+NATIVE_LIB := $(if $(wildcard $(NATIVE)/solver.c),$(NATIVE)/libsolver.so)
 
 .PHONY: demo serve test test-fast system-deps lint bench messages native clean
 HOST ?= 0.0.0.0
@@ -22,7 +23,7 @@ $(STAMP): pyproject.toml
 %.mo: %.po | $(STAMP)  # a catalog changed since the install compiled it (the package build compiles them too)
 	$(BIN)/pybabel compile --statistics -i $< -o $@
 
-native: $(NATIVE)/libsolver.so  ## the double-dummy solver's compiled search, where a C compiler is (else the solver runs in pure Python)
+native: $(NATIVE_LIB)  ## the double-dummy solver's compiled search, where a C compiler is (else the solver runs in pure Python)
 
 $(NATIVE)/libsolver.so: $(NATIVE)/solver.c $(NATIVE)/build.py | $(STAMP)  # the package build compiles it too
 	$(BIN)/python $(NATIVE)/build.py

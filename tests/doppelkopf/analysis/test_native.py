@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import RULES, ending, order_of, tables_of
+from test_solver import RULES, ending, native_library, order_of, tables_of
 
 from doko_ledger.doppelkopf.analysis import native
 from doko_ledger.doppelkopf.analysis.native import build
@@ -24,7 +24,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import CardOrder
 from doko_ledger.doppelkopf.rules.play import legal_plays
 
-pytestmark = pytest.mark.usefixtures("native_library")
+pytestmark = pytest.mark.usefixtures(native_library.__name__)
 
 
 def solvers(t: Tables, pos: Position, limit: int | None = None) -> tuple[Solver, Solver]:

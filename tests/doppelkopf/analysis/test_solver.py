@@ -12,6 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from doko_ledger.doppelkopf.analysis import native
+from doko_ledger.doppelkopf.analysis.native import build
 from doko_ledger.doppelkopf.analysis.position import Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import Solver
 from doko_ledger.doppelkopf.cards import Card, deck, parse_cards
@@ -19,6 +21,16 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import CardOrder, card_order, game_card_order
 from doko_ledger.doppelkopf.rules.play import best_index, legal_plays, second_dulle_wins
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
+
+
+@pytest.fixture
+def native_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled search switched on; it must be built wherever a C compiler is (`make native`)."""
+    if native.library() is None:
+        if build.compiler() is None:
+            pytest.skip("no C compiler here: the solver's compiled search cannot be built")
+        pytest.fail("the solver's compiled search is not built (or stale): run `make native`")
+    monkeypatch.setenv("DOKO_PURE_PYTHON", "0")
 
 
 @pytest.fixture(autouse=True, params=["python", "native"])

@@ -20,7 +20,7 @@
 #define FAR (1 << 20)
 #define STOPPED (-(1 << 30))
 #define SMALLEST_TABLE (1u << 12)
-#define LARGEST_TABLE (1u << 21)
+#define LARGEST_TABLE (1u << 22)
 #define PROBES 8
 
 typedef struct {
