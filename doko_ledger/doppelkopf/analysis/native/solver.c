@@ -34,6 +34,7 @@ typedef struct {
     uint8_t points[CARDS], suit[CARDS], equal_ok[CARDS], re[SEATS];
     uint64_t suit_bits[5];
     uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
+    uint8_t run_start[CARDS], run_length[CARDS], runs; /* runs of interchangeable card types */
     int plain;
     int64_t limit, nodes;
     int stopped;
@@ -127,6 +128,44 @@ static int last_trick(const Ctx *c, const uint64_t *hands, int seat) {
     return c->re[wseat] ? total : 0;
 }
 
+/* Whether cards x and y (x just above y) play alike against every other card and each other
+ * as two ranks do: the same suit and points, and every third card beats both or neither,
+ * and is beaten by both or neither, in both tables. */
+static int interchangeable(const Ctx *c, int x, int y) {
+    if (c->suit[x] != c->suit[y] || c->points[x] != c->points[y] || !c->equal_ok[x] || !c->equal_ok[y]) return 0;
+    const uint8_t *tables[2] = {c->beats, c->beats_last};
+    for (int t = 0; t < 2; t++) {
+        const uint8_t *b = tables[t];
+        if (b[x * CARDS + y] || !b[y * CARDS + x]) return 0;
+        for (int z = 0; z < CARDS; z++)
+            if (z != x && z != y &&
+                (b[z * CARDS + x] != b[z * CARDS + y] || b[x * CARDS + z] != b[y * CARDS + z]))
+                return 0;
+    }
+    return 1;
+}
+
+/* The transposition table's key: the hands with, in each run of interchangeable card types,
+ * the types still held moved to the top of the run (a position where other queens or other
+ * jacks have fallen plays as this one), and the seat to play. */
+static void table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *key) {
+    for (int s = 0; s < SEATS; s++) key[s] = hands[s];
+    uint64_t held = hands[0] | hands[1] | hands[2] | hands[3];
+    for (int r = 0; r < c->runs; r++) {
+        int start = c->run_start[r], end = start + c->run_length[r], top = start;
+        for (int i = start; i < end; i++) {
+            if (!(held >> (2 * i) & 3)) continue;
+            if (i != top)
+                for (int s = 0; s < SEATS; s++) {
+                    uint64_t field = key[s] >> (2 * i) & 3;
+                    key[s] = (key[s] & ~(3ULL << (2 * i))) | field << (2 * top);
+                }
+            top++;
+        }
+    }
+    key[0] |= (uint64_t)seat << 48;
+}
+
 static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
                 uint64_t on_table, int rest, int alpha, int beta) {
     if (++c->nodes > c->limit) {
@@ -142,10 +181,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
         if (rest <= alpha) return rest;
         if (beta <= 0) return 0;
         if (!c->plain) {
-            key[0] = hands[0] | (uint64_t)seat << 48;
-            key[1] = hands[1];
-            key[2] = hands[2];
-            key[3] = hands[3];
+            table_key(c, hands, seat, key);
             const Entry *e = find(c, key);
             if (e) {
                 if (e->lo >= beta) return e->lo;
@@ -290,6 +326,15 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
     memcpy(c->beats_last, beats_last, sizeof c->beats_last);
     c->plain = plain;
     c->limit = limit;
+    for (int x = 0; x < CARDS;) {
+        int y = x + 1;
+        while (y < CARDS && interchangeable(c, y - 1, y)) y++;
+        if (y - x > 1) {
+            c->run_start[c->runs] = (uint8_t)x;
+            c->run_length[c->runs++] = (uint8_t)(y - x);
+        }
+        x = y;
+    }
     return c;
 }
 
