@@ -8,8 +8,10 @@ SERVE_DB ?= table.sqlite
 SAMPLES := sample_games/*.yaml sample_games/sessions/*.yaml sample_games/doudizhu/*.yaml sample_games/doudizhu/sessions/*.yaml
 GAMES ?= 10000
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard doko_ledger/locale/*/LC_MESSAGES/*.po))
+NATIVE := doko_ledger/doppelkopf/analysis/native
+NATIVE_LIB := $(if $(wildcard $(NATIVE)/solver.c),$(NATIVE)/libsolver.so)
 
-.PHONY: demo serve test test-fast system-deps lint bench messages clean
+.PHONY: demo serve test test-fast system-deps lint bench messages native clean
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
@@ -20,6 +22,11 @@ $(STAMP): pyproject.toml
 
 %.mo: %.po | $(STAMP)  # a catalog changed since the install compiled it (the package build compiles them too)
 	$(BIN)/pybabel compile --statistics -i $< -o $@
+
+native: $(NATIVE_LIB)  ## the double-dummy solver's compiled search, where a C compiler is (else the solver runs in pure Python)
+
+$(NATIVE)/libsolver.so: $(NATIVE)/solver.c $(NATIVE)/build.py | $(STAMP)  # the package build compiles it too
+	$(BIN)/python $(NATIVE)/build.py
 
 messages: $(STAMP)  ## the texts of the code and the templates into each language's catalog (.po), to be translated
 	$(BIN)/pybabel -q extract -F babel.cfg -k msg -k plural:1,2 --no-wrap --sort-by-file -o doko_ledger/locale/doko.pot .
@@ -46,10 +53,10 @@ $(SERVE_DB): | $(STAMP)  # only when missing: deals recorded from the phones sta
 
 .PRECIOUS: $(SERVE_DB)
 
-test: system-deps $(STAMP) $(CATALOGS)  ## the whole test suite (as root it first installs the Debian packages it needs)
+test: system-deps $(STAMP) $(CATALOGS) native  ## the whole test suite (as root it first installs the Debian packages it needs)
 	$(BIN)/pytest
 
-test-fast: $(STAMP) $(CATALOGS)  ## the tests that need no browser, no PostgreSQL and are not marked slow: a quick check while developing
+test-fast: $(STAMP) $(CATALOGS) native  ## the tests that need no browser, no PostgreSQL and are not marked slow: a quick check while developing
 	exec $(BIN)/pytest -m "not postgres and not browser and not slow"  # exec: no sh between make and pytest (a completion test looks at its parents)
 
 system-deps:  ## the Debian packages the tests need (Chromium for the browser tests), when missing
@@ -68,4 +75,5 @@ bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for 
 	$(BIN)/python bench/bench_postgres.py --games $(GAMES)
 
 clean:
+	rm -f $(NATIVE)/libsolver.so
 	rm -rf $(VENV) $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm .pytest_cache .mypy_cache .ruff_cache

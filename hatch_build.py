@@ -1,15 +1,21 @@
 """The package build compiles the message catalogs (`doko_ledger/locale/*/LC_MESSAGES/doko.po`
 into `doko.mo`), so that a wheel, and an editable install, carry them: the `.po` files are
-what the repository keeps."""
+what the repository keeps. Where a C compiler is found it also compiles the double-dummy
+solver's search (`doko_ledger/doppelkopf/analysis/native/solver.c`, by `native/build.py`);
+without one the build says so and goes on, and the solver runs in pure Python."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+NATIVE = "doko_ledger/doppelkopf/analysis/native/build.py"
 
 
 class MessageCatalogs(BuildHookInterface):  # type: ignore[misc]
@@ -24,3 +30,17 @@ class MessageCatalogs(BuildHookInterface):  # type: ignore[misc]
             with target.open("wb") as file:
                 write_mo(file, catalog)
             build_data["artifacts"].append(target.relative_to(root).as_posix())
+        library = _native_build(root).build()
+        if library is not None:
+            build_data["artifacts"].append(library.relative_to(root).as_posix())
+            build_data["pure_python"] = False  # the wheel carries a library for this platform
+            build_data["infer_tag"] = True
+
+
+def _native_build(root: Path) -> ModuleType:
+    """`native/build.py` loaded by its path: the package itself is not importable while it builds."""
+    spec = importlib.util.spec_from_file_location("doko_native_build", root / NATIVE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

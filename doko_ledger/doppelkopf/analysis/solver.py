@@ -5,7 +5,8 @@ Alpha-beta over the cards still to play, fail-soft, with
 - zero-window searches: `reaches(position, target)` asks one yes-or-no question; `value` finds
   the exact value by a run of them, each narrowing the interval the last one left;
 - a transposition table at the start of each trick, keyed on the four hands and the leader
-  (what the tricks to come are worth does not depend on the points already taken), holding
+  (what the tricks to come are worth does not depend on the points already taken; where
+  other queens or jacks have fallen than here, the position is the same: `_runs`), holding
   a lower and an upper bound and the card that did best; one `Solver` keeps it across every
   position of a game;
 - move ordering: the best card found before first (else the leads that cut off most often so
@@ -18,13 +19,16 @@ Alpha-beta over the cards still to play, fail-soft, with
 `Solver(..., plain=True)` switches off the table, the ordering and the equivalence (but for the
 two copies of a card): the floor the benchmark measures against, and a second opinion in tests.
 
-The hot loop reads only ints, tuples and lists.
+The search runs compiled (`native/solver.c`, the same search in C) when its library is built,
+else here in Python, with the same values and answers; `DOKO_PURE_PYTHON=1` keeps it in Python.
+The hot loop here reads only ints, tuples and lists.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from doko_ledger.doppelkopf.analysis.native import STOPPED, search_core
 from doko_ledger.doppelkopf.analysis.position import Position, Tables, remove_card
 from doko_ledger.doppelkopf.rules.play import SEATS
 
@@ -52,8 +56,30 @@ class Solver:
         """Trick-start positions: (lower bound, upper bound, best card number or -1)."""
         self.nodes = [0]
         """Positions searched so far: the one count the benchmark and `limit` read."""
-        self._node = _searcher(tables, re, self.table, self.nodes, plain, _FAR * _FAR if limit is None else limit)
+        self.limit = _FAR * _FAR if limit is None else limit
+        self._native = search_core(tables, re, plain, self.limit)
+        """The compiled search with its own table, when its library is there (`native`)."""
+        self._node = (
+            self._native_node if self._native else _searcher(tables, re, self.table, self.nodes, plain, self.limit)
+        )
         self._guess = -1
+
+    @property
+    def native(self) -> bool:
+        """Whether this solver searches with the compiled core."""
+        return self._native is not None
+
+    def stored(self) -> int:
+        """How many positions the transposition table holds."""
+        return self._native.stored if self._native else len(self.table)
+
+    def _native_node(self, hands: list[int], *args: int) -> int:
+        assert self._native is not None
+        found = self._native.search(hands, *args)
+        self.nodes[0] = self._native.nodes
+        if found == STOPPED:
+            raise SearchLimit(f"stopped after {self.limit} positions")
+        return found
 
     def search(self, pos: Position, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: the value if it lies strictly inside (alpha, beta), else a bound
@@ -177,6 +203,35 @@ def _alike(t: Tables, high: int, low: int, others: int) -> bool:
     return not others & ((4 << (2 * low)) - (1 << (2 * high)))
 
 
+def _runs(t: Tables) -> list[tuple[int, int]]:
+    """The runs of interchangeable card types (first, last + 1): adjacent in rank, of one suit
+    and the same points, and alike against every other card in both tables (the queens, the
+    jacks). The table keys a position with the types still held moved to the top of each run:
+    where other queens have fallen it plays as where these have."""
+
+    def alike(x: int, y: int) -> bool:
+        if t.suit[x] != t.suit[y] or t.points[x] != t.points[y] or not (t.equal_ok[x] and t.equal_ok[y]):
+            return False
+        for b in (t.beats, t.beats_last):
+            if b[x * 24 + y] or not b[y * 24 + x]:
+                return False
+            for z in range(24):
+                if z not in (x, y) and (b[z * 24 + x] != b[z * 24 + y] or b[x * 24 + z] != b[y * 24 + z]):
+                    return False
+        return True
+
+    runs = []
+    x = 0
+    while x < 24:
+        y = x + 1
+        while y < 24 and alike(y - 1, y):
+            y += 1
+        if y - x > 1:
+            runs.append((x, y))
+        x = y
+    return runs
+
+
 def _searcher(
     t: Tables,
     re: tuple[bool, bool, bool, bool],
@@ -190,6 +245,7 @@ def _searcher(
     beats_all, beats_last, equal_ok = t.beats, t.beats_last, t.equal_ok
     get, store = table.get, table.__setitem__
     use_table = not plain
+    runs = _runs(t)
     history = [0] * 24
 
     def last_trick(hands: list[int], seat: int) -> int:
@@ -233,7 +289,20 @@ def _searcher(
             if beta <= 0:
                 return 0
             if use_table:
-                key = hands[0] | hands[1] << 48 | hands[2] << 96 | hands[3] << 144 | seat << 192
+                h0, h1, h2, h3 = hands
+                held = h0 | h1 | h2 | h3
+                for start, end in runs:
+                    top = start
+                    for i in range(start, end):
+                        if held >> (2 * i) & 3:
+                            if i != top:
+                                gone = ~(3 << (2 * i))
+                                h0 = (h0 & gone) | (h0 >> (2 * i) & 3) << (2 * top)
+                                h1 = (h1 & gone) | (h1 >> (2 * i) & 3) << (2 * top)
+                                h2 = (h2 & gone) | (h2 >> (2 * i) & 3) << (2 * top)
+                                h3 = (h3 & gone) | (h3 >> (2 * i) & 3) << (2 * top)
+                            top += 1
+                key = h0 | h1 << 48 | h2 << 96 | h3 << 144 | seat << 192
                 entry = get(key)
                 if entry is not None:
                     lo, hi, hint = entry

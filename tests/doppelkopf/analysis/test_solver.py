@@ -1,6 +1,7 @@
 """The double-dummy solver against brute force: every legal line of a short ending played out
 with the rules core's own `legal_plays` and `best_index`, for every game type and the options
-that change who wins a trick; and positions worked out by hand."""
+that change who wins a trick; and positions worked out by hand. Every test runs twice: with
+the search in pure Python and with the compiled one (test_native.py compares the two)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from doko_ledger.doppelkopf.analysis import native
+from doko_ledger.doppelkopf.analysis.native import build
 from doko_ledger.doppelkopf.analysis.position import Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import Solver
 from doko_ledger.doppelkopf.cards import Card, deck, parse_cards
@@ -18,6 +21,26 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import CardOrder, card_order, game_card_order
 from doko_ledger.doppelkopf.rules.play import best_index, legal_plays, second_dulle_wins
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
+
+
+@pytest.fixture
+def native_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled search switched on; it must be built wherever a C compiler is (`make native`)."""
+    if native.library() is None:
+        if build.compiler() is None:
+            pytest.skip("no C compiler here: the solver's compiled search cannot be built")
+        pytest.fail("the solver's compiled search is not built (or stale): run `make native`")
+    monkeypatch.setenv("DOKO_PURE_PYTHON", "0")
+
+
+@pytest.fixture(autouse=True, params=["python", "native"])
+def core(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The search every `Solver` of the test uses."""
+    if request.param == "native":
+        request.getfixturevalue("native_library")
+    monkeypatch.setenv("DOKO_PURE_PYTHON", "1" if request.param == "python" else "0")
+    return str(request.param)
+
 
 RULES = {
     "standard": preset("standard"),
@@ -129,7 +152,7 @@ def test_the_table_ordering_and_equivalence_change_no_value(game_type: GameType)
         pos = position(t, hands, leader, (), re)
         fast = Solver(t, pos.re)
         assert fast.value(pos) == Solver(t, pos.re, plain=True).value(pos)
-        assert len(fast.table) > 0
+        assert fast.stored() > 0
 
 
 def _hand_made(hands: Sequence[str], leader: int, trick: str = "", re: str = "RKRK") -> tuple[Solver, Position]:

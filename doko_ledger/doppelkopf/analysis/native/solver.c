@@ -1,0 +1,361 @@
+/* The double-dummy solver's search, compiled: the same alpha-beta as solver.py (fail-soft,
+ * zero-window questions from Python, a transposition table kept across one game's positions,
+ * move ordering, equivalent cards once, quick bounds), over the tables position.py derives
+ * from the rules core. Nothing here knows a rule of the game: who beats whom, the suits and
+ * the card points all come in as tables.
+ *
+ * A hand is a 64-bit word with two bits per card number (bit 2i: a first copy of card i,
+ * bit 2i+1: a second), as in position.py. Values are Re's card points from the trick on the
+ * table and the tricks to come.
+ *
+ * Plain C99, no Python header: loaded with ctypes (native/__init__.py).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DK_VERSION 2
+#define CARDS 24
+#define SEATS 4
+#define FAR (1 << 20)
+#define STOPPED (-(1 << 30))
+#define SMALLEST_TABLE (1u << 12)
+#define LARGEST_TABLE (1u << 22)
+#define PROBES 8
+
+typedef struct {
+    uint64_t hands[SEATS]; /* hands[0] also holds the seat to play in bits 48-49 */
+    int16_t lo, hi;        /* bounds on the value of the tricks to come */
+    int8_t best;           /* the card that did best, or -1 */
+    uint8_t left;          /* cards left in all hands; 0: an empty slot */
+} Entry;
+
+typedef struct {
+    uint8_t points[CARDS], suit[CARDS], equal_ok[CARDS], re[SEATS];
+    uint64_t suit_bits[5];
+    uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
+    uint8_t run_start[CARDS], run_length[CARDS], runs; /* runs of interchangeable card types */
+    int plain;
+    int64_t limit, nodes;
+    int stopped;
+    int64_t history[CARDS];
+    Entry *table;
+    uint32_t size, used;
+} Ctx;
+
+static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+static inline int lowest(uint64_t x) { return __builtin_ctzll(x); }
+static inline int highest(uint64_t x) { return 63 - __builtin_clzll(x); }
+
+static inline uint64_t mix(uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ULL;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static inline uint32_t slot_of(const uint64_t *key, uint32_t mask) {
+    uint64_t h = mix(key[0] ^ mix(key[1] ^ mix(key[2] ^ mix(key[3]))));
+    return (uint32_t)h & mask;
+}
+
+static int same(const Entry *e, const uint64_t *key) {
+    return e->left && e->hands[0] == key[0] && e->hands[1] == key[1] && e->hands[2] == key[2] &&
+           e->hands[3] == key[3];
+}
+
+static Entry *find(Ctx *c, const uint64_t *key) {
+    if (!c->table) return NULL;
+    uint32_t mask = c->size - 1, i = slot_of(key, mask);
+    for (int p = 0; p < PROBES; p++, i = (i + 1) & mask) {
+        Entry *e = &c->table[i];
+        if (!e->left) return NULL;
+        if (same(e, key)) return e;
+    }
+    return NULL;
+}
+
+static void put(Ctx *c, const Entry *entry);
+
+static int grow(Ctx *c) {
+    uint32_t old_size = c->size;
+    Entry *old = c->table;
+    uint32_t size = old ? old_size * 2 : SMALLEST_TABLE;
+    Entry *table = calloc(size, sizeof(Entry));
+    if (!table) return 0;
+    c->table = table;
+    c->size = size;
+    c->used = 0;
+    for (uint32_t i = 0; i < old_size; i++)
+        if (old[i].left) put(c, &old[i]);
+    free(old);
+    return 1;
+}
+
+/* Stores an entry: in its own slot, else an empty one, else over the one nearest the end
+ * of the game among those probed (the cheapest to search again). */
+static void put(Ctx *c, const Entry *entry) {
+    if ((!c->table || c->used * 2 >= c->size) && (!c->table || c->size < LARGEST_TABLE)) grow(c);
+    if (!c->table) return;
+    uint32_t mask = c->size - 1, i = slot_of(entry->hands, mask);
+    Entry *victim = NULL;
+    for (int p = 0; p < PROBES; p++, i = (i + 1) & mask) {
+        Entry *e = &c->table[i];
+        if (!e->left) {
+            *e = *entry;
+            c->used++;
+            return;
+        }
+        if (same(e, entry->hands)) {
+            *e = *entry;
+            return;
+        }
+        if (!victim || e->left < victim->left) victim = e;
+    }
+    *victim = *entry;
+}
+
+/* Everyone holds one card: the trick plays itself. */
+static int last_trick(const Ctx *c, const uint64_t *hands, int seat) {
+    int wcard = highest(hands[seat]) >> 1, wseat = seat, total = c->points[wcard];
+    for (int i = 1; i < SEATS; i++) {
+        int s = (seat + i) % SEATS, card = highest(hands[s]) >> 1;
+        total += c->points[card];
+        if (c->beats_last[wcard * CARDS + card]) wseat = s, wcard = card;
+    }
+    return c->re[wseat] ? total : 0;
+}
+
+/* Whether cards x and y (x just above y) play alike against every other card and each other
+ * as two ranks do: the same suit and points, and every third card beats both or neither,
+ * and is beaten by both or neither, in both tables. */
+static int interchangeable(const Ctx *c, int x, int y) {
+    if (c->suit[x] != c->suit[y] || c->points[x] != c->points[y] || !c->equal_ok[x] || !c->equal_ok[y]) return 0;
+    const uint8_t *tables[2] = {c->beats, c->beats_last};
+    for (int t = 0; t < 2; t++) {
+        const uint8_t *b = tables[t];
+        if (b[x * CARDS + y] || !b[y * CARDS + x]) return 0;
+        for (int z = 0; z < CARDS; z++)
+            if (z != x && z != y &&
+                (b[z * CARDS + x] != b[z * CARDS + y] || b[x * CARDS + z] != b[y * CARDS + z]))
+                return 0;
+    }
+    return 1;
+}
+
+/* The transposition table's key: the hands with, in each run of interchangeable card types,
+ * the types still held moved to the top of the run (a position where other queens or other
+ * jacks have fallen plays as this one), and the seat to play. */
+static void table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *key) {
+    for (int s = 0; s < SEATS; s++) key[s] = hands[s];
+    uint64_t held = hands[0] | hands[1] | hands[2] | hands[3];
+    for (int r = 0; r < c->runs; r++) {
+        int start = c->run_start[r], end = start + c->run_length[r], top = start;
+        for (int i = start; i < end; i++) {
+            if (!(held >> (2 * i) & 3)) continue;
+            if (i != top)
+                for (int s = 0; s < SEATS; s++) {
+                    uint64_t field = key[s] >> (2 * i) & 3;
+                    key[s] = (key[s] & ~(3ULL << (2 * i))) | field << (2 * top);
+                }
+            top++;
+        }
+    }
+    key[0] |= (uint64_t)seat << 48;
+}
+
+static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
+                uint64_t on_table, int rest, int alpha, int beta) {
+    if (++c->nodes > c->limit) {
+        c->stopped = 1;
+        return STOPPED;
+    }
+    uint64_t hand = hands[seat], legal;
+    int hint = -1;
+    uint64_t key[SEATS];
+    if (n == 0) {
+        if (!hand) return 0;
+        if (!(hand & (hand - 1))) return last_trick(c, hands, seat);
+        if (rest <= alpha) return rest;
+        if (beta <= 0) return 0;
+        if (!c->plain) {
+            table_key(c, hands, seat, key);
+            const Entry *e = find(c, key);
+            if (e) {
+                if (e->lo >= beta) return e->lo;
+                if (e->hi <= alpha) return e->hi;
+                if (e->lo > alpha) alpha = e->lo;
+                if (e->hi < beta) beta = e->hi;
+                hint = e->best;
+            }
+        }
+        legal = hand;
+    } else {
+        if (pts + rest <= alpha) return pts + rest;
+        legal = hand & c->suit_bits[led];
+        if (!legal) legal = hand;
+    }
+    const uint8_t *beats = (hand & (hand - 1)) ? c->beats : c->beats_last;
+    uint64_t others = hands[(seat + 1) % SEATS] | hands[(seat + 2) % SEATS] | hands[(seat + 3) % SEATS] | on_table;
+    int moves[CARDS], count = 0, prev = -1;
+    for (uint64_t m = legal; m;) {
+        int card = lowest(m) >> 1;
+        m &= ~(3ULL << (2 * card));
+        if (!c->plain && prev >= 0 && c->points[card] == c->points[prev] && c->suit[card] == c->suit[prev] &&
+            c->equal_ok[card] && c->equal_ok[prev] && !(others & ((4ULL << (2 * card)) - (1ULL << (2 * prev)))))
+            continue;
+        moves[count++] = card;
+        prev = card;
+    }
+    int mine = c->re[seat];
+    if (!c->plain && count > 1) {
+        int64_t keys[CARDS];
+        int row = wcard * CARDS;
+        for (int i = 0; i < count; i++) {
+            int card = moves[i];
+            if (n == 0)
+                keys[i] = -c->history[card];
+            else if (c->re[wseat] == mine)
+                keys[i] = -c->points[card];
+            else if (beats[row + card])
+                keys[i] = n == 3 ? -100 - c->points[card] : -100 + card;
+            else
+                keys[i] = c->points[card];
+        }
+        for (int i = 1; i < count; i++) { /* stable: equal keys keep the game's order */
+            int card = moves[i];
+            int64_t k = keys[i];
+            int j = i - 1;
+            for (; j >= 0 && keys[j] > k; j--) moves[j + 1] = moves[j], keys[j + 1] = keys[j];
+            moves[j + 1] = card, keys[j + 1] = k;
+        }
+        if (n == 0 && hint >= 0)
+            for (int i = 0; i < count; i++)
+                if (moves[i] == hint) {
+                    memmove(moves + 1, moves, i * sizeof(int));
+                    moves[0] = hint;
+                    break;
+                }
+    }
+    int a0 = alpha, b0 = beta;
+    int best = mine ? -FAR : FAR, best_card = -1;
+    for (int i = 0; i < count; i++) {
+        int card = moves[i], v;
+        uint64_t high = 2ULL << (2 * card);
+        hands[seat] = (hand & high) ? hand ^ high : hand ^ (high >> 1);
+        int p = pts + c->points[card], nseat, ncard, nled;
+        if (n == 0) {
+            nseat = seat, ncard = card, nled = c->suit[card];
+        } else {
+            nled = led;
+            if (beats[wcard * CARDS + card])
+                nseat = seat, ncard = card;
+            else
+                nseat = wseat, ncard = wcard;
+        }
+        if (n == 3) {
+            int gain = c->re[nseat] ? p : 0;
+            v = node(c, hands, nseat, 0, 0, 0, 0, 0, 0, rest - c->points[card], alpha - gain, beta - gain);
+            v += gain;
+        } else {
+            v = node(c, hands, (seat + 1) % SEATS, n + 1, nled, nseat, ncard, p, on_table | (1ULL << (2 * card)),
+                     rest - c->points[card], alpha, beta);
+        }
+        if (c->stopped) {
+            hands[seat] = hand;
+            return STOPPED;
+        }
+        if (mine) {
+            if (v > best) {
+                best = v, best_card = card;
+                if (v > alpha) {
+                    alpha = v;
+                    if (alpha >= beta) {
+                        c->history[card] += rest;
+                        break;
+                    }
+                }
+            }
+        } else if (v < best) {
+            best = v, best_card = card;
+            if (v < beta) {
+                beta = v;
+                if (alpha >= beta) {
+                    c->history[card] += rest;
+                    break;
+                }
+            }
+        }
+    }
+    hands[seat] = hand;
+    if (n == 0 && !c->plain) {
+        Entry entry;
+        const Entry *old = find(c, key);
+        int lo = old ? old->lo : 0, hi = old ? old->hi : FAR;
+        if (best <= a0) {
+            if (best < hi) hi = best;
+        } else if (best >= b0) {
+            if (best > lo) lo = best;
+        } else {
+            lo = hi = best;
+        }
+        memcpy(entry.hands, key, sizeof key);
+        entry.lo = (int16_t)lo;
+        entry.hi = (int16_t)(hi > 32767 ? 32767 : hi);
+        entry.best = (int8_t)best_card;
+        entry.left = (uint8_t)(popcount(hands[0]) + popcount(hands[1]) + popcount(hands[2]) + popcount(hands[3]));
+        put(c, &entry);
+    }
+    return best;
+}
+
+int dk_version(void) { return DK_VERSION; }
+
+void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bits, const uint8_t *beats,
+             const uint8_t *beats_last, const uint8_t *equal_ok, const uint8_t *re, int plain, int64_t limit) {
+    Ctx *c = calloc(1, sizeof(Ctx));
+    if (!c) return NULL;
+    memcpy(c->points, points, CARDS);
+    memcpy(c->suit, suit, CARDS);
+    memcpy(c->equal_ok, equal_ok, CARDS);
+    memcpy(c->re, re, SEATS);
+    memcpy(c->suit_bits, suit_bits, sizeof c->suit_bits);
+    memcpy(c->beats, beats, sizeof c->beats);
+    memcpy(c->beats_last, beats_last, sizeof c->beats_last);
+    c->plain = plain;
+    c->limit = limit;
+    for (int x = 0; x < CARDS;) {
+        int y = x + 1;
+        while (y < CARDS && interchangeable(c, y - 1, y)) y++;
+        if (y - x > 1) {
+            c->run_start[c->runs] = (uint8_t)x;
+            c->run_length[c->runs++] = (uint8_t)(y - x);
+        }
+        x = y;
+    }
+    return c;
+}
+
+void dk_free(void *ctx) {
+    Ctx *c = ctx;
+    if (!c) return;
+    free(c->table);
+    free(c);
+}
+
+int64_t dk_nodes(const void *ctx) { return ((const Ctx *)ctx)->nodes; }
+
+int64_t dk_stored(const void *ctx) { return ((const Ctx *)ctx)->used; }
+
+/* One search from Python: the position as solver.py's `search` spells it out. Returns the
+ * fail-soft value, or STOPPED once the node limit is passed (every later call too). */
+int dk_search(void *ctx, const uint64_t *hands_in, int seat, int n, int led, int wseat, int wcard, int pts,
+              uint64_t on_table, int rest, int alpha, int beta) {
+    Ctx *c = ctx;
+    if (c->stopped) return STOPPED;
+    uint64_t hands[SEATS];
+    memcpy(hands, hands_in, sizeof hands);
+    return node(c, hands, seat, n, led, wseat, wcard, pts, on_table, rest, alpha, beta);
+}
