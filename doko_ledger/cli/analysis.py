@@ -16,13 +16,11 @@ FromTrickOption = Annotated[
     int | None,
     typer.Option(
         "--from-trick",
-        help="Weigh the cards from this trick on (default: the last six tricks; the earlier, the slower: "
+        help="Weigh the cards from this trick on (default: trick 7; the earlier, the slower: "
         "from trick 1 it can take hours).",
         show_default=False,
     ),
 ]
-LAST_TRICKS = 6
-"""What `doko analyze` weighs unless told: the last six tricks, seconds at most."""
 WorldsOption = Annotated[
     int,
     typer.Option(
@@ -44,6 +42,7 @@ def analyze(
     """The cards of a game that cost card points or the game, biggest first, and a summary per
     player: each card weighed against the best play of both sides with all cards known."""
     from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable
+    from doko_ledger.doppelkopf.analysis.verdicts import start_trick
     from doko_ledger.doppelkopf.analysis.view import analysis_view
     from doko_ledger.games import DOPPELKOPF, GameNotFound
     from doko_ledger.ledger import Ledger
@@ -57,9 +56,7 @@ def analyze(
             state = book.state(game_id)
         except GameNotFound as exc:
             raise NotAnalyzable(str(exc)) from None
-        if from_trick is None:
-            from_trick = max(1, state.hand_size - LAST_TRICKS + 1)
-        analysis = book.analysis(game_id, from_trick, worlds=worlds)  # kept once computed
+        analysis = book.analysis(game_id, start_trick(from_trick, len(state.all_tricks)), worlds=worlds)  # kept once computed
     view = analysis_view(analysis, state.players)
     if as_json:
         echo_json(view)

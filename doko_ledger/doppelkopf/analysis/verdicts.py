@@ -16,6 +16,20 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 SOLVER_VERSION = "dd-1"
 """Bumped whenever an answer of the analysis can change: cached analyses are keyed by it."""
 
+DEFAULT_FROM_TRICK = 7
+"""Where an analysis starts unless told (`doko analyze`, `doko replay --analysis`, `doko export
+--analysis`, the web's background analyses and its API): the cards of the earlier tricks are
+left unweighed, so that a game's analysis takes seconds, not the minutes to hours a search
+from the first trick takes. In a game with nines these are its last six tricks."""
+
+
+def start_trick(from_trick: int | None, tricks: int) -> int:
+    """The trick an analysis starts at: `from_trick` when given, else `DEFAULT_FROM_TRICK` or,
+    in a game of fewer tricks played, its last trick."""
+    if from_trick is not None:
+        return from_trick
+    return max(1, min(DEFAULT_FROM_TRICK, tricks))
+
 
 @dataclass(frozen=True, slots=True)
 class Alternative:
