@@ -56,7 +56,8 @@ def analyze(
             state = book.state(game_id)
         except GameNotFound as exc:
             raise NotAnalyzable(str(exc)) from None
-        analysis = book.analysis(game_id, start_trick(from_trick, len(state.all_tricks)), worlds=worlds)  # kept once computed
+        start = start_trick(from_trick, len(state.all_tricks))
+        analysis = book.analysis(game_id, start, worlds=worlds)  # kept once computed
     view = analysis_view(analysis, state.players)
     if as_json:
         echo_json(view)

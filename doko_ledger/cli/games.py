@@ -345,7 +345,8 @@ AnalysisOption = Annotated[
     ),
 ]
 FromTrickOption = Annotated[
-    int | None, typer.Option("--from-trick", min=1, help="With --analysis: mark the cards from trick N on (default: 7).")
+    int | None,
+    typer.Option("--from-trick", min=1, help="With --analysis: mark the cards from trick N on (default: 7)."),
 ]
 PerspectiveOption = Annotated[
     str | None,
