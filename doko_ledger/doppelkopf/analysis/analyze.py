@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, position, tables
-from doko_ledger.doppelkopf.analysis.solver import Solver
+from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, position, remove_card, tables
+from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
+from doko_ledger.doppelkopf.analysis.specials import Outcome, Past, SpecialsSearch, legal_cards, lost_kinds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
 from doko_ledger.doppelkopf.analysis.worlds import worse_share
 from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.game.facts import lone_marriage_tricks, specials
 from doko_ledger.doppelkopf.game.parties import is_lone, party_calls, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import second_dulle_wins
-from doko_ledger.doppelkopf.rules.scoring import DealFacts, score
+from doko_ledger.doppelkopf.rules.scoring import DealFacts, score, special_points_count
 from doko_ledger.errors import DokoError
 
 
@@ -91,6 +93,15 @@ def game_value(deal: Deal, state: GameState, re_points: int) -> int:
     return score(facts, state.rules).re_value
 
 
+SPECIALS_TRICKS = 6
+"""The last tricks whose cards are weighed for their special points too: the search for the
+class and the special points within it has no table of card points to lean on, and takes
+a few seconds for the last six tricks (as many as an analysis weighs unless told), minutes for eight."""
+SPECIALS_LIMIT = 400_000
+"""At most so many positions searched for one card's special points; a card past it is
+weighed by its card points and result class alone."""
+
+
 def analyze_game(
     state: GameState, *, game_id: str, from_trick: int = 1, worlds: int = 0, seed: int = 0, plain: bool = False
 ) -> GameAnalysis:
@@ -107,9 +118,13 @@ def analyze_game(
     if not 1 <= from_trick <= len(tricks):
         raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
     solver = Solver(deal.tables, deal.re, plain=plain)
+    counted = special_points_count(deal.game_type, deal.lone, state.rules)
+    search = SpecialsSearch(state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=SPECIALS_LIMIT)
+    parties = tuple(Party.RE if r else Party.KONTRA for r in deal.re)
+    upto = lone_marriage_tricks(state)
     number = deal.tables.number
     hands = [list(hand) for hand in deal.hands]
-    re_taken = 0
+    re_taken = re_tricks = kontra_tricks = 0
     index = 0
     verdicts: list[CardVerdict] = []
     for trick in tricks:
@@ -117,21 +132,72 @@ def analyze_game(
             for seat, card in trick.plays:
                 hands[seat].remove(card)
             index += len(trick.cards)
-            if trick.winner is not None and deal.re[trick.winner]:
+        else:
+            weigh = counted and trick.number > state.hand_size - SPECIALS_TRICKS
+            done = trick.number - 1 if upto is None else min(upto, trick.number - 1)
+            past = Past(re_taken, re_tricks, kontra_tricks, specials(state, parties, done) if weigh else ())
+            for i, (seat, card) in enumerate(trick.plays):
+                pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
+                verdict = _verdict(solver, deal, state, pos, number[card], re_taken, index, trick.number)
+                if weigh:
+                    verdict = _with_specials(search, solver, verdict, pos, number[card], past)
+                if worlds and verdict.cost > 0:
+                    share = worse_share(state, deal, pos, number[card], worlds, seed + index)
+                    verdict = replace(verdict, worse_share=share)
+                verdicts.append(verdict)
+                hands[seat].remove(card)
+                index += 1
+        if trick.winner is not None:
+            if deal.re[trick.winner]:
                 re_taken += trick.points
-            continue
-        for i, (seat, card) in enumerate(trick.plays):
-            pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
-            verdict = _verdict(solver, deal, state, pos, number[card], re_taken, index, trick.number)
-            if worlds and verdict.cost > 0:
-                share = worse_share(state, deal, pos, number[card], worlds, seed + index)
-                verdict = replace(verdict, worse_share=share)
-            verdicts.append(verdict)
-            hands[seat].remove(card)
-            index += 1
-        if trick.winner is not None and deal.re[trick.winner]:
-            re_taken += trick.points
+                re_tricks += 1
+            else:
+                kontra_tricks += 1
     return GameAnalysis(game_id, SOLVER_VERSION, from_trick, tuple(verdicts))
+
+
+def _with_specials(
+    search: SpecialsSearch, solver: Solver, verdict: CardVerdict, pos: Position, played: int, past: Past
+) -> CardVerdict:
+    """`verdict` weighed by the result class first and the special points within it second: the
+    class by card points and tricks (schwarz: no trick taken), the best card the one that keeps
+    the best class and the most special points in it (of those, the most card points). A card
+    that kept the class but gave up special points costs them: `specials_lost` by kind, and
+    their net as game points. Unchanged where the search stopped at its limit."""
+    t = search.tables
+    outcomes: dict[int, Outcome] = {}
+    try:
+        for card in sorted({*legal_cards(t, pos), played}):
+            outcomes[card] = search.outcome(_after(pos, card), past)
+    except SearchLimit:
+        return verdict
+    sign = 1 if verdict.party is Party.RE else -1
+    values = {t.number[a.card]: a.value for a in verdict.alternatives}
+    for card in outcomes:
+        if card not in values:  # a card that plays as another does for card points alone
+            re_points = past.re_points + solver.value_after(pos, card)
+            values[card] = re_points if sign > 0 else TOTAL_POINTS - re_points
+    mine = outcomes[played]
+    best = max(outcomes, key=lambda c: (sign * outcomes[c].value, values[c], c == played))
+    top = outcomes[best]
+    if sign * top.value <= sign * mine.value:
+        return replace(verdict, game_points=0)
+    alternatives = tuple(Alternative(t.cards[c], values[c]) for c in sorted(values))
+    better = replace(verdict, best=t.cards[best], best_value=values[best], alternatives=alternatives)
+    classes = sign * (top.re_class - mine.re_class)
+    if classes:
+        return replace(better, game_points=classes)
+    lost = lost_kinds(verdict.party, top.line, mine.line)
+    return replace(better, game_points=sign * (top.re_specials - mine.re_specials), specials_lost=lost)
+
+
+def _after(pos: Position, card: int) -> Position:
+    """The position once `card` is played, its trick still on the table when it completes it
+    (the search scores a trick as it completes)."""
+    seat = pos.to_play
+    hands = list(pos.hands)
+    hands[seat] = remove_card(hands[seat], card)
+    return Position((hands[0], hands[1], hands[2], hands[3]), pos.leader, (*pos.trick, card), pos.re)
 
 
 def _verdict(
