@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, position, remove_card, tables
+from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
-from doko_ledger.doppelkopf.analysis.specials import Outcome, Past, SpecialsSearch, legal_cards, lost_kinds
+from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, lost_kinds, outcomes
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
 from doko_ledger.doppelkopf.analysis.worlds import worse_share
 from doko_ledger.doppelkopf.cards import Card
@@ -165,21 +165,19 @@ def _with_specials(
     that kept the class but gave up special points costs them: `specials_lost` by kind, and
     their net as game points. Unchanged where the search stopped at its limit."""
     t = search.tables
-    outcomes: dict[int, Outcome] = {}
     try:
-        for card in sorted({*legal_cards(t, pos), played}):
-            outcomes[card] = search.outcome(_after(pos, card), past)
+        found = outcomes(search, pos, past, also=played)
     except SearchLimit:
         return verdict
     sign = 1 if verdict.party is Party.RE else -1
     values = {t.number[a.card]: a.value for a in verdict.alternatives}
-    for card in outcomes:
+    for card in found:
         if card not in values:  # a card that plays as another does for card points alone
             re_points = past.re_points + solver.value_after(pos, card)
             values[card] = re_points if sign > 0 else TOTAL_POINTS - re_points
-    mine = outcomes[played]
-    best = max(outcomes, key=lambda c: (sign * outcomes[c].value, values[c], c == played))
-    top = outcomes[best]
+    mine = found[played]
+    best = max(found, key=lambda c: (sign * found[c].value, values[c], c == played))
+    top = found[best]
     if sign * top.value <= sign * mine.value:
         return replace(verdict, game_points=0)
     alternatives = tuple(Alternative(t.cards[c], values[c]) for c in sorted(values))
@@ -189,15 +187,6 @@ def _with_specials(
         return replace(better, game_points=classes)
     lost = lost_kinds(verdict.party, top.line, mine.line)
     return replace(better, game_points=sign * (top.re_specials - mine.re_specials), specials_lost=lost)
-
-
-def _after(pos: Position, card: int) -> Position:
-    """The position once `card` is played, its trick still on the table when it completes it
-    (the search scores a trick as it completes)."""
-    seat = pos.to_play
-    hands = list(pos.hands)
-    hands[seat] = remove_card(hands[seat], card)
-    return Position((hands[0], hands[1], hands[2], hands[3]), pos.leader, (*pos.trick, card), pos.re)
 
 
 def _verdict(

@@ -267,6 +267,22 @@ def _ordered(t: Tables, legal: int) -> list[int]:
     return out
 
 
+def outcomes(search: SpecialsSearch, pos: Position, past: Past, also: int | None = None) -> dict[int, Outcome]:
+    """Best play after each card the player to move may play (and `also`, a card the rules did
+    not allow that the record shows), by card number; `SearchLimit` past the search's limit."""
+    cards = legal_cards(search.tables, pos)
+    if also is not None and also not in cards:
+        cards.append(also)
+    seat = pos.to_play
+    found = {}
+    for card in cards:
+        hands = list(pos.hands)
+        hands[seat] = remove_card(hands[seat], card)
+        after = Position((hands[0], hands[1], hands[2], hands[3]), pos.leader, (*pos.trick, card), pos.re)
+        found[card] = search.outcome(after, past)
+    return found
+
+
 def legal_cards(t: Tables, pos: Position) -> list[int]:
     """The card numbers the player to move may play, each once, in the game's order."""
     hand = pos.hands[pos.to_play]
