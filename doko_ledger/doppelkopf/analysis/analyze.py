@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, position, tables
+from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, TOTAL_POINTS, Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, lost_kinds, outcomes
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
@@ -20,8 +20,8 @@ from doko_ledger.doppelkopf.game.parties import is_lone, party_calls, true_parti
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.play import second_dulle_wins
-from doko_ledger.doppelkopf.rules.scoring import DealFacts, score, special_points_count
+from doko_ledger.doppelkopf.rules.play import SEATS, second_dulle_wins
+from doko_ledger.doppelkopf.rules.scoring import DealFacts, Score, score, special_points_count
 from doko_ledger.errors import DokoError
 
 
@@ -78,19 +78,30 @@ def deal_of(state: GameState, game_id: str) -> Deal:
     return Deal(table, hands, (re[0], re[1], re[2], re[3]), state.game_type, is_lone(state), levels)
 
 
-def game_value(deal: Deal, state: GameState, re_points: int) -> int:
-    """What the game is worth to Re (per share; negative when Re loses) when Re ends with
-    `re_points`: the announcements made, no special point (docs/rules.md §6-§7). A party
-    without card points is taken to have won no trick."""
+def game_score(
+    deal: Deal, state: GameState, re_points: int, re_trick: bool | None = None, kontra_trick: bool | None = None
+) -> Score:
+    """The game's score without special points (docs/rules.md §6-§7) when Re ends with
+    `re_points`, the announcements made: who wins and Re's value. `re_trick`, `kontra_trick`:
+    whether each party took a trick (schwarz is a party without one); by default a party took
+    one when it has card points."""
     facts = DealFacts(
         game_type=deal.game_type,
         lone=deal.lone,
         re_points=re_points,
-        re_tricks=int(re_points > 0),
-        kontra_tricks=int(re_points < TOTAL_POINTS),
+        re_tricks=int(re_points > 0 if re_trick is None else re_trick),
+        kontra_tricks=int(re_points < TOTAL_POINTS if kontra_trick is None else kontra_trick),
         announced=deal.levels,
     )
-    return score(facts, state.rules).re_value
+    return score(facts, state.rules)
+
+
+def game_value(
+    deal: Deal, state: GameState, re_points: int, re_trick: bool | None = None, kontra_trick: bool | None = None
+) -> int:
+    """What the game is worth to Re (per share; negative when Re loses) when Re ends with
+    `re_points` (and, as `game_score` takes them, the tricks), no special point counted."""
+    return game_score(deal, state, re_points, re_trick, kontra_trick).re_value
 
 
 SPECIALS_TRICKS = 6
@@ -118,6 +129,7 @@ def analyze_game(
     if not 1 <= from_trick <= len(tricks):
         raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
     solver = Solver(deal.tables, deal.re, plain=plain)
+    schwarz = Schwarz(deal, state.hand_size)
     counted = special_points_count(deal.game_type, deal.lone, state.rules)
     search = SpecialsSearch(state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=SPECIALS_LIMIT)
     parties = tuple(Party.RE if r else Party.KONTRA for r in deal.re)
@@ -138,7 +150,9 @@ def analyze_game(
             past = Past(re_taken, re_tricks, kontra_tricks, specials(state, parties, done) if weigh else ())
             for i, (seat, card) in enumerate(trick.plays):
                 pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
-                verdict = _verdict(solver, deal, state, pos, number[card], re_taken, index, trick.number)
+                verdict = _verdict(
+                    solver, schwarz, deal, state, pos, number[card], re_taken, re_tricks, index, trick.number
+                )
                 if weigh:
                     verdict = _with_specials(search, solver, verdict, pos, number[card], past)
                 if worlds and verdict.cost > 0:
@@ -179,18 +193,46 @@ def _with_specials(
     best = max(found, key=lambda c: (sign * found[c].value, values[c], c == played))
     top = found[best]
     if sign * top.value <= sign * mine.value:
-        return replace(verdict, game_points=0)
+        return replace(verdict, game_points=0, lost=False)
     alternatives = tuple(Alternative(t.cards[c], values[c]) for c in sorted(values))
     better = replace(verdict, best=t.cards[best], best_value=values[best], alternatives=alternatives)
     classes = sign * (top.re_class - mine.re_class)
     if classes:
         return replace(better, game_points=classes)
     lost = lost_kinds(verdict.party, top.line, mine.line)
-    return replace(better, game_points=sign * (top.re_specials - mine.re_specials), specials_lost=lost)
+    return replace(better, game_points=sign * (top.re_specials - mine.re_specials), specials_lost=lost, lost=False)
+
+
+class Schwarz:
+    """Whether a party takes a trick with best play, where card points cannot tell (docs/rules.md
+    §7: schwarz is a party without a trick, and with nines a trick may hold no card point): the
+    solver on tables in which every card is worth one point counts tricks instead."""
+
+    def __init__(self, deal: Deal, hand_size: int) -> None:
+        self.solver = Solver(replace(deal.tables, points=(1,) * CARD_TYPES), deal.re)
+        self.hand_size = hand_size
+
+    def tricks(self, pos: Position, card: int, re_points: int, re_tricks: int) -> tuple[bool, bool]:
+        """Whether Re and Kontra each end with a trick once `card` is played, Re ending with
+        `re_points` card points and having taken `re_tricks` tricks so far: where one party
+        ends without card points, whether the other party can keep it without a trick too."""
+        if 0 < re_points < TOTAL_POINTS:
+            return True, True
+        re_total = re_tricks + self.solver.value_after(pos, card) // SEATS
+        return (re_total > 0, True) if re_points == 0 else (True, re_total < self.hand_size)
 
 
 def _verdict(
-    solver: Solver, deal: Deal, state: GameState, pos: Position, played: int, re_taken: int, index: int, trick: int
+    solver: Solver,
+    schwarz: Schwarz,
+    deal: Deal,
+    state: GameState,
+    pos: Position,
+    played: int,
+    re_taken: int,
+    re_tricks: int,
+    index: int,
+    trick: int,
 ) -> CardVerdict:
     seat = pos.to_play
     party = Party.RE if deal.re[seat] else Party.KONTRA
@@ -201,14 +243,18 @@ def _verdict(
         re_totals[card] = re_taken + solver.value_after(pos, card)
     if played not in re_totals:  # a card the rules did not allow (a revoke the record shows)
         re_totals[played] = re_taken + solver.value_after(pos, played)
+    scores = {
+        card: game_score(deal, state, total, *schwarz.tricks(pos, card, total, re_tricks))
+        for card, total in re_totals.items()
+    }
 
     def own(re_points: int) -> int:
         return re_points if party is Party.RE else TOTAL_POINTS - re_points
 
-    best = max(re_totals, key=lambda c: (own(re_totals[c]), c == played))
-    before, after = re_totals[best], re_totals[played]
     sign = 1 if party is Party.RE else -1
-    lost = sign * (game_value(deal, state, before) - game_value(deal, state, after))
+    best = max(re_totals, key=lambda c: (sign * scores[c].re_value, own(re_totals[c]), c == played))
+    before, after = re_totals[best], re_totals[played]
+    lost = sign * (scores[best].re_value - scores[played].re_value)
     return CardVerdict(
         index=index,
         trick=trick,
@@ -222,6 +268,7 @@ def _verdict(
         points_before=before,
         points_after=after,
         game_points=max(lost, 0),
+        lost=scores[best].winner is party and scores[played].winner is not party,
     )
 
 

@@ -50,7 +50,9 @@ class CardVerdict:
     and `points_after` are Re's card points at the end of the game with best play from both
     sides, before and after this card. `game_points`: what the card cost its party in game
     points (0 unless the result or a special point changed), `specials_lost` those special
-    points by kind. `worse_share`: in the sampled hands the player could not tell from the
+    points by kind; `lost`: the card turned a game its party would have won into a lost one
+    (the winning target as the announcements set it, docs/rules.md §6).
+    `worse_share`: in the sampled hands the player could not tell from the
     real ones, the share in which the card played was worse than the best (None: not sampled).
     """
 
@@ -68,6 +70,7 @@ class CardVerdict:
     game_points: int = 0
     specials_lost: tuple[str, ...] = ()
     worse_share: float | None = None
+    lost: bool = False
 
     @property
     def cost(self) -> int:
@@ -121,6 +124,7 @@ def _verdict_to_json(v: CardVerdict) -> dict[str, Any]:
         "game_points": v.game_points,
         "specials_lost": list(v.specials_lost),
         "worse_share": v.worse_share,
+        "lost": v.lost,
     }
 
 
@@ -151,4 +155,5 @@ def _verdict_from_json(d: dict[str, Any]) -> CardVerdict:
         game_points=int(d["game_points"]),
         specials_lost=tuple(str(kind) for kind in d["specials_lost"]),
         worse_share=None if share is None else float(share),
+        lost=bool(d["lost"]),
     )

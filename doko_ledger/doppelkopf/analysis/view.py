@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict, GameAnalysis
-from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.numbers import counted
 
@@ -22,20 +21,16 @@ WITH_ALL_CARDS = "with all cards known"
 
 
 def verdict_line(v: CardVerdict, players: Sequence[str]) -> str:
-    """One costly card in words: `Anna's ♥10 in trick 6: 19 card points, and the game: Re 121 → 102, lost`."""
+    """One costly card in words: `Anna's ♥10 in trick 6: 19 card points, and the game: Re 121 → 102, lost`,
+    or, a special point given up within the result class, `…: 1 card point, and fox caught (Fuchs): 1 game point`."""
     line = f"{players[v.seat]}'s {v.card.pretty} in trick {v.trick}: {counted(v.cost, 'card point')}"
-    if v.game_points:
-        won_before = _wins(v, v.points_before)
-        outcome = "lost" if won_before and not _wins(v, v.points_after) else counted(v.game_points, "game point")
-        line += f", and the game: Re {v.points_before} → {v.points_after}, {outcome}"
     if v.specials_lost:
-        line += ", and " + ", ".join(_special_label(kind) for kind in v.specials_lost)
+        specials = ", ".join(_special_label(kind) for kind in v.specials_lost)
+        return line + f", and {specials}: {counted(v.game_points, 'game point')}"
+    if v.game_points:
+        outcome = "lost" if v.lost else counted(v.game_points, "game point")
+        line += f", and the game: Re {v.points_before} → {v.points_after}, {outcome}"
     return line
-
-
-def _wins(v: CardVerdict, re_points: int) -> bool:
-    """Whether the card's party reaches the plain target with `re_points` for Re (121 for Re)."""
-    return re_points >= 121 if v.party is Party.RE else re_points < 121
 
 
 def _special_label(kind: str) -> str:
