@@ -6,11 +6,12 @@ to bring home, a Doppelkopf to make); and what the analysis of a game says of th
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from doko_ledger.doppelkopf.analysis.analyze import analyze_game, deal_of, game_value
+from doko_ledger.doppelkopf.analysis.analyze import Schwarz, analyze_game, deal_of, game_score, game_value, thresholds
 from doko_ledger.doppelkopf.analysis.position import position
 from doko_ledger.doppelkopf.analysis.specials import (
     WEIGHT,
@@ -24,8 +25,8 @@ from doko_ledger.doppelkopf.analysis.view import verdict_line
 from doko_ledger.doppelkopf.cards import Card, parse_card, parse_cards
 from doko_ledger.doppelkopf.files.game_file import read_file
 from doko_ledger.doppelkopf.game.facts import specials
-from doko_ledger.doppelkopf.game.state import GameState, Trick
-from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.game.state import Call, GameState, Trick
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import best_index, legal_plays, second_dulle_wins
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
@@ -223,10 +224,63 @@ def test_a_card_of_the_sample_poverty_that_let_the_fox_be_caught_costs_a_game_po
     deal = deal_of(state, state.game_id)
     assert game_value(deal, state, v.points_before) == game_value(deal, state, v.points_after)  # the class kept
     assert v.best == parse_card("SA")
-    assert verdict_line(v, state.players).endswith("fox caught (Fuchs)")
+    assert verdict_line(v, state.players) == "Greta's ♠10 in trick 8: 1 card point, and fox caught (Fuchs): 1 game point"
 
 
 def test_a_solo_weighs_no_special_point() -> None:
     state = sample("03-heart-solo.yaml")
     analysis = analyze_game(state, game_id=state.game_id, from_trick=state.hand_size - 3)
     assert not any(v.specials_lost for v in analysis.verdicts)
+
+
+# -- schwarz by tricks, and the targets the announcements set --------------------------------
+
+
+def test_a_trick_of_nines_breaks_schwarz_though_it_holds_no_card_point() -> None:
+    """Re took every trick so far and announced schwarz. Leading H9 lets Kontra's D9 take a
+    trick of nines, worth nothing: the card points stay 240 for Re, the schwarz is lost; CQ
+    first draws the D9 and keeps every trick."""
+    state = base()
+    levels = {Party.RE: 4, Party.KONTRA: -1}
+    deal = replace(deal_of(state, state.game_id), re=RE, levels=levels)
+    hands = [cards("CQ H9"), cards("D9 S9"), cards("C9 S9"), cards("H9 C9")]
+    pos = position(deal.tables, hands, 0, (), RE)
+    schwarz = Schwarz(deal, state.hand_size)
+    cq, h9 = deal.tables.number[parse_card("CQ")], deal.tables.number[parse_card("H9")]
+    assert schwarz.tricks(pos, cq, 240, 10) == (True, False)
+    assert schwarz.tricks(pos, h9, 240, 10) == (True, True)
+    kept, broken = game_score(deal, state, 240, True, False), game_score(deal, state, 240, True, True)
+    assert kept.winner is Party.RE and broken.winner is Party.KONTRA  # the announced schwarz missed
+    search = search_of(state, RE, levels)
+    found = by_card(outcomes(search, pos, Past(237, 10, 0, ())), search)
+    assert found["CQ"].re_class == kept.re_value and found["H9"].re_class == broken.re_value
+
+
+def announced(state: GameState, seat: int, what: Announcement) -> GameState:
+    """`state` as if `seat` had made the call `what` with the first card."""
+    party = Party.RE if what is not Announcement.KONTRA else Party.KONTRA
+    return state.but(calls=(*state.calls, Call(seat, what, party, 0, 1)))
+
+
+def test_a_card_that_makes_an_announced_no_60_fail_costs_the_game() -> None:
+    """Anna's D9 in trick 9 of the sample normal game lets Re fall from 187 to 166 card points:
+    one game point below no 60 as played; had Re announced no 60, the game itself."""
+    plain = sample("01-normal.yaml")
+    anna = plain.players.index("Anna")
+    state = announced(plain, anna, Announcement.NO60)
+    deal = deal_of(state, state.game_id)
+    assert deal.levels[Party.RE] == 2 and 181 in thresholds(deal, state) and 121 not in thresholds(deal, state)
+    worst = analyze_game(state, game_id=state.game_id, from_trick=9).costly()[0]
+    assert (str(worst.card), worst.trick, worst.points_before, worst.points_after) == ("D9", 9, 187, 166)
+    cost = game_value(deal, state, 187) - game_value(deal, state, 166)
+    assert worst.lost and worst.game_points == cost > 1
+    assert verdict_line(worst, state.players).endswith("Re 187 → 166, lost")
+
+
+def test_a_game_lost_by_the_target_kontra_alone_announced_says_lost() -> None:
+    """Only Kontra announced: Re wins with 120. Dirk's HJ let Re reach 120 from 117."""
+    state = sample("27-kontra-only-120.yaml")
+    analysis = analyze_game(state, game_id=state.game_id, from_trick=9)
+    v = next(v for v in analysis.verdicts if v.trick == 9 and str(v.card) == "HJ")
+    assert (v.points_before, v.points_after, v.lost) == (117, 120, True)
+    assert verdict_line(v, state.players).endswith("Re 117 → 120, lost")
