@@ -71,12 +71,32 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
     from rich.table import Table
     from rich.text import Text
 
-    cards = Table(title=f"{view['game_id']}: cards that cost something (from trick {view['from_trick']})")
-    for name in ("trick", "player", "card", "better", "card points", "game points", "Re before → after", "mistake"):
-        cards.add_column(name, justify="right" if name in ("trick", "card points", "game points") else "left")
+    from doko_ledger.i18n import msg, render
+
+    title = msg(
+        "{game}: cards that cost something (from trick {trick})", game=view["game_id"], trick=view["from_trick"]
+    )
+    cards = Table(title=render(title))
+    columns = (
+        (msg("trick"), "right"),
+        (msg("player"), "left"),
+        (msg("card"), "left"),
+        (msg("better"), "left"),
+        (msg("card points"), "right"),
+        (msg("game points"), "right"),
+        (msg("Re before → after"), "left"),
+        (msg("mistake"), "left"),
+    )
+    for name, justify in columns:
+        cards.add_column(render(name), justify="right" if justify == "right" else "left")
     for c in view["costly"]:
         share = c["worse_share"]
-        mistake = "" if share is None else ("yes" if c["mistake"] else f"no ({round(100 * share)}% worse)")
+        if share is None:
+            mistake = ""
+        elif c["mistake"]:
+            mistake = render(msg("yes"))
+        else:
+            mistake = render(msg("no ({share}% worse)", share=round(100 * share)))
         cards.add_row(
             str(c["trick"]),
             c["player"],
@@ -87,9 +107,9 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
             f"{c['re_before']} → {c['re_after']}",
             mistake,
         )
-    summary = Table(title="per player")
-    for name in ("player", "cards", "costly", "card points", "game points", "mistakes"):
-        summary.add_column(name, justify="left" if name == "player" else "right")
+    summary = Table(title=render(msg("per player")))
+    for name in (msg("player"), msg("cards"), msg("costly"), msg("card points"), msg("game points"), msg("mistakes")):
+        summary.add_column(render(name), justify="left" if name.id == "player" else "right")
     for p in view["players"]:
         summary.add_row(
             p["player"],
@@ -100,7 +120,7 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
             str(p["mistakes"]),
         )
     lines = [Text(c["line"]) for c in view["costly"][:3]]
-    parts: list[Any] = [cards] if view["costly"] else [Text("No card cost anything.")]
+    parts: list[Any] = [cards] if view["costly"] else [Text(render(msg("No card cost anything.")))]
     return Group(*parts, *lines, summary, Text(view["note"], style="dim"))
 
 

@@ -31,6 +31,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import best_index, legal_plays, second_dulle_wins
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, score
+from doko_ledger.i18n import using
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_games"
 NONE_ANNOUNCED = {Party.RE: -1, Party.KONTRA: -1}
@@ -224,7 +225,9 @@ def test_a_card_of_the_sample_poverty_that_let_the_fox_be_caught_costs_a_game_po
     deal = deal_of(state, state.game_id)
     assert game_value(deal, state, v.points_before) == game_value(deal, state, v.points_after)  # the class kept
     assert v.best == parse_card("SA")
-    assert verdict_line(v, state.players) == "Greta's ♠10 in trick 8: 1 card point, and fox caught (Fuchs): 1 game point"
+    assert (
+        verdict_line(v, state.players) == "Greta's ♠10 in trick 8: 1 card point, and fox caught (Fuchs): 1 game point"
+    )
 
 
 def test_a_solo_weighs_no_special_point() -> None:
@@ -284,3 +287,21 @@ def test_a_game_lost_by_the_target_kontra_alone_announced_says_lost() -> None:
     v = next(v for v in analysis.verdicts if v.trick == 9 and str(v.card) == "HJ")
     assert (v.points_before, v.points_after, v.lost) == (117, 120, True)
     assert verdict_line(v, state.players).endswith("Re 117 → 120, lost")
+
+
+def test_a_verdict_is_worded_in_the_readers_language() -> None:
+    state = sample("18-poverty.yaml")
+    v = next(v for v in analyze_game(state, game_id=state.game_id, from_trick=8).verdicts if v.specials_lost)
+    with using("de"):
+        assert verdict_line(v, state.players) == "Greta, ♠10 in Stich 8: 1 Auge, dazu Fuchs gefangen: 1 Spielpunkt"
+    with using("fr"):
+        assert verdict_line(v, state.players) == (
+            "Greta, ♠10 au pli 8 : 1 point de cartes, et renard pris : 1 point de partie"
+        )
+    lost = replace(v, specials_lost=(), lost=True, game_points=3, card=parse_card("CQ"))
+    with using("de"):
+        assert verdict_line(lost, state.players).endswith(
+            "♣D in Stich 8: 1 Auge, dazu das Spiel: Re 164 → 165, verloren"
+        )
+    with using("fr"):
+        assert verdict_line(lost, state.players).endswith("et la partie : Re 164 → 165, perdue")
