@@ -199,7 +199,10 @@ def _with_specials(
     classes = sign * (top.re_class - mine.re_class)
     if classes:
         return replace(better, game_points=classes)
-    lost = lost_kinds(verdict.party, top.line, mine.line)
+    counted = [s for s in (*top.line, *mine.line) if search.re_specials((s,))]  # not those the rules leave out
+    lost = lost_kinds(
+        verdict.party, tuple(s for s in top.line if s in counted), tuple(s for s in mine.line if s in counted)
+    )
     return replace(better, game_points=sign * (top.re_specials - mine.re_specials), specials_lost=lost, lost=False)
 
 
