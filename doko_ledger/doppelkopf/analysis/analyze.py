@@ -296,17 +296,37 @@ def thresholds(deal: Deal, state: GameState) -> tuple[int, ...]:
     return tuple(p for p in range(1, TOTAL_POINTS + 1) if values[p] != values[p - 1])
 
 
-def result_class(solver: Solver, pos: Position, re_taken: int, steps: tuple[int, ...]) -> int:
+def result_class(
+    solver: Solver,
+    pos: Position,
+    re_taken: int,
+    steps: tuple[int, ...],
+    schwarz: Schwarz | None = None,
+    tricks: tuple[int, int] = (0, 0),
+) -> int:
     """The threshold class best play from `pos` ends in: the highest of `steps` Re reaches (0:
-    none), found by zero-window searches only, halving the list of thresholds."""
+    none), found by zero-window searches only, halving the list of thresholds. With `schwarz`
+    (and `tricks`, the tricks Re and Kontra took so far), the steps at 1 and 240 are asked by
+    tricks: whether Re takes a trick, whether Re takes every trick."""
     lo, hi = 0, len(steps)  # Re reaches steps[:lo] and none of steps[hi:]
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if solver.reaches(pos, steps[mid - 1] - re_taken):
+        if _reaches(solver, pos, steps[mid - 1] - re_taken, steps[mid - 1], schwarz, tricks):
             lo = mid
         else:
             hi = mid - 1
     return 0 if lo == 0 else steps[lo - 1]
+
+
+def _reaches(
+    solver: Solver, pos: Position, target: int, step: int, schwarz: Schwarz | None, tricks: tuple[int, int]
+) -> bool:
+    if schwarz is not None and step == 1:  # Re takes a trick, with card points or without
+        return tricks[0] > 0 or schwarz.solver.reaches(pos, 1)
+    if schwarz is not None and step == TOTAL_POINTS:  # Re takes every trick
+        cards = sum(bin(h).count("1") for h in pos.hands) + len(pos.trick)
+        return tricks[1] == 0 and schwarz.solver.reaches(pos, cards)
+    return solver.reaches(pos, target)
 
 
 def result_changes(
@@ -314,16 +334,17 @@ def result_changes(
 ) -> tuple[ResultChange, ...]:
     """The cards from trick `from_trick` on that moved the game into another result class with
     every hand known: the threshold questions alone, no exact value (much faster than
-    `analyze_game`). Refuses what `analyze_game` refuses; `plain` as there; `limit`: at most
-    so many positions searched in all (`SearchLimit` beyond)."""
+    `analyze_game`), schwarz by tricks. Refuses what `analyze_game` refuses; `plain` as there;
+    `limit`: at most so many positions searched in all (`SearchLimit` beyond)."""
     deal = deal_of(state, game_id)
     tricks = state.all_tricks
     if not 1 <= from_trick <= len(tricks):
         raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
     steps = thresholds(deal, state)
     solver = Solver(deal.tables, deal.re, plain=plain, limit=limit)
+    schwarz = Schwarz(deal, state.hand_size)
     hands = [list(hand) for hand in deal.hands]
-    re_taken = index = 0
+    re_taken = index = re_tricks = kontra_tricks = 0
     before: int | None = None
     changes: list[ResultChange] = []
     for trick in tricks:
@@ -333,18 +354,27 @@ def result_changes(
                 if before is None:
                     hands[seat].append(card)
                     pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
-                    before = result_class(solver, pos, re_taken, steps)
+                    before = result_class(solver, pos, re_taken, steps, schwarz, (re_tricks, kontra_tricks))
                     hands[seat].remove(card)
-                done = i == len(trick.cards) - 1 and trick.complete
-                taken = re_taken + (trick.points if done and trick.winner is not None and deal.re[trick.winner] else 0)
+                done = i == len(trick.cards) - 1 and trick.complete and trick.winner is not None
+                taken, taken_tricks = re_taken, (re_tricks, kontra_tricks)
+                if done and trick.winner is not None:
+                    re_won = deal.re[trick.winner]
+                    taken += trick.points if re_won else 0
+                    taken_tricks = (re_tricks + re_won, kontra_tricks + (not re_won))
                 leader, on_table = (
                     (trick.winner, ()) if done and trick.winner is not None else (trick.leader, trick.cards[: i + 1])
                 )
-                after = result_class(solver, position(deal.tables, hands, leader, on_table, deal.re), taken, steps)
+                pos = position(deal.tables, hands, leader, on_table, deal.re)
+                after = result_class(solver, pos, taken, steps, schwarz, taken_tricks)
                 if after != before:
                     changes.append(ResultChange(index, trick.number, seat, card, before, after))
                 before = after
             index += 1
-        if trick.winner is not None and deal.re[trick.winner]:
-            re_taken += trick.points
+        if trick.winner is not None:
+            if deal.re[trick.winner]:
+                re_taken += trick.points
+                re_tricks += 1
+            else:
+                kontra_tricks += 1
     return tuple(changes)

@@ -11,8 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from doko_ledger.doppelkopf.analysis.analyze import Schwarz, analyze_game, deal_of, game_score, game_value, thresholds
+from doko_ledger.doppelkopf.analysis.analyze import (
+    Schwarz,
+    analyze_game,
+    deal_of,
+    game_score,
+    game_value,
+    result_class,
+    thresholds,
+)
 from doko_ledger.doppelkopf.analysis.position import position
+from doko_ledger.doppelkopf.analysis.solver import Solver
 from doko_ledger.doppelkopf.analysis.specials import (
     WEIGHT,
     Outcome,
@@ -305,3 +314,18 @@ def test_a_verdict_is_worded_in_the_readers_language() -> None:
         )
     with using("fr"):
         assert verdict_line(lost, state.players).endswith("et la partie : Re 164 → 165, perdue")
+
+
+def test_the_threshold_questions_take_schwarz_by_tricks() -> None:
+    """Before the last trick of the sample where four nines broke Re's schwarz: Re has every
+    card point to come, but Ben's D9 takes the trick, so Re does not reach the schwarz class."""
+    state = sample("28-schwarz-broken-by-nines.yaml")
+    deal = deal_of(state, state.game_id)
+    steps = thresholds(deal, state)
+    hands = [list(state.all_tricks[-1].cards[(seat - state.all_tricks[-1].leader) % 4 :][:1]) for seat in range(4)]
+    pos = position(deal.tables, hands, state.all_tricks[-1].leader, (), deal.re)
+    solver = Solver(deal.tables, deal.re)
+    assert result_class(solver, pos, 240, steps) == 240  # by card points alone: nothing lost
+    schwarz = Schwarz(deal, state.hand_size)
+    assert result_class(solver, pos, 240, steps, schwarz, (11, 0)) == steps[-2] < 240
+    assert game_value(deal, state, 240, True, True) == game_value(deal, state, steps[-2])
