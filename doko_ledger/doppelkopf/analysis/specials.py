@@ -269,7 +269,9 @@ def _ordered(t: Tables, legal: int) -> list[int]:
 
 def outcomes(search: SpecialsSearch, pos: Position, past: Past, also: int | None = None) -> dict[int, Outcome]:
     """Best play after each card the player to move may play (and `also`, a card the rules did
-    not allow that the record shows), by card number; `SearchLimit` past the search's limit."""
+    not allow that the record shows), by card number; `SearchLimit` past the search's limit,
+    which counts the positions searched for this one question."""
+    search.nodes = 0
     cards = legal_cards(search.tables, pos)
     if also is not None and also not in cards:
         cards.append(also)
