@@ -21,7 +21,7 @@ from doko_ledger.doppelkopf.analysis.analyze import (
     thresholds,
 )
 from doko_ledger.doppelkopf.analysis.position import position
-from doko_ledger.doppelkopf.analysis.solver import Solver
+from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.analysis.specials import (
     WEIGHT,
     Outcome,
@@ -329,3 +329,16 @@ def test_the_threshold_questions_take_schwarz_by_tricks() -> None:
     schwarz = Schwarz(deal, state.hand_size)
     assert result_class(solver, pos, 240, steps, schwarz, (11, 0)) == steps[-2] < 240
     assert game_value(deal, state, 240, True, True) == game_value(deal, state, steps[-2])
+
+
+def test_the_search_limit_counts_one_questions_positions() -> None:
+    """A question past the limit has no answer; the next, smaller one still has."""
+    state = base()
+    deal = deal_of(state, state.game_id)
+    search = SpecialsSearch(state, deal.tables, RE, GameType.NORMAL, False, NONE_ANNOUNCED, limit=60)
+    big = [cards("CQ DA S9"), cards("H10 DK C9"), cards("CA SA D9"), cards("SQ HA HK")]
+    with pytest.raises(SearchLimit):
+        outcomes(search, position(search.tables, big, 0, (), RE), Past(120, 4, 5, ()))
+    small = [cards("DA D9"), cards("C9"), cards("CA"), cards("SQ")]
+    found = outcomes(search, position(search.tables, small, 1, cards("DJ H10 CQ"), RE), PAST)
+    assert {str(search.tables.cards[c]) for c in found} == {"DA", "D9"}
