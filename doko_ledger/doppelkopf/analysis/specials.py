@@ -258,12 +258,16 @@ class SpecialsSearch:
 def _ordered(t: Tables, legal: int) -> list[int]:
     """The legal card numbers, each once: the cards of most points first, which cuts most often
     in endings."""
+    return sorted(_distinct(legal), key=lambda c: -t.points[c])
+
+
+def _distinct(hand: int) -> list[int]:
+    """The card numbers in a hand, each once, in the game's order."""
     out = []
-    while legal:
-        card = ((legal & -legal).bit_length() - 1) >> 1
-        legal &= ~(3 << (2 * card))
+    while hand:
+        card = ((hand & -hand).bit_length() - 1) >> 1
+        hand &= ~(3 << (2 * card))
         out.append(card)
-    out.sort(key=lambda c: -t.points[c])
     return out
 
 
@@ -289,13 +293,7 @@ def legal_cards(t: Tables, pos: Position) -> list[int]:
     """The card numbers the player to move may play, each once, in the game's order."""
     hand = pos.hands[pos.to_play]
     legal = hand & t.suit_bits[t.suit[pos.trick[0]]] if pos.trick else hand
-    legal = legal or hand
-    out = []
-    while legal:
-        card = ((legal & -legal).bit_length() - 1) >> 1
-        legal &= ~(3 << (2 * card))
-        out.append(card)
-    return out
+    return _distinct(legal or hand)
 
 
 def lost_kinds(party: Party, best: Line, played: Line) -> tuple[str, ...]:
