@@ -16,13 +16,11 @@ FromTrickOption = Annotated[
     int | None,
     typer.Option(
         "--from-trick",
-        help="Weigh the cards from this trick on (default: the last six tricks; the earlier, the slower: "
+        help="Weigh the cards from this trick on (default: trick 7; the earlier, the slower: "
         "from trick 1 it can take hours).",
         show_default=False,
     ),
 ]
-LAST_TRICKS = 6
-"""What `doko analyze` weighs unless told: the last six tricks, seconds at most."""
 WorldsOption = Annotated[
     int,
     typer.Option(
@@ -44,6 +42,7 @@ def analyze(
     """The cards of a game that cost card points or the game, biggest first, and a summary per
     player: each card weighed against the best play of both sides with all cards known."""
     from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable
+    from doko_ledger.doppelkopf.analysis.verdicts import start_trick
     from doko_ledger.doppelkopf.analysis.view import analysis_view
     from doko_ledger.games import DOPPELKOPF, GameNotFound
     from doko_ledger.ledger import Ledger
@@ -57,9 +56,8 @@ def analyze(
             state = book.state(game_id)
         except GameNotFound as exc:
             raise NotAnalyzable(str(exc)) from None
-        if from_trick is None:
-            from_trick = max(1, state.hand_size - LAST_TRICKS + 1)
-        analysis = book.analysis(game_id, from_trick, worlds=worlds)  # kept once computed
+        start = start_trick(from_trick, len(state.all_tricks))
+        analysis = book.analysis(game_id, start, worlds=worlds)  # kept once computed
     view = analysis_view(analysis, state.players)
     if as_json:
         echo_json(view)
@@ -73,12 +71,32 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
     from rich.table import Table
     from rich.text import Text
 
-    cards = Table(title=f"{view['game_id']}: cards that cost something (from trick {view['from_trick']})")
-    for name in ("trick", "player", "card", "better", "card points", "game points", "Re before → after", "mistake"):
-        cards.add_column(name, justify="right" if name in ("trick", "card points", "game points") else "left")
+    from doko_ledger.i18n import msg, render
+
+    title = msg(
+        "{game}: cards that cost something (from trick {trick})", game=view["game_id"], trick=view["from_trick"]
+    )
+    cards = Table(title=render(title))
+    columns = (
+        (msg("trick"), "right"),
+        (msg("player"), "left"),
+        (msg("card"), "left"),
+        (msg("better"), "left"),
+        (msg("card points"), "right"),
+        (msg("game points"), "right"),
+        (msg("Re before → after"), "left"),
+        (msg("mistake"), "left"),
+    )
+    for name, justify in columns:
+        cards.add_column(render(name), justify="right" if justify == "right" else "left")
     for c in view["costly"]:
         share = c["worse_share"]
-        mistake = "" if share is None else ("yes" if c["mistake"] else f"no ({round(100 * share)}% worse)")
+        if share is None:
+            mistake = ""
+        elif c["mistake"]:
+            mistake = render(msg("yes"))
+        else:
+            mistake = render(msg("no ({share}% worse)", share=round(100 * share)))
         cards.add_row(
             str(c["trick"]),
             c["player"],
@@ -89,9 +107,9 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
             f"{c['re_before']} → {c['re_after']}",
             mistake,
         )
-    summary = Table(title="per player")
-    for name in ("player", "cards", "costly", "card points", "game points", "mistakes"):
-        summary.add_column(name, justify="left" if name == "player" else "right")
+    summary = Table(title=render(msg("per player")))
+    for name in (msg("player"), msg("cards"), msg("costly"), msg("card points"), msg("game points"), msg("mistakes")):
+        summary.add_column(render(name), justify="left" if name.id == "player" else "right")
     for p in view["players"]:
         summary.add_row(
             p["player"],
@@ -102,7 +120,7 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
             str(p["mistakes"]),
         )
     lines = [Text(c["line"]) for c in view["costly"][:3]]
-    parts: list[Any] = [cards] if view["costly"] else [Text("No card cost anything.")]
+    parts: list[Any] = [cards] if view["costly"] else [Text(render(msg("No card cost anything.")))]
     return Group(*parts, *lines, summary, Text(view["note"], style="dim"))
 
 

@@ -230,7 +230,7 @@ def export(
             from doko_ledger.doppelkopf.files import html_replay
 
             view = ledger.book_of(DOPPELKOPF).frames(game_id, _perspective(perspective, tournament), player=perspective)
-            marked = _analysis_marks(ledger, view, from_trick or 1) if analysis else None
+            marked = _analysis_marks(ledger, view, from_trick) if analysis else None
             text = html_replay.dumps(view, analysis=None if marked is None else marked[1])
     from doko_ledger.formats.output import STDOUT, write_export
 
@@ -345,7 +345,8 @@ AnalysisOption = Annotated[
     ),
 ]
 FromTrickOption = Annotated[
-    int | None, typer.Option("--from-trick", min=1, help="With --analysis: mark the cards from trick N on.")
+    int | None,
+    typer.Option("--from-trick", min=1, help="With --analysis: mark the cards from trick N on (default: 7)."),
 ]
 PerspectiveOption = Annotated[
     str | None,
@@ -396,7 +397,7 @@ def replay(
         shown = ledger.book_of(DOPPELKOPF).replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
         place = ledger.book_of(DOPPELKOPF).place(game_id)
-        marked = _analysis_marks(ledger, view, from_trick or 1) if analysis else None
+        marked = _analysis_marks(ledger, view, from_trick) if analysis else None
     marks = None if marked is None else marked[0]
     if as_json:
         found = view if shown is None else replay_view(shown, trick, place) | {"notes": remarks}
@@ -430,12 +431,17 @@ def _analysis_options(analysis: bool, from_trick: int | None, tournament: bool) 
         raise DokoError("--analysis tells card points, which --tournament hides until the end: choose one")
 
 
-def _analysis_marks(ledger: Ledger, view: dict[str, Any], from_trick: int) -> tuple[dict[int, Mark], dict[str, Any]]:
-    """The marks of the game's analysis from trick `from_trick` on, by step, and as plain data:
-    every player's cards, or only the viewer's in a player's view."""
+def _analysis_marks(
+    ledger: Ledger, view: dict[str, Any], from_trick: int | None
+) -> tuple[dict[int, Mark], dict[str, Any]]:
+    """The marks of the game's analysis from trick `from_trick` on (None: where analyses start
+    unless told), by step, and as plain data: every player's cards, or only the viewer's in a
+    player's view."""
+    from doko_ledger.doppelkopf.analysis.verdicts import start_trick
     from doko_ledger.doppelkopf.analysis_marks import marks, marks_view
 
     book, game_id = ledger.book_of(DOPPELKOPF), view["game_id"]
+    from_trick = start_trick(from_trick, len(book.state(game_id).all_tricks))
     analysed = book.kept_analysis(game_id, from_trick)
     if analysed is None:  # computed now, and kept: seconds from a late trick, minutes from the first
         with err_console().status(f"analysing {game_id} from trick {from_trick}, every hand known…"):

@@ -134,13 +134,14 @@ def _marked(card: Text, glyph: str | None) -> Text:
 def analysis_lines(marks: Marks, step: int | None = None) -> list[Text]:
     """The verdict on the card of `step` if it is marked (every marked card's without a step, in
     play order), and the line that says every hand was known."""
-    from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY
+    from doko_ledger.doppelkopf.analysis.view import NOTE
+    from doko_ledger.i18n import msg, render
 
     chosen = sorted(marks) if step is None else [step] if step in marks else []
     lines = [user_text(f"{marks[s].glyph} {marks[s].line}", style=MARKED) for s in chosen]
     if step is None and not marks:
-        lines.append(Text("no card cost its party anything", style=MARKED))
-    return [*lines, Text(DOUBLE_DUMMY, style="dim")]
+        lines.append(Text(render(msg("no card cost its party anything")), style=MARKED))
+    return [*lines, Text(render(NOTE), style="dim")]
 
 
 def analysis(marks: Marks) -> RenderableType:

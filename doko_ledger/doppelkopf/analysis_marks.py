@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict, GameAnalysis
-from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, WITH_ALL_CARDS, analysis_view, better_card, verdict_line
+from doko_ledger.doppelkopf.analysis.view import KNOWN, NOTE, analysis_view, better_card, verdict_line
 from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.i18n import current, render
 
 CARD_POINTS = "?"
 """The mark of a card that cost card points only (as a chess player marks a weak move)."""
@@ -65,8 +66,9 @@ def marks_view(analysis: GameAnalysis, players: Sequence[str], *, of: str | None
     """`marks` as plain data, in play order, with the line that says every hand was known: what
     the HTML replay embeds and the web game page is sent."""
     shown = sorted(marks(analysis, players, of=of).values(), key=lambda m: m.step)
+    known = render(KNOWN)
     return {
-        "note": DOUBLE_DUMMY,
+        "note": render(NOTE),
         "from_trick": analysis.from_trick,
         "marks": [
             {
@@ -79,9 +81,9 @@ def marks_view(analysis: GameAnalysis, players: Sequence[str], *, of: str | None
                 "best": str(m.best),
                 "card_points": m.card_points,
                 "game_points": m.game_points,
-                "card_pretty": m.card.pretty,
+                "card_pretty": m.card.localized(current()),
                 "better": m.better,
-                "known": WITH_ALL_CARDS,
+                "known": known,
             }
             for m in shown
         ],

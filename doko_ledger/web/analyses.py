@@ -15,15 +15,14 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from doko_ledger.doppelkopf.analysis.verdicts import GameAnalysis
+from doko_ledger.doppelkopf.analysis.verdicts import DEFAULT_FROM_TRICK, GameAnalysis
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF
 from doko_ledger.ledger import Ledger
 
-FROM_TRICK = 6
-"""Where the analyses the pages ask for start: the cards before it are left unmarked, so that a
-game's analysis takes seconds (5 to 7 s of one core for a sample game from trick 6; 20 s from
-trick 5, minutes from the first), not minutes."""
+FROM_TRICK = DEFAULT_FROM_TRICK
+"""Where the analyses the pages ask for start: the library's default, so that a game's analysis
+takes seconds, not minutes."""
 WAITING = 8
 """Games that may wait for the worker; a page asking for one more is told to come back later."""
 REMEMBERED = 64

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
+from doko_ledger.doppelkopf.analysis.verdicts import DEFAULT_FROM_TRICK
 from doko_ledger.doppelkopf.book import card_nights, house_rules
 from doko_ledger.doppelkopf.files import quick_entry
 from doko_ledger.doppelkopf.files.quick_entry import EntryError
@@ -128,7 +129,9 @@ def notes(request: Request, game: str) -> list[dict[str, Any]]:
 def analysis(
     request: Request,
     game: str,
-    from_trick: Annotated[int, Query(ge=1, le=12, description="Analyse the cards from this trick on")] = 1,
+    from_trick: Annotated[
+        int, Query(ge=1, le=12, description="Analyse the cards from this trick on")
+    ] = DEFAULT_FROM_TRICK,
 ) -> Response:
     """The game's analysis (`analysis_view`) with the marks its replay shows, at once if it is
     kept; else computed in the background (`web.analyses`) and answered 202 meanwhile."""

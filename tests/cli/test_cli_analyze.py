@@ -84,11 +84,13 @@ def test_what_cannot_be_analysed_is_one_line_and_exit_2(samples: Cli, args: tupl
     assert result.exit_code == 2
 
 
-def test_without_from_trick_the_last_six_tricks_are_weighed(samples: Cli) -> None:
+def test_without_from_trick_the_library_default_is_weighed(samples: Cli) -> None:
+    from doko_ledger.doppelkopf.analysis.verdicts import DEFAULT_FROM_TRICK
+
     got = as_json(samples("analyze", "2026-11-28-kitchen-01", "--json"))
-    assert got["from_trick"] == 7 and got["cards"] == 24
+    assert DEFAULT_FROM_TRICK == 7 and got["from_trick"] == 7 and got["cards"] == 24  # 12 tricks
     bistro = as_json(samples("analyze", "2026-11-29-anker-02", "--json"))
-    assert bistro["from_trick"] == 5 and bistro["cards"] == 24
+    assert bistro["from_trick"] == 7 and bistro["cards"] == 16  # 10 tricks: the last four
 
 
 def test_an_analysis_is_kept_and_read_back_the_next_time(

@@ -16,6 +16,7 @@ from backends import ledger_path_on_both  # noqa: F401  (every test on both data
 from web_helpers import TestClient, app_for, client
 
 from doko_ledger.doppelkopf import analyses
+from doko_ledger.doppelkopf.analysis.verdicts import DEFAULT_FROM_TRICK
 from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY
 from doko_ledger.doppelkopf.analysis_marks import marked_view
 from doko_ledger.formats import any_file
@@ -81,6 +82,13 @@ def test_the_analysis_is_202_while_computed_then_200_with_its_marks_and_kept(pho
     assert done.json()["note"] == DOUBLE_DUMMY
     again = phone.get(url)  # read from the ledger, at once
     assert again.status_code == 200 and again.json() == expected
+
+
+def test_without_from_trick_the_api_analyses_from_the_librarys_default(phone: TestClient) -> None:
+    done = _until_ready(phone, f"/api/games/{NORMAL}/analysis")
+    assert done.status_code == 200, done.text
+    assert done.json()["from_trick"] == DEFAULT_FROM_TRICK == background.FROM_TRICK
+    assert done.json()["cards"] == 4 * (12 - DEFAULT_FROM_TRICK + 1)
 
 
 def test_a_game_without_cards_is_refused_once_the_worker_tried(phone: TestClient) -> None:

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, position, tables
-from doko_ledger.doppelkopf.analysis.solver import Solver
+from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, TOTAL_POINTS, Position, Tables, position, tables
+from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
+from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, lost_kinds, outcomes
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
 from doko_ledger.doppelkopf.analysis.worlds import worse_share
 from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.game.facts import lone_marriage_tricks, specials
 from doko_ledger.doppelkopf.game.parties import is_lone, party_calls, true_parties
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.play import second_dulle_wins
-from doko_ledger.doppelkopf.rules.scoring import DealFacts, score
+from doko_ledger.doppelkopf.rules.play import SEATS, second_dulle_wins
+from doko_ledger.doppelkopf.rules.scoring import DealFacts, Score, score, special_points_count
 from doko_ledger.errors import DokoError
 
 
@@ -76,19 +78,39 @@ def deal_of(state: GameState, game_id: str) -> Deal:
     return Deal(table, hands, (re[0], re[1], re[2], re[3]), state.game_type, is_lone(state), levels)
 
 
-def game_value(deal: Deal, state: GameState, re_points: int) -> int:
-    """What the game is worth to Re (per share; negative when Re loses) when Re ends with
-    `re_points`: the announcements made, no special point (docs/rules.md §6-§7). A party
-    without card points is taken to have won no trick."""
+def game_score(
+    deal: Deal, state: GameState, re_points: int, re_trick: bool | None = None, kontra_trick: bool | None = None
+) -> Score:
+    """The game's score without special points (docs/rules.md §6-§7) when Re ends with
+    `re_points`, the announcements made: who wins and Re's value. `re_trick`, `kontra_trick`:
+    whether each party took a trick (schwarz is a party without one); by default a party took
+    one when it has card points."""
     facts = DealFacts(
         game_type=deal.game_type,
         lone=deal.lone,
         re_points=re_points,
-        re_tricks=int(re_points > 0),
-        kontra_tricks=int(re_points < TOTAL_POINTS),
+        re_tricks=int(re_points > 0 if re_trick is None else re_trick),
+        kontra_tricks=int(re_points < TOTAL_POINTS if kontra_trick is None else kontra_trick),
         announced=deal.levels,
     )
-    return score(facts, state.rules).re_value
+    return score(facts, state.rules)
+
+
+def game_value(
+    deal: Deal, state: GameState, re_points: int, re_trick: bool | None = None, kontra_trick: bool | None = None
+) -> int:
+    """What the game is worth to Re (per share; negative when Re loses) when Re ends with
+    `re_points` (and, as `game_score` takes them, the tricks), no special point counted."""
+    return game_score(deal, state, re_points, re_trick, kontra_trick).re_value
+
+
+SPECIALS_TRICKS = 6
+"""The last tricks whose cards are weighed for their special points too: the search for the
+class and the special points within it has no table of card points to lean on, and takes
+a few seconds for the last six tricks (as many as an analysis weighs unless told), minutes for eight."""
+SPECIALS_LIMIT = 400_000
+"""At most so many positions searched for one card's special points; a card past it is
+weighed by its card points and result class alone."""
 
 
 def analyze_game(
@@ -107,9 +129,14 @@ def analyze_game(
     if not 1 <= from_trick <= len(tricks):
         raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
     solver = Solver(deal.tables, deal.re, plain=plain)
+    schwarz = Schwarz(deal, state.hand_size)
+    counted = special_points_count(deal.game_type, deal.lone, state.rules)
+    search = SpecialsSearch(state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=SPECIALS_LIMIT)
+    parties = tuple(Party.RE if r else Party.KONTRA for r in deal.re)
+    upto = lone_marriage_tricks(state)
     number = deal.tables.number
     hands = [list(hand) for hand in deal.hands]
-    re_taken = 0
+    re_taken = re_tricks = kontra_tricks = 0
     index = 0
     verdicts: list[CardVerdict] = []
     for trick in tricks:
@@ -117,25 +144,98 @@ def analyze_game(
             for seat, card in trick.plays:
                 hands[seat].remove(card)
             index += len(trick.cards)
-            if trick.winner is not None and deal.re[trick.winner]:
+        else:
+            weigh = counted and trick.number > state.hand_size - SPECIALS_TRICKS
+            done = trick.number - 1 if upto is None else min(upto, trick.number - 1)
+            past = Past(re_taken, re_tricks, kontra_tricks, specials(state, parties, done) if weigh else ())
+            for i, (seat, card) in enumerate(trick.plays):
+                pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
+                verdict = _verdict(
+                    solver, schwarz, deal, state, pos, number[card], re_taken, re_tricks, index, trick.number
+                )
+                if weigh:
+                    verdict = _with_specials(search, solver, verdict, pos, number[card], past)
+                if worlds and verdict.cost > 0:
+                    share = worse_share(state, deal, pos, number[card], worlds, seed + index)
+                    verdict = replace(verdict, worse_share=share)
+                verdicts.append(verdict)
+                hands[seat].remove(card)
+                index += 1
+        if trick.winner is not None:
+            if deal.re[trick.winner]:
                 re_taken += trick.points
-            continue
-        for i, (seat, card) in enumerate(trick.plays):
-            pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
-            verdict = _verdict(solver, deal, state, pos, number[card], re_taken, index, trick.number)
-            if worlds and verdict.cost > 0:
-                share = worse_share(state, deal, pos, number[card], worlds, seed + index)
-                verdict = replace(verdict, worse_share=share)
-            verdicts.append(verdict)
-            hands[seat].remove(card)
-            index += 1
-        if trick.winner is not None and deal.re[trick.winner]:
-            re_taken += trick.points
+                re_tricks += 1
+            else:
+                kontra_tricks += 1
     return GameAnalysis(game_id, SOLVER_VERSION, from_trick, tuple(verdicts))
 
 
+def _with_specials(
+    search: SpecialsSearch, solver: Solver, verdict: CardVerdict, pos: Position, played: int, past: Past
+) -> CardVerdict:
+    """`verdict` weighed by the result class first and the special points within it second: the
+    class by card points and tricks (schwarz: no trick taken), the best card the one that keeps
+    the best class and the most special points in it (of those, the most card points). A card
+    that kept the class but gave up special points costs them: `specials_lost` by kind, and
+    their net as game points. Unchanged where the search stopped at its limit."""
+    t = search.tables
+    try:
+        found = outcomes(search, pos, past, also=played)
+    except SearchLimit:
+        return verdict
+    sign = 1 if verdict.party is Party.RE else -1
+    values = {t.number[a.card]: a.value for a in verdict.alternatives}
+    for card in found:
+        if card not in values:  # a card that plays as another does for card points alone
+            re_points = past.re_points + solver.value_after(pos, card)
+            values[card] = re_points if sign > 0 else TOTAL_POINTS - re_points
+    mine = found[played]
+    best = max(found, key=lambda c: (sign * found[c].value, values[c], c == played))
+    top = found[best]
+    if sign * top.value <= sign * mine.value:
+        return replace(verdict, game_points=0, lost=False)
+    alternatives = tuple(Alternative(t.cards[c], values[c]) for c in sorted(values))
+    better = replace(verdict, best=t.cards[best], best_value=values[best], alternatives=alternatives)
+    classes = sign * (top.re_class - mine.re_class)
+    if classes:
+        return replace(better, game_points=classes)
+    counted = [s for s in (*top.line, *mine.line) if search.re_specials((s,))]  # not those the rules leave out
+    lost = lost_kinds(
+        verdict.party, tuple(s for s in top.line if s in counted), tuple(s for s in mine.line if s in counted)
+    )
+    return replace(better, game_points=sign * (top.re_specials - mine.re_specials), specials_lost=lost, lost=False)
+
+
+class Schwarz:
+    """Whether a party takes a trick with best play, where card points cannot tell (docs/rules.md
+    §7: schwarz is a party without a trick, and with nines a trick may hold no card point): the
+    solver on tables in which every card is worth one point counts tricks instead."""
+
+    def __init__(self, deal: Deal, hand_size: int) -> None:
+        self.solver = Solver(replace(deal.tables, points=(1,) * CARD_TYPES), deal.re)
+        self.hand_size = hand_size
+
+    def tricks(self, pos: Position, card: int, re_points: int, re_tricks: int) -> tuple[bool, bool]:
+        """Whether Re and Kontra each end with a trick once `card` is played, Re ending with
+        `re_points` card points and having taken `re_tricks` tricks so far: where one party
+        ends without card points, whether the other party can keep it without a trick too."""
+        if 0 < re_points < TOTAL_POINTS:
+            return True, True
+        re_total = re_tricks + self.solver.value_after(pos, card) // SEATS
+        return (re_total > 0, True) if re_points == 0 else (True, re_total < self.hand_size)
+
+
 def _verdict(
-    solver: Solver, deal: Deal, state: GameState, pos: Position, played: int, re_taken: int, index: int, trick: int
+    solver: Solver,
+    schwarz: Schwarz,
+    deal: Deal,
+    state: GameState,
+    pos: Position,
+    played: int,
+    re_taken: int,
+    re_tricks: int,
+    index: int,
+    trick: int,
 ) -> CardVerdict:
     seat = pos.to_play
     party = Party.RE if deal.re[seat] else Party.KONTRA
@@ -146,14 +246,18 @@ def _verdict(
         re_totals[card] = re_taken + solver.value_after(pos, card)
     if played not in re_totals:  # a card the rules did not allow (a revoke the record shows)
         re_totals[played] = re_taken + solver.value_after(pos, played)
+    scores = {
+        card: game_score(deal, state, total, *schwarz.tricks(pos, card, total, re_tricks))
+        for card, total in re_totals.items()
+    }
 
     def own(re_points: int) -> int:
         return re_points if party is Party.RE else TOTAL_POINTS - re_points
 
-    best = max(re_totals, key=lambda c: (own(re_totals[c]), c == played))
-    before, after = re_totals[best], re_totals[played]
     sign = 1 if party is Party.RE else -1
-    lost = sign * (game_value(deal, state, before) - game_value(deal, state, after))
+    best = max(re_totals, key=lambda c: (sign * scores[c].re_value, own(re_totals[c]), c == played))
+    before, after = re_totals[best], re_totals[played]
+    lost = sign * (scores[best].re_value - scores[played].re_value)
     return CardVerdict(
         index=index,
         trick=trick,
@@ -167,6 +271,7 @@ def _verdict(
         points_before=before,
         points_after=after,
         game_points=max(lost, 0),
+        lost=scores[best].winner is party and scores[played].winner is not party,
     )
 
 
@@ -191,17 +296,37 @@ def thresholds(deal: Deal, state: GameState) -> tuple[int, ...]:
     return tuple(p for p in range(1, TOTAL_POINTS + 1) if values[p] != values[p - 1])
 
 
-def result_class(solver: Solver, pos: Position, re_taken: int, steps: tuple[int, ...]) -> int:
+def result_class(
+    solver: Solver,
+    pos: Position,
+    re_taken: int,
+    steps: tuple[int, ...],
+    schwarz: Schwarz | None = None,
+    tricks: tuple[int, int] = (0, 0),
+) -> int:
     """The threshold class best play from `pos` ends in: the highest of `steps` Re reaches (0:
-    none), found by zero-window searches only, halving the list of thresholds."""
+    none), found by zero-window searches only, halving the list of thresholds. With `schwarz`
+    (and `tricks`, the tricks Re and Kontra took so far), the steps at 1 and 240 are asked by
+    tricks: whether Re takes a trick, whether Re takes every trick."""
     lo, hi = 0, len(steps)  # Re reaches steps[:lo] and none of steps[hi:]
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if solver.reaches(pos, steps[mid - 1] - re_taken):
+        if _reaches(solver, pos, steps[mid - 1] - re_taken, steps[mid - 1], schwarz, tricks):
             lo = mid
         else:
             hi = mid - 1
     return 0 if lo == 0 else steps[lo - 1]
+
+
+def _reaches(
+    solver: Solver, pos: Position, target: int, step: int, schwarz: Schwarz | None, tricks: tuple[int, int]
+) -> bool:
+    if schwarz is not None and step == 1:  # Re takes a trick, with card points or without
+        return tricks[0] > 0 or schwarz.solver.reaches(pos, 1)
+    if schwarz is not None and step == TOTAL_POINTS:  # Re takes every trick
+        cards = sum(bin(h).count("1") for h in pos.hands) + len(pos.trick)
+        return tricks[1] == 0 and schwarz.solver.reaches(pos, cards)
+    return solver.reaches(pos, target)
 
 
 def result_changes(
@@ -209,16 +334,17 @@ def result_changes(
 ) -> tuple[ResultChange, ...]:
     """The cards from trick `from_trick` on that moved the game into another result class with
     every hand known: the threshold questions alone, no exact value (much faster than
-    `analyze_game`). Refuses what `analyze_game` refuses; `plain` as there; `limit`: at most
-    so many positions searched in all (`SearchLimit` beyond)."""
+    `analyze_game`), schwarz by tricks. Refuses what `analyze_game` refuses; `plain` as there;
+    `limit`: at most so many positions searched in all (`SearchLimit` beyond)."""
     deal = deal_of(state, game_id)
     tricks = state.all_tricks
     if not 1 <= from_trick <= len(tricks):
         raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
     steps = thresholds(deal, state)
     solver = Solver(deal.tables, deal.re, plain=plain, limit=limit)
+    schwarz = Schwarz(deal, state.hand_size)
     hands = [list(hand) for hand in deal.hands]
-    re_taken = index = 0
+    re_taken = index = re_tricks = kontra_tricks = 0
     before: int | None = None
     changes: list[ResultChange] = []
     for trick in tricks:
@@ -228,18 +354,27 @@ def result_changes(
                 if before is None:
                     hands[seat].append(card)
                     pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
-                    before = result_class(solver, pos, re_taken, steps)
+                    before = result_class(solver, pos, re_taken, steps, schwarz, (re_tricks, kontra_tricks))
                     hands[seat].remove(card)
-                done = i == len(trick.cards) - 1 and trick.complete
-                taken = re_taken + (trick.points if done and trick.winner is not None and deal.re[trick.winner] else 0)
+                done = i == len(trick.cards) - 1 and trick.complete and trick.winner is not None
+                taken, taken_tricks = re_taken, (re_tricks, kontra_tricks)
+                if done and trick.winner is not None:
+                    re_won = deal.re[trick.winner]
+                    taken += trick.points if re_won else 0
+                    taken_tricks = (re_tricks + re_won, kontra_tricks + (not re_won))
                 leader, on_table = (
                     (trick.winner, ()) if done and trick.winner is not None else (trick.leader, trick.cards[: i + 1])
                 )
-                after = result_class(solver, position(deal.tables, hands, leader, on_table, deal.re), taken, steps)
+                pos = position(deal.tables, hands, leader, on_table, deal.re)
+                after = result_class(solver, pos, taken, steps, schwarz, taken_tricks)
                 if after != before:
                     changes.append(ResultChange(index, trick.number, seat, card, before, after))
                 before = after
             index += 1
-        if trick.winner is not None and deal.re[trick.winner]:
-            re_taken += trick.points
+        if trick.winner is not None:
+            if deal.re[trick.winner]:
+                re_taken += trick.points
+                re_tricks += 1
+            else:
+                kontra_tricks += 1
     return tuple(changes)

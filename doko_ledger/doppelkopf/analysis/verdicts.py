@@ -13,8 +13,22 @@ from typing import Any
 from doko_ledger.doppelkopf.cards import Card, parse_card
 from doko_ledger.doppelkopf.rules.announcements import Party
 
-SOLVER_VERSION = "dd-1"
+SOLVER_VERSION = "dd-2"
 """Bumped whenever an answer of the analysis can change: cached analyses are keyed by it."""
+
+DEFAULT_FROM_TRICK = 7
+"""Where an analysis starts unless told (`doko analyze`, `doko replay --analysis`, `doko export
+--analysis`, the web's background analyses and its API): the cards of the earlier tricks are
+left unweighed, so that a game's analysis takes seconds, not the minutes to hours a search
+from the first trick takes. In a game with nines these are its last six tricks."""
+
+
+def start_trick(from_trick: int | None, tricks: int) -> int:
+    """The trick an analysis starts at: `from_trick` when given, else `DEFAULT_FROM_TRICK` or,
+    in a game of fewer tricks played, its last trick."""
+    if from_trick is not None:
+        return from_trick
+    return max(1, min(DEFAULT_FROM_TRICK, tricks))
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +50,9 @@ class CardVerdict:
     and `points_after` are Re's card points at the end of the game with best play from both
     sides, before and after this card. `game_points`: what the card cost its party in game
     points (0 unless the result or a special point changed), `specials_lost` those special
-    points by kind. `worse_share`: in the sampled hands the player could not tell from the
+    points by kind; `lost`: the card turned a game its party would have won into a lost one
+    (the winning target as the announcements set it, docs/rules.md §6).
+    `worse_share`: in the sampled hands the player could not tell from the
     real ones, the share in which the card played was worse than the best (None: not sampled).
     """
 
@@ -54,6 +70,7 @@ class CardVerdict:
     game_points: int = 0
     specials_lost: tuple[str, ...] = ()
     worse_share: float | None = None
+    lost: bool = False
 
     @property
     def cost(self) -> int:
@@ -107,6 +124,7 @@ def _verdict_to_json(v: CardVerdict) -> dict[str, Any]:
         "game_points": v.game_points,
         "specials_lost": list(v.specials_lost),
         "worse_share": v.worse_share,
+        "lost": v.lost,
     }
 
 
@@ -137,4 +155,5 @@ def _verdict_from_json(d: dict[str, Any]) -> CardVerdict:
         game_points=int(d["game_points"]),
         specials_lost=tuple(str(kind) for kind in d["specials_lost"]),
         worse_share=None if share is None else float(share),
+        lost=bool(d["lost"]),
     )

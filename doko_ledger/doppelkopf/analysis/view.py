@@ -7,47 +7,77 @@ from collections.abc import Sequence
 from typing import Any
 
 from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict, GameAnalysis
-from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import Message, current, msg, plural, render
 
-DOUBLE_DUMMY = (
+NOTE = msg(
     "with all cards known: each card is weighed against the best play of both sides, every hand "
     "in view; a mistake is a card that was worse in every deal the player could not rule out"
 )
 """The honesty note shown with every analysis."""
+DOUBLE_DUMMY = NOTE.id
+"""The note in English."""
 
-WITH_ALL_CARDS = "with all cards known"
+KNOWN = msg("with all cards known")
 """What each mark says of itself."""
+WITH_ALL_CARDS = KNOWN.id
+"""What each mark says of itself, in English."""
+
+_SPECIALS = {
+    SpecialKind.FOX_CAUGHT: msg("fox caught (Fuchs)"),
+    SpecialKind.KARLCHEN: msg("last trick won with CJ (Karlchen)"),
+    SpecialKind.KARLCHEN_CAPTURED: msg("CJ caught in the last trick (Karlchen)"),
+    SpecialKind.DOPPELKOPF: msg("trick of 40 or more (Doppelkopf)"),
+    SpecialKind.FOX_LAST_TRICK: msg("last trick won with DA (Fuchs)"),
+    SpecialKind.FOX_CAUGHT_LAST_TRICK: msg("DA caught in the last trick (Fuchs)"),
+    SpecialKind.DULLE_CAUGHT_DULLE: msg("H10 caught with H10 (Dulle)"),
+    SpecialKind.HEART_TRICK: msg("trick of four hearts (heart trick)"),
+}
+"""The special points as a verdict names them (the score's labels, in the reader's language)."""
 
 
-def verdict_line(v: CardVerdict, players: Sequence[str]) -> str:
-    """One costly card in words: `Anna's ♥10 in trick 6: 19 card points, and the game: Re 121 → 102, lost`."""
-    line = f"{players[v.seat]}'s {v.card.pretty} in trick {v.trick}: {counted(v.cost, 'card point')}"
-    if v.game_points:
-        won_before = _wins(v, v.points_before)
-        outcome = "lost" if won_before and not _wins(v, v.points_after) else counted(v.game_points, "game point")
-        line += f", and the game: Re {v.points_before} → {v.points_after}, {outcome}"
+def verdict_message(v: CardVerdict, players: Sequence[str]) -> Message:
+    """One costly card in words: `Anna's ♥10 in trick 6: 19 card points, and the game: Re 121 → 102, lost`,
+    or, a special point given up within the result class, `…: 1 card point, and fox caught (Fuchs): 1 game point`."""
+    line = msg(
+        "{player}'s {card} in trick {trick}: {cost}",
+        player=players[v.seat],
+        card=v.card,
+        trick=v.trick,
+        cost=plural("{count} card point", "{count} card points", v.cost),
+    )
+    game_points = plural("{count} game point", "{count} game points", v.game_points)
     if v.specials_lost:
-        line += ", and " + ", ".join(_special_label(kind) for kind in v.specials_lost)
+        language = current()
+        specials = ", ".join(render(_special(kind), language) for kind in v.specials_lost)
+        return msg("{line}, and {specials}: {game_points}", line=line, specials=specials, game_points=game_points)
+    if v.game_points:
+        outcome = msg("lost") if v.lost else game_points
+        return msg(
+            "{line}, and the game: Re {before} → {after}, {outcome}",
+            line=line,
+            before=v.points_before,
+            after=v.points_after,
+            outcome=outcome,
+        )
     return line
 
 
-def _wins(v: CardVerdict, re_points: int) -> bool:
-    """Whether the card's party reaches the plain target with `re_points` for Re (121 for Re)."""
-    return re_points >= 121 if v.party is Party.RE else re_points < 121
+def verdict_line(v: CardVerdict, players: Sequence[str]) -> str:
+    """`verdict_message` in the reader's language."""
+    return render(verdict_message(v, players))
 
 
-def _special_label(kind: str) -> str:
+def _special(kind: str) -> Message | str:
     try:
-        return SpecialKind(kind).label
+        return _SPECIALS[SpecialKind(kind)]
     except ValueError:
         return kind
 
 
 def better_card(v: CardVerdict) -> str:
     """The better card and what it was worth more: `♥A (+19)`."""
-    return f"{v.best.pretty} (+{v.cost})"
+    return f"{v.best.localized(current())} (+{v.cost})"
 
 
 def analysis_view(analysis: GameAnalysis, players: Sequence[str]) -> dict[str, Any]:
@@ -58,7 +88,7 @@ def analysis_view(analysis: GameAnalysis, players: Sequence[str]) -> dict[str, A
         "game_id": analysis.game_id,
         "solver_version": analysis.solver_version,
         "from_trick": analysis.from_trick,
-        "note": DOUBLE_DUMMY,
+        "note": render(NOTE),
         "cards": len(analysis.verdicts),
         "costly": [_costly(v, players) for v in analysis.costly()],
         "players": player_summary(analysis, players),

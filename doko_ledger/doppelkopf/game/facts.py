@@ -36,43 +36,56 @@ def specials(state: GameState, parties: tuple[Party | None, ...], upto: int | No
 
     The points of the extra point options (a fox or a second Karlchen in the last trick, a
     Dulle caught, a heart trick) are looked for only where the rules have them."""
+    fox = fox_card(state)
+    extras = _has_extras(state.rules)
+    out: list[Special] = []
+    for trick in state.tricks[:upto]:
+        out += trick_specials(state, trick, parties, fox, extras)
+    return tuple(out)
+
+
+def fox_card(state: GameState) -> Card | None:
+    """The card a fox is in this game: the DA, unless it is a Schweinchen."""
+    order = state.order
+    return None if order.schweinchen and schweinchen_card(order.game_type) is FUCHS else FUCHS
+
+
+def trick_specials(
+    state: GameState, trick: Trick, parties: tuple[Party | None, ...], fox: Card | None, extras: bool = True
+) -> list[Special]:
+    """The special points earned in one complete trick (`fox`: `fox_card(state)`; `extras`:
+    whether to look for the extra point options' points at all)."""
     names = state.players
     last = state.hand_size
     rules = state.rules
-    order = state.order
-    fox = None if order.schweinchen and schweinchen_card(order.game_type) is FUCHS else FUCHS
-    extras = _has_extras(rules)
+    winner = trick.winner
+    assert winner is not None
+    side = parties[winner]
+    if side is None:
+        return []
     out: list[Special] = []
-    for trick in state.tricks[:upto]:
-        winner = trick.winner
-        assert winner is not None
-        side = parties[winner]
-        if side is None:
-            continue
-        cards, leader = trick.cards, trick.leader
-        if fox is not None and fox in cards:  # most tricks hold no DA: look before walking the cards
-            for i, card in enumerate(cards):
-                seat = (leader + i) % 4
-                if card is fox and parties[seat] is not side:
-                    caught = f"trick {trick.number}: {names[winner]} caught {names[seat]}'s DA"
-                    out.append(Special(SpecialKind.FOX_CAUGHT, side, caught))
-                    if trick.number == last and rules.fox_caught_last_trick:
-                        out.append(Special(SpecialKind.FOX_CAUGHT_LAST_TRICK, side, caught))
-        if trick.points >= 40:
-            out.append(
-                Special(SpecialKind.DOPPELKOPF, side, f"trick {trick.number}: {names[winner]} took {trick.points}")
-            )
-        if extras:
-            out += _extras(state, trick, side, parties, fox)
-        if trick.number == last:
-            won_with = (winner - leader) % 4
-            if cards[won_with] is KARLCHEN:
-                out.append(Special(SpecialKind.KARLCHEN, side, f"trick {trick.number}: {names[winner]} won it with CJ"))
-                if rules.double_karlchen:
-                    out += _also_played(trick, KARLCHEN, SpecialKind.KARLCHEN, side, parties, names)
-            if not rules.karlchen_capture_with_dq or cards[won_with] is DAME_KARO:
-                out += _karlchen_captured(trick, side, parties, names)
-    return tuple(out)
+    cards, leader = trick.cards, trick.leader
+    if fox is not None and fox in cards:  # most tricks hold no DA: look before walking the cards
+        for i, card in enumerate(cards):
+            seat = (leader + i) % 4
+            if card is fox and parties[seat] is not side:
+                caught = f"trick {trick.number}: {names[winner]} caught {names[seat]}'s DA"
+                out.append(Special(SpecialKind.FOX_CAUGHT, side, caught))
+                if trick.number == last and rules.fox_caught_last_trick:
+                    out.append(Special(SpecialKind.FOX_CAUGHT_LAST_TRICK, side, caught))
+    if trick.points >= 40:
+        out.append(Special(SpecialKind.DOPPELKOPF, side, f"trick {trick.number}: {names[winner]} took {trick.points}"))
+    if extras:
+        out += _extras(state, trick, side, parties, fox)
+    if trick.number == last:
+        won_with = (winner - leader) % 4
+        if cards[won_with] is KARLCHEN:
+            out.append(Special(SpecialKind.KARLCHEN, side, f"trick {trick.number}: {names[winner]} won it with CJ"))
+            if rules.double_karlchen:
+                out += _also_played(trick, KARLCHEN, SpecialKind.KARLCHEN, side, parties, names)
+        if not rules.karlchen_capture_with_dq or cards[won_with] is DAME_KARO:
+            out += _karlchen_captured(trick, side, parties, names)
+    return out
 
 
 def _karlchen_captured(
@@ -137,7 +150,7 @@ def _also_played(
     return out
 
 
-def _lone_marriage_tricks(state: GameState) -> int | None:
+def lone_marriage_tricks(state: GameState) -> int | None:
     """The tricks whose special points count in a lone marriage under `lone_marriage_specials`
     (up to the one that left the marriage player alone); None: every trick (docs/rules.md §4)."""
     if state.game_type is not GameType.MARRIAGE or not state.rules.lone_marriage_specials:
@@ -223,7 +236,7 @@ def deal_facts(
         re_tricks=sum([tricks[s] for s in re_seats]),
         kontra_tricks=sum([tricks[s] for s in range(4) if s not in re_seats]),
         announced=levels,
-        specials=specials(state, parties, _lone_marriage_tricks(state)),
+        specials=specials(state, parties, lone_marriage_tricks(state)),
         causes=causes,
         heart_trick=heart_trick(state),
     )

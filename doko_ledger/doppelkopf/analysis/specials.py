@@ -1,0 +1,307 @@
+"""Special points as the analysis' second objective (docs/rules.md §7, *What a card cost*):
+with every hand known, first the result class, then the special points within it.
+
+A line of play ends in Re's result class, the game's value for Re without special points (its
+card points, and its tricks for schwarz: a party that took no trick is schwarz, whatever the
+card points), and in Re's net special points (Re's counted special points minus Kontra's, as
+the score counts them). Both parties play for the class first and the special points within
+it: the search's value of a line is `class * WEIGHT + specials`, which orders the lines so,
+and alpha-beta finds the value of best play from a position and one line that ends in it.
+
+Pure and exhaustive over the tricks still to play, on the solver's tables (`position.py`); the
+special points of a trick are the rules core's (`game.facts.trick_specials`), the count the
+score's (`scoring.special_lines`). It is meant for the last tricks of a game: `limit` bounds
+the positions searched, beyond which `SearchLimit` says there is no answer.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from doko_ledger.doppelkopf.analysis.position import Position, Tables, remove_card
+from doko_ledger.doppelkopf.analysis.solver import SearchLimit
+from doko_ledger.doppelkopf.game.facts import fox_card, lone_marriage_tricks, trick_specials
+from doko_ledger.doppelkopf.game.state import GameState, Trick
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.play import SEATS
+from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, score, special_lines, special_points_count
+
+WEIGHT = 1000
+"""A class outweighs any number of special points: no deal holds 500 of them."""
+
+_FAR = 1 << 40
+
+Line = tuple[Special, ...]
+"""The special points earned on a line of play, in the order they were earned."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Where best play from a position ends: Re's result class (the game's value for Re without
+    special points), Re's net special points, and the special points one such line earns."""
+
+    re_class: int
+    re_specials: int
+    line: Line
+
+    @property
+    def value(self) -> int:
+        """The search's value: the class first, then the special points."""
+        return self.re_class * WEIGHT + self.re_specials
+
+
+@dataclass(frozen=True, slots=True)
+class Past:
+    """What the tricks before a position left: Re's card points, the tricks each party took,
+    and the special points earned."""
+
+    re_points: int
+    re_tricks: int
+    kontra_tricks: int
+    earned: Line
+
+
+class SpecialsSearch:
+    """The lexicographic search of one deal: its tables, parties, announced levels and rules."""
+
+    def __init__(
+        self,
+        state: GameState,
+        tables: Tables,
+        re: tuple[bool, bool, bool, bool],
+        game_type: GameType,
+        lone: bool,
+        levels: dict[Party, int],
+        *,
+        limit: int | None = None,
+    ) -> None:
+        self.state = state
+        self.tables = tables
+        self.re = re
+        self.game_type = game_type
+        self.lone = lone
+        self.levels = levels
+        self.parties = tuple(Party.RE if r else Party.KONTRA for r in re)
+        self.counted = special_points_count(game_type, lone, state.rules)
+        self.upto = lone_marriage_tricks(state)
+        self.fox = fox_card(state)
+        self.limit = _FAR if limit is None else limit
+        self.nodes = 0
+        self._classes: dict[tuple[int, bool, bool], int] = {}
+        self._nets: dict[tuple[tuple[str, Party], ...], int] = {}
+        self._tricks: dict[tuple[int, int, tuple[int, ...]], Line] = {}
+        self._table: dict[tuple[object, ...], tuple[int, int, Line]] = {}
+
+    # -- what a line ends in ------------------------------------------------------------------
+
+    def re_class(self, re_points: int, re_tricks: int, kontra_tricks: int) -> int:
+        """The game's value for Re without special points, by card points and tricks."""
+        key = (re_points, re_tricks > 0, kontra_tricks > 0)
+        found = self._classes.get(key)
+        if found is None:
+            facts = DealFacts(
+                game_type=self.game_type,
+                lone=self.lone,
+                re_points=re_points,
+                re_tricks=int(key[1]),
+                kontra_tricks=int(key[2]),
+                announced=self.levels,
+            )
+            found = self._classes[key] = score(facts, self.state.rules).re_value
+        return found
+
+    def re_specials(self, specials: Line) -> int:
+        """Re's counted special points minus Kontra's, as the score counts them."""
+        key = tuple((s.kind.value, s.party) for s in specials)
+        found = self._nets.get(key)
+        if found is None:
+            facts = DealFacts(self.game_type, self.lone, 0, 0, 0, self.levels, specials=specials)
+            lines = special_lines(facts, self.state.rules)
+            found = self._nets[key] = sum(1 if line.party is Party.RE else -1 for line in lines)
+        return found
+
+    def trick_line(self, number: int, leader: int, cards: tuple[int, ...]) -> Line:
+        """The special points of a complete trick of card numbers `cards` led by `leader`."""
+        key = (number, leader, cards)
+        found = self._tricks.get(key)
+        if found is None:
+            if not self.counted or (self.upto is not None and number > self.upto):
+                found = ()
+            else:
+                t = self.tables
+                last = number == self.state.hand_size
+                beats = t.beats_last if last else t.beats
+                win = 0
+                for i in range(1, SEATS):
+                    if beats[cards[win] * 24 + cards[i]]:
+                        win = i
+                trick = Trick(number, leader, tuple(t.cards[c] for c in cards), (leader + win) % SEATS)
+                found = tuple(trick_specials(self.state, trick, self.parties, self.fox))
+            self._tricks[key] = found
+        return found
+
+    # -- the search ---------------------------------------------------------------------------
+
+    def outcome(self, pos: Position, past: Past) -> Outcome:
+        """Best play from `pos` (a trick's cards on the table count as played in it), after `past`."""
+        hands = list(pos.hands)
+        leader_left = bin(hands[pos.leader]).count("1") + (1 if pos.trick else 0)
+        number = self.state.hand_size - leader_left + 1
+        value, line = self._next(
+            hands, pos.leader, pos.trick, number, past.re_points, past.re_tricks, past.kontra_tricks, past.earned
+        )
+        re_class = (value + WEIGHT // 2) // WEIGHT
+        return Outcome(re_class, value - re_class * WEIGHT, line[len(past.earned) :])
+
+    def _next(
+        self,
+        hands: list[int],
+        leader: int,
+        trick: tuple[int, ...],
+        number: int,
+        re_points: int,
+        re_tricks: int,
+        kontra_tricks: int,
+        earned: Line,
+        alpha: int = -_FAR,
+        beta: int = _FAR,
+    ) -> tuple[int, Line]:
+        """The search from a trick on the table, which may be complete: then its winner leads."""
+        if len(trick) < SEATS:
+            return self._node(hands, leader, trick, number, re_points, re_tricks, kontra_tricks, earned, alpha, beta)
+        t = self.tables
+        beats = t.beats_last if number == self.state.hand_size else t.beats
+        win = 0
+        for i in range(1, SEATS):
+            if beats[trick[win] * 24 + trick[i]]:
+                win = i
+        winner = (leader + win) % SEATS
+        gained = self.trick_line(number, leader, trick)
+        if self.re[winner]:
+            re_points += sum(t.points[c] for c in trick)
+            re_tricks += 1
+        else:
+            kontra_tricks += 1
+        return self._node(
+            hands, winner, (), number + 1, re_points, re_tricks, kontra_tricks, earned + gained, alpha, beta
+        )
+
+    def _node(
+        self,
+        hands: list[int],
+        leader: int,
+        trick: tuple[int, ...],
+        number: int,
+        re_points: int,
+        re_tricks: int,
+        kontra_tricks: int,
+        earned: Line,
+        alpha: int,
+        beta: int,
+    ) -> tuple[int, Line]:
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise SearchLimit(f"stopped after {self.limit} positions")
+        t = self.tables
+        seat = (leader + len(trick)) % SEATS
+        hand = hands[seat]
+        key: tuple[object, ...] = ()
+        if not trick:
+            if not hand:
+                cls = self.re_class(re_points, re_tricks, kontra_tricks)
+                return cls * WEIGHT + self.re_specials(earned), earned
+            kinds = tuple((s.kind, s.party) for s in earned)
+            key = (*hands, leader, re_points, re_tricks > 0, kontra_tricks > 0, kinds)
+            entry = self._table.get(key)
+            if entry is not None:
+                lo, hi, kept = entry
+                if lo == hi or lo >= beta:
+                    return lo, kept
+                if hi <= alpha:
+                    return hi, kept
+                alpha, beta = max(alpha, lo), min(beta, hi)
+            legal = hand
+        else:
+            legal = hand & t.suit_bits[t.suit[trick[0]]] or hand
+        a0, b0 = alpha, beta
+        mine = self.re[seat]
+        best, best_line = (-_FAR if mine else _FAR), earned
+        for card in _ordered(t, legal):
+            hands[seat] = remove_card(hand, card)
+            v, line = self._next(
+                hands, leader, (*trick, card), number, re_points, re_tricks, kontra_tricks, earned, alpha, beta
+            )
+            if (v > best) if mine else (v < best):
+                best, best_line = v, line
+                if mine:
+                    alpha = max(alpha, v)
+                else:
+                    beta = min(beta, v)
+                if alpha >= beta:
+                    break
+        hands[seat] = hand
+        if key:
+            old = self._table.get(key)
+            lo, hi = (-_FAR, _FAR) if old is None else (old[0], old[1])
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self._table[key] = (lo, hi, best_line)
+        return best, best_line
+
+
+def _ordered(t: Tables, legal: int) -> list[int]:
+    """The legal card numbers, each once: the cards of most points first, which cuts most often
+    in endings."""
+    return sorted(_distinct(legal), key=lambda c: -t.points[c])
+
+
+def _distinct(hand: int) -> list[int]:
+    """The card numbers in a hand, each once, in the game's order."""
+    out = []
+    while hand:
+        card = ((hand & -hand).bit_length() - 1) >> 1
+        hand &= ~(3 << (2 * card))
+        out.append(card)
+    return out
+
+
+def outcomes(search: SpecialsSearch, pos: Position, past: Past, also: int | None = None) -> dict[int, Outcome]:
+    """Best play after each card the player to move may play (and `also`, a card the rules did
+    not allow that the record shows), by card number; `SearchLimit` past the search's limit,
+    which counts the positions searched for this one question."""
+    search.nodes = 0
+    cards = legal_cards(search.tables, pos)
+    if also is not None and also not in cards:
+        cards.append(also)
+    seat = pos.to_play
+    found = {}
+    for card in cards:
+        hands = list(pos.hands)
+        hands[seat] = remove_card(hands[seat], card)
+        after = Position((hands[0], hands[1], hands[2], hands[3]), pos.leader, (*pos.trick, card), pos.re)
+        found[card] = search.outcome(after, past)
+    return found
+
+
+def legal_cards(t: Tables, pos: Position) -> list[int]:
+    """The card numbers the player to move may play, each once, in the game's order."""
+    hand = pos.hands[pos.to_play]
+    legal = hand & t.suit_bits[t.suit[pos.trick[0]]] if pos.trick else hand
+    return _distinct(legal or hand)
+
+
+def lost_kinds(party: Party, best: Line, played: Line) -> tuple[str, ...]:
+    """The special points `party` has fewer of (its own) or more of (the other party's) on the
+    line after the card played than on the best line, by kind."""
+    mine_best = Counter(s.kind.value for s in best if s.party is party)
+    mine_played = Counter(s.kind.value for s in played if s.party is party)
+    theirs_best = Counter(s.kind.value for s in best if s.party is not party)
+    theirs_played = Counter(s.kind.value for s in played if s.party is not party)
+    lost = (mine_best - mine_played) + (theirs_played - theirs_best)
+    return tuple(sorted(lost.elements()))
