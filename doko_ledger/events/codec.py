@@ -16,7 +16,7 @@ import typing
 from collections.abc import Callable, Mapping
 from enum import Enum
 from functools import lru_cache
-from typing import Any, ClassVar, NamedTuple, TypeVar, dataclass_transform, get_type_hints
+from typing import Any, ClassVar, TypeVar, dataclass_transform, get_type_hints
 
 from doko_ledger.errors import DokoError, excerpt
 from doko_ledger.events.payload_text import quickly_valid
@@ -198,14 +198,15 @@ def _field_decoders(cls: type[Any]) -> tuple[tuple[str, Callable[[Any], Any]], .
     return decoders
 
 
-class _FlatField(NamedTuple):
+class _FlatField:
     """A field of an event class whose value type is a flat object (`register_value`): its key as
     the payload's text gives it, what reads its JSON form, and the values read by their text."""
 
-    name: str
-    key: str
-    decode: Callable[[Any], Any]
-    read: dict[str, Any]
+    __slots__ = ("decode", "key", "name", "read")
+
+    def __init__(self, name: str, decode: Callable[[Any], Any]) -> None:
+        self.name, self.key, self.decode = name, f"{json.dumps(name)}:{{", decode
+        self.read: dict[str, Any] = {}
 
 
 _FLAT_FIELDS: dict[type[Any], tuple[_FlatField, ...]] = {}
@@ -216,9 +217,7 @@ def _flat_fields(cls: type[Any]) -> tuple[_FlatField, ...]:
     if fields is None:
         hints = get_type_hints(cls)
         fields = _FLAT_FIELDS[cls] = tuple(
-            _FlatField(name, f"{json.dumps(name)}:{{", decode, {})
-            for name, decode in _field_decoders(cls)
-            if hints[name] in _FLAT_OBJECTS
+            _FlatField(name, decode) for name, decode in _field_decoders(cls) if hints[name] in _FLAT_OBJECTS
         )
     return fields
 
