@@ -195,6 +195,7 @@ def _field_decoders(cls: type[Any]) -> tuple[tuple[str, Callable[[Any], Any]], .
     if decoders is None:
         hints = get_type_hints(cls)
         decoders = _DECODERS[cls] = tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
+        _FLAT_FIELDS[cls] = tuple(_FlatField(name, read) for name, read in decoders if hints[name] in _FLAT_OBJECTS)
     return decoders
 
 
@@ -215,10 +216,8 @@ _FLAT_FIELDS: dict[type[Any], tuple[_FlatField, ...]] = {}
 def _flat_fields(cls: type[Any]) -> tuple[_FlatField, ...]:
     fields = _FLAT_FIELDS.get(cls)
     if fields is None:
-        hints = get_type_hints(cls)
-        fields = _FLAT_FIELDS[cls] = tuple(
-            _FlatField(name, decode) for name, decode in _field_decoders(cls) if hints[name] in _FLAT_OBJECTS
-        )
+        _field_decoders(cls)  # which tells the flat fields, reading the class's hints once
+        fields = _FLAT_FIELDS[cls]
     return fields
 
 
