@@ -3,18 +3,20 @@ parses its arguments, calls the library and hands the result to a renderer)."""
 
 from __future__ import annotations
 
+import copy
+import importlib
 import os
 import sys
+from types import ModuleType
 from typing import Annotated
 
 import typer
 
-from doko_ledger.cli import analysis, ddz, games, log, nights, rules, serve, stats, table
-from doko_ledger.cli.common import DbOption, Typer, wait_for_writers
+from doko_ledger.cli.common import DbOption, Typer, _command_named, wait_for_writers
 from doko_ledger.i18n import LANGUAGES, from_environ
 from doko_ledger.i18n.languages import choose
 
-app = Typer(
+whole = Typer(
     help="doko_ledger: record, replay and audit Doppelkopf (and Dou Dizhu) games in an append-only ledger.",
     no_args_is_help=True,
     add_completion=True,
@@ -39,7 +41,7 @@ def _language(wanted: str | None) -> str:
     return choose(wanted)
 
 
-@app.callback()
+@whole.callback()
 def main_options(
     ctx: typer.Context,
     db: DbOption = "doko.sqlite",
@@ -63,24 +65,77 @@ def main_options(
     wait_for_writers()
 
 
-games.register(app)  # import, export, games, replay, annotate, notes, score, audit
-analysis.register(app)  # analyze
-log.register(app)  # log, verify, head, copy, rebuild
-app.add_typer(rules.rules_app, name="rules")
-app.add_typer(nights.session_app, name="session")
-app.command()(table.record)
-app.command()(table.undo)
-app.command()(table.penalty)
-app.command()(table.correct)
-app.command()(nights.standings)
-app.command("settle")(nights.settle_up)
-app.command()(nights.bock)
-app.command()(table.deal)
-app.command()(table.play)
-app.add_typer(ddz.ddz_app, name="ddz")
-stats.register(app)
-serve.register(app)
+COMMAND_MODULES = {
+    **dict.fromkeys(("import", "export", "games", "replay", "annotate", "notes", "score", "audit"), "games"),
+    "analyze": "analysis",
+    **dict.fromkeys(("log", "verify", "head", "copy", "rebuild"), "log"),
+    "rules": "rules",
+    **dict.fromkeys(("session", "standings", "settle", "bock"), "nights"),
+    **dict.fromkeys(("record", "undo", "penalty", "correct", "deal", "play"), "table"),
+    "ddz": "ddz",
+    "stats": "stats",
+    "serve": "serve",
+}
+"""The module of `cli/` that declares each command and command group: a command runs with its
+own module loaded (and `ddz`, which tells the games' commands and sessions of Dou Dizhu), not
+every command's."""
+
+
+def _add_commands(to: Typer, modules: frozenset[str] | None = None) -> Typer:
+    """The commands of `modules` (every command when None) added to the app `to`, in the order
+    `doko --help` lists them."""
+
+    def load(name: str) -> ModuleType | None:
+        wanted = modules is None or name in modules
+        return importlib.import_module(f"doko_ledger.cli.{name}") if wanted else None
+
+    if games := load("games"):
+        games.register(to)  # import, export, games, replay, annotate, notes, score, audit
+    if analysis := load("analysis"):
+        analysis.register(to)  # analyze
+    if log := load("log"):
+        log.register(to)  # log, verify, head, copy, rebuild
+    if rules := load("rules"):
+        to.add_typer(rules.rules_app, name="rules")
+    nights, table = load("nights"), load("table")
+    if nights:
+        to.add_typer(nights.session_app, name="session")
+    if table:
+        for command in (table.record, table.undo, table.penalty, table.correct):
+            to.command()(command)
+    if nights:
+        to.command()(nights.standings)
+        to.command("settle")(nights.settle_up)
+        to.command()(nights.bock)
+    if table:
+        to.command()(table.deal)
+        to.command()(table.play)
+    if ddz := load("ddz"):
+        to.add_typer(ddz.ddz_app, name="ddz")
+    if stats := load("stats"):
+        stats.register(to)
+    if serve := load("serve"):
+        serve.register(to)
+    return to
+
+
+def __getattr__(name: str) -> Typer:
+    """`app`: the whole `doko` app, every command added (made when first asked for)."""
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    made = globals()["app"] = _add_commands(whole)
+    return made
 
 
 def main() -> None:
-    app.only(sys.argv[1:])(prog_name="doko")
+    """`doko`: the app with the command that the arguments name (and its module's others), else
+    every command (help, a misspelt command, shell completion)."""
+    args = sys.argv[1:]
+    module = COMMAND_MODULES.get(_command_named(args) or "")
+    if module is None or "_DOKO_COMPLETE" in os.environ or "app" in globals():
+        built = __getattr__("app")
+    else:
+        built = copy.copy(whole)
+        built.registered_commands, built.registered_groups = [], []
+        _add_commands(built, frozenset((module, "ddz")))
+    built.only(args)(prog_name="doko")

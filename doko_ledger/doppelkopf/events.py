@@ -16,7 +16,7 @@ from doko_ledger.events.voiding import EventVoided as EventVoided  # re-exported
 from doko_ledger.frozen import frozen
 
 register_value(Card, str, parse_card)
-register_value(RuleSet, RuleSet.to_dict, rules_from_snapshot)
+register_value(RuleSet, RuleSet.to_dict, rules_from_snapshot, flat_object=True)
 
 Hand = tuple[Card, ...]
 

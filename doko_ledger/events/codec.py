@@ -81,9 +81,21 @@ def upcaster(name: str, from_version: int) -> Callable[[Callable[[Payload], Payl
     return register
 
 
-def register_value(cls: type[Any], encode: Callable[[Any], Any], decode: Callable[[Any], Any]) -> None:
-    """Teach the codec a value type that is stored as JSON by `encode` and read by `decode`."""
+def register_value(
+    cls: type[Any], encode: Callable[[Any], Any], decode: Callable[[Any], Any], *, flat_object: bool = False
+) -> None:
+    """Teach the codec a value type that is stored as JSON by `encode` and read by `decode`.
+
+    `flat_object`: its JSON form is an object that holds no object (a rule set), so that a stored
+    payload gives it as one piece of text: read once for each distinct text (`decode_event`),
+    however many events hold it.
+    """
     _VALUES[cls] = (encode, decode)
+    if flat_object:
+        _FLAT_OBJECTS.add(cls)
+
+
+_FLAT_OBJECTS: set[type[Any]] = set()
 
 
 def event_class(name: str) -> type[Event]:
@@ -183,7 +195,65 @@ def _field_decoders(cls: type[Any]) -> tuple[tuple[str, Callable[[Any], Any]], .
     if decoders is None:
         hints = get_type_hints(cls)
         decoders = _DECODERS[cls] = tuple((f.name, _decoder(hints[f.name])) for f in dataclasses.fields(cls))
+        _FLAT_FIELDS[cls] = tuple(_FlatField(name, read) for name, read in decoders if hints[name] in _FLAT_OBJECTS)
     return decoders
+
+
+class _FlatField:
+    """A field of an event class whose value type is a flat object (`register_value`): its key as
+    the payload's text gives it, what reads its JSON form, and the values read by their text."""
+
+    __slots__ = ("decode", "key", "name", "read")
+
+    def __init__(self, name: str, decode: Callable[[Any], Any]) -> None:
+        self.name, self.key, self.decode = name, f"{json.dumps(name)}:{{", decode
+        self.read: dict[str, Any] = {}
+
+
+_FLAT_FIELDS: dict[type[Any], tuple[_FlatField, ...]] = {}
+
+
+def _flat_fields(cls: type[Any]) -> tuple[_FlatField, ...]:
+    fields = _FLAT_FIELDS.get(cls)
+    if fields is None:
+        _field_decoders(cls)  # which tells the flat fields, reading the class's hints once
+        fields = _FLAT_FIELDS[cls]
+    return fields
+
+
+def _read_flat(name: str, cls: type[Any], payload_text: str) -> Any:
+    """The event of a current-version payload whose flat objects are read by their text: each
+    object's text cut out (from its key to the first `}`: a string or an object inside would
+    make that text no JSON, which is then read the usual way), read once per distinct text, and
+    the rest of the payload parsed without it. None when the payload is not of that shape."""
+    decoded: dict[str, Any] = {}
+    rest = payload_text
+    for field in _flat_fields(cls):
+        start = rest.find(field.key)
+        end = rest.find("}", start) + 1
+        if start < 0 or not end:
+            return None
+        opening = start + len(field.key) - 1
+        text = rest[opening:end]
+        value = field.read.get(text)
+        if value is None:
+            try:
+                value = field.decode(json.loads(text))
+            except (TypeError, ValueError, KeyError):
+                return None
+            if len(field.read) < 1024:
+                field.read[text] = value
+        decoded[field.name] = value
+        rest = f"{rest[:opening]}0{rest[end:]}"
+    try:
+        payload = json.loads(rest)
+    except ValueError:
+        return None
+    if type(payload) is not dict or any(payload.get(f) != 0 or type(payload[f]) is not int for f in decoded):
+        return None  # the key was found inside another object of the payload
+    for read in decoded:
+        del payload[read]
+    return from_payload(name, payload, decoded)
 
 
 def to_payload(event: Any) -> Payload:
@@ -191,11 +261,14 @@ def to_payload(event: Any) -> Payload:
     return {f.name: _encode(getattr(event, f.name)) for f in dataclasses.fields(event)}
 
 
-def from_payload(name: str, payload: Mapping[str, Any]) -> Any:
-    """The event of a current-version payload."""
+def from_payload(name: str, payload: Mapping[str, Any], decoded: Mapping[str, Any] | None = None) -> Any:
+    """The event of a current-version payload (with `decoded`: fields already read, left out of it)."""
     cls = event_class(name)
     try:
-        return cls(**{field: decode(payload[field]) for field, decode in _field_decoders(cls) if field in payload})
+        values = {field: decode(payload[field]) for field, decode in _field_decoders(cls) if field in payload}
+        if decoded:
+            values.update(decoded)
+        return cls(**values)
     except (TypeError, ValueError, KeyError) as exc:
         raise EventCodecError(f"cannot read {name} event: {exc}") from exc
 
@@ -251,6 +324,10 @@ def decode_event(name: str, version: int, payload_text: str) -> Any:
     Events are immutable values, so equal rows share one decoded event.
     """
     cls = event_class(name)
+    if version == cls.schema_version and _flat_fields(cls):
+        event = _read_flat(name, cls, payload_text)
+        if event is not None:
+            return event
     payload = json.loads(payload_text)
     while version < cls.schema_version:
         step = _UPCASTERS.get((name, version))

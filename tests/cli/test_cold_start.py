@@ -40,6 +40,19 @@ def test_only_the_command_named_is_built(db: Path) -> None:
         assert _names(app.only(args)) == everything, args
 
 
+def test_each_command_is_declared_by_the_module_main_loads_for_it() -> None:
+    from doko_ledger.cli import app as cli_app
+    from doko_ledger.cli.common import _name_of
+
+    declared = {_name_of(c): c.callback.__module__ for c in cli_app.app.registered_commands if c.callback}
+    for group in cli_app.app.registered_groups:
+        assert group.typer_instance is not None
+        modules = {c.callback.__module__ for c in group.typer_instance.registered_commands if c.callback}
+        assert len(modules) == 1, group.name
+        declared[group.name] = modules.pop()
+    assert declared == {name: f"doko_ledger.cli.{module}" for name, module in cli_app.COMMAND_MODULES.items()}
+
+
 def test_completion_builds_every_command(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("_DOKO_COMPLETE", "complete_bash")
     assert len(_names(app.only(["score"]))) > 20
@@ -132,6 +145,14 @@ RECORDING = (
 """What only recording a game or a deal needs: its commands, `decide`, the record of a deal and
 the entries typed at the table."""
 
+OTHER_COMMANDS = tuple(f"doko_ledger.cli.{module}" for module in ("analysis", "log", "serve", "stats", "table"))
+"""The command modules of neither `doko score` (`games`) nor `doko standings` (`nights`), nor
+`ddz`, which tells the commands of both about Dou Dizhu: not loaded to run either."""
+
+NIGHT_CHANGES = ("doko_ledger.doppelkopf.nights.decide", "doko_ledger.doppelkopf.nights.changes")
+"""What only a command that changes a card night needs: its commands and `decide`, and the
+changes between deals."""
+
 ELSEWHERE = ("doko_ledger.web", "doko_ledger.formats", "doko_ledger.doppelkopf.files.")
 """What no command that only shows a game or a night needs: the web app and the file formats."""
 
@@ -143,6 +164,8 @@ def test_the_standings_of_a_card_night_load_no_other_game(both: Path) -> None:
     assert not [m for m in modules if m.startswith("doko_ledger.doudizhu")]
     assert "doko_ledger.doppelkopf.audit" not in modules  # what only a game's own page needs
     assert not [m for m in modules if m in RECORDING or m.startswith(ELSEWHERE)]
+    assert not [m for m in modules if m in OTHER_COMMANDS]
+    assert not [m for m in modules if m in NIGHT_CHANGES]
 
 
 def test_the_score_of_a_game_loads_no_card_night_and_nothing_that_records(both: Path) -> None:
@@ -151,6 +174,7 @@ def test_the_score_of_a_game_loads_no_card_night_and_nothing_that_records(both: 
     assert "doko_ledger.doppelkopf.score" in modules
     assert not [m for m in modules if m.startswith("doko_ledger.doudizhu.") or ".nights.book" in m]
     assert not [m for m in modules if m in RECORDING or m.startswith(ELSEWHERE)]
+    assert not [m for m in modules if m in OTHER_COMMANDS]
 
 
 def test_the_standings_of_a_dou_dizhu_session_are_that_game_s(both: Path) -> None:

@@ -37,6 +37,11 @@ def test_snapshots_that_differ_give_different_rule_sets() -> None:
     as_float = rules_from_snapshot({**base, "bock_multiplier": 2.0})
     assert type(as_float.bock_multiplier) is float
     assert type(rules_from_snapshot(base).bock_multiplier) is int
+    assert type(rules_from_snapshot({**base, "bock_multiplier": True}).bock_multiplier) is bool
+    assert [type(s) for s in rules_from_snapshot({**base, "computer_seats": [True, 3]}).computer_seats] == [bool, int]
+    assert [type(s) for s in rules_from_snapshot({**base, "computer_seats": [1, 3]}).computer_seats] == [int, int]
+    assert rules_from_snapshot({**base, "scoring": "1"}).scoring == "1"
+    assert rules_from_snapshot({**base, "scoring": 1}).scoring == 1
 
 
 def test_an_older_snapshot_keeps_the_defaults_of_newer_options() -> None:

@@ -18,16 +18,6 @@ from doko_ledger.doppelkopf.game.facts import NotScorable
 from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.game.undo import in_force, taken_back, void_last
-from doko_ledger.doppelkopf.nights.changes import (
-    NightChange,
-    change_in_words,
-    change_row,
-    make_change,
-    require_version,
-    take_back_change,
-    taken_back_words,
-)
-from doko_ledger.doppelkopf.nights.decide import ChangeRules, DeclareBock, JoinTable, LeaveTable, StartNight
 from doko_ledger.doppelkopf.nights.events import (
     BockDeclared,
     ChangeTakenBack,
@@ -56,8 +46,11 @@ from doko_ledger.numbers import counted
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
-if TYPE_CHECKING:  # a deal's record is made only where one is recorded: the standings start faster
+if TYPE_CHECKING:  # a deal's record, the night's commands and its changes between deals are
+    # loaded only where one is recorded or made: the standings start faster
     from doko_ledger.doppelkopf.game.record import DealEntry, GameRecord
+    from doko_ledger.doppelkopf.nights.changes import NightChange
+    from doko_ledger.doppelkopf.nights.decide import DeclareBock, StartNight
 
 
 def session_stream(session_id: str) -> str:
@@ -112,6 +105,8 @@ class BockMark:
 
     def command(self, game_id: str, request_id: str | None) -> DeclareBock:
         """The declaration that comes with the deal `game_id` (it goes when that deal is taken back)."""
+        from doko_ledger.doppelkopf.nights.decide import DeclareBock
+
         return DeclareBock(self.by, self.reason or "marked with the deal", self.rounds, game_id, request_id)
 
 
@@ -446,6 +441,8 @@ class CardNights:
         if deal is not None:
             self._expect_next(kept.night, deal)
         if version is not None:  # before a night is forked to decide on
+            from doko_ledger.doppelkopf.nights.changes import require_version
+
             try:
                 require_version(kept.night, version)
             except ConcurrencyError as exc:
@@ -458,6 +455,8 @@ class CardNights:
         score = None if misdeal else score_game(game, place=night.places()[record.id])  # in its bock round
         marked = None
         if bock is not None:
+            from doko_ledger.doppelkopf.nights.changes import change_row
+
             night.change(bock.command(record.id, request_id))
             row = change_row(night, len(night.history))
             marked = row.text if row is not None else None
@@ -557,8 +556,12 @@ class CardNights:
                 number = numbers[done.game_id]
                 return TakenBack(done.game_id, number, f"deal {number} ({done.game_id})", repeated=True)
             if isinstance(done, ChangeTakenBack):
+                from doko_ledger.doppelkopf.nights.changes import taken_back_words
+
                 words = taken_back_words(self, session_id, done)
                 return TakenBack("", 0, words, repeated=True, change=done.change)
+        from doko_ledger.doppelkopf.nights.changes import require_version
+
         night = self.night(session_id)
         if version is not None:
             require_version(night, version)
@@ -600,6 +603,8 @@ class CardNights:
                     f" not {'deal ' + str(deal) if deal is not None else f'the change at version {change}'}:"
                     " nothing was taken back"
                 )
+            from doko_ledger.doppelkopf.nights.changes import take_back_change
+
             row = take_back_change(night, newest, request_id)
             return TakenBack("", row.deal, row.text, change=newest.version), None
         if change is not None:
@@ -660,6 +665,8 @@ class CardNights:
         done = None if request_id is None else self._done_with(session_id, request_id)
         if isinstance(done, DealCorrected):
             return _repeated_correction(night, done)
+        from doko_ledger.doppelkopf.nights.changes import require_version
+
         if version is not None:
             self._require_deal(night, deal)
             require_version(night, version)
@@ -705,6 +712,9 @@ class CardNights:
         request_id: str | None = None,
     ) -> NightChange:
         """`player` takes a seat after `after` (None: after the last seat) from the next deal."""
+        from doko_ledger.doppelkopf.nights.changes import make_change
+        from doko_ledger.doppelkopf.nights.decide import JoinTable
+
         return make_change(self, session_id, JoinTable(player, after, request_id), by=by, at=at, version=version)
 
     def leave(
@@ -718,6 +728,9 @@ class CardNights:
         request_id: str | None = None,
     ) -> NightChange:
         """`player` leaves the table from the next deal (never fewer than 4 stay)."""
+        from doko_ledger.doppelkopf.nights.changes import make_change
+        from doko_ledger.doppelkopf.nights.decide import LeaveTable
+
         return make_change(self, session_id, LeaveTable(player, request_id), by=by, at=at, version=version)
 
     def change_rules(
@@ -732,6 +745,9 @@ class CardNights:
         request_id: str | None = None,
     ) -> NightChange:
         """The night's rules from the next deal on (`name`: the named set they came from)."""
+        from doko_ledger.doppelkopf.nights.changes import make_change
+        from doko_ledger.doppelkopf.nights.decide import ChangeRules
+
         return make_change(self, session_id, ChangeRules(rules, name, request_id), by=by, at=at, version=version)
 
     def declare_bock(
@@ -758,6 +774,9 @@ class CardNights:
                     f"card night {session_id!r} has no deal {with_deal}: it has {counted(len(state.deals), 'deal')}"
                 )
             game_id = state.deals[with_deal - 1]
+        from doko_ledger.doppelkopf.nights.changes import make_change
+        from doko_ledger.doppelkopf.nights.decide import DeclareBock
+
         command = DeclareBock(declared_by, reason, rounds, game_id, request_id)
         return make_change(self, session_id, command, by=by, at=at, version=version)
 
@@ -857,6 +876,8 @@ class CardNights:
         if not changes:
             return ""
         numbers = self._kept(session_id).derived("numbers", lambda night: deal_numbers(night.history))
+        from doko_ledger.doppelkopf.nights.changes import change_in_words
+
         out = []
         for recorded in changes:
             event, by = recorded.event, recorded.envelope.recorded_by
@@ -894,6 +915,8 @@ class CardNights:
         game = night.games[game_id]
         place = night.places().get(game_id)
         number = place.number if place is not None else len(night.state.deals)
+        from doko_ledger.doppelkopf.nights.changes import change_row
+
         marked = next(
             (
                 row.text

@@ -15,20 +15,6 @@ from typing import TYPE_CHECKING, Any
 from doko_ledger.doppelkopf.game.evolve import fold as fold_game
 from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.nights.decide import (
-    AddDeal,
-    ChangeRules,
-    CloseNight,
-    CorrectDeal,
-    DeclareBock,
-    JoinTable,
-    LeaveTable,
-    NightCommand,
-    StartNight,
-    TakeBackChange,
-    VoidDeal,
-    decide,
-)
 from doko_ledger.doppelkopf.nights.events import DealCorrected, DealVoided
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome, deal_outcome
 from doko_ledger.doppelkopf.nights.place import DealPlace, deal_places, grown_places
@@ -40,8 +26,18 @@ from doko_ledger.frozen import frozen
 from doko_ledger.names import find_player
 from doko_ledger.numbers import counted
 
-if TYPE_CHECKING:  # a deal's record is read and made only where a deal is added or corrected
+if TYPE_CHECKING:  # a deal's record is read and made only where a deal is added or corrected,
+    # and the night's commands decided only where one is given: the standings only fold
     from doko_ledger.doppelkopf.game.record import DealEntry, GameRecord
+    from doko_ledger.doppelkopf.nights.decide import (
+        ChangeRules,
+        DeclareBock,
+        JoinTable,
+        LeaveTable,
+        NightCommand,
+        StartNight,
+        TakeBackChange,
+    )
 
 _CORRECTED = re.compile(r"(.+)-c\d+")
 """A corrected deal's game id: the original's id and `-c1`, `-c2`, …"""
@@ -157,6 +153,8 @@ class Night:
         return schedule
 
     def _apply(self, command: NightCommand) -> None:
+        from doko_ledger.doppelkopf.nights.decide import decide
+
         for event in decide(self.state, command, self.schedule()):
             self.state = evolve(self.state, event)
             self.new_session_events.append(event)
@@ -259,6 +257,8 @@ class Night:
     def _add_game(self, game_id: str, events: list[Any], game: GameState, request_id: str | None) -> None:
         nxt = self.schedule().next
         self._set_game(game_id, game)
+        from doko_ledger.doppelkopf.nights.decide import AddDeal
+
         self._apply(AddDeal(self.outcome(game_id), nxt.dealer, request_id))
         self.new_games[game_id] = events
 
@@ -267,6 +267,8 @@ class Night:
         if not self.state.deals:
             raise IllegalMove(f"session {self.state.session_id!r} has no deal to take back")
         game_id = self.state.deals[-1]
+        from doko_ledger.doppelkopf.nights.decide import VoidDeal
+
         self._apply(VoidDeal(game_id, reason, request_id))
         return game_id
 
@@ -323,11 +325,15 @@ class Night:
         )
         events, game = to_events(record)
         self._set_game(new_id, game)
+        from doko_ledger.doppelkopf.nights.decide import CorrectDeal
+
         self._apply(CorrectDeal(game_id, self.outcome(new_id), reason, request_id))
         self.new_games[new_id] = events
         return events, game
 
     def close(self) -> None:
+        from doko_ledger.doppelkopf.nights.decide import CloseNight
+
         self._apply(CloseNight())
 
     def change(self, command: JoinTable | LeaveTable | ChangeRules | DeclareBock | TakeBackChange) -> Any:
