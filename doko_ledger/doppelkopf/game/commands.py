@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.cards import Card, Cards
 from doko_ledger.doppelkopf.events import AbandonReason, SummaryCall, SummarySpecial
 from doko_ledger.doppelkopf.game.illegal import IllegalMove as IllegalMove  # raised by every command
 from doko_ledger.doppelkopf.game.state import GameState, Hand
@@ -157,5 +157,7 @@ def seat_name(state: GameState, seat: int) -> str:
     return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
 
 
-def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
-    return " ".join(str(c) for c in cards)
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> Cards:
+    """The cards as a message's parameter: the notation in English, the language's letters
+    in German and French."""
+    return Cards(cards)

@@ -13,6 +13,7 @@ from doko_ledger.doppelkopf.rules.announcements import DENIALS, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, name_key
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg, render
 
 THRESHOLDS = (90, 60, 30)
 """The losers stay below these for no 90, no 60, no 30 (schwarz: no trick)."""
@@ -46,6 +47,14 @@ class SpecialKind(Enum):
         return _SPECIAL_LABEL[self]
 
     @property
+    def word(self) -> Message:
+        """The label in the reader's language (Fuchs gefangen, renard pris)."""
+        return _SPECIAL_WORD[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
+
+    @property
     def caught(self) -> bool:
         """Earned by catching a card of the other party: the record says whose."""
         return self in _CAUGHT
@@ -65,6 +74,16 @@ _SPECIAL_LABEL = {
     SpecialKind.FOX_CAUGHT_LAST_TRICK: "DA caught in the last trick (Fuchs)",
     SpecialKind.DULLE_CAUGHT_DULLE: "H10 caught with H10 (Dulle)",
     SpecialKind.HEART_TRICK: "trick of four hearts (heart trick)",
+}
+_SPECIAL_WORD = {
+    SpecialKind.FOX_CAUGHT: msg("fox caught (Fuchs)"),
+    SpecialKind.KARLCHEN: msg("last trick won with CJ (Karlchen)"),
+    SpecialKind.KARLCHEN_CAPTURED: msg("CJ caught in the last trick (Karlchen)"),
+    SpecialKind.DOPPELKOPF: msg("trick of 40 or more (Doppelkopf)"),
+    SpecialKind.FOX_LAST_TRICK: msg("last trick won with DA (Fuchs)"),
+    SpecialKind.FOX_CAUGHT_LAST_TRICK: msg("DA caught in the last trick (Fuchs)"),
+    SpecialKind.DULLE_CAUGHT_DULLE: msg("H10 caught with H10 (Dulle)"),
+    SpecialKind.HEART_TRICK: msg("trick of four hearts (heart trick)"),
 }
 _CAUGHT = frozenset(
     {
