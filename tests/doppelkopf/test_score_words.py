@@ -6,12 +6,15 @@ from __future__ import annotations
 from doko_ledger.doppelkopf.events import DealSummarized, GameStarted, SummaryCall, SummarySpecial
 from doko_ledger.doppelkopf.game import fold
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
+from doko_ledger.doppelkopf.rules.bock import TRIGGER_SAID, TRIGGER_WORDS, Bock
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.doppelkopf.rules.reservations import ReservationKind
 from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.doppelkopf.views import described, score_view
+from doko_ledger.doudizhu.state import Side
 from doko_ledger.i18n import render, using
 
 PLAYERS = ("Anna", "Ben", "Cleo", "Dirk")
@@ -82,3 +85,28 @@ def test_a_value_entry_and_a_game_are_described_in_each_language() -> None:
     solo = fold([GameStarted("g1", PLAYERS, 3, preset("standard"), None), summary])
     assert render(described(solo), "de") == "Damensolo von Ben"
     assert render(described(solo), "fr") == "solo de dames de Ben"
+
+
+def test_a_bock_line_keeps_its_english_item_and_says_it_in_each_language() -> None:
+    doubled, extra = Bock(2, "deal 3, lost solo"), Bock(1, "deal 3, lost solo", extra=1)
+
+    assert doubled.line().item == "bock x2" and render(doubled.line().shown, "de") == "Bock ×2"
+    assert render(extra.line(Party.RE).shown, "fr") == "bock +1"
+    nobody = extra.line()
+    assert nobody.item == "bock +1: nobody won, nothing added"
+    assert render(nobody.shown, "de") == "Bock +1: keiner gewonnen, nichts dazu"
+    assert TRIGGER_WORDS["lost_solo"] == "lost solo"
+    assert render(TRIGGER_SAID["lost_solo"], "de") == "verlorenes Solo"
+
+
+def test_the_game_s_words_come_from_the_glossary() -> None:
+    assert [render(kind.word, "de") for kind in ReservationKind] == ["Hochzeit", "Armut", "Solo", "eingeworfen"]
+    assert [render(kind.word, "fr") for kind in ReservationKind][:2] == ["mariage", "pauvreté"]
+    german = ["Re", "Kontra", "keine 90", "keine 60", "keine 30", "schwarz"]
+    assert [render(call.word, "de") for call in Announcement] == german
+    french = ["Re", "Contra", "pas de 90", "pas de 60", "pas de 30", "fanny"]
+    assert [render(call.word, "fr") for call in Announcement] == french
+    assert render(GameType.ACE_SOLO.word, "de") == "Fleischloser"
+    assert render(SpecialKind.KARLCHEN.word, "fr") == "dernier pli gagné avec le ♣V (Charlot)"
+    assert [render(side.word, "de") for side in Side] == ["Grundherr", "Bauern"]
+    assert [render(side.word, "fr") for side in Side] == ["propriétaire", "paysans"]

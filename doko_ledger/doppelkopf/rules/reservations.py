@@ -11,7 +11,7 @@ from doko_ledger.doppelkopf.rules.order import card_order
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import Message, msg, plural
+from doko_ledger.i18n import Message, msg, plural, render
 
 DEFAULT_RULES = RuleSet()
 POVERTY_MAX_TRUMPS = 3
@@ -27,6 +27,14 @@ class ReservationKind(Enum):
     SOLO = "solo"
     THROW = "throw"
 
+    @property
+    def word(self) -> Message:
+        """The reservation in the reader's language (Hochzeit, Armut; mariage, pauvreté)."""
+        return _KIND_WORDS[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
+
 
 class Throw(Enum):
     """Why a hand may throw the deal in (docs/rules.md §4): so many nines, kings, nines and kings
@@ -37,6 +45,29 @@ class Throw(Enum):
     NINES_AND_KINGS = "nines_and_kings"
     RICHNESS = "richness"
     FOX_HIGHEST_TRUMP = "fox_highest_trump"
+
+    @property
+    def word(self) -> Message:
+        """The reason in the reader's language."""
+        return _THROW_WORDS[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
+
+
+_KIND_WORDS = {
+    ReservationKind.MARRIAGE: msg("marriage"),
+    ReservationKind.POVERTY: msg("poverty"),
+    ReservationKind.SOLO: msg("solo"),
+    ReservationKind.THROW: msg("deal thrown in"),
+}
+_THROW_WORDS = {
+    Throw.NINES: msg("thrown in for nines"),
+    Throw.KINGS: msg("thrown in for kings"),
+    Throw.NINES_AND_KINGS: msg("thrown in for nines and kings"),
+    Throw.RICHNESS: msg("thrown in for a rich hand"),
+    Throw.FOX_HIGHEST_TRUMP: msg("thrown in: the DA is the highest trump"),
+}
 
 
 Hands = Sequence[Sequence[Card]] | None
