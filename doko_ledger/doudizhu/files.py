@@ -57,7 +57,7 @@ from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.errors import FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml, read_text
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import msg, render
 from doko_ledger.schema_files import schema_errors, unknown_fields_message
 
 FORMAT = "doudizhu-game/1"
@@ -194,9 +194,10 @@ def _deal_path(record: DouDizhuRecord, exc: Exception) -> FieldPath:
     seat = getattr(exc, "seat", None)
     if seat is not None and record.hands is not None:
         return ("hands", record.players[seat])
-    if "kitty" in str(exc) and record.kitty is not None:
+    said = render(exc.args[0], "en") if exc.args else ""  # the reason's English words, whatever the reader's
+    if "kitty" in said and record.kitty is not None:
         return ("kitty",)
-    if str(exc).startswith(("player name ", "players ")):
+    if said.startswith(("player name ", "players ")):
         return ("players",)
     return ("hands",) if record.hands is not None else ("players",)
 

@@ -5,6 +5,7 @@ English words."""
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from doko_ledger.doudizhu.errors import IllegalMove
 from doko_ledger.doudizhu.evolve import evolve
 from doko_ledger.doudizhu.projection import deal_view
 from doko_ledger.doudizhu.state import DealState
+from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.i18n import Message, render, using
 
 NAMES = ("Anna", "Ben", "Cleo")
@@ -124,3 +126,15 @@ def _values(data: object) -> list[object]:
     if isinstance(data, list | tuple):
         return [v for value in data for v in _values(value)]
     return [data]
+
+
+def test_a_bad_kitty_in_a_file_read_in_german_is_still_the_kitty_s_fault(tmp_path: Path) -> None:
+    from test_doudizhu_files import BAD_FILE_BUGS, _refusal
+
+    case = BAD_FILE_BUGS["wrong_kitty_size"]
+    with using("de"):
+        error, _, _ = _refusal(tmp_path, case)
+
+    assert isinstance(error, SourceError)
+    assert error.field == "kitty"
+    assert "der Stock hat 2 Karten; bei 3 Spielern hat er 3" in error.message
