@@ -11,6 +11,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg, render
 
 
 @frozen
@@ -153,8 +154,8 @@ Command = (
 
 
 def seat_name(state: GameState, seat: int) -> str:
-    """The player's name at a seat, for messages."""
-    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
+    """The player's name at a seat, for messages (a seat nobody sits at, in the reader's words)."""
+    return state.players[seat] if 0 <= seat < len(state.players) else render(msg("seat {seat}", seat=seat))
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> Cards:
