@@ -63,6 +63,7 @@ from doko_ledger.doppelkopf.rules.value import MOST_VALUE, VALUE_ONLY
 from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.i18n import msg
 from doko_ledger.projections.checks import Check
 
 
@@ -377,11 +378,15 @@ def audit(
         unknown = [p for p in claimed if p not in state.players]
         if unknown:
             raise DokoError(
-                f"claimed result names {unknown[0]!r}, who did not play (players: {', '.join(state.players)})"
+                msg(
+                    "claimed result names {name}, who did not play (players: {players})",
+                    name=repr(unknown[0]),
+                    players=", ".join(state.players),
+                )
             )
         missing = [p for p in state.players if p not in claimed]
         if missing:
-            raise DokoError(f"the claimed result must name every player: {', '.join(missing)} missing")
+            raise DokoError(msg("the claimed result must name every player: {names} missing", names=", ".join(missing)))
         total = sum(claimed.values())
         checks.append(Check("the claim sums to zero", total == 0, [f"sum {total:+d}"]))
         claim = _explain(result, claimed, state, place)

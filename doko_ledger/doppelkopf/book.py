@@ -14,6 +14,7 @@ from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
 from doko_ledger.games import DOPPELKOPF, Game, GameNotFound, game_starting_with
+from doko_ledger.i18n import msg
 from doko_ledger.names import normalized
 from doko_ledger.store.errors import LedgerBusy
 from doko_ledger.streams import SESSION_PREFIX, game_stream
@@ -98,18 +99,26 @@ class DoppelkopfBook:
         return list(self.nights.game_ids(session_id))
 
     def _require_doppelkopf(self, game_id: str, what: str) -> None:
+        """`what` (`penalties`, `replays`, `analyses`) is for Doppelkopf games only."""
         game = game_starting_with(self.store.first_event_type(game_stream(game_id)))
         if game is None:
-            raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
-        if game is not DOPPELKOPF:
-            raise DokoError(f"{what} for Doppelkopf games; {game_id} is a {game.title} game")
+            raise GameNotFound(msg("no game {game} in the ledger (see `doko games`)", game=repr(game_id)))
+        if game is DOPPELKOPF:
+            return
+        if what == "penalties":
+            only = msg("penalties are for Doppelkopf games; {game} is a {kind} game", game=game_id, kind=game.title)
+        elif what == "analyses":
+            only = msg("analyses are for Doppelkopf games; {game} is a {kind} game", game=game_id, kind=game.title)
+        else:
+            only = msg("this is for Doppelkopf games; {game} is a {kind} game", game=game_id, kind=game.title)
+        raise DokoError(only)
 
     def impose_penalty(self, game_id: str, command: ImposePenalty, *, by: str, at: str) -> GameScore | None:
         """Record a penalty in a game (docs/rules.md §9) and return the game's new score (None while
         the game is still being played)."""
         from doko_ledger.doppelkopf.game.decide import decide
 
-        self._require_doppelkopf(game_id, "penalties are")
+        self._require_doppelkopf(game_id, "penalties")
         stream = game_stream(game_id)
         stored = self.events(game_id)
         state = fold(in_force([r.event for r in stored]))
@@ -170,7 +179,7 @@ class DoppelkopfBook:
 
     def state(self, game_id: str) -> GameState:
         """The Doppelkopf game as it stands."""
-        self._require_doppelkopf(game_id, "this is")
+        self._require_doppelkopf(game_id, "replays")
         return fold(self.game_events(game_id))
 
     def replay(self, game_id: str, before_trick: int | None = None) -> Replay:
@@ -181,11 +190,19 @@ class DoppelkopfBook:
         if before_trick is not None:
             size = fold(events).hand_size
             if before_trick > size:
-                raise DokoError(f"there is no trick {before_trick}: a game has {size} tricks")
+                raise DokoError(
+                    msg("there is no trick {trick}: a game has {size} tricks", trick=before_trick, size=size)
+                )
         result = replay(events, before_trick)
         if before_trick is not None and before_trick > len(result.state.tricks) + 1:
             played = len(result.state.tricks)
-            raise DokoError(f"trick {before_trick} was not played: the game has {played} complete tricks")
+            raise DokoError(
+                msg(
+                    "trick {trick} was not played: the game has {count} complete tricks",
+                    trick=before_trick,
+                    count=played,
+                )
+            )
         return result
 
     def notes(self, game_id: str) -> list[AnnotationAdded]:
@@ -207,9 +224,23 @@ class DoppelkopfBook:
         if player is not None:
             player = normalized(player)
         if player is not None and player not in players:
-            raise DokoError(f"{player!r} did not play in {game_id} (players: {', '.join(players)})")
+            raise DokoError(
+                msg(
+                    "{name} did not play in {game} (players: {players})",
+                    name=repr(player),
+                    game=game_id,
+                    players=", ".join(players),
+                )
+            )
         if player is None and perspective not in (ALL, TOURNAMENT, *players):
-            raise DokoError(f"{perspective!r} did not play in {game_id} (players: {', '.join(players)})")
+            raise DokoError(
+                msg(
+                    "{name} did not play in {game} (players: {players})",
+                    name=repr(perspective),
+                    game=game_id,
+                    players=", ".join(players),
+                )
+            )
         place = self.place(game_id)
         try:
             result: GameScore | None = score_game(shown[-1].state, place=place)
@@ -312,7 +343,7 @@ class DoppelkopfBook:
         from doko_ledger.doppelkopf import analyses
         from doko_ledger.doppelkopf.analysis import verdicts
 
-        self._require_doppelkopf(game_id, "analyses are")
+        self._require_doppelkopf(game_id, "analyses")
         version = self.store.stream_version(game_stream(game_id))
         key = analyses.AnalysisKey(game_id, verdicts.SOLVER_VERSION, from_trick, worlds, version)
         found = analyses.kept(self.store.db, key)

@@ -101,6 +101,24 @@ class Card:
         return self.suit.symbol + _RANK_LETTERS[language][self.rank]
 
 
+class Cards:
+    """Cards as a message names them: in English in the notation a player types (`CQ H10`),
+    in German and French with the suit symbol and the language's rank letter (`♣D ♥10`)."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Iterable[Card]) -> None:
+        self.cards = tuple(cards)
+
+    def __str__(self) -> str:
+        return self.localized("en")
+
+    def localized(self, language: str) -> str:
+        if language == "en":
+            return " ".join(str(card) for card in self.cards)
+        return " ".join(card.localized(language) for card in self.cards)
+
+
 ALL_CARDS: tuple[Card, ...] = tuple(Card(s, r) for s in Suit for r in Rank)
 _CANONICAL: dict[str, Card] = {str(c): c for c in ALL_CARDS}
 

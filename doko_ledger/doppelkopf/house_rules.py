@@ -15,6 +15,7 @@ from doko_ledger.doppelkopf.rules.options import rules_with
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
 from doko_ledger.events.codec import Event, event
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 
 if TYPE_CHECKING:
     from doko_ledger.events.envelope import Envelope
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 HOUSE_RULES_PREFIX = "rules/"
 MAX_NAME = 40
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
-NAME_TAKES = f"1 to {MAX_NAME} of a-z, A-Z, 0-9, '-' and '_', starting with a letter or digit"
 
 
 @event(version=1)
@@ -72,9 +72,16 @@ class NamedRules:
 def checked_name(name: str) -> str:
     """A house-rule set's name, or `RuleSetError` saying what a name takes (a preset's is taken)."""
     if not NAME.fullmatch(name):
-        raise RuleSetError(f"a house-rule set's name takes {NAME_TAKES}, not {name[:60]!r}")
+        raise RuleSetError(
+            msg(
+                "a house-rule set's name takes 1 to {most} of a-z, A-Z, 0-9, '-' and '_', starting with a letter"
+                " or digit, not {name}",
+                most=MAX_NAME,
+                name=repr(name[:60]),
+            )
+        )
     if name.casefold() in PRESETS:
-        raise RuleSetError(f"{name!r} is a preset's name: name the house rules otherwise")
+        raise RuleSetError(msg("{name} is a preset's name: name the house rules otherwise", name=repr(name)))
     return name
 
 
@@ -121,7 +128,9 @@ class HouseRulesBook:
     def named(self, name: str) -> HouseRules:
         found = self.find(name)
         if found is None:
-            raise HouseRulesNotFound(f"no house-rule set {name[:60]!r} in the ledger ({self._known()})")
+            raise HouseRulesNotFound(
+                msg("no house-rule set {name} in the ledger ({known})", name=repr(name[:60]), known=self._known())
+            )
         return found
 
     def names(self) -> list[str]:
@@ -134,9 +143,11 @@ class HouseRulesBook:
         found = (self.find(stream.removeprefix(HOUSE_RULES_PREFIX)) for stream in streams)
         return sorted((h for h in found if h is not None), key=lambda h: h.name.casefold())
 
-    def _known(self) -> str:
+    def _known(self) -> Message:
         names = self.names()
-        return "saved: " + ", ".join(names) if names else "none is saved: `doko rules save NAME`"
+        if names:
+            return msg("saved: {names}", names=", ".join(names))
+        return msg("none is saved: `doko rules save NAME`")
 
 
 def _saved(saved: HouseRulesSaved, envelope: Envelope) -> HouseRules:
@@ -156,9 +167,13 @@ def rules_named(spec: str, saved: HouseRulesBook | None = None, *, files: bool =
     path = Path(spec)
     if files and (path.suffix in (".yaml", ".yml") or path.exists()):
         return NamedRules(rules_file.load(path))
-    known = "" if saved is None or not saved.names() else f"; saved: {', '.join(saved.names())}"
+    presets, named = ", ".join(PRESETS), repr(spec[:60])
+    if saved is not None and saved.names():
+        known = msg("presets: {presets}; saved: {names}", presets=presets, names=", ".join(saved.names()))
+    else:
+        known = msg("presets: {presets}", presets=presets)
     if not files:
-        raise HouseRulesNotFound(f"no preset or house-rule set {spec[:60]!r} (presets: {', '.join(PRESETS)}{known})")
+        raise HouseRulesNotFound(msg("no preset or house-rule set {name} ({known})", name=named, known=known))
     raise HouseRulesNotFound(
-        f"no preset, house-rule set or rule file {spec[:60]!r} (presets: {', '.join(PRESETS)}{known}; or a .yaml file)"
+        msg("no preset, house-rule set or rule file {name} ({known}; or a .yaml file)", name=named, known=known)
     )

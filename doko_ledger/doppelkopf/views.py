@@ -24,6 +24,7 @@ from doko_ledger.doppelkopf.sight import as_the_table_knows
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
+from doko_ledger.i18n import Message, msg
 from doko_ledger.sight import ALL, TOURNAMENT
 from doko_ledger.store.base import Head, VerifyReport
 from doko_ledger.store.copy import Copied
@@ -207,6 +208,31 @@ def describe(state: GameState) -> str:
         elif clarified is not None:
             text += ", alone"
     return text
+
+
+def described(state: GameState) -> Message:
+    """`describe` in the reader's language: `Damensolo von Anna`, `mariage de Ben, partenaire Cleo (pli 2)`."""
+    if state.valued is not None:
+        return msg("value only: {words}", words=state.valued.said(state.players))
+    game = state.game_type
+    if game is None:
+        return msg("reservations open")
+    if state.declarer is None:
+        return game.word
+    who = state.players[state.declarer]
+    if game is GameType.MARRIAGE:
+        partner, clarified = marriage_status(state)
+        if partner is not None:
+            return msg(
+                "{game} by {who}, partner {partner} (trick {trick})",
+                game=game,
+                who=who,
+                partner=state.players[partner],
+                trick=clarified,
+            )
+        if clarified is not None:
+            return msg("{game} by {who}, alone", game=game, who=who)
+    return msg("{game} by {who}", game=game, who=who)
 
 
 def score_view(result: GameScore) -> dict[str, Any]:

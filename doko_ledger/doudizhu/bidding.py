@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from doko_ledger.doudizhu.errors import IllegalBid
+from doko_ledger.i18n import Message, msg
 
 BIDS = (1, 2, 3)
 PASS = 0
@@ -75,25 +76,35 @@ def check_call(bidding: Bidding, seat: int, bid: int, names: Sequence[str]) -> N
     The message names the players by `names` (one per seat).
     """
 
-    def name(s: int) -> str:
-        return names[s] if 0 <= s < len(names) else f"seat {s}"
+    def name(s: int) -> str | Message:
+        return names[s] if 0 <= s < len(names) else msg("seat {seat}", seat=s)
 
     who = name(seat)
     if bidding.finished:
         landlord = bidding.landlord
         assert landlord is not None
-        raise IllegalBid(f"the bidding is over: {name(landlord)} is the landlord at {bidding.highest}", seat)
+        raise IllegalBid(
+            msg("the bidding is over: {who} is the landlord at {bid}", who=name(landlord), bid=bidding.highest), seat
+        )
     if bidding.abandoned:
-        raise IllegalBid("the bidding is over: everyone passed and the deal is abandoned", seat)
+        raise IllegalBid(msg("the bidding is over: everyone passed and the deal is abandoned"), seat)
     if not 0 <= seat < bidding.seats:
-        raise IllegalBid(f"there is no seat {seat} at a table of {bidding.seats}", seat)
+        raise IllegalBid(msg("there is no seat {seat} at a table of {count}", seat=seat, count=bidding.seats), seat)
     turn = bidding.to_bid
     if seat != turn:
         assert turn is not None
-        raise IllegalBid(f"not {who}'s turn to bid: {name(turn)}'s", seat)
+        raise IllegalBid(msg("not {who}'s turn to bid: {turn}'s", who=who, turn=name(turn)), seat)
     if bid == PASS:
         return
     if bid not in BIDS:
-        raise IllegalBid(f"{who} bid {bid}: a bid must be 1, 2 or 3", seat)
+        raise IllegalBid(msg("{who} bid {bid}: a bid must be 1, 2 or 3", who=who, bid=bid), seat)
     if bid <= bidding.highest:
-        raise IllegalBid(f"{who} bid {bid} but the bid is already {bidding.highest}: a bid must be higher", seat)
+        raise IllegalBid(
+            msg(
+                "{who} bid {bid} but the bid is already {highest}: a bid must be higher",
+                who=who,
+                bid=bid,
+                highest=bidding.highest,
+            ),
+            seat,
+        )

@@ -27,6 +27,7 @@ from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.sessions import DealAdded, SessionClosed
 from doko_ledger.events.voiding import in_force
 from doko_ledger.games import DOUDIZHU
+from doko_ledger.i18n import Message, msg, render
 from doko_ledger.names import name_problem
 from doko_ledger.sight import Sight
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
@@ -108,7 +109,7 @@ class DouDizhuBook:
         from doko_ledger.events.annotations import game_note
 
         if trick is not None:
-            raise DokoError("a note on a Dou Dizhu game is on the whole game: leave out --trick and --card")
+            raise DokoError(msg("a note on a Dou Dizhu game is on the whole game: leave out --trick and --card"))
         stored = self.store.read_stream(game_stream(game_id))
         added = game_note(text, author=by, written_at=at)
         self.store.append(game_stream(game_id), [added], expected_version=len(stored), recorded_by=by, recorded_at=at)
@@ -151,12 +152,14 @@ class DouDizhuBook:
         if ref is not None:
             found = self.resolve_session(ref)
             if found is None:
-                raise DouDizhuSessionNotFound(f"no Dou Dizhu session {ref!r} in the ledger (see `doko session list`)")
+                raise DouDizhuSessionNotFound(
+                    msg("no Dou Dizhu session {ref} in the ledger (see `doko session list`)", ref=repr(ref))
+                )
             return found
         open_ids = self.open_session_ids()
         if not open_ids:
             raise DouDizhuSessionNotFound(
-                "no Dou Dizhu session is open: start one with `doko ddz start ID --players A,B,C`"
+                msg("no Dou Dizhu session is open: start one with `doko ddz start ID --players A,B,C`")
             )
         return open_ids[0]
 
@@ -166,26 +169,30 @@ class DouDizhuBook:
         """Start a Dou Dizhu session of 3 or 4 players; refused while another one is open."""
         if not SESSION_ID.match(session_id):
             raise DouDizhuSessionError(
-                f"session id {session_id!r}: letters, digits, '.', '_' and '-', starting with a letter or digit "
-                "(at most 96)"
+                msg(
+                    "session id {id}: letters, digits, '.', '_' and '-', starting with a letter or digit (at most 96)",
+                    id=repr(session_id),
+                )
             )
         if len(players) not in (3, 4):
-            raise DouDizhuSessionError(f"Dou Dizhu is played by 3 or 4 players, not {len(players)}")
+            raise DouDizhuSessionError(msg("Dou Dizhu is played by 3 or 4 players, not {count}", count=len(players)))
         if played_on is not None and not PLAYED_ON.match(played_on):
-            raise DouDizhuSessionError(f"the day is written YYYY-MM-DD, not {played_on!r}")
+            raise DouDizhuSessionError(msg("the day is written YYYY-MM-DD, not {day}", day=repr(played_on)))
         for player in players:
-            problem = name_problem(player) or ("is longer than 40 characters" if len(player) > 40 else None)
+            problem = name_problem(player)
             if problem:
-                raise DouDizhuSessionError(f"player name {player!r} {problem}")
+                raise DouDizhuSessionError(msg("player name {name} {problem}", name=repr(player), problem=problem))
+            if len(player) > 40:
+                raise DouDizhuSessionError(msg("player name {name} is longer than 40 characters", name=repr(player)))
         twice = [p for p, count in Counter(players).items() if count > 1]
         if twice:
-            raise DouDizhuSessionError(f"player {twice[0]!r} sits at the table twice")
+            raise DouDizhuSessionError(msg("player {name} sits at the table twice", name=repr(twice[0])))
         if session_id in self.session_ids():
-            raise DouDizhuSessionError(f"Dou Dizhu session {session_id!r} is already in the ledger")
+            raise DouDizhuSessionError(msg("Dou Dizhu session {id} is already in the ledger", id=repr(session_id)))
         open_ids = self.open_session_ids()
         if open_ids:
             raise DouDizhuSessionError(
-                f"Dou Dizhu session {open_ids[0]!r} is still open: close it first (`doko ddz close`)"
+                msg("Dou Dizhu session {id} is still open: close it first (`doko ddz close`)", id=repr(open_ids[0]))
             )
         started = DouDizhuSessionStarted(session_id, tuple(players), played_on)
         self.store.append(
@@ -201,9 +208,11 @@ class DouDizhuBook:
     def _open_session(self, session_id: str) -> list[Any]:
         events = self.session_events(session_id)
         if not any(isinstance(e, DouDizhuSessionStarted) for e in events):
-            raise DouDizhuSessionNotFound(f"no Dou Dizhu session {session_id!r} in the ledger")
+            raise DouDizhuSessionNotFound(msg("no Dou Dizhu session {id} in the ledger", id=repr(session_id)))
         if any(isinstance(e, SessionClosed) for e in events):
-            raise DouDizhuSessionError(f"Dou Dizhu session {session_id!r} is closed: it takes no more deals")
+            raise DouDizhuSessionError(
+                msg("Dou Dizhu session {id} is closed: it takes no more deals", id=repr(session_id))
+            )
         return events
 
     def summary_deal(
@@ -222,8 +231,8 @@ class DouDizhuBook:
         while self.store.stream_version(game_stream(f"{session_id}-{number:02d}")) > 0:
             number += 1  # a game of that name is in the ledger already (another file, another session)
         game_id = f"{session_id}-{number:02d}"
-        seat = self._next_dealer(players, deals) if dealer is None else _seat(players, dealer, "dealer")
-        opens = seat if opener is None else _seat(players, opener, "opener")
+        seat = self._next_dealer(players, deals) if dealer is None else _seat(players, dealer)
+        opens = seat if opener is None else _seat(players, opener, opener=True)
         dealt = decide(DealState(), Deal(game_id, players, seat, opens, played_on=start.played_on))
         summarized = decide(fold(dealt), summary_command(players, facts))
         return game_id, [*dealt, *summarized], fold(summarized, fold(dealt))
@@ -274,19 +283,27 @@ class DouDizhuBook:
         """What happened to the session after `version`, in words (`deal dorm-03 was just recorded
         by Wang`), or "" when nothing did."""
         since = self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)[max(version, 0) :]
+        return "; ".join(render(change) for change in self._changes_since(since))
+
+    @staticmethod
+    def _changes_since(since: Sequence[Any]) -> list[Message]:
         out = []
         for recorded in since:
             event, by = recorded.event, recorded.envelope.recorded_by
             if isinstance(event, DealAdded):
-                out.append(f"deal {event.game_id} was just recorded by {by}")
+                out.append(msg("deal {game} was just recorded by {by}", game=event.game_id, by=by))
             elif isinstance(event, SessionClosed):
-                out.append(f"the session was closed by {by}")
-        return "; ".join(out)
+                out.append(msg("the session was closed by {by}", by=by))
+        return out
 
     def _stale(self, session_id: str, version: int) -> ConcurrencyError:
         """The refusal of a write made from the session at `version`, naming what came since."""
-        what = self.change_since(session_id, version) or "the session changed"
-        return ConcurrencyError(f"{what}: look at the session again; nothing was written")
+        since = self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)[max(version, 0) :]
+        changes = self._changes_since(since)
+        what = changes[0] if changes else msg("the session changed")
+        for change in changes[1:]:
+            what = msg("{first}; {second}", first=what, second=change)
+        return ConcurrencyError(msg("{what}: look at the session again; nothing was written", what=what))
 
     def session_ids(self) -> list[str]:
         return [s[len(DOUDIZHU_SESSION_PREFIX) :] for s in self.store.streams(DOUDIZHU_SESSION_PREFIX)]
@@ -306,10 +323,16 @@ class DouDizhuBook:
         doko_ledger does not know. Returns the number of deals."""
         self.store.check_log_types()
         if self.store.stream_version(DOUDIZHU_SESSION_PREFIX + loaded.session_id) > 0:
-            raise DokoError(f"Dou Dizhu session {loaded.session_id!r} is already in the ledger")
+            raise DokoError(msg("Dou Dizhu session {id} is already in the ledger", id=repr(loaded.session_id)))
         taken = [d.game_id for d in loaded.deals if self.store.stream_version(game_stream(d.game_id)) > 0]
         if taken:
-            raise DokoError(f"game {taken[0]!r} of session {loaded.session_id!r} is already in the ledger")
+            raise DokoError(
+                msg(
+                    "game {game} of session {id} is already in the ledger",
+                    game=repr(taken[0]),
+                    id=repr(loaded.session_id),
+                )
+            )
         session: list[Any] = [DouDizhuSessionStarted(loaded.session_id, loaded.players, loaded.played_on)]
         session += [DealAdded(d.game_id) for d in loaded.deals]
         if loaded.closed:
@@ -324,7 +347,7 @@ class DouDizhuBook:
         events = [r.event for r in self.store.read_stream(DOUDIZHU_SESSION_PREFIX + session_id)]
         start = next((e for e in events if isinstance(e, DouDizhuSessionStarted)), None)
         if start is None:
-            raise DouDizhuSessionNotFound(f"no Dou Dizhu session {session_id!r} in the ledger")
+            raise DouDizhuSessionNotFound(msg("no Dou Dizhu session {id} in the ledger", id=repr(session_id)))
         totals = dict.fromkeys(start.players, 0)
         rows = []
         for game_id in (e.game_id for e in events if isinstance(e, DealAdded)):
@@ -339,9 +362,14 @@ class DouDizhuBook:
         return DouDizhuStandings(session_id, start.players, start.played_on, closed, tuple(rows))
 
 
-def _seat(players: Sequence[str], name: str, role: str) -> int:
+def _seat(players: Sequence[str], name: str, opener: bool = False) -> int:
     if name not in players:
-        raise DouDizhuSessionError(f"the {role} {name!r} does not play in this session ({', '.join(players)})")
+        named, everyone = repr(name), ", ".join(players)
+        if opener:
+            problem = msg("the opener {name} does not play in this session ({players})", name=named, players=everyone)
+        else:
+            problem = msg("the dealer {name} does not play in this session ({players})", name=named, players=everyone)
+        raise DouDizhuSessionError(problem)
     return players.index(name)
 
 

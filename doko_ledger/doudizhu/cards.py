@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 
 from doko_ledger.doudizhu.errors import CardError, PlayerCountError
+from doko_ledger.i18n import Message, msg
 
 
 class Rank(IntEnum):
@@ -87,7 +88,7 @@ def parse_card(text: str) -> Rank:
     Raises `CardError` quoting the input when it names no card.
     """
     if not isinstance(text, str):
-        raise CardError(f"not a card: {text!r} (expected text such as '7', 'H7', 'BJ')")
+        raise CardError(msg("not a card: {text} (expected text such as '7', 'H7', 'BJ')", text=repr(text)))
     key = text.strip().upper()
     rank = _BY_TEXT.get(key)
     if rank is None and len(key) > 1 and key[0] in _SUITS:
@@ -95,7 +96,12 @@ def parse_card(text: str) -> Rank:
         if rank is not None and rank.is_joker:
             rank = None  # jokers have no suit
     if rank is None:
-        raise CardError(f"unknown card {text!r} (write 3-10, J, Q, K, A, 2, BJ or RJ, optionally after a suit: H7)")
+        raise CardError(
+            msg(
+                "unknown card {text} (write 3-10, J, Q, K, A, 2, BJ or RJ, optionally after a suit: H7)",
+                text=repr(text),
+            )
+        )
     return rank
 
 
@@ -120,7 +126,7 @@ def cards_text(cards: Iterable[Rank]) -> str:
 def check_players(players: int) -> int:
     """`players` itself when it is 3 or 4; otherwise `PlayerCountError`."""
     if players not in _SIZES:
-        raise PlayerCountError(f"Dou Dizhu is played by 3 or 4 players, not {players}")
+        raise PlayerCountError(msg("Dou Dizhu is played by 3 or 4 players, not {count}", count=players))
     return players
 
 
@@ -153,10 +159,10 @@ def deal(seed: int | str, players: int) -> tuple[tuple[Hand, ...], Hand]:
     return hands, hand(cards[players * size :])
 
 
-def not_in_deck(cards: Iterable[Rank], players: int) -> str | None:
+def not_in_deck(cards: Iterable[Rank], players: int) -> Message | None:
     """Why `cards` cannot all come from one deck (`"3 BJs; the deck has 2"`), or None."""
     full = deck(players)
     for rank, count in sorted(Counter(cards).items()):
         if count > full[rank]:
-            return f"{count} {rank.plural}; the deck has {full[rank]}"
+            return msg("{count} {rank}s; the deck has {full}", count=count, rank=rank, full=full[rank])
     return None

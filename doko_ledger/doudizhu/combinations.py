@@ -21,6 +21,7 @@ from enum import Enum
 from itertools import pairwise
 
 from doko_ledger.doudizhu.cards import SEQUENCE_RANKS, Rank, cards_text, check_players
+from doko_ledger.i18n import Message, msg, render
 
 
 class Kind(Enum):
@@ -46,26 +47,26 @@ THREE_PLAYER_ONLY = frozenset({Kind.TRIO_SINGLE, Kind.AIRPLANE_SINGLES, Kind.FOU
 """Kinds the four-player game does not have (docs/rules.md §D4)."""
 
 _KIND_NAMES = {
-    Kind.SINGLE: "single",
-    Kind.PAIR: "pair",
-    Kind.TRIO: "trio",
-    Kind.TRIO_SINGLE: "trio with a single",
-    Kind.TRIO_PAIR: "trio with a pair",
-    Kind.SEQUENCE: "sequence",
-    Kind.PAIR_SEQUENCE: "pair sequence",
-    Kind.AIRPLANE: "airplane",
-    Kind.AIRPLANE_SINGLES: "airplane with singles",
-    Kind.AIRPLANE_PAIRS: "airplane with pairs",
-    Kind.BOMB: "bomb",
-    Kind.ROCKET: "rocket",
-    Kind.FOUR_TWO_SINGLES: "four with two singles",
-    Kind.FOUR_TWO_PAIRS: "four with two pairs",
+    Kind.SINGLE: msg("single"),
+    Kind.PAIR: msg("pair"),
+    Kind.TRIO: msg("trio"),
+    Kind.TRIO_SINGLE: msg("trio with a single"),
+    Kind.TRIO_PAIR: msg("trio with a pair"),
+    Kind.SEQUENCE: msg("sequence"),
+    Kind.PAIR_SEQUENCE: msg("pair sequence"),
+    Kind.AIRPLANE: msg("airplane"),
+    Kind.AIRPLANE_SINGLES: msg("airplane with singles"),
+    Kind.AIRPLANE_PAIRS: msg("airplane with pairs"),
+    Kind.BOMB: msg("bomb"),
+    Kind.ROCKET: msg("rocket"),
+    Kind.FOUR_TWO_SINGLES: msg("four with two singles"),
+    Kind.FOUR_TWO_PAIRS: msg("four with two pairs"),
 }
 _WIDTH = {Kind.SEQUENCE: 1, Kind.PAIR_SEQUENCE: 2, Kind.AIRPLANE: 3, Kind.AIRPLANE_SINGLES: 4, Kind.AIRPLANE_PAIRS: 5}
-_NUMBERS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+_NUMBERS = {4: msg("four"), 5: msg("five"), 6: msg("six"), 7: msg("seven"), 8: msg("eight")}
 
 
-def kind_name(kind: Kind) -> str:
+def kind_name(kind: Kind) -> Message:
     """The kind in words: `trio with a single`."""
     return _KIND_NAMES[kind]
 
@@ -87,28 +88,42 @@ class Combination:
 
 
 def describe(combination: Combination) -> str:
-    """The combination in words: `pair of 7s`, `sequence 3 to 7`, `bomb of five 3s`."""
+    """The combination in English words, as the ledger's JSON gives it: `pair of 7s`,
+    `sequence 3 to 7`, `bomb of five 3s`."""
+    return render(described(combination), "en")
+
+
+def described(combination: Combination) -> Message:
+    """The combination in the reader's words: `pair of 7s`, `Paar 7`, `paire de 7`."""
     kind, rank, size = combination.kind, combination.rank, combination.size
     if kind is Kind.SINGLE:
-        return f"single {rank}"
+        return msg("single {rank}", rank=rank)
     if kind is Kind.ROCKET:
-        return "rocket"
+        return msg("rocket")
     if kind is Kind.BOMB:
-        return f"bomb of {_NUMBERS.get(size, str(size))} {rank.plural}"
-    if kind in (Kind.FOUR_TWO_SINGLES, Kind.FOUR_TWO_PAIRS):
-        return f"four {rank.plural} with two {'singles' if kind is Kind.FOUR_TWO_SINGLES else 'pairs'}"
+        return msg("bomb of {number} {rank}s", number=_NUMBERS.get(size, size), rank=rank)
+    if kind is Kind.FOUR_TWO_SINGLES:
+        return msg("four {rank}s with two singles", rank=rank)
+    if kind is Kind.FOUR_TWO_PAIRS:
+        return msg("four {rank}s with two pairs", rank=rank)
     if kind in _WIDTH:
         low = rank - size // _WIDTH[kind] + 1
         if not Rank.THREE <= low <= rank:  # declared, but no cards have it: say what was named
-            return f"{kind_name(kind)} of {size} cards up to {rank}"
-        return f"{kind_name(kind)} {Rank(low)} to {rank}"
-    name = kind_name(kind).split(" ", 1)  # "trio", "with a pair"
-    return f"{name[0]} of {rank.plural}" + (f" {name[1]}" if len(name) > 1 else "")
+            return msg("{kind} of {size} cards up to {rank}", kind=kind_name(kind), size=size, rank=rank)
+        return msg("{kind} {low} to {rank}", kind=kind_name(kind), low=Rank(low), rank=rank)
+    return {
+        Kind.PAIR: msg("pair of {rank}s", rank=rank),
+        Kind.TRIO: msg("trio of {rank}s", rank=rank),
+        Kind.TRIO_SINGLE: msg("trio of {rank}s with a single", rank=rank),
+        Kind.TRIO_PAIR: msg("trio of {rank}s with a pair", rank=rank),
+    }[kind]
 
 
-def with_article(text: str) -> str:
-    """`text` after its indefinite article: `a pair of 7s`, `an airplane 3 to 4`."""
-    return ("an " if text[:1] in "aeiou" else "a ") + text
+def with_article(words: Message) -> Message:
+    """`words` after their indefinite article: `a pair of 7s`, `an airplane 3 to 4`."""
+    if render(words, "en")[:1] in "aeiou":
+        return msg("an {words}", words=words)
+    return msg("a {words}", words=words)
 
 
 def _is_pair_rank(rank: Rank, players: int) -> bool:
@@ -186,40 +201,49 @@ def readings(cards: Iterable[Rank], players: int) -> tuple[Combination, ...]:
     return tuple(found)
 
 
-def no_reading_reason(cards: Iterable[Rank], players: int) -> str:
+def no_reading_reason(cards: Iterable[Rank], players: int) -> Message:
     """Why cards with no reading are no combination, in words a player understands."""
     cards = list(cards)
     text = cards_text(cards)
     if players == 4:
         forbidden = [c for c in readings(cards, 3) if c.kind in THREE_PLAYER_ONLY]
         if forbidden:
-            return f"{text} is no combination (the four-player game has no {kind_name(forbidden[0].kind)})"
+            return msg(
+                "{cards} is no combination (the four-player game has no {kind})",
+                cards=text,
+                kind=kind_name(forbidden[0].kind),
+            )
     counts = Counter(cards)
     distinct = sorted(counts)
     if len(cards) == 2 and len(distinct) == 2:
         if players == 4 and set(distinct) == {Rank.BLACK_JOKER, Rank.RED_JOKER}:
-            return f"{text} is no combination (the four-player game's rocket is all four jokers, BJ BJ RJ RJ)"
-        return f"{text} is no combination (a pair is two cards of one rank)"
+            return msg(
+                "{cards} is no combination (the four-player game's rocket is all four jokers, BJ BJ RJ RJ)", cards=text
+            )
+        return msg("{cards} is no combination (a pair is two cards of one rank)", cards=text)
     if len(set(counts.values())) == 1 and len(distinct) > 1:
         width = next(iter(counts.values()))
         shortest = {1: 5, 2: 3, 3: 2}.get(width)
         if shortest is not None and len(distinct) >= shortest and any(r not in SEQUENCE_RANKS for r in distinct):
-            return f"{text} is no combination (sequences use only 3 to A, without 2s or jokers)"
-        need = {1: "a sequence needs at least 5 cards", 2: "a pair sequence needs at least 3 pairs"}
-        if _consecutive(distinct) and width in need:
-            return f"{text} is no combination ({need[width]})"
+            return msg("{cards} is no combination (sequences use only 3 to A, without 2s or jokers)", cards=text)
+        if _consecutive(distinct) and width == 1:
+            return msg("{cards} is no combination (a sequence needs at least 5 cards)", cards=text)
+        if _consecutive(distinct) and width == 2:
+            return msg("{cards} is no combination (a pair sequence needs at least 3 pairs)", cards=text)
     if counts[Rank.BLACK_JOKER] == counts[Rank.RED_JOKER] > 0 and len(distinct) > 2:
         spare = next(r for r in SEQUENCE_RANKS[::-1] if r not in counts)
         swapped = [spare if r is Rank.RED_JOKER else r for r in cards]
         if readings(swapped, players):
-            return f"{text} is no combination (both jokers may not be kickers in one combination)"
+            return msg("{cards} is no combination (both jokers may not be kickers in one combination)", cards=text)
     shared = _kickers_sharing_a_rank(counts, players)
     if shared is not None:
-        return (
-            f"{text} is no combination: as {with_article(kind_name(shared))} its kickers would share a rank "
-            "(kickers may share a rank neither with the body nor with each other)"
+        return msg(
+            "{cards} is no combination: as {kind} its kickers would share a rank"
+            " (kickers may share a rank neither with the body nor with each other)",
+            cards=text,
+            kind=with_article(kind_name(shared)),
         )
-    return f"{text} is no combination"
+    return msg("{cards} is no combination", cards=text)
 
 
 def _kickers_sharing_a_rank(counts: Counter[Rank], players: int) -> Kind | None:
@@ -258,34 +282,48 @@ def beats(new: Combination, old: Combination, players: int) -> bool:
     return why_not_beats(new, old, players) is None
 
 
-def why_not_beats(new: Combination, old: Combination, players: int) -> str | None:
+def why_not_beats(new: Combination, old: Combination, players: int) -> Message | None:
     """None when `new` beats `old`; otherwise the reason, in words (`a pair does not beat a trio`)."""
     if old.kind is Kind.ROCKET:
-        return "nothing beats the rocket"
+        return msg("nothing beats the rocket")
     if new.kind is Kind.ROCKET:
         return None
     if new.kind is Kind.BOMB and old.kind is not Kind.BOMB:
         return None
     if new.kind is Kind.BOMB:  # bomb on bomb
         if players == 4 and new.size != old.size:
-            return None if new.size > old.size else "a bomb of fewer cards does not beat one of more cards"
+            return None if new.size > old.size else msg("a bomb of fewer cards does not beat one of more cards")
         if new.rank > old.rank:
             return None
-        return (
-            "equal bombs do not beat each other" if new.rank == old.rank else "a lower bomb does not beat a higher one"
-        )
+        if new.rank == old.rank:
+            return msg("equal bombs do not beat each other")
+        return msg("a lower bomb does not beat a higher one")
     if old.kind is Kind.BOMB:
-        return "only a higher bomb or the rocket beats a bomb"
+        return msg("only a higher bomb or the rocket beats a bomb")
     if new.kind is not old.kind:
-        length = " of the same length" if old.kind in _WIDTH else ""
-        want = f"a higher {kind_name(old.kind)}{length}, a bomb or the rocket"
-        return f"{with_article(kind_name(new.kind))} does not beat {with_article(kind_name(old.kind))}: play {want}"
+        mine, theirs = with_article(kind_name(new.kind)), with_article(kind_name(old.kind))
+        if old.kind in _WIDTH:
+            return msg(
+                "{new} does not beat {old}: play a higher {kind} of the same length, a bomb or the rocket",
+                new=mine,
+                old=theirs,
+                kind=kind_name(old.kind),
+            )
+        return msg(
+            "{new} does not beat {old}: play a higher {kind}, a bomb or the rocket",
+            new=mine,
+            old=theirs,
+            kind=kind_name(old.kind),
+        )
     if new.size != old.size:
-        return (
-            f"a {kind_name(new.kind)} of {new.size} cards does not beat one of {old.size}: the length must be the same"
+        return msg(
+            "a {kind} of {size} cards does not beat one of {other}: the length must be the same",
+            kind=kind_name(new.kind),
+            size=new.size,
+            other=old.size,
         )
     if new.rank == old.rank:
-        return f"{new.rank} is not higher than {old.rank}: equal ranks never beat"
+        return msg("{new} is not higher than {old}: equal ranks never beat", new=new.rank, old=old.rank)
     if new.rank < old.rank:
-        return f"{new.rank} is lower than {old.rank}"
+        return msg("{new} is lower than {old}", new=new.rank, old=old.rank)
     return None

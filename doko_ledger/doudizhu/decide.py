@@ -14,7 +14,7 @@ from doko_ledger.doudizhu.bidding import PASS, check_call
 from doko_ledger.doudizhu.cards import Hand, Rank, cards_text, deck, hand, hand_size, kitty_size, not_in_deck
 from doko_ledger.doudizhu.combinations import (
     Combination,
-    describe,
+    described,
     no_reading_reason,
     readings,
     why_not_beats,
@@ -35,6 +35,7 @@ from doko_ledger.doudizhu.events import (
 )
 from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.doudizhu.summary import summarize
+from doko_ledger.i18n import Message, msg
 from doko_ledger.names import normalized, table_problem
 
 
@@ -55,40 +56,58 @@ def decide(state: DealState, command: Command) -> list[DouDizhuEvent]:
             return [_pass_turn(state, seat)]
         case Summarize():
             return [summarize(state, command)]
-    raise IllegalMove(f"unknown command {command!r}")
+    raise IllegalMove(msg("unknown command {command}", command=repr(command)))
 
 
 def _deal(state: DealState, command: Deal) -> DouDizhuDealt:
     if state.dealt:
-        raise IllegalMove(f"deal {state.game_id!r} was already dealt")
+        raise IllegalMove(msg("deal {game} was already dealt", game=repr(state.game_id)))
     if not command.game_id.strip():
-        raise IllegalMove("a deal needs an id")
+        raise IllegalMove(msg("a deal needs an id"))
     players, n = tuple(map(normalized, command.players)), len(command.players)
     if n not in (3, 4):
-        raise IllegalMove(f"Dou Dizhu is played by 3 or 4 players, not {n}")
+        raise IllegalMove(msg("Dou Dizhu is played by 3 or 4 players, not {count}", count=n))
     problem = table_problem(players)
     if problem:
         raise IllegalMove(problem)
     twice = [p for p, count in Counter(players).items() if count > 1]
     if twice:
-        raise IllegalMove(f"player {twice[0]!r} sits at the table twice")
-    for role, seat in (("dealer", command.dealer), ("opener", command.opener)):
-        if not 0 <= seat < n:
-            raise IllegalMove(f"the {role} must be seat 0-{n - 1}, not {seat}")
+        raise IllegalMove(msg("player {name} sits at the table twice", name=repr(twice[0])))
+    if not 0 <= command.dealer < n:
+        raise IllegalMove(msg("the dealer must be seat 0-{last}, not {seat}", last=n - 1, seat=command.dealer))
+    if not 0 <= command.opener < n:
+        raise IllegalMove(msg("the opener must be seat 0-{last}, not {seat}", last=n - 1, seat=command.opener))
     hands = tuple(hand(h) for h in command.hands) if command.hands is not None else None
     kitty = hand(command.kitty) if command.kitty is not None else None
     if hands is not None:
         if len(hands) != n:
-            raise IllegalMove(f"a deal for {n} players has {n} hands, not {len(hands)}")
+            raise IllegalMove(
+                msg("a deal for {players} players has {players} hands, not {count}", players=n, count=len(hands))
+            )
         for seat, cards in enumerate(hands):
             if len(cards) != hand_size(n):
-                raise IllegalMove(f"{players[seat]}'s hand has {len(cards)} cards; each hand has {hand_size(n)}", seat)
+                raise IllegalMove(
+                    msg(
+                        "{who}'s hand has {count} cards; each hand has {size}",
+                        who=players[seat],
+                        count=len(cards),
+                        size=hand_size(n),
+                    ),
+                    seat,
+                )
     if kitty is not None and len(kitty) != kitty_size(n):
-        raise IllegalMove(f"the kitty has {len(kitty)} cards; with {n} players it has {kitty_size(n)}")
+        raise IllegalMove(
+            msg(
+                "the kitty has {count} cards; with {players} players it has {size}",
+                count=len(kitty),
+                players=n,
+                size=kitty_size(n),
+            )
+        )
     dealt = [c for h in hands or () for c in h] + list(kitty or ())
-    problem = not_in_deck(dealt, n)
-    if problem:
-        raise IllegalMove(f"the deal has {problem}")
+    too_many = not_in_deck(dealt, n)
+    if too_many:
+        raise IllegalMove(msg("the deal has {problem}", problem=too_many))
     if hands is not None and kitty is None:
         kitty = hand((deck(n) - Counter(dealt)).elements())
     return DouDizhuDealt(
@@ -98,9 +117,9 @@ def _deal(state: DealState, command: Deal) -> DouDizhuDealt:
 
 def _require_dealt(state: DealState) -> None:
     if not state.dealt:
-        raise IllegalMove("the cards have not been dealt")
+        raise IllegalMove(msg("the cards have not been dealt"))
     if state.summary is not None:
-        raise IllegalMove("the deal was recorded by its facts: no bidding or play follows")
+        raise IllegalMove(msg("the deal was recorded by its facts: no bidding or play follows"))
 
 
 def _call(state: DealState, seat: int, bid: int) -> list[DouDizhuEvent]:
@@ -117,25 +136,29 @@ def _take_kitty(state: DealState, cards: Hand | None) -> KittyTaken:
     _require_dealt(state)
     phase = state.phase
     if phase is Phase.BIDDING:
-        raise IllegalMove(f"the bidding is not over: {state.name(state.to_bid or 0)} is to bid")
+        raise IllegalMove(msg("the bidding is not over: {who} is to bid", who=state.name(state.to_bid or 0)))
     if phase is Phase.ABANDONED:
-        raise IllegalMove("the deal was abandoned: nobody bid")
+        raise IllegalMove(msg("the deal was abandoned: nobody bid"))
     landlord = state.landlord
     assert landlord is not None
     who = state.name(landlord)
     if phase is not Phase.KITTY:
-        raise IllegalMove(f"{who} already took the kitty", landlord)
+        raise IllegalMove(msg("{who} already took the kitty", who=who), landlord)
     if cards is None:
         return KittyTaken(landlord, state.kitty)
     cards = hand(cards)
     n = len(state.players)
     if len(cards) != kitty_size(n):
-        raise IllegalMove(f"the kitty has {kitty_size(n)} cards, not {len(cards)}", landlord)
+        raise IllegalMove(
+            msg("the kitty has {size} cards, not {count}", size=kitty_size(n), count=len(cards)), landlord
+        )
     if state.kitty is not None and cards != state.kitty:
-        raise IllegalMove(f"the kitty is {cards_text(state.kitty)}, not {cards_text(cards)}", landlord)
+        raise IllegalMove(
+            msg("the kitty is {kitty}, not {cards}", kitty=cards_text(state.kitty), cards=cards_text(cards)), landlord
+        )
     problem = not_in_deck(cards, n)
     if problem:
-        raise IllegalMove(f"the kitty has {problem}", landlord)
+        raise IllegalMove(msg("the kitty has {problem}", problem=problem), landlord)
     return KittyTaken(landlord, cards)
 
 
@@ -145,19 +168,24 @@ def _require_turn(state: DealState, seat: int) -> str:
     who = state.name(seat)
     phase = state.phase
     if phase is Phase.ABANDONED:
-        raise IllegalPlay("the deal was abandoned: nobody bid", seat)
+        raise IllegalPlay(msg("the deal was abandoned: nobody bid"), seat)
     if phase is Phase.OVER:
-        raise IllegalPlay(f"the deal is over: {state.name(state.out_first or 0)} went out first", seat)
+        raise IllegalPlay(msg("the deal is over: {who} went out first", who=state.name(state.out_first or 0)), seat)
     if phase is Phase.BIDDING:
-        raise IllegalPlay(f"{who} cannot play yet: the bidding is not over", seat)
+        raise IllegalPlay(msg("{who} cannot play yet: the bidding is not over", who=who), seat)
     if phase is Phase.KITTY:
         landlord = state.name(state.landlord or 0)
-        raise IllegalPlay(f"{who} cannot play yet: the landlord, {landlord}, takes the kitty first", seat)
+        raise IllegalPlay(
+            msg("{who} cannot play yet: the landlord, {landlord}, takes the kitty first", who=who, landlord=landlord),
+            seat,
+        )
     if not 0 <= seat < len(state.players):
-        raise IllegalPlay(f"there is no seat {seat} at a table of {len(state.players)}", seat)
+        raise IllegalPlay(
+            msg("there is no seat {seat} at a table of {count}", seat=seat, count=len(state.players)), seat
+        )
     turn = state.to_play
     if seat != turn:
-        raise IllegalPlay(f"not {who}'s turn to play: {state.name(turn or 0)}'s", seat)
+        raise IllegalPlay(msg("not {who}'s turn to play: {turn}'s", who=who, turn=state.name(turn or 0)), seat)
     return who
 
 
@@ -166,32 +194,50 @@ def choose_reading(cards: Hand, options: tuple[Combination, ...], declared: Comb
     readings `options` (non-empty), or the only reading. Raises `IllegalPlay` when the declared
     combination is no reading, or when the cards read several ways and none is declared."""
     text = cards_text(cards)
-    choices = " or ".join(with_article(describe(c)) for c in options)
+    choices = with_article(described(options[0]))
+    for other in options[1:]:
+        choices = msg("{first} or {second}", first=choices, second=with_article(described(other)))
     if declared is not None:
         if declared not in options:
-            raise IllegalPlay(f"{text} is {choices}, not {with_article(describe(declared))}")
+            raise IllegalPlay(
+                msg(
+                    "{cards} is {choices}, not {declared}",
+                    cards=text,
+                    choices=choices,
+                    declared=with_article(described(declared)),
+                )
+            )
         return declared
     if len(options) > 1:
-        raise IllegalPlay(f"{text} can be played as {choices}: declare which")
+        raise IllegalPlay(msg("{cards} can be played as {choices}: declare which", cards=text, choices=choices))
     return options[0]
 
 
-def _not_held(state: DealState, seat: int, cards: Hand) -> str | None:
+def _not_held(state: DealState, seat: int, cards: Hand) -> Message | None:
     """Why the seat cannot play these cards from what it holds, or None."""
     who, n = state.name(seat), len(state.players)
     if state.hands is None:
         if len(cards) > state.left[seat]:
-            return f"{who} has {state.left[seat]} cards left and cannot play {len(cards)}"
+            return msg(
+                "{who} has {left} cards left and cannot play {count}", who=who, left=state.left[seat], count=len(cards)
+            )
         problem = not_in_deck(state.cards_played + cards, n)
-        return f"{who} cannot play {cards_text(cards)}: that makes {problem}" if problem else None
+        if problem is None:
+            return None
+        return msg("{who} cannot play {cards}: that makes {problem}", who=who, cards=cards_text(cards), problem=problem)
     held = state.hands[seat]
     missing = Counter(cards) - Counter(held)
     if not missing:
         return None
     rank = min(missing)
     need = Counter(cards)[rank]
-    what = f"{need} {rank.plural}" if need > 1 else ("an " if rank in (Rank.EIGHT, Rank.ACE) else "a ") + str(rank)
-    return f"{who} does not hold {what} (holds {cards_text(held)})"
+    if need > 1:
+        what = msg("{count} {rank}s", count=need, rank=rank)
+    elif rank in (Rank.EIGHT, Rank.ACE):
+        what = msg("an {words}", words=rank)
+    else:
+        what = msg("a {words}", words=rank)
+    return msg("{who} does not hold {what} (holds {held})", who=who, what=what, held=cards_text(held))
 
 
 def _play(state: DealState, command: Play) -> CombinationPlayed:
@@ -199,25 +245,31 @@ def _play(state: DealState, command: Play) -> CombinationPlayed:
     who = _require_turn(state, seat)
     cards = hand(command.cards)
     if not cards:
-        raise IllegalPlay(f"{who} must play at least one card, or pass", seat)
+        raise IllegalPlay(msg("{who} must play at least one card, or pass", who=who), seat)
     problem = _not_held(state, seat, cards)
     if problem:
         raise IllegalPlay(problem, seat)
     n = len(state.players)
     options = readings(cards, n)
     if not options:
-        raise IllegalPlay(f"{who} cannot play: {no_reading_reason(cards, n)}", seat)
+        raise IllegalPlay(msg("{who} cannot play: {why}", who=who, why=no_reading_reason(cards, n)), seat)
     try:
         combination = choose_reading(cards, options, command.declared)
     except IllegalPlay as exc:
-        raise IllegalPlay(f"{who} cannot play: {exc}", seat) from None
+        raise IllegalPlay(msg("{who} cannot play: {why}", who=who, why=exc.args[0]), seat) from None
     on_table = state.to_beat
     if on_table is not None and on_table.combination is not None:
         reason = why_not_beats(combination, on_table.combination, n)
         if reason is not None:
             raise IllegalPlay(
-                f"{who}'s {describe(combination)} does not beat {state.name(on_table.seat)}'s "
-                f"{describe(on_table.combination)}: {reason}",
+                msg(
+                    "{who}'s {mine} does not beat {other}'s {theirs}: {why}",
+                    who=who,
+                    mine=described(combination),
+                    other=state.name(on_table.seat),
+                    theirs=described(on_table.combination),
+                    why=reason,
+                ),
                 seat,
             )
     return CombinationPlayed(seat, cards, combination.kind, combination.rank, combination.size)
@@ -226,5 +278,5 @@ def _play(state: DealState, command: Play) -> CombinationPlayed:
 def _pass_turn(state: DealState, seat: int) -> TurnPassed:
     who = _require_turn(state, seat)
     if state.to_beat is None:
-        raise IllegalPlay(f"{who} leads and may not pass", seat)
+        raise IllegalPlay(msg("{who} leads and may not pass", who=who), seat)
     return TurnPassed(seat)

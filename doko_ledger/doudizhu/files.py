@@ -57,6 +57,7 @@ from doko_ledger.doudizhu.state import DealState, Phase
 from doko_ledger.errors import FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import SourceError, YamlDocument, dump_flow, parse_yaml, read_text
+from doko_ledger.i18n import msg, render
 from doko_ledger.schema_files import schema_errors, unknown_fields_message
 
 FORMAT = "doudizhu-game/1"
@@ -93,7 +94,13 @@ def summary_command(players: Sequence[str], summary: DouDizhuSummary) -> Summari
     fact for a landlord or first one out who does not play."""
     for fact, name in (("landlord", summary.landlord), ("out_first", summary.out_first)):
         if name not in players:
-            raise IllegalSummary(f"{fact}: {name!r} does not play in this deal ({', '.join(players)})", fact)
+            problem = msg(
+                "{fact}: {name} does not play in this deal ({players})",
+                fact=fact,
+                name=repr(name),
+                players=", ".join(players),
+            )
+            raise IllegalSummary(problem, fact)
     return Summarize(
         players.index(summary.landlord),
         summary.bid,
@@ -187,9 +194,10 @@ def _deal_path(record: DouDizhuRecord, exc: Exception) -> FieldPath:
     seat = getattr(exc, "seat", None)
     if seat is not None and record.hands is not None:
         return ("hands", record.players[seat])
-    if "kitty" in str(exc) and record.kitty is not None:
+    said = render(exc.args[0], "en") if exc.args else ""  # the reason's English words, whatever the reader's
+    if "kitty" in said and record.kitty is not None:
         return ("kitty",)
-    if str(exc).startswith(("player name ", "players ")):
+    if said.startswith(("player name ", "players ")):
         return ("players",)
     return ("hands",) if record.hands is not None else ("players",)
 
@@ -226,7 +234,9 @@ def _commands(record: DouDizhuRecord) -> Iterator[tuple[Any, FieldPath]]:
 def _record(doc: YamlDocument, data: Any, at: FieldPath, defaults: dict[str, Any] | None = None) -> DouDizhuRecord:
     """A record from one deal's mapping (a whole file, or one deal of a session file)."""
     if not isinstance(data, dict):
-        raise doc.error("a Dou Dizhu game is a mapping with id, players, dealer, opener, bidding and play", at)
+        raise doc.error(
+            str(msg("a Dou Dizhu game is a mapping with id, players, dealer, opener, bidding and play")), at
+        )
     errors = sorted(schema_errors(SCHEMA, data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
         error = errors[0]
@@ -240,16 +250,27 @@ def _record(doc: YamlDocument, data: Any, at: FieldPath, defaults: dict[str, Any
     players = tuple(str(p) for p in data["players"])
     for key in ("dealer", "opener"):
         if data[key] not in players:
-            raise doc.error(f"unknown player {data[key]!r} (players: {', '.join(players)})", (*at, key))
+            raise doc.error(_unknown_player(data[key], players), (*at, key))
     hands = None
     if "hands" in data:
         given = data["hands"]
         unknown = [p for p in given if p not in players]
         if unknown:
-            raise doc.error(f"hand of unknown player {unknown[0]!r} (players: {', '.join(players)})", (*at, "hands"))
+            raise doc.error(
+                str(
+                    msg(
+                        "hand of unknown player {name} (players: {players})",
+                        name=repr(unknown[0]),
+                        players=", ".join(players),
+                    )
+                ),
+                (*at, "hands"),
+            )
         missing = [p for p in players if p not in given]
         if missing:
-            raise doc.error(f"no hand for {missing[0]!r}: give every hand or none", (*at, "hands"))
+            raise doc.error(
+                str(msg("no hand for {name}: give every hand or none", name=repr(missing[0]))), (*at, "hands")
+            )
         hands = tuple(_cards(doc, given[p], (*at, "hands", p)) for p in players)
     kitty = _cards(doc, data["kitty"], (*at, "kitty")) if "kitty" in data else None
     bidding = tuple(_call(doc, item, players, (*at, "bidding", i)) for i, item in enumerate(data.get("bidding", [])))
@@ -278,10 +299,12 @@ def _summary(
     """The facts of a deal written down without its cards; a summary stands alone."""
     others = [key for key in ("hands", "kitty", "bidding", "play") if key in data]
     if others:
-        raise doc.error(f"a summary stands alone: no {others[0]} beside it (the facts replace hands and play)", at)
+        raise doc.error(
+            str(msg("a summary stands alone: no {key} beside it (the facts replace hands and play)", key=others[0])), at
+        )
     for fact in ("landlord", "out_first"):
         if facts[fact] not in players:
-            raise doc.error(f"unknown player {facts[fact]!r} (players: {', '.join(players)})", (*at, fact))
+            raise doc.error(_unknown_player(facts[fact], players), (*at, fact))
     return DouDizhuSummary(
         landlord=str(facts["landlord"]),
         bid=facts["bid"],
@@ -295,8 +318,12 @@ def _summary(
 def _player(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: FieldPath) -> tuple[str, Any]:
     ((player, value),) = item.items()
     if player not in players:
-        raise doc.error(f"unknown player {player!r} (players: {', '.join(players)})", at)
+        raise doc.error(_unknown_player(player, players), at)
     return str(player), value
+
+
+def _unknown_player(name: object, players: Sequence[str]) -> str:
+    return str(msg("unknown player {name} (players: {players})", name=repr(name), players=", ".join(players)))
 
 
 def _call(doc: YamlDocument, item: dict[str, Any], players: Sequence[str], at: FieldPath) -> tuple[str, int]:
@@ -337,13 +364,15 @@ def _declared(doc: YamlDocument, text: str, cards: Hand, players: int, at: Field
         kind = Kind(kind_text)
     except ValueError:
         names = ", ".join(k.value for k in Kind)
-        raise doc.error(f"unknown combination {kind_text!r} (one of {names})", at) from None
+        raise doc.error(
+            str(msg("unknown combination {kind} (one of {names})", kind=repr(kind_text), names=names)), at
+        ) from None
     try:
         rank = parse_cards(rank_text) if rank_text else None
     except CardError as exc:
         raise doc.error(str(exc), at) from None
     if rank is not None and len(rank) != 1:
-        raise doc.error(f"write one rank after the combination, not {rank_text!r}", at)
+        raise doc.error(str(msg("write one rank after the combination, not {text}", text=repr(rank_text))), at)
     options = [c for c in readings(cards, players) if c.kind is kind and (rank is None or c.rank == rank[0])]
     if len(options) != 1:  # not a reading of these cards: the rules say why when the move is decided
         return Combination(kind, rank[0] if rank else cards[-1], len(cards))
@@ -385,7 +414,7 @@ def from_events(events: Sequence[Any]) -> DouDizhuRecord:
                 notes.append(event)
     start = next((e for e in events if isinstance(e, DouDizhuDealt)), None)
     if start is None:
-        raise SourceError("these events hold no DouDizhuDealt")
+        raise SourceError(str(msg("these events hold no DouDizhuDealt")))
     return DouDizhuRecord(
         id=start.game_id,
         players=start.players,
@@ -510,7 +539,7 @@ def read_session(text: str, source: str = "<text>") -> LoadedDouDizhuSession:
     doc = parse_yaml(text, source)
     data = doc.data
     if not isinstance(data, dict):
-        raise doc.error("a Dou Dizhu session file is a mapping with id, players and deals", ())
+        raise doc.error(str(msg("a Dou Dizhu session file is a mapping with id, players and deals")), ())
     errors = sorted(schema_errors(SESSION_SCHEMA, data), key=lambda e: len(list(e.absolute_path)))
     if errors:
         raise doc.error(str(errors[-1].message), tuple(errors[-1].absolute_path))
@@ -524,9 +553,18 @@ def read_session(text: str, source: str = "<text>") -> LoadedDouDizhuSession:
             filled.setdefault("played_on", data["played_on"])
         strangers = [p for p in filled["players"] if p not in players]
         if strangers:
-            raise doc.error(f"{strangers[0]!r} does not play in this session ({', '.join(players)})", (*at, "players"))
+            raise doc.error(
+                str(
+                    msg(
+                        "{name} does not play in this session ({players})",
+                        name=repr(strangers[0]),
+                        players=", ".join(players),
+                    )
+                ),
+                (*at, "players"),
+            )
         if filled["id"] in seen:
-            raise doc.error(f"deal id {filled['id']!r} is used twice", (*at, "id"))
+            raise doc.error(str(msg("deal id {id} is used twice", id=repr(filled["id"]))), (*at, "id"))
         seen.add(filled["id"])
         deals.append(replay(doc, _record(doc, filled, at), at))
     return LoadedDouDizhuSession(session_id, players, data.get("played_on"), data.get("closed", True), tuple(deals))

@@ -40,6 +40,7 @@ from doko_ledger.doudizhu.state import DealState, Move
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.voiding import in_force
+from doko_ledger.i18n import msg
 from doko_ledger.numbers import counted
 from doko_ledger.projections.checks import Check
 from doko_ledger.store.base import StreamEvents
@@ -348,10 +349,16 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     players = state.players
     unknown = [p for p in claimed if p not in players]
     if unknown:
-        raise IllegalMove(f"claimed result names {unknown[0]!r}, who did not play (players: {', '.join(players)})")
+        raise IllegalMove(
+            msg(
+                "claimed result names {name}, who did not play (players: {players})",
+                name=repr(unknown[0]),
+                players=", ".join(players),
+            )
+        )
     missing = [p for p in players if p not in claimed]
     if missing:
-        raise IllegalMove(f"the claimed result must name every player: {', '.join(missing)} missing")
+        raise IllegalMove(msg("the claimed result must name every player: {names} missing", names=", ".join(missing)))
     computed = dict(zip(players, state.payments or (0,) * len(players), strict=True))
     report.claimed = dict(claimed)
     report.difference = {p: claimed.get(p, 0) - computed[p] for p in players}

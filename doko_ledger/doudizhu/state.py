@@ -14,6 +14,7 @@ from doko_ledger.doudizhu.cards import Hand, Rank
 from doko_ledger.doudizhu.combinations import Combination
 from doko_ledger.doudizhu.events import DouDizhuSummarized
 from doko_ledger.doudizhu.payment import Stake, counted_stake, payments, stake
+from doko_ledger.i18n import Message, msg, render
 
 
 class Phase(Enum):
@@ -33,6 +34,14 @@ class Side(Enum):
 
     LANDLORD = "landlord"
     FARMERS = "farmers"
+
+    @property
+    def word(self) -> Message:
+        """The side in the reader's language (Grundherr, Bauern; propriétaire, paysans)."""
+        return msg("landlord") if self is Side.LANDLORD else msg("farmers")
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from doko_ledger.doudizhu.commands import Summarize
 from doko_ledger.doudizhu.errors import IllegalMove, IllegalSummary
 from doko_ledger.doudizhu.events import DouDizhuSummarized
 from doko_ledger.doudizhu.state import DealState
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import Message, msg, plural
 
 RANKS = 13
 """The plain ranks 3 to 2: the only ranks a bomb can be of (docs/rules.md §D4)."""
@@ -22,22 +22,34 @@ def summarize(state: DealState, command: Summarize) -> DouDizhuSummarized:
     """The summary event, or `IllegalSummary` naming the fact that cannot be (`IllegalMove`
     when the deal already has another record)."""
     if not state.dealt:
-        raise IllegalMove("the cards have not been dealt")
+        raise IllegalMove(msg("the cards have not been dealt"))
     if state.summary is not None or state.dealt_hands is not None or state.calls or state.moves:
-        raise IllegalMove("a deal recorded by its facts has no other record: no hands, bidding or play")
+        raise IllegalMove(msg("a deal recorded by its facts has no other record: no hands, bidding or play"))
     n = len(state.players)
-    for fact, role, seat in (
-        ("landlord", "the landlord", command.landlord),
-        ("out_first", "who went out first", command.out_first),
-    ):
-        if not 0 <= seat < n:
-            raise IllegalSummary(f"{role} must be seat 0-{n - 1}, not {seat}", fact)
+    if not 0 <= command.landlord < n:
+        problem = msg("the landlord must be seat 0-{last}, not {seat}", last=n - 1, seat=command.landlord)
+        raise IllegalSummary(problem, "landlord")
+    if not 0 <= command.out_first < n:
+        problem = msg("who went out first must be seat 0-{last}, not {seat}", last=n - 1, seat=command.out_first)
+        raise IllegalSummary(problem, "out_first")
     if command.bid not in BIDS:
-        raise IllegalSummary(f"the bid is 1, 2 or 3, not {command.bid} (docs/rules.md §D2)", "bid")
-    for fact, count in (("bombs", command.bombs), ("rockets", command.rockets), ("big_bombs", command.big_bombs)):
+        raise IllegalSummary(msg("the bid is 1, 2 or 3, not {bid} (docs/rules.md §D2)", bid=command.bid), "bid")
+    counts = (
+        ("bombs", command.bombs, msg("{count} bombs: a count of what was played is 0 or more", count=command.bombs)),
+        (
+            "rockets",
+            command.rockets,
+            msg("{count} rockets: a count of what was played is 0 or more", count=command.rockets),
+        ),
+        (
+            "big_bombs",
+            command.big_bombs,
+            msg("{count} bombs of six or more cards: a count of what was played is 0 or more", count=command.big_bombs),
+        ),
+    )
+    for fact, count, problem in counts:
         if count < 0:
-            what = fact.replace("big_bombs", "bombs of six or more cards")
-            raise IllegalSummary(f"{count} {what}: a count of what was played is 0 or more", fact)
+            raise IllegalSummary(problem, fact)
     _check_possible(state, command)
     return DouDizhuSummarized(
         command.landlord, command.bid, command.out_first, command.bombs, command.rockets, command.big_bombs
@@ -49,33 +61,58 @@ def _check_possible(state: DealState, command: Summarize) -> None:
     out first (everybody else keeps at least one card: the deal ends when a hand is empty)."""
     n = len(state.players)
     bombs, big, rockets = command.bombs, command.big_bombs, command.rockets
-    jokers = "both jokers" if n == 3 else "all four jokers"
+    jokers = msg("both jokers") if n == 3 else msg("all four jokers")
     if rockets > 1:
         raise IllegalSummary(
-            f"{rockets} rockets: the rocket is {jokers}, so a deal has one at most (docs/rules.md §D4)",
+            msg(
+                "{count} rockets: the rocket is {jokers}, so a deal has one at most (docs/rules.md §D4)",
+                count=rockets,
+                jokers=jokers,
+            ),
             "rockets",
         )
     if n == 3 and big:
         raise IllegalSummary(
-            f"{counted(big, 'bomb')} of six or more cards in a three-player deal: with one deck a bomb is"
-            " four of a rank (docs/rules.md §D4)",
+            plural(
+                "{count} bomb of six or more cards in a three-player deal: with one deck a bomb is four of a rank"
+                " (docs/rules.md §D4)",
+                "{count} bombs of six or more cards in a three-player deal: with one deck a bomb is four of a rank"
+                " (docs/rules.md §D4)",
+                big,
+            ),
             "big_bombs",
         )
     if big > bombs:
         raise IllegalSummary(
-            f"{big} bombs of six or more cards but {_counted(bombs, 0)} in all: the big ones count among the bombs",
+            msg(
+                "{big} bombs of six or more cards but {all} in all: the big ones count among the bombs",
+                big=big,
+                all=_counted(bombs, 0),
+            ),
             "big_bombs",
         )
     small = bombs - big
     most = RANKS if n == 3 else 2 * (RANKS - big)
     if small > most:
-        per_rank = "four" if n == 3 else "eight"
-        others = "" if n == 3 or not big else f" beside {big} of six or more cards"
-        raise IllegalSummary(
-            f"{bombs} bombs: {RANKS} ranks of {per_rank} cards make at most {most} bombs{others} "
-            "(docs/rules.md §D1, §D4)",
-            "bombs",
-        )
+        if n == 3 or not big:
+            per_rank = msg("four") if n == 3 else msg("eight")
+            problem = msg(
+                "{count} bombs: {ranks} ranks of {per_rank} cards make at most {most} bombs (docs/rules.md §D1, §D4)",
+                count=bombs,
+                ranks=RANKS,
+                per_rank=per_rank,
+                most=most,
+            )
+        else:
+            problem = msg(
+                "{count} bombs: {ranks} ranks of eight cards make at most {most} bombs beside {big} of six or more"
+                " cards (docs/rules.md §D1, §D4)",
+                count=bombs,
+                ranks=RANKS,
+                most=most,
+                big=big,
+            )
+        raise IllegalSummary(problem, "bombs")
     out, landlord = command.out_first, command.landlord
     if _fits(n, landlord, out, small, big, rockets):
         return
@@ -83,20 +120,31 @@ def _check_possible(state: DealState, command: Summarize) -> None:
     played = _counted(small + big, rockets)
     if any(_fits(n, landlord, seat, small, big, rockets) for seat in range(n)):
         raise IllegalSummary(
-            f"{played} cannot all be played when {who} goes out first: the others keep a card each, and a "
-            f"farmer holds {hand_size(n)} cards, the landlord {state.name(landlord)} {hand_size(n) + kitty_size(n)} "
-            "(docs/rules.md §D1, §D3)",
+            msg(
+                "{played} cannot all be played when {who} goes out first: the others keep a card each, and a"
+                " farmer holds {size} cards, the landlord {landlord} {landlord_size} (docs/rules.md §D1, §D3)",
+                played=played,
+                who=who,
+                size=hand_size(n),
+                landlord=state.name(landlord),
+                landlord_size=hand_size(n) + kitty_size(n),
+            ),
             "out_first",
         )
     raise IllegalSummary(
-        f"{played} need more cards than the players can play before one of them goes out (docs/rules.md §D1, §D3)",
+        msg(
+            "{played} need more cards than the players can play before one of them goes out (docs/rules.md §D1, §D3)",
+            played=played,
+        ),
         "bombs",
     )
 
 
-def _counted(bombs: int, rockets: int) -> str:
-    text = f"{bombs} bomb{'s' if bombs != 1 else ''}"
-    return text + (f" and {rockets} rocket" if rockets else "")
+def _counted(bombs: int, rockets: int) -> Message:
+    played = plural("{count} bomb", "{count} bombs", bombs)
+    if not rockets:
+        return played
+    return msg("{bombs} and {rockets}", bombs=played, rockets=plural("{count} rocket", "{count} rockets", rockets))
 
 
 def _fits(players: int, landlord: int, out_first: int, small: int, big: int, rockets: int) -> bool:

@@ -232,7 +232,7 @@ def test_a_late_reply_carries_no_denial(level: int, party: Party, shift: int) ->
     for other_level in range(5):
         assert verdicts(call_at(party, level), party, shift, late, PartyCalls(other_level)) == up_to(-1)
     word = party.title
-    assert announcement_problem(call_at(party, level), party, 0, shift, late, PartyCalls(0)) == (
+    assert str(announcement_problem(call_at(party, level), party, 0, shift, late, PartyCalls(0))) == (
         f"{call_at(party, level).label} is not allowed: {word}'s {word} came only as a late reply and would not "
         "have been in time as a first announcement (docs/rules.md §5, DDV)"
     )
@@ -246,7 +246,7 @@ def test_a_late_reply_carries_no_denial(level: int, party: Party, shift: int) ->
 def test_the_other_partys_word_is_refused(party: Party, played: int) -> None:
     wrong = call_at(party.other, 0)
     problem = announcement_problem(wrong, party, played, 0, PartyCalls(), PartyCalls())
-    assert problem == f"a {party.title} player cannot say {wrong.label}"
+    assert str(problem) == f"a {party.title} player cannot say {wrong.label}"
 
 
 @pytest.mark.parametrize("party", PARTIES, ids=["re", "kontra"])
@@ -302,7 +302,7 @@ def test_too_late_messages(
     announcement: Announcement, party: Party, played: int, own: PartyCalls, other: PartyCalls, message: str
 ) -> None:
     expected = f"{message}; the announcer has played {played} (docs/rules.md §5)"
-    assert announcement_problem(announcement, party, played, 0, own, other) == expected
+    assert str(announcement_problem(announcement, party, played, 0, own, other)) == expected
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,8 @@ def test_no_preset_allows_them(name: str) -> None:
     rules = preset(name)
     assert rules.picture_solos == ()
     assert not set(FURTHER_PICTURE_SOLOS) & set(allowed_game_types(rules))
-    assert game_type_problem(G.KING_SOLO, rules) == "king_solo is not allowed under these rules (option picture_solos)"
+    problem = game_type_problem(G.KING_SOLO, rules)
+    assert str(problem) == "king_solo is not allowed under these rules (option picture_solos)"
 
 
 def test_each_is_allowed_on_its_own() -> None:

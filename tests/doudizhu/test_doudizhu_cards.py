@@ -101,6 +101,6 @@ def test_other_player_counts_are_refused(players: int) -> None:
 
 def test_not_in_deck_names_the_rank_that_is_over() -> None:
     assert not_in_deck(parse_cards("7 7 7 7 BJ"), 3) is None
-    assert not_in_deck(parse_cards("7 7 7 7 7"), 3) == "5 7s; the deck has 4"
-    assert not_in_deck(parse_cards("BJ BJ"), 3) == "2 BJs; the deck has 1"
+    assert str(not_in_deck(parse_cards("7 7 7 7 7"), 3)) == "5 7s; the deck has 4"
+    assert str(not_in_deck(parse_cards("BJ BJ"), 3)) == "2 BJs; the deck has 1"
     assert not_in_deck(parse_cards("BJ BJ"), 4) is None

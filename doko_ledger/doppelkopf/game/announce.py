@@ -23,6 +23,7 @@ from doko_ledger.doppelkopf.rules.announcements import (
     too_late_for_any,
 )
 from doko_ledger.doppelkopf.rules.game_types import GameType
+from doko_ledger.i18n import Message, msg
 
 
 def _party(state: GameState, command: Announce) -> Party:
@@ -34,43 +35,67 @@ def _party(state: GameState, command: Announce) -> Party:
     if known is not None:
         if said is not None and said is not known:
             if public_parties(state)[command.seat] is known:
-                raise IllegalMove(f"{who} is {known.title}: a {known.title} player cannot speak for {said.title}")
+                raise IllegalMove(
+                    msg("{who} is {party}: a {party} player cannot speak for {said}", who=who, party=known, said=said)
+                )
             # the table does not know the party yet: the refusal must not tell it
-            what = command.announcement.label + ("" if command.party is None else f" for {said.title}")
+            call = command.announcement
+            what = call.word if command.party is None else msg("{call} for {party}", call=call, party=said)
             raise IllegalMove(
-                f"{who} cannot announce {what}: a player announces only for their own party (docs/rules.md §5)"
+                msg(
+                    "{who} cannot announce {call}: a player announces only for their own party (docs/rules.md §5)",
+                    who=who,
+                    call=what,
+                )
             )
         return known
     if said is None:
-        raise IllegalMove(f"{who}'s party is not known from the record: say it with the call (e.g. {{{who}: re no90}})")
+        raise IllegalMove(
+            msg(
+                "{who}'s party is not known from the record: say it with the call (e.g. {example})",
+                who=who,
+                example=f"{{{who}: re no90}}",
+            )
+        )
     return said
 
 
 def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
     who = seat_name(state, command.seat)
-    label = command.announcement.label
+    call = command.announcement
     if state.void:
-        raise IllegalMove(f"{who} cannot announce {label}: a severe penalty voided the game (docs/rules.md §9)")
+        raise IllegalMove(
+            msg("{who} cannot announce {call}: a severe penalty voided the game (docs/rules.md §9)", who=who, call=call)
+        )
     if not state.ready:
-        raise IllegalMove(f"{who} cannot announce {label} before the reservations are settled")
+        raise IllegalMove(msg("{who} cannot announce {call} before the reservations are settled", who=who, call=call))
     if state.finished:
-        raise IllegalMove(f"{who} cannot announce {label}: the game is over")
+        raise IllegalMove(msg("{who} cannot announce {call}: the game is over", who=who, call=call))
     closed = too_late_for_any(len(state.tricks) + 1, state.rules.last_announcement_trick)
     if closed is not None:
-        raise IllegalMove(f"{who} cannot announce {label}: {closed}")
+        raise IllegalMove(msg("{who} cannot announce {call}: {why}", who=who, call=call, why=closed))
     shift = announcement_shift(state)
     if shift is None:
-        raise IllegalMove(f"no announcement before the marriage is clarified (docs/rules.md §5): {who} said {label}")
+        raise IllegalMove(
+            msg(
+                "no announcement before the marriage is clarified (docs/rules.md §5): {who} said {call}",
+                who=who,
+                call=call,
+            )
+        )
     party = _party(state, command)
     own_levels = [c.announcement.level for c in state.calls if c.seat == command.seat]
     if solo_no90(state) and command.seat == state.declarer:
         own_levels.append(1)  # the solo rule's no 90 is the soloist's own (docs/rules.md §5)
     if any(level >= command.announcement.level for level in own_levels):
-        raise IllegalMove(f"{who} already announced {label} (or more)")
+        raise IllegalMove(msg("{who} already announced {call} (or more)", who=who, call=call))
     calls = party_calls(state)
     if state.rules.is_computer(command.seat) and calls[party].level < 0:
         raise IllegalMove(
-            f"{who} is a computer seat: computers never announce Re or Kontra (duel rules, docs/rules.md §8)"
+            msg(
+                "{who} is a computer seat: computers never announce Re or Kontra (duel rules, docs/rules.md §8)",
+                who=who,
+            )
         )
     played = deadline_count(state, command.seat)
     said_party = command.party is not None or command.announcement.level == 0
@@ -86,11 +111,11 @@ def announce(state: GameState, command: Announce) -> list[DoppelkopfEvent]:
         deadlines=deadlines_of(state.rules),
     )
     if problem is not None:
-        raise IllegalMove(f"{who}: {problem}")
+        raise IllegalMove(msg("{who}: {problem}", who=who, problem=problem))
     return [AnnouncementMade(command.seat, command.announcement, party)]
 
 
-def first_trick_owed(state: GameState) -> str | None:
+def first_trick_owed(state: GameState) -> Message | None:
     """What the winner of the first trick still owes before the second trick is led (option
     `first_trick_thirty`, docs/rules.md §5), or None: in a normal game a first trick of 30
     card points or more makes its winner announce their party's next level, if that call
@@ -116,7 +141,10 @@ def first_trick_owed(state: GameState) -> str | None:
     if announcement_problem(owed, party, played, 0, calls[party], calls[party.other], deadlines=deadlines_of(rules)):
         return None
     who = seat_name(state, winner)
-    return (
-        f"{who} took the first trick with {trick.points} card points and must announce {owed.label} "
-        "before the second trick is led (docs/rules.md §5)"
+    return msg(
+        "{who} took the first trick with {points} card points and must announce {call}"
+        " before the second trick is led (docs/rules.md §5)",
+        who=who,
+        points=trick.points,
+        call=owed,
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.cards import Card, Cards
 from doko_ledger.doppelkopf.events import AbandonReason, SummaryCall, SummarySpecial
 from doko_ledger.doppelkopf.game.illegal import IllegalMove as IllegalMove  # raised by every command
 from doko_ledger.doppelkopf.game.state import GameState, Hand
@@ -11,6 +11,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg, render
 
 
 @frozen
@@ -153,9 +154,11 @@ Command = (
 
 
 def seat_name(state: GameState, seat: int) -> str:
-    """The player's name at a seat, for messages."""
-    return state.players[seat] if 0 <= seat < len(state.players) else f"seat {seat}"
+    """The player's name at a seat, for messages (a seat nobody sits at, in the reader's words)."""
+    return state.players[seat] if 0 <= seat < len(state.players) else render(msg("seat {seat}", seat=seat))
 
 
-def cards_text(cards: tuple[Card, ...] | list[Card]) -> str:
-    return " ".join(str(c) for c in cards)
+def cards_text(cards: tuple[Card, ...] | list[Card]) -> Cards:
+    """The cards as a message's parameter: the notation in English, the language's letters
+    in German and French."""
+    return Cards(cards)

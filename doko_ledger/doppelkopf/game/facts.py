@@ -20,6 +20,7 @@ from doko_ledger.doppelkopf.rules.order import is_heart_trick, schweinchen_card
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, SpecialKind
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import msg
 
 
 class NotScorable(DokoError):
@@ -209,10 +210,17 @@ def deal_facts(
     if state.summary is not None:
         return summary_facts(state, state.summary)
     if state.game_type is None or not state.finished:
-        raise NotScorable(f"game {state.game_id!r} is not finished: {len(state.tricks)} of {state.hand_size} tricks")
+        raise NotScorable(
+            msg(
+                "game {game} is not finished: {count} of {size} tricks",
+                game=repr(state.game_id),
+                count=len(state.tricks),
+                size=state.hand_size,
+            )
+        )
     parties = true_parties(state) if parties is None else parties
     if None in parties:
-        raise NotScorable(f"game {state.game_id!r}: the record does not show every player's party")
+        raise NotScorable(msg("game {game}: the record does not show every player's party", game=repr(state.game_id)))
     won = state.points_won() if won is None else won
     tricks = state.tricks_won() if tricks is None else tricks
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]

@@ -8,7 +8,7 @@ from doko_ledger.doppelkopf.game.commands import IllegalMove
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.events.annotations import MAX_NOTE, AnnotationAdded
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import msg, plural
 
 
 def annotate(
@@ -17,22 +17,41 @@ def annotate(
     """The event of a note. Raises `IllegalMove` for an empty or overlong text, or a trick or
     card the game does not have (yet): a note is on what was played."""
     if not text.strip():
-        raise IllegalMove("a note needs a text")
+        raise IllegalMove(msg("a note needs a text"))
     if len(text) > MAX_NOTE:
-        raise IllegalMove(f"a note may be at most {MAX_NOTE} characters, this one has {len(text)}")
+        raise IllegalMove(
+            msg("a note may be at most {most} characters, this one has {count}", most=MAX_NOTE, count=len(text))
+        )
     if trick is None:
         if card is not None:
-            raise IllegalMove("a note on a card needs its trick too")
+            raise IllegalMove(msg("a note on a card needs its trick too"))
         return AnnotationAdded(None, None, text, author, written_at)
     played = len(state.cards_played)
     if played == 0:
-        raise IllegalMove(f"no trick {trick}: no card of this game is recorded, so a note can only be on the game")
+        raise IllegalMove(
+            msg("no trick {trick}: no card of this game is recorded, so a note can only be on the game", trick=trick)
+        )
     tricks = (played - 1) // SEATS + 1
     if not 1 <= trick <= tricks:
-        raise IllegalMove(f"no trick {trick}: the game has {counted(tricks, 'trick')} so far")
+        raise IllegalMove(
+            plural(
+                "no trick {trick}: the game has {count} trick so far",
+                "no trick {trick}: the game has {count} tricks so far",
+                tricks,
+                trick=trick,
+            )
+        )
     in_trick = min(SEATS, played - (trick - 1) * SEATS)
     if card is not None and not 1 <= card <= in_trick:
-        raise IllegalMove(f"no card {card} in trick {trick}: it has {counted(in_trick, 'card')}")
+        raise IllegalMove(
+            plural(
+                "no card {card} in trick {trick}: it has {count} card",
+                "no card {card} in trick {trick}: it has {count} cards",
+                in_trick,
+                card=card,
+                trick=trick,
+            )
+        )
     return AnnotationAdded(trick, card, text, author, written_at)
 
 

@@ -8,6 +8,7 @@ from doko_ledger.doppelkopf.game.parties import party_calls, soloist, true_parti
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.play import SEATS
+from doko_ledger.i18n import msg
 
 
 def counted_denials(state: GameState, offender: int) -> int:
@@ -37,27 +38,27 @@ def counted_denials(state: GameState, offender: int) -> int:
 
 def impose(state: GameState, command: ImposePenalty) -> list[DoppelkopfEvent]:
     if not state.started:
-        raise IllegalMove("the game has not started")
+        raise IllegalMove(msg("the game has not started"))
     if not 0 <= command.seat < SEATS:
-        raise IllegalMove(f"there is no seat {command.seat}")
+        raise IllegalMove(msg("there is no seat {seat}", seat=command.seat))
     who = seat_name(state, command.seat)
     if state.void:
-        raise IllegalMove("the game is already void by a severe penalty")
+        raise IllegalMove(msg("the game is already void by a severe penalty"))
     lone = soloist(state)
     if command.harms_soloist:
         if command.severe:
             raise IllegalMove(
-                "'harms the soloist' is for a minor penalty; a severe one in a solo is scored by who offended"
+                msg("'harms the soloist' is for a minor penalty; a severe one in a solo is scored by who offended")
             )
         if lone is None:
-            raise IllegalMove("'harms the soloist' needs a solo: this game has none")
+            raise IllegalMove(msg("'harms the soloist' needs a solo: this game has none"))
         if command.seat == lone:
-            raise IllegalMove(f"{who} is the soloist: an offence by the soloist cannot harm the soloist")
+            raise IllegalMove(msg("{who} is the soloist: an offence by the soloist cannot harm the soloist", who=who))
     denials = command.denials
     if denials is None:
         denials = counted_denials(state, command.seat) if command.severe else 0
     if not 0 <= denials <= 4:
-        raise IllegalMove(f"a party makes 0 to 4 denials (no 90 … schwarz), not {denials}")
+        raise IllegalMove(msg("a party makes 0 to 4 denials (no 90 … schwarz), not {count}", count=denials))
     if denials and not command.severe:
-        raise IllegalMove("denials count only for a severe penalty")
+        raise IllegalMove(msg("denials count only for a severe penalty"))
     return [PenaltyImposed(command.seat, command.severe, command.harms_soloist, denials, command.reason)]

@@ -68,6 +68,7 @@ from doko_ledger.doppelkopf.rules.value import ValueDeal
 from doko_ledger.errors import DokoError, FieldPath
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 from doko_ledger.names import find_player
 
 SCHWEINCHEN = "schweinchen"
@@ -193,7 +194,7 @@ class GameRecord:
 class RecordError(DokoError, ValueError):
     """An entry of a game record that cannot be recorded; `path` says which entry."""
 
-    def __init__(self, message: str, path: FieldPath) -> None:
+    def __init__(self, message: str | Message, path: FieldPath) -> None:
         super().__init__(message)
         self.path = path
 
@@ -201,7 +202,10 @@ class RecordError(DokoError, ValueError):
 def _seat(record: GameRecord, player: str, path: FieldPath) -> int:
     found = find_player(player, record.players)
     if found is None:
-        raise RecordError(f"unknown player {player!r} (players: {', '.join(record.players)})", path)
+        raise RecordError(
+            msg("unknown player {name} (players: {players})", name=repr(player), players=", ".join(record.players)),
+            path,
+        )
     return record.players.index(found)
 
 
@@ -220,7 +224,9 @@ def _reservation(value: str, path: FieldPath) -> NameReservation:
     except ValueError:
         solo = None
     if solo is None or not solo.is_declared_solo:
-        raise RecordError(f"unknown reservation {value!r} (marriage, poverty, a solo type or a throw)", path)
+        raise RecordError(
+            msg("unknown reservation {value} (marriage, poverty, a solo type or a throw)", value=repr(value)), path
+        )
     return NameReservation(0, ReservationKind.SOLO, solo)
 
 
@@ -238,7 +244,11 @@ def _call(record: GameRecord, said: Said, path: FieldPath) -> Command:
     if len(words) == 2 and words[0] in parties and words[1] in calls:
         return Announce(seat, calls[words[1]], parties[words[0]])
     raise RecordError(
-        f"unknown call {said.what!r} (re, kontra, no90, no60, no30, schwarz, schweinchen, hyperschweinchen)", path
+        msg(
+            "unknown call {call} (re, kontra, no90, no60, no30, schwarz, schweinchen, hyperschweinchen)",
+            call=repr(said.what),
+        ),
+        path,
     )
 
 
@@ -252,13 +262,13 @@ def _reservation_commands(record: GameRecord, dealer: int, now: Callable[[], Gam
         player = record.players[naming]
         path: FieldPath = ("reservations", player)
         if said[player] == RESERVATION:
-            raise RecordError(f"{player}'s reservation decides the game: say what it is", path)
+            raise RecordError(msg("{who}'s reservation decides the game: say what it is", who=player), path)
         yield replace(_reservation(said[player], path), seat=naming), path
     named = {record.players[n.seat] for n in now().named}
     for player, value in said.items():
         if value != RESERVATION and player not in named:
             raise RecordError(
-                f"{player}'s reservation is never asked (an earlier one decides); write `reservation`",
+                msg("{who}'s reservation is never asked (an earlier one decides); write `reservation`", who=player),
                 ("reservations", player),
             )
 
@@ -268,7 +278,7 @@ def _poverty_commands(record: GameRecord, now: Callable[[], GameState]) -> Itera
     poverty = record.poverty
     if state.poverty is None:
         if poverty is not None:
-            raise RecordError("a poverty exchange, but nobody's poverty decides the game", ("poverty",))
+            raise RecordError(msg("a poverty exchange, but nobody's poverty decides the game"), ("poverty",))
         return
     poor = state.poverty.poor
     poverty = poverty or PovertyRecord()
@@ -277,7 +287,9 @@ def _poverty_commands(record: GameRecord, now: Callable[[], GameState]) -> Itera
     if poverty.accepted_by is not None:
         acceptor = _seat(record, poverty.accepted_by, ("poverty", "accepted_by"))
         if acceptor == poor:
-            raise RecordError(f"{poverty.accepted_by} cannot take their own poverty", ("poverty", "accepted_by"))
+            raise RecordError(
+                msg("{who} cannot take their own poverty", who=poverty.accepted_by), ("poverty", "accepted_by")
+            )
     for i in range(1, SEATS):
         seat = (poor + i) % SEATS
         yield AnswerPoverty(seat, seat == acceptor), ("poverty", "accepted_by")
@@ -294,18 +306,19 @@ def _special_party(
     if party:
         return Party(party)
     if victim is None:
-        caught = kind.caught
-        raise RecordError(f"{kind.label}: say {'whose card was caught' if caught else 'the party that won it'}", path)
+        if kind.caught:
+            raise RecordError(msg("{special}: say whose card was caught", special=kind), path)
+        raise RecordError(msg("{special}: say the party that won it", special=kind), path)
     return Party.KONTRA if victim in re_seats else Party.RE
 
 
 def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDeal:
     if record.hands or record.reservations or record.poverty or record.abandoned or record.tricks:
-        raise RecordError("a summary stands alone: no hands, reservations, poverty or tricks", ("summary",))
+        raise RecordError(msg("a summary stands alone: no hands, reservations, poverty or tricks"), ("summary",))
     try:
         game = GameType(summary.game)
     except ValueError:
-        raise RecordError(f"unknown game type {summary.game!r}", ("summary", "game")) from None
+        raise RecordError(msg("unknown game type {text}", text=repr(summary.game)), ("summary", "game")) from None
     re_seats = tuple(_seat(record, p, ("summary", "re", i)) for i, p in enumerate(summary.re))
     calls = []
     for i, (player, what) in enumerate(summary.announcements):
@@ -326,7 +339,9 @@ def _summary_command(record: GameRecord, summary: SummaryRecord) -> SummarizeDea
 
 def _value_command(record: GameRecord, entry: ValueRecord) -> EnterValue:
     if record.hands or record.reservations or record.poverty or record.abandoned or record.tricks or record.summary:
-        raise RecordError("a value entry stands alone: no hands, reservations, poverty, tricks or summary", ("value",))
+        raise RecordError(
+            msg("a value entry stands alone: no hands, reservations, poverty, tricks or summary"), ("value",)
+        )
     winners = tuple(_seat(record, p, ("winners", i)) for i, p in enumerate(entry.winners))
     losers = tuple(_seat(record, p, ("losers", i)) for i, p in enumerate(entry.losers))
     return EnterValue(winners, losers, entry.value, entry.solo)
@@ -374,27 +389,32 @@ def _commands(record: GameRecord, now: Callable[[], GameState]) -> Iterator[tupl
         yield DealCards(record.hands), ("hands",)
     if record.abandoned is not None:
         if record.abandoned != MISDEAL:
-            raise RecordError(f"unknown reason {record.abandoned!r} (misdeal)", ("abandoned",))
+            raise RecordError(msg("unknown reason {reason} (misdeal)", reason=repr(record.abandoned)), ("abandoned",))
         if record.reservations or record.poverty or record.tricks:
-            raise RecordError("a deal thrown in has no reservations, poverty or tricks", ("abandoned",))
+            raise RecordError(msg("a deal thrown in has no reservations, poverty or tricks"), ("abandoned",))
         yield AbandonDeal(AbandonReason.MISDEAL), ("abandoned",)
         yield from _penalty_commands(record)
         return
     if record.reservations_open:
         if record.reservations or record.poverty or record.tricks:
-            raise RecordError("the reservations are open: nothing is said or played yet", ("reservations",))
+            raise RecordError(msg("the reservations are open: nothing is said or played yet"), ("reservations",))
         return
     yield from _reservation_commands(record, dealer, now)
     yield from _poverty_commands(record, now)
     if now().abandoned is not None and record.tricks:
-        raise RecordError("nobody took the poverty, so the deal was thrown in: no tricks", ("tricks",))
+        raise RecordError(msg("nobody took the poverty, so the deal was thrown in: no tricks"), ("tricks",))
     played = 0
     for t, trick in enumerate(record.tricks):
         cards = sum(isinstance(item, Card) for item in trick)
         if cards > SEATS:
-            raise RecordError(f"trick {t + 1} has {cards} cards; a trick has four", ("tricks", t))
+            raise RecordError(
+                msg("trick {trick} has {count} cards; a trick has four", trick=t + 1, count=cards), ("tricks", t)
+            )
         if cards < SEATS and t < len(record.tricks) - 1:
-            raise RecordError(f"trick {t + 1} has {cards} cards; only the last trick may be unfinished", ("tricks", t))
+            raise RecordError(
+                msg("trick {trick} has {count} cards; only the last trick may be unfinished", trick=t + 1, count=cards),
+                ("tricks", t),
+            )
         for i, item in enumerate(trick):
             path: FieldPath = ("tricks", t, i)
             yield (_call(record, item, path) if isinstance(item, Said) else item), path
@@ -435,7 +455,7 @@ def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent | AnnotationAdde
                 where = ("hands", record.players[exc.seat])
             if isinstance(exc, ValueRefused) and record.value is not None:
                 where = (_value_field(record.value, exc.field),)
-            raise RecordError(str(exc), where) from exc
+            raise RecordError(exc.args[0], where) from exc
         for event in new:
             state = evolve(state, event)
         now[0] = state
@@ -446,7 +466,7 @@ def to_events(record: GameRecord) -> tuple[list[DoppelkopfEvent | AnnotationAdde
                 annotate(now[0], note.trick, note.card, note.text, author=note.author, written_at=note.written_at)
             )
         except IllegalMove as exc:
-            raise RecordError(str(exc), ("notes", i)) from exc
+            raise RecordError(exc.args[0], ("notes", i)) from exc
     return events, now[0]
 
 
@@ -512,7 +532,7 @@ def from_events(events: Iterable[Any]) -> GameRecord:
                 else:
                     tricks[-1].append(Said(players[event.seat], _call_text(before, event)))
     if not state.started:
-        raise DokoError("these events hold no GameStarted")
+        raise DokoError(msg("these events hold no GameStarted"))
     poverty = None if state.poverty is None else PovertyRecord(passed, accepted_by, returned)
     return GameRecord(
         id=state.game_id,

@@ -23,6 +23,7 @@ from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.voiding import EventVoided, in_force, versions_in_force
+from doko_ledger.i18n import msg
 
 __all__ = ["in_force", "taken_back", "versions_in_force", "void_last"]
 
@@ -32,7 +33,7 @@ def void_last(events: Sequence[Any]) -> EventVoided:
     notes are comments, not moves: undo passes them by."""
     kept = [v for v in versions_in_force(events) if not isinstance(events[v - 1], AnnotationAdded)]
     if not kept or isinstance(events[kept[-1] - 1], GameStarted):
-        raise IllegalMove("nothing to undo in this game")
+        raise IllegalMove(msg("nothing to undo in this game"))
     return EventVoided(kept[-1])
 
 

@@ -23,6 +23,7 @@ from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, evolv
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message
 from doko_ledger.names import find_player
 from doko_ledger.numbers import counted
 
@@ -220,9 +221,9 @@ class Night:
             dealt_by=None if dealer == nxt.dealer else nxt.dealer,
         )
 
-    def game_type_problem(self, game: GameType) -> str | None:
+    def game_type_problem(self, game: GameType) -> Message | str | None:
         """Why the next deal cannot be `game`, or None: the rules forbid it, or a forced solo is due."""
-        problem = game_type_problem(game, self.state.rules)
+        problem: Message | str | None = game_type_problem(game, self.state.rules)
         owing = self.schedule().next.forced_solo_by
         if problem is None and owing and not game.is_declared_solo:
             problem = f"a forced solo is due (docs/rules.md §9): {', '.join(owing)} must still play a solo"

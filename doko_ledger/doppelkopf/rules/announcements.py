@@ -6,7 +6,7 @@ from enum import Enum
 
 from doko_ledger.doppelkopf.rules.ruleset import DeadlinesCount, FirstTrickThirty, RuleSet
 from doko_ledger.frozen import frozen
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import Message, msg, plural, render
 
 
 class Party(Enum):
@@ -22,6 +22,14 @@ class Party(Enum):
     @property
     def title(self) -> str:
         return self.value.capitalize()
+
+    @property
+    def word(self) -> Message:
+        """The party's name in the reader's language (Re, Kontra; in French Contra)."""
+        return _PARTY_WORD[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
 
 
 class Announcement(Enum):
@@ -43,6 +51,14 @@ class Announcement(Enum):
     def label(self) -> str:
         return _LABEL[self]
 
+    @property
+    def word(self) -> Message:
+        """The call in the reader's language (keine 90, pas de 90)."""
+        return _WORD[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
+
 
 _LEVEL = {
     Announcement.RE: 0,
@@ -60,6 +76,15 @@ _LABEL = {
     Announcement.NO30: "no 30",
     Announcement.SCHWARZ: "schwarz",
 }
+_WORD = {
+    Announcement.RE: msg("Re"),
+    Announcement.KONTRA: msg("Kontra"),
+    Announcement.NO90: msg("no 90"),
+    Announcement.NO60: msg("no 60"),
+    Announcement.NO30: msg("no 30"),
+    Announcement.SCHWARZ: msg("schwarz"),
+}
+_PARTY_WORD = {Party.RE: _WORD[Announcement.RE], Party.KONTRA: _WORD[Announcement.KONTRA]}
 DENIALS = (Announcement.NO90, Announcement.NO60, Announcement.NO30, Announcement.SCHWARZ)
 
 DEADLINE = (1, 2, 3, 4, 5)
@@ -76,9 +101,11 @@ class Deadlines:
     count: DeadlinesCount = "cards"
     late_answer: bool = True
 
-    def played(self, amount: int) -> str:
+    def played(self, amount: int) -> Message:
         """`3 cards played`, or `3 tricks played` when tricks are counted."""
-        return f"{counted(amount, 'card' if self.count == 'cards' else 'trick')} played"
+        if self.count == "cards":
+            return plural("{count} card played", "{count} cards played", amount)
+        return plural("{count} trick played", "{count} tricks played", amount)
 
 
 STANDARD = Deadlines()
@@ -131,7 +158,7 @@ def announcement_problem(
     other: PartyCalls,
     party_public: bool = True,
     deadlines: Deadlines = STANDARD,
-) -> str | None:
+) -> Message | None:
     """Why `announcement` by a `party` player who has played `played` cards is refused, or None.
 
     `played` counts what `deadlines` count: the announcer's cards, or the tricks before the one
@@ -144,41 +171,68 @@ def announcement_problem(
     does not know it yet).
     """
     if announcement in (Announcement.RE, Announcement.KONTRA) and announcement is not party_word(party):
-        return f"a {party.title} player cannot say {announcement.label}"
+        return msg("a {party} player cannot say {call}", party=party, call=announcement)
     level = announcement.level
     if level == 0:
         first = deadline(0, shift, deadlines)
         reply = reply_deadline(other, shift, deadlines)
         if played <= first or (reply is not None and played <= reply):
             return None
-        allowed = f"at most {deadlines.played(first)}"
+        allowed = msg("at most {played}", played=deadlines.played(first))
         if reply is not None:
-            allowed += f", or {reply} as a reply to {at_level(party.other, other.level).label}"
-        return _too_late(announcement.label, allowed, played, deadlines)
+            allowed = msg(
+                "at most {played}, or {reply} as a reply to {call}",
+                played=deadlines.played(first),
+                reply=reply,
+                call=at_level(party.other, other.level),
+            )
+        return _too_late(announcement, None, allowed, played, deadlines)
     if own.level >= 0 and not own.base_in_time:
         if not party_public:
-            return (
-                f"{announcement.label} is not allowed: the announcer's party said its first word only as a late "
-                "reply, which would not have been in time as a first announcement (docs/rules.md §5, DDV)"
+            return msg(
+                "{call} is not allowed: the announcer's party said its first word only as a late reply,"
+                " which would not have been in time as a first announcement (docs/rules.md §5, DDV)",
+                call=announcement,
             )
-        word = party_word(party).label
-        return (
-            f"{announcement.label} is not allowed: {party.title}'s {word} came only as a late reply "
-            "and would not have been in time as a first announcement (docs/rules.md §5, DDV)"
+        return msg(
+            "{call} is not allowed: {party}'s {word} came only as a late reply"
+            " and would not have been in time as a first announcement (docs/rules.md §5, DDV)",
+            call=announcement,
+            party=party,
+            word=party_word(party),
         )
     lowest = min(own.level + 1, level)
     for step in range(lowest, level + 1):
         due = deadline(step, shift, deadlines)
         if played > due:
-            said = at_level(party, step).label if party_public or step else "the party's Re or Kontra"
-            what = announcement.label if step == level else f"{announcement.label} includes {said}, which"
-            return _too_late(what, f"at most {deadlines.played(due)}", played, deadlines)
+            said = at_level(party, step) if party_public or step else msg("the party's Re or Kontra")
+            allowed = msg("at most {played}", played=deadlines.played(due))
+            return _too_late(announcement, None if step == level else said, allowed, played, deadlines)
     return None
 
 
-def _too_late(what: str, allowed: str, played: int, deadlines: Deadlines) -> str:
-    done = f"the announcer has played {played}" if deadlines.count == "cards" else f"{played} played"
-    return f"{what} is too late: allowed with {allowed}; {done} (docs/rules.md §5)"
+def _too_late(
+    call: Announcement, said: Announcement | Message | None, allowed: Message, played: int, deadlines: Deadlines
+) -> Message:
+    """Why `call` (or the lower step `said` it includes) comes too late."""
+    if deadlines.count == "cards":
+        done = msg("the announcer has played {count}", count=played)
+    else:
+        done = msg("{count} played", count=played)
+    if said is None:
+        return msg(
+            "{call} is too late: allowed with {allowed}; {done} (docs/rules.md §5)",
+            call=call,
+            allowed=allowed,
+            done=done,
+        )
+    return msg(
+        "{call} includes {said}, which is too late: allowed with {allowed}; {done} (docs/rules.md §5)",
+        call=call,
+        said=said,
+        allowed=allowed,
+        done=done,
+    )
 
 
 def after(
@@ -200,11 +254,11 @@ def marriage_shift(clarifying_trick: int, mode: str) -> int:
     return clarifying_trick if mode == "tricks" else clarifying_trick - 1
 
 
-def too_late_for_any(trick: int, last: int) -> str | None:
+def too_late_for_any(trick: int, last: int) -> Message | None:
     """Why no announcement may be made during trick `trick` (option `last_announcement_trick`), or None."""
     if trick <= last:
         return None
-    return f"nothing is announced once trick {last} is complete (docs/rules.md §5)"
+    return msg("nothing is announced once trick {trick} is complete (docs/rules.md §5)", trick=last)
 
 
 def first_trick_due(points: int, own: PartyCalls, other: PartyCalls, mode: FirstTrickThirty) -> int | None:

@@ -17,22 +17,26 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, ScoreLine
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg, render
 
 DECLARED = "declared"
 """A round the table declared by hand (the bock button), beside the triggers of the rules."""
 
-TRIGGER_WORDS = {
-    "tie": "120:120 tie",
-    "lost_solo": "lost solo",
-    "lost_re": "lost Re",
-    "lost_kontra": "lost Kontra",
-    "nobody_wins": "nobody won",
-    "heart_trick": "trick of four hearts",
-    "schwarz": "schwarz",
-    "lost_announcement": "lost announcement",
-    DECLARED: "declared",
+TRIGGER_SAID = {
+    "tie": msg("120:120 tie"),
+    "lost_solo": msg("lost solo"),
+    "lost_re": msg("lost Re"),
+    "lost_kontra": msg("lost Kontra"),
+    "nobody_wins": msg("nobody won"),
+    "heart_trick": msg("trick of four hearts"),
+    "schwarz": msg("schwarz"),
+    "lost_announcement": msg("lost announcement"),
+    DECLARED: msg("declared"),
 }
-"""Each bock trigger (`RuleSet.bock_triggers`) as the derivation names it."""
+"""Each bock trigger (`RuleSet.bock_triggers`) as the derivation names it, in the reader's
+language (render them)."""
+TRIGGER_WORDS = {trigger: render(words, "en") for trigger, words in TRIGGER_SAID.items()}
+"""The same in English: the derivation's stable words."""
 
 
 def heart_trick_matters(rules: RuleSet) -> bool:
@@ -85,14 +89,22 @@ class Bock:
     def item(self) -> str:
         return f"bock +{self.extra}" if self.extra else f"bock x{self.multiplier}"
 
+    @property
+    def said(self) -> Message:
+        """`item` in the reader's language."""
+        if self.extra:
+            return msg("bock +{extra}", extra=self.extra)
+        return msg("bock x{multiplier}", multiplier=self.multiplier)
+
     def line(self, party: Party | None = None) -> ScoreLine:
         """The score's last line: the whole value multiplied, or `extra` game points for the
         winning `party` (none when nobody won)."""
         if self.extra and party is None:
-            return ScoreLine(f"{self.item}: nobody won, nothing added", None, 0, cause=self.cause)
+            words = msg("{bock}: nobody won, nothing added", bock=self.said)
+            return ScoreLine(f"{self.item}: nobody won, nothing added", None, 0, cause=self.cause, words=words)
         if self.extra:
-            return ScoreLine(self.item, party, self.extra, cause=self.cause)
-        return ScoreLine(self.item, None, 0, factor=self.multiplier, cause=self.cause)
+            return ScoreLine(self.item, party, self.extra, cause=self.cause, words=self.said)
+        return ScoreLine(self.item, None, 0, factor=self.multiplier, cause=self.cause, words=self.said)
 
     def applied(
         self, points: Sequence[int], parties: Sequence[Party | None], winner: Party | None, lone: bool

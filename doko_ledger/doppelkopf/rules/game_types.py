@@ -8,6 +8,7 @@ from enum import Enum
 from doko_ledger.doppelkopf.cards import Suit
 from doko_ledger.doppelkopf.rules.ruleset import PICTURE_SOLOS, RuleSet
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import Message, msg, render
 
 
 class GameTypeError(DokoError, ValueError):
@@ -66,10 +67,41 @@ class GameType(Enum):
         return _TRUMP_SUIT.get(self)
 
     @property
+    def word(self) -> Message:
+        """The game's name in the reader's language (queen solo, Damensolo, solo de dames)."""
+        return _WORDS[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
+
+    @property
     def normal_order(self) -> bool:
         """True where queens and jacks are trump above the trump suit (normal and suit solos)."""
         return self in _TRUMP_SUIT and not self.is_pure_suit_solo
 
+
+_WORDS: dict[GameType, Message] = {
+    GameType.NORMAL: msg("normal game"),
+    GameType.MARRIAGE: msg("marriage"),
+    GameType.POVERTY: msg("poverty"),
+    GameType.SILENT_SOLO: msg("silent solo"),
+    GameType.DIAMOND_SOLO: msg("diamond solo"),
+    GameType.HEART_SOLO: msg("heart solo"),
+    GameType.SPADE_SOLO: msg("spade solo"),
+    GameType.CLUB_SOLO: msg("club solo"),
+    GameType.QUEEN_SOLO: msg("queen solo"),
+    GameType.JACK_SOLO: msg("jack solo"),
+    GameType.ACE_SOLO: msg("ace solo"),
+    GameType.PURE_CLUB_SOLO: msg("pure club solo"),
+    GameType.PURE_SPADE_SOLO: msg("pure spade solo"),
+    GameType.PURE_HEART_SOLO: msg("pure heart solo"),
+    GameType.PURE_DIAMOND_SOLO: msg("pure diamond solo"),
+    GameType.KING_SOLO: msg("king solo"),
+    GameType.QUEEN_JACK_SOLO: msg("queen jack solo"),
+    GameType.KING_JACK_SOLO: msg("king jack solo"),
+    GameType.KING_QUEEN_SOLO: msg("king queen solo"),
+    GameType.KOEHLER_SOLO: msg("koehler solo"),
+}
 
 FURTHER_PICTURE_SOLOS: tuple[GameType, ...] = tuple(GameType(name) for name in PICTURE_SOLOS)
 """The picture solos beyond the queen and jack solo: each only where `picture_solos` names it
@@ -134,20 +166,23 @@ def parse_game_type(text: str) -> GameType:
     game = _BY_KEY.get(key) or (_BY_KEY.get(key[: -len("solo")]) if key.endswith("solo") else None)
     if game is None:
         raise GameTypeError(
-            f"unknown game type {text!r} ({', '.join(g.value for g in GameType)}; "
-            "short or German names such as queen or Damensolo do too)"
+            msg(
+                "unknown game type {text} ({known}; short or German names such as queen or Damensolo do too)",
+                text=repr(text),
+                known=", ".join(g.value for g in GameType),
+            )
         )
     return game
 
 
-def game_type_problem(game: GameType, rules: RuleSet) -> str | None:
+def game_type_problem(game: GameType, rules: RuleSet) -> Message | None:
     """Why the rules do not allow `game`, or None (docs/rules.md §4, §8)."""
     if game.is_pure_suit_solo and not rules.pure_suit_solos:
-        return f"{game.value} is not allowed under these rules (option pure_suit_solos)"
+        return msg("{game} is not allowed under these rules (option pure_suit_solos)", game=game.value)
     if game.is_further_picture_solo and game.value not in rules.picture_solos:
-        return f"{game.value} is not allowed under these rules (option picture_solos)"
+        return msg("{game} is not allowed under these rules (option picture_solos)", game=game.value)
     if game is GameType.POVERTY and not rules.poverty:
-        return "these rules have no poverty (option poverty)"
+        return msg("these rules have no poverty (option poverty)")
     return None
 
 

@@ -18,6 +18,7 @@ from doko_ledger.doppelkopf.rules.ruleset import (
     rules_from_mapping,
 )
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg
 
 """The group of the announcement deadlines and their kin (docs/rules.md §5)."""
 
@@ -90,12 +91,23 @@ class RuleOption:
                 return True
             if word in ("false", "no", "off", "0"):
                 return False
-            raise RuleSetError(f"rule option {self.name!r} takes true or false, not {text[:40]!r}")
+            raise RuleSetError(
+                msg(
+                    "rule option {option} takes true or false, not {value}",
+                    option=repr(self.name),
+                    value=repr(text[:40]),
+                )
+            )
         if self.kind == "number":
             if not (text.isascii() and text.isdigit() and len(text) <= 6):
                 raise RuleSetError(
-                    f"rule option {self.name!r} takes a whole number from {self.lowest} to {self.highest},"
-                    f" not {text[:40]!r}"
+                    msg(
+                        "rule option {option} takes a whole number from {lowest} to {highest}, not {value}",
+                        option=repr(self.name),
+                        lowest=self.lowest,
+                        highest=self.highest,
+                        value=repr(text[:40]),
+                    )
                 )
             return int(text)
         if self.kind in (*SETS, "seats"):
@@ -105,7 +117,11 @@ class RuleOption:
             if self.kind == "seats":
                 if not all(t.isascii() and t.isdigit() and len(t) == 1 for t in items):
                     raise RuleSetError(
-                        f"rule option {self.name!r} takes none or two different seats 0-3, not {text[:40]!r}"
+                        msg(
+                            "rule option {option} takes none or two different seats 0-3, not {value}",
+                            option=repr(self.name),
+                            value=repr(text[:40]),
+                        )
                     )
                 return tuple(int(t) for t in items)
             return tuple(items)
@@ -244,7 +260,7 @@ def option(name: str) -> RuleOption:
     """The option `name`; `RuleSetError` for a name the rule set has no option of."""
     found = OPTION_BY_NAME.get(name)
     if found is None:
-        raise RuleSetError(f"unknown rule option {name[:60]!r} (see `doko rules show standard`)")
+        raise RuleSetError(msg("unknown rule option {name} (see `doko rules show standard`)", name=repr(name[:60])))
     return found
 
 
@@ -270,5 +286,5 @@ def parse_setting(text: str) -> tuple[str, str]:
     """`option=value` as `--set` takes it."""
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
-        raise RuleSetError(f"--set takes option=value, not {text[:60]!r}")
+        raise RuleSetError(msg("--set takes option=value, not {text}", text=repr(text[:60])))
     return name.strip(), value

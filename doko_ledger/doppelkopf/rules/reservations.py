@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 
-from doko_ledger.doppelkopf.cards import ALTE, FUCHS, Card, Rank, Suit
+from doko_ledger.doppelkopf.cards import ALTE, FUCHS, Card, Cards, Rank, Suit
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import card_order
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg, plural, render
 
 DEFAULT_RULES = RuleSet()
 POVERTY_MAX_TRUMPS = 3
@@ -26,6 +27,14 @@ class ReservationKind(Enum):
     SOLO = "solo"
     THROW = "throw"
 
+    @property
+    def word(self) -> Message:
+        """The reservation in the reader's language (Hochzeit, Armut; mariage, pauvreté)."""
+        return _KIND_WORDS[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
+
 
 class Throw(Enum):
     """Why a hand may throw the deal in (docs/rules.md §4): so many nines, kings, nines and kings
@@ -36,6 +45,29 @@ class Throw(Enum):
     NINES_AND_KINGS = "nines_and_kings"
     RICHNESS = "richness"
     FOX_HIGHEST_TRUMP = "fox_highest_trump"
+
+    @property
+    def word(self) -> Message:
+        """The reason in the reader's language."""
+        return _THROW_WORDS[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
+
+
+_KIND_WORDS = {
+    ReservationKind.MARRIAGE: msg("marriage"),
+    ReservationKind.POVERTY: msg("poverty"),
+    ReservationKind.SOLO: msg("solo"),
+    ReservationKind.THROW: msg("deal thrown in"),
+}
+_THROW_WORDS = {
+    Throw.NINES: msg("thrown in for nines"),
+    Throw.KINGS: msg("thrown in for kings"),
+    Throw.NINES_AND_KINGS: msg("thrown in for nines and kings"),
+    Throw.RICHNESS: msg("thrown in for a rich hand"),
+    Throw.FOX_HIGHEST_TRUMP: msg("thrown in: the DA is the highest trump"),
+}
 
 
 Hands = Sequence[Sequence[Card]] | None
@@ -185,7 +217,7 @@ def poverty_throws(hand: Sequence[Card] | None, rules: RuleSet) -> bool:
     return rules.poverty_throw_one_trump and hand is not None and trump_count(hand) <= 1
 
 
-def may_throw(throw: Throw, hand: Sequence[Card] | None, rules: RuleSet) -> str | None:
+def may_throw(throw: Throw, hand: Sequence[Card] | None, rules: RuleSet) -> Message | None:
     """Why `hand` may not throw the deal in for `throw` under `rules`, or None when it may
     (docs/rules.md §4); without the hand, only whether the rules know that throw."""
     nines = kings = points = 0
@@ -195,21 +227,39 @@ def may_throw(throw: Throw, hand: Sequence[Card] | None, rules: RuleSet) -> str 
         points = sum(c.points for c in hand)
     if throw is Throw.FOX_HIGHEST_TRUMP:
         if not rules.throw_fox_highest_trump:
-            return "these rules throw nothing in for the DA as highest trump (option throw_fox_highest_trump)"
+            return msg("these rules throw nothing in for the DA as highest trump (option throw_fox_highest_trump)")
         order = card_order(GameType.NORMAL)
         above = [c for c in hand or () if order.is_trump(c) and order.strength(c) > order.strength(FUCHS)]
-        return f"the hand holds {above[0]}, a trump above the DA" if above else None
-    least, held, what = {
-        Throw.NINES: (rules.throw_nines, nines, "nines"),
-        Throw.KINGS: (rules.throw_kings, kings, "kings"),
-        Throw.NINES_AND_KINGS: (rules.throw_nines_and_kings, nines + kings, "nines and kings"),
-        Throw.RICHNESS: (rules.throw_richness, points, "card points"),
+        return msg("the hand holds {card}, a trump above the DA", card=Cards(above[:1])) if above else None
+    least, held = {
+        Throw.NINES: (rules.throw_nines, nines),
+        Throw.KINGS: (rules.throw_kings, kings),
+        Throw.NINES_AND_KINGS: (rules.throw_nines_and_kings, nines + kings),
+        Throw.RICHNESS: (rules.throw_richness, points),
     }[throw]
     if least == 0:
-        return f"these rules throw nothing in for {what} (option throw_{throw.value})"
+        return msg(
+            "these rules throw nothing in for {what} (option {option})",
+            what=_THROWN_FOR[throw],
+            option=f"throw_{throw.value}",
+        )
     if hand is not None and held < least:
-        return f"the hand has {held} {what}; throwing in needs {least}"
+        return msg("the hand has {held}; throwing in needs {least}", held=_HELD[throw](held), least=least)
     return None
+
+
+_THROWN_FOR = {
+    Throw.NINES: msg("nines"),
+    Throw.KINGS: msg("kings"),
+    Throw.NINES_AND_KINGS: msg("nines and kings"),
+    Throw.RICHNESS: msg("card points"),
+}
+_HELD: dict[Throw, Callable[[int], Message]] = {
+    Throw.NINES: lambda n: plural("{count} nine", "{count} nines", n),
+    Throw.KINGS: lambda n: plural("{count} king", "{count} kings", n),
+    Throw.NINES_AND_KINGS: lambda n: plural("{count} nine or king", "{count} nines and kings", n),
+    Throw.RICHNESS: lambda n: plural("{count} card point", "{count} card points", n),
+}
 
 
 def silent_soloist(hands: Sequence[Sequence[Card]]) -> int | None:

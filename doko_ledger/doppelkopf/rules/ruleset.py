@@ -8,6 +8,7 @@ from typing import Any, Literal, get_args, get_type_hints
 
 from doko_ledger.errors import DokoError
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg
 
 
 class RuleSetError(DokoError, ValueError):
@@ -214,16 +215,38 @@ def _check_value(name: str, value: Any) -> None:
     hint = _HINTS[name]
     if name == "bock_triggers":
         if not isinstance(value, (list, tuple)) or any(t not in BOCK_TRIGGERS for t in value):
-            raise RuleSetError(f"rule option 'bock_triggers' takes a list of {', '.join(BOCK_TRIGGERS)}, not {value!r}")
+            raise RuleSetError(
+                msg(
+                    "rule option {option} takes a list of {choices}, not {value}",
+                    option=repr(name),
+                    choices=", ".join(BOCK_TRIGGERS),
+                    value=repr(value),
+                )
+            )
         return
     if name == "picture_solos":
         if not isinstance(value, (list, tuple)) or any(s not in PICTURE_SOLOS for s in value):
-            raise RuleSetError(f"rule option 'picture_solos' takes a list of {', '.join(PICTURE_SOLOS)}, not {value!r}")
+            raise RuleSetError(
+                msg(
+                    "rule option {option} takes a list of {choices}, not {value}",
+                    option=repr(name),
+                    choices=", ".join(PICTURE_SOLOS),
+                    value=repr(value),
+                )
+            )
         return
     if hint is int:
         lowest, highest = NUMBER_RANGES[name]
         if not isinstance(value, int) or isinstance(value, bool) or not lowest <= value <= highest:
-            raise RuleSetError(f"rule option {name!r} takes a whole number from {lowest} to {highest}, not {value!r}")
+            raise RuleSetError(
+                msg(
+                    "rule option {option} takes a whole number from {lowest} to {highest}, not {value}",
+                    option=repr(name),
+                    lowest=lowest,
+                    highest=highest,
+                    value=repr(value),
+                )
+            )
         return
     if name == "computer_seats":
         seats = list(value) if isinstance(value, (list, tuple)) else None
@@ -233,34 +256,51 @@ def _check_value(name: str, value: Any) -> None:
             or any(not isinstance(s, int) or isinstance(s, bool) or not 0 <= s <= 3 for s in seats)
             or len(set(seats)) != len(seats)
         ):
-            raise RuleSetError(f"rule option 'computer_seats' takes [] or two different seats 0-3, not {value!r}")
+            raise RuleSetError(
+                msg(
+                    "rule option {option} takes [] or two different seats 0-3, not {value}",
+                    option=repr(name),
+                    value=repr(value),
+                )
+            )
         return
     if hint is bool:
         if not isinstance(value, bool):
-            raise RuleSetError(f"rule option {name!r} takes true or false, not {value!r}")
+            raise RuleSetError(
+                msg("rule option {option} takes true or false, not {value}", option=repr(name), value=repr(value))
+            )
         return
     choices = get_args(hint)
     if value not in choices:
         allowed = ", ".join(repr(c) for c in choices)
-        raise RuleSetError(f"rule option {name!r} takes one of {allowed}, not {value!r}")
+        raise RuleSetError(
+            msg(
+                "rule option {option} takes one of {choices}, not {value}",
+                option=repr(name),
+                choices=allowed,
+                value=repr(value),
+            )
+        )
 
 
 def preset(name: str) -> RuleSet:
     """The rule set of a named preset (`standard`, `bistro`, `ddv`, `duel`)."""
     if name not in PRESETS:
-        raise RuleSetError(f"unknown rule preset {name!r} (known: {', '.join(PRESETS)})")
+        raise RuleSetError(
+            msg("unknown rule preset {name} (known: {known})", name=repr(name), known=", ".join(PRESETS))
+        )
     return RuleSet(preset=name, **PRESETS[name])
 
 
 def rules_from_mapping(data: Mapping[str, Any]) -> RuleSet:
     """A rule set from `{preset: NAME, option: value, ...}`; unknown options are refused by name."""
     if not isinstance(data, Mapping):
-        raise RuleSetError(f"rules must be a preset name or a mapping, not {data!r}")
+        raise RuleSetError(msg("rules must be a preset name or a mapping, not {value}", value=repr(data)))
     base = preset(str(data.get("preset", "standard")))
     overrides = {k: v for k, v in data.items() if k != "preset"}
     for name, value in overrides.items():
         if name not in OPTION_NAMES:
-            raise RuleSetError(f"unknown rule option {name!r}")
+            raise RuleSetError(msg("unknown rule option {name}", name=repr(name)))
         _check_value(name, value)
     return dataclasses.replace(base, **_typed(overrides))
 

@@ -13,6 +13,7 @@ from doko_ledger.doppelkopf.rules.announcements import DENIALS, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, name_key
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg, plural, render
 
 THRESHOLDS = (90, 60, 30)
 """The losers stay below these for no 90, no 60, no 30 (schwarz: no trick)."""
@@ -46,6 +47,14 @@ class SpecialKind(Enum):
         return _SPECIAL_LABEL[self]
 
     @property
+    def word(self) -> Message:
+        """The label in the reader's language (Fuchs gefangen, renard pris)."""
+        return _SPECIAL_WORD[self]
+
+    def localized(self, language: str) -> str:
+        return render(self.word, language)
+
+    @property
     def caught(self) -> bool:
         """Earned by catching a card of the other party: the record says whose."""
         return self in _CAUGHT
@@ -65,6 +74,16 @@ _SPECIAL_LABEL = {
     SpecialKind.FOX_CAUGHT_LAST_TRICK: "DA caught in the last trick (Fuchs)",
     SpecialKind.DULLE_CAUGHT_DULLE: "H10 caught with H10 (Dulle)",
     SpecialKind.HEART_TRICK: "trick of four hearts (heart trick)",
+}
+_SPECIAL_WORD = {
+    SpecialKind.FOX_CAUGHT: msg("fox caught (Fuchs)"),
+    SpecialKind.KARLCHEN: msg("last trick won with CJ (Karlchen)"),
+    SpecialKind.KARLCHEN_CAPTURED: msg("CJ caught in the last trick (Karlchen)"),
+    SpecialKind.DOPPELKOPF: msg("trick of 40 or more (Doppelkopf)"),
+    SpecialKind.FOX_LAST_TRICK: msg("last trick won with DA (Fuchs)"),
+    SpecialKind.FOX_CAUGHT_LAST_TRICK: msg("DA caught in the last trick (Fuchs)"),
+    SpecialKind.DULLE_CAUGHT_DULLE: msg("H10 caught with H10 (Dulle)"),
+    SpecialKind.HEART_TRICK: msg("trick of four hearts (heart trick)"),
 }
 _CAUGHT = frozenset(
     {
@@ -147,7 +166,11 @@ class DealFacts:
 
 @frozen
 class ScoreLine:
-    """One item of the derivation: `points` for `party`, or a doubling (`factor` 2)."""
+    """One item of the derivation: `points` for `party`, or a doubling (`factor` 2).
+
+    `item` and `cause` are the line's stable English words, as the JSON and the files give
+    them; `words` and `because`, where the line has them, are the same as messages, for a
+    reader in another language (`shown` and `shown_cause` give either)."""
 
     item: str
     party: Party | None
@@ -155,6 +178,18 @@ class ScoreLine:
     factor: int = 1
     cause: str = ""
     special: bool = False
+    words: Message | None = field(default=None, compare=False, repr=False)
+    because: Message | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def shown(self) -> Message | str:
+        """The item in the reader's language (`render` it), or its English words."""
+        return self.item if self.words is None else self.words
+
+    @property
+    def shown_cause(self) -> Message | str:
+        """The cause in the reader's language (`render` it), or its English words."""
+        return self.cause if self.because is None else self.because
 
 
 @frozen
@@ -221,18 +256,22 @@ def _own_target(deal: _Deal, i: int) -> str:
     return f"{_base_target(deal, i)}"
 
 
-def _goal(deal: _Deal, i: int) -> tuple[str, bool]:
-    """What the party had to do (docs/rules.md §6), and whether it did: its own target, or, when
-    only the other party denied, to break that denial."""
+def _goal(deal: _Deal, i: int) -> tuple[str, Message, bool]:
+    """What the party had to do (docs/rules.md §6), in English and as a message, and whether it
+    did: its own target, or, when only the other party denied, to break that denial."""
     other = 1 - i
     other_level = deal.levels[other]
     if deal.levels[i] < 1 and other_level >= 1:
         step = other_level - 1
-        denial = _DENIAL_LABELS[step]
+        denial, words = _DENIAL_LABELS[step], DENIALS[step]
         if step == 3:
-            return f"one trick against {_TITLES[other]}'s {denial}", deal.tricks[i] > 0
-        return f"{THRESHOLDS[step]} against {_TITLES[other]}'s {denial}", deal.points[i] >= THRESHOLDS[step]
-    return f"target {_own_target(deal, i)}", _reaches_target(deal, i)
+            said = msg("one trick against {party}'s {call}", party=_PARTIES[other], call=words)
+            return f"one trick against {_TITLES[other]}'s {denial}", said, deal.tricks[i] > 0
+        said = msg("{points} against {party}'s {call}", points=THRESHOLDS[step], party=_PARTIES[other], call=words)
+        return f"{THRESHOLDS[step]} against {_TITLES[other]}'s {denial}", said, deal.points[i] >= THRESHOLDS[step]
+    target = _own_target(deal, i)
+    said = msg("target every trick") if deal.levels[i] >= 4 else msg("target {points}", points=target)
+    return f"target {target}", said, _reaches_target(deal, i)
 
 
 def _base_target(deal: _Deal, i: int) -> int:
@@ -293,42 +332,73 @@ def _threshold_lines(deal: _Deal, i: int, rules: RuleSet, won: bool) -> list[Sco
     causes = deal.facts.causes
     ddv = rules.scoring == "ddv"
     lines: list[ScoreLine] = []
+    other_party = _PARTIES[other]
     for step, name in enumerate(_DENIAL_LABELS):
-        level = step + 1
+        level, call = step + 1, DENIALS[step]
         if _below(deal, other, step):
-            what = "no trick" if step == 3 else f"below {THRESHOLDS[step]}"
-            lines.append(ScoreLine(f"{other_title} {what}", party, 1, cause=f"{other_title} took {_took(deal, other)}"))
+            if step == 3:
+                what, words = "no trick", msg("{party} no trick", party=other_party)
+            else:
+                what = f"below {THRESHOLDS[step]}"
+                words = msg("{party} below {points}", party=other_party, points=THRESHOLDS[step])
+            took, took_words = _took(deal, other)
+            lines.append(
+                ScoreLine(
+                    f"{other_title} {what}",
+                    party,
+                    1,
+                    cause=f"{other_title} took {took}",
+                    words=words,
+                    because=msg("{party} took {took}", party=other_party, took=took_words),
+                )
+            )
         if ddv:
             if won:
                 for announcer in (i, other):
                     if deal.levels[announcer] >= level:
                         cause = causes.get((_PARTIES[announcer], level), "")
-                        lines.append(ScoreLine(f"{name} announced by {_TITLES[announcer]}", party, 1, cause=cause))
+                        words = msg("{call} announced by {party}", call=call, party=_PARTIES[announcer])
+                        item = f"{name} announced by {_TITLES[announcer]}"
+                        lines.append(ScoreLine(item, party, 1, cause=cause, words=words))
             if other_level >= level and deal.points[i] >= AGAINST_DENIAL[step]:
+                took, took_words = _took(deal, i)
                 lines.append(
                     ScoreLine(
                         f"{AGAINST_DENIAL[step]} reached against {other_title}'s {name}",
                         party,
                         1,
-                        cause=f"{title} took {_took(deal, i)}",
+                        cause=f"{title} took {took}",
+                        words=msg(
+                            "{points} reached against {party}'s {call}",
+                            points=AGAINST_DENIAL[step],
+                            party=other_party,
+                            call=call,
+                        ),
+                        because=msg("{party} took {took}", party=party, took=took_words),
                     )
                 )
         else:
             if own_level >= level:
                 cause = causes.get((party, level), "")
-                lines.append(ScoreLine(f"{name} announced by {title}", party, 1, cause=cause))
+                words = msg("{call} announced by {party}", call=call, party=party)
+                lines.append(ScoreLine(f"{name} announced by {title}", party, 1, cause=cause, words=words))
             if other_level >= level and not _below(deal, i, step):
-                cause = causes.get((_PARTIES[other], level), "")
-                lines.append(ScoreLine(f"{other_title}'s {name} missed", party, 2, cause=cause))
+                cause = causes.get((other_party, level), "")
+                words = msg("{party}'s {call} missed", party=other_party, call=call)
+                lines.append(ScoreLine(f"{other_title}'s {name} missed", party, 2, cause=cause, words=words))
     return lines
 
 
-def _took(deal: _Deal, i: int) -> str:
+def _took(deal: _Deal, i: int) -> tuple[str, Message]:
+    """What party `i` took, in English and as a message: `130 card points in 7 tricks`."""
     points = deal.points[i]
     if not deal.facts.tricks_known:
-        return f"{points} card points"
+        return f"{points} card points", msg("{points} card points", points=points)
     tricks = deal.tricks[i]
-    return f"{points} card points in {tricks} trick{'' if tricks == 1 else 's'}"
+    words = plural(
+        "{points} card points in {count} trick", "{points} card points in {count} tricks", tricks, points=points
+    )
+    return f"{points} card points in {tricks} trick{'' if tricks == 1 else 's'}", words
 
 
 def special_points_count(game_type: GameType, lone: bool, rules: RuleSet) -> bool:
@@ -357,7 +427,7 @@ def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
             continue
         if not special_counts(kind, nth, rules):
             continue
-        lines.append(ScoreLine(kind.label, special.party, 1, cause=special.cause, special=True))
+        lines.append(ScoreLine(kind.label, special.party, 1, cause=special.cause, special=True, words=kind.word))
     return lines
 
 
@@ -389,10 +459,16 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
     won = _winner(deal)
     lines: list[ScoreLine] = []
     for i, party in enumerate(_PARTIES):
-        goal, reached = _goal(deal, i)
+        goal, goal_words, reached = _goal(deal, i)
         title = _TITLES[i]
-        cause = f"{title} took {_took(deal, i)}; " + ("reached" if reached else "missed")
-        lines.append(ScoreLine(f"{title}'s goal: {goal}", party, 0, cause=cause))
+        took, took_words = _took(deal, i)
+        cause = f"{title} took {took}; " + ("reached" if reached else "missed")
+        if reached:
+            because = msg("{party} took {took}; reached", party=party, took=took_words)
+        else:
+            because = msg("{party} took {took}; missed", party=party, took=took_words)
+        words = msg("{party}'s goal: {goal}", party=party, goal=goal_words)
+        lines.append(ScoreLine(f"{title}'s goal: {goal}", party, 0, cause=cause, words=words, because=because))
     specials = special_lines(facts, rules)
     if won is None:
         if rules.scoring == "ddv":
@@ -402,19 +478,25 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
         re_value = _net(lines, Party.RE, rules, doubling=False)
         return Score(None, tuple(lines), re_value, facts.lone)
     winning = _PARTIES[won]
-    lines.append(ScoreLine("won", winning, 1))
+    lines.append(ScoreLine("won", winning, 1, words=msg("won")))
     aold = won == _KONTRA and not facts.lone and not facts.game_type.is_solo
     if aold and rules.scoring == "ddv":
         aold = special_points_count(facts.game_type, facts.lone, rules)
     if aold:
-        lines.append(ScoreLine("against the old ones", winning, 1, special=_old_ones_after_doubling(rules)))
+        old_ones = msg("against the old ones")
+        lines.append(
+            ScoreLine("against the old ones", winning, 1, special=_old_ones_after_doubling(rules), words=old_ones)
+        )
     for i, party in enumerate(_PARTIES):
         if deal.levels[i] >= 0:
             cause = facts.causes.get((party, 0), "")
             if rules.announcement_scoring == "doubling":
-                lines.append(ScoreLine(f"{_TITLES[i]} announced: doubles", winning, 0, factor=2, cause=cause))
+                words = msg("{party} announced: doubles", party=party)
+                item = f"{_TITLES[i]} announced: doubles"
+                lines.append(ScoreLine(item, winning, 0, factor=2, cause=cause, words=words))
             else:
-                lines.append(ScoreLine(f"{_TITLES[i]} announced", winning, 2, cause=cause))
+                words = msg("{party} announced", party=party)
+                lines.append(ScoreLine(f"{_TITLES[i]} announced", winning, 2, cause=cause, words=words))
     lines += _threshold_lines(deal, won, rules, won=True)
     lines += specials
     net = _net(lines, winning, rules, doubling=rules.announcement_scoring == "doubling")

@@ -15,6 +15,7 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import Score, ScoreLine
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 
 VALUE_ONLY = "value only"
 """The derivation's one line for a deal entered by its value."""
@@ -81,10 +82,27 @@ class ValueDeal:
         alone = "a solo" if self.solo else "alone"
         return f"{players[lone]} {won} {alone}; value {self.value}"
 
+    def said(self, players: Sequence[str]) -> Message:
+        """`words` in the reader's language."""
+        lone, value = self.lone, self.value
+        if lone is None:
+            return msg("{names} won; value {value}", names=", ".join(players[s] for s in self.winners), value=value)
+        who = players[lone]
+        if lone in self.winners:
+            if self.solo:
+                return msg("{who} won a solo; value {value}", who=who, value=value)
+            return msg("{who} won alone; value {value}", who=who, value=value)
+        if self.solo:
+            return msg("{who} lost a solo; value {value}", who=who, value=value)
+        return msg("{who} lost alone; value {value}", who=who, value=value)
+
     def score(self, players: Sequence[str]) -> Score:
         """The score: one line, "value only", with the value and who won (docs/rules.md §7)."""
         winner = self.winner
         cause = self.words(players) + ("" if self.lone is None else ", three times for the lone player")
-        line = ScoreLine(VALUE_ONLY, None, self.value, cause=cause)
+        because = self.said(players)
+        if self.lone is not None:
+            because = msg("{words}, three times for the lone player", words=because)
+        line = ScoreLine(VALUE_ONLY, None, self.value, cause=cause, words=msg("value only"), because=because)
         re_value = self.value if winner is Party.RE else -self.value
         return Score(winner, (line,), re_value, self.lone is not None)
