@@ -86,9 +86,9 @@ def _deal(state: DealState, command: Deal) -> DouDizhuDealt:
     if kitty is not None and len(kitty) != kitty_size(n):
         raise IllegalMove(f"the kitty has {len(kitty)} cards; with {n} players it has {kitty_size(n)}")
     dealt = [c for h in hands or () for c in h] + list(kitty or ())
-    problem = not_in_deck(dealt, n)
-    if problem:
-        raise IllegalMove(f"the deal has {problem}")
+    extra = not_in_deck(dealt, n)
+    if extra:
+        raise IllegalMove(f"the deal has {extra}")
     if hands is not None and kitty is None:
         kitty = hand((deck(n) - Counter(dealt)).elements())
     return DouDizhuDealt(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import Message
 
 
 class CardError(DokoError, ValueError):
@@ -16,7 +17,7 @@ class PlayerCountError(DokoError, ValueError):
 class IllegalMove(DokoError, ValueError):
     """A command the rules or the deal so far do not allow; `seat` names whose part is wrong."""
 
-    def __init__(self, message: str, seat: int | None = None) -> None:
+    def __init__(self, message: str | Message, seat: int | None = None) -> None:
         super().__init__(message)
         self.seat = seat
 
