@@ -20,12 +20,14 @@ from doko_ledger.doppelkopf.sight import public_row
 from doko_ledger.doppelkopf.views import audit_view, notes_view, score_view
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, Game
+from doko_ledger.i18n import msg
 from doko_ledger.ledger import Ledger
 from doko_ledger.sight import TOURNAMENT
 from doko_ledger.web.common import (
     NAME_COOKIE,
     PostedForm,
     is_joined,
+    not_doppelkopf,
     now,
     open_ledger,
     player_name,
@@ -157,7 +159,7 @@ def add_note(request: Request, game: str, post: PostedForm) -> Response:
         text = post.get("text")
         try:
             if not text:
-                raise EntryError("write the note first")
+                raise EntryError(msg("write the note first"))
             ledger.annotate(game_id, None, None, text, by=post.by, at=now())
         except DokoError as exc:
             context = game_context(ledger, game_id, viewer(request)) | {"note_error": str(exc), "note_text": text}
@@ -175,7 +177,7 @@ def replay_page(request: Request, game: str, perspective: str | None = None) -> 
         game_id = ledger.resolve(game)
         played = ledger.game_of(game_id)
         if played is not DOPPELKOPF:
-            raise DokoError(f"the HTML replay is for Doppelkopf games; {game_id} is a {played.title} game")
+            raise DokoError(not_doppelkopf(msg("the HTML replay"), game_id, played.title))
         sight = ledger.sight(game_id, viewer(request))
         shown = sight.perspective(perspective)
         view = ledger.book_of(DOPPELKOPF).frames(game_id, shown)
