@@ -48,6 +48,12 @@ def reason_of(exc: BaseException) -> Message | str:
     return reason if isinstance(reason, Message) else str(exc)
 
 
+def in_english(exc: BaseException) -> str:
+    """An error's reason in English: what a reader of another error's words looks for (which
+    field of a file a refusal is about), whatever the reader's language."""
+    return render(reason_of(exc), "en")
+
+
 EXCERPT = 200
 """The most characters of one message an error shows: inputs are quoted, never echoed whole."""
 

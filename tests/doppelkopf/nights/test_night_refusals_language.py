@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.doppelkopf.files import night_file
 from doko_ledger.doppelkopf.game.illegal import IllegalMove
 from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.nights.book import CardNights, DealAlreadyRecorded, NotTheNextDeal
 from doko_ledger.doppelkopf.nights.decide import StartNight
 from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.errors import DokoError
+from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.games import DOPPELKOPF
 from doko_ledger.i18n import using
 from doko_ledger.ledger import Ledger
@@ -98,4 +100,41 @@ def test_a_name_that_cannot_sit_at_the_table_says_why_in_each_language(nights: C
     )
     assert said(refused.value, "fr") == (
         "le nom de joueur 'Er\\u200bik' contient un caractère invisible (U+200B ZERO WIDTH SPACE)"
+    )
+
+
+NIGHT_FILE = """\
+format: doko-session/1
+id: kitchen
+players: [Anna, Ben, Clara, Dirk]
+first_dealer: Anna
+deals:
+  - {game: normal, re: [Ben, Zoe], re_points: 151}
+"""
+
+
+@pytest.mark.parametrize(
+    ("language", "what"),
+    [
+        ("en", "unknown player 'Zoe' (players: Anna, Ben, Clara, Dirk)"),
+        ("de", "unbekannter Spieler 'Zoe' (Spieler: Anna, Ben, Clara, Dirk)"),
+        ("fr", "joueur inconnu 'Zoe' (joueurs : Anna, Ben, Clara, Dirk)"),
+    ],
+)
+def test_a_night_files_line_keeps_its_place_and_says_what_in_each_language(language: str, what: str) -> None:
+    """`file:line: field: what`: only what is wrong is in the reader's language."""
+    with pytest.raises(SourceError) as refused, using(language):
+        night_file.read(NIGHT_FILE, "night.yaml")
+    assert said(refused.value, language) == f"night.yaml:6: deals[0].re[1]: {what}"
+
+
+def test_a_night_files_refusal_by_the_recorder_names_its_field_in_any_language() -> None:
+    """Which field a refusal of the recorder is about does not depend on the reader's language."""
+    text = NIGHT_FILE.replace("{game: normal, re: [Ben, Zoe], re_points: 151}", "{joins: Erik, after: Zoe}")
+    with pytest.raises(SourceError) as refused, using("fr"):
+        night_file.read(text, "night.yaml")
+    assert refused.value.field == "deals[0].after"
+    assert said(refused.value, "fr") == (
+        "night.yaml:6: deals[0].after: 'Zoe' n'est pas à la table (Anna, Ben, Clara, Dirk),"
+        " personne ne se joint donc après"
     )
