@@ -328,7 +328,13 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
     players = tuple(body.players)
     first = players.index(body.dealer) if body.dealer in players else 0
     if body.dealer is not None and body.dealer not in players:
-        raise EntryError(f"dealer: {body.dealer!r} is not one of the players ({', '.join(players)})")
+        raise EntryError(
+            msg(
+                "dealer: {dealer} is not one of the players ({players})",
+                dealer=repr(body.dealer),
+                players=", ".join(players),
+            )
+        )
     with open_ledger(request, writing=True) as ledger:
         named = rules_named(body.rules, house_rules(ledger), files=False)
         command = StartNight(

@@ -125,7 +125,7 @@ def sheet_facts(fields: SheetFields, players: Sequence[str]) -> DouDizhuSummary:
 def _session(ledger: Ledger, ref: str) -> str:
     sid = ledger.book_of(DOUDIZHU).resolve_session(ref)
     if sid is None:
-        raise DouDizhuSessionNotFound(f"no Dou Dizhu session {ref!r} in the ledger")
+        raise DouDizhuSessionNotFound(msg("no Dou Dizhu session {session} in the ledger", session=repr(ref)))
     return sid
 
 

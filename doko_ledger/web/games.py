@@ -149,7 +149,11 @@ def _claim(typed: dict[str, str]) -> dict[str, int] | None:
     library names who is missing), no field filled is no claim."""
     if not any(typed.values()):
         return None
-    return {player: quick_entry.points(text, f"{player}'s claimed points") for player, text in typed.items() if text}
+    return {
+        player: quick_entry.points(text, msg("{player}'s claimed points", player=player))
+        for player, text in typed.items()
+        if text
+    }
 
 
 @router.post("/games/{game}/notes")
