@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from doko_ledger.i18n import Message, render
+from doko_ledger.i18n import Message, msg, render
 
 E = TypeVar("E", bound=BaseException)
 
@@ -29,11 +29,29 @@ class DokoError(Exception):
         return render(reason) if isinstance(reason, Message) else super().__str__()
 
 
-def prefixed(exc: E, before: str, after: str = "") -> E:
+def prefixed(exc: E, before: Message, after: Message | None = None) -> E:
     """The same error (its type, so its exit code, kept) with its message between `before: `
-    and `after`: what the library knows about the command that failed."""
-    exc.args = (f"{before}: {exc}{after}", *exc.args[1:])
+    and `; after`: what the library knows about the command that failed. The error's own
+    message is kept as a message, shown in the reader's language with the rest."""
+    reason = reason_of(exc)
+    if after is None:
+        exc.args = (msg("{before}: {reason}", before=before, reason=reason), *exc.args[1:])
+    else:
+        exc.args = (msg("{before}: {reason}; {after}", before=before, reason=reason, after=after), *exc.args[1:])
     return exc
+
+
+def reason_of(exc: BaseException) -> Message | str:
+    """An error's reason as a message when it carries one (to be put inside another message),
+    else its text."""
+    reason = exc.args[0] if len(exc.args) == 1 else None
+    return reason if isinstance(reason, Message) else str(exc)
+
+
+def in_english(exc: BaseException) -> str:
+    """An error's reason in English: what a reader of another error's words looks for (which
+    field of a file a refusal is about), whatever the reader's language."""
+    return render(reason_of(exc), "en")
 
 
 EXCERPT = 200

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
 from doko_ledger.games import DOPPELKOPF, GAMES, Book, Game, GameNotFound, game_starting_with, projection_names
+from doko_ledger.i18n import Message, msg, plural
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.store.base import EventStore, Head, LedgerBusy, NewStreamEvents, VerifyReport
@@ -126,7 +127,7 @@ class Ledger:
         first = self.store.first_event_type(game_stream(game_id))
         game = game_starting_with(first)
         if game is None:
-            raise GameNotFound(f"no game {game_id!r} in the ledger (see `doko games`)")
+            raise GameNotFound(no_game(repr(game_id)))
         return game
 
     def book(self, game_id: str) -> Book:
@@ -313,12 +314,12 @@ class Ledger:
         first event). Refused before anything is dropped when the log holds events this
         doko_ledger does not know. The analyses kept beside them are dropped (`doppelkopf.analyses`):
         they are computed again when asked."""
-        self.store.check_log_types("rebuild the read models of", "nothing was changed")
+        self.store.check_log_types(rebuild=True)
         try:
             self.book_of(DOPPELKOPF).forget_analyses()
             return runner.rebuild_many(self.store, self.projections)
         except LedgerBusy:  # perhaps after the read models were emptied: never "nothing was written"
-            outcome = "the log is unchanged, and the read models catch up on the next read or rebuild"
+            outcome = msg("the log is unchanged, and the read models catch up on the next read or rebuild")
             raise LedgerBusy(self.store.where, self.store.busy_timeout_ms, outcome) from None
 
     def copy_to(self, target: str | Path) -> Copied:
@@ -356,20 +357,27 @@ class Ledger:
             if numbered is not None:
                 return numbered
             if ref.startswith("#") or ref == LAST:
-                held = game_list.count(self.store.db)
-                raise GameNotFound(f"there is no game {shortened(ref, 40)}: the ledger holds {held} games")
+                raise GameNotFound(_not_held(ref, game_list.count(self.store.db)))
         matches = [s[len(GAME_PREFIX) :] for s in self.store.stream_names(game_stream(ref), 6)]
         if len(matches) == 1:
             return matches[0]
         if matches:
-            more = "more than " if len(matches) > 5 else ""
+            games = ", ".join(matches[:5])
+            if len(matches) > 5:
+                raise GameNotFound(
+                    msg("{ref} matches more than 5 games: {games}", ref=repr(shortened(ref, 40)), games=games)
+                )
             raise GameNotFound(
-                f"{shortened(ref, 40)!r} matches {more}{min(len(matches), 5)} games: {', '.join(matches[:5])}"
+                msg(
+                    "{ref} matches {count} games: {games}",
+                    ref=repr(shortened(ref, 40)),
+                    count=len(matches),
+                    games=games,
+                )
             )
         if number is not None:
-            held = game_list.count(self.store.db)
-            raise GameNotFound(f"there is no game {shortened(ref, 40)}: the ledger holds {held} games")
-        raise GameNotFound(f"no game {shortened(ref, 40)!r} in the ledger (see `doko games`)")
+            raise GameNotFound(_not_held(ref, game_list.count(self.store.db)))
+        raise GameNotFound(no_game(repr(shortened(ref, 40))))
 
     def game_events(self, game_id: str) -> list[Any]:
         """The game's events in force (undone ones left out), in order: read without their
@@ -439,4 +447,18 @@ def _why_behind(exc: BaseException) -> str:
     """Why a catch-up failed, in words that say nothing of the write before it."""
     from doko_ledger.store.errors import LedgerBusy
 
-    return exc.locked if isinstance(exc, LedgerBusy) else str(exc)
+    return str(exc.locked) if isinstance(exc, LedgerBusy) else str(exc)
+
+
+def no_game(game: str) -> Message:
+    """The refusal of a game the ledger does not hold (`game`: as quoted)."""
+    return msg("no game {game} in the ledger (see `doko games`)", game=game)
+
+
+def _not_held(ref: str, held: int) -> Message:
+    return plural(
+        "there is no game {ref}: the ledger holds {count} game",
+        "there is no game {ref}: the ledger holds {count} games",
+        held,
+        ref=shortened(ref, 40),
+    )

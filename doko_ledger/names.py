@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+from doko_ledger.i18n import Message, msg
 from doko_ledger.numbers import shortened
 
 MAX_LENGTH = 100
@@ -61,26 +62,32 @@ def normalized(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
-def name_problem(name: str) -> str | None:
-    """Why a player's name cannot be used, or None: names are written in files and tables."""
+def name_problem(name: str) -> Message | None:
+    """Why a player's name cannot be used (what follows the name: "is empty"), or None: names
+    are written in files and tables."""
     if not name.strip():
-        return "is empty"
+        return msg("is empty")
     if name != name.strip():
-        return "starts or ends with white space"
+        return msg("starts or ends with white space")
     if len(name) > MAX_LENGTH:
-        return f"is longer than {MAX_LENGTH} characters"
+        return msg("is longer than {count} characters", count=MAX_LENGTH)
     for ch in name:
         category = unicodedata.category(ch)
         if category in ("Cc", "Zl", "Zp"):
-            return "holds a control character or line break"
+            return msg("holds a control character or line break")
         if category in _INVISIBLE_CATEGORIES or ch in _INVISIBLE:
-            return f"holds an invisible character (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})"
+            return msg("holds an invisible character ({character})", character=_named(ch, "unnamed"))
         if category == "Zs" and ch != " ":
-            return f"holds a space other than a plain one (U+{ord(ch):04X} {unicodedata.name(ch, '')})"
+            return msg("holds a space other than a plain one ({character})", character=_named(ch))
     if all(unicodedata.category(ch) in _MARKS or ch == " " for ch in name):
         mark = next(ch for ch in name if ch != " ")
-        return f"holds only combining marks (U+{ord(mark):04X} {unicodedata.name(mark, 'unnamed')}), which show nothing"
+        return msg("holds only combining marks ({character}), which show nothing", character=_named(mark, "unnamed"))
     return None
+
+
+def _named(ch: str, unnamed: str = "") -> str:
+    """A character by its code point and Unicode name: `U+200B ZERO WIDTH SPACE`."""
+    return f"U+{ord(ch):04X} {unicodedata.name(ch, unnamed)}"
 
 
 def skeletons(name: str) -> tuple[str, str]:
@@ -110,28 +117,37 @@ def _odd_letter(first: str, second: str) -> tuple[str, str]:
     return next((pair for pair in differing if not pair[1].isascii()), fallback)
 
 
-def table_problem(players: Sequence[str]) -> str | None:
+def table_problem(players: Sequence[str]) -> Message | None:
     """Why these names cannot sit at one table (a name that is refused, or two that a reader
     cannot tell apart), or None. The same name twice is each caller's own message."""
     return _table_problem(tuple(players))
 
 
 @lru_cache(maxsize=256)
-def _table_problem(players: tuple[str, ...]) -> str | None:
+def _table_problem(players: tuple[str, ...]) -> Message | None:
     """`table_problem`, once per table: a night's deals sit the same players again and again."""
     for player in players:
         problem = name_problem(player)
         if problem:
-            return f"player name {shortened(player, 40)!r} {problem}"
+            return msg("player name {name} {problem}", name=repr(shortened(player, 40)), problem=problem)
     pair = look_alike(players)
     if pair is not None:
         first, second = pair
         if first.lower() == second.lower():
-            how = "only in case"
-        else:
-            holder, odd = _odd_letter(first, second)
-            how = f"only in look-alike letters ({holder!r} holds U+{ord(odd):04X} {unicodedata.name(odd, '')})"
-        return f"players {first!r} and {second!r} differ {how}: names at one table must be told apart"
+            return msg(
+                "players {first} and {second} differ only in case: names at one table must be told apart",
+                first=repr(first),
+                second=repr(second),
+            )
+        holder, odd = _odd_letter(first, second)
+        return msg(
+            "players {first} and {second} differ only in look-alike letters ({holder} holds {character}):"
+            " names at one table must be told apart",
+            first=repr(first),
+            second=repr(second),
+            holder=repr(holder),
+            character=_named(odd),
+        )
     return None
 
 

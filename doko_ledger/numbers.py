@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import msg
+from doko_ledger.i18n.formats import Number
 
 MAX_DIGITS = 100
 _WHOLE = re.compile(r"([+-]?)[0-9]+")
@@ -19,8 +21,14 @@ class NumberTooLong(DokoError, ValueError):
 
     def __init__(self, text: str) -> None:
         self.digits = sum(ch.isdigit() for ch in text)
-        many = f"{self.digits:,}"
-        super().__init__(f"{shortened(text)} is a number of {many} digits; none here has more than {MAX_DIGITS}")
+        super().__init__(
+            msg(
+                "{text} is a number of {digits} digits; none here has more than {most}",
+                text=shortened(text),
+                digits=Number(self.digits),
+                most=MAX_DIGITS,
+            )
+        )
 
 
 def shortened(text: str, length: int = 12) -> str:

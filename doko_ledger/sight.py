@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import msg
 
 
 class PlaceInNight(Protocol):
@@ -69,10 +70,19 @@ class Sight:
 
     def refusal(self) -> DealBeingPlayed:
         assert self.playing is not None
-        deal = f"deal {self.playing.number} of {self.playing.session_id} ({self.game_id})"
+        deal = msg(
+            "deal {deal} of {night} ({game})",
+            deal=self.playing.number,
+            night=self.playing.session_id,
+            game=self.game_id,
+        )
         if self.viewer is not None:
             return DealBeingPlayed(
-                f"{deal} is being played: until it ends, {self.viewer} sees it only as {self.viewer} "
-                f"saw it (their own hand); its score and whole replay open when it ends"
+                msg(
+                    "{deal} is being played: until it ends, {player} sees it only as {player} saw it (their own hand);"
+                    " its score and whole replay open when it ends",
+                    deal=deal,
+                    player=self.viewer,
+                )
             )
-        return DealBeingPlayed(f"{deal} is being played; its score and replay open when it ends")
+        return DealBeingPlayed(msg("{deal} is being played; its score and replay open when it ends", deal=deal))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import Event, event
+from doko_ledger.i18n import msg
 
 MAX_NOTE = 2000
 """The longest note, in characters."""
@@ -33,7 +34,13 @@ class AnnotationAdded(Event):
 def game_note(text: str, *, author: str, written_at: str) -> AnnotationAdded:
     """A note on a game as a whole; `NoteRefused` for an empty or overlong text."""
     if not text.strip():
-        raise NoteRefused("a note needs a text")
+        raise NoteRefused(msg("a note needs a text"))
     if len(text) > MAX_NOTE:
-        raise NoteRefused(f"a note may be at most {MAX_NOTE} characters, this one has {len(text)}")
+        raise NoteRefused(
+            msg(
+                "a note may be at most {most} characters, this one has {count}",
+                most=MAX_NOTE,
+                count=len(text),
+            )
+        )
     return AnnotationAdded(None, None, text, author, written_at)

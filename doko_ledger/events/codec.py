@@ -21,6 +21,7 @@ from typing import Any, ClassVar, TypeVar, dataclass_transform, get_type_hints
 from doko_ledger.errors import DokoError, excerpt
 from doko_ledger.events.payload_text import quickly_valid
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg
 from doko_ledger.schema_files import event_schema_validator, fast_event_check
 
 
@@ -107,7 +108,7 @@ def event_class(name: str) -> type[Event]:
         load_all()
         cls = _EVENT_TYPES.get(name)
     if cls is None:
-        raise EventCodecError(f"unknown event type {name!r}")
+        raise EventCodecError(msg("unknown event type {name}", name=repr(name)))
     return cls
 
 
@@ -270,7 +271,7 @@ def from_payload(name: str, payload: Mapping[str, Any], decoded: Mapping[str, An
             values.update(decoded)
         return cls(**values)
     except (TypeError, ValueError, KeyError) as exc:
-        raise EventCodecError(f"cannot read {name} event: {exc}") from exc
+        raise EventCodecError(msg("cannot read {name} event: {problem}", name=name, problem=exc)) from exc
 
 
 def validate(name: str, version: int, payload_text: str) -> None:
@@ -332,11 +333,18 @@ def decode_event(name: str, version: int, payload_text: str) -> Any:
     while version < cls.schema_version:
         step = _UPCASTERS.get((name, version))
         if step is None:
-            raise EventCodecError(f"no upcaster for {name} v{version}")
+            raise EventCodecError(msg("no upcaster for {name} v{version}", name=name, version=version))
         payload = step(payload)
         version += 1
     if version > cls.schema_version:
-        raise EventCodecError(f"{name} v{version} is newer than this doko_ledger knows (v{cls.schema_version})")
+        raise EventCodecError(
+            msg(
+                "{name} v{version} is newer than this doko_ledger knows (v{known})",
+                name=name,
+                version=version,
+                known=cls.schema_version,
+            )
+        )
     return from_payload(name, payload)
 
 

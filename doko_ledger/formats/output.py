@@ -18,6 +18,7 @@ from pathlib import Path
 
 from doko_ledger.errors import DokoError
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.i18n import msg
 from doko_ledger.store.location import kind_of
 from doko_ledger.store.sqlite import is_sqlite_file
 
@@ -26,10 +27,10 @@ STDOUT = "-"
 
 _JOURNALS = ("", "-wal", "-shm", "-journal")
 _DISK_TROUBLE = {
-    errno.ENOSPC: "the disk is full",
-    errno.EDQUOT: "the disk quota is used up",
-    errno.EFBIG: "the file would grow past the size allowed",
-    errno.EIO: "an I/O error",
+    errno.ENOSPC: msg("the disk is full"),
+    errno.EDQUOT: msg("the disk quota is used up"),
+    errno.EFBIG: msg("the file would grow past the size allowed"),
+    errno.EIO: msg("an I/O error"),
 }
 
 
@@ -46,9 +47,9 @@ def write_export(path: Path, text: str, *, ledger: str | Path) -> None:
     if isinstance(ledger, Path) and any(
         _same_file(target, ledger.with_name(ledger.name + suffix)) for suffix in _JOURNALS
     ):
-        raise SourceError("that is the ledger itself: an export is never written onto it", source=str(path))
+        raise SourceError(msg("that is the ledger itself: an export is never written onto it"), source=str(path))
     if is_sqlite_file(target):
-        raise SourceError("that is an SQLite database: an export never overwrites one", source=str(path))
+        raise SourceError(msg("that is an SQLite database: an export never overwrites one"), source=str(path))
     try:
         mode = target.stat().st_mode & 0o777 if target.exists() else _default_mode()
         fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
@@ -75,14 +76,21 @@ def _target(path: Path) -> Path:
     except FileNotFoundError:
         return target  # a new file (a link to a file not yet there: made, as a shell makes it)
     except OSError as exc:
-        raise SourceError(f"cannot write the export: {exc.strerror}", source=str(path)) from None
+        raise SourceError(msg("cannot write the export: {problem}", problem=exc.strerror), source=str(path)) from None
     if stat.S_ISLNK(mode):
-        raise SourceError("cannot write the export: its symbolic links go round in a loop", source=str(path))
+        raise SourceError(msg("cannot write the export: its symbolic links go round in a loop"), source=str(path))
     kind = kind_of(mode)
     if kind is None:
         return target
-    what = kind if target == path else f"a symbolic link to {target}, {kind}"
-    raise SourceError(f"cannot write the export: it is {what}; an export is written to a file", source=str(path))
+    if target == path:
+        refused = msg("cannot write the export: it is {kind}; an export is written to a file", kind=kind)
+    else:
+        refused = msg(
+            "cannot write the export: it is a symbolic link to {target}, {kind}; an export is written to a file",
+            target=target,
+            kind=kind,
+        )
+    raise SourceError(refused, source=str(path))
 
 
 def _not_written(exc: OSError, path: Path) -> DokoError:
@@ -90,8 +98,15 @@ def _not_written(exc: OSError, path: Path) -> DokoError:
     a path that cannot be written (exit 2: a missing folder, no permission)."""
     trouble = _DISK_TROUBLE.get(exc.errno or 0)
     if trouble is not None:
-        return ExportNotWritten(f"{path}: cannot write the export: {trouble} ({exc.strerror}); nothing was written")
-    return SourceError(f"cannot write the export: {exc.strerror}", source=str(path))
+        return ExportNotWritten(
+            msg(
+                "{where}: cannot write the export: {trouble} ({problem}); nothing was written",
+                where=path,
+                trouble=trouble,
+                problem=exc.strerror,
+            )
+        )
+    return SourceError(msg("cannot write the export: {problem}", problem=exc.strerror), source=str(path))
 
 
 def _same_file(a: Path, b: Path) -> bool:

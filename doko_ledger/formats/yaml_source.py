@@ -16,10 +16,13 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from doko_ledger.errors import EXCERPT, DokoError, FieldPath, excerpt
+from doko_ledger.errors import EXCERPT, DokoError, FieldPath, excerpt, reason_of
+from doko_ledger.i18n import Message, current, msg, render
+from doko_ledger.i18n.formats import Number
 from doko_ledger.numbers import NumberTooLong, check_length
 
 MAX_FILE_BYTES = 1_000_000
+TOO_LARGE = msg("file is larger than {most} bytes", most=Number(MAX_FILE_BYTES))
 MAX_NOTE = 10_000
 """The most characters of a game's note (its leading comment), as the ledger's events allow."""
 BOM = "\ufeff"
@@ -30,11 +33,33 @@ class SourceError(DokoError, ValueError):
 
     exit_code = 2
 
-    def __init__(self, message: str, *, source: str = "<text>", line: int | None = None, field: str = "") -> None:
-        message = excerpt(message, 2 * EXCERPT)  # a message quotes the input, never all of it
-        self.message, self.source, self.line, self.field = message, source, line, field
+    def __init__(
+        self, message: str | Message, *, source: str = "<text>", line: int | None = None, field: str = ""
+    ) -> None:
+        if isinstance(message, str):
+            message = excerpt(message, 2 * EXCERPT)  # a message quotes the input, never all of it
+        self.problem, self.source, self.line, self.field = message, source, line, field
         where = source if line is None else f"{source}:{line}"
-        super().__init__(f"{where}: {field + ': ' if field else ''}{message}")
+        place = f"{where}: {field}" if field else where
+        super().__init__(msg("{place}: {problem}", place=place, problem=_Excerpt(message)))
+
+    @property
+    def message(self) -> str:
+        """What is wrong, without where: in the language of the command or the request."""
+        return _Excerpt(self.problem).localized(current())
+
+
+class _Excerpt:
+    """A file's problem as a message shows it, in the reader's language: never all of a long
+    input it quotes."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str | Message) -> None:
+        self.message = message
+
+    def localized(self, language: str) -> str:
+        return excerpt(render(self.message, language), 2 * EXCERPT)
 
 
 class _Loader(yaml.SafeLoader):
@@ -92,7 +117,7 @@ class YamlDocument:
             place = child
         return place.line
 
-    def error(self, message: str, path: FieldPath) -> SourceError:
+    def error(self, message: str | Message, path: FieldPath) -> SourceError:
         return SourceError(message, source=self.source, line=self.line_of(path), field=field_name(path))
 
     def note(self) -> str | None:
@@ -101,7 +126,11 @@ class YamlDocument:
         note = leading_comment(self.text)
         if note is not None and len(note) > MAX_NOTE:
             raise SourceError(
-                f"the leading comment (the note) has {len(note):,} characters; at most {MAX_NOTE:,} are kept",
+                msg(
+                    "the leading comment (the note) has {count} characters; at most {most} are kept",
+                    count=Number(len(note)),
+                    most=Number(MAX_NOTE),
+                ),
                 source=self.source,
                 line=1,
                 field="note",
@@ -173,15 +202,19 @@ def _scalar(event: Any, source: str) -> Any:
         if tag == _NULL:
             return None
     except NumberTooLong as exc:
-        raise SourceError(str(exc), source=source, line=_line(event)) from None
+        raise SourceError(reason_of(exc), source=source, line=_line(event)) from None
     except ValueError:
-        raise SourceError(f"not a number YAML reads: {value[:40]!r}", source=source, line=_line(event)) from None
+        not_read = msg("not a number YAML reads: {text}", text=repr(value[:40]))
+        raise SourceError(not_read, source=source, line=_line(event)) from None
     raise _tag_error(tag, event, source)
 
 
 def _tag_error(tag: str, event: Any, source: str) -> SourceError:
     return SourceError(
-        f"not valid YAML: could not determine a constructor for the tag {tag!r}; only plain YAML data is read",
+        msg(
+            "not valid YAML: could not determine a constructor for the tag {tag}; only plain YAML data is read",
+            tag=repr(tag),
+        ),
         source=source,
         line=_line(event),
     )
@@ -233,9 +266,13 @@ def _compose(text: str, source: str, loader: type[Any]) -> tuple[Any, Place | No
                     if event.tag not in _COLLECTION_TAGS:
                         raise _tag_error(event.tag, event, source)
                     if len(stack) >= MAX_DEPTH:
-                        raise SourceError(f"nested deeper than {MAX_DEPTH} levels", source=source, line=line)
+                        raise SourceError(
+                            msg("nested deeper than {most} levels", most=MAX_DEPTH), source=source, line=line
+                        )
                     if stack and type(stack[-1][0]) is dict and stack[-1][3] is None:
-                        raise SourceError("a key must be plain text, not a list or a mapping", source=source, line=line)
+                        raise SourceError(
+                            msg("a key must be plain text, not a list or a mapping"), source=source, line=line
+                        )
                     if kind is yaml.MappingStartEvent:
                         stack.append([{}, {}, line, None])
                     else:
@@ -250,7 +287,9 @@ def _compose(text: str, source: str, loader: type[Any]) -> tuple[Any, Place | No
                 documents += 1
                 if documents > 1:
                     raise SourceError(
-                        "not valid YAML: expected a single document in the stream", source=source, line=_line(event)
+                        msg("not valid YAML: expected a single document in the stream"),
+                        source=source,
+                        line=_line(event),
                     )
                 continue
             elif kind is yaml.StreamEndEvent:
@@ -275,17 +314,17 @@ def _compose(text: str, source: str, loader: type[Any]) -> tuple[Any, Place | No
 
 def _key(top: list[Any], text: str, key: Any, line: int, source: str) -> None:
     if text in top[1]:
-        raise SourceError(f"key {text!r} is given twice", source=source, line=line)
+        raise SourceError(msg("key {key} is given twice", key=repr(text)), source=source, line=line)
     try:
         hash(key)
     except TypeError:  # pragma: no cover - scalars are hashable
-        raise SourceError("a key must be plain text", source=source, line=line) from None
+        raise SourceError(msg("a key must be plain text"), source=source, line=line) from None
     top[3] = (text, key)
 
 
 def _anchor_error(event: Any, source: str) -> SourceError:
     return SourceError(
-        "anchors and aliases (& and *) are not read in doko_ledger files", source=source, line=_line(event)
+        msg("anchors and aliases (& and *) are not read in doko_ledger files"), source=source, line=_line(event)
     )
 
 
@@ -294,39 +333,39 @@ def read_text(path: str | Path) -> str:
     too large file is a `SourceError` naming it. At most `MAX_FILE_BYTES` + 1 bytes are read, so
     a huge file (or `/dev/zero`) is refused without being held in memory."""
     if Path(path).is_dir():
-        raise SourceError("a folder with no game files in it (.yaml, .yml or .FreeDoko)", source=str(path))
+        raise SourceError(msg("a folder with no game files in it (.yaml, .yml or .FreeDoko)"), source=str(path))
     try:
         with open(path, "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise SourceError(f"cannot read file: {exc.strerror}", source=str(path)) from None
+        raise SourceError(msg("cannot read file: {problem}", problem=exc.strerror), source=str(path)) from None
     if len(data) > MAX_FILE_BYTES:
-        raise SourceError(f"file is larger than {MAX_FILE_BYTES:,} bytes", source=str(path))
+        raise SourceError(TOO_LARGE, source=str(path))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise SourceError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+        raise SourceError(msg("not UTF-8 text ({problem})", problem=exc.reason), source=str(path)) from None
     return text.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def parse_yaml(text: str, source: str = "<text>") -> YamlDocument:
     """Parse one YAML document safely; `SourceError` with the line on any problem."""
     if len(text) > MAX_FILE_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
-        raise SourceError(f"file is larger than {MAX_FILE_BYTES:,} bytes", source=source)
+        raise SourceError(TOO_LARGE, source=source)
     text = text.removeprefix(BOM)  # a byte order mark is no text: the note after it is kept
     try:
         data, root = _compose_worded(text, source)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = None if mark is None else mark.line + 1
-        raise SourceError(f"not valid YAML: {exc.problem or 'malformed YAML'}", source=source, line=line) from None
+        problem = msg("not valid YAML: {problem}", problem=exc.problem or msg("malformed YAML"))
+        raise SourceError(problem, source=source, line=line) from None
     except yaml.reader.ReaderError as exc:
         line = text[: exc.position].count("\n") + 1
-        raise SourceError(
-            f"not valid text: character #x{exc.character:04x} is not allowed", source=source, line=line
-        ) from None
+        refused = msg("not valid text: character {character} is not allowed", character=f"#x{exc.character:04x}")
+        raise SourceError(refused, source=source, line=line) from None
     except yaml.YAMLError as exc:
-        raise SourceError(f"not valid YAML: {exc}", source=source) from None
+        raise SourceError(msg("not valid YAML: {problem}", problem=exc), source=source) from None
     return YamlDocument(data, root, source, text)
 
 

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, NamedTuple
 from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import decode_event, encode_event
 from doko_ledger.events.envelope import GENESIS, Envelope, Recorded, chain_hash
+from doko_ledger.i18n import Message, msg, plural
 from doko_ledger.numbers import shortened
 from doko_ledger.schema_files import known_event_versions
 from doko_ledger.store.database import Database
@@ -107,6 +108,14 @@ class Head(NamedTuple):
     hash: str
     position: int
     events: int
+
+
+NOTHING_WRITTEN = msg("nothing was written")
+
+
+def no_ledger(where: str) -> Message:
+    """The refusal of a ledger that is not there (and is not to be made)."""
+    return msg("no ledger at {where} (import a game or start a card night first, or pass --db)", where=where)
 
 
 class EventStore:
@@ -213,9 +222,9 @@ class EventStore:
         if "events" in names:  # made meanwhile
             return
         if names:
-            raise LedgerError(f"{self.where} is not a doko_ledger ledger (it has no event table)")
+            raise LedgerError(msg("{where} is not a doko_ledger ledger (it has no event table)", where=self.where))
         if not create:
-            raise LedgerError(f"no ledger at {self.where} (import a game or start a card night first, or pass --db)")
+            raise LedgerError(no_ledger(self.where))
 
     def _read_format(self) -> int:
         """The format number the `format` row names; 0 for a row that names none (`format_problem`).
@@ -224,7 +233,13 @@ class EventStore:
         if "ledger" in self.db.table_names():
             row = self.db.execute("SELECT value FROM ledger WHERE key = 'format'").fetchone()
         if row is None:
-            raise LedgerError(f"{self.where} is not a doko_ledger ledger (no {FORMAT_NAME} format recorded)")
+            raise LedgerError(
+                msg(
+                    "{where} is not a doko_ledger ledger (no {format} format recorded)",
+                    where=self.where,
+                    format=FORMAT_NAME,
+                )
+            )
         self.format_text = str(row[0])
         name, _, number = self.format_text.partition("/")
         if name != FORMAT_NAME or not number.isdigit() or len(number) > 6 or int(number) < 1:
@@ -280,7 +295,14 @@ class EventStore:
         """
         if self.read_only is not None:
             if not derived:
-                raise LedgerReadOnly(f"cannot write to {self.where}: {self.read_only}; {self.nothing_written()}")
+                raise LedgerReadOnly(
+                    msg(
+                        "cannot write to {where}: {reason}; {outcome}",
+                        where=self.where,
+                        reason=self.read_only,
+                        outcome=self.nothing_written(),
+                    )
+                )
             self._to_scratch()
         try:
             self._begin()
@@ -362,24 +384,38 @@ class EventStore:
                 # SQLite, a COPY on PostgreSQL (bench/).
                 self.db.executemany(INSERT, rows)
             except self.integrity_errors as exc:  # another client wrote without the write lock
-                raise ConcurrencyError(f"the log changed while appending ({exc}); {self.nothing_written()}") from exc
+                raise self.changed_while_appending(exc) from exc
             self._note_event_types(written)
         return envelopes
 
     def _stale(self, stream: str, version: int, expected: int) -> ConcurrencyError:
         """The error of an append to `stream` expecting it at `expected`, found at `version`."""
         return ConcurrencyError(
-            f"stream {stream!r} is at version {version}, "
-            f"expected {expected}: someone else recorded first; {self.nothing_written()}"
+            msg(
+                "stream {stream} is at version {version}, expected {expected}: someone else recorded first; {outcome}",
+                stream=repr(stream),
+                version=version,
+                expected=expected,
+                outcome=self.nothing_written(),
+            )
         )
 
-    def nothing_written(self) -> str:
+    def changed_while_appending(self, exc: Exception) -> ConcurrencyError:
+        """The error of an append that met another client's rows (written without the lock)."""
+        return ConcurrencyError(
+            msg("the log changed while appending ({problem}); {outcome}", problem=exc, outcome=self.nothing_written())
+        )
+
+    def nothing_written(self) -> Message:
         """What a write that failed wrote, in words: nothing; or, after this store has appended
         (a command that writes in steps), nothing more: the steps before it stand."""
         if not self.appended:
-            return "nothing was written"
-        recorded = "the event" if self.appended == 1 else f"the {self.appended} events"
-        return f"nothing more was written ({recorded} recorded before it stand)"
+            return NOTHING_WRITTEN
+        return plural(
+            "nothing more was written (the {count} event recorded before it stands)",
+            "nothing more was written (the {count} events recorded before it stand)",
+            self.appended,
+        )
 
     def _check_event_types(self) -> None:
         row = self.db.execute("SELECT value FROM ledger WHERE key = ?", [EVENT_TYPES_KEY]).fetchone()
@@ -390,7 +426,7 @@ class EventStore:
             types = {str(kind): int(version) for kind, version in rows}
             text = json.dumps(types, sort_keys=True)
             self.db.execute(SET, [EVENT_TYPES_KEY, text])
-            self._refuse_unknown(types, "write to", "nothing was written")
+            self._refuse_unknown(types)
             self._types, self._types_text = types, text
         else:
             self._accept_event_types(str(row[0]))
@@ -402,22 +438,44 @@ class EventStore:
         try:
             types = {str(k): int(v) for k, v in json.loads(text).items()}
         except (ValueError, TypeError, AttributeError):
-            raise LedgerError(f"{self.where}: its {EVENT_TYPES_KEY!r} row is not readable: {text[:60]!r}") from None
-        self._refuse_unknown(types, "write to", "nothing was written")
+            raise LedgerError(
+                msg(
+                    "{where}: its {row} row is not readable: {text}",
+                    where=self.where,
+                    row=repr(EVENT_TYPES_KEY),
+                    text=repr(text[:60]),
+                )
+            ) from None
+        self._refuse_unknown(types)
         self._types, self._types_text = types, text
 
-    def _refuse_unknown(self, types: dict[str, int], what: str, outcome: str) -> None:
+    def _refuse_unknown(self, types: dict[str, int], rebuild: bool = False) -> None:
         """Raise `LedgerReadOnly` when `types` (event type: newest schema version) holds one this
-        doko_ledger does not know."""
+        doko_ledger does not know (`rebuild`: refusing a rebuild of the read models, else a write)."""
         known = known_event_versions()
         unknown = [f"{kind} v{version}" for kind, version in types.items() if known.get(kind, 0) < version]
-        if unknown:
+        if not unknown:
+            return
+        events = ", ".join(sorted(unknown)[:3])
+        if rebuild:
             raise LedgerReadOnly(
-                f"cannot {what} {self.where}: it holds events this doko_ledger does not know"
-                f" ({', '.join(sorted(unknown)[:3])}); upgrade doko_ledger to {what} it; {outcome}"
+                msg(
+                    "cannot rebuild the read models of {where}: it holds events this doko_ledger does not know"
+                    " ({events}); upgrade doko_ledger to rebuild the read models of it; nothing was changed",
+                    where=self.where,
+                    events=events,
+                )
             )
+        raise LedgerReadOnly(
+            msg(
+                "cannot write to {where}: it holds events this doko_ledger does not know ({events});"
+                " upgrade doko_ledger to write to it; nothing was written",
+                where=self.where,
+                events=events,
+            )
+        )
 
-    def check_log_types(self, what: str = "write to", outcome: str = "nothing was written") -> None:
+    def check_log_types(self, *, rebuild: bool = False) -> None:
         """Refuse (`LedgerReadOnly`) a ledger whose log holds an event type or version this
         doko_ledger does not know, whatever its `event_types` row lists (a hand-inserted event):
         one read of the whole log's types, done once per store (an import checks before its
@@ -428,7 +486,7 @@ class EventStore:
             rows = self.db.execute("SELECT type, max(schema_version) FROM events GROUP BY type").fetchall()
         except self.database_errors as exc:
             raise self._translate(exc) from None
-        self._refuse_unknown({str(kind): int(version) for kind, version in rows}, what, outcome)
+        self._refuse_unknown({str(kind): int(version) for kind, version in rows}, rebuild)
         self._log_types_checked = True
 
     def _note_event_types(self, written: set[tuple[str, int]]) -> None:

@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 
 from doko_ledger.events.envelope import GENESIS, chain_hash
+from doko_ledger.i18n import msg, plural
 from doko_ledger.store.base import (
     EVENT_TYPES_KEY,
     FORMAT_NAME,
@@ -48,13 +49,22 @@ def copy_ledger(source: EventStore, target: EventStore) -> Copied:
     recorded while the copy runs are left for the next copy."""
     if source.format_version != FORMAT_VERSION:
         raise CopyRefused(
-            f"{source.where} is format {FORMAT_NAME}/{source.format_version}: open it once where it can be"
-            f" written (it is upgraded to {LEDGER_FORMAT}), then copy it"
+            msg(
+                "{where} is format {format}: open it once where it can be written (it is upgraded to {newest}),"
+                " then copy it",
+                where=source.where,
+                format=f"{FORMAT_NAME}/{source.format_version}",
+                newest=LEDGER_FORMAT,
+            )
         )
     report = source.verify()
     if not report.ok:
         raise CopyRefused(
-            f"{source.where} does not verify, so it was not copied: {report.problems[0]} (see `doko verify`)"
+            msg(
+                "{where} does not verify, so it was not copied: {problem} (see `doko verify`)",
+                where=source.where,
+                problem=report.problems[0],
+            )
         )
     end = report.position
     types: dict[str, int] = {}
@@ -62,14 +72,25 @@ def copy_ledger(source: EventStore, target: EventStore) -> Copied:
     with target.transaction():
         held = target.last_position()
         if held:
-            raise CopyRefused(f"{target.where} already holds {held} events: a ledger is copied only into a new one")
+            raise CopyRefused(
+                plural(
+                    "{where} already holds {count} event: a ledger is copied only into a new one",
+                    "{where} already holds {count} events: a ledger is copied only into a new one",
+                    held,
+                    where=target.where,
+                )
+            )
         prev, batch = GENESIS, []
         rows = source.db.stream(f"SELECT {COLUMNS} FROM events WHERE position <= ? ORDER BY position", [end])
         for row in rows:
             position, stream, kind, schema_version, prev_hash, digest = row[0], row[1], row[3], row[4], row[8], row[9]
             if prev_hash != prev or chain_hash(prev, *row[:8]) != digest:
                 raise LedgerDamaged(
-                    f"{source.where}: position {position} changed while it was copied; nothing was copied"
+                    msg(
+                        "{where}: position {position} changed while it was copied; nothing was copied",
+                        where=source.where,
+                        position=position,
+                    )
                 )
             batch.append(row)
             types[kind] = max(types.get(kind, 0), schema_version)
@@ -84,5 +105,12 @@ def copy_ledger(source: EventStore, target: EventStore) -> Copied:
     target.appended += end
     head = target.head()
     if (head.hash, head.position) != (report.head, end):  # cannot happen: the rows went over as they are
-        raise LedgerError(f"{target.where}: the copy ends at {head.hash[:16]}, not at {report.head[:16]}")
+        raise LedgerError(
+            msg(
+                "{where}: the copy ends at {head}, not at {expected}",
+                where=target.where,
+                head=head.hash[:16],
+                expected=report.head[:16],
+            )
+        )
     return Copied(head, len(streams))

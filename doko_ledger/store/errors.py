@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n.formats import Number
 
 
 class LedgerError(DokoError):
@@ -44,6 +48,7 @@ class LedgerBusy(ConcurrencyError, LedgerError):
 
     `locked` says that alone; the message adds what became of the write (`outcome`)."""
 
-    def __init__(self, where: str, waited_ms: int, outcome: str) -> None:
-        self.locked = f"{where} is locked by another writer (waited {waited_ms / 1000:g} s)"
-        super().__init__(f"{self.locked}: {outcome}; try again")
+    def __init__(self, where: str, waited_ms: int, outcome: Message) -> None:
+        seconds = Number(Decimal(waited_ms) / 1000)
+        self.locked = msg("{where} is locked by another writer (waited {seconds} s)", where=where, seconds=seconds)
+        super().__init__(msg("{locked}: {outcome}; try again", locked=self.locked, outcome=outcome))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from doko_ledger.i18n import msg
 from doko_ledger.store.errors import LedgerError
 from doko_ledger.store.location import is_url
 
@@ -23,8 +24,11 @@ def open_store(target: str | Path, *, create: bool = False) -> EventStore:
             from doko_ledger.store.postgres import PostgresEventStore
         except ImportError as exc:  # psycopg is an extra: `pip install 'doko-ledger[postgres]'`
             raise LedgerError(
-                f"a PostgreSQL ledger needs psycopg 3 ({exc.name} is not installed):"
-                " pip install 'doko-ledger[postgres]'"
+                msg(
+                    "a PostgreSQL ledger needs psycopg 3 ({module} is not installed):"
+                    " pip install 'doko-ledger[postgres]'",
+                    module=exc.name,
+                )
             ) from None
 
         return PostgresEventStore.connect(str(target), create=create)

@@ -26,6 +26,7 @@ from psycopg import errors
 from psycopg.pq import TransactionStatus
 
 from doko_ledger.events.envelope import Envelope
+from doko_ledger.i18n import msg
 from doko_ledger.store import postgres_append
 from doko_ledger.store.base import EVENTS_TABLE, LEDGER_TABLE, EncodedBatch, EventStore
 from doko_ledger.store.errors import (
@@ -78,10 +79,12 @@ class PostgresEventStore(EventStore):
         except psycopg.Error as exc:
             text = _first_line(exc)
             if _unreachable(exc):
-                raise LedgerUnreachable(f"cannot reach {where}: {text}") from None
+                raise LedgerUnreachable(msg("cannot reach {where}: {problem}", where=where, problem=text)) from None
             if create and "does not exist" in text and "database" in text:
-                text += " (make it first: `createdb NAME`)"
-            raise LedgerError(f"cannot open {where}: {text}") from None
+                raise LedgerError(
+                    msg("cannot open {where}: {problem} (make it first: `createdb NAME`)", where=where, problem=text)
+                ) from None
+            raise LedgerError(msg("cannot open {where}: {problem}", where=where, problem=text)) from None
         store = cls(db, where=where)
         try:
             store._prepare(create)
@@ -163,7 +166,7 @@ class PostgresEventStore(EventStore):
         try:
             (row,) = self.db.execute(postgres_append.CALL, arguments).fetchall()
         except self.integrity_errors as exc:  # another client wrote without the write lock
-            raise ConcurrencyError(f"the log changed while appending ({exc}); {self.nothing_written()}") from exc
+            raise self.changed_while_appending(exc) from exc
         except psycopg.Error as exc:
             raise self._translate(exc) from None
         return tuple(row)
@@ -175,7 +178,9 @@ class PostgresEventStore(EventStore):
             if versions[batch.stream] != batch.expected_version:
                 return self._stale(batch.stream, versions[batch.stream], batch.expected_version)
             versions[batch.stream] += len(items)
-        raise LedgerError(f"{self.where}: the append function found other versions but none that differs")
+        raise LedgerError(
+            msg("{where}: the append function found other versions but none that differs", where=self.where)
+        )
 
     def _begin(self) -> None:
         if self._scratch:  # read models in this connection's temporary tables: nobody to wait for
@@ -204,18 +209,39 @@ class PostgresEventStore(EventStore):
         if isinstance(exc, errors.LockNotAvailable):
             return LedgerBusy(self.where, self.busy_timeout_ms, self.nothing_written())
         if isinstance(exc, errors.ReadOnlySqlTransaction | errors.InsufficientPrivilege):
-            return LedgerReadOnly(f"cannot write to {self.where}: {text}; {self.nothing_written()}")
+            return LedgerReadOnly(
+                msg(
+                    "cannot write to {where}: {reason}; {outcome}",
+                    where=self.where,
+                    reason=text,
+                    outcome=self.nothing_written(),
+                )
+            )
         if isinstance(exc, errors.DiskFull):
-            return DiskError(f"the disk holding {self.where} is full: {self.nothing_written()} ({text})")
+            return DiskError(
+                msg(
+                    "the disk holding {where} is full: {outcome} ({problem})",
+                    where=self.where,
+                    outcome=self.nothing_written(),
+                    problem=text,
+                )
+            )
         if isinstance(exc, errors.IoError):
             return DiskError(
-                f"cannot use {self.where}: the server's disk reported an I/O error ({text}); {self.nothing_written()}"
+                msg(
+                    "cannot use {where}: the server's disk reported an I/O error ({problem}); {outcome}",
+                    where=self.where,
+                    problem=text,
+                    outcome=self.nothing_written(),
+                )
             )
         if isinstance(exc, self.damaged_errors):
-            return LedgerDamaged(f"{self.where} is damaged: {text}")
+            return LedgerDamaged(msg("{where} is damaged: {problem}", where=self.where, problem=text))
         if self.db.conn.closed or _unreachable(exc):
-            return LedgerUnreachable(f"{self.where}: the connection to the server failed: {text}")
-        return LedgerError(f"{self.where}: {text}")
+            return LedgerUnreachable(
+                msg("{where}: the connection to the server failed: {problem}", where=self.where, problem=text)
+            )
+        return LedgerError(msg("{where}: {problem}", where=self.where, problem=text))
 
     @contextmanager
     def read_models_beside(self) -> Iterator[tuple[Database, dict[str, str]]]:
@@ -224,7 +250,7 @@ class PostgresEventStore(EventStore):
         reads the log through `events` (found in the ledger's schema); the ledger's own tables
         are named with their schema."""
         if self._scratch:
-            raise LedgerError(f"{self.where}: its read models were caught up in temporary tables")
+            raise LedgerError(msg("{where}: its read models were caught up in temporary tables", where=self.where))
         try:
             schema = str(self.db.execute("SELECT current_schema()").fetchall()[0][0])
             rows = self.db.execute("SELECT tablename FROM pg_tables WHERE schemaname = ?", [schema]).fetchall()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from doko_ledger.events.envelope import GENESIS, chain_hash
+from doko_ledger.i18n import Message, msg
 from doko_ledger.store.base import (
     EVENT_TYPES_KEY,
     EVENTS_TABLE,
@@ -26,8 +27,10 @@ from doko_ledger.store.base import (
     INSERT,
     LEDGER_FORMAT,
     LEDGER_TABLE,
+    NOTHING_WRITTEN,
     SET,
     EventStore,
+    no_ledger,
 )
 from doko_ledger.store.errors import (
     DiskError,
@@ -79,7 +82,7 @@ class SqliteEventStore(EventStore):
         fresh = _check_file(path, create)
         reason = _read_only_reason(path)
         if fresh and reason is not None:
-            raise LedgerReadOnly(f"cannot make a ledger at {path}: {reason}")
+            raise LedgerReadOnly(msg("cannot make a ledger at {where}: {reason}", where=path, reason=reason))
         store: SqliteEventStore | None = None
         try:
             before = _file_id(path)
@@ -180,7 +183,13 @@ class SqliteEventStore(EventStore):
             self.db.execute(SET, [EVENT_TYPES_KEY, json.dumps(types, sort_keys=True)])
             after = verify_log(self.db, None)
             if not after.ok:  # cannot happen unless the rows changed under us: keep the old table
-                raise LedgerError(f"{self.path}: the upgraded log does not verify: {after.problems[0]}")
+                raise LedgerError(
+                    msg(
+                        "{where}: the upgraded log does not verify: {problem}",
+                        where=self.path,
+                        problem=after.problems[0],
+                    )
+                )
         self.format_version, self.format_text = FORMAT_VERSION, LEDGER_FORMAT
 
     def _begin(self) -> None:
@@ -205,7 +214,7 @@ class SqliteEventStore(EventStore):
         the temporary database in its page cache and the rest in a file deleted on close, so
         the fold of a long log does not have to fit in memory (`verify`, bench/)."""
         if self._scratch:
-            raise LedgerError(f"{self.where}: its read models were caught up in memory")
+            raise LedgerError(msg("{where}: its read models were caught up in memory", where=self.where))
         conn = sqlite3.connect("", uri=True)  # "": a temporary database (":memory:" held all of it)
         try:
             conn.execute("ATTACH DATABASE ? AS stored", [_read_only_uri(self.path, self.read_only)])
@@ -232,21 +241,29 @@ def _check_file(path: Path, create: bool) -> bool:
     try:
         kind = kind_of(path.stat().st_mode)  # looked at, not opened: a named pipe would block
         if kind is not None:
-            raise LedgerError(f"{path} is {kind}, not a ledger (a ledger is a file, or a postgresql:// URL)")
+            raise LedgerError(
+                msg(
+                    "{where} is {kind}, not a ledger (a ledger is a file, or a postgresql:// URL)",
+                    where=path,
+                    kind=kind,
+                )
+            )
         with path.open("rb") as fh:
             magic = fh.read(len(SQLITE_MAGIC))
     except FileNotFoundError:
         if create:
             return True
-        raise LedgerError(f"no ledger at {path} (import a game or start a card night first, or pass --db)") from None
+        raise LedgerError(no_ledger(str(path))) from None
     except OSError as exc:  # no permission, an I/O error, a loop of links: the file is there, not readable
-        raise LedgerUnreachable(f"cannot read {path}: {exc.strerror}") from None
+        raise LedgerUnreachable(msg("cannot read {where}: {problem}", where=path, problem=exc.strerror)) from None
     if not magic:
         if create:
             return True
-        raise LedgerError(f"{path} is an empty file, not a ledger (import a game or start a card night to make one)")
+        raise LedgerError(
+            msg("{where} is an empty file, not a ledger (import a game or start a card night to make one)", where=path)
+        )
     if magic != SQLITE_MAGIC:
-        raise LedgerError(f"{path} is not a readable SQLite ledger: file is not a database")
+        raise LedgerError(msg("{where} is not a readable SQLite ledger: file is not a database", where=path))
     return False
 
 
@@ -304,8 +321,11 @@ def _connect(path: Path, read_only: str | None, busy_timeout_ms: int) -> sqlite3
     except sqlite3.OperationalError:
         conn.close()
         raise LedgerReadOnly(
-            f"cannot read {path}: it is read-only and its -wal file holds changes not yet in it;"
-            " open it once where it can be written"
+            msg(
+                "cannot read {where}: it is read-only and its -wal file holds changes not yet in it;"
+                " open it once where it can be written",
+                where=path,
+            )
         ) from None
     return conn
 
@@ -328,7 +348,7 @@ _READING = ("SQLITE_IOERR_READ", "SQLITE_IOERR_SHORT_READ")
 
 
 def _translate(
-    exc: Exception, where: str, busy_timeout_ms: int, nothing_written: str = "nothing was written"
+    exc: Exception, where: str, busy_timeout_ms: int, nothing_written: Message = NOTHING_WRITTEN
 ) -> LedgerError:
     """One line for an SQLite error, as the ledger error it stands for: by SQLite's error code,
     so that a disk that is full or fails is never taken for a damaged file (`nothing_written`:
@@ -340,17 +360,37 @@ def _translate(
     if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return LedgerBusy(where, busy_timeout_ms, nothing_written)
     if primary == sqlite3.SQLITE_READONLY:
-        return LedgerReadOnly(f"cannot write to {where}: it is read-only ({text}); {nothing_written}")
+        return LedgerReadOnly(
+            msg(
+                "cannot write to {where}: it is read-only ({problem}); {outcome}",
+                where=where,
+                problem=text,
+                outcome=nothing_written,
+            )
+        )
     if primary == sqlite3.SQLITE_FULL or (primary == sqlite3.SQLITE_IOERR and name not in _READING and _full(where)):
-        return DiskError(f"the disk holding {where} is full: {nothing_written}")
+        return DiskError(msg("the disk holding {where} is full: {outcome}", where=where, outcome=nothing_written))
     if primary == sqlite3.SQLITE_IOERR:
-        verb = "read" if name in _READING else "write to"
-        return DiskError(f"cannot {verb} {where}: the disk reported an I/O error ({name}); {nothing_written}")
+        if name in _READING:
+            failed = msg(
+                "cannot read {where}: the disk reported an I/O error ({problem}); {outcome}",
+                where=where,
+                problem=name,
+                outcome=nothing_written,
+            )
+        else:
+            failed = msg(
+                "cannot write to {where}: the disk reported an I/O error ({problem}); {outcome}",
+                where=where,
+                problem=name,
+                outcome=nothing_written,
+            )
+        return DiskError(failed)
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
-        return LedgerDamaged(f"{where} is damaged: {text}")
+        return LedgerDamaged(msg("{where} is damaged: {problem}", where=where, problem=text))
     if primary == sqlite3.SQLITE_CANTOPEN:
-        return LedgerError(f"cannot open {where}: {text}")
-    return LedgerError(f"{where}: {text}")
+        return LedgerError(msg("cannot open {where}: {problem}", where=where, problem=text))
+    return LedgerError(msg("{where}: {problem}", where=where, problem=text))
 
 
 def _full(where: str) -> bool:

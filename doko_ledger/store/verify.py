@@ -15,6 +15,7 @@ from typing import Any
 from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import EventCodecError, validate
 from doko_ledger.events.envelope import GENESIS, chain_hash, stream_chain_hash
+from doko_ledger.i18n import msg
 from doko_ledger.store.database import Database
 from doko_ledger.store.errors import LedgerDamaged
 
@@ -76,7 +77,10 @@ def expected_head(text: str) -> str:
     head = text.strip().lower()
     if not 16 <= len(head) <= 64 or any(c not in "0123456789abcdef" for c in head):
         raise BadHead(
-            f"--expect {text[:80]!r}: a head is the hash `doko head` prints (64 hex digits, or the first 16+)"
+            msg(
+                "--expect {text}: a head is the hash `doko head` prints (64 hex digits, or the first 16+)",
+                text=repr(text[:80]),
+            )
         )
     return head
 

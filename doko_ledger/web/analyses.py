@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from doko_ledger.doppelkopf.analysis.verdicts import DEFAULT_FROM_TRICK, GameAnalysis
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF
+from doko_ledger.i18n import msg
 from doko_ledger.ledger import Ledger
 
 FROM_TRICK = DEFAULT_FROM_TRICK
@@ -96,7 +97,7 @@ class Analyses:
                 found = exc
             except Exception:  # a fault of the analysis: logged, and the next game is analysed
                 log.exception("the analysis of %s failed", asked.game_id)
-                found = DokoError(f"the analysis of {asked.game_id} failed; see the server's log")
+                found = DokoError(msg("the analysis of {game} failed; see the server's log", game=asked.game_id))
             with self._lock:
                 self._now = None
                 self._asked.discard(asked)

@@ -31,14 +31,16 @@ from doko_ledger.doppelkopf.views import (
     settle_view,
     standings_view,
 )
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, reason_of
 from doko_ledger.games import DOPPELKOPF, Game
+from doko_ledger.i18n import msg
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, Head, LedgerBusy
 from doko_ledger.streams import game_stream
 from doko_ledger.web.common import (
     ApiWriter,
     json_bytes,
+    not_doppelkopf,
     now,
     open_ledger,
     render,
@@ -143,7 +145,7 @@ def analysis(
         game_id = ledger.resolve(game)
         played = ledger.game_of(game_id)
         if played is not DOPPELKOPF:
-            raise DokoError(f"the analysis is for Doppelkopf games; {game_id} is a {played.title} game")
+            raise DokoError(not_doppelkopf(msg("the analysis"), game_id, played.title))
         ledger.sight(game_id).require_over()  # it shows every hand
         book = ledger.book_of(DOPPELKOPF)
         players = book.state(game_id).players
@@ -287,7 +289,9 @@ class DealIn(BaseModel):
     def summary(self) -> DealEntry | None:
         if self.by_value is not None:
             if self.model_fields_set & FACT_FIELDS:
-                raise EntryError(f"a deal by its value takes none of {', '.join(sorted(FACT_FIELDS))}")
+                raise EntryError(
+                    msg("a deal by its value takes none of {fields}", fields=", ".join(sorted(FACT_FIELDS)))
+                )
             return self.by_value.record()
         if self.misdeal:
             return None
@@ -327,7 +331,13 @@ def start(request: Request, body: NightIn, by: ApiWriter) -> dict[str, Any]:
     players = tuple(body.players)
     first = players.index(body.dealer) if body.dealer in players else 0
     if body.dealer is not None and body.dealer not in players:
-        raise EntryError(f"dealer: {body.dealer!r} is not one of the players ({', '.join(players)})")
+        raise EntryError(
+            msg(
+                "dealer: {dealer} is not one of the players ({players})",
+                dealer=repr(body.dealer),
+                players=", ".join(players),
+            )
+        )
     with open_ledger(request, writing=True) as ledger:
         named = rules_named(body.rules, house_rules(ledger), files=False)
         command = StartNight(
@@ -375,7 +385,8 @@ def record(
             raise  # the lock, not another deal (503)
         except ConcurrencyError as exc:
             told = card_nights(ledger).change_since(sid, body.version)
-            raise ConcurrencyError(f"{told}: nothing was written" if told else str(exc)) from None
+            reason = reason_of(exc) if told is None else msg("{change}: nothing was written", change=told)
+            raise ConcurrencyError(reason) from None
         ledger.refresh()
         return {
             "game_id": prepared.game_id,
@@ -412,10 +423,10 @@ def undo(
 
 def _correction_facts(body: DealIn) -> DealEntry:
     if body.bock is not None:
-        raise EntryError("a correction takes no bock mark: a bock declared with the deal stays with it")
+        raise EntryError(msg("a correction takes no bock mark: a bock declared with the deal stays with it"))
     summary = body.summary()
     if summary is None:
-        raise EntryError("a correction gives the deal's facts (or its value), not a misdeal")
+        raise EntryError(msg("a correction gives the deal's facts (or its value), not a misdeal"))
     return summary
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import msg
 from doko_ledger.web import api, doudizhu, games, language, nights, rules_doc
 from doko_ledger.web.common import STATIC, Settings, error_response, retry_after, said, status_of
 from doko_ledger.web.doors import Doors, refuse
@@ -71,12 +72,13 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.state.settings = settings
     app.state.guesses = JoinGuesses(settings.clock)
-    # outermost last: headers on every answer, the client cookie, the body limit, the doors, the language
-    app.add_middleware(language.Language)
+    # outermost last: the language (the refusals of the rest are in it too), headers on every answer,
+    # the client cookie, the body limit, the doors
     app.add_middleware(Doors)
     app.add_middleware(BodyLimit, limit=settings.max_body, refuse=refuse)
     app.add_middleware(ClientCookie, secret=settings.secret)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(language.Language)
     app.mount("/static", StaticFiles(directory=Path(STATIC)), name="static")
     app.include_router(nights.router)
     app.include_router(games.router)
@@ -94,7 +96,10 @@ def create_app(settings: Settings) -> FastAPI:
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         problem = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body")
-        return error_response(request, 422, f"{where}: {problem.get('msg', 'bad input')}" if where else "bad input")
+        if not where:
+            return error_response(request, 422, msg("bad input"))
+        said = problem.get("msg")
+        return error_response(request, 422, msg("{field}: {problem}", field=where, problem=said or msg("bad input")))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

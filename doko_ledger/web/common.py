@@ -25,7 +25,8 @@ from starlette.datastructures import FormData
 
 from doko_ledger.doppelkopf.nights.book import DealAlreadyRecorded
 from doko_ledger.errors import DokoError
-from doko_ledger.i18n import current
+from doko_ledger.i18n import Message, current, msg
+from doko_ledger.i18n import render as render_message
 from doko_ledger.i18n.catalogs import catalog
 from doko_ledger.ledger import Ledger
 from doko_ledger.numbers import counted
@@ -43,11 +44,11 @@ HERE = Path(__file__).parent
 STATIC = HERE / "static"
 NAME_COOKIE = "doko_name"
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
-UNREACHABLE = "the ledger is not reachable; try again"
+UNREACHABLE = msg("the ledger is not reachable; try again")
 UNREACHABLE_RETRY = 5
 """Seconds a client is asked to wait (`Retry-After`) when the ledger cannot be reached."""
-JOIN_LAPSED = "this phone's join is no longer valid: the table's code changed"
-JOIN_AGAIN = f"{JOIN_LAPSED}; join again"
+JOIN_LAPSED = msg("this phone's join is no longer valid: the table's code changed")
+JOIN_AGAIN = msg("{lapsed}; join again", lapsed=JOIN_LAPSED)
 """What a phone whose join cookie no longer holds is told: above every page (with the join
 link), and when it writes (403, by the API too)."""
 log = logging.getLogger("doko_ledger.web")
@@ -81,7 +82,7 @@ class TooManyGuesses(DokoError):
 
     def __init__(self, seconds: float) -> None:
         self.retry_after = max(1, math.ceil(seconds))
-        super().__init__(f"too many wrong join codes: try again in {self.retry_after} s")
+        super().__init__(msg("too many wrong join codes: try again in {seconds} s", seconds=self.retry_after))
 
 
 templates = Environment(
@@ -182,7 +183,7 @@ def _page_text(request: Request, template: str, context: Mapping[str, Any], csrf
         me=player_name(request),
         join_url=settings.join_url if joined else None,
         private=settings.private,
-        join_lapsed=not joined and context.get("message") != JOIN_AGAIN and join_lapsed(request),
+        join_lapsed=not joined and context.get("message") != render_message(JOIN_AGAIN) and join_lapsed(request),
         join_lapsed_text=JOIN_LAPSED,
         **{
             key: hidden(value, settings) if type(value) is str else value for key, value in context.items()
@@ -241,7 +242,7 @@ def render_kept(
     and a new request id (`request_id()`) where `context` says `request_id`; `kept_as` names the
     page among those kept (the night's id)."""
     joined = is_joined(request)
-    lapsed = not joined and context.get("message") != JOIN_AGAIN and join_lapsed(request)
+    lapsed = not joined and context.get("message") != render_message(JOIN_AGAIN) and join_lapsed(request)
     key = (template, str(settings_of(request).db), *kept_as, str(joined), player_name(request), str(lapsed), current())
     csrf, fresh = "c" + STAND_IN, "r" + STAND_IN
     text = _PAGES.made(key, source, lambda: _page_text(request, template, {**context, "request_id": fresh}, csrf))
@@ -279,7 +280,7 @@ def said(exc: DokoError, settings: Settings) -> str:
     """A refusal's one line as a client reads it: an unreachable ledger in fixed words, and
     never where the ledger is (a database URL names its user, database and socket)."""
     if isinstance(exc, LedgerUnreachable):
-        return UNREACHABLE
+        return render_message(UNREACHABLE)
     return hidden(str(exc), settings)
 
 
@@ -294,12 +295,15 @@ def hidden(text: str, settings: Settings) -> str:
     if not is_url(settings.db) and "/" not in str(settings.db):
         return text
     for where in sorted({str(settings.db), shown(settings.db)}, key=len, reverse=True):
-        text = text.replace(where, "the ledger")
+        text = text.replace(where, render_message(msg("the ledger")))
     return text
 
 
-def error_response(request: Request, status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
-    """A refusal as one line: `{"error": ...}` under /api/, else a page."""
+def error_response(
+    request: Request, status: int, refusal: str | Message, headers: Mapping[str, str] | None = None
+) -> Response:
+    """A refusal as one line: `{"error": ...}` under /api/, else a page; in the request's language."""
+    message = render_message(refusal)
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": message}, status_code=status, headers=headers)
     page = render(request, "error.html", {"message": message, "status": status}, status=status)
@@ -356,7 +360,7 @@ def require_joined(request: Request) -> None:
     if not is_joined(request) and not joined_by_header(request):
         if join_lapsed(request):
             raise NotJoined(JOIN_AGAIN)
-        raise NotJoined("this phone has not joined the table: open the join link or enter the table's join code")
+        raise NotJoined(msg("this phone has not joined the table: open the join link or enter the table's join code"))
 
 
 async def posted(request: Request) -> Posted:
@@ -365,7 +369,7 @@ async def posted(request: Request) -> Posted:
     require_joined(request)
     token = form.get(CSRF_FIELD)
     if not same(token if isinstance(token, str) else None, request.state.csrf):
-        raise NotJoined("the form's security token is missing or old: reload the page and try again")
+        raise NotJoined(msg("the form's security token is missing or old: reload the page and try again"))
     return Posted(form, player_name(request))
 
 
@@ -378,7 +382,7 @@ def api_writer(request: Request) -> str:
     require_joined(request)
     expected = csrf_token(settings.secret, request.state.client)
     if not same(request.headers.get(CSRF_HEADER), expected):
-        raise NotJoined("send the page's CSRF token in the X-CSRF-Token header, or the join code in X-Join-Code")
+        raise NotJoined(msg("send the page's CSRF token in the X-CSRF-Token header, or the join code in X-Join-Code"))
     return writer_named(request)
 
 
@@ -392,3 +396,8 @@ def writer_named(request: Request) -> str:
 
 PostedForm = Annotated[Posted, Depends(posted)]
 ApiWriter = Annotated[str, Depends(api_writer)]
+
+
+def not_doppelkopf(what: Message, game_id: str, title: str) -> Message:
+    """The refusal of what only a Doppelkopf game has (its analysis, its replay) for another game."""
+    return msg("{what} is for Doppelkopf games; {game} is a {title} game", what=what, game=game_id, title=title)

@@ -12,7 +12,9 @@ from urllib.parse import parse_qsl, unquote
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from doko_ledger import i18n
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import msg
 from doko_ledger.numbers import MAX_DIGITS, NumberTooLong, check_length
 from doko_ledger.web.common import (
     JOIN_AGAIN,
@@ -30,7 +32,7 @@ from doko_ledger.web.common import (
 OPEN_PATHS = ("/join", "/api/health")
 """What a private server shows to anyone: the join page (and its form), and whether it is up."""
 OPEN_PREFIXES = ("/static/",)
-PRIVATE_API = "this table is private: send its join code in the X-Join-Code header"
+PRIVATE_API = msg("this table is private: send its join code in the X-Join-Code header")
 _WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
 _FORM = b"application/x-www-form-urlencoded"
 
@@ -47,7 +49,7 @@ def host_of(headers: dict[bytes, bytes]) -> str | None:
     return (name if port.isdigit() or not port else text).rstrip(".")
 
 
-async def refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
+async def refuse(scope: Scope, receive: Receive, send: Send, status: int, message: str | i18n.Message) -> None:
     """A refusal as the app's errors are: a page, or `{"error": ...}` under /api/."""
     await error_response(Request(scope, receive), status, message)(scope, receive, send)
 
@@ -67,8 +69,11 @@ class Doors:
         headers = dict(scope["headers"])
         host = host_of(headers)
         if host not in settings.allowed_hosts:
-            shown = "no Host header" if host is None else f"the host {host[:60]!r}"
-            await refuse(scope, receive, send, 400, f"{shown} is not one this server answers to")
+            if host is None:
+                wrong = msg("no Host header is not one this server answers to")
+            else:
+                wrong = msg("the host {host} is not one this server answers to", host=repr(host[:60]))
+            await refuse(scope, receive, send, 400, wrong)
             return
         try:
             if settings.private and not _open(scope["path"]) and not (is_joined(request) or joined_by_header(request)):

@@ -19,8 +19,10 @@ from doko_ledger.doudizhu.book import DouDizhuSessionNotFound
 from doko_ledger.doudizhu.book import standings_view as doudizhu_standings_view
 from doko_ledger.doudizhu.files import DouDizhuSummary
 from doko_ledger.doudizhu.projection import score_view, summary_view
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, reason_of
 from doko_ledger.games import DOUDIZHU
+from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n import render as render_message
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web import api as web_api
@@ -93,9 +95,11 @@ class SheetFields:
     out_first: str = ""
 
 
-def _count(text: str, what: str) -> int:
+def _count(text: str, what: Message) -> int:
     if not text.strip().isdigit():
-        raise EntryError(f"{what}: write how many were played (0, 1, 2, ...), not {text!r}")
+        raise EntryError(
+            msg("{field}: write how many were played (0, 1, 2, ...), not {text}", field=what, text=repr(text))
+        )
     return int(text)
 
 
@@ -103,25 +107,25 @@ def sheet_facts(fields: SheetFields, players: Sequence[str]) -> DouDizhuSummary:
     """The form's fields read into the library's terms; what cannot be read is refused naming the
     field. Whether the facts can be is the library's to say."""
     if fields.landlord not in players:
-        raise EntryError("tap the landlord")
+        raise EntryError(msg("tap the landlord"))
     if fields.bid not in BIDS:
-        raise EntryError("tap the landlord's bid: 1, 2 or 3")
+        raise EntryError(msg("tap the landlord's bid: 1, 2 or 3"))
     if fields.out_first not in players:
-        raise EntryError("tap who went out first")
+        raise EntryError(msg("tap who went out first"))
     return DouDizhuSummary(
         landlord=fields.landlord,
         bid=int(fields.bid),
         out_first=fields.out_first,
-        bombs=_count(fields.bombs, "bombs"),
-        rockets=_count(fields.rockets, "rockets"),
-        big_bombs=_count(fields.big_bombs, "bombs of six or more cards") if len(players) == 4 else 0,
+        bombs=_count(fields.bombs, msg("bombs")),
+        rockets=_count(fields.rockets, msg("rockets")),
+        big_bombs=_count(fields.big_bombs, msg("bombs of six or more cards")) if len(players) == 4 else 0,
     )
 
 
 def _session(ledger: Ledger, ref: str) -> str:
     sid = ledger.book_of(DOUDIZHU).resolve_session(ref)
     if sid is None:
-        raise DouDizhuSessionNotFound(f"no Dou Dizhu session {ref!r} in the ledger")
+        raise DouDizhuSessionNotFound(msg("no Dou Dizhu session {session} in the ledger", session=repr(ref)))
     return sid
 
 
@@ -183,7 +187,7 @@ def doudizhu_session(request: Request, session_id: str) -> Response:
 
 def _version(text: str) -> int:
     if not text.isdigit():
-        raise EntryError("the form has no session version: reload the page")
+        raise EntryError(msg("the form has no session version: reload the page"))
     return int(text)
 
 
@@ -214,7 +218,8 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
         except LedgerBusy as exc:  # the lock, not another deal: the form stays as it was
             return _page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
         except ConcurrencyError as exc:
-            error = f"{exc}. This form was kept: record it again if it is a new deal."
+            kept = msg("{reason}. This form was kept: record it again if it is a new deal.", reason=reason_of(exc))
+            error = render_message(kept)
             return _page(request, ledger, sid, fields, error=error, status=409)
         except DokoError as exc:
             return _page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
@@ -228,7 +233,8 @@ def session_live(request: Request, session_id: str, since: int | None = None) ->
         games = ledger.book_of(DOUDIZHU)
         sid = games.resolve_session(session_id)
         if sid is None:
-            return JSONResponse({"error": f"no Dou Dizhu session {session_id!r} in the ledger"}, status_code=404)
+            missing = msg("no Dou Dizhu session {session} in the ledger", session=repr(session_id))
+            return JSONResponse({"error": render_message(missing)}, status_code=404)
         version = games.session_version(sid)
         tag = f'"ddz-{version}"'
         if same(request.headers.get("if-none-match"), tag):

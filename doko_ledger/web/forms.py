@@ -28,6 +28,7 @@ from doko_ledger.doppelkopf.rules.options import (
 )
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.i18n import Message, msg
 from doko_ledger.web.common import Posted
 
 SPECIAL_ROWS = 3
@@ -99,7 +100,7 @@ BOCK_MARKS = (("0", "none"), ("1", "Bock"), ("2", "Doppelbock"), ("3", "Triplebo
 def bock_mark(fields: DealFields, recorder: str) -> BockMark | None:
     """The bock marked with the deal (declared by the player chosen, else by who records it), or
     None; the library says how many rounds may be declared and who may declare them."""
-    rounds = _number(fields.bock, "bock rounds")
+    rounds = _number(fields.bock, msg("bock rounds"))
     if rounds == 0:
         return None
     return BockMark(rounds, fields.bock_by or recorder, fields.bock_reason)
@@ -147,7 +148,7 @@ def checked_request_id(text: str | None) -> str | None:
     if not text:
         return None
     if not REQUEST_ID.fullmatch(text):
-        raise EntryError("request id: 1 to 100 letters, digits, '.', '_' or '-'")
+        raise EntryError(msg("request id: 1 to 100 letters, digits, '.', '_' or '-'"))
     return text
 
 
@@ -161,7 +162,7 @@ def deal_number(post: Posted) -> int | None:
     if not text:
         return None
     if not whole(text):
-        raise EntryError(f"deal: {text!r} is not a deal number")
+        raise EntryError(msg("deal: {text} is not a deal number", text=repr(text)))
     return int(text)
 
 
@@ -175,9 +176,11 @@ def whole(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 6
 
 
-def _number(text: str, what: str) -> int:
+def _number(text: str, what: Message) -> int:
+    if not text:
+        raise EntryError(msg("{field}: give a number", field=what))
     if not whole(text):
-        raise EntryError(f"{what}: give a whole number, not {text[:20]!r}" if text else f"{what}: give a number")
+        raise EntryError(msg("{field}: give a whole number, not {text}", field=what, text=repr(text[:20])))
     return int(text)
 
 
@@ -185,32 +188,34 @@ def summary_of(fields: DealFields) -> DealEntry:
     """The deal's facts, or its value entry; the library checks them when the deal is decided."""
     if fields.entry == VALUE_ENTRY:
         if not fields.winners:
-            raise EntryError("tap the winners (one, two or three of the four playing)")
-        return ValueRecord(_number(fields.value, "the value"), winners=tuple(fields.winners), solo=fields.solo)
+            raise EntryError(msg("tap the winners (one, two or three of the four playing)"))
+        return ValueRecord(_number(fields.value, msg("the value")), winners=tuple(fields.winners), solo=fields.solo)
     if fields.game not in GAME_TYPES:
-        raise EntryError(f"unknown game type {fields.game!r}")
+        raise EntryError(msg("unknown game type {game}", game=repr(fields.game)))
     if not fields.re:
-        raise EntryError("tap the Re players (or, in a solo, the soloist)")
+        raise EntryError(msg("tap the Re players (or, in a solo, the soloist)"))
     tricks = None
     if fields.re_tricks or fields.kontra_tricks:
-        tricks = (_number(fields.re_tricks, "Re's tricks"), _number(fields.kontra_tricks, "Kontra's tricks"))
+        tricks = (_number(fields.re_tricks, msg("Re's tricks")), _number(fields.kontra_tricks, msg("Kontra's tricks")))
     for call in fields.calls.values():
         if call not in CALLS:
-            raise EntryError(f"unknown call {call!r} ({', '.join(CALLS)})")
+            raise EntryError(msg("unknown call {call} ({calls})", call=repr(call), calls=", ".join(CALLS)))
     specials = []
     for row in fields.specials:
         if not row["kind"]:
             continue
         if row["kind"] not in SPECIALS:
-            raise EntryError(f"special points: choose one of {', '.join(k.label for k in SpecialKind)}")
+            raise EntryError(
+                msg("special points: choose one of {kinds}", kinds=", ".join(k.label for k in SpecialKind))
+            )
         kind = SpecialKind(row["kind"])
         if row["party"] not in ("re", "kontra", ""):
-            raise EntryError(f"{kind.label}: choose the party, Re or Kontra")
+            raise EntryError(msg("{special}: choose the party, Re or Kontra", special=kind.label))
         specials.append((row["kind"], row["party"], row["from"] or None))
     return SummaryRecord(
         game=fields.game,
         re=tuple(fields.re),
-        re_points=_number(fields.re_points, "Re's card points"),
+        re_points=_number(fields.re_points, msg("Re's card points")),
         tricks=tricks,
         announcements=tuple(fields.calls.items()),
         specials=tuple(specials),
@@ -273,7 +278,12 @@ def chosen_rules(post: Posted, saved: HouseRulesBook, nights: Sequence[tuple[str
         return NamedRules(house.rules, house.name)
     if kind == "night" and name in by_night:
         return NamedRules(by_night[name])
-    raise EntryError(f"unknown rules {choice[:60]!r}: choose a preset, saved house rules or an earlier night's rules")
+    raise EntryError(
+        msg(
+            "unknown rules {choice}: choose a preset, saved house rules or an earlier night's rules",
+            choice=repr(choice[:60]),
+        )
+    )
 
 
 def posted_options(post: Posted) -> dict[str, str] | None:
@@ -281,7 +291,7 @@ def posted_options(post: Posted) -> dict[str, str] | None:
     a field of an option the rule set does not have is refused."""
     unknown = [k for k in post.form if k.startswith(RULE_FIELD) and k[len(RULE_FIELD) :] not in OPTION_BY_NAME]
     if unknown:
-        raise RuleSetError(f"unknown rule option {unknown[0][len(RULE_FIELD) :][:60]!r}")
+        raise RuleSetError(msg("unknown rule option {option}", option=repr(unknown[0][len(RULE_FIELD) :][:60])))
     if post.get("options") != "1":
         return None
     typed: dict[str, str] = {}
@@ -338,7 +348,7 @@ def _choice_label(kind: str, choice: Any) -> str:
 
 def bock_rounds(post: Posted) -> int:
     """How many bock rounds the bock button declares (the library says how many it may)."""
-    return _number(post.get("rounds", "1") or "1", "bock rounds")
+    return _number(post.get("rounds", "1") or "1", msg("bock rounds"))
 
 
 def with_deal(post: Posted) -> int | None:
@@ -362,7 +372,7 @@ def start_command(post: Posted, rules: NamedRules) -> StartNight:
         players,
         first,
         rules.rules,
-        _number(match, "deals per match"),
+        _number(match, msg("deals per match")),
         post.get("played_on") or None,
         rate.replace(",", ".") if rate else None,
         rules.name,

@@ -20,12 +20,14 @@ from doko_ledger.doppelkopf.sight import public_row
 from doko_ledger.doppelkopf.views import audit_view, notes_view, score_view
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, Game
+from doko_ledger.i18n import msg
 from doko_ledger.ledger import Ledger
 from doko_ledger.sight import TOURNAMENT
 from doko_ledger.web.common import (
     NAME_COOKIE,
     PostedForm,
     is_joined,
+    not_doppelkopf,
     now,
     open_ledger,
     player_name,
@@ -147,7 +149,11 @@ def _claim(typed: dict[str, str]) -> dict[str, int] | None:
     library names who is missing), no field filled is no claim."""
     if not any(typed.values()):
         return None
-    return {player: quick_entry.points(text, f"{player}'s claimed points") for player, text in typed.items() if text}
+    return {
+        player: quick_entry.points(text, msg("{player}'s claimed points", player=player))
+        for player, text in typed.items()
+        if text
+    }
 
 
 @router.post("/games/{game}/notes")
@@ -157,7 +163,7 @@ def add_note(request: Request, game: str, post: PostedForm) -> Response:
         text = post.get("text")
         try:
             if not text:
-                raise EntryError("write the note first")
+                raise EntryError(msg("write the note first"))
             ledger.annotate(game_id, None, None, text, by=post.by, at=now())
         except DokoError as exc:
             context = game_context(ledger, game_id, viewer(request)) | {"note_error": str(exc), "note_text": text}
@@ -175,7 +181,7 @@ def replay_page(request: Request, game: str, perspective: str | None = None) -> 
         game_id = ledger.resolve(game)
         played = ledger.game_of(game_id)
         if played is not DOPPELKOPF:
-            raise DokoError(f"the HTML replay is for Doppelkopf games; {game_id} is a {played.title} game")
+            raise DokoError(not_doppelkopf(msg("the HTML replay"), game_id, played.title))
         sight = ledger.sight(game_id, viewer(request))
         shown = sight.perspective(perspective)
         view = ledger.book_of(DOPPELKOPF).frames(game_id, shown)

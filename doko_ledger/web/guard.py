@@ -12,6 +12,9 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from doko_ledger.i18n import msg, render
+from doko_ledger.i18n.formats import Number
+
 POLICY = (
     "default-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'; object-src 'none'"
@@ -51,7 +54,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = f"request body too large: at most {self.limit // 1024} KB"
+        too_large = render(msg("request body too large: at most {size} KB", size=Number(self.limit // 1024)))
         length = dict(scope["headers"]).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await self.refuse(scope, receive, send, 413, too_large)

@@ -25,8 +25,10 @@ from doko_ledger.doppelkopf.rules.options import changes_text
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, reason_of
 from doko_ledger.games import DOPPELKOPF
+from doko_ledger.i18n import msg
+from doko_ledger.i18n import render as render_message
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.web import forms, qr
@@ -112,7 +114,7 @@ def _save_rules(ledger: Ledger, post: PostedForm, rules: NamedRules) -> NamedRul
     """Save the form's rules as the house rules named in `save_as`."""
     name = post.get("save_as")
     if not name:
-        raise EntryError("name the house rules to save them (e.g. kitchen)")
+        raise EntryError(msg("name the house rules to save them (e.g. kitchen)"))
     saved = house_rules(ledger).save(name, rules.rules, by=post.by, at=now(), request_id=forms.posted_request_id(post))
     return NamedRules(saved.rules, saved.name)
 
@@ -187,13 +189,13 @@ async def join_table(request: Request) -> Response:
     code = str(form.get("code", "")).strip()
     context = {"code": code, "typed": typed, "picked": name}
     if not same(str(form.get(CSRF_FIELD, "")), request.state.csrf):
-        return _join_page(request, context | {"error": "reload the page"}, status=403)
+        return _join_page(request, context | {"error": render_message(msg("reload the page"))}, status=403)
     keeping = is_joined(request) and not code  # changing who this phone is
     if not keeping and not code_accepted(request, code):
-        error = "that is not the table's join code (it is printed beside the QR code)"
+        error = render_message(msg("that is not the table's join code (it is printed beside the QR code)"))
         return _join_page(request, context | {"error": error}, status=403)
     if not name:
-        error = "say who you are: choose your name or type it (what you record is credited to it)"
+        error = render_message(msg("say who you are: choose your name or type it (what you record is credited to it)"))
         return _join_page(request, context | {"error": error}, status=422)
     with open_ledger(request) as ledger:
         players, at_table = _join_players(request, ledger)
@@ -340,11 +342,13 @@ def night_live(request: Request, session_id: str, since: int | None = None) -> R
     with open_ledger(request) as ledger:
         version = card_nights(ledger).version(session_id)
         if version == 0:
-            return JSONResponse({"error": f"no card night {session_id!r} in the ledger"}, status_code=404)
+            missing = msg("no card night {night} in the ledger", night=repr(session_id))
+            return JSONResponse({"error": render_message(missing)}, status_code=404)
         tag = live_tag(card_nights(ledger), session_id)
         if same(request.headers.get("if-none-match"), tag):
             return Response(status_code=304, headers={"etag": tag})
-        text = card_nights(ledger).change_since(session_id, since) if since is not None and since < version else ""
+        change = card_nights(ledger).change_since(session_id, since) if since is not None and since < version else None
+        text = "" if change is None else render_message(change)
     return JSONResponse({"version": version, "change": text}, headers={"etag": tag, "cache-control": "no-cache"})
 
 
@@ -401,7 +405,7 @@ def record_form(request: Request, session_id: str) -> Response:
 def _version(post: Any) -> int:
     text = post.get("version")
     if not forms.whole(text):
-        raise EntryError("the form has no night version: reload the page")
+        raise EntryError(msg("the form has no night version: reload the page"))
     return int(text)
 
 
@@ -455,8 +459,13 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
         except LedgerBusy as exc:  # the lock, not another deal: the form stays as it was
             return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
         except ConcurrencyError:
-            text = card_nights(ledger).change_since(sid, version) or "someone else recorded first"
-            error = f"{text}: nothing was recorded from this form. Check it and record again if it is a new deal."
+            text = card_nights(ledger).change_since(sid, version) or msg("someone else recorded first")
+            error = render_message(
+                msg(
+                    "{change}: nothing was recorded from this form. Check it and record again if it is a new deal.",
+                    change=text,
+                )
+            )
             return _deal_page(request, ledger, sid, fields, error=error, status=409)
         except DokoError as exc:
             return _deal_page(request, ledger, sid, fields, version=version, error=str(exc), status=status_of(exc))
@@ -477,7 +486,8 @@ def undo_deal(request: Request, session_id: str, post: PostedForm) -> Response:
         except DokoError as exc:
             message = str(exc)
             if isinstance(exc, ConcurrencyError):
-                message = (card_nights(ledger).change_since(sid, version) or message) + ": nothing was taken back"
+                change = card_nights(ledger).change_since(sid, version) or reason_of(exc)
+                message = render_message(msg("{change}: nothing was taken back", change=change))
             context = night_page_context(ledger, sid) | {"error": message}
             return render(request, "night.html", context, status=status_of(exc))
         if taken.change is not None:  # a change is gone from the night: say which here
@@ -506,7 +516,8 @@ def _change_night(request: Request, session_id: str, post: PostedForm, change: C
         except DokoError as exc:
             message = str(exc)
             if isinstance(exc, ConcurrencyError):
-                message = (nights.change_since(sid, version) or message) + ": nothing was changed from this form"
+                meanwhile = nights.change_since(sid, version) or reason_of(exc)
+                message = render_message(msg("{change}: nothing was changed from this form", change=meanwhile))
             context = night_page_context(ledger, sid) | {"error": message, "typed": dict(post.form)}
             return render(request, "night.html", context, status=status_of(exc))
         return RedirectResponse(f"/nights/{sid}?changed={done.version}", status_code=303)
@@ -604,8 +615,8 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
                 request, ledger, sid, fields, version=version, correcting=game_id, error=str(exc), status=status_of(exc)
             )
         except ConcurrencyError:
-            text = card_nights(ledger).change_since(sid, version) or "someone else changed the night first"
-            error = f"{text}: nothing was corrected from this form."
+            text = card_nights(ledger).change_since(sid, version) or msg("someone else changed the night first")
+            error = render_message(msg("{change}: nothing was corrected from this form.", change=text))
             return _deal_page(request, ledger, sid, fields, correcting=game_id, error=error, status=409)
         except DokoError as exc:
             status = status_of(exc)

@@ -41,8 +41,8 @@ def test_a_game_is_named_by_its_number_with_or_without_hash_or_as_last(
 def test_a_bare_number_past_the_end_is_a_prefix_and_else_not_found(cli: Cli, write_game: WriteGame) -> None:
     ok(cli("import", write_game(3, game_id="77-kitchen")))
     assert as_json(cli("score", "77", "--json"))["game_id"] == "77-kitchen"  # no game #77: the prefix
-    refused(cli("score", "9"), "there is no game 9: the ledger holds 1 games")
-    refused(cli("score", "#2"), "there is no game #2: the ledger holds 1 games")
+    refused(cli("score", "9"), "there is no game 9: the ledger holds 1 game")
+    refused(cli("score", "#2"), "there is no game #2: the ledger holds 1 game")
 
 
 def test_a_huge_number_is_a_short_refusal(cli: Cli, three: list[str]) -> None:

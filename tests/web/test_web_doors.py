@@ -35,11 +35,13 @@ from web_helpers import (
 from doko_ledger.cli.app import app as cli_app
 from doko_ledger.cli.serve import served_hosts
 from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.i18n import render
 from doko_ledger.ledger import Ledger
-from doko_ledger.web.common import UNREACHABLE
-from doko_ledger.web.doors import PRIVATE_API
+from doko_ledger.web.common import UNREACHABLE as UNREACHABLE_MESSAGE
+from doko_ledger.web.doors import PRIVATE_API as PRIVATE_API_MESSAGE
 from doko_ledger.web.guesses import CLIENT, TABLE
 
+UNREACHABLE, PRIVATE_API = render(UNREACHABLE_MESSAGE, "en"), render(PRIVATE_API_MESSAGE, "en")
 WRITE = {"x-join-code": CODE}
 
 

@@ -25,10 +25,13 @@ from typer.testing import CliRunner
 from web_helpers import CODE, app_for, client, csrf_of, deal, join, joined, phone_at, post_deal, start_night
 
 from doko_ledger.cli.app import app as cli_app
+from doko_ledger.i18n import render
 from doko_ledger.ledger import Ledger
-from doko_ledger.web.common import JOIN_AGAIN, JOIN_LAPSED
+from doko_ledger.web.common import JOIN_AGAIN as JOIN_AGAIN_MESSAGE
+from doko_ledger.web.common import JOIN_LAPSED as JOIN_LAPSED_MESSAGE
 from doko_ledger.web.join_code import CODE_LETTERS, table_join
 
+JOIN_AGAIN, JOIN_LAPSED = render(JOIN_AGAIN_MESSAGE, "en"), render(JOIN_LAPSED_MESSAGE, "en")
 LAPSED = str(escape(JOIN_LAPSED))
 REJOIN = str(escape(JOIN_AGAIN))
 LAPSED_PAGE = f'{LAPSED}; <a href="/join">join again</a>'

@@ -79,7 +79,7 @@ def test_what_changed_meanwhile_counts_deals_not_game_ids(db: Path) -> None:
         nights.correct("night", "1", facts, by="Anna", at="2026-12-01T19:00:00+00:00")
         nights.undo("night", by="Anna", at="2026-12-01T19:01:00+00:00", whole_deal=True)
         told = nights.change_since("night", version)
-    assert told == "deal 1 was just corrected (by Anna); deal 2 was just taken back (by Anna)"
+    assert str(told) == "deal 1 was just corrected (by Anna); deal 2 was just taken back (by Anna)"
     night = phone.get("/nights/night").text
     assert 'Taken back: <a href="/games/night-02" title="night-02">deal 2</a>.' in night
 

@@ -38,10 +38,11 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
 from doko_ledger.doppelkopf.rules.value import VALUE_ONLY
 from doko_ledger.doppelkopf.views import describe
-from doko_ledger.errors import DokoError, FieldPath
+from doko_ledger.errors import DokoError, FieldPath, in_english, reason_of
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 from doko_ledger.schema_files import schema_errors, unknown_fields_message
 
 FORMAT = "doko-game/1"
@@ -67,7 +68,7 @@ def read(text: str, source: str = "<text>") -> LoadedGame:
     try:
         events, state = to_events(record)
     except RecordError as exc:
-        raise doc.error(str(exc), exc.path) from None
+        raise doc.error(reason_of(exc), exc.path) from None
     return LoadedGame(record, events, state)
 
 
@@ -90,7 +91,7 @@ def load(path: str | Path | TextIO) -> GameRecord:
 def _record(doc: YamlDocument) -> GameRecord:
     data = doc.data
     if not isinstance(data, dict):
-        raise doc.error("a game file is a mapping with id, players, dealer and tricks", ())
+        raise doc.error(msg("a game file is a mapping with id, players, dealer and tricks"), ())
     rules = _rules(doc, data.get("rules", "standard"))
     errors = sorted(schema_errors(SCHEMA, data), key=lambda e: len(list(e.absolute_path)), reverse=True)
     if errors:
@@ -109,10 +110,17 @@ def _record(doc: YamlDocument) -> GameRecord:
         unknown = [p for p in hands if p not in players]
         if unknown:
             raise doc.error(
-                f"hand of unknown player {unknown[0]!r} (players: {', '.join(players)})", ("hands", unknown[0])
+                msg(
+                    "hand of unknown player {player} (players: {players})",
+                    player=repr(unknown[0]),
+                    players=", ".join(players),
+                ),
+                ("hands", unknown[0]),
             )
         if missing:
-            raise doc.error(f"no hand for {missing[0]!r}: give all four hands or none", ("hands",))
+            raise doc.error(
+                msg("no hand for {player}: give all four hands or none", player=repr(missing[0])), ("hands",)
+            )
         hands = tuple(tuple(_card(doc, c, ("hands", p, i)) for i, c in enumerate(hands[p])) for p in players)
     tricks = tuple(
         tuple(_item(doc, item, ("tricks", t, i)) for i, item in enumerate(trick))
@@ -200,7 +208,9 @@ def _reservations(doc: YamlDocument, said: dict[str, str], players: tuple[str, .
     """The non-healthy reservations in asking order (from the dealer's left)."""
     for player in said:
         if player not in players:
-            raise doc.error(f"reservation of unknown player {player!r}", ("reservations", player))
+            raise doc.error(
+                msg("reservation of unknown player {player}", player=repr(player)), ("reservations", player)
+            )
     start = players.index(dealer) + 1 if dealer in players else 0
     order = [players[(start + i) % len(players)] for i in range(len(players))]
     return tuple((p, said[p]) for p in order if p in said and said[p] != "healthy")
@@ -212,13 +222,19 @@ def _cards(doc: YamlDocument, texts: list[Any] | None, path: FieldPath) -> tuple
     return tuple(_card(doc, c, (*path, i)) for i, c in enumerate(texts))
 
 
-def _schema_message(error: Any) -> str:
+def _schema_message(error: Any) -> str | Message:
     if error.validator == "additionalProperties":
         return unknown_fields_message(str(error.message))
     if error.validator == "oneOf" and isinstance(error.instance, dict):
-        return f"expected a card or one call such as {{Anna: re}}, not {error.instance!r}"
+        return msg(
+            "expected a card or one call such as {call}, not {given}", call="{Anna: re}", given=repr(error.instance)
+        )
     if error.validator == "oneOf" and list(error.absolute_path)[:1] == ["tricks"]:
-        return f"expected a card written as text (H10, CQ) or a call such as {{Anna: re}}, not {error.instance!r}"
+        return msg(
+            "expected a card written as text (H10, CQ) or a call such as {call}, not {given}",
+            call="{Anna: re}",
+            given=repr(error.instance),
+        )
     return str(error.message)
 
 
@@ -228,15 +244,15 @@ def _rules(doc: YamlDocument, spec: Any) -> RuleSet:
     except RuleSetError as exc:
         path: FieldPath = ("rules",)
         if isinstance(spec, dict):
-            path += tuple(k for k in spec if repr(k) in str(exc))[:1]
-        raise doc.error(str(exc), path) from None
+            path += tuple(k for k in spec if repr(k) in in_english(exc))[:1]
+        raise doc.error(reason_of(exc), path) from None
 
 
 def _card(doc: YamlDocument, text: Any, path: FieldPath) -> Any:
     try:
         return parse_card(text)
     except CardError as exc:
-        raise doc.error(str(exc), path) from None
+        raise doc.error(reason_of(exc), path) from None
 
 
 def _item(doc: YamlDocument, item: Any, path: FieldPath) -> PlayItem:

@@ -64,9 +64,10 @@ from doko_ledger.doppelkopf.nights.night import Night
 from doko_ledger.doppelkopf.nights.schedule import DealRow, NightChangeRow, steps
 from doko_ledger.doppelkopf.nights.state import Change
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, rules_from_mapping
-from doko_ledger.errors import DokoError, FieldPath
+from doko_ledger.errors import DokoError, FieldPath, in_english, reason_of
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 from doko_ledger.schema_files import schema_errors
 
 FORMAT = "doko-session/1"
@@ -129,7 +130,7 @@ class NightFile:
 class NightFileError(DokoError, ValueError):
     """A session the recorder refuses; `path` says which entry (`("deals", 3, "re")`)."""
 
-    def __init__(self, message: str, path: FieldPath) -> None:
+    def __init__(self, message: str | Message, path: FieldPath) -> None:
         super().__init__(message)
         self.path = path
 
@@ -154,7 +155,7 @@ def read(text: str, source: str = "<text>") -> LoadedNight:
     try:
         night = _replay(session, close_first=close_first)
     except NightFileError as exc:
-        raise doc.error(str(exc), exc.path) from None
+        raise doc.error(reason_of(exc), exc.path) from None
     return LoadedNight(session, night)
 
 
@@ -178,17 +179,22 @@ def _session(doc: YamlDocument) -> tuple[NightFile, bool]:
     """The session a document holds, and whether it says `closed: true` before its deals."""
     data = doc.data
     if not isinstance(data, dict):
-        raise doc.error("a session file is a mapping with format, id, players, first_dealer, rules and deals", ())
+        raise doc.error(msg("a session file is a mapping with format, id, players, first_dealer, rules and deals"), ())
     try:
         rules = rule_set(data.get("rules", "standard"), ("rules",))
     except NightFileError as exc:
-        raise doc.error(str(exc), exc.path) from None
+        raise doc.error(reason_of(exc), exc.path) from None
     _validate(doc, data)
     players = tuple(data["players"])
     first_dealer = data["first_dealer"]
     if first_dealer not in players:
         raise doc.error(
-            f"the first dealer {first_dealer!r} is not at the table (players: {', '.join(players)})", ("first_dealer",)
+            msg(
+                "the first dealer {dealer} is not at the table (players: {players})",
+                dealer=repr(first_dealer),
+                players=", ".join(players),
+            ),
+            ("first_dealer",),
         )
     rate = data.get("rate")
     deals = tuple(_entry(d, i) for i, d in enumerate(data.get("deals", [])))
@@ -250,8 +256,8 @@ def rule_set(spec: Any, at: FieldPath) -> RuleSet:
     except RuleSetError as exc:
         path = at
         if isinstance(spec, dict):
-            path += tuple(k for k in spec if repr(k) in str(exc))[:1]
-        raise NightFileError(str(exc), path) from None
+            path += tuple(k for k in spec if repr(k) in in_english(exc))[:1]
+        raise NightFileError(reason_of(exc), path) from None
 
 
 # -- the schema, with messages a person can act on -----------------------------
@@ -265,16 +271,23 @@ _ENTRY_FIELDS = (
     ("bock", "bock"),
 )
 """The fields of each kind of entry of `deals:` other than a deal by its facts, by the field that names the kind."""
-_AN_ENTRY = (
-    "a deal needs game, re and re_points, or winners (or losers) and value, or is {misdeal: true};"
-    " a change is {joins: NAME}, {leaves: NAME}, {rules: RULES} or {bock: {by: NAME}}"
+_MISDEAL = "{misdeal: true}"
+"""A deal thrown in, as a file writes it (a message's parameter: its braces are the file's)."""
+_AN_ENTRY = msg(
+    "a deal needs game, re and re_points, or winners (or losers) and value, or is {misdeal};"
+    " a change is {joins}, {leaves}, {rules} or {bock}",
+    misdeal=_MISDEAL,
+    joins="{joins: NAME}",
+    leaves="{leaves: NAME}",
+    rules="{rules: RULES}",
+    bock="{bock: {by: NAME}}",
 )
 
 
 def _validate(doc: YamlDocument, data: dict[str, Any]) -> None:
     """The first schema error in the order of the file, the innermost at one place; the
     rules of a change are read as the night's `rules:` are, for their own messages."""
-    problems: list[tuple[FieldPath, Callable[[], str]]] = [
+    problems: list[tuple[FieldPath, Callable[[], str | Message]]] = [
         (path, partial(_schema_message, error, path))
         for error in schema_errors(SCHEMA, data)
         if not _in_changed_rules(path := _error_path(error))
@@ -289,15 +302,15 @@ def _in_changed_rules(path: FieldPath) -> bool:
     return len(path) >= 3 and path[0] == "deals" and path[2] == "rules"
 
 
-def _changed_rules_problems(deals: Any) -> list[tuple[FieldPath, Callable[[], str]]]:
+def _changed_rules_problems(deals: Any) -> list[tuple[FieldPath, Callable[[], str | Message]]]:
     """What is wrong with the rules of each rule change among `deals`, by the rules' own words."""
-    problems: list[tuple[FieldPath, Callable[[], str]]] = []
+    problems: list[tuple[FieldPath, Callable[[], str | Message]]] = []
     for index, entry in enumerate(deals if isinstance(deals, list) else []):
         if isinstance(entry, dict) and "rules" in entry:
             try:
                 rule_set(entry["rules"], ("deals", index, "rules"))
             except NightFileError as exc:
-                problems.append((exc.path, partial(str, exc)))
+                problems.append((exc.path, partial(reason_of, exc)))
     return problems
 
 
@@ -314,49 +327,74 @@ def _error_path(error: Any) -> FieldPath:
     return path
 
 
-def _schema_message(error: Any, path: FieldPath) -> str:
+def _schema_message(error: Any, path: FieldPath) -> str | Message:
     kind, instance, key = error.validator, error.instance, path[-1] if path else None
     in_deal = len(path) >= 2 and path[0] == "deals"
     an_entry = len(path) == 3 and path[0] == "deals"  # a field of an entry of deals
     if kind == "additionalProperties":
         if an_entry and isinstance(instance, dict) and "misdeal" in instance:
-            return f"a deal thrown in is written {{misdeal: true}} and nothing else, not with {key!r}"
+            return msg(
+                "a deal thrown in is written {written} and nothing else, not with {key}",
+                written=_MISDEAL,
+                key=repr(key),
+            )
         known = (
             next((fields for field, fields in _ENTRY_FIELDS if field in instance), _DEAL_FIELDS)
             if an_entry
             else ", ".join(error.schema.get("properties", {}))
         )
-        return f"unknown field {key!r} (known: {known})"
+        return msg("unknown field {key} (known: {known})", key=repr(key), known=known)
     if kind == "required":
         if path[2:] == ("bock", "by"):
-            return "missing 'by': bock declared by hand says who declared it, e.g. {bock: {by: Anna}}"
+            return msg(
+                "missing 'by': bock declared by hand says who declared it, e.g. {example}", example="{bock: {by: Anna}}"
+            )
         if in_deal:
-            return f"missing {key!r}: {_AN_ENTRY}"
-        return f"missing {key!r}: a session file needs format, id, players and first_dealer"
+            return msg("missing {key}: {entry}", key=repr(key), entry=_AN_ENTRY)
+        return msg("missing {key}: a session file needs format, id, players and first_dealer", key=repr(key))
     if path == ("players",) and kind in ("minItems", "maxItems"):
-        return f"a card night has 4 to 7 players, not {len(instance)}"
+        return msg("a card night has 4 to 7 players, not {count}", count=len(instance))
     if kind == "uniqueItems" and path[:1] == ("players",):
-        return f"player {instance[path[-1]]!r} is at the table twice" if isinstance(key, int) else error.message
+        if isinstance(key, int):
+            return msg("player {player} is at the table twice", player=repr(instance[path[-1]]))
+        return str(error.message)
     if path == ("format",):
-        hint = " (this is a game file)" if instance == "doko-game/1" else ""
-        return f"not a session file: format must be {FORMAT}, not {instance!r}{hint}"
+        if instance == "doko-game/1":
+            return msg(
+                "not a session file: format must be {format}, not {given} (this is a game file)",
+                format=FORMAT,
+                given=repr(instance),
+            )
+        return msg("not a session file: format must be {format}, not {given}", format=FORMAT, given=repr(instance))
     if kind == "const" and key == "misdeal":
-        return "a deal thrown in is written {misdeal: true}"
+        return msg("a deal thrown in is written {written}", written=_MISDEAL)
     if path == ("match_length",) and kind in ("minimum", "maximum"):
-        return f"a match has 1 to 100 deals, not {instance}"
+        return msg("a match has 1 to 100 deals, not {count}", count=instance)
     if key == "re_points" and kind in ("minimum", "maximum"):
-        return f"Re's card points are 0-240, not {instance}"
+        return msg("Re's card points are 0-240, not {points}", points=instance)
     if kind == "type" and in_deal and len(path) == 2:
-        example = "{game: normal, re: [Anna, Ben], re_points: 151}"
-        return (
-            f"a deal is a mapping such as {example} or {{misdeal: true}}, or a change such as {{joins: Erik}},"
-            f" not {instance!r}"
+        return msg(
+            "a deal is a mapping such as {example} or {misdeal}, or a change such as {change}, not {given}",
+            example="{game: normal, re: [Anna, Ben], re_points: 151}",
+            misdeal=_MISDEAL,
+            change="{joins: Erik}",
+            given=repr(instance),
         )
     if kind == "pattern" and path == ("id",):
-        return f"an id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, not {instance!r}"
+        return msg(
+            "an id holds letters, digits, '.', '_' and '-' and starts with a letter or digit, not {given}",
+            given=repr(instance),
+        )
     if kind == "pattern":
-        what = {"rules_name": "the rules' name", "reason": "a reason"}.get(str(key), "a player's name")
-        return f"{what} has no white space at either end and no line break, not {instance!r}"
+        if key == "rules_name":
+            return msg(
+                "the rules' name has no white space at either end and no line break, not {given}", given=repr(instance)
+            )
+        if key == "reason":
+            return msg("a reason has no white space at either end and no line break, not {given}", given=repr(instance))
+        return msg(
+            "a player's name has no white space at either end and no line break, not {given}", given=repr(instance)
+        )
     return str(error.message)
 
 
@@ -372,7 +410,9 @@ def to_night(session: NightFile) -> Night:
 def _replay(session: NightFile, *, close_first: bool = False) -> Night:
     night = Night()
     if session.first_dealer not in session.players:
-        raise NightFileError(f"the first dealer {session.first_dealer!r} is not at the table", ("first_dealer",))
+        raise NightFileError(
+            msg("the first dealer {dealer} is not at the table", dealer=repr(session.first_dealer)), ("first_dealer",)
+        )
     start = StartNight(
         session.id,
         session.players,
@@ -386,7 +426,7 @@ def _replay(session: NightFile, *, close_first: bool = False) -> Night:
     try:
         night.start(start)
     except IllegalMove as exc:
-        raise NightFileError(str(exc), _start_path(session, str(exc))) from None
+        raise NightFileError(reason_of(exc), _start_path(session, in_english(exc))) from None
     if close_first:
         night.close()
     for index, entry in enumerate(session.deals):
@@ -398,7 +438,7 @@ def _replay(session: NightFile, *, close_first: bool = False) -> Night:
         try:
             night.close()
         except IllegalMove as exc:
-            raise NightFileError(str(exc), ("closed",)) from None
+            raise NightFileError(reason_of(exc), ("closed",)) from None
     return night
 
 
@@ -422,7 +462,7 @@ def _add(night: Night, deal: Deal, index: int) -> None:
         try:
             night.add(night.deal_record(None, abandoned=True))
         except (RecordError, IllegalMove) as exc:
-            raise NightFileError(str(exc), where) from None
+            raise NightFileError(reason_of(exc), where) from None
         return
     _check_names(night, deal, where)
     record = night.deal_record(deal)
@@ -430,9 +470,9 @@ def _add(night: Night, deal: Deal, index: int) -> None:
         night.add(record)
     except RecordError as exc:
         path = exc.path if isinstance(deal, ValueRecord) else _deal_path(record, deal, exc.path)
-        raise NightFileError(str(exc), (*where, *path)) from None
+        raise NightFileError(reason_of(exc), (*where, *path)) from None
     except IllegalMove as exc:
-        raise NightFileError(str(exc), where) from None
+        raise NightFileError(reason_of(exc), where) from None
 
 
 def _named(summary: SummaryRecord | ValueRecord) -> Iterator[tuple[FieldPath, str]]:
@@ -459,15 +499,29 @@ def _check_names(night: Night, summary: SummaryRecord | ValueRecord, where: Fiel
             continue
         if name in state.players:
             raise NightFileError(
-                f"{name} sits out deal {nxt.number} ({nxt.dealer} deals; playing: {', '.join(nxt.playing)})",
+                msg(
+                    "{player} sits out deal {deal} ({dealer} deals; playing: {players})",
+                    player=name,
+                    deal=nxt.number,
+                    dealer=nxt.dealer,
+                    players=", ".join(nxt.playing),
+                ),
                 (*where, *path),
             )
         if name in state.everyone:
             raise NightFileError(
-                f"{name} has left the table before deal {nxt.number} (playing: {', '.join(nxt.playing)})",
+                msg(
+                    "{player} has left the table before deal {deal} (playing: {players})",
+                    player=name,
+                    deal=nxt.number,
+                    players=", ".join(nxt.playing),
+                ),
                 (*where, *path),
             )
-        raise NightFileError(f"unknown player {name!r} (players: {', '.join(state.everyone)})", (*where, *path))
+        unknown = msg(
+            "unknown player {player} (players: {players})", player=repr(name), players=", ".join(state.everyone)
+        )
+        raise NightFileError(unknown, (*where, *path))
 
 
 def _change(night: Night, entry: ChangeEntry, index: int) -> None:
@@ -476,9 +530,8 @@ def _change(night: Night, entry: ChangeEntry, index: int) -> None:
     try:
         night.change(_command(night, entry, where))
     except IllegalMove as exc:
-        message = str(exc)
-        field = () if night.state.closed else _change_field(entry, message)
-        raise NightFileError(message, (*where, *field)) from None
+        field = () if night.state.closed else _change_field(entry, in_english(exc))
+        raise NightFileError(reason_of(exc), (*where, *field)) from None
 
 
 def _command(night: Night, entry: ChangeEntry, where: FieldPath) -> JoinTable | LeaveTable | ChangeRules | DeclareBock:
@@ -489,8 +542,10 @@ def _command(night: Night, entry: ChangeEntry, where: FieldPath) -> JoinTable | 
     if entry.with_deal:
         if not night.state.deals:
             raise NightFileError(
-                "bock with_deal comes with the deal right before it, and no deal comes before it:"
-                " leave with_deal out to declare it from the first deal",
+                msg(
+                    "bock with_deal comes with the deal right before it, and no deal comes before it:"
+                    " leave with_deal out to declare it from the first deal"
+                ),
                 (*where, "bock", "with_deal"),
             )
         game_id = night.state.deals[-1]
@@ -525,7 +580,7 @@ def _deal_path(record: GameRecord, summary: SummaryRecord, path: FieldPath) -> F
         try:
             to_events(dataclasses.replace(record, summary=candidate))
         except RecordError as exc:
-            return str(exc)
+            return in_english(exc)
         return None
 
     bare = dataclasses.replace(summary, announcements=(), specials=())
@@ -554,7 +609,7 @@ def from_night(night: Night) -> NightFile:
     `NightFileError`."""
     state = night.state
     if not state.started:
-        raise NightFileError("the night has not started", ())
+        raise NightFileError(msg("the night has not started"), ())
     entries: list[Entry] = []
     for step in steps(state):
         if isinstance(step, Change):
@@ -595,12 +650,21 @@ def _deal_of(game: GameState, game_id: str, number: int, index: int) -> Deal:
         return value_record(game.players, game.valued)
     summary = game.summary
     if summary is None or game.abandoned is not None:
-        how = "thrown in after a declined poverty" if game.abandoned is not None else "played card by card"
-        raise NightFileError(
-            f"deal {number} ({game_id}) was {how}: a session file holds deals by their facts only; "
-            "export that game as a game file",
-            ("deals", index),
-        )
+        if game.abandoned is not None:
+            how = msg(
+                "deal {deal} ({game}) was thrown in after a declined poverty: a session file holds deals by their"
+                " facts only; export that game as a game file",
+                deal=number,
+                game=game_id,
+            )
+        else:
+            how = msg(
+                "deal {deal} ({game}) was played card by card: a session file holds deals by their facts only;"
+                " export that game as a game file",
+                deal=number,
+                game=game_id,
+            )
+        raise NightFileError(how, ("deals", index))
     names = game.players
     return SummaryRecord(
         game=summary.game_type.value,

@@ -11,7 +11,8 @@ from doko_ledger.doppelkopf.game.record import SCHWEINCHEN, GameRecord, PlayItem
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType, GameTypeError, parse_game_type
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind, special_kind_named
-from doko_ledger.errors import DokoError
+from doko_ledger.errors import DokoError, reason_of
+from doko_ledger.i18n import Message, msg
 from doko_ledger.names import find_player, normalized
 from doko_ledger.numbers import NumberTooLong, shortened, whole_number
 
@@ -26,7 +27,7 @@ def names(text: str, flag: str) -> tuple[str, ...]:
     """`Anna, Clara` → ("Anna", "Clara"), in Unicode's composed form (NFC) as names are kept."""
     out = tuple(normalized(n.strip()) for n in text.split(",") if n.strip())
     if not out:
-        raise EntryError(f"{flag}: name at least one player, e.g. Anna,Clara")
+        raise EntryError(msg("{field}: name at least one player, e.g. Anna,Clara", field=flag))
     return out
 
 
@@ -36,20 +37,32 @@ def tricks(text: str, flag: str = "--tricks") -> tuple[int, int]:
     try:
         re_tricks, kontra_tricks = whole_number(re_part), whole_number(kontra_part)
     except NumberTooLong as exc:
-        raise EntryError(f"{flag}: {exc}") from None
+        raise EntryError(msg("{field}: {problem}", field=flag, problem=reason_of(exc))) from None
     if re_tricks is None or kontra_tricks is None:
-        raise EntryError(f"{flag}: write Re's and Kontra's tricks as RE:KONTRA, e.g. 9:3, not {shortened(text, 40)!r}")
+        raise EntryError(
+            msg(
+                "{field}: write Re's and Kontra's tricks as RE:KONTRA, e.g. 9:3, not {text}",
+                field=flag,
+                text=repr(shortened(text, 40)),
+            )
+        )
     return re_tricks, kontra_tricks
 
 
-def points(text: str, what: str) -> int:
+def points(text: str, what: str | Message) -> int:
     """`+5`, `-5`, `5`: one player's points, as a claim writes them."""
     try:
         value = whole_number(text.strip(), signed=True)
     except NumberTooLong as exc:
-        raise EntryError(f"{what}: {exc}") from None
+        raise EntryError(msg("{field}: {problem}", field=what, problem=reason_of(exc))) from None
     if value is None:
-        raise EntryError(f"{what}: write a whole number such as +5 or -5, not {shortened(text, 40)!r}")
+        raise EntryError(
+            msg(
+                "{field}: write a whole number such as +5 or -5, not {text}",
+                field=what,
+                text=repr(shortened(text, 40)),
+            )
+        )
     return value
 
 
@@ -59,16 +72,23 @@ def claim(text: str, flag: str = "--claimed") -> dict[str, int]:
     for part in filter(None, (p.strip() for p in text.split(","))):
         name, sep, value = part.partition("=")
         if not sep or not name.strip():
-            raise EntryError(f"{flag}: write PLAYER=POINTS, e.g. Anna=+5, not {shortened(part, 40)!r}")
+            raise EntryError(_not_a_claim(flag, part))
         try:
             number = whole_number(value.strip(), signed=True)
         except NumberTooLong as exc:
-            raise EntryError(f"{flag}: {shortened(name.strip(), 40)!r}: {exc}") from None
+            player = repr(shortened(name.strip(), 40))
+            raise EntryError(
+                msg(
+                    "{field}: {problem}",
+                    field=flag,
+                    problem=msg("{field}: {problem}", field=player, problem=reason_of(exc)),
+                )
+            ) from None
         if number is None:
-            raise EntryError(f"{flag}: write PLAYER=POINTS, e.g. Anna=+5, not {shortened(part, 40)!r}")
+            raise EntryError(_not_a_claim(flag, part))
         claimed[normalized(name.strip())] = number
     if not claimed:
-        raise EntryError(f"{flag}: name every player's points, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5")
+        raise EntryError(msg("{field}: name every player's points, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5", field=flag))
     return claimed
 
 
@@ -82,7 +102,14 @@ def calls(parts: Sequence[str], flag: str = "--call") -> tuple[tuple[str, str], 
         player, sep, what = part.partition("=")
         what = what.strip().lower()
         if not sep or not player.strip() or what not in known:
-            raise EntryError(f"{flag}: write PLAYER=CALL with a call of {', '.join(sorted(known))}, not {part!r}")
+            raise EntryError(
+                msg(
+                    "{field}: write PLAYER=CALL with a call of {calls}, not {text}",
+                    field=flag,
+                    calls=", ".join(sorted(known)),
+                    text=repr(part),
+                )
+            )
         out.append((normalized(player.strip()), what))
     return tuple(out)
 
@@ -100,8 +127,13 @@ def specials(parts: Sequence[str], flag: str = "--special") -> tuple[tuple[str, 
         if kind is None or party not in {p.value for p in Party}:
             kinds = ", ".join(k.value for k in SpecialKind)
             raise EntryError(
-                f"{flag}: write PARTY:KIND[:FROM] (party re or kontra; kind {kinds},"
-                f" or a short or German name such as fox or Fuchs), not {part!r}"
+                msg(
+                    "{field}: write PARTY:KIND[:FROM] (party re or kontra; kind {kinds},"
+                    " or a short or German name such as fox or Fuchs), not {text}",
+                    field=flag,
+                    kinds=kinds,
+                    text=repr(part),
+                )
             )
         out.append((kind.value, party, normalized(fields[2]) if len(fields) == 3 else None))
     return tuple(out)
@@ -112,7 +144,7 @@ def game_type(text: str, flag: str = "--game") -> GameType:
     try:
         return parse_game_type(text)
     except GameTypeError as exc:
-        raise EntryError(f"{flag}: {exc}") from None
+        raise EntryError(msg("{field}: {problem}", field=flag, problem=reason_of(exc))) from None
 
 
 def summary(
@@ -153,7 +185,7 @@ def corrected(
     played card by card) needs the Re players and Re's points."""
     if recorded is None:
         if re is None or re_points is None:
-            raise EntryError("the deal was recorded without its facts: give --re and --re-points")
+            raise EntryError(msg("the deal was recorded without its facts: give --re and --re-points"))
         parts = (call_parts or (), special_parts or ())
         return summary(game or "normal", re, re_points, tricks_text, *parts, heart_trick=bool(heart_trick))
     return SummaryRecord(
@@ -190,19 +222,28 @@ def extend_record(record: GameRecord, tokens: Sequence[str], reservations_open: 
             named, what = normalized(player.strip()), what.strip().lower()
             found = find_player(named, record.players)
             if found is None:
-                raise EntryError(f"{token!r}: unknown player {named!r} (players: {', '.join(record.players)})")
+                unknown = msg(
+                    "unknown player {player} (players: {players})",
+                    player=repr(named),
+                    players=", ".join(record.players),
+                )
+                raise EntryError(msg("{field}: {problem}", field=repr(token), problem=unknown))
             player, what = found, _reservation_word(what)
             if what in calls_ or " " in what:
                 _append(tricks, Said(player, what))
             elif what == "poverty":
-                raise EntryError("a poverty's exchange is recorded with a game file (`doko import`), not card by card")
+                raise EntryError(
+                    msg("a poverty's exchange is recorded with a game file (`doko import`), not card by card")
+                )
             elif what in _RESERVATION_WORDS and reservations_open and not any(tricks):
                 if what == "healthy":
                     reservations.pop(player, None)
                 else:
                     reservations[player] = what
             else:
-                raise EntryError(f"{token!r}: not a call{' or reservation' if reservations_open else ''} here")
+                if reservations_open:
+                    raise EntryError(msg("{token}: not a call or reservation here", token=repr(token)))
+                raise EntryError(msg("{token}: not a call here", token=repr(token)))
         else:
             _append(tricks, parse_card(token))
     order = [p for p in _asking(record) if p in reservations]
@@ -242,12 +283,16 @@ def value_entry(winners: str | None, losers: str | None, value: int | None, *, s
     """`--winners Anna,Ben --value 3` (or `--losers`, `--solo`): a deal by its value only
     (docs/rules.md §7); who may win and the value are the library's to check."""
     if winners is None and losers is None:
-        raise EntryError("--value: name the winners (--winners Anna,Ben) or the losers (--losers)")
+        raise EntryError(msg("--value: name the winners (--winners Anna,Ben) or the losers (--losers)"))
     if value is None:
-        raise EntryError("--winners/--losers: give the deal's value before bock, e.g. --value 3")
+        raise EntryError(msg("--winners/--losers: give the deal's value before bock, e.g. --value 3"))
     return ValueRecord(
         value,
         winners=() if winners is None else names(winners, "--winners"),
         losers=() if losers is None else names(losers, "--losers"),
         solo=solo,
     )
+
+
+def _not_a_claim(flag: str, part: str) -> Message:
+    return msg("{field}: write PLAYER=POINTS, e.g. Anna=+5, not {text}", field=flag, text=repr(shortened(part, 40)))

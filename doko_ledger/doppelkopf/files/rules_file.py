@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, rules_from_mapping
+from doko_ledger.errors import in_english, reason_of
 from doko_ledger.formats.yaml_source import dump_flow, parse_yaml, read_text
+from doko_ledger.i18n import msg
 
 
 def loads(text: str, source: str = "<text>") -> RuleSet:
@@ -24,12 +26,12 @@ def loads(text: str, source: str = "<text>") -> RuleSet:
     doc = parse_yaml(text, source)
     data = doc.data
     if not isinstance(data, dict):
-        raise doc.error("a rule file is a mapping: preset: NAME and the options it changes", ())
+        raise doc.error(msg("a rule file is a mapping: preset: NAME and the options it changes"), ())
     try:
         return rules_from_mapping(data)
     except RuleSetError as exc:
-        key = next((k for k in data if repr(k) in str(exc)), None)
-        raise doc.error(str(exc), () if key is None else (key,)) from None
+        key = next((k for k in data if repr(k) in in_english(exc)), None)
+        raise doc.error(reason_of(exc), () if key is None else (key,)) from None
 
 
 def load(path: str | Path) -> RuleSet:

@@ -42,7 +42,7 @@ from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Envelope, Recorded
 from doko_ledger.frozen import frozen
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import Message, msg, plural
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
@@ -258,14 +258,16 @@ class CardNights:
             if closed is not None:
                 return closed
             if not open_ids:
-                raise NightNotFound("no open card night: start one with `doko session start`")
+                raise NightNotFound(msg("no open card night: start one with `doko session start`"))
             return open_ids[0]
         if self.exists(ref):
             return ref
         matches = [s[len(SESSION_PREFIX) :] for s in self.store.stream_names(session_stream(ref), 2)]
         if len(matches) == 1:
             return matches[0]
-        raise NightNotFound(f"no card night {ref!r} in the ledger" if not matches else f"{ref!r} is ambiguous")
+        if matches:
+            raise NightNotFound(msg("{night} is ambiguous", night=repr(ref)))
+        raise NightNotFound(msg("no card night {night} in the ledger", night=repr(ref)))
 
     def _closed_last(self) -> str | None:
         """The night whose closing was recorded last, or None."""
@@ -309,7 +311,7 @@ class CardNights:
         """The night folded from the log (which held at least everything up to `at`)."""
         events = [r.event for r in self.store.read_stream(session_stream(session_id))]
         if not events:
-            raise NightNotFound(f"no card night {session_id!r} in the ledger")
+            raise NightNotFound(msg("no card night {night} in the ledger", night=repr(session_id)))
         night = Night.load(events, {})
         names = [game_stream(g) for g in (*night.state.deals, *night.state.voided, *night.state.replaced)]
         night.catch_up([], self._games(names))
@@ -389,9 +391,9 @@ class CardNights:
         """Start a card night; a second open night is refused."""
         open_ids = self.open_ids()
         if open_ids:
-            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it first")
+            raise IllegalMove(msg("card night {night} is still open: close it first", night=repr(open_ids[0])))
         if self.exists(command.session_id):
-            raise IllegalMove(f"a card night {command.session_id!r} is already in the ledger")
+            raise IllegalMove(msg("a card night {night} is already in the ledger", night=repr(command.session_id)))
         night = Night()
         night.start(command)
         self._commit(command.session_id, night, by=by, at=at)
@@ -405,13 +407,24 @@ class CardNights:
         self.store.check_log_types()
         session_id = night.state.session_id
         if self.exists(session_id):
-            raise IllegalMove(f"card night {session_id!r} is already in the ledger")
+            raise IllegalMove(msg("card night {night} is already in the ledger", night=repr(session_id)))
         taken = [g for g in night.new_games if self.store.stream_version(game_stream(g)) > 0]
         if taken:
-            raise IllegalMove(f"game {taken[0]!r} of card night {session_id!r} is already in the ledger")
+            raise IllegalMove(
+                msg(
+                    "game {game} of card night {night} is already in the ledger",
+                    game=repr(taken[0]),
+                    night=repr(session_id),
+                )
+            )
         open_ids = self.open_ids()
         if not night.state.closed and open_ids:
-            raise IllegalMove(f"card night {open_ids[0]!r} is still open: close it before importing an open night")
+            raise IllegalMove(
+                msg(
+                    "card night {night} is still open: close it before importing an open night",
+                    night=repr(open_ids[0]),
+                )
+            )
         self._commit(session_id, night, by=by, at=at)
         return len(night.state.deals)
 
@@ -447,7 +460,7 @@ class CardNights:
                 require_version(kept.night, version)
             except ConcurrencyError as exc:
                 meanwhile = self.change_since(session_id, version)
-                raise prefixed(exc, "the deal was not recorded", f"; {meanwhile}" if meanwhile else "") from None
+                raise prefixed(exc, msg("the deal was not recorded"), meanwhile) from None
         night = kept.fork()
         number = len(night.state.deals) + 1
         record = night.deal_record(summary, abandoned=misdeal)
@@ -473,15 +486,30 @@ class CardNights:
         following = len(deals) + 1
         if deal < 1 or deal > following:
             raise NotTheNextDeal(
-                f"card night {sid!r} has {counted(len(deals), 'deal')}: the next is deal {following}, not {deal}"
+                plural(
+                    "card night {night} has {count} deal: the next is deal {next}, not {deal}",
+                    "card night {night} has {count} deals: the next is deal {next}, not {deal}",
+                    len(deals),
+                    night=repr(sid),
+                    next=following,
+                    deal=deal,
+                )
             )
         if deal < following:
             game_id = deals[deal - 1]
             first = self.store.read_stream(game_stream(game_id))[:1]
-            by = f", by {first[0].envelope.recorded_by}" if first else ""
+            if first:
+                where = msg("{game}, by {player}", game=game_id, player=first[0].envelope.recorded_by)
+            else:
+                where = msg("{game}", game=game_id)
             raise DealAlreadyRecorded(
-                f"deal {deal} is already recorded ({game_id}{by}), so it is not recorded again;"
-                f" the next deal is deal {following} (`doko record --deal {following}`)"
+                msg(
+                    "deal {deal} is already recorded ({where}), so it is not recorded again;"
+                    " the next deal is deal {next} (`doko record --deal {next}`)",
+                    deal=deal,
+                    where=where,
+                    next=following,
+                )
             )
 
     def checks(self, session_id: str) -> NextDealChecks:
@@ -514,20 +542,25 @@ class CardNights:
         if prepared.repeated:
             return  # its first sending recorded it
         if isinstance(prepared, PreparedCorrection) and prepared.unchanged:  # a correction made already, tried again
-            what = "is a misdeal already" if prepared.game.abandoned is not None else "has these facts already"
-            raise DealAlreadyRecorded(f"deal {prepared.number} ({prepared.game_id}) {what}, so nothing is corrected")
+            number, game_id = prepared.number, prepared.game_id
+            if prepared.game.abandoned is not None:
+                again = msg(
+                    "deal {deal} ({game}) is a misdeal already, so nothing is corrected", deal=number, game=game_id
+                )
+            else:
+                again = msg(
+                    "deal {deal} ({game}) has these facts already, so nothing is corrected", deal=number, game=game_id
+                )
+            raise DealAlreadyRecorded(again)
         night, number = prepared.night, prepared.number
         try:
             self._commit(night.state.session_id, night, by=by, at=at)
         except LedgerBusy as exc:
-            if isinstance(prepared, PreparedCorrection):
-                raise prefixed(exc, f"the correction of deal {number} was not recorded") from None
-            raise prefixed(exc, f"deal {number} was not recorded") from None
+            raise prefixed(exc, _not_recorded(prepared)) from None
         except ConcurrencyError as exc:
             read_at = len(night.history) - len(night.new_session_events)
             meanwhile = self.change_since(night.state.session_id, read_at)
-            what = f"the correction of deal {number}" if isinstance(prepared, PreparedCorrection) else f"deal {number}"
-            raise prefixed(exc, f"{what} was not recorded", f"; {meanwhile}" if meanwhile else "") from None
+            raise prefixed(exc, _not_recorded(prepared), meanwhile) from None
 
     def undo(
         self,
@@ -572,8 +605,9 @@ class CardNights:
             else:
                 self._commit(session_id, night, by=by, at=at)
         except LedgerBusy as exc:
-            what = f"deal {taken.number}" if taken.change is None else taken.what
-            raise prefixed(exc, f"{what} was not taken back") from None
+            if taken.change is None:
+                raise prefixed(exc, msg("deal {deal} was not taken back", deal=taken.number)) from None
+            raise prefixed(exc, msg("{change} was not taken back", change=taken.what)) from None
         return taken
 
     def to_take_back(
@@ -598,10 +632,17 @@ class CardNights:
         newest = night.state.last_entry
         if isinstance(newest, Change) and newest.game_id is None:
             if deal is not None or (change is not None and change != newest.version):
+                if deal is not None:
+                    asked = msg("deal {deal}", deal=deal)
+                else:
+                    asked = msg("the change at version {version}", version=change)
                 raise IllegalMove(
-                    f"the newest entry of card night {session_id!r} is a change (see `doko standings`),"
-                    f" not {'deal ' + str(deal) if deal is not None else f'the change at version {change}'}:"
-                    " nothing was taken back"
+                    msg(
+                        "the newest entry of card night {night} is a change (see `doko standings`), not {asked}:"
+                        " nothing was taken back",
+                        night=repr(session_id),
+                        asked=asked,
+                    )
                 )
             from doko_ledger.doppelkopf.nights.changes import take_back_change
 
@@ -609,11 +650,15 @@ class CardNights:
             return TakenBack("", row.deal, row.text, change=newest.version), None
         if change is not None:
             raise IllegalMove(
-                f"the change at version {change} is not the newest entry of card night {session_id!r}"
-                " (was it taken back already? see `doko standings`)"
+                msg(
+                    "the change at version {version} is not the newest entry of card night {night}"
+                    " (was it taken back already? see `doko standings`)",
+                    version=change,
+                    night=repr(session_id),
+                )
             )
         if not night.state.deals:
-            raise IllegalMove(f"card night {session_id!r} has nothing to take back")
+            raise IllegalMove(msg("card night {night} has nothing to take back", night=repr(session_id)))
         last = night.state.deals[-1]
         number = len(night.state.deals)
         if deal is not None and deal != number:
@@ -770,9 +815,9 @@ class CardNights:
         if with_deal is not None:
             state = self.state(session_id)
             if not 1 <= with_deal <= len(state.deals):
-                raise IllegalMove(
-                    f"card night {session_id!r} has no deal {with_deal}: it has {counted(len(state.deals), 'deal')}"
-                )
+                from doko_ledger.doppelkopf.nights.decide import no_such_deal
+
+                raise IllegalMove(no_such_deal(session_id, with_deal, len(state.deals)))
             game_id = state.deals[with_deal - 1]
         from doko_ledger.doppelkopf.nights.changes import make_change
         from doko_ledger.doppelkopf.nights.decide import DeclareBock
@@ -798,7 +843,9 @@ class CardNights:
         last = _deal_in_play(night)
         if last is None:
             if not tokens:
-                raise IllegalMove("no deal is being played: start one with `doko deal --seed TEXT` or give its cards")
+                raise IllegalMove(
+                    msg("no deal is being played: start one with `doko deal --seed TEXT` or give its cards")
+                )
             base = night.deal_record(None, live=True)
             _, state = night.add(extend_record(base, tokens, reservations_open=True))
             self._commit(session_id, night, by=by, at=at)  # the new deal and its first entries, or nothing
@@ -811,7 +858,7 @@ class CardNights:
         record = extend_record(from_events(moves), tokens, reservations_open=night.games[last].game_type is None)
         events, state = to_events(record)
         if events[: len(moves)] != moves:
-            raise IllegalMove("the deal changed while recording; look at it again with `doko standings`")
+            raise IllegalMove(msg("the deal changed while recording; look at it again with `doko standings`"))
         self.store.append_streams(
             [NewStreamEvents(stream, len(stored), events[len(moves) :])], recorded_by=by, recorded_at=at
         )
@@ -869,12 +916,12 @@ class CardNights:
         """Whether the night was closed: one look-up, however long the night."""
         return self.store.holds(session_stream(session_id), SessionClosed.event_name)
 
-    def change_since(self, session_id: str, since: int) -> str:
+    def change_since(self, session_id: str, since: int) -> Message | None:
         """What happened to the night after version `since`, in words (`deal 5 was just recorded
-        (by Ben)`), or "" when nothing did: read from those events alone."""
+        (by Ben)`), or None when nothing did: read from those events alone."""
         changes = self.changes_since(session_id, since)
         if not changes:
-            return ""
+            return None
         numbers = self._kept(session_id).derived("numbers", lambda night: deal_numbers(night.history))
         from doko_ledger.doppelkopf.nights.changes import change_in_words
 
@@ -882,16 +929,16 @@ class CardNights:
         for recorded in changes:
             event, by = recorded.event, recorded.envelope.recorded_by
             if isinstance(event, DealAdded):
-                out.append(f"deal {numbers[event.game_id]} was just recorded (by {by})")
+                out.append(msg("deal {deal} was just recorded (by {player})", deal=numbers[event.game_id], player=by))
             elif isinstance(event, DealVoided):
-                out.append(f"deal {numbers[event.game_id]} was just taken back (by {by})")
+                out.append(msg("deal {deal} was just taken back (by {player})", deal=numbers[event.game_id], player=by))
             elif isinstance(event, DealCorrected):
-                out.append(f"deal {numbers[event.game_id]} was just corrected (by {by})")
+                out.append(msg("deal {deal} was just corrected (by {player})", deal=numbers[event.game_id], player=by))
             elif isinstance(event, SessionClosed):
-                out.append(f"the night was closed (by {by})")
+                out.append(msg("the night was closed (by {player})", player=by))
             elif isinstance(event, NightChangeEvent | ChangeTakenBack):
-                out.append(f"{change_in_words(event)} (by {by})")
-        return "; ".join(out)
+                out.append(msg("{change} (by {player})", change=change_in_words(event), player=by))
+        return in_turn(out)
 
     def made_with(self, session_id: str, request_id: str) -> tuple[int, Any] | None:
         """The first session event a write with this request id appended, with its version, or
@@ -968,10 +1015,17 @@ class CardNights:
         )
         if place.corrected_by is not None:
             raise DealChanged(
-                f"deal {place.number} was corrected meanwhile (by {by}; it is now {now}): "
-                f"nothing was written; correct deal {place.number} again if it still needs it"
+                msg(
+                    "deal {deal} was corrected meanwhile (by {player}; it is now {game}):"
+                    " nothing was written; correct deal {deal} again if it still needs it",
+                    deal=place.number,
+                    player=by,
+                    game=now,
+                )
             )
-        raise DealChanged(f"deal {place.number} was taken back meanwhile (by {by}): nothing was written")
+        raise DealChanged(
+            msg("deal {deal} was taken back meanwhile (by {player}): nothing was written", deal=place.number, player=by)
+        )
 
 
 CATCH_UP_LIMIT = 2000
@@ -1001,16 +1055,40 @@ def _page(night: Night, position: int) -> NightPage:
     )
 
 
-def _not_the_last(session_id: str, deal: int, last: int) -> str:
+def _not_the_last(session_id: str, deal: int, last: int) -> Message:
     if deal > last:
-        return (
-            f"card night {session_id!r} has {counted(last, 'deal')}, so deal {deal} is not taken back"
-            f" (was it taken back already? see `doko standings`)"
+        return plural(
+            "card night {night} has {count} deal, so deal {deal} is not taken back"
+            " (was it taken back already? see `doko standings`)",
+            "card night {night} has {count} deals, so deal {deal} is not taken back"
+            " (was it taken back already? see `doko standings`)",
+            last,
+            night=repr(session_id),
+            deal=deal,
         )
-    return (
-        f"deal {deal} is not the last deal of card night {session_id!r} (deal {last} is):"
-        " only the last deal is taken back"
+    return msg(
+        "deal {deal} is not the last deal of card night {night} (deal {last} is): only the last deal is taken back",
+        deal=deal,
+        night=repr(session_id),
+        last=last,
     )
+
+
+def _not_recorded(prepared: PreparedDeal | PreparedCorrection) -> Message:
+    if isinstance(prepared, PreparedCorrection):
+        return msg("the correction of deal {deal} was not recorded", deal=prepared.number)
+    return msg("deal {deal} was not recorded", deal=prepared.number)
+
+
+def in_turn(parts: Sequence[Message]) -> Message | None:
+    """Messages one after the other (`deal 5 was just recorded (by Ben); Erik joined (by
+    Anna)`), or None when there are none."""
+    if not parts:
+        return None
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = msg("{before}; {after}", before=joined, after=part)
+    return joined
 
 
 def _deal_in_play(night: Night) -> str | None:

@@ -27,6 +27,7 @@ from doko_ledger.doppelkopf.nights.seating import Seating
 from doko_ledger.doppelkopf.nights.state import Change
 from doko_ledger.errors import prefixed
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 
 if TYPE_CHECKING:
@@ -73,10 +74,10 @@ def make_change(
     try:
         nights.commit_night(session_id, night, by=by, at=at)
     except LedgerBusy as exc:
-        raise prefixed(exc, f"{words}: not recorded") from None
+        raise prefixed(exc, msg("{change}: not recorded", change=words)) from None
     except ConcurrencyError as exc:
         meanwhile = nights.change_since(session_id, made - 1)
-        raise prefixed(exc, f"{words}: not recorded", f"; {meanwhile}" if meanwhile else "") from None
+        raise prefixed(exc, msg("{change}: not recorded", change=words), meanwhile) from None
     return NightChange(kind, words, made)
 
 
@@ -99,7 +100,13 @@ def take_back_change(night: Night, change: Change, request_id: str | None) -> Ni
     it was, as the course placed it."""
     row = change_row(night, change.version)
     if row is None:  # a change always has its row while in force
-        raise IllegalMove(f"no change at version {change.version} of session {night.state.session_id!r}")
+        raise IllegalMove(
+            msg(
+                "no change at version {version} of session {night}",
+                version=change.version,
+                night=repr(night.state.session_id),
+            )
+        )
     night.change(TakeBackChange(change.version, request_id=request_id))
     return row
 
@@ -114,17 +121,17 @@ def taken_back_words(nights: CardNights, session_id: str, done: ChangeTakenBack)
     return change_words(made, night.state.seating, night.state.rules)[1]
 
 
-def change_in_words(event: object) -> str:
+def change_in_words(event: object) -> Message:
     """A change as `change_since` names it ("Erik joined", "the rules were changed")."""
     if isinstance(event, PlayerJoined):
-        return f"{event.player} joined"
+        return msg("{player} joined", player=event.player)
     if isinstance(event, PlayerLeft):
-        return f"{event.player} left"
+        return msg("{player} left", player=event.player)
     if isinstance(event, RulesChanged):
-        return "the rules were changed"
+        return msg("the rules were changed")
     if isinstance(event, BockDeclared):
-        return f"bock was declared by {event.by}"
-    return "a change was taken back"
+        return msg("bock was declared by {player}", player=event.by)
+    return msg("a change was taken back")
 
 
 def require_version(night: Night, version: int) -> None:
@@ -132,6 +139,11 @@ def require_version(night: Night, version: int) -> None:
     current = len(night.history)
     if current != version:
         raise ConcurrencyError(
-            f"card night {night.state.session_id!r} is at version {current}, not {version}: "
-            "someone else recorded first; nothing was written"
+            msg(
+                "card night {night} is at version {current}, not {version}:"
+                " someone else recorded first; nothing was written",
+                night=repr(night.state.session_id),
+                current=current,
+                version=version,
+            )
         )

@@ -26,7 +26,7 @@ from doko_ledger.doppelkopf.nights.schedule import Schedule
 from doko_ledger.doppelkopf.nights.state import Change, NightState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import Message, msg, plural
 from doko_ledger.names import find_player, name_problem, normalized, table_problem
 from doko_ledger.numbers import shortened
 
@@ -142,37 +142,46 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
     if isinstance(command, StartNight):
         return [_start(state, command)]
     if not state.started:
-        raise IllegalMove("the session has not started")
+        raise IllegalMove(msg("the session has not started"))
     if state.closed:
-        raise IllegalMove(f"session {state.session_id!r} is closed: nothing more can be added or changed")
+        raise IllegalMove(
+            msg("session {night} is closed: nothing more can be added or changed", night=repr(state.session_id))
+        )
     match command:
         case AddDeal():
             _check_next(state, command, schedule)
             return [DealAdded(command.outcome.game_id, command.request_id)]
         case VoidDeal(game_id=game_id, reason=reason, request_id=request_id):
             if game_id not in state.deals:
-                raise IllegalMove(f"{game_id!r} is not a deal of session {state.session_id!r}")
+                raise _not_a_deal(game_id, state)
             later = state.timeline[state.timeline.index(game_id) + 1 :]
             change = next((e for e in later if isinstance(e, Change) and e.game_id != game_id), None)
             if change is not None:
                 raise IllegalMove(
-                    f"the night changed after deal {state.deals.index(game_id) + 1}: take back that change first"
+                    msg(
+                        "the night changed after deal {deal}: take back that change first",
+                        deal=state.deals.index(game_id) + 1,
+                    )
                 )
             return [DealVoided(game_id, reason, request_id)]
         case CorrectDeal(game_id=game_id, outcome=outcome, reason=reason):
             if game_id not in state.deals:
-                raise IllegalMove(f"{game_id!r} is not a deal of session {state.session_id!r}")
+                raise _not_a_deal(game_id, state)
             row = next(r for r in schedule.rows if r.game_id == game_id)
             if set(outcome.players) != set(row.playing):
-                raise IllegalMove(f"the corrected deal must have the same players: {', '.join(row.playing)}")
+                raise IllegalMove(
+                    msg("the corrected deal must have the same players: {players}", players=", ".join(row.playing))
+                )
             after_it = row.number < len(schedule.rows)
             moves_dealer = row.outcome.abandoned != outcome.abandoned or (
                 row.rules.compulsory_solo and row.outcome.solo_by != outcome.solo_by
             )
             if after_it and moves_dealer:
                 raise IllegalMove(
-                    "this correction would change who deals the later deals (a deal thrown in, or a "
-                    "compulsory solo): take the later deals back first (`doko undo`)"
+                    msg(
+                        "this correction would change who deals the later deals (a deal thrown in, or a "
+                        "compulsory solo): take the later deals back first (`doko undo`)"
+                    )
                 )
             return [DealCorrected(game_id, outcome.game_id, reason, command.request_id)]
         case CloseNight():
@@ -182,7 +191,7 @@ def decide(state: NightState, command: NightCommand, schedule: Schedule) -> list
         case JoinTable() | LeaveTable() | ChangeRules() | DeclareBock():
             _check_between_deals(schedule)
             return [_change(state, command, schedule)]
-    raise IllegalMove(f"unknown command {command!r}")
+    raise IllegalMove(msg("unknown command {command}", command=repr(command)))
 
 
 def _check_between_deals(schedule: Schedule) -> None:
@@ -190,8 +199,10 @@ def _check_between_deals(schedule: Schedule) -> None:
     last = schedule.rows[-1] if schedule.rows else None
     if last is not None and not (last.outcome.finished or last.outcome.abandoned):
         raise IllegalMove(
-            f"deal {last.number} is still being played card by card:"
-            " finish it (or take it back) before the night changes"
+            msg(
+                "deal {deal} is still being played card by card: finish it (or take it back) before the night changes",
+                deal=last.number,
+            )
         )
 
 
@@ -205,9 +216,9 @@ def _change(
             return _leave(state, command)
         case ChangeRules():
             if command.name is not None and (problem := name_problem(command.name)):
-                raise IllegalMove(f"the rules' name {shortened(command.name, 40)!r} {problem}")
+                raise IllegalMove(_rules_name(command.name, problem))
             if command.rules == state.rules:
-                raise IllegalMove("these are the rules in force already: nothing changes")
+                raise IllegalMove(msg("these are the rules in force already: nothing changes"))
             return RulesChanged(command.rules, command.name, command.request_id)
         case DeclareBock():
             return _declare(state, command, schedule)
@@ -217,21 +228,28 @@ def _join(state: NightState, command: JoinTable) -> PlayerJoined:
     player = normalized(command.player)
     player = find_player(player, state.everyone) or player
     if state.seating.seated(player):
-        raise IllegalMove(f"{player} is already at the table")
+        raise IllegalMove(msg("{player} is already at the table", player=player))
     problem = table_problem((*state.everyone, player) if player not in state.everyone else state.everyone)
     if problem:
         raise IllegalMove(problem)
     if state.table_size >= MAX_PLAYERS:
         raise IllegalMove(
-            f"{player} cannot join: {MAX_PLAYERS} players are at the table already, and a card night has 4 to 7"
+            msg(
+                "{player} cannot join: {count} players are at the table already, and a card night has 4 to 7",
+                player=player,
+                count=MAX_PLAYERS,
+            )
         )
     after = None
     if command.after is not None:
         after = find_player(command.after, state.players)
         if after is None:
             raise IllegalMove(
-                f"{shortened(command.after, 40)!r} is not at the table ({', '.join(state.players)}),"
-                " so nobody joins after them"
+                msg(
+                    "{name} is not at the table ({players}), so nobody joins after them",
+                    name=repr(shortened(command.after, 40)),
+                    players=", ".join(state.players),
+                )
             )
     return PlayerJoined(player, after, command.request_id)
 
@@ -241,42 +259,59 @@ def _leave(state: NightState, command: LeaveTable) -> PlayerLeft:
     if player is None:
         gone = find_player(command.player, state.everyone)
         if gone is not None:
-            raise IllegalMove(f"{gone} has left the table already")
-        raise IllegalMove(f"{shortened(command.player, 40)!r} is not at the table ({', '.join(state.players)})")
+            raise IllegalMove(msg("{player} has left the table already", player=gone))
+        raise IllegalMove(_not_seated(command.player, state))
     if state.table_size <= MIN_PLAYERS:
         raise IllegalMove(
-            f"{player} cannot leave: that would leave {state.table_size - 1} players, and a card night has 4 to 7"
+            msg(
+                "{player} cannot leave: that would leave {count} players, and a card night has 4 to 7",
+                player=player,
+                count=state.table_size - 1,
+            )
         )
     return PlayerLeft(player, command.request_id)
 
 
 def _declare(state: NightState, command: DeclareBock, schedule: Schedule) -> BockDeclared:
     if not 1 <= command.rounds <= MAX_BOCK_ROUNDS:
-        raise IllegalMove(f"bock is declared for 1 to {MAX_BOCK_ROUNDS} rounds at once, not {command.rounds}")
+        raise IllegalMove(
+            msg(
+                "bock is declared for 1 to {most} rounds at once, not {rounds}",
+                most=MAX_BOCK_ROUNDS,
+                rounds=command.rounds,
+            )
+        )
     by = normalized(command.by)
     problem = name_problem(by)
     if problem:
-        raise IllegalMove(f"who declares bock: {shortened(by, 40)!r} {problem}")
+        raise IllegalMove(msg("who declares bock: {name} {problem}", name=repr(shortened(by, 40)), problem=problem))
     seated = find_player(by, state.players)
     if seated is None:
-        raise IllegalMove(f"who declares bock: {shortened(by, 40)!r} is not at the table ({', '.join(state.players)})")
+        raise IllegalMove(msg("who declares bock: {problem}", problem=_not_seated(by, state)))
     by = seated
     reason = normalized(command.reason)
     problem = name_problem(reason) if reason else None
     if problem:
-        raise IllegalMove(f"the reason {shortened(reason, 40)!r} {problem}")
+        raise IllegalMove(msg("the reason {reason} {problem}", reason=repr(shortened(reason, 40)), problem=problem))
     if command.game_id is not None:
         last = state.timeline[-1] if state.timeline else None
         bound_to_last = isinstance(last, Change) and last.game_id == command.game_id
         if state.deals and command.game_id == state.deals[-1] and not (last == command.game_id or bound_to_last):
             raise IllegalMove(
-                f"the night changed after deal {len(schedule.rows)}: bock comes with a deal only before any change"
-                " after it; declare it without a deal to start from the next deal"
+                msg(
+                    "the night changed after deal {deal}: bock comes with a deal only before any change"
+                    " after it; declare it without a deal to start from the next deal",
+                    deal=len(schedule.rows),
+                )
             )
         if not state.deals or command.game_id != state.deals[-1]:
             raise IllegalMove(
-                f"bock comes with the deal just recorded (deal {len(schedule.rows)}), not with {command.game_id!r}:"
-                " declare it without a deal to start from the next deal"
+                msg(
+                    "bock comes with the deal just recorded (deal {deal}), not with {game}:"
+                    " declare it without a deal to start from the next deal",
+                    deal=len(schedule.rows),
+                    game=repr(command.game_id),
+                )
             )
     return BockDeclared(by, reason, command.rounds, command.game_id, command.request_id)
 
@@ -285,37 +320,44 @@ def _take_back(state: NightState, command: TakeBackChange) -> ChangeTakenBack:
     last = state.last_entry
     if not isinstance(last, Change) or last.version != command.version:
         raise IllegalMove(
-            f"the change at version {command.version} of session {state.session_id!r} is not the newest entry:"
-            " only the newest deal or change is taken back"
+            msg(
+                "the change at version {version} of session {night} is not the newest entry:"
+                " only the newest deal or change is taken back",
+                version=command.version,
+                night=repr(state.session_id),
+            )
         )
     return ChangeTakenBack(command.version, command.reason, command.request_id)
 
 
 def _start(state: NightState, command: StartNight) -> SessionStarted:
     if state.started:
-        raise IllegalMove(f"session {state.session_id!r} has already started")
+        raise IllegalMove(msg("session {night} has already started", night=repr(state.session_id)))
     if not _ID.match(command.session_id):
         raise IllegalMove(
             msg("a night's id holds {takes}, not {id}", takes=NIGHT_ID_TAKES, id=repr(command.session_id))
         )
     players = tuple(map(normalized, command.players))
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise IllegalMove(f"a card night has 4 to 7 players, not {len(players)}")
+        raise IllegalMove(msg("a card night has 4 to 7 players, not {count}", count=len(players)))
     problem = table_problem(players)
     if problem:
         raise IllegalMove(problem)
     twice = [p for p, n in Counter(players).items() if n > 1]
     if twice:
-        raise IllegalMove(f"player {twice[0]!r} is at the table twice")
+        raise IllegalMove(msg("player {player} is at the table twice", player=repr(twice[0])))
     if not 0 <= command.first_dealer < len(players):
-        raise IllegalMove(f"the first dealer must be one of the {len(players)} players")
+        raise IllegalMove(msg("the first dealer must be one of the {count} players", count=len(players)))
     if not 1 <= command.match_length <= 100:
-        raise IllegalMove(f"a match has 1 to 100 deals, not {command.match_length}")
+        raise IllegalMove(msg("a match has 1 to 100 deals, not {count}", count=command.match_length))
     if command.rules_name is not None and (problem := name_problem(command.rules_name)):
-        raise IllegalMove(f"the rules' name {shortened(command.rules_name, 40)!r} {problem}")
+        raise IllegalMove(_rules_name(command.rules_name, problem))
     if command.rate is not None and not _RATE.match(command.rate):
         raise IllegalMove(
-            f"the money rate must be a decimal amount per point such as 0.05, not {shortened(command.rate, 20)!r}"
+            msg(
+                "the money rate must be a decimal amount per point such as 0.05, not {rate}",
+                rate=repr(shortened(command.rate, 20)),
+            )
         )
     return SessionStarted(
         command.session_id,
@@ -332,18 +374,59 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
 def _check_next(state: NightState, command: AddDeal, schedule: Schedule) -> None:
     outcome, expected = command.outcome, schedule.next
     if schedule.rows and not (schedule.rows[-1].outcome.finished or schedule.rows[-1].outcome.abandoned):
-        raise IllegalMove(f"deal {schedule.rows[-1].game_id!r} is still being played: finish it first")
+        raise IllegalMove(
+            msg("deal {game} is still being played: finish it first", game=repr(schedule.rows[-1].game_id))
+        )
     if expected.over:
-        raise IllegalMove("the tournament is complete: every deal is played and every player has played a solo")
+        raise IllegalMove(msg("the tournament is complete: every deal is played and every player has played a solo"))
     if outcome.game_id in state.deals or outcome.game_id in state.voided or outcome.game_id in state.replaced:
-        raise IllegalMove(f"game {outcome.game_id!r} is already a deal of this session")
+        raise IllegalMove(msg("game {game} is already a deal of this session", game=repr(outcome.game_id)))
     if set(outcome.players) != set(expected.playing):
         raise IllegalMove(
-            f"deal {expected.number} is played by {', '.join(expected.playing)} (dealer {expected.dealer}), "
-            f"not by {', '.join(outcome.players)}"
+            msg(
+                "deal {deal} is played by {players} (dealer {dealer}), not by {given}",
+                deal=expected.number,
+                players=", ".join(expected.playing),
+                dealer=expected.dealer,
+                given=", ".join(outcome.players),
+            )
         )
     if command.dealer != expected.dealer:
-        raise IllegalMove(f"deal {expected.number} is dealt by {expected.dealer}, not {command.dealer}")
+        raise IllegalMove(
+            msg(
+                "deal {deal} is dealt by {dealer}, not {given}",
+                deal=expected.number,
+                dealer=expected.dealer,
+                given=command.dealer,
+            )
+        )
     owing = expected.forced_solo_by
     if owing and (outcome.solo_by not in owing) and not outcome.abandoned:
-        raise IllegalMove(f"a forced solo is due (docs/rules.md §9): {', '.join(owing)} must still play a solo")
+        raise IllegalMove(
+            msg("a forced solo is due (docs/rules.md §9): {players} must still play a solo", players=", ".join(owing))
+        )
+
+
+def _not_a_deal(game_id: str, state: NightState) -> IllegalMove:
+    return IllegalMove(msg("{game} is not a deal of session {night}", game=repr(game_id), night=repr(state.session_id)))
+
+
+def _not_seated(name: str, state: NightState) -> Message:
+    return msg(
+        "{name} is not at the table ({players})", name=repr(shortened(name, 40)), players=", ".join(state.players)
+    )
+
+
+def _rules_name(name: str, problem: Message) -> Message:
+    return msg("the rules' name {name} {problem}", name=repr(shortened(name, 40)), problem=problem)
+
+
+def no_such_deal(session_id: str, deal: int, count: int) -> Message:
+    """A deal number past the night's deals, refused."""
+    return plural(
+        "card night {night} has no deal {deal}: it has {count} deal",
+        "card night {night} has no deal {deal}: it has {count} deals",
+        count,
+        night=repr(session_id),
+        deal=deal,
+    )

@@ -23,9 +23,8 @@ from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, evolv
 from doko_ledger.doppelkopf.rules.game_types import GameType, game_type_problem
 from doko_ledger.events.voiding import in_force
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import Message
+from doko_ledger.i18n import Message, msg
 from doko_ledger.names import find_player
-from doko_ledger.numbers import counted
 
 if TYPE_CHECKING:  # a deal's record is read and made only where a deal is added or corrected,
     # and the night's commands decided only where one is given: the standings only fold
@@ -252,7 +251,13 @@ class Night:
             if name is not None and find_player(name, record.players) is None:
                 nxt = self.schedule().next
                 raise IllegalMove(
-                    f"{name!r} sits out deal {nxt.number} ({nxt.dealer} deals): {', '.join(record.players)} play"
+                    msg(
+                        "{player} sits out deal {deal} ({dealer} deals): {players} play",
+                        player=repr(name),
+                        deal=nxt.number,
+                        dealer=nxt.dealer,
+                        players=", ".join(record.players),
+                    )
                 )
 
     def _add_game(self, game_id: str, events: list[Any], game: GameState, request_id: str | None) -> None:
@@ -266,7 +271,7 @@ class Night:
     def void_last(self, reason: str = "undone", *, request_id: str | None = None) -> str:
         """Take back the last deal (with a bock declared with it)."""
         if not self.state.deals:
-            raise IllegalMove(f"session {self.state.session_id!r} has no deal to take back")
+            raise IllegalMove(msg("session {night} has no deal to take back", night=repr(self.state.session_id)))
         game_id = self.state.deals[-1]
         from doko_ledger.doppelkopf.nights.decide import VoidDeal
 
@@ -279,19 +284,39 @@ class Night:
         if ref.isdigit():
             number = int(ref)
             if not 1 <= number <= len(deals):
-                raise IllegalMove(f"card night {sid!r} has no deal {number}: it has {counted(len(deals), 'deal')}")
+                from doko_ledger.doppelkopf.nights.decide import no_such_deal
+
+                raise IllegalMove(no_such_deal(sid, number, len(deals)))
             return deals[number - 1]
         if ref in deals:
             return ref
         place = self.places().get(ref)
         if place is not None and place.corrected_by is not None:
             raise IllegalMove(
-                f"{ref!r} is not a deal of session {sid!r} any more: it was corrected by {place.corrected_by}; "
-                f"correct deal {place.number} instead"
+                msg(
+                    "{game} is not a deal of session {night} any more: it was corrected by {correction};"
+                    " correct deal {deal} instead",
+                    game=repr(ref),
+                    night=repr(sid),
+                    correction=place.corrected_by,
+                    deal=place.number,
+                )
             )
         if place is not None:
-            raise IllegalMove(f"{ref!r} is not a deal of session {sid!r} any more: it was taken back (voided)")
-        raise IllegalMove(f"{ref!r} is not a deal of session {sid!r}: give the deal's number from `doko standings`")
+            raise IllegalMove(
+                msg(
+                    "{game} is not a deal of session {night} any more: it was taken back (voided)",
+                    game=repr(ref),
+                    night=repr(sid),
+                )
+            )
+        raise IllegalMove(
+            msg(
+                "{game} is not a deal of session {night}: give the deal's number from `doko standings`",
+                game=repr(ref),
+                night=repr(sid),
+            )
+        )
 
     def correct(
         self,
@@ -307,7 +332,9 @@ class Night:
         from doko_ledger.doppelkopf.game.record import MISDEAL, GameRecord, SummaryRecord, ValueRecord, to_events
 
         if game_id not in self.state.deals:
-            raise IllegalMove(f"{game_id!r} is not a deal of session {self.state.session_id!r}")
+            raise IllegalMove(
+                msg("{game} is not a deal of session {night}", game=repr(game_id), night=repr(self.state.session_id))
+            )
         old = self.games[game_id]
         match = _CORRECTED.fullmatch(game_id)
         base = match.group(1) if match else game_id

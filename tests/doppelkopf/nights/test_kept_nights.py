@@ -59,7 +59,7 @@ def test_a_deal_another_process_appended_is_caught_up(tmp_path: Path) -> None:
         assert len(nights.standings("n").rows) == 4
         assert nights.standings("n") == read_anew(nights)
         assert nights.page("n") is not kept and nights.page("n").version == kept.version + 1
-        assert "deal 4 was just recorded (by cli)" in nights.change_since("n", kept.version)
+        assert "deal 4 was just recorded (by cli)" in str(nights.change_since("n", kept.version))
 
 
 def test_a_ledger_made_anew_at_the_same_place_is_folded_from_the_start(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ def test_a_join_at_the_nights_version_and_refused_at_an_old_one(ledger: Ledger) 
     with pytest.raises(ConcurrencyError, match="someone else recorded first"):
         nights.leave("n", "Ben", by="t", at=AT, version=2)
     assert nights.state("n").players == ("Anna", "Erik", "Ben", "Clara", "Dirk")
-    assert nights.change_since("n", 2) == "Erik joined (by Ben)"
+    assert str(nights.change_since("n", 2)) == "Erik joined (by Ben)"
 
 
 def test_a_change_sent_again_with_its_request_id_is_written_once(ledger: Ledger) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError
+from doko_ledger.i18n import Message, msg
 
 DEADLINES: dict[str, str] = {
     "announcement no 120": "re_deadline",
@@ -51,12 +52,18 @@ def announcement_options(entries: Mapping[str, Entry], with_nines: bool, source:
         if name in entries:
             held = _number(entries[name], source)
             if held > tricks:
-                raise _refuse(entries[name], f"with {tricks} cards a hand no such call could ever be made", source)
+                raise _refuse(
+                    entries[name],
+                    msg("with {tricks} cards a hand no such call could ever be made", tricks=tricks),
+                    source,
+                )
             changes[option] = tricks - held
     if LAST in entries:
         last = tricks + 1 - _number(entries[LAST], source)
         if last < 1:
-            raise _refuse(entries[LAST], f"with {tricks} tricks nothing could ever be announced", source)
+            raise _refuse(
+                entries[LAST], msg("with {tricks} tricks nothing could ever be announced", tricks=tricks), source
+            )
         changes["last_announcement_trick"] = 12 if last >= tricks else last  # the last trick: no limit
     if TILL_FULL_TRICK in entries:
         changes["deadlines_count"] = "tricks" if _bool(entries[TILL_FULL_TRICK], source) else "cards"
@@ -82,15 +89,16 @@ def _first_trick(entries: Mapping[str, Entry], source: str) -> str:
 
 def _number(entry: Entry, source: str) -> int:
     if not (entry.value.isascii() and entry.value.isdigit() and 1 <= int(entry.value) <= 12):
-        raise _refuse(entry, "takes a whole number from 1 to 12", source)
+        raise _refuse(entry, msg("takes a whole number from 1 to 12"), source)
     return int(entry.value)
 
 
 def _bool(entry: Entry, source: str) -> bool:
     if entry.value not in ("true", "false"):
-        raise _refuse(entry, "takes true or false", source)
+        raise _refuse(entry, msg("takes true or false"), source)
     return entry.value == "true"
 
 
-def _refuse(entry: Entry, why: str, source: str) -> FreeDokoFileError:
-    return FreeDokoFileError(f"rule '{entry.key} = {entry.value}': {why}", source=source, line=entry.line)
+def _refuse(entry: Entry, why: str | Message, source: str) -> FreeDokoFileError:
+    rule = f"rule '{entry.key} = {entry.value}'"
+    return FreeDokoFileError(msg("{field}: {problem}", field=rule, problem=why), source=source, line=entry.line)

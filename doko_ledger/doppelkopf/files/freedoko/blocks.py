@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from doko_ledger.formats.yaml_source import SourceError
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg
 
 MAX_DEPTH = 16
 """FreeDoko nests four blocks deep; more is not a FreeDoko file."""
@@ -87,13 +88,13 @@ def parse_blocks(text: str, source: str) -> Block:
                 parent.items.pop()
                 name, opened = last.text, last.line
             if len(stack) > MAX_DEPTH:
-                raise SourceError(f"blocks nested deeper than {MAX_DEPTH}", source=source, line=number)
+                raise SourceError(msg("blocks nested deeper than {most}", most=MAX_DEPTH), source=source, line=number)
             block = Block(name, opened)
             parent.items.append(block)
             stack.append(block)
         elif line == "}":
             if len(stack) == 1:
-                raise SourceError("'}' closes no block", source=source, line=number)
+                raise SourceError(msg("{brace} closes no block", brace="'}'"), source=source, line=number)
             stack.pop()
         elif _is_box(line):
             continue
@@ -102,7 +103,9 @@ def parse_blocks(text: str, source: str) -> Block:
     if len(stack) > 1:
         open_block = stack[-1]
         what = f"block {open_block.name!r}" if open_block.name else "a block"
-        raise SourceError(f"{what} is never closed (the file ends first)", source=source, line=open_block.line)
+        raise SourceError(
+            msg("{what} is never closed (the file ends first)", what=what), source=source, line=open_block.line
+        )
     return root
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from doko_ledger.doppelkopf.files.freedoko.blocks import Entry
 from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS, flag
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError
+from doko_ledger.i18n import Message, msg
 
 OPTIONS: frozenset[str] = frozenset(
     {
@@ -54,7 +55,7 @@ _READ_TOO = ("with nines", "poverty", "poverty shift")
 class OptionRefused(RuleSetError):
     """An option set to a value doko does not play, naming the option."""
 
-    def __init__(self, option: str, why: str) -> None:
+    def __init__(self, option: str, why: str | Message) -> None:
         super().__init__(why)
         self.option = option
 
@@ -66,13 +67,16 @@ def card_rules(block: Mapping[str, Entry]) -> dict[str, Any]:
         entry = block.get(name)
         text = DEFAULTS[name] if entry is None else entry.value
         if text not in ("true", "false"):
-            raise OptionRefused(name, f"{name} takes true or false, not {text!r}")
+            raise OptionRefused(name, msg("{option} takes true or false, not {text}", option=name, text=repr(text)))
         value[name] = text == "true"
     dollen, swines = value["dollen"], value["swines"]
     second = dollen and value["dollen second over first"]
     contrary = dollen and value["dollen contrary in last trick"]
     if swines and value["swine only second"] and not value["swines announcement begin"] and not value["hyperswines"]:
-        raise OptionRefused("swine only second", "rule 'swine only second = true' is not one doko plays (only false)")
+        refused = msg(
+            "rule {rule} is not one doko plays (only {value})", rule="'swine only second = true'", value="false"
+        )
+        raise OptionRefused("swine only second", refused)
     begin = swines and value["swines announcement begin"] and not value["swine only second"]
     in_solo = swines and value["swines in solo"]
     in_poverty = swines and value["swines in poverty"] and value["poverty"] and value["poverty shift"]
@@ -120,7 +124,12 @@ def _hyperswines_as_swines(value: dict[str, bool], begin: bool, in_solo: bool, i
     for name, (swines, hyper) in same.items():
         if swines and not hyper:
             raise OptionRefused(
-                name, f"rule '{name} = false' is not one doko plays with the swines' '{name.replace('hyper', '')}'"
+                name,
+                msg(
+                    "rule {rule} is not one doko plays with the swines' {option}",
+                    rule=f"'{name} = false'",
+                    option=repr(name.replace("hyper", "")),
+                ),
             )
 
 

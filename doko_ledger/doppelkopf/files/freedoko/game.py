@@ -49,8 +49,10 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.reservations import ReservationKind, Throw, asking_order, next_to_name
+from doko_ledger.errors import reason_of
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 
 ANNOUNCEMENTS = {
     "no 90": Announcement.NO90,
@@ -139,7 +141,10 @@ def import_game(log: GameLog, game_id: str, note: str | None = None) -> Imported
         runner.act(action)
     if not runner.state.over:
         last = actions[-1].line if actions else log.hands_line
-        raise runner.error(f"the game stops after {len(runner.state.tricks)} tricks; a game log holds every card", last)
+        raise runner.error(
+            msg("the game stops after {count} tricks; a game log holds every card", count=len(runner.state.tricks)),
+            last,
+        )
     return ImportedGame(log, rules, runner.events, runner.state)
 
 
@@ -150,14 +155,14 @@ class _Runner:
         self.state = GameState()
         self.events: list[DoppelkopfEvent] = []
 
-    def error(self, message: str, line: int) -> FreeDokoFileError:
+    def error(self, message: str | Message, line: int) -> FreeDokoFileError:
         return FreeDokoFileError(message, source=self.log.source, line=line)
 
     def run(self, command: Command, line: int) -> None:
         try:
             new = decide(self.state, command)
         except IllegalMove as exc:
-            raise self.error(str(exc), line) from None
+            raise self.error(reason_of(exc), line) from None
         for event in new:
             self.state = evolve(self.state, event)
         self.events.extend(new)
@@ -166,12 +171,12 @@ class _Runner:
         said: dict[int, Action] = {}
         for action in actions:
             if action.seat is None or not action.fields:
-                raise self.error("a reservation names its player and what it is", action.line)
+                raise self.error(msg("a reservation names its player and what it is"), action.line)
             if action.seat in said:
-                raise self.error(f"player {action.seat} makes a second reservation", action.line)
+                raise self.error(msg("player {seat} makes a second reservation", seat=action.seat), action.line)
             said[action.seat] = action
         if len(said) != SEATS:
-            raise self.error(f"{len(said)} reservations; every player makes one", actions[-1].line)
+            raise self.error(msg("{count} reservations; every player makes one", count=len(said)), actions[-1].line)
         for seat in asking_order(dealer):
             self.run(DeclareReservation(seat, said[seat].fields[0] == HEALTHY), said[seat].line)
         while (naming := self.to_name(dealer)) is not None:
@@ -192,7 +197,12 @@ class _Runner:
             clarification, allowed_by = MARRIAGE_SELECTORS[chosen]
             if allowed_by in rules.forbidden:
                 raise self.error(
-                    f"marriage '{chosen}' is not allowed by these rules ('{allowed_by}' is off)", action.line
+                    msg(
+                        "marriage '{chosen}' is not allowed by these rules ('{allowed_by}' is off)",
+                        chosen=chosen,
+                        allowed_by=allowed_by,
+                    ),
+                    action.line,
                 )
             return replace(rules, rules=replace(rules.rules, marriage_clarification=clarification))
         return rules
@@ -207,10 +217,17 @@ class _Runner:
             return NameReservation(seat, ReservationKind.THROW, throw=THROWS[what])
         solo = GAME_TYPES.get(what)
         if solo is None or not solo.is_declared_solo:
-            raise self.error(f"reservation {what!r} is not a game doko can record", action.line)
+            raise self.error(msg("reservation {what} is not a game doko can record", what=repr(what)), action.line)
         forbidden_by = self.forbidden_solos.get(solo)
         if forbidden_by is not None:
-            raise self.error(f"reservation {what!r} is not allowed under these rules ({forbidden_by})", action.line)
+            raise self.error(
+                msg(
+                    "reservation {what} is not allowed under these rules ({forbidden_by})",
+                    what=repr(what),
+                    forbidden_by=forbidden_by,
+                ),
+                action.line,
+            )
         return NameReservation(seat, ReservationKind.SOLO, solo)
 
     def cards(self, action: Action) -> tuple[Card, ...]:
@@ -218,7 +235,7 @@ class _Runner:
         for text in action.fields:
             card = card_of(text)
             if card is None:
-                raise self.error(f"{text!r} is not a card", action.line)
+                raise self.error(msg("{text} is not a card", text=repr(text)), action.line)
             out.append(card)
         return tuple(out)
 
@@ -230,7 +247,7 @@ class _Runner:
             case "card played":
                 cards = self.cards(action)
                 if seat is None or len(cards) != 1:
-                    raise self.error("a card played names its player and one card", action.line)
+                    raise self.error(msg("a card played names its player and one card"), action.line)
                 self.run(PlayCard(seat, cards[0]), action.line)
             case "trick full":
                 self.check_trick(action)
@@ -248,21 +265,23 @@ class _Runner:
                 self.check_marriage(action)
             case "poverty denied by all":
                 if self.state.abandoned != AbandonReason.POVERTY_DECLINED.value:
-                    raise self.error("FreeDoko has the poverty denied by all; here it is not", action.line)
+                    raise self.error(msg("FreeDoko has the poverty denied by all; here it is not"), action.line)
             case "genscher":
                 raise self.error(
-                    "a genscher is not a game doko can record (the rule 'genscher' allows it)", action.line
+                    msg("a genscher is not a game doko can record (the rule 'genscher' allows it)"), action.line
                 )
             case "swines":
                 self.run(ShowSchweinchen(self.seat(action)), action.line)
             case "hyperswines":
                 self.run(ShowHyperschweinchen(self.seat(action)), action.line)
             case _:
-                raise self.error(f"gameplay action {action.kind!r} is not one doko can record", action.line)
+                raise self.error(
+                    msg("gameplay action {kind} is not one doko can record", kind=repr(action.kind)), action.line
+                )
 
     def seat(self, action: Action) -> int:
         if action.seat is None:
-            raise self.error(f"{action.kind} names no player", action.line)
+            raise self.error(msg("{kind} names no player", kind=action.kind), action.line)
         return action.seat
 
     def announce(self, action: Action) -> None:
@@ -273,7 +292,7 @@ class _Runner:
         elif what in ANNOUNCEMENTS:
             call = ANNOUNCEMENTS[what]
         else:
-            raise self.error(f"announcement {what!r} is not one doko knows", action.line)
+            raise self.error(msg("announcement {what} is not one doko knows", what=repr(what)), action.line)
         if call is None:
             call = Announcement.RE if self.is_re(seat) else Announcement.KONTRA
         self.run(Announce(seat, call), action.line)
@@ -283,15 +302,24 @@ class _Runner:
         these rules find, at the trick that finds it."""
         bride = self.seat(action)
         if len(action.fields) != 1 or not action.fields[0].isdigit():
-            raise self.error("a marriage line names the marriage player and the partner", action.line)
+            raise self.error(msg("a marriage line names the marriage player and the partner"), action.line)
         partner = int(action.fields[0])
         found, clarified = marriage_status(self.state)
         if clarified is None or self.state.declarer != bride or found != (None if partner == bride else partner):
-            alone = "alone" if partner == bride else f"with player {partner}"
+            alone = msg("alone") if partner == bride else msg("with player {seat}", seat=partner)
             number = len(self.state.tricks)
-            ours = "still open" if clarified is None else "alone" if found is None else f"with player {found}"
+            if clarified is None:
+                ours = msg("still open")
+            else:
+                ours = msg("alone") if found is None else msg("with player {seat}", seat=found)
             raise self.error(
-                f"trick {number}: FreeDoko's marriage is settled {alone}, these rules have it {ours}", action.line
+                msg(
+                    "trick {number}: FreeDoko's marriage is settled {alone}, these rules have it {ours}",
+                    number=number,
+                    alone=alone,
+                    ours=ours,
+                ),
+                action.line,
             )
 
     def is_re(self, seat: int) -> bool:
@@ -300,11 +328,16 @@ class _Runner:
     def check_trick(self, action: Action) -> None:
         trick = self.state.tricks[-1] if self.state.tricks and self.state.current is None else None
         if trick is None or len(action.fields) != SEATS + 1:
-            raise self.error("'trick full' where no trick was completed", action.line)
+            raise self.error(msg("'trick full' where no trick was completed"), action.line)
         winner = action.fields[-1]
         if trick.leader != action.seat or str(trick.winner) != winner:
             number = len(self.state.tricks)
             raise self.error(
-                f"trick {number}: FreeDoko gives it to player {winner}, these rules to player {trick.winner}",
+                msg(
+                    "trick {number}: FreeDoko gives it to player {winner}, these rules to player {ours}",
+                    number=number,
+                    winner=winner,
+                    ours=trick.winner,
+                ),
                 action.line,
             )

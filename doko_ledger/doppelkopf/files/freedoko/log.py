@@ -16,6 +16,7 @@ from doko_ledger.doppelkopf.cards import Card, Rank, Suit
 from doko_ledger.doppelkopf.files.freedoko.blocks import Block, Entry, parse_blocks
 from doko_ledger.formats.yaml_source import SourceError, read_text
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 
 SEATS = 4
 SUITS = {"club": Suit.CLUBS, "spade": Suit.SPADES, "heart": Suit.HEARTS, "diamond": Suit.DIAMONDS}
@@ -144,21 +145,21 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def error(self, message: str, line: int | None) -> FreeDokoFileError:
+    def error(self, message: str | Message, line: int | None) -> FreeDokoFileError:
         return FreeDokoFileError(message, source=self.source, line=line or None)
 
     def need_block(self, parent: Block, name: str) -> Block:
         block = parent.block(name)
         if block is None:
             where = f"block {parent.name!r}" if parent.name else "the file"
-            raise self.error(f"{where} has no {name!r} block", parent.line)
+            raise self.error(msg("{where} has no {name} block", where=where, name=repr(name)), parent.line)
         return block
 
     def need(self, block: Block, key: str) -> Entry:
         entry = block.entry(key)
         if entry is None:
             where = f"block {block.name!r}" if block.name else "the file"
-            raise self.error(f"{where} has no {key!r} line", block.line)
+            raise self.error(msg("{where} has no {key} line", where=where, key=repr(key)), block.line)
         return entry
 
     def number(self, entry: Entry, text: str | None = None) -> int:
@@ -166,7 +167,9 @@ class _Reader:
         try:
             return int(text.strip())
         except ValueError:
-            raise self.error(f"{entry.key}: {text.strip()!r} is not a whole number", entry.line) from None
+            raise self.error(
+                msg("{key}: {value} is not a whole number", key=entry.key, value=repr(text.strip())), entry.line
+            ) from None
 
     def player(self, entry: Entry, text: str, *, optional: bool = False) -> int | None:
         text = text.strip()
@@ -174,13 +177,17 @@ class _Reader:
             return None
         number = self.number(entry, text)
         if not 0 <= number < SEATS:
-            raise self.error(f"{entry.key}: player {number} does not exist (players 0-3)", entry.line)
+            raise self.error(
+                msg("{key}: player {number} does not exist (players 0-3)", key=entry.key, number=number), entry.line
+            )
         return number
 
     def card(self, text: str, line: int) -> Card:
         card = card_of(text)
         if card is None:
-            raise self.error(f"{text.strip()!r} is not a card (a suit and a value, like 'club queen')", line)
+            raise self.error(
+                msg("{value} is not a card (a suit and a value, like 'club queen')", value=repr(text.strip())), line
+            )
         return card
 
     def cards(self, entry: Entry, texts: list[str]) -> tuple[Card, ...]:
@@ -192,9 +199,11 @@ class _Reader:
             entry = self.need(player, "name")
             names.append(entry.value)
         if len(names) != SEATS:
-            raise self.error(f"{len(names)} players; FreeDoko's Doppelkopf has {SEATS}", block.line)
+            raise self.error(
+                msg("{count} players; FreeDoko's Doppelkopf has {seats}", count=len(names), seats=SEATS), block.line
+            )
         if len(set(names)) != SEATS:
-            raise self.error("two players have the same name", block.line)
+            raise self.error(msg("two players have the same name"), block.line)
         return tuple(names)
 
     def party(self, block: Block) -> Party:
@@ -223,7 +232,7 @@ class _Reader:
         teams_entry, teams = fields("teams")
         points_entry, trick_points = fields("trick points")
         if len(teams) != SEATS or len(trick_points) != SEATS:
-            raise self.error(f"teams and trick points name {SEATS} players each", teams_entry.line)
+            raise self.error(msg("teams and trick points name {seats} players each", seats=SEATS), teams_entry.line)
         specials_block = block.block("special points")
         specials = () if specials_block is None else tuple(self.special(e) for e in specials_block.entries())
         swines = block.entry("swines player number")
@@ -259,7 +268,14 @@ class _Reader:
     def special(self, entry: Entry) -> SpecialPoint:
         parts = [p.strip() for p in entry.value.split(",")]
         if len(parts) != 5:
-            raise self.error(f"special point {entry.key!r}: five fields expected, not {entry.value!r}", entry.line)
+            raise self.error(
+                msg(
+                    "special point {key}: five fields expected, not {value}",
+                    key=repr(entry.key),
+                    value=repr(entry.value),
+                ),
+                entry.line,
+            )
         team, counts_for, player, of_player, value = parts
         return SpecialPoint(
             entry.key,
@@ -277,14 +293,22 @@ class _Reader:
             words = text.text.split()
             if words[0] == "player":
                 if len(words) < 2 or words[1] != str(len(hands)):
-                    raise self.error(f"expected the hand of player {len(hands)}, not {text.text!r}", text.line)
+                    raise self.error(
+                        msg("expected the hand of player {count}, not {text}", count=len(hands), text=repr(text.text)),
+                        text.line,
+                    )
                 hands.append([])
             elif hands and len(words) == 3:
                 hands[-1].append(self.card(" ".join(words[1:]), text.line))
             else:
-                raise self.error(f"{text.text!r} is neither a player nor a card of a hand", text.line)
+                raise self.error(
+                    msg("{text} is neither a player nor a card of a hand", text=repr(text.text)), text.line
+                )
         if len(hands) != SEATS:
-            raise self.error(f"{len(hands)} hands dealt; FreeDoko's Doppelkopf deals {SEATS}", block.line)
+            raise self.error(
+                msg("{count} hands dealt; FreeDoko's Doppelkopf deals {seats}", count=len(hands), seats=SEATS),
+                block.line,
+            )
         return tuple(tuple(h) for h in hands)
 
     def action(self, entry: Entry) -> Action:
@@ -335,7 +359,7 @@ def loads_game(text: str, source: str = "<text>") -> GameLog:
     """A game log read from its text; a `FreeDokoFileError` naming the line of what is wrong."""
     reader = _Reader(source)
     if not is_game_log(text):
-        raise reader.error("not a FreeDoko game log (it starts with '# FreeDoko Bugreport')", 1)
+        raise reader.error(msg("not a FreeDoko game log (it starts with '# FreeDoko Bugreport')"), 1)
     return reader.game_log(parse_blocks(text, source))
 
 
@@ -343,7 +367,7 @@ def loads_party(text: str, source: str = "<text>") -> Party:
     """A party file read from its text."""
     reader = _Reader(source)
     if not is_party(text):
-        raise reader.error("not a FreeDoko party file (it starts with '#!FreeDoko')", 1)
+        raise reader.error(msg("not a FreeDoko party file (it starts with '#!FreeDoko')"), 1)
     return reader.party(parse_blocks(text, source))
 
 

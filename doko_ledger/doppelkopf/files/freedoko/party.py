@@ -28,6 +28,8 @@ from doko_ledger.doppelkopf.game.record import SummaryRecord
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
+from doko_ledger.errors import reason_of
+from doko_ledger.i18n import msg
 
 LEVELS = ("no 120", "no 90", "no 60", "no 30", "no 0")
 """FreeDoko's announcements from Re/Kontra up to schwarz, in order."""
@@ -54,7 +56,7 @@ def read(text: str, source: str = "<text>") -> LoadedNight:
     party = loads_party(text, source)
     if not party.summaries:
         raise FreeDokoFileError(
-            "the party file holds no game summaries yet (FreeDoko writes one for every game played)", source=source
+            msg("the party file holds no game summaries yet (FreeDoko writes one for every game played)"), source=source
         )
     rules = read_rules(party.rules, source, with_defaults=True)
     first = party.summaries[0]
@@ -72,7 +74,7 @@ def read(text: str, source: str = "<text>") -> LoadedNight:
     except NightFileError as exc:
         index = exc.path[1] if len(exc.path) > 1 and isinstance(exc.path[1], int) else None
         line = None if index is None else party.summaries[index].line
-        raise FreeDokoFileError(str(exc), source=source, line=line) from None
+        raise FreeDokoFileError(reason_of(exc), source=source, line=line) from None
     return LoadedNight(session, night)
 
 
@@ -90,7 +92,9 @@ def deal_of(party: Party, summary: Summary, source: str, hand_size: int = 12) ->
     game = GameType.MARRIAGE if summary.gametype == LONE_MARRIAGE else GAME_TYPES.get(summary.gametype)
     if game is None:
         raise FreeDokoFileError(
-            f"game type {summary.gametype!r} is not one doko can record", source=source, line=summary.line
+            msg("game type {gametype} is not one doko can record", gametype=repr(summary.gametype)),
+            source=source,
+            line=summary.line,
         )
     players = party.players
     re_seats = [seat for seat, team in enumerate(summary.teams) if team == "re"]

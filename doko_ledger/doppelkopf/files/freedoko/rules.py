@@ -25,7 +25,9 @@ from doko_ledger.doppelkopf.files.freedoko.defaults import DEFAULTS
 from doko_ledger.doppelkopf.files.freedoko.log import FreeDokoFileError
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.ruleset import MarriageClarification, RuleSet, RuleSetError, rules_from_mapping
+from doko_ledger.errors import reason_of
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 
 BASE_PRESET = "ddv"
 """FreeDoko counts announcements as the DDV does (docs/rules.md §10)."""
@@ -125,7 +127,7 @@ REQUIRED: dict[str, str] = {
 
 def _bool(entry: Entry) -> bool:
     if entry.value not in ("true", "false"):
-        raise RuleSetError(f"{entry.key} takes true or false, not {entry.value!r}")
+        raise RuleSetError(msg("{key} takes true or false, not {value}", key=entry.key, value=repr(entry.value)))
     return entry.value == "true"
 
 
@@ -229,7 +231,7 @@ def _bock(changes: Mapping[str, Any]) -> dict[str, Any]:
 def _counting(entry: Entry) -> str:
     words = {"plus": "winners_only", "minus": "losers_only", "plus-minus": "plus_minus"}
     if entry.value not in words:
-        raise RuleSetError(f"counting = {entry.value} is not a counting doko keeps")
+        raise RuleSetError(msg("counting = {value} is not a counting doko keeps", value=entry.value))
     return words[entry.value]
 
 
@@ -274,13 +276,15 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
         changes.update(card_rules(block))
     except OptionRefused as exc:
         entry = block.get(exc.option)
-        raise FreeDokoFileError(str(exc), source=source, line=None if entry is None else entry.line or None) from None
+        raise FreeDokoFileError(
+            reason_of(exc), source=source, line=None if entry is None else entry.line or None
+        ) from None
     ignored = []
     calls: dict[str, Entry] = {}
     forbidden = {name for name, entry in block.items() if name in PERMISSIONS and entry.value == "false"}
     for name, entry in block.items():
 
-        def refuse(why: str, entry: Entry = entry) -> FreeDokoFileError:
+        def refuse(why: str | Message, entry: Entry = entry) -> FreeDokoFileError:
             return FreeDokoFileError(why, source=source, line=entry.line or None)
 
         if name in CARD_OPTIONS:
@@ -289,7 +293,7 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
             try:
                 _bool(entry)
             except RuleSetError as exc:
-                raise refuse(str(exc)) from None
+                raise refuse(reason_of(exc)) from None
             continue
         if name in announcements.OPTIONS:
             calls[name] = entry
@@ -300,19 +304,25 @@ def read_rules(block: Mapping[str, Entry], source: str, with_defaults: bool = Fa
             continue
         if name in REQUIRED:
             if entry.value != REQUIRED[name]:
-                raise refuse(f"rule '{name} = {entry.value}' is not one doko plays (only {REQUIRED[name]})")
+                raise refuse(
+                    msg(
+                        "rule {rule} is not one doko plays (only {value})",
+                        rule=f"'{name} = {entry.value}'",
+                        value=REQUIRED[name],
+                    )
+                )
             continue
         if name in MAPPED:
             try:
                 changes.update(MAPPED[name](entry))
             except (RuleSetError, ValueError) as exc:
-                raise refuse(str(exc)) from None
+                raise refuse(reason_of(exc)) from None
             continue
-        raise refuse(f"unknown FreeDoko rule {name!r}: doko cannot tell what it changes")
+        raise refuse(msg("unknown FreeDoko rule {name}: doko cannot tell what it changes", name=repr(name)))
     changes.update(announcements.announcement_options(calls, changes.get("with_nines", True), source))
     try:
         changes["picture_solos"], forbidden_solos = _solo_permissions(block)
         rules = rules_from_mapping(_combined(changes | _bock(changes)))
     except RuleSetError as exc:
-        raise FreeDokoFileError(str(exc), source=source) from None
+        raise FreeDokoFileError(reason_of(exc), source=source) from None
     return FreeDokoRules(rules, tuple(ignored), forbidden_solos, frozenset(forbidden))

@@ -54,6 +54,7 @@ from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.score import score_game
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.voiding import in_force
+from doko_ledger.i18n import msg
 
 __all__ = ["FreeDokoExportError", "dumps_game"]
 
@@ -113,17 +114,17 @@ class _Writer:
         before = self.state
         match event:
             case DealSummarized() | DealValued():
-                raise FreeDokoExportError("a deal recorded without its cards cannot be a FreeDoko game log")
+                raise FreeDokoExportError(msg("a deal recorded without its cards cannot be a FreeDoko game log"))
             case DealAbandoned():
-                raise FreeDokoExportError("a deal thrown in has no FreeDoko game log: FreeDoko deals again")
+                raise FreeDokoExportError(msg("a deal thrown in has no FreeDoko game log: FreeDoko deals again"))
             case PenaltyImposed():
-                raise FreeDokoExportError("FreeDoko has no penalties: a game with one cannot be its game log")
+                raise FreeDokoExportError(msg("FreeDoko has no penalties: a game with one cannot be its game log"))
             case GameStarted(solo_owed_by=owed) if owed:
-                raise FreeDokoExportError("FreeDoko's duty solos are not doko's compulsory solos")
+                raise FreeDokoExportError(msg("FreeDoko's duty solos are not doko's compulsory solos"))
             case GameStarted(rules=rules):
                 self.rules = rule_lines(rules, CHOSEN_IN_GAME)  # rules FreeDoko cannot play are refused first
             case PovertyCardsPassed() | PovertyCardsReturned() if event.cards is None:
-                raise FreeDokoExportError("the poverty's cards were not recorded; FreeDoko's log names them")
+                raise FreeDokoExportError(msg("the poverty's cards were not recorded; FreeDoko's log names them"))
             case PovertyCardsPassed() | PovertyAnswered() | PovertyCardsReturned():
                 self.write_reservations()
             case AnnouncementMade() | CardPlayed():
@@ -153,7 +154,7 @@ class _Writer:
         self.reservations_written = True
         state = self.state
         if state.hands is None or state.dealt is None:
-            raise FreeDokoExportError("the hands were not recorded; a FreeDoko game log starts from them")
+            raise FreeDokoExportError(msg("the hands were not recorded; a FreeDoko game log starts from them"))
         named = {n.seat: n for n in state.named}
         settled = FD_NAMES.get(state.game_type) if state.game_type is not None else None
         swines = self.swines()
@@ -194,8 +195,13 @@ class _Writer:
         if level >= event.announcement.level:
             who = before.players[event.seat]
             raise FreeDokoExportError(
-                f"{who}'s {event.announcement.label} repeats what {event.party.title} already said; "
-                "FreeDoko takes only an announcement that raises its party's"
+                msg(
+                    "{who}'s {label} repeats what {title} already said; FreeDoko takes only an announcement "
+                    "that raises its party's",
+                    who=who,
+                    label=event.announcement.label,
+                    title=event.party.title,
+                )
             )
         if event.announcement.level == 0:
             shift = announcement_shift(before) or 0
@@ -234,28 +240,35 @@ class _Writer:
     def check_finished(self) -> None:
         state = self.state
         if not state.started:
-            raise FreeDokoExportError("these events hold no game")
+            raise FreeDokoExportError(msg("these events hold no game"))
         if not any(isinstance(e, CardsDealt) for e in self.events):
-            raise FreeDokoExportError("the hands were not recorded; a FreeDoko game log starts from them")
+            raise FreeDokoExportError(msg("the hands were not recorded; a FreeDoko game log starts from them"))
         if not state.finished:
             raise FreeDokoExportError(
-                f"the game stops after {len(state.tricks)} of {state.hand_size} tricks; "
-                "a FreeDoko game log holds them all"
+                msg(
+                    "the game stops after {count} of {hand_size} tricks; a FreeDoko game log holds them all",
+                    count=len(state.tricks),
+                    hand_size=state.hand_size,
+                )
             )
         if state.game_type is GameType.MARRIAGE and is_lone(state) and not state.rules.lone_marriage_specials:
             raise FreeDokoExportError(
-                "FreeDoko counts a lone marriage's special points of its first tricks; these rules do not"
-                " (lone_marriage_specials)"
+                msg(
+                    "FreeDoko counts a lone marriage's special points of its first tricks; these rules do not "
+                    "(lone_marriage_specials)"
+                )
             )
         if any(isinstance(e, SchweinchenShown) for e in self.events) and self.swines() is None:
-            raise FreeDokoExportError("FreeDoko's swines are announced at the start, from the hands")
+            raise FreeDokoExportError(msg("FreeDoko's swines are announced at the start, from the hands"))
         rules = state.rules
         if rules.karlchen_capture and rules.karlchen_captured_twice and not rules.double_karlchen:
             caught = [s for s in specials(state, true_parties(state)) if s.kind is SpecialKind.KARLCHEN_CAPTURED]
             if len(caught) > 1:
                 raise FreeDokoExportError(
-                    "both Karlchen were caught in the last trick: FreeDoko counts the second one only "
-                    "with its double Karlchen, which doko's rules here do not play (karlchen_captured_twice)"
+                    msg(
+                        "both Karlchen were caught in the last trick: FreeDoko counts the second one only with its "
+                        "double Karlchen, which doko's rules here do not play (karlchen_captured_twice)"
+                    )
                 )
 
     # -- the text -------------------------------------------------------------------------
@@ -364,7 +377,7 @@ class _Writer:
 def _game_name(game_type: GameType) -> str:
     name = FD_NAMES.get(game_type)
     if name is None:
-        raise FreeDokoExportError(f"FreeDoko has no {game_type.value.replace('_', ' ')}")
+        raise FreeDokoExportError(msg("FreeDoko has no {value}", value=game_type.value.replace("_", " ")))
     return name
 
 
@@ -395,4 +408,4 @@ def _check_name(name: str) -> None:
     """A name FreeDoko's block grammar can hold on one `name = ...` line."""
     text = name.strip()
     if text != name or not text or text[0] in "#{}" or "\n" in text or " = " in text:
-        raise FreeDokoExportError(f"FreeDoko cannot keep the player name {name!r} in its file")
+        raise FreeDokoExportError(msg("FreeDoko cannot keep the player name {name} in its file", name=repr(name)))

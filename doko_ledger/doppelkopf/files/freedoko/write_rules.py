@@ -22,6 +22,7 @@ from doko_ledger.doppelkopf.files.freedoko.defaults import LAYOUT, flag, option_
 from doko_ledger.doppelkopf.files.freedoko.rules import read_rules
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import plural
 
 
 class FreeDokoExportError(DokoError):
@@ -183,9 +184,13 @@ def _check_round_trip(rules: RuleSet, values: dict[str, str], idle: frozenset[st
     ]
     if lost:
         options = "; ".join(f"{name}: {_shown(wanted[name])}" for name in lost)
-        what = "option has" if len(lost) == 1 else "options have"
         raise FreeDokoExportError(
-            f"FreeDoko cannot play these rules: the doko rule {what} no FreeDoko equivalent: {options}"
+            plural(
+                "FreeDoko cannot play these rules: the doko rule option has no FreeDoko equivalent: {options}",
+                "FreeDoko cannot play these rules: the doko rule options have no FreeDoko equivalent: {options}",
+                len(lost),
+                options=options,
+            )
         )
 
 

@@ -20,6 +20,7 @@ from doko_ledger.doppelkopf.rules.counting import sheet_points
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine, SpecialKind
 from doko_ledger.doppelkopf.score import GameScore
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg
 
 TEAMS = {Party.RE: "re", Party.KONTRA: "contra"}
 NO_TEAM = "no team"
@@ -101,7 +102,7 @@ class _Lines:
             match = pattern.fullmatch(line.item)
             if match is not None:
                 return make(line, match)
-        raise FreeDokoExportError(f"the score's line {line.item!r} has no FreeDoko special point")
+        raise FreeDokoExportError(msg("the score's line {item} has no FreeDoko special point", item=repr(line.item)))
 
     def plain(self, name: str, line: ScoreLine) -> SpecialPoint:
         party = _party_of(line)
@@ -136,7 +137,7 @@ class _Lines:
         kind = _SPECIAL_BY_LABEL.get(line.item)
         name = None if kind is None else SPECIAL_NAMES.get(kind)
         if name is None:
-            raise FreeDokoExportError(f"the special point {line.item!r} has no FreeDoko name")
+            raise FreeDokoExportError(msg("the special point {item} has no FreeDoko name", item=repr(line.item)))
         party = _party_of(line)
         winner, victim = self.trick_seats(line.cause)
         return SpecialPoint(name, party, party, winner, victim, line.points)
@@ -153,7 +154,7 @@ class _Lines:
 
 def _party_of(line: ScoreLine) -> Party:
     if line.party is None:
-        raise FreeDokoExportError(f"the score's line {line.item!r} is no party's")
+        raise FreeDokoExportError(msg("the score's line {item} is no party's", item=repr(line.item)))
     return line.party
 
 
@@ -184,7 +185,7 @@ def summary_lines(state: GameState, game: GameScore, facts: SummaryFacts) -> lis
     """The `game summary`, `special points` and `corpus` blocks."""
     result = game.score
     if result is None:
-        raise FreeDokoExportError("a game without a score has no FreeDoko summary")
+        raise FreeDokoExportError(msg("a game without a score has no FreeDoko summary"))
     points = _Lines(state, result.winner).special_points(result.lines)
     if result.lone and result.winner is Party.RE:  # shown, not added: the soloist's three shares
         points.append(SpecialPoint("solo", Party.RE, Party.RE, None, facts.soloplayer, 3))
