@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from doko_ledger.cli.common import GameArg, JsonOption, echo_json, ledger_path, out
+from doko_ledger.cli.help_texts import described, helped
 
 if TYPE_CHECKING:  # the command imports what it uses: `doko` starts faster
     from rich.console import Group
@@ -16,8 +17,10 @@ FromTrickOption = Annotated[
     int | None,
     typer.Option(
         "--from-trick",
-        help="Weigh the cards from this trick on (default: the last six tricks; the earlier, the slower: "
-        "from trick 1 it can take hours).",
+        help=helped(
+            "Weigh the cards from this trick on (default: the last six tricks; the earlier, the slower: "
+            "from trick 1 it can take hours)."
+        ),
         show_default=False,
     ),
 ]
@@ -28,12 +31,18 @@ WorldsOption = Annotated[
     typer.Option(
         "--worlds",
         min=0,
-        help="For each costly card, deals the player could not rule out to try it in (0: none); "
-        "a card worse in all of them is a mistake.",
+        help=helped(
+            "For each costly card, deals the player could not rule out to try it in (0: none); "
+            "a card worse in all of them is a mistake."
+        ),
     ),
 ]
 
 
+@described(
+    "The cards of a game that cost card points or the game, biggest first, and a summary per player: each "
+    "card weighed against the best play of both sides with all cards known."
+)
 def analyze(
     ctx: typer.Context,
     game: GameArg,
@@ -41,8 +50,6 @@ def analyze(
     worlds: WorldsOption = 0,
     as_json: JsonOption = False,
 ) -> None:
-    """The cards of a game that cost card points or the game, biggest first, and a summary per
-    player: each card weighed against the best play of both sides with all cards known."""
     from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable
     from doko_ledger.doppelkopf.analysis.view import analysis_view
     from doko_ledger.games import DOPPELKOPF, GameNotFound

@@ -11,11 +11,12 @@ import typer
 
 from doko_ledger.cli import analysis, ddz, games, log, nights, rules, serve, stats, table
 from doko_ledger.cli.common import DbOption, Typer, wait_for_writers
+from doko_ledger.cli.help_texts import helped
 from doko_ledger.i18n import LANGUAGES, from_environ
 from doko_ledger.i18n.languages import choose
 
 app = Typer(
-    help="doko_ledger: record, replay and audit Doppelkopf (and Dou Dizhu) games in an append-only ledger.",
+    help=helped("doko_ledger: record, replay and audit Doppelkopf (and Dou Dizhu) games in an append-only ledger."),
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -50,12 +51,12 @@ def main_options(
             metavar="en|de|fr",
             is_eager=True,
             callback=_language,
-            help="The language to answer in (English, Deutsch, Français); by default the locale's (LANG).",
+            help=helped("The language to answer in (English, Deutsch, Français); by default the locale's (LANG)."),
         ),
     ] = None,
     version: Annotated[
         bool,
-        typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
+        typer.Option("--version", is_eager=True, callback=_print_version, help=helped("Print the version and exit.")),
     ] = False,
 ) -> None:
     """Options shared by every command."""

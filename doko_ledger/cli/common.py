@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import copy
 import getpass
@@ -10,7 +11,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,8 +21,10 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from doko_ledger.cli.help_texts import helped
 from doko_ledger.cli.user_text import escaped, is_text, json_escaped
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import Message, msg, render
 from doko_ledger.store.location import is_url
 
 try:  # typer 0.2x vendors click; older typers use click itself
@@ -117,7 +120,8 @@ def _paragraphs(text: str | None) -> str | None:
 
 class _Help:
     """What every `doko` command's help shares: metavars like `GAME` and `FILE...` instead of
-    Python types, flags without one, and paragraphs the terminal wraps."""
+    Python types, flags without one, paragraphs the terminal wraps, and every text in the
+    language of the command (`cli.help_texts`)."""
 
     help: str | None
 
@@ -126,6 +130,63 @@ class _Help:
         for param in params:
             _tidy(param)
         return params
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=render(msg("Usage:")) + " ")
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        from doko_ledger.i18n import current
+
+        if current() == "en":
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+            return
+        with _in_language(self, ctx):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+
+
+def _translated(text: str | None) -> str | None:
+    """A help text of the code in the command's language (as it is without a translation)."""
+    return None if not text else _paragraphs(render(Message(inspect.cleandoc(text))))
+
+
+@contextlib.contextmanager
+def _in_language(command: Any, ctx: Any) -> Iterator[None]:
+    """The command's help, its parameters' and its commands' (a group's), and the headings of
+    Typer's help panels, in the command's language while its help is drawn."""
+    from typer import rich_utils
+
+    command.help = _translated(command.help)
+    for param in command.get_params(ctx):
+        own = _TYPERS_OPTIONS.get(param.name)
+        param.help = render(own) if own is not None else _translated(param.help)
+    for sub in getattr(command, "commands", {}).values():
+        sub.help, sub.short_help = _translated(sub.help), _translated(sub.short_help)
+    headings = {name: getattr(rich_utils, name) for name in _PANELS}
+    for name, heading in _PANELS.items():
+        setattr(rich_utils, name, render(heading))
+    try:
+        yield
+    finally:
+        for name, heading in headings.items():
+            setattr(rich_utils, name, heading)
+
+
+_TYPERS_OPTIONS = {
+    "help": msg("Show this message and exit."),
+    "install_completion": msg("Install completion for the current shell."),
+    "show_completion": msg("Show completion for the current shell, to copy it or customize the installation."),
+}
+"""The options Typer gives every command (or the app), by name, and their help as messages."""
+_PANELS = {
+    "ARGUMENTS_PANEL_TITLE": msg("Arguments"),
+    "OPTIONS_PANEL_TITLE": msg("Options"),
+    "COMMANDS_PANEL_TITLE": msg("Commands"),
+    "DEFAULT_STRING": msg("[default: {}]"),
+    "ENVVAR_STRING": msg("[env var: {}]"),
+    "REQUIRED_LONG_STRING": msg("[required]"),
+}
+"""Typer's words in its help panels, each as a message."""
 
 
 class Command(_Help, TyperCommand):
@@ -264,19 +325,22 @@ def _command_named(args: list[str]) -> str | None:
     return None
 
 
-ByOption = Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")]
+ByOption = Annotated[str | None, typer.Option("--by", help=helped("Who records (default $DOKO_USER or your login)."))]
 DbOption = Annotated[
     str,
     typer.Option(
         "--db",
         envvar="DOKO_DB",
-        help="The ledger: an SQLite file, or a PostgreSQL database as postgresql://user@host/dbname (or $DOKO_DB).",
+        help=helped(
+            "The ledger: an SQLite file, or a PostgreSQL database as postgresql://user@host/dbname (or $DOKO_DB)."
+        ),
         show_default=True,
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+JsonOption = Annotated[bool, typer.Option("--json", help=helped("Print JSON for scripts instead of tables."))]
 GameArg = Annotated[
-    str, typer.Argument(help="A game id, a unique prefix of one, its number N (or #N) in `doko games`, or last.")
+    str,
+    typer.Argument(help=helped("A game id, a unique prefix of one, its number N (or #N) in `doko games`, or last.")),
 ]
 
 

@@ -26,6 +26,7 @@ from doko_ledger.cli.common import (
     out,
     recorder,
 )
+from doko_ledger.cli.help_texts import described, helped
 from doko_ledger.cli.rules import RulesOption
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, GAMES, Game
@@ -62,25 +63,32 @@ class ExportFormat(StrEnum):
     freedoko = "freedoko"
 
 
+@described(
+    "Import game and session files, Doppelkopf or Dou Dizhu, and FreeDoko's game logs (a folder: the files "
+    "in it): each is validated completely, then appended atomically."
+)
 def import_(
     ctx: typer.Context,
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Game or session files (YAML, Doppelkopf or Dou Dizhu), FreeDoko game logs or party files, or folders."
+            help=helped(
+                "Game or session files (YAML, Doppelkopf or Dou Dizhu), FreeDoko game logs or party files, or folders."
+            )
         ),
     ],
-    by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
+    by: Annotated[
+        str | None, typer.Option("--by", help=helped("Who records (default $DOKO_USER or your login)."))
+    ] = None,
     check: Annotated[
         bool,
         typer.Option(
-            "--check", help="Import nothing: replay FreeDoko game logs and check their scores against FreeDoko's."
+            "--check",
+            help=helped("Import nothing: replay FreeDoko game logs and check their scores against FreeDoko's."),
         ),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Import game and session files, Doppelkopf or Dou Dizhu, and FreeDoko's game logs (a folder:
-    the files in it): each is validated completely, then appended atomically."""
     if check:
         _cross_check(files, as_json)
         return
@@ -173,6 +181,11 @@ class _ImportProgress:
             self.bar.stop()
 
 
+@described(
+    "Write a game as a YAML game file, its raw events as JSON lines, a self-contained HTML replay (no "
+    "network needed) with its notes and, with --analysis, its costly cards marked, or a game log FreeDoko "
+    "opens."
+)
 def export(
     ctx: typer.Context,
     game: GameArg,
@@ -180,14 +193,16 @@ def export(
         ExportFormat,
         typer.Option(
             "--format",
-            help="yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser;"
-            " freedoko: a FreeDoko game log.",
+            help=helped(
+                "yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser;"
+                " freedoko: a FreeDoko game log."
+            ),
         ),
     ] = ExportFormat.yaml,
     output: Annotated[
         Path | None,
         typer.Option(
-            "-o", "--output", help="Write to a file (or through a link to one) instead of stdout; - is stdout."
+            "-o", "--output", help=helped("Write to a file (or through a link to one) instead of stdout; - is stdout.")
         ),
     ] = None,
     perspective: PerspectiveOption = None,
@@ -195,9 +210,6 @@ def export(
     analysis: AnalysisOption = False,
     from_trick: FromTrickOption = None,
 ) -> None:
-    """Write a game as a YAML game file, its raw events as JSON lines, a self-contained HTML
-    replay (no network needed) with its notes and, with --analysis, its costly cards marked, or
-    a game log FreeDoko opens."""
     from doko_ledger.doppelkopf.files import game_file
     from doko_ledger.doppelkopf.views import event_view
     from doko_ledger.events.codec import dumps_canonical
@@ -245,6 +257,10 @@ TERMINAL_PAGE = 20
 """How many of the newest games `doko games` shows at a terminal without `--last` or `--all`."""
 
 
+@described(
+    "List the recorded games, oldest first, with each game's number (#N), result and score. The list is "
+    "printed as it is read, however many games there are."
+)
 def games(
     ctx: typer.Context,
     last: Annotated[
@@ -252,22 +268,21 @@ def games(
         typer.Option(
             "--last",
             min=1,
-            help=f"Only the newest N games (at a terminal the default is {TERMINAL_PAGE}).",
+            help=helped("Only the newest N games (at a terminal, one page of them by default)."),
             metavar="N",
         ),
     ] = None,
-    show_all: Annotated[bool, typer.Option("--all", help="Every game, also at a terminal.")] = False,
+    show_all: Annotated[bool, typer.Option("--all", help=helped("Every game, also at a terminal."))] = False,
     session: Annotated[
-        str | None, typer.Option("--session", help="Only the games of this card night or Dou Dizhu session.")
+        str | None, typer.Option("--session", help=helped("Only the games of this card night or Dou Dizhu session."))
     ] = None,
-    player: Annotated[str | None, typer.Option("--player", help="Only the games this player sat in.")] = None,
+    player: Annotated[str | None, typer.Option("--player", help=helped("Only the games this player sat in."))] = None,
     since: Annotated[
-        str | None, typer.Option("--since", help="Only games played on or after this day (YYYY-MM-DD).", metavar="DAY")
+        str | None,
+        typer.Option("--since", help=helped("Only games played on or after this day (YYYY-MM-DD)."), metavar="DAY"),
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """List the recorded games, oldest first, with each game's number (#N), result and score.
-    The list is printed as it is read, however many games there are."""
     from doko_ledger.cli import render_games
     from doko_ledger.projections.game_list import GameFilter
 
@@ -340,19 +355,24 @@ AnalysisOption = Annotated[
     bool,
     typer.Option(
         "--analysis",
-        help="Mark each card that cost its party card points or the game, found with every hand known"
-        " (as `doko analyze` finds them), and say at its step what it cost.",
+        help=helped(
+            "Mark each card that cost its party card points or the game, found with every hand known"
+            " (as `doko analyze` finds them), and say at its step what it cost."
+        ),
     ),
 ]
 FromTrickOption = Annotated[
-    int | None, typer.Option("--from-trick", min=1, help="With --analysis: mark the cards from trick N on.")
+    int | None, typer.Option("--from-trick", min=1, help=helped("With --analysis: mark the cards from trick N on."))
 ]
 PerspectiveOption = Annotated[
     str | None,
-    typer.Option("--as", help="Show only what this player could know: their hand, the cards played, public parties."),
+    typer.Option(
+        "--as", help=helped("Show only what this player could know: their hand, the cards played, public parties.")
+    ),
 ]
 TournamentOption = Annotated[
-    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the game is over.")
+    bool,
+    typer.Option("--tournament", help=helped("Hide card points, announcements and parties until the game is over.")),
 ]
 
 
@@ -362,12 +382,17 @@ def _perspective(player: str | None, tournament: bool) -> str:
     return "player" if player is not None else "tournament" if tournament else "all"
 
 
+@described(
+    "Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick number and "
+    "Enter, q). Piped, with --all, or for a game without cards (a score sheet) it prints the game at once; "
+    "--trick N shows the game before trick N; --analysis marks the cards that cost something."
+)
 def replay(
     ctx: typer.Context,
     game: GameArg,
-    trick: Annotated[int | None, typer.Option("--trick", min=1, help="Show the game before trick N.")] = None,
+    trick: Annotated[int | None, typer.Option("--trick", min=1, help=helped("Show the game before trick N."))] = None,
     show_all: Annotated[
-        bool, typer.Option("--all", help="Print the whole game at once instead of stepping through it.")
+        bool, typer.Option("--all", help=helped("Print the whole game at once instead of stepping through it."))
     ] = False,
     perspective: PerspectiveOption = None,
     tournament: TournamentOption = False,
@@ -375,10 +400,6 @@ def replay(
     from_trick: FromTrickOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
-    number and Enter, q). Piped, with --all, or for a game without cards (a score sheet) it
-    prints the game at once; --trick N shows the game before trick N; --analysis marks the
-    cards that cost something."""
     from doko_ledger.cli import render, render_frames, stepper
     from doko_ledger.doppelkopf.views import notes_view, replay_view
 
@@ -444,15 +465,19 @@ def _analysis_marks(ledger: Ledger, view: dict[str, Any], from_trick: int) -> tu
     return marks(analysed, view["players"], of=viewer), marks_view(analysed, view["players"], of=viewer)
 
 
+@described("Add a note to a game, a trick or one card; replays and exports show it in place.")
 def annotate(
     ctx: typer.Context,
     game: GameArg,
-    text: Annotated[str, typer.Argument(help="The note.")],
-    trick: Annotated[int | None, typer.Option("--trick", min=1, help="The trick (left out: the whole game).")] = None,
-    card: Annotated[int | None, typer.Option("--card", min=1, max=4, help="The card within the trick (1-4).")] = None,
+    text: Annotated[str, typer.Argument(help=helped("The note."))],
+    trick: Annotated[
+        int | None, typer.Option("--trick", min=1, help=helped("The trick (left out: the whole game)."))
+    ] = None,
+    card: Annotated[
+        int | None, typer.Option("--card", min=1, max=4, help=helped("The card within the trick (1-4)."))
+    ] = None,
     by: ByOption = None,
 ) -> None:
-    """Add a note to a game, a trick or one card; replays and exports show it in place."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         note = ledger.annotate(game_id, trick, card, text.strip(), by=recorder(by), at=now())
@@ -460,8 +485,8 @@ def annotate(
     out().print(f"noted on {where} of {game_id}", markup=False)
 
 
+@described("List a game's notes: where, who, when, what.")
 def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
-    """List a game's notes: where, who, when, what."""
     from doko_ledger.cli import render_frames
     from doko_ledger.doppelkopf.views import notes_view
 
@@ -474,8 +499,8 @@ def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> Non
         out().print(render_frames.notes_table(game_id, shown))
 
 
+@described("Score a game with its derivation; `--rules` re-scores it under other rules, side by side.")
 def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json: JsonOption = False) -> None:
-    """Score a game with its derivation; `--rules` re-scores it under other rules, side by side."""
     # imported as needed (Dou Dizhu, rule files, JSON views): this is the command of the cold start
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
@@ -500,15 +525,15 @@ def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json:
         out().print(render_scores.score(results))
 
 
+@described("Check everything that can be disputed in a game; explain a claimed result's difference.")
 def audit(
     ctx: typer.Context,
     game: GameArg,
     claimed: Annotated[
-        str | None, typer.Option("--claimed", help="A claimed result, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5.")
+        str | None, typer.Option("--claimed", help=helped("A claimed result, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5."))
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Check everything that can be disputed in a game; explain a claimed result's difference."""
     from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.views import audit_view

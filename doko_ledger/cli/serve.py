@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from doko_ledger.cli.common import ledger_path, out
+from doko_ledger.cli.help_texts import described, helped
 from doko_ledger.errors import DokoError
 from doko_ledger.store.location import shown as shown_ledger
 
@@ -81,37 +82,39 @@ def _check_port(host: str, port: int) -> None:
             raise DokoError(f"cannot serve on {host}:{port}: {exc.strerror} (choose another with --port)") from None
 
 
+@described("Serve the ledger to the phones at the table: nights, deals by taps, scores, a JSON API.")
 def serve(
     ctx: typer.Context,
-    host: Annotated[str, typer.Option("--host", help="127.0.0.1: this machine only; 0.0.0.0: the local network.")] = (
-        "127.0.0.1"
-    ),
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", help=helped("127.0.0.1: this machine only; 0.0.0.0: the local network."))
+    ] = ("127.0.0.1"),
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help=helped("The port."))] = 8000,
     join_code: Annotated[
         str | None,
         typer.Option(
             "--join-code",
             envvar="DOKO_JOIN_CODE",
-            help="Set the table's join code (kept in the ledger; default: the one kept, or a new random one).",
+            help=helped("Set the table's join code (kept in the ledger; default: the one kept, or a new random one)."),
         ),
     ] = None,
     new_join_code: Annotated[
         bool,
-        typer.Option("--new-join-code", help="Make a new join code: phones that joined must join again."),
+        typer.Option("--new-join-code", help=helped("Make a new join code: phones that joined must join again.")),
     ] = False,
     allowed_host: Annotated[
         list[str] | None,
         typer.Option(
             "--allowed-host",
-            help="One more name the phones reach this server by, e.g. laptop.local (repeatable); "
-            "any other name in a request is refused.",
+            help=helped(
+                "One more name the phones reach this server by, e.g. laptop.local (repeatable); "
+                "any other name in a request is refused."
+            ),
         ),
     ] = None,
     private: Annotated[
-        bool, typer.Option("--private", help="Show nothing but the join page to a phone that has not joined.")
+        bool, typer.Option("--private", help=helped("Show nothing but the join page to a phone that has not joined."))
     ] = False,
 ) -> None:
-    """Serve the ledger to the phones at the table: nights, deals by taps, scores, a JSON API."""
     import uvicorn
 
     from doko_ledger.ledger import Ledger
