@@ -9,6 +9,7 @@ import typer
 
 from doko_ledger.cli.common import GameArg, JsonOption, echo_json, ledger_path, out
 from doko_ledger.cli.help_texts import described, helped
+from doko_ledger.i18n import msg, render
 
 if TYPE_CHECKING:  # the command imports what it uses: `doko` starts faster
     from rich.console import Group
@@ -59,7 +60,8 @@ def analyze(
         try:
             game_id = ledger.resolve(game)
             if ledger.game_of(game_id) is not DOPPELKOPF:
-                raise NotAnalyzable(f"game {game_id!r} is not a Doppelkopf game: only those are analysed")
+                problem = msg("game {game} is not a Doppelkopf game: only those are analysed", game=repr(game_id))
+                raise NotAnalyzable(problem)
             book = ledger.book_of(DOPPELKOPF)
             state = book.state(game_id)
         except GameNotFound as exc:
@@ -80,12 +82,25 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
     from rich.table import Table
     from rich.text import Text
 
-    cards = Table(title=f"{view['game_id']}: cards that cost something (from trick {view['from_trick']})")
-    for name in ("trick", "player", "card", "better", "card points", "game points", "Re before → after", "mistake"):
-        cards.add_column(name, justify="right" if name in ("trick", "card points", "game points") else "left")
+    title = msg(
+        "{game}: cards that cost something (from trick {trick})", game=view["game_id"], trick=view["from_trick"]
+    )
+    cards = Table(title=render(title))
+    right = (msg("trick"), msg("card points"), msg("game points"))
+    for name in (
+        *right[:1],
+        msg("player"),
+        msg("card"),
+        msg("better"),
+        *right[1:],
+        msg("Re before → after"),
+        msg("mistake"),
+    ):
+        cards.add_column(render(name), justify="right" if name in right else "left")
     for c in view["costly"]:
         share = c["worse_share"]
-        mistake = "" if share is None else ("yes" if c["mistake"] else f"no ({round(100 * share)}% worse)")
+        worse = msg("no ({share}% worse)", share=round(100 * share)) if share is not None else ""
+        mistake = "" if share is None else render(msg("yes") if c["mistake"] else worse)
         cards.add_row(
             str(c["trick"]),
             c["player"],
@@ -96,9 +111,10 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
             f"{c['re_before']} → {c['re_after']}",
             mistake,
         )
-    summary = Table(title="per player")
-    for name in ("player", "cards", "costly", "card points", "game points", "mistakes"):
-        summary.add_column(name, justify="left" if name == "player" else "right")
+    summary = Table(title=render(msg("per player")))
+    summary.add_column(render(msg("player")))
+    for column in (msg("cards"), msg("costly"), msg("card points"), msg("game points"), msg("mistakes")):
+        summary.add_column(render(column), justify="right")
     for p in view["players"]:
         summary.add_row(
             p["player"],
@@ -108,9 +124,9 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
             str(p["game_points"]),
             str(p["mistakes"]),
         )
-    lines = [Text(c["line"]) for c in view["costly"][:3]]
-    parts: list[Any] = [cards] if view["costly"] else [Text("No card cost anything.")]
-    return Group(*parts, *lines, summary, Text(view["note"], style="dim"))
+    lines = [Text(render(c["line"])) for c in view["costly"][:3]]
+    parts: list[Any] = [cards] if view["costly"] else [Text(render(msg("No card cost anything.")))]
+    return Group(*parts, *lines, summary, Text(render(view["note"]), style="dim"))
 
 
 def register(app: typer.Typer) -> None:

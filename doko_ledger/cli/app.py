@@ -12,7 +12,7 @@ import typer
 from doko_ledger.cli import analysis, ddz, games, log, nights, rules, serve, stats, table
 from doko_ledger.cli.common import DbOption, Typer, wait_for_writers
 from doko_ledger.cli.help_texts import helped
-from doko_ledger.i18n import LANGUAGES, from_environ
+from doko_ledger.i18n import LANGUAGES, from_environ, msg, render
 from doko_ledger.i18n.languages import choose
 
 app = Typer(
@@ -36,7 +36,9 @@ def _language(wanted: str | None) -> str:
     if wanted is None:
         return choose(from_environ(os.environ))
     if wanted not in LANGUAGES:
-        raise typer.BadParameter(f"{wanted!r} is not one of {', '.join(LANGUAGES)}")
+        raise typer.BadParameter(
+            render(msg("{text} is not one of {languages}", text=repr(wanted), languages=", ".join(LANGUAGES)))
+        )
     return choose(wanted)
 
 

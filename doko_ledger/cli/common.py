@@ -211,15 +211,17 @@ class _Group(_Help, TyperGroup):
         given = kwargs.get("args", args[0] if args else None)
         undecodable = next((a for a in (sys.argv[1:] if given is None else given) if not is_text(a)), None)
         if undecodable is not None:
-            err_console().print(f"error: {undecodable!r} is not UTF-8 text", soft_wrap=True)
+            problem = msg("{text} is not UTF-8 text", text=repr(undecodable))
+            err_console().print(render(msg("error: {reason}", reason=problem)), soft_wrap=True)
             sys.exit(2)
         try:  # in a context of its own: the language it chose is the command's alone
             result = contextvars.copy_context().run(super().main, *args, **kwargs)
         except ClickException as exc:
-            err_console().print(f"error: {exc.format_message()}", markup=False, highlight=False, soft_wrap=True)
+            shown = render(msg("error: {reason}", reason=exc.format_message()))
+            err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
             sys.exit(exc.exit_code)
         except (typer.Abort, EOFError, KeyboardInterrupt):
-            err_console().print("error: aborted", markup=False)
+            err_console().print(render(msg("error: {reason}", reason=msg("aborted"))), markup=False)
             sys.exit(1)
         if isinstance(result, int):  # typer.Exit(n) comes back as n when not standalone
             sys.exit(result)
@@ -229,7 +231,8 @@ class _Group(_Help, TyperGroup):
         try:
             return super().invoke(ctx)
         except DokoError as exc:
-            err_console().print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+            shown = render(msg("error: {reason}", reason=str(exc)))
+            err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(exc.exit_code) from None
 
 
@@ -238,7 +241,8 @@ class _Notes(logging.Handler):
     command that succeeded wants said (the read models left to catch up on the next read)."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        err_console().print(f"note: {record.getMessage()}", markup=False, highlight=False, soft_wrap=True)
+        shown = render(msg("note: {note}", note=record.getMessage()))
+        err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
 
 
 def _show_notes() -> None:
@@ -264,7 +268,7 @@ def wait_for_writers() -> None:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds <= 3600:
-        problem = f"{text[:40]!r} is not a number of seconds from 0 to 3600"
+        problem = render(msg("{text} is not a number of seconds from 0 to 3600", text=repr(text[:40])))
         raise typer.BadParameter(problem, param_hint=f"${BUSY_TIMEOUT}")
     EventStore.busy_timeout_ms = round(seconds * 1000)
 
@@ -372,7 +376,9 @@ def now() -> str:
 def recorder(by: str | None) -> str:
     who = by or os.environ.get("DOKO_USER") or getpass.getuser()
     if not is_text(who):
-        raise typer.BadParameter(f"{who!r} is not UTF-8 text", param_hint="--by or $DOKO_USER")
+        raise typer.BadParameter(
+            render(msg("{text} is not UTF-8 text", text=repr(who))), param_hint="--by or $DOKO_USER"
+        )
     return who
 
 

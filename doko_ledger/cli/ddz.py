@@ -11,6 +11,7 @@ from doko_ledger.cli import games, nights
 from doko_ledger.cli.common import ByOption, JsonOption, Typer, echo_json, ledger_path, now, out, recorder
 from doko_ledger.cli.help_texts import described, helped
 from doko_ledger.games import DOUDIZHU
+from doko_ledger.i18n import msg, render
 
 games.GAME_COMMANDS[DOUDIZHU] = "doko_ledger.cli.doudizhu"  # `doko replay/score/audit/export` on a Dou Dizhu game
 nights.GAME_SESSIONS[DOUDIZHU] = "doko_ledger.cli.doudizhu"  # `doko session list`, `doko standings --session`
@@ -42,7 +43,9 @@ def start(
     names = quick_entry.names(players, "--players")
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         ledger.book_of(DOUDIZHU).start_session(session_id, names, played_on=date, by=recorder(by), at=now())
-    out().print(f"Dou Dizhu session {session_id} started: {', '.join(names)}")
+    out().print(
+        render(msg("Dou Dizhu session {session} started: {players}", session=session_id, players=", ".join(names)))
+    )
 
 
 @ddz_app.command("record")
@@ -85,7 +88,9 @@ def record(
         echo_json({"session": session_id, "version": done.version} | {k: view[k] for k in shown})
         return
     console = out()
-    console.print(f"deal {done.game_id} recorded in Dou Dizhu session {session_id}")
+    console.print(
+        render(msg("deal {game} recorded in Dou Dizhu session {session}", game=done.game_id, session=session_id))
+    )
     console.print(render_doudizhu.score(view))
 
 
@@ -97,4 +102,4 @@ def close(ctx: typer.Context, session: NightOption = None, by: ByOption = None) 
     with Ledger.open(ledger_path(ctx)) as ledger:
         session_id = ledger.book_of(DOUDIZHU).session_for(session)
         ledger.book_of(DOUDIZHU).close_session(session_id, by=recorder(by), at=now())
-    out().print(f"Dou Dizhu session {session_id} closed")
+    out().print(render(msg("Dou Dizhu session {session} closed", session=session_id)))

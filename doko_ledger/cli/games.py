@@ -28,10 +28,11 @@ from doko_ledger.cli.common import (
 )
 from doko_ledger.cli.help_texts import described, helped
 from doko_ledger.cli.rules import RulesOption
+from doko_ledger.cli.words import localized
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, GAMES, Game
+from doko_ledger.i18n import msg, plural, render
 from doko_ledger.ledger import Ledger
-from doko_ledger.numbers import counted
 from doko_ledger.store.location import shown
 
 if TYPE_CHECKING:
@@ -107,16 +108,26 @@ def import_(
     else:
         console = out()
         if report.games:
-            games, events = counted(report.games, "game"), counted(report.events, "event")
-            console.print(f"imported {games}, {events} into {shown(ledger_path(ctx))}")
+            games = plural("{count} game", "{count} games", report.games)
+            events = plural("{count} event", "{count} events", report.events)
+            where = shown(ledger_path(ctx))
+            console.print(
+                render(msg("imported {games}, {events} into {ledger}", games=games, events=events, ledger=where))
+            )
         if report.sessions:
-            console.print(f"imported {counted(report.sessions, 'session')} into {shown(ledger_path(ctx))}")
+            sessions = plural("{count} session", "{count} sessions", report.sessions)
+            console.print(
+                render(msg("imported {sessions} into {ledger}", sessions=sessions, ledger=shown(ledger_path(ctx))))
+            )
     for remark, times in report.remarks.items():
-        err_console().print(f"note: {remark} ({counted(times, 'file')})", markup=False, soft_wrap=True)
+        seen_in = plural("{count} file", "{count} files", times)
+        note = render(msg("note: {note}", note=msg("{remark} ({files})", remark=remark, files=seen_in)))
+        err_console().print(note, markup=False, soft_wrap=True)
     for message in report.errors:
-        err_console().print(f"error: {message}", markup=False, soft_wrap=True)
+        err_console().print(render(msg("error: {reason}", reason=message)), markup=False, soft_wrap=True)
     if report.errors:
-        err_console().print(f"{counted(len(report.errors), 'file')} not imported", markup=False)
+        left = plural("{count} file not imported", "{count} files not imported", len(report.errors))
+        err_console().print(render(left), markup=False)
         raise typer.Exit(2)
 
 
@@ -140,14 +151,20 @@ def _cross_check(files: list[Path], as_json: bool) -> None:
         console = out()
         for game in report.games:
             if game.outcome != "agrees":
-                console.print(f"{game.outcome}: {game.source}", markup=False, soft_wrap=True)
+                outcome = render(msg("differs") if game.outcome == "differs" else msg("refused"))
+                console.print(f"{outcome}: {game.source}", markup=False, soft_wrap=True)
                 for line in game.details:
                     console.print(f"  {line}", markup=False, soft_wrap=True)
         total = len(report.games)
-        console.print(
-            f"{agree} of {counted(total, 'game')} agree with FreeDoko's score, {differ} differ, {refused} refused",
-            markup=False,
+        checked = plural(
+            "{agree} of {count} game agree with FreeDoko's score, {differ} differ, {refused} refused",
+            "{agree} of {count} games agree with FreeDoko's score, {differ} differ, {refused} refused",
+            total,
+            agree=agree,
+            differ=differ,
+            refused=refused,
         )
+        console.print(render(checked), markup=False)
     if differ or refused or not report.games:
         raise typer.Exit(1)
 
@@ -215,15 +232,15 @@ def export(
     from doko_ledger.events.codec import dumps_canonical
 
     if analysis and format is not ExportFormat.html:
-        raise DokoError("--analysis marks the HTML replay: add --format html")
+        raise DokoError(msg("--analysis marks the HTML replay: add --format html"))
     _analysis_options(analysis, from_trick, tournament)
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         own = None if format is ExportFormat.jsonl else _own_commands(ledger, game_id)
         if own is not None and analysis:
-            raise DokoError(f"--analysis is for Doppelkopf games; {game_id} is a {ledger.game_of(game_id).title} game")
+            raise _only_doppelkopf(ledger, game_id)
         if own is not None and format is ExportFormat.freedoko:
-            raise DokoError(f"a FreeDoko game log holds a Doppelkopf game; {game_id} is not one")
+            raise DokoError(msg("a FreeDoko game log holds a Doppelkopf game; {game} is not one", game=game_id))
         if own is not None:
             text = own.export_text(ledger, game_id, format.value)
         elif format is ExportFormat.freedoko:
@@ -250,7 +267,14 @@ def export(
         typer.echo(text, nl=False)
     else:
         write_export(output, text, ledger=ledger_path(ctx))
-        err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
+        wrote = msg("wrote {file} ({format}, {game})", file=output, format=format.value, game=game_id)
+        err_console().print(render(wrote), markup=False, highlight=False)
+
+
+def _only_doppelkopf(ledger: Ledger, game_id: str) -> DokoError:
+    """--analysis asked of a game that is not Doppelkopf."""
+    kind = ledger.game_of(game_id).title
+    return DokoError(msg("--analysis is for Doppelkopf games; {game} is a {kind} game", game=game_id, kind=kind))
 
 
 TERMINAL_PAGE = 20
@@ -287,7 +311,7 @@ def games(
     from doko_ledger.projections.game_list import GameFilter
 
     if last is not None and show_all:
-        raise typer.BadParameter("give --last N or --all, not both", param_hint="--last")
+        raise typer.BadParameter(render(msg("give --last N or --all, not both")), param_hint="--last")
     if since is not None:
         _day(since)
     paged = last is None and not show_all and not as_json and output_is_terminal()
@@ -310,7 +334,8 @@ def games(
             else:  # piped: the same lines without styles, and without Rich's rendering of each
                 typer.echo(render_games.plain_page(chunk))
     if paged and first is not None and first > 1:
-        console.print(f"(the newest {TERMINAL_PAGE} shown: --all for every game, --last N for more)", style="dim")
+        more = msg("(the newest {count} shown: --all for every game, --last N for more)", count=TERMINAL_PAGE)
+        console.print(render(more), style="dim")
 
 
 def output_is_terminal() -> bool:
@@ -323,7 +348,8 @@ def _day(text: str) -> str:
     try:
         return date.fromisoformat(text).isoformat()
     except ValueError:
-        raise typer.BadParameter(f"{text[:40]!r} is not a day: write YYYY-MM-DD", param_hint="--since") from None
+        problem = msg("{text} is not a day: write YYYY-MM-DD", text=repr(text[:40]))
+        raise typer.BadParameter(render(problem), param_hint="--since") from None
 
 
 def _session_games(ledger: Ledger, ref: str) -> set[str]:
@@ -333,8 +359,8 @@ def _session_games(ledger: Ledger, ref: str) -> set[str]:
         session_id = book.resolve_session(ref)
         if session_id is not None:
             return set(book.session_game_ids(session_id))
-    sessions = " or ".join(game.session_title for game in GAMES)
-    raise NightNotFound(f"no {sessions} {ref[:40]!r} in the ledger")
+    sessions = msg("card night or Dou Dizhu session")
+    raise NightNotFound(msg("no {sessions} {ref} in the ledger", sessions=sessions, ref=repr(ref[:40])))
 
 
 class NightNotFound(DokoError, LookupError):
@@ -378,7 +404,7 @@ TournamentOption = Annotated[
 
 def _perspective(player: str | None, tournament: bool) -> str:
     if player is not None and tournament:
-        raise DokoError("choose one perspective: --as PLAYER or --tournament")
+        raise DokoError(msg("choose one perspective: --as PLAYER or --tournament"))
     return "player" if player is not None else "tournament" if tournament else "all"
 
 
@@ -408,7 +434,7 @@ def replay(
         game_id = ledger.resolve(game)
         own = _own_commands(ledger, game_id)
         if own is not None and analysis:
-            raise DokoError(f"--analysis is for Doppelkopf games; {game_id} is a {ledger.game_of(game_id).title} game")
+            raise _only_doppelkopf(ledger, game_id)
         if own is not None:
             options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
             return own.replay(ledger, game_id, as_json, options)  # type: ignore[no-any-return]
@@ -424,7 +450,7 @@ def replay(
         echo_json(found if marked is None else found | {"analysis": marked[1]})
         return
     if place is not None:
-        out().print(place.label, markup=False, style="bold yellow" if place.marks else "")
+        out().print(localized(place.label), markup=False, style="bold yellow" if place.marks else "")
     if trick is not None and shown is not None:
         out().print(render.position(shown, trick, show_all=True))
         if marks is not None:
@@ -446,9 +472,9 @@ def replay(
 def _analysis_options(analysis: bool, from_trick: int | None, tournament: bool) -> None:
     """Refuse --from-trick without --analysis, and --analysis in a tournament view."""
     if from_trick is not None and not analysis:
-        raise DokoError("--from-trick says where --analysis starts: add --analysis")
+        raise DokoError(msg("--from-trick says where --analysis starts: add --analysis"))
     if analysis and tournament:
-        raise DokoError("--analysis tells card points, which --tournament hides until the end: choose one")
+        raise DokoError(msg("--analysis tells card points, which --tournament hides until the end: choose one"))
 
 
 def _analysis_marks(ledger: Ledger, view: dict[str, Any], from_trick: int) -> tuple[dict[int, Mark], dict[str, Any]]:
@@ -459,7 +485,8 @@ def _analysis_marks(ledger: Ledger, view: dict[str, Any], from_trick: int) -> tu
     book, game_id = ledger.book_of(DOPPELKOPF), view["game_id"]
     analysed = book.kept_analysis(game_id, from_trick)
     if analysed is None:  # computed now, and kept: seconds from a late trick, minutes from the first
-        with err_console().status(f"analysing {game_id} from trick {from_trick}, every hand known…"):
+        working = msg("analysing {game} from trick {trick}, every hand known…", game=game_id, trick=from_trick)
+        with err_console().status(render(working)):
             analysed = book.analysis(game_id, from_trick)
     viewer = view["perspective"] if view["seen_as"] == "player" else None
     return marks(analysed, view["players"], of=viewer), marks_view(analysed, view["players"], of=viewer)
@@ -481,8 +508,13 @@ def annotate(
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         note = ledger.annotate(game_id, trick, card, text.strip(), by=recorder(by), at=now())
-    where = "the game" if note.trick is None else f"trick {note.trick}" + (f", card {note.card}" if note.card else "")
-    out().print(f"noted on {where} of {game_id}", markup=False)
+    if note.trick is None:
+        noted = msg("noted on the game of {game}", game=game_id)
+    elif note.card:
+        noted = msg("noted on trick {trick}, card {card} of {game}", trick=note.trick, card=note.card, game=game_id)
+    else:
+        noted = msg("noted on trick {trick} of {game}", trick=note.trick, game=game_id)
+    out().print(render(noted), markup=False)
 
 
 @described("List a game's notes: where, who, when, what.")

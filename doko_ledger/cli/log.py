@@ -10,8 +10,8 @@ import typer
 
 from doko_ledger.cli.common import GameArg, JsonOption, echo_json, ledger_path, out
 from doko_ledger.cli.help_texts import described, helped
+from doko_ledger.i18n import msg, plural, render
 from doko_ledger.ledger import Ledger
-from doko_ledger.numbers import counted
 from doko_ledger.store.location import is_url, shown
 
 
@@ -108,7 +108,16 @@ def copy(
     if as_json:
         echo_json(copy_view(copied, source, copy_))
     else:
-        out().print(f"copied {copied.head.events} events in {copied.streams} streams from {source} to {copy_}")
+        events = plural("{count} event", "{count} events", copied.head.events)
+        streams = plural("{count} stream", "{count} streams", copied.streams)
+        done = msg(
+            "copied {events} in {streams} from {source} to {copy}",
+            events=events,
+            streams=streams,
+            source=source,
+            copy=copy_,
+        )
+        out().print(render(done))
         out().print(render_scores.head_line(copied.head), markup=False, soft_wrap=True)
 
 
@@ -116,7 +125,8 @@ def copy(
 def rebuild(ctx: typer.Context) -> None:
     with Ledger.open(ledger_path(ctx)) as ledger:
         count = ledger.rebuild()
-    out().print(f"rebuilt the read models from {counted(count, 'game')}")
+    games = plural("{count} game", "{count} games", count)
+    out().print(render(msg("rebuilt the read models from {games}", games=games)))
 
 
 def register(app: typer.Typer) -> None:

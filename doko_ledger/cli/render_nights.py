@@ -11,7 +11,7 @@ from rich.text import Text
 
 from doko_ledger.cli.render_scores import signed
 from doko_ledger.cli.user_text import escaped, user_text
-from doko_ledger.cli.words import localized
+from doko_ledger.cli.words import day, localized
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.nights.schedule import NextDeal
@@ -20,7 +20,7 @@ from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS, Bock, BockCause
 from doko_ledger.doppelkopf.rules.counting import COUNTING_WORDS
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.i18n import current, msg, plural, render
-from doko_ledger.i18n.formats import Day, Money, Number
+from doko_ledger.i18n.formats import Money, Number
 
 BARS = "▁▂▃▄▅▆▇█"
 
@@ -162,17 +162,6 @@ def _change(number: int, change: object) -> Text:
 def money(amount: Decimal, *, sign: bool = False) -> str:
     """An amount of money in the language's form (`0,05 €`), with its `+` when `sign`."""
     return ("+" if sign and amount > 0 else "") + Money(amount).localized(current())
-
-
-def day(played_on: str) -> object:
-    """A day as recorded (`2026-12-01`), in the language's form (`01.12.2026`); a text that
-    is not a date is shown as it is."""
-    from datetime import date
-
-    try:
-        return Day(date.fromisoformat(played_on))
-    except ValueError:
-        return played_on
 
 
 def _bock_mark(bock: Bock | None) -> str:

@@ -10,6 +10,7 @@ import typer
 
 from doko_ledger.cli.common import ByOption, JsonOption, Typer, echo_json, ledger_path, now, out, recorder
 from doko_ledger.cli.help_texts import described, helped
+from doko_ledger.i18n import msg, render
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.house_rules import NamedRules
@@ -93,7 +94,10 @@ def rules_show(
         echo_json(named.rules.to_dict())
         return
     if named.name is not None:
-        out().print(f"house rules {named.name}: {named.rules.preset} with what it changes marked")
+        shown = msg(
+            "house rules {name}: {preset} with what it changes marked", name=named.name, preset=named.rules.preset
+        )
+        out().print(render(shown))
     out().print(render_scores.rules_table(named.rules))
 
 
@@ -127,7 +131,9 @@ def rules_save(
 
     checked_name(name)
     if file is not None and (base is not None or settings):
-        raise typer.BadParameter("give a house-rule file, or --preset and --set, not both", param_hint="FILE")
+        raise typer.BadParameter(
+            render(msg("give a house-rule file, or --preset and --set, not both")), param_hint="FILE"
+        )
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         if file is not None:
             rules = rules_file.load(file)
@@ -135,5 +141,12 @@ def rules_save(
             start = rules_called(ctx, base or "standard", ledger).rules
             rules = rules_with(start, dict(parse_setting(s) for s in settings or ()))
         saved = house_rules(ledger).save(name, rules, by=recorder(by), at=now())
-    changes = changes_text(saved.rules) or "nothing"
-    out().print(f"house rules {saved.name} saved (version {saved.version}): {saved.rules.preset}, changing {changes}")
+    changes = changes_text(saved.rules) or msg("nothing")
+    done = msg(
+        "house rules {name} saved (version {version}): {preset}, changing {changes}",
+        name=saved.name,
+        version=saved.version,
+        preset=saved.rules.preset,
+        changes=changes,
+    )
+    out().print(render(done))

@@ -13,3 +13,16 @@ def localized(value: object) -> str:
         return render(value)
     form = getattr(value, "localized", None)
     return str(value) if form is None else str(form(current()))
+
+
+def day(played_on: str) -> str:
+    """A day as recorded (`2026-12-01`), in the language's form (`01.12.2026`); a text that is
+    not a date is shown as it is."""
+    from datetime import date
+
+    from doko_ledger.i18n.formats import Day
+
+    try:
+        return localized(Day(date.fromisoformat(played_on)))
+    except ValueError:
+        return played_on
