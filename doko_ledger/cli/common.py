@@ -214,14 +214,16 @@ class _Group(_Help, TyperGroup):
             problem = msg("{text} is not UTF-8 text", text=repr(undecodable))
             err_console().print(render(msg("error: {reason}", reason=problem)), soft_wrap=True)
             sys.exit(2)
-        try:  # in a context of its own: the language it chose is the command's alone
-            result = contextvars.copy_context().run(super().main, *args, **kwargs)
-        except ClickException as exc:
-            shown = render(msg("error: {reason}", reason=exc.format_message()))
+        command = contextvars.copy_context()  # a context of its own: the language it chose is the command's alone
+        try:
+            result = command.run(super().main, *args, **kwargs)
+        except ClickException as exc:  # said in the language the command chose
+            shown = command.run(render, msg("error: {reason}", reason=exc.format_message()))
             err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
             sys.exit(exc.exit_code)
         except (typer.Abort, EOFError, KeyboardInterrupt):
-            err_console().print(render(msg("error: {reason}", reason=msg("aborted"))), markup=False)
+            aborted = command.run(render, msg("error: {reason}", reason=msg("aborted")))
+            err_console().print(aborted, markup=False)
             sys.exit(1)
         if isinstance(result, int):  # typer.Exit(n) comes back as n when not standalone
             sys.exit(result)

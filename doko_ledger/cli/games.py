@@ -154,7 +154,7 @@ def _cross_check(files: list[Path], as_json: bool) -> None:
                 outcome = render(msg("differs") if game.outcome == "differs" else msg("refused"))
                 console.print(f"{outcome}: {game.source}", markup=False, soft_wrap=True)
                 for line in game.details:
-                    console.print(f"  {line}", markup=False, soft_wrap=True)
+                    console.print(f"  {localized(line)}", markup=False, soft_wrap=True)
         total = len(report.games)
         checked = plural(
             "{agree} of {count} game agree with FreeDoko's score, {differ} differ, {refused} refused",

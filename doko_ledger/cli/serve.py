@@ -151,7 +151,7 @@ def serve(
         private=private,
     )
     console = out()
-    console.print(f"doko serve: {shown_ledger(path)} at {url}", markup=False)
+    console.print(render(msg("doko serve: {ledger} at {url}", ledger=shown_ledger(path), url=url)), markup=False)
     if host in ALL_INTERFACES:
         console.print(qr.terminal(join_url), markup=False, highlight=False)
     console.print(render(msg("join code: {code}   (or open {url})", code=code, url=join_url)), markup=False)

@@ -132,7 +132,7 @@ def test_the_standings_in_german(cli: Cli) -> None:
     assert "Doppelkopfabend n vom 01.12.2026" in shown
     assert ["#", "Partie", "Runde", "Spielart", "Geber", "Anna", "Ben", "Clara", "Dirk"] in _headers(shown)
     assert table_rows(shown)[0] == ["1", "1", "1", "normal", "Anna", "+3 Σ+3", "-3 Σ-3", "+3 Σ+3", "-3 Σ-3"]
-    assert " Spieler  Stand  gespielt  gewonnen  Soli  Soli gewonnen " in shown
+    assert " Spieler  Stand  gesp.  gew.  Soli  Soli gew. " in shown
     assert "Geld \n" in shown
     # 1 + 2 for Re; Dirk's solo 1 (x3); Kontra below 90 and 60: 3; at 0.05 a point
     assert [line.split()[-2:] for line in shown.splitlines() if line.strip().startswith(("Anna ", "Dirk "))][:2] == [
@@ -174,3 +174,45 @@ def test_the_locale_chooses_german(cli: Cli) -> None:
     assert ok(cli("settle", lang=None, env=GERMAN_LOCALE)).stdout.startswith("Dirk zahlt Anna 0,15\xa0€\n")
     assert "Doppelkopfabend n vom 01.12.2026" in ok(cli("standings", lang=None, env=GERMAN_LOCALE)).stdout
     assert ok(cli("settle", lang=None, env={"LANG": "C.UTF-8"})).stdout.startswith("Dirk pays Anna €0.15\n")
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_games" / "01-normal.yaml"
+
+
+def test_a_game_is_listed_replayed_and_verified_in_german(cli: Cli) -> None:
+    assert ok(cli("import", str(SAMPLE))).stdout.startswith("1 Spiel, 54 Ereignisse in ")
+    listed = ok(cli("games")).stdout.splitlines()
+    assert listed[:2] == ["     #  Spiel  gespielt am  Art", "        Regeln · Stiche · Augen  Ergebnis"]
+    assert listed[2].endswith("  28.11.2026  normal")
+    assert listed[3].strip().startswith("standard · 12 Stiche · Re 179")
+    replayed = ok(cli("replay", "#1", "--all", env={"COLUMNS": "250"})).stdout
+    assert replayed.startswith("Vorbehalte: Anna gesund, Ben gesund, Clara gesund, Dirk gesund\n")
+    assert "Geber Dirk  ·  Anna kommt raus  ·  Regeln standard  ·  28.11.2026" in replayed
+    assert _headers(replayed)[0][:8] == [
+        "#",
+        "raus",
+        "Anna (Re)",
+        "Ben (Kontra)",
+        "Clara (Kontra)",
+        "Dirk (Re)",
+        "geht an",
+        "Aug.",
+    ]
+    verified = " ".join(ok(cli("verify")).stdout.split())
+    assert verified.startswith("Buch geprüft: 54 Ereignisse in 1 Strom; jede Hash-Kette stimmt. Kopf ")
+    assert "Lesemodelle: genau das, was das Falten des Protokolls ergibt" in verified
+
+
+def test_notes_and_refusals_in_french(cli: Cli) -> None:
+    ok(cli("import", str(SAMPLE)))
+    assert ok(cli("annotate", "#1", "bien joué", "--trick", "2", lang="fr")).stdout == (
+        "noté sur le pli 2 de 2026-11-28-kitchen-01-normal\n"
+    )
+    assert ["sur", "par", "quand", "note"] in _headers(ok(cli("notes", "#1", lang="fr")).stdout)
+    refused = cli("games", "--last", "2", "--all", lang="fr")
+    assert refused.exit_code == 2
+    assert refused.stderr.startswith("erreur : ")
+    assert "indiquer --last N ou --all, pas les deux" in refused.stderr
+    assert cli("export", "#1", "--analysis", lang="de").stderr == (
+        "Fehler: --analysis markiert das HTML zum Nachspielen: --format html dazu angeben\n"
+    )
