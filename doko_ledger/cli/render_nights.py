@@ -161,7 +161,10 @@ def _change(number: int, change: object) -> Text:
 
 def money(amount: Decimal, *, sign: bool = False) -> str:
     """An amount of money in the language's form (`0,05 €`), with its `+` when `sign`."""
-    return ("+" if sign and amount > 0 else "") + Money(amount).localized(current())
+    plus = "+" if sign and amount > 0 else ""
+    if current() == "en":  # as Babel writes it, without reading its locale data
+        return f"{plus}{'-' if amount < 0 else ''}€{abs(amount):,.2f}"
+    return plus + Money(amount).localized(current())
 
 
 def _bock_mark(bock: Bock | None) -> str:

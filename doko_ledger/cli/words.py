@@ -23,6 +23,9 @@ def day(played_on: str) -> str:
     from doko_ledger.i18n.formats import Day
 
     try:
-        return localized(Day(date.fromisoformat(played_on)))
+        when = date.fromisoformat(played_on)
     except ValueError:
         return played_on
+    if current() == "en":  # as Babel writes it, without reading its locale data
+        return when.strftime("%d/%m/%Y")
+    return localized(Day(when))
