@@ -119,6 +119,18 @@ def test_an_english_answer_is_understood_in_german_too(cli: Cli) -> None:
     assert [d["points"]["Anna"] for d in deals(cli)] == [2]
 
 
+@pytest.mark.usefixtures("at_terminal")
+def test_the_questions_in_french_take_french_words(cli: Cli) -> None:
+    ok(cli("session", "start", "n", "--players", FOUR, lang="fr"))
+    result = cli("record", input=answers("valeur", "Anna,Ben", "2", "oui"), lang="fr")
+    assert "type de jeu (normal, marriage," in ok(result).stdout
+    assert " ; ou valeur, la valeur seule) (normal):" in result.stdout
+    assert "les gagnants, p. ex. Anna,Ben:" in result.stdout
+    assert "ajouter cette donne ? [o/n] (o):" in result.stdout
+    assert result.stdout.rstrip().endswith("donne 1 enregistrée sous n-01")
+    assert [d["points"]["Anna"] for d in deals(cli)] == [2]
+
+
 def _night_with_a_rate(cli: Cli) -> None:
     ok(cli("session", "start", "n", "--players", FOUR, "--rate", "0.05", "--date", "2026-12-01"))
     ok(cli("record", "--re", "Anna,Clara", "--re-points", "150", "--call", "Anna=re", "-y"))
