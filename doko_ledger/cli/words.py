@@ -16,16 +16,16 @@ def localized(value: object) -> str:
 
 
 def day(played_on: str) -> str:
-    """A day as recorded (`2026-12-01`), in the language's form (`01.12.2026`); a text that is
-    not a date is shown as it is."""
+    """A day as recorded (`2026-12-01`), in the language's form (`01.12.2026`, `01/12/2026`);
+    in English as recorded, as the command line always wrote it (and without reading Babel's
+    locale data). A text that is not a date is shown as it is."""
     from datetime import date
 
     from doko_ledger.i18n.formats import Day
 
+    if current() == "en":
+        return played_on
     try:
-        when = date.fromisoformat(played_on)
+        return localized(Day(date.fromisoformat(played_on)))
     except ValueError:
         return played_on
-    if current() == "en":  # as Babel writes it, without reading its locale data
-        return when.strftime("%d/%m/%Y")
-    return localized(Day(when))
