@@ -24,7 +24,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from doko_ledger.cli.help_texts import helped
 from doko_ledger.cli.user_text import escaped, is_text, json_escaped
 from doko_ledger.errors import DokoError
-from doko_ledger.i18n import Message, msg, render
+from doko_ledger.i18n import Message, current, msg, render
 from doko_ledger.store.location import is_url
 
 try:  # typer 0.2x vendors click; older typers use click itself
@@ -136,8 +136,6 @@ class _Help:
         formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=render(msg("Usage:")) + " ")
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
-        from doko_ledger.i18n import current
-
         if current() == "en":
             super().format_help(ctx, formatter)  # type: ignore[misc]
             return
