@@ -29,7 +29,7 @@ $(NATIVE)/libsolver.so: $(NATIVE)/solver.c $(NATIVE)/build.py | $(STAMP)  # the 
 	$(BIN)/python $(NATIVE)/build.py
 
 messages: $(STAMP)  ## the texts of the code and the templates into each language's catalog (.po), to be translated
-	$(BIN)/pybabel -q extract -F babel.cfg -k msg -k plural:1,2 --no-wrap --sort-by-file -o doko_ledger/locale/doko.pot .
+	$(BIN)/pybabel -q extract -F babel.cfg -k msg -k plural:1,2 -k helped -k described --no-wrap --sort-by-file -o doko_ledger/locale/doko.pot .
 	$(BIN)/pybabel -q update --no-wrap -i doko_ledger/locale/doko.pot -d doko_ledger/locale -D doko -l de
 	$(BIN)/pybabel -q update --no-wrap -i doko_ledger/locale/doko.pot -d doko_ledger/locale -D doko -l fr
 	rm doko_ledger/locale/doko.pot

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from doko_ledger.cli.common import GameArg, JsonOption, echo_json, ledger_path, out
+from doko_ledger.cli.help_texts import described, helped
+from doko_ledger.i18n import msg, render
 
 if TYPE_CHECKING:  # the command imports what it uses: `doko` starts faster
     from rich.console import Group
@@ -16,8 +18,10 @@ FromTrickOption = Annotated[
     int | None,
     typer.Option(
         "--from-trick",
-        help="Weigh the cards from this trick on (default: trick 7; the earlier, the slower: "
-        "from trick 1 it can take hours).",
+        help=helped(
+            "Weigh the cards from this trick on (default: the last six tricks; the earlier, the slower: "
+            "from trick 1 it can take hours)."
+        ),
         show_default=False,
     ),
 ]
@@ -26,12 +30,18 @@ WorldsOption = Annotated[
     typer.Option(
         "--worlds",
         min=0,
-        help="For each costly card, deals the player could not rule out to try it in (0: none); "
-        "a card worse in all of them is a mistake.",
+        help=helped(
+            "For each costly card, deals the player could not rule out to try it in (0: none); "
+            "a card worse in all of them is a mistake."
+        ),
     ),
 ]
 
 
+@described(
+    "The cards of a game that cost card points or the game, biggest first, and a summary per player: each "
+    "card weighed against the best play of both sides with all cards known."
+)
 def analyze(
     ctx: typer.Context,
     game: GameArg,
@@ -39,8 +49,6 @@ def analyze(
     worlds: WorldsOption = 0,
     as_json: JsonOption = False,
 ) -> None:
-    """The cards of a game that cost card points or the game, biggest first, and a summary per
-    player: each card weighed against the best play of both sides with all cards known."""
     from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable
     from doko_ledger.doppelkopf.analysis.verdicts import start_trick
     from doko_ledger.doppelkopf.analysis.view import analysis_view
@@ -51,7 +59,8 @@ def analyze(
         try:
             game_id = ledger.resolve(game)
             if ledger.game_of(game_id) is not DOPPELKOPF:
-                raise NotAnalyzable(f"game {game_id!r} is not a Doppelkopf game: only those are analysed")
+                problem = msg("game {game} is not a Doppelkopf game: only those are analysed", game=repr(game_id))
+                raise NotAnalyzable(problem)
             book = ledger.book_of(DOPPELKOPF)
             state = book.state(game_id)
         except GameNotFound as exc:
@@ -71,32 +80,25 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
     from rich.table import Table
     from rich.text import Text
 
-    from doko_ledger.i18n import msg, render
-
     title = msg(
         "{game}: cards that cost something (from trick {trick})", game=view["game_id"], trick=view["from_trick"]
     )
     cards = Table(title=render(title))
-    columns = (
-        (msg("trick"), "right"),
-        (msg("player"), "left"),
-        (msg("card"), "left"),
-        (msg("better"), "left"),
-        (msg("card points"), "right"),
-        (msg("game points"), "right"),
-        (msg("Re before → after"), "left"),
-        (msg("mistake"), "left"),
-    )
-    for name, justify in columns:
-        cards.add_column(render(name), justify="right" if justify == "right" else "left")
+    right = (msg("trick"), msg("card points"), msg("game points"))
+    for name in (
+        *right[:1],
+        msg("player"),
+        msg("card"),
+        msg("better"),
+        *right[1:],
+        msg("Re before → after"),
+        msg("mistake"),
+    ):
+        cards.add_column(render(name), justify="right" if name in right else "left")
     for c in view["costly"]:
         share = c["worse_share"]
-        if share is None:
-            mistake = ""
-        elif c["mistake"]:
-            mistake = render(msg("yes"))
-        else:
-            mistake = render(msg("no ({share}% worse)", share=round(100 * share)))
+        worse = msg("no ({share}% worse)", share=round(100 * share)) if share is not None else ""
+        mistake = "" if share is None else render(msg("yes") if c["mistake"] else worse)
         cards.add_row(
             str(c["trick"]),
             c["player"],
@@ -108,8 +110,9 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
             mistake,
         )
     summary = Table(title=render(msg("per player")))
-    for name in (msg("player"), msg("cards"), msg("costly"), msg("card points"), msg("game points"), msg("mistakes")):
-        summary.add_column(render(name), justify="left" if name.id == "player" else "right")
+    summary.add_column(render(msg("player")))
+    for column in (msg("cards"), msg("costly"), msg("card points"), msg("game points"), msg("mistakes")):
+        summary.add_column(render(column), justify="right")
     for p in view["players"]:
         summary.add_row(
             p["player"],
@@ -119,9 +122,9 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
             str(p["game_points"]),
             str(p["mistakes"]),
         )
-    lines = [Text(c["line"]) for c in view["costly"][:3]]
+    lines = [Text(render(c["line"])) for c in view["costly"][:3]]
     parts: list[Any] = [cards] if view["costly"] else [Text(render(msg("No card cost anything.")))]
-    return Group(*parts, *lines, summary, Text(view["note"], style="dim"))
+    return Group(*parts, *lines, summary, Text(render(view["note"]), style="dim"))
 
 
 def register(app: typer.Typer) -> None:

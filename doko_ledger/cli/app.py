@@ -13,11 +13,12 @@ from typing import Annotated
 import typer
 
 from doko_ledger.cli.common import DbOption, Typer, _command_named, wait_for_writers
-from doko_ledger.i18n import LANGUAGES, from_environ
+from doko_ledger.cli.help_texts import helped
+from doko_ledger.i18n import LANGUAGES, from_environ, msg, render
 from doko_ledger.i18n.languages import choose
 
 whole = Typer(
-    help="doko_ledger: record, replay and audit Doppelkopf (and Dou Dizhu) games in an append-only ledger.",
+    help=helped("doko_ledger: record, replay and audit Doppelkopf (and Dou Dizhu) games in an append-only ledger."),
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
@@ -37,7 +38,9 @@ def _language(wanted: str | None) -> str:
     if wanted is None:
         return choose(from_environ(os.environ))
     if wanted not in LANGUAGES:
-        raise typer.BadParameter(f"{wanted!r} is not one of {', '.join(LANGUAGES)}")
+        raise typer.BadParameter(
+            render(msg("{text} is not one of {languages}", text=repr(wanted), languages=", ".join(LANGUAGES)))
+        )
     return choose(wanted)
 
 
@@ -52,12 +55,12 @@ def main_options(
             metavar="en|de|fr",
             is_eager=True,
             callback=_language,
-            help="The language to answer in (English, Deutsch, Français); by default the locale's (LANG).",
+            help=helped("The language to answer in (English, Deutsch, Français); by default the locale's (LANG)."),
         ),
     ] = None,
     version: Annotated[
         bool,
-        typer.Option("--version", is_eager=True, callback=_print_version, help="Print the version and exit."),
+        typer.Option("--version", is_eager=True, callback=_print_version, help=helped("Print the version and exit.")),
     ] = False,
 ) -> None:
     """Options shared by every command."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import copy
 import getpass
@@ -10,7 +11,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,8 +21,10 @@ from rich.console import Console
 from rich.text import Text
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from doko_ledger.cli.help_texts import helped
 from doko_ledger.cli.user_text import escaped, is_text, json_escaped
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import Message, current, msg, render
 from doko_ledger.store.location import is_url
 
 try:  # typer 0.2x vendors click; older typers use click itself
@@ -117,7 +120,8 @@ def _paragraphs(text: str | None) -> str | None:
 
 class _Help:
     """What every `doko` command's help shares: metavars like `GAME` and `FILE...` instead of
-    Python types, flags without one, and paragraphs the terminal wraps."""
+    Python types, flags without one, paragraphs the terminal wraps, and every text in the
+    language of the command (`cli.help_texts`)."""
 
     help: str | None
 
@@ -126,6 +130,61 @@ class _Help:
         for param in params:
             _tidy(param)
         return params
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=render(msg("Usage:")) + " ")
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if current() == "en":
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+            return
+        with _in_language(self, ctx):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+
+
+def _translated(text: str | None) -> str | None:
+    """A help text of the code in the command's language (as it is without a translation)."""
+    return None if not text else _paragraphs(render(Message(inspect.cleandoc(text))))
+
+
+@contextlib.contextmanager
+def _in_language(command: Any, ctx: Any) -> Iterator[None]:
+    """The command's help, its parameters' and its commands' (a group's), and the headings of
+    Typer's help panels, in the command's language while its help is drawn."""
+    from typer import rich_utils
+
+    command.help = _translated(command.help)
+    for param in command.get_params(ctx):
+        own = _TYPERS_OPTIONS.get(param.name)
+        param.help = render(own) if own is not None else _translated(param.help)
+    for sub in getattr(command, "commands", {}).values():
+        sub.help, sub.short_help = _translated(sub.help), _translated(sub.short_help)
+    headings = {name: getattr(rich_utils, name) for name in _PANELS}
+    for name, heading in _PANELS.items():
+        setattr(rich_utils, name, render(heading))
+    try:
+        yield
+    finally:
+        for name, heading in headings.items():
+            setattr(rich_utils, name, heading)
+
+
+_TYPERS_OPTIONS = {
+    "help": msg("Show this message and exit."),
+    "install_completion": msg("Install completion for the current shell."),
+    "show_completion": msg("Show completion for the current shell, to copy it or customize the installation."),
+}
+"""The options Typer gives every command (or the app), by name, and their help as messages."""
+_PANELS = {
+    "ARGUMENTS_PANEL_TITLE": msg("Arguments"),
+    "OPTIONS_PANEL_TITLE": msg("Options"),
+    "COMMANDS_PANEL_TITLE": msg("Commands"),
+    "DEFAULT_STRING": msg("[default: {}]"),
+    "ENVVAR_STRING": msg("[env var: {}]"),
+    "REQUIRED_LONG_STRING": msg("[required]"),
+}
+"""Typer's words in its help panels, each as a message."""
 
 
 class Command(_Help, TyperCommand):
@@ -150,15 +209,19 @@ class _Group(_Help, TyperGroup):
         given = kwargs.get("args", args[0] if args else None)
         undecodable = next((a for a in (sys.argv[1:] if given is None else given) if not is_text(a)), None)
         if undecodable is not None:
-            err_console().print(f"error: {undecodable!r} is not UTF-8 text", soft_wrap=True)
+            problem = msg("{text} is not UTF-8 text", text=repr(undecodable))
+            err_console().print(render(msg("error: {reason}", reason=problem)), soft_wrap=True)
             sys.exit(2)
-        try:  # in a context of its own: the language it chose is the command's alone
-            result = contextvars.copy_context().run(super().main, *args, **kwargs)
-        except ClickException as exc:
-            err_console().print(f"error: {exc.format_message()}", markup=False, highlight=False, soft_wrap=True)
+        command = contextvars.copy_context()  # a context of its own: the language it chose is the command's alone
+        try:
+            result = command.run(super().main, *args, **kwargs)
+        except ClickException as exc:  # said in the language the command chose
+            shown = command.run(render, msg("error: {reason}", reason=exc.format_message()))
+            err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
             sys.exit(exc.exit_code)
         except (typer.Abort, EOFError, KeyboardInterrupt):
-            err_console().print("error: aborted", markup=False)
+            aborted = command.run(render, msg("error: {reason}", reason=msg("aborted")))
+            err_console().print(aborted, markup=False)
             sys.exit(1)
         if isinstance(result, int):  # typer.Exit(n) comes back as n when not standalone
             sys.exit(result)
@@ -168,7 +231,8 @@ class _Group(_Help, TyperGroup):
         try:
             return super().invoke(ctx)
         except DokoError as exc:
-            err_console().print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+            shown = render(msg("error: {reason}", reason=str(exc)))
+            err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(exc.exit_code) from None
 
 
@@ -177,7 +241,8 @@ class _Notes(logging.Handler):
     command that succeeded wants said (the read models left to catch up on the next read)."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        err_console().print(f"note: {record.getMessage()}", markup=False, highlight=False, soft_wrap=True)
+        shown = render(msg("note: {note}", note=record.getMessage()))
+        err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
 
 
 def _show_notes() -> None:
@@ -203,7 +268,7 @@ def wait_for_writers() -> None:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds <= 3600:
-        problem = f"{text[:40]!r} is not a number of seconds from 0 to 3600"
+        problem = render(msg("{text} is not a number of seconds from 0 to 3600", text=repr(text[:40])))
         raise typer.BadParameter(problem, param_hint=f"${BUSY_TIMEOUT}")
     EventStore.busy_timeout_ms = round(seconds * 1000)
 
@@ -264,19 +329,22 @@ def _command_named(args: list[str]) -> str | None:
     return None
 
 
-ByOption = Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")]
+ByOption = Annotated[str | None, typer.Option("--by", help=helped("Who records (default $DOKO_USER or your login)."))]
 DbOption = Annotated[
     str,
     typer.Option(
         "--db",
         envvar="DOKO_DB",
-        help="The ledger: an SQLite file, or a PostgreSQL database as postgresql://user@host/dbname (or $DOKO_DB).",
+        help=helped(
+            "The ledger: an SQLite file, or a PostgreSQL database as postgresql://user@host/dbname (or $DOKO_DB)."
+        ),
         show_default=True,
     ),
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+JsonOption = Annotated[bool, typer.Option("--json", help=helped("Print JSON for scripts instead of tables."))]
 GameArg = Annotated[
-    str, typer.Argument(help="A game id, a unique prefix of one, its number N (or #N) in `doko games`, or last.")
+    str,
+    typer.Argument(help=helped("A game id, a unique prefix of one, its number N (or #N) in `doko games`, or last.")),
 ]
 
 
@@ -308,7 +376,9 @@ def now() -> str:
 def recorder(by: str | None) -> str:
     who = by or os.environ.get("DOKO_USER") or getpass.getuser()
     if not is_text(who):
-        raise typer.BadParameter(f"{who!r} is not UTF-8 text", param_hint="--by or $DOKO_USER")
+        raise typer.BadParameter(
+            render(msg("{text} is not UTF-8 text", text=repr(who))), param_hint="--by or $DOKO_USER"
+        )
     return who
 
 

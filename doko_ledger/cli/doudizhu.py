@@ -15,6 +15,7 @@ from doko_ledger.doudizhu import files as doudizhu_file
 from doko_ledger.doudizhu.projection import audit_view, deal_view, stake_view
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOUDIZHU
+from doko_ledger.i18n import msg
 from doko_ledger.ledger import Ledger
 
 if TYPE_CHECKING:
@@ -33,7 +34,9 @@ def replay(ledger: Ledger, game_id: str, as_json: bool, options: Mapping[str, ob
     """The deal trick by trick; the Doppelkopf-only options are refused by name."""
     used = [name for name, value in options.items() if value]
     if used:
-        raise DokoError(f"{used[0]} is for Doppelkopf games; {game_id} is a Dou Dizhu game")
+        raise DokoError(
+            msg("{option} is for Doppelkopf games; {game} is a Dou Dizhu game", option=used[0], game=game_id)
+        )
     view = _view(ledger, game_id)
     if as_json:
         echo_json(view)
@@ -43,7 +46,9 @@ def replay(ledger: Ledger, game_id: str, as_json: bool, options: Mapping[str, ob
 
 def score(ledger: Ledger, game_id: str, as_json: bool, rules: object) -> None:
     if rules:
-        raise DokoError(f"--rules re-scores Doppelkopf games; {game_id} is a Dou Dizhu game (its rules are fixed)")
+        raise DokoError(
+            msg("--rules re-scores Doppelkopf games; {game} is a Dou Dizhu game (its rules are fixed)", game=game_id)
+        )
     view = _view(ledger, game_id)
     if as_json:
         echo_json(stake_view(view))
@@ -64,7 +69,11 @@ def audit(ledger: Ledger, game_id: str, as_json: bool, claimed: dict[str, int] |
 
 def export_text(ledger: Ledger, game_id: str, format: str) -> str:
     if format != "yaml":
-        raise DokoError(f"--format {format} is for Doppelkopf games; export {game_id} as yaml or jsonl")
+        raise DokoError(
+            msg(
+                "--format {format} is for Doppelkopf games; export {game} as yaml or jsonl", format=format, game=game_id
+            )
+        )
     return doudizhu_file.dumps(ledger.book_of(DOUDIZHU).record(game_id))
 
 

@@ -26,11 +26,13 @@ from doko_ledger.cli.common import (
     out,
     recorder,
 )
+from doko_ledger.cli.help_texts import described, helped
 from doko_ledger.cli.rules import RulesOption
+from doko_ledger.cli.words import localized
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, GAMES, Game
+from doko_ledger.i18n import msg, plural, render
 from doko_ledger.ledger import Ledger
-from doko_ledger.numbers import counted
 from doko_ledger.store.location import shown
 
 if TYPE_CHECKING:
@@ -62,25 +64,32 @@ class ExportFormat(StrEnum):
     freedoko = "freedoko"
 
 
+@described(
+    "Import game and session files, Doppelkopf or Dou Dizhu, and FreeDoko's game logs (a folder: the files "
+    "in it): each is validated completely, then appended atomically."
+)
 def import_(
     ctx: typer.Context,
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Game or session files (YAML, Doppelkopf or Dou Dizhu), FreeDoko game logs or party files, or folders."
+            help=helped(
+                "Game or session files (YAML, Doppelkopf or Dou Dizhu), FreeDoko game logs or party files, or folders."
+            )
         ),
     ],
-    by: Annotated[str | None, typer.Option("--by", help="Who records (default $DOKO_USER or your login).")] = None,
+    by: Annotated[
+        str | None, typer.Option("--by", help=helped("Who records (default $DOKO_USER or your login)."))
+    ] = None,
     check: Annotated[
         bool,
         typer.Option(
-            "--check", help="Import nothing: replay FreeDoko game logs and check their scores against FreeDoko's."
+            "--check",
+            help=helped("Import nothing: replay FreeDoko game logs and check their scores against FreeDoko's."),
         ),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Import game and session files, Doppelkopf or Dou Dizhu, and FreeDoko's game logs (a folder:
-    the files in it): each is validated completely, then appended atomically."""
     if check:
         _cross_check(files, as_json)
         return
@@ -99,16 +108,26 @@ def import_(
     else:
         console = out()
         if report.games:
-            games, events = counted(report.games, "game"), counted(report.events, "event")
-            console.print(f"imported {games}, {events} into {shown(ledger_path(ctx))}")
+            games = plural("{count} game", "{count} games", report.games)
+            events = plural("{count} event", "{count} events", report.events)
+            where = shown(ledger_path(ctx))
+            console.print(
+                render(msg("imported {games}, {events} into {ledger}", games=games, events=events, ledger=where))
+            )
         if report.sessions:
-            console.print(f"imported {counted(report.sessions, 'session')} into {shown(ledger_path(ctx))}")
+            sessions = plural("{count} session", "{count} sessions", report.sessions)
+            console.print(
+                render(msg("imported {sessions} into {ledger}", sessions=sessions, ledger=shown(ledger_path(ctx))))
+            )
     for remark, times in report.remarks.items():
-        err_console().print(f"note: {remark} ({counted(times, 'file')})", markup=False, soft_wrap=True)
+        seen_in = plural("{count} file", "{count} files", times)
+        note = render(msg("note: {note}", note=msg("{remark} ({files})", remark=remark, files=seen_in)))
+        err_console().print(note, markup=False, soft_wrap=True)
     for message in report.errors:
-        err_console().print(f"error: {message}", markup=False, soft_wrap=True)
+        err_console().print(render(msg("error: {reason}", reason=message)), markup=False, soft_wrap=True)
     if report.errors:
-        err_console().print(f"{counted(len(report.errors), 'file')} not imported", markup=False)
+        left = plural("{count} file not imported", "{count} files not imported", len(report.errors))
+        err_console().print(render(left), markup=False)
         raise typer.Exit(2)
 
 
@@ -132,14 +151,20 @@ def _cross_check(files: list[Path], as_json: bool) -> None:
         console = out()
         for game in report.games:
             if game.outcome != "agrees":
-                console.print(f"{game.outcome}: {game.source}", markup=False, soft_wrap=True)
+                outcome = render(msg("differs") if game.outcome == "differs" else msg("refused"))
+                console.print(f"{outcome}: {game.source}", markup=False, soft_wrap=True)
                 for line in game.details:
-                    console.print(f"  {line}", markup=False, soft_wrap=True)
+                    console.print(f"  {localized(line)}", markup=False, soft_wrap=True)
         total = len(report.games)
-        console.print(
-            f"{agree} of {counted(total, 'game')} agree with FreeDoko's score, {differ} differ, {refused} refused",
-            markup=False,
+        checked = plural(
+            "{agree} of {count} game agree with FreeDoko's score, {differ} differ, {refused} refused",
+            "{agree} of {count} games agree with FreeDoko's score, {differ} differ, {refused} refused",
+            total,
+            agree=agree,
+            differ=differ,
+            refused=refused,
         )
+        console.print(render(checked), markup=False)
     if differ or refused or not report.games:
         raise typer.Exit(1)
 
@@ -173,6 +198,11 @@ class _ImportProgress:
             self.bar.stop()
 
 
+@described(
+    "Write a game as a YAML game file, its raw events as JSON lines, a self-contained HTML replay (no "
+    "network needed) with its notes and, with --analysis, its costly cards marked, or a game log FreeDoko "
+    "opens."
+)
 def export(
     ctx: typer.Context,
     game: GameArg,
@@ -180,14 +210,16 @@ def export(
         ExportFormat,
         typer.Option(
             "--format",
-            help="yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser;"
-            " freedoko: a FreeDoko game log.",
+            help=helped(
+                "yaml: the game file; jsonl: raw events; html: a page that replays the game in a browser;"
+                " freedoko: a FreeDoko game log."
+            ),
         ),
     ] = ExportFormat.yaml,
     output: Annotated[
         Path | None,
         typer.Option(
-            "-o", "--output", help="Write to a file (or through a link to one) instead of stdout; - is stdout."
+            "-o", "--output", help=helped("Write to a file (or through a link to one) instead of stdout; - is stdout.")
         ),
     ] = None,
     perspective: PerspectiveOption = None,
@@ -195,23 +227,20 @@ def export(
     analysis: AnalysisOption = False,
     from_trick: FromTrickOption = None,
 ) -> None:
-    """Write a game as a YAML game file, its raw events as JSON lines, a self-contained HTML
-    replay (no network needed) with its notes and, with --analysis, its costly cards marked, or
-    a game log FreeDoko opens."""
     from doko_ledger.doppelkopf.files import game_file
     from doko_ledger.doppelkopf.views import event_view
     from doko_ledger.events.codec import dumps_canonical
 
     if analysis and format is not ExportFormat.html:
-        raise DokoError("--analysis marks the HTML replay: add --format html")
+        raise DokoError(msg("--analysis marks the HTML replay: add --format html"))
     _analysis_options(analysis, from_trick, tournament)
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         own = None if format is ExportFormat.jsonl else _own_commands(ledger, game_id)
         if own is not None and analysis:
-            raise DokoError(f"--analysis is for Doppelkopf games; {game_id} is a {ledger.game_of(game_id).title} game")
+            raise _only_doppelkopf(ledger, game_id)
         if own is not None and format is ExportFormat.freedoko:
-            raise DokoError(f"a FreeDoko game log holds a Doppelkopf game; {game_id} is not one")
+            raise DokoError(msg("a FreeDoko game log holds a Doppelkopf game; {game} is not one", game=game_id))
         if own is not None:
             text = own.export_text(ledger, game_id, format.value)
         elif format is ExportFormat.freedoko:
@@ -238,13 +267,24 @@ def export(
         typer.echo(text, nl=False)
     else:
         write_export(output, text, ledger=ledger_path(ctx))
-        err_console().print(f"wrote {output} ({format.value}, {game_id})", markup=False, highlight=False)
+        wrote = msg("wrote {file} ({format}, {game})", file=output, format=format.value, game=game_id)
+        err_console().print(render(wrote), markup=False, highlight=False)
+
+
+def _only_doppelkopf(ledger: Ledger, game_id: str) -> DokoError:
+    """--analysis asked of a game that is not Doppelkopf."""
+    kind = ledger.game_of(game_id).title
+    return DokoError(msg("--analysis is for Doppelkopf games; {game} is a {kind} game", game=game_id, kind=kind))
 
 
 TERMINAL_PAGE = 20
 """How many of the newest games `doko games` shows at a terminal without `--last` or `--all`."""
 
 
+@described(
+    "List the recorded games, oldest first, with each game's number (#N), result and score. The list is "
+    "printed as it is read, however many games there are."
+)
 def games(
     ctx: typer.Context,
     last: Annotated[
@@ -252,27 +292,26 @@ def games(
         typer.Option(
             "--last",
             min=1,
-            help=f"Only the newest N games (at a terminal the default is {TERMINAL_PAGE}).",
+            help=helped("Only the newest N games (at a terminal, one page of them by default)."),
             metavar="N",
         ),
     ] = None,
-    show_all: Annotated[bool, typer.Option("--all", help="Every game, also at a terminal.")] = False,
+    show_all: Annotated[bool, typer.Option("--all", help=helped("Every game, also at a terminal."))] = False,
     session: Annotated[
-        str | None, typer.Option("--session", help="Only the games of this card night or Dou Dizhu session.")
+        str | None, typer.Option("--session", help=helped("Only the games of this card night or Dou Dizhu session."))
     ] = None,
-    player: Annotated[str | None, typer.Option("--player", help="Only the games this player sat in.")] = None,
+    player: Annotated[str | None, typer.Option("--player", help=helped("Only the games this player sat in."))] = None,
     since: Annotated[
-        str | None, typer.Option("--since", help="Only games played on or after this day (YYYY-MM-DD).", metavar="DAY")
+        str | None,
+        typer.Option("--since", help=helped("Only games played on or after this day (YYYY-MM-DD)."), metavar="DAY"),
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """List the recorded games, oldest first, with each game's number (#N), result and score.
-    The list is printed as it is read, however many games there are."""
     from doko_ledger.cli import render_games
     from doko_ledger.projections.game_list import GameFilter
 
     if last is not None and show_all:
-        raise typer.BadParameter("give --last N or --all, not both", param_hint="--last")
+        raise typer.BadParameter(render(msg("give --last N or --all, not both")), param_hint="--last")
     if since is not None:
         _day(since)
     paged = last is None and not show_all and not as_json and output_is_terminal()
@@ -295,7 +334,8 @@ def games(
             else:  # piped: the same lines without styles, and without Rich's rendering of each
                 typer.echo(render_games.plain_page(chunk))
     if paged and first is not None and first > 1:
-        console.print(f"(the newest {TERMINAL_PAGE} shown: --all for every game, --last N for more)", style="dim")
+        more = msg("(the newest {count} shown: --all for every game, --last N for more)", count=TERMINAL_PAGE)
+        console.print(render(more), style="dim")
 
 
 def output_is_terminal() -> bool:
@@ -308,7 +348,8 @@ def _day(text: str) -> str:
     try:
         return date.fromisoformat(text).isoformat()
     except ValueError:
-        raise typer.BadParameter(f"{text[:40]!r} is not a day: write YYYY-MM-DD", param_hint="--since") from None
+        problem = msg("{text} is not a day: write YYYY-MM-DD", text=repr(text[:40]))
+        raise typer.BadParameter(render(problem), param_hint="--since") from None
 
 
 def _session_games(ledger: Ledger, ref: str) -> set[str]:
@@ -318,8 +359,8 @@ def _session_games(ledger: Ledger, ref: str) -> set[str]:
         session_id = book.resolve_session(ref)
         if session_id is not None:
             return set(book.session_game_ids(session_id))
-    sessions = " or ".join(game.session_title for game in GAMES)
-    raise NightNotFound(f"no {sessions} {ref[:40]!r} in the ledger")
+    sessions = msg("card night or Dou Dizhu session")
+    raise NightNotFound(msg("no {sessions} {ref} in the ledger", sessions=sessions, ref=repr(ref[:40])))
 
 
 class NightNotFound(DokoError, LookupError):
@@ -340,35 +381,44 @@ AnalysisOption = Annotated[
     bool,
     typer.Option(
         "--analysis",
-        help="Mark each card that cost its party card points or the game, found with every hand known"
-        " (as `doko analyze` finds them), and say at its step what it cost.",
+        help=helped(
+            "Mark each card that cost its party card points or the game, found with every hand known"
+            " (as `doko analyze` finds them), and say at its step what it cost."
+        ),
     ),
 ]
 FromTrickOption = Annotated[
-    int | None,
-    typer.Option("--from-trick", min=1, help="With --analysis: mark the cards from trick N on (default: 7)."),
+    int | None, typer.Option("--from-trick", min=1, help=helped("With --analysis: mark the cards from trick N on."))
 ]
 PerspectiveOption = Annotated[
     str | None,
-    typer.Option("--as", help="Show only what this player could know: their hand, the cards played, public parties."),
+    typer.Option(
+        "--as", help=helped("Show only what this player could know: their hand, the cards played, public parties.")
+    ),
 ]
 TournamentOption = Annotated[
-    bool, typer.Option("--tournament", help="Hide card points, announcements and parties until the game is over.")
+    bool,
+    typer.Option("--tournament", help=helped("Hide card points, announcements and parties until the game is over.")),
 ]
 
 
 def _perspective(player: str | None, tournament: bool) -> str:
     if player is not None and tournament:
-        raise DokoError("choose one perspective: --as PLAYER or --tournament")
+        raise DokoError(msg("choose one perspective: --as PLAYER or --tournament"))
     return "player" if player is not None else "tournament" if tournament else "all"
 
 
+@described(
+    "Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick number and "
+    "Enter, q). Piped, with --all, or for a game without cards (a score sheet) it prints the game at once; "
+    "--trick N shows the game before trick N; --analysis marks the cards that cost something."
+)
 def replay(
     ctx: typer.Context,
     game: GameArg,
-    trick: Annotated[int | None, typer.Option("--trick", min=1, help="Show the game before trick N.")] = None,
+    trick: Annotated[int | None, typer.Option("--trick", min=1, help=helped("Show the game before trick N."))] = None,
     show_all: Annotated[
-        bool, typer.Option("--all", help="Print the whole game at once instead of stepping through it.")
+        bool, typer.Option("--all", help=helped("Print the whole game at once instead of stepping through it."))
     ] = False,
     perspective: PerspectiveOption = None,
     tournament: TournamentOption = False,
@@ -376,10 +426,6 @@ def replay(
     from_trick: FromTrickOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Step through a game card by card at a terminal (arrows: card and trick, Home/End, a trick
-    number and Enter, q). Piped, with --all, or for a game without cards (a score sheet) it
-    prints the game at once; --trick N shows the game before trick N; --analysis marks the
-    cards that cost something."""
     from doko_ledger.cli import render, render_frames, stepper
     from doko_ledger.doppelkopf.views import notes_view, replay_view
 
@@ -388,7 +434,7 @@ def replay(
         game_id = ledger.resolve(game)
         own = _own_commands(ledger, game_id)
         if own is not None and analysis:
-            raise DokoError(f"--analysis is for Doppelkopf games; {game_id} is a {ledger.game_of(game_id).title} game")
+            raise _only_doppelkopf(ledger, game_id)
         if own is not None:
             options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
             return own.replay(ledger, game_id, as_json, options)  # type: ignore[no-any-return]
@@ -404,7 +450,7 @@ def replay(
         echo_json(found if marked is None else found | {"analysis": marked[1]})
         return
     if place is not None:
-        out().print(place.label, markup=False, style="bold yellow" if place.marks else "")
+        out().print(localized(place.label), markup=False, style="bold yellow" if place.marks else "")
     if trick is not None and shown is not None:
         out().print(render.position(shown, trick, show_all=True))
         if marks is not None:
@@ -426,9 +472,9 @@ def replay(
 def _analysis_options(analysis: bool, from_trick: int | None, tournament: bool) -> None:
     """Refuse --from-trick without --analysis, and --analysis in a tournament view."""
     if from_trick is not None and not analysis:
-        raise DokoError("--from-trick says where --analysis starts: add --analysis")
+        raise DokoError(msg("--from-trick says where --analysis starts: add --analysis"))
     if analysis and tournament:
-        raise DokoError("--analysis tells card points, which --tournament hides until the end: choose one")
+        raise DokoError(msg("--analysis tells card points, which --tournament hides until the end: choose one"))
 
 
 def _analysis_marks(
@@ -444,30 +490,40 @@ def _analysis_marks(
     from_trick = start_trick(from_trick, len(book.state(game_id).all_tricks))
     analysed = book.kept_analysis(game_id, from_trick)
     if analysed is None:  # computed now, and kept: seconds from a late trick, minutes from the first
-        with err_console().status(f"analysing {game_id} from trick {from_trick}, every hand known…"):
+        working = msg("analysing {game} from trick {trick}, every hand known…", game=game_id, trick=from_trick)
+        with err_console().status(render(working)):
             analysed = book.analysis(game_id, from_trick)
     viewer = view["perspective"] if view["seen_as"] == "player" else None
     return marks(analysed, view["players"], of=viewer), marks_view(analysed, view["players"], of=viewer)
 
 
+@described("Add a note to a game, a trick or one card; replays and exports show it in place.")
 def annotate(
     ctx: typer.Context,
     game: GameArg,
-    text: Annotated[str, typer.Argument(help="The note.")],
-    trick: Annotated[int | None, typer.Option("--trick", min=1, help="The trick (left out: the whole game).")] = None,
-    card: Annotated[int | None, typer.Option("--card", min=1, max=4, help="The card within the trick (1-4).")] = None,
+    text: Annotated[str, typer.Argument(help=helped("The note."))],
+    trick: Annotated[
+        int | None, typer.Option("--trick", min=1, help=helped("The trick (left out: the whole game)."))
+    ] = None,
+    card: Annotated[
+        int | None, typer.Option("--card", min=1, max=4, help=helped("The card within the trick (1-4)."))
+    ] = None,
     by: ByOption = None,
 ) -> None:
-    """Add a note to a game, a trick or one card; replays and exports show it in place."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         note = ledger.annotate(game_id, trick, card, text.strip(), by=recorder(by), at=now())
-    where = "the game" if note.trick is None else f"trick {note.trick}" + (f", card {note.card}" if note.card else "")
-    out().print(f"noted on {where} of {game_id}", markup=False)
+    if note.trick is None:
+        noted = msg("noted on the game of {game}", game=game_id)
+    elif note.card:
+        noted = msg("noted on trick {trick}, card {card} of {game}", trick=note.trick, card=note.card, game=game_id)
+    else:
+        noted = msg("noted on trick {trick} of {game}", trick=note.trick, game=game_id)
+    out().print(render(noted), markup=False)
 
 
+@described("List a game's notes: where, who, when, what.")
 def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
-    """List a game's notes: where, who, when, what."""
     from doko_ledger.cli import render_frames
     from doko_ledger.doppelkopf.views import notes_view
 
@@ -480,8 +536,8 @@ def notes(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> Non
         out().print(render_frames.notes_table(game_id, shown))
 
 
+@described("Score a game with its derivation; `--rules` re-scores it under other rules, side by side.")
 def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json: JsonOption = False) -> None:
-    """Score a game with its derivation; `--rules` re-scores it under other rules, side by side."""
     # imported as needed (Dou Dizhu, rule files, JSON views): this is the command of the cold start
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
@@ -506,15 +562,15 @@ def score(ctx: typer.Context, game: GameArg, rules: RulesOption = None, as_json:
         out().print(render_scores.score(results))
 
 
+@described("Check everything that can be disputed in a game; explain a claimed result's difference.")
 def audit(
     ctx: typer.Context,
     game: GameArg,
     claimed: Annotated[
-        str | None, typer.Option("--claimed", help="A claimed result, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5.")
+        str | None, typer.Option("--claimed", help=helped("A claimed result, e.g. Anna=+5,Ben=-5,Clara=+5,Dirk=-5."))
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Check everything that can be disputed in a game; explain a claimed result's difference."""
     from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.views import audit_view

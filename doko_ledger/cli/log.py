@@ -9,13 +9,14 @@ from typing import Annotated
 import typer
 
 from doko_ledger.cli.common import GameArg, JsonOption, echo_json, ledger_path, out
+from doko_ledger.cli.help_texts import described, helped
+from doko_ledger.i18n import msg, plural, render
 from doko_ledger.ledger import Ledger
-from doko_ledger.numbers import counted
 from doko_ledger.store.location import is_url, shown
 
 
+@described("Print a game's raw events with their positions, versions and hashes.")
 def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
-    """Print a game's raw events with their positions, versions and hashes."""
     from doko_ledger.cli import render
     from doko_ledger.doppelkopf.views import event_view
     from doko_ledger.events.codec import dumps_canonical
@@ -29,6 +30,11 @@ def log(ctx: typer.Context, game: GameArg, as_json: JsonOption = False) -> None:
         out().print(render.log_table(recorded, [dumps_canonical(v["payload"]) for v in views]))
 
 
+@described(
+    "Recompute the hash chain over every position; name the first event that does not match. Then check "
+    "that the read models are exactly what folding the log gives (not with --quick). With --expect, also "
+    "check that the log extends a head noted earlier."
+)
 def verify(
     ctx: typer.Context,
     expect: Annotated[
@@ -36,17 +42,15 @@ def verify(
         typer.Option(
             "--expect",
             metavar="HEAD",
-            help="A head noted earlier (`doko head`): exit 4 unless the log still extends it.",
+            help=helped("A head noted earlier (`doko head`): exit 4 unless the log still extends it."),
         ),
     ] = None,
     quick: Annotated[
-        bool, typer.Option("--quick", help="Check the hash chain only; do not compare the read models with the log.")
+        bool,
+        typer.Option("--quick", help=helped("Check the hash chain only; do not compare the read models with the log.")),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Recompute the hash chain over every position; name the first event that does not match.
-    Then check that the read models are exactly what folding the log gives (not with --quick).
-    With --expect, also check that the log extends a head noted earlier."""
     from doko_ledger.cli import render
     from doko_ledger.doppelkopf.views import verify_view
 
@@ -60,10 +64,12 @@ def verify(
         raise typer.Exit(4)
 
 
+@described(
+    "Print the ledger's head: the hash of the newest event, which covers every event before it. Note it "
+    "outside the file (a group chat, the score sheet); `doko verify --expect HEAD` checks the log still "
+    "extends it."
+)
 def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """Print the ledger's head: the hash of the newest event, which covers every event before it.
-    Note it outside the file (a group chat, the score sheet); `doko verify --expect HEAD` checks
-    the log still extends it."""
     from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.views import head_view
 
@@ -75,6 +81,11 @@ def head(ctx: typer.Context, as_json: JsonOption = False) -> None:
         out().print(render_scores.head_line(found), markup=False, soft_wrap=True)
 
 
+@described(
+    "Copy the whole ledger, event by event, into a new one (SQLite to PostgreSQL or back): the copy has the "
+    "same head, and its read models are built. Refused when the ledger does not verify or the target holds "
+    "events already."
+)
 def copy(
     ctx: typer.Context,
     to: Annotated[
@@ -82,14 +93,11 @@ def copy(
         typer.Option(
             "--to",
             metavar="PATH|URL",
-            help="The new ledger: an SQLite file, or a PostgreSQL database as postgresql://user@host/dbname.",
+            help=helped("The new ledger: an SQLite file, or a PostgreSQL database as postgresql://user@host/dbname."),
         ),
     ],
     as_json: JsonOption = False,
 ) -> None:
-    """Copy the whole ledger, event by event, into a new one (SQLite to PostgreSQL or back): the
-    copy has the same head, and its read models are built. Refused when the ledger does not
-    verify or the target holds events already."""
     from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.views import copy_view
 
@@ -100,15 +108,25 @@ def copy(
     if as_json:
         echo_json(copy_view(copied, source, copy_))
     else:
-        out().print(f"copied {copied.head.events} events in {copied.streams} streams from {source} to {copy_}")
+        events = plural("{count} event", "{count} events", copied.head.events)
+        streams = plural("{count} stream", "{count} streams", copied.streams)
+        done = msg(
+            "copied {events} in {streams} from {source} to {copy}",
+            events=events,
+            streams=streams,
+            source=source,
+            copy=copy_,
+        )
+        out().print(render(done))
         out().print(render_scores.head_line(copied.head), markup=False, soft_wrap=True)
 
 
+@described("Drop every read model and fold the whole log again.")
 def rebuild(ctx: typer.Context) -> None:
-    """Drop every read model and fold the whole log again."""
     with Ledger.open(ledger_path(ctx)) as ledger:
         count = ledger.rebuild()
-    out().print(f"rebuilt the read models from {counted(count, 'game')}")
+    games = plural("{count} game", "{count} games", count)
+    out().print(render(msg("rebuilt the read models from {games}", games=games)))
 
 
 def register(app: typer.Typer) -> None:

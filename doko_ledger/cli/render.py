@@ -10,13 +10,14 @@ from rich.table import Table
 from rich.text import Text
 
 from doko_ledger.cli.user_text import escaped, user_text
+from doko_ledger.cli.words import day, localized
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.views import describe, running_points
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import msg, plural, render
 from doko_ledger.store.base import VerifyReport
 
 
@@ -33,24 +34,27 @@ def cards_text(cards: Sequence[Card]) -> Text:
 
 
 def game_header(state: GameState) -> Text:
-    sitting_out = " (sitting out)" if state.dealt_by is not None else ""
+    dealer = (
+        msg("dealer {player} (sitting out)", player=state.dealer_name)
+        if state.dealt_by is not None
+        else msg("dealer {player}", player=state.dealer_name)
+    )
+    leads = msg("{player} leads", player=state.players[state.first_leader])
+    rules = msg("rules {preset}", preset=state.rules.preset)
     head = Text.assemble(
         (escaped(state.game_id), "bold"),
-        escaped(
-            f"  {describe(state)}  ·  dealer {state.dealer_name}{sitting_out}  ·  {state.players[state.first_leader]}"
-            f" leads  ·  rules {state.rules.preset}"
-        ),
+        escaped(f"  {localized(describe(state))}  ·  {render(dealer)}  ·  {render(leads)}  ·  {render(rules)}"),
     )
     changed = state.rules.changed_from_preset()
     if changed:
         head.append(escaped("  (" + ", ".join(f"{k}={v}" for k, v in changed.items()) + ")"), style="dim")
     if state.played_on:
-        head.append(escaped(f"  ·  {state.played_on}"))
+        head.append(escaped(f"  ·  {day(state.played_on)}"))
     return head
 
 
 def _party_label(party: Party | None) -> str:
-    return "?" if party is None else party.title
+    return "?" if party is None else localized(party.title)
 
 
 def _trick_notes(state: GameState, shown: Replay, number: int, remarks: Sequence[dict[str, Any]] = ()) -> Text:
@@ -59,14 +63,16 @@ def _trick_notes(state: GameState, shown: Replay, number: int, remarks: Sequence
     notes = Text()
     for remark in remarks:
         if remark["trick"] == number:
-            card = f" card {remark['card']}" if remark["card"] else ""
+            card = " " + render(msg("card {number}", number=remark["card"])) if remark["card"] else ""
             notes.append(escaped(f"✎{card} {remark['author']}  "), style="yellow")
     for call in state.calls:
         if call.trick == number:
             notes.append(escaped(f"{state.players[call.seat]}: {call.announcement.label}!  "), style="bold magenta")
     for r in shown.revelations:
         if r.trick == number:
-            notes.append(escaped(f"{state.players[r.seat]} {r.party.title} ({r.cause})  "), style="cyan")
+            notes.append(
+                escaped(f"{state.players[r.seat]} {localized(r.party.title)} ({localized(r.cause)})  "), style="cyan"
+            )
     return notes
 
 
@@ -77,14 +83,14 @@ def tricks_table(shown: Replay, show_all: bool, remarks: Sequence[dict[str, Any]
     players = state.players
     table = Table(title=game_header(state), title_justify="left", show_lines=False)
     table.add_column("#", justify="right")
-    table.add_column("lead")
+    table.add_column(render(msg("lead")))
     for seat, name in enumerate(players):
         header = f"{name} ({_party_label(shown.truth[seat])})" if show_all else name
         table.add_column(header, justify="center")
-    table.add_column("won by")
-    table.add_column("pts", justify="right")
-    table.add_column("running", justify="right", style="dim")
-    table.add_column("calls · made public")
+    table.add_column(render(msg("won by")))
+    table.add_column(render(msg("pts")), justify="right")
+    table.add_column(render(msg("running")), justify="right", style="dim")
+    table.add_column(render(msg("calls · made public")))
     running = running_points(state)
     for i, trick in enumerate(state.all_tricks):
         by_seat: dict[int, Text] = {}
@@ -111,27 +117,30 @@ def before_play(shown: Replay) -> Text:
     state = shown.state
     players = state.players
     text = Text()
-    said = {seat: "healthy" if healthy else "reservation" for seat, healthy in state.declared}
+    said = {seat: render(msg("healthy") if healthy else msg("reservation")) for seat, healthy in state.declared}
     said |= {n.seat: (n.solo or n.kind).value.replace("_", " ") for n in state.named}
     if said:
-        text.append(escaped("reservations: " + ", ".join(f"{players[s]} {w}" for s, w in said.items())))
+        each = ", ".join(f"{players[s]} {w}" for s, w in said.items())
+        text.append(escaped(render(msg("reservations: {said}", said=each))))
     poverty = state.poverty
     if poverty is not None:
         taker = poverty.acceptor
-        text.append(escaped(f"\npoverty: {players[poverty.poor]} passes"))
+        text.append(escaped("\n" + render(msg("poverty: {player} passes", player=players[poverty.poor]))))
         if poverty.passed_cards:
             text.append(" ")
             text.append_text(cards_text(poverty.passed_cards))
-        text.append(escaped(f"; taken by {players[taker]}") if taker is not None else "; nobody takes it")
+        taken = msg("; taken by {player}", player=players[taker]) if taker is not None else msg("; nobody takes it")
+        text.append(escaped(render(taken)))
         if poverty.returned_cards:
-            text.append(", who returns ")
+            text.append(render(msg(", who returns ")))
             text.append_text(cards_text(poverty.returned_cards))
     if state.abandoned:
-        text.append(f"\nthe deal was thrown in: {state.abandoned.replace('_', ' ')}", style="bold")
+        why = state.abandoned.replace("_", " ")
+        text.append("\n" + render(msg("the deal was thrown in: {why}", why=why)), style="bold")
     early = [r for r in shown.revelations if r.trick == 0]
     if early:
-        known = ", ".join(f"{players[r.seat]} {r.party.title}" for r in early)
-        text.append(escaped(f"\nknown at once: {known}"), style="cyan")
+        known = ", ".join(f"{players[r.seat]} {localized(r.party.title)}" for r in early)
+        text.append(escaped("\n" + render(msg("known at once: {parties}", parties=known))), style="cyan")
     return text
 
 
@@ -139,17 +148,17 @@ def announced_table(shown: Replay) -> Table | None:
     if not shown.announced:
         return None
     state = shown.state
-    table = Table(title="announced", title_justify="left", box=None)
-    for name in ("party", "call", "by", "cards played", "trick", "how"):
-        table.add_column(name)
+    table = Table(title=render(msg("announced")), title_justify="left", box=None)
+    for name in (msg("party"), msg("call"), msg("by"), msg("cards played"), msg("trick"), msg("how")):
+        table.add_column(render(name))
     for a in shown.announced:
         table.add_row(
-            a.party.title,
-            a.announcement.label,
+            localized(a.party.title),
+            localized(a.announcement.label),
             "" if a.seat is None else state.players[a.seat],
             "" if a.played is None else str(a.played),
             "" if a.trick is None else str(a.trick),
-            a.cause if a.implied else "said",
+            localized(a.cause) if a.implied else render(msg("said")),
         )
     return table
 
@@ -157,18 +166,20 @@ def announced_table(shown: Replay) -> Table | None:
 def totals_table(shown: Replay, show_all: bool) -> Table:
     state = shown.state
     table = Table(show_header=True, box=None)
-    table.add_column("player")
-    table.add_column("party (known)")
+    table.add_column(render(msg("player")))
+    table.add_column(render(msg("party (known)")))
     if show_all:
-        table.add_column("party (true)")
-    table.add_column("card points", justify="right")
-    table.add_column("tricks", justify="right")
+        table.add_column(render(msg("party (true)")))
+    table.add_column(render(msg("card points")), justify="right")
+    table.add_column(render(msg("tricks")), justify="right")
     rows = zip(state.players, shown.public, shown.truth, state.points_won(), state.tricks_won(), strict=True)
     for name, public, truth, points, tricks in rows:
         parties = [_party_label(public)] + ([_party_label(truth)] if show_all else [])
         table.add_row(name, *parties, str(points), str(tricks))
     blanks = [""] * (2 if show_all else 1)
-    table.add_row(Text("total", style="bold"), *blanks, str(sum(state.points_won())), str(len(state.tricks)))
+    table.add_row(
+        Text(render(msg("total")), style="bold"), *blanks, str(sum(state.points_won())), str(len(state.tricks))
+    )
     return table
 
 
@@ -183,16 +194,17 @@ def summary(shown: Replay) -> RenderableType:
     table.add_column("recorded")
     re_names = ", ".join(names[s] for s in facts.re_seats)
     table.add_row("Re", re_names)
-    table.add_row("card points", f"Re {facts.re_points} : Kontra {240 - facts.re_points}")
+    table.add_row(render(msg("card points")), f"Re {facts.re_points} : Kontra {240 - facts.re_points}")
     if facts.re_tricks is not None:
-        table.add_row("tricks", f"Re {facts.re_tricks} : Kontra {facts.kontra_tricks}")
-    calls = ", ".join(f"{names[c.seat]} {c.announcement.label}" for c in facts.announcements)
-    table.add_row("announcements", calls or "none")
+        table.add_row(render(msg("tricks")), f"Re {facts.re_tricks} : Kontra {facts.kontra_tricks}")
+    calls = ", ".join(f"{names[c.seat]} {localized(c.announcement.label)}" for c in facts.announcements)
+    table.add_row(render(msg("announcements")), calls or render(msg("none")))
     specials = ", ".join(
-        s.party.title + " " + s.kind.label + ("" if s.caught_from is None else f" from {names[s.caught_from]}")
+        f"{localized(s.party.title)} {localized(s.kind.label)}"
+        + ("" if s.caught_from is None else " " + render(msg("from {player}", player=names[s.caught_from])))
         for s in facts.specials
     )
-    table.add_row("special points", specials or "none")
+    table.add_row(render(msg("special points")), specials or render(msg("none")))
     return table
 
 
@@ -203,8 +215,9 @@ def value_only(shown: Replay) -> RenderableType:
     table = Table(title=game_header(state), title_justify="left", show_header=False)
     table.add_column("what")
     table.add_column("recorded")
-    table.add_row("value only", state.valued.words(state.players))
-    table.add_row("not known", "the cards, the card points, the announcements and the special points")
+    table.add_row(render(msg("value only")), localized(state.valued.words(state.players)))
+    unknown = msg("the cards, the card points, the announcements and the special points")
+    table.add_row(render(msg("not known")), render(unknown))
     return table
 
 
@@ -230,34 +243,38 @@ def position(shown: Replay, number: int, show_all: bool = False) -> RenderableTy
     """The game before trick `number`: every hand as it stood, the parties known so far."""
     state = shown.state
     players = state.players
-    table = Table(title=Text.assemble(game_header(state), f"  ·  before trick {number}"), title_justify="left")
-    table.add_column("player")
-    table.add_column("party (known)")
+    before = "  ·  " + render(msg("before trick {number}", number=number))
+    table = Table(title=Text.assemble(game_header(state), before), title_justify="left")
+    table.add_column(render(msg("player")))
+    table.add_column(render(msg("party (known)")))
     if show_all:
-        table.add_column("party (true)")
-    table.add_column("hand")
-    table.add_column("card points", justify="right")
+        table.add_column(render(msg("party (true)")))
+    table.add_column(render(msg("hand")))
+    table.add_column(render(msg("card points")), justify="right")
     points = state.points_won()
     leader = state.to_play
     for seat, name in enumerate(players):
         hand: RenderableType = (
-            cards_text(state.order.sorted(state.hands[seat])) if state.hands is not None else Text("(not recorded)")
+            cards_text(state.order.sorted(state.hands[seat]))
+            if state.hands is not None
+            else Text(render(msg("(not recorded)")))
         )
         label = user_text(name, style="bold" if seat == leader else "")
         if seat == leader:
-            label.append(" leads", style="dim")
+            label.append(" " + render(msg("leads")), style="dim")
         parties = [_party_label(shown.public[seat])] + ([_party_label(shown.truth[seat])] if show_all else [])
         table.add_row(label, *parties, hand, str(points[seat]))
     parts: list[RenderableType] = [table]
     if state.hands is None:
-        parts.append(Text(f"played so far: {len(state.cards_played)} cards", style="dim"))
+        so_far = plural("played so far: {count} card", "played so far: {count} cards", len(state.cards_played))
+        parts.append(Text(render(so_far), style="dim"))
     return Group(*parts)
 
 
 def log_table(recorded: Sequence[Recorded], payloads: Sequence[str]) -> Table:
     table = Table(title=recorded[0].envelope.stream if recorded else "log", title_justify="left")
-    for name in ("pos", "ver", "event", "payload", "recorded", "by", "hash"):
-        table.add_column(name, overflow="fold")
+    for name in (msg("pos"), msg("ver"), msg("event"), msg("payload"), msg("recorded"), msg("by"), msg("hash")):
+        table.add_column(render(name), overflow="fold")
     for r, payload in zip(recorded, payloads, strict=True):
         e = r.envelope
         table.add_row(
@@ -274,23 +291,40 @@ def log_table(recorded: Sequence[Recorded], payloads: Sequence[str]) -> Table:
 
 def verify_report(report: VerifyReport) -> RenderableType:
     if report.ok:
-        extends = (
-            "" if report.expected_at is None else f"; it extends the expected head (position {report.expected_at})"
+        events = plural("{count} event", "{count} events", report.events)
+        streams = plural("{count} stream", "{count} streams", report.streams)
+        matches = msg("{events} in {streams}; every hash chain matches", events=events, streams=streams)
+        if report.expected_at is not None:
+            matches = msg(
+                "{events} in {streams}; every hash chain matches; it extends the expected head (position {position})",
+                events=events,
+                streams=streams,
+                position=report.expected_at,
+            )
+        head = msg(
+            "head {hash} (position {position}: it covers every event before it)",
+            hash=report.head,
+            position=report.position,
         )
         return Group(
-            Text.assemble(
-                ("ledger verified: ", "green bold"),
-                f"{report.events} events in {report.streams} streams; every hash chain matches{extends}."
-                f" head {report.head} (position {report.position}: it covers every event before it)",
-            ),
+            Text.assemble((render(msg("ledger verified: ")), "green bold"), f"{render(matches)}. {render(head)}"),
             Text(_read_models_line(report)),
         )
     count = len(report.problems) + report.more_problems
-    first = "" if report.first_bad_position is None else f", the first at position {report.first_bad_position}"
-    lines = [Text(f"ledger NOT verified: {counted(count, 'problem')}{first}", style="red bold")]
-    lines += [user_text(f"  {p}") for p in report.problems]
+    problems = plural("{count} problem", "{count} problems", count)
+    failed = (
+        msg("ledger NOT verified: {problems}", problems=problems)
+        if report.first_bad_position is None
+        else msg(
+            "ledger NOT verified: {problems}, the first at position {position}",
+            problems=problems,
+            position=report.first_bad_position,
+        )
+    )
+    lines = [Text(render(failed), style="red bold")]
+    lines += [user_text(f"  {localized(p)}") for p in report.problems]
     if report.more_problems:
-        lines.append(Text(f"  ... and {report.more_problems} more"))
+        lines.append(Text("  " + render(msg("... and {count} more", count=report.more_problems))))
     lines.append(Text(_read_models_line(report)))
     return Group(*lines)
 
@@ -298,10 +332,15 @@ def verify_report(report: VerifyReport) -> RenderableType:
 def _read_models_line(report: VerifyReport) -> str:
     """What was found of the read models, and how to repair them when they differ."""
     if report.read_models == "match":
-        return "read models: exactly what folding the log gives"
+        return render(msg("read models: exactly what folding the log gives"))
     if report.read_models == "differ":
-        return (
-            f"read models: not what folding the log gives; `{report.repair}` folds them again from the log"
-            " (if the log is as recorded: check it against a head noted earlier with `doko verify --expect HEAD`)"
+        return render(
+            msg(
+                "read models: not what folding the log gives; `{repair}` folds them again from the log"
+                " (if the log is as recorded: check it against a head noted earlier with `doko verify --expect HEAD`)",
+                repair=report.repair,
+            )
         )
-    return f"read models: {report.read_models} ({report.read_models_note})"
+    return render(
+        msg("read models: {state} ({note})", state=report.read_models, note=localized(report.read_models_note))
+    )

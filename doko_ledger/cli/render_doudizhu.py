@@ -12,9 +12,10 @@ from rich.text import Text
 
 from doko_ledger.cli.render_scores import checks, signed
 from doko_ledger.cli.user_text import escaped, user_text
+from doko_ledger.cli.words import day, localized
 from doko_ledger.doudizhu.book import DouDizhuStandings
 from doko_ledger.doudizhu.projection import DouDizhuAudit
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import msg, plural, render
 
 
 def _cards(cards: list[str]) -> Text:
@@ -27,10 +28,13 @@ def _cards(cards: list[str]) -> Text:
 
 
 def header(view: Mapping[str, Any]) -> Text:
-    head = Text.assemble((escaped(view["game_id"]), "bold"), f"  Dou Dizhu, {len(view['players'])} players")
-    head.append(escaped(f"  ·  dealer {view['dealer']}  ·  {view['opener']} opens the bidding"))
+    players = plural("Dou Dizhu, {count} player", "Dou Dizhu, {count} players", len(view["players"]))
+    head = Text.assemble((escaped(view["game_id"]), "bold"), "  " + render(players))
+    dealer = msg("dealer {player}", player=view["dealer"])
+    opens = msg("{player} opens the bidding", player=view["opener"])
+    head.append(escaped(f"  ·  {render(dealer)}  ·  {render(opens)}"))
     if view["played_on"]:
-        head.append(escaped(f"  ·  {view['played_on']}"))
+        head.append(escaped(f"  ·  {day(view['played_on'])}"))
     return head
 
 
@@ -43,23 +47,25 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
         hands.add_column()
         for player, cards in view["hands_dealt"].items():
             hands.add_row(player, _cards(cards))
-        hands.add_row("kitty", _cards(view["kitty"] or []))
+        hands.add_row(render(msg("kitty")), _cards(view["kitty"] or []))
         parts.append(hands)
     summary = view["summary"]
     if summary is not None:
         parts.append(user_text(summary_line(summary), style="dim"))
     else:
-        calls = ", ".join(f"{c['player']} {c['bid']}" for c in view["bidding"]) or "none yet"
-        parts.append(user_text(f"bidding: {calls}"))
+        calls = ", ".join(f"{c['player']} {c['bid']}" for c in view["bidding"]) or render(msg("none yet"))
+        parts.append(user_text(render(msg("bidding: {calls}", calls=calls))))
     if view["phase"] == "abandoned":
-        parts.append(Text("nobody bid: the deal is thrown in and the cards are redealt", style="yellow"))
+        redealt = msg("nobody bid: the deal is thrown in and the cards are redealt")
+        parts.append(Text(render(redealt), style="yellow"))
     elif view["landlord"]:
-        parts.append(Text.assemble("landlord: ", (escaped(view["landlord"]), "bold"), f" at {view['bid']}"))
+        at = " " + render(msg("at {bid}", bid=view["bid"]))
+        parts.append(Text.assemble(render(msg("landlord: ")), (escaped(view["landlord"]), "bold"), at))
     if view["tricks"]:
-        table = Table(title="tricks", title_justify="left")
+        table = Table(title=render(msg("tricks")), title_justify="left")
         table.add_column("#", justify="right")
-        table.add_column("moves")
-        table.add_column("won by")
+        table.add_column(render(msg("moves")))
+        table.add_column(render(msg("won by")))
         for trick in view["tricks"]:
             moves = Text()
             for i, move in enumerate(trick["moves"]):
@@ -67,7 +73,7 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
                     moves.append("  ·  ")
                 moves.append(escaped(f"{move['player']}: "))
                 if move.get("passed"):
-                    moves.append("pass", style="dim")
+                    moves.append(render(msg("pass")), style="dim")
                 else:
                     moves.append_text(_cards(move["cards"]))
                     moves.append(f" ({move['combination']})", style="dim")
@@ -75,54 +81,64 @@ def deal(view: Mapping[str, Any]) -> RenderableType:
         parts.append(table)
     if view["cards_left"] is not None:
         left = "  ".join(f"{p} {n}" for p, n in view["cards_left"].items())
-        parts.append(user_text(f"cards left: {left}", style="dim"))
+        parts.append(user_text(render(msg("cards left: {left}", left=left)), style="dim"))
     if view["out_first"]:
-        side = "the landlord wins" if view["winner"] == "landlord" else "the farmers win"
-        parts.append(user_text(f"{view['out_first']} went out first: {side}", style="bold"))
+        side = msg("the landlord wins") if view["winner"] == "landlord" else msg("the farmers win")
+        went = msg("{player} went out first: {side}", player=view["out_first"], side=side)
+        parts.append(user_text(render(went), style="bold"))
     if view["payments"] is not None:
         parts.append(score(view))
     from doko_ledger.cli.render_frames import local_minute  # with Doppelkopf's cards: not for the standings
 
     for note in view["notes"]:
-        parts.append(user_text(f"note by {note['author']} ({local_minute(note['at'])}): {note['text']}", style="cyan"))
+        said = msg(
+            "note by {author} ({at}): {text}", author=note["author"], at=local_minute(note["at"]), text=note["text"]
+        )
+        parts.append(user_text(render(said), style="cyan"))
     return Group(*parts)
 
 
 def summary_line(summary: Mapping[str, Any]) -> str:
     """The facts of a deal recorded by them alone, in one line."""
-    counts = counted(summary["bombs"], "bomb")
+    counts = render(plural("{count} bomb", "{count} bombs", summary["bombs"]))
     if summary["big_bombs"] is not None:
-        counts += f", {summary['big_bombs']} of six or more cards"
-    counts += ", " + counted(summary["rockets"], "rocket")
-    return f"recorded by its facts (no bidding or tricks): bid {summary['bid']}, {counts} played"
+        counts += ", " + render(msg("{count} of six or more cards", count=summary["big_bombs"]))
+    counts += ", " + render(plural("{count} rocket", "{count} rockets", summary["rockets"]))
+    line = msg(
+        "recorded by its facts (no bidding or tricks): bid {bid}, {counts} played", bid=summary["bid"], counts=counts
+    )
+    return render(line)
 
 
 def score(view: Mapping[str, Any]) -> RenderableType:
     """The stake line by line, and who pays whom."""
-    table = Table(title=Text.assemble("stake of ", (view["game_id"], "bold")), title_justify="left")
-    table.add_column("item")
+    table = Table(title=Text.assemble(render(msg("stake of ")), (view["game_id"], "bold")), title_justify="left")
+    table.add_column(render(msg("item")))
     table.add_column("", justify="right")
-    table.add_column("stake", justify="right")
+    table.add_column(render(msg("stake")), justify="right")
     amount = view["bid"]
-    table.add_row("the bid", str(view["bid"]), str(amount))
+    table.add_row(render(msg("the bid")), str(view["bid"]), str(amount))
     for d in view["doublings"]:
         amount *= 2
+        kind = localized(d["combination"])
         if d["move"] is None:
-            item = user_text(f"{d['combination']} (counted)")
+            item = user_text(render(msg("{combination} (counted)", combination=kind)))
         else:
-            item = Text.assemble(
-                escaped(f"{d['combination']} by {d['player']} (play {d['move']}): "), _cards(d["cards"])
+            played = msg(
+                "{combination} by {player} (play {move}): ", combination=kind, player=d["player"], move=d["move"]
             )
+            item = Text.assemble(escaped(render(played)), _cards(d["cards"]))
         table.add_row(item, "×2", str(amount))
     parts: list[RenderableType] = [table]
     if view["payments"] is None:
-        parts.append(Text("no payments: the deal is not over", style="dim"))
+        parts.append(Text(render(msg("no payments: the deal is not over")), style="dim"))
     else:
         payments = Table(box=None)
-        payments.add_column("player")
-        payments.add_column("points", justify="right")
+        payments.add_column(render(msg("player")))
+        payments.add_column(render(msg("points")), justify="right")
         for player, points in view["payments"].items():
-            payments.add_row(player + (" (landlord)" if player == view["landlord"] else ""), signed(points))
+            landlord = render(msg("{player} (landlord)", player=player))
+            payments.add_row(landlord if player == view["landlord"] else player, signed(points))
         parts.append(payments)
     return Group(*parts)
 
@@ -131,28 +147,32 @@ def audit(report: DouDizhuAudit, view: Mapping[str, Any]) -> RenderableType:
     parts = checks(report.game_id, report.checks)
     parts += [Text(""), score(view)]
     if report.claimed is not None:
-        table = Table(title="claimed against computed", title_justify="left", box=None)
-        for name in ("player", "claimed", "computed", "difference"):
-            table.add_column(name, justify="right" if name != "player" else "left")
+        table = Table(title=render(msg("claimed against computed")), title_justify="left", box=None)
+        table.add_column(render(msg("player")))
+        for column in (msg("claimed"), msg("computed"), msg("difference")):
+            table.add_column(render(column), justify="right")
         for player, difference in report.difference.items():
             claimed = report.claimed.get(player, 0)
             table.add_row(player, f"{claimed:+d}", f"{claimed - difference:+d}", signed(difference))
         parts += [Text(""), table]
         if not any(report.difference.values()):
-            parts.append(Text("the claim matches the computed payments", style="green"))
-        parts += [user_text(line, style="cyan") for line in report.explanations]
+            parts.append(Text(render(msg("the claim matches the computed payments")), style="green"))
+        parts += [user_text(localized(line), style="cyan") for line in report.explanations]
     return Group(*parts)
 
 
 def standings(table: DouDizhuStandings) -> RenderableType:
+    session = table.session_id
+    title = msg("Dou Dizhu session {session}", session=session)
     out = Table(
-        title=f"Dou Dizhu session {table.session_id}" + ("" if table.closed else " (open)"), title_justify="left"
+        title=render(title if table.closed else msg("Dou Dizhu session {session} (open)", session=session)),
+        title_justify="left",
     )
     out.add_column("#", justify="right")
-    out.add_column("game")
-    out.add_column("landlord")
-    out.add_column("stake", justify="right")
-    out.add_column("won by")
+    out.add_column(render(msg("game")))
+    out.add_column(render(msg("landlord")))
+    out.add_column(render(msg("stake")), justify="right")
+    out.add_column(render(msg("won by")))
     for player in table.players:
         out.add_column(player, justify="right")
     for i, row in enumerate(table.rows, 1):
@@ -160,21 +180,22 @@ def standings(table: DouDizhuStandings) -> RenderableType:
             str(i),
             row.game_id,
             row.landlord or "—",
-            str(row.stake) if row.landlord else "redeal",
+            str(row.stake) if row.landlord else render(msg("redeal")),
             row.winner or "",
             *(Text.assemble(signed(row.payments.get(p, 0)), f" ({row.totals[p]:+d})", style="") for p in table.players),
         )
-    totals = user_text("totals: " + "  ".join(f"{p} {t:+d}" for p, t in table.totals.items()), style="bold")
+    each = "  ".join(f"{p} {t:+d}" for p, t in table.totals.items())
+    totals = user_text(render(msg("totals: {totals}", totals=each)), style="bold")
     return Group(out, totals)
 
 
 def sessions_table(sessions: list[DouDizhuStandings]) -> Table:
-    table = Table(title="Dou Dizhu sessions", title_justify="left")
-    for name in ("session", "played on", "players", "deals", "totals", "closed"):
-        table.add_column(name)
+    table = Table(title=render(msg("Dou Dizhu sessions")), title_justify="left")
+    for name in (msg("session"), msg("played on"), msg("players"), msg("deals"), msg("totals"), msg("closed")):
+        table.add_column(render(name))
     for s in sessions:
         totals = "  ".join(f"{p} {t:+d}" for p, t in s.totals.items())
-        table.add_row(
-            s.session_id, s.played_on or "", ", ".join(s.players), str(len(s.rows)), totals, "yes" if s.closed else "no"
-        )
+        closed = render(msg("yes") if s.closed else msg("no"))
+        played_on = day(s.played_on) if s.played_on else ""
+        table.add_row(s.session_id, played_on, ", ".join(s.players), str(len(s.rows)), totals, closed)
     return table

@@ -17,12 +17,14 @@ from rich.text import Text
 
 from doko_ledger.cli.render import card_text
 from doko_ledger.cli.user_text import escaped, user_text
+from doko_ledger.cli.words import day
 from doko_ledger.doppelkopf.cards import parse_card
+from doko_ledger.i18n import msg, plural, render
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.analysis_marks import Mark
 
-KEYS = "→/← card · ↓/↑ trick · Home/End · number+Enter: trick · q: quit"
+KEYS = msg("→/← card · ↓/↑ trick · Home/End · number+Enter: trick · q: quit")
 MARKED = "bold yellow"
 """How a costly card's glyph and its verdict are drawn."""
 
@@ -33,7 +35,7 @@ def _card(text: str, *, winner: bool = False) -> Text:
 
 def _hand(cards: Sequence[str] | None, recorded: bool) -> Text:
     if cards is None:
-        return Text("hidden" if recorded else "not recorded", style="dim")
+        return Text(render(msg("hidden") if recorded else msg("not recorded")), style="dim")
     return Text(" ").join(_card(c) for c in cards)
 
 
@@ -54,12 +56,14 @@ def header(view: Mapping[str, Any]) -> Text:
         head.append(f"  {view['game_type'].replace('_', ' ')}")
         if view["declarer"]:
             head.append(escaped(f" ({view['declarer']})"))
-    head.append(escaped(f"  ·  dealer {view['dealer']}"))
+    head.append(escaped("  ·  " + render(msg("dealer {player}", player=view["dealer"]))))
     if view["played_on"]:
-        head.append(escaped(f"  ·  {view['played_on']}"))
+        head.append(escaped(f"  ·  {day(view['played_on'])}"))
     perspective = view["perspective"]
     if view["seen_as"] != "all":
-        seen = "tournament view" if view["seen_as"] == "tournament" else "as " + perspective
+        seen = render(
+            msg("tournament view") if view["seen_as"] == "tournament" else msg("as {player}", player=perspective)
+        )
         head.append(escaped(f"  ·  {seen}"), style="cyan")
     return head
 
@@ -71,11 +75,13 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False, marks: Mar
     under the table, and the line that every hand was known closes the frame."""
     shown = view["frames"][index]
     recorded = any(h is not None for f in view["frames"] for h in f["hands"].values()) or view["seen_as"] != "all"
-    table = Table(title=header(view), title_justify="left", caption=shown["caption"], caption_justify="left")
-    for name, justify in (("player", "left"), ("party", "left"), ("hand", "left"), ("trick", "center")):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    table.add_column("tricks", justify="right")
-    table.add_column("points", justify="right")
+    caption = render(shown["caption"]) if shown["caption"] else shown["caption"]
+    table = Table(title=header(view), title_justify="left", caption=caption, caption_justify="left")
+    for name in (msg("player"), msg("party"), msg("hand")):
+        table.add_column(render(name))
+    table.add_column(render(msg("trick")), justify="center")
+    table.add_column(render(msg("tricks")), justify="right")
+    table.add_column(render(msg("points")), justify="right")
     on_table = {play["player"]: play["card"] for play in shown["trick_cards"]}
     glyphs = {} if marks is None else _glyphs(shown, marks)
     for player in view["players"]:
@@ -96,7 +102,7 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False, marks: Mar
         )
     parts: list[RenderableType] = [table]
     if shown.get("party_points"):
-        parts.append(Text("card points: " + party_totals(shown), style="bold"))
+        parts.append(Text(render(msg("card points: {totals}", totals=party_totals(shown))), style="bold"))
     said = calls(shown)
     if said is not None:
         parts.append(said)
@@ -106,7 +112,7 @@ def frame(view: Mapping[str, Any], index: int, *, keys: bool = False, marks: Mar
     if marks is not None:
         parts += analysis_lines(marks, shown["step"])
     footer = frame_number(view, index)
-    parts.append(Text(footer + (f"  ·  {KEYS}" if keys else ""), style="dim"))
+    parts.append(Text(footer + (f"  ·  {render(KEYS)}" if keys else ""), style="dim"))
     return Group(*parts)
 
 
@@ -138,7 +144,7 @@ def analysis_lines(marks: Marks, step: int | None = None) -> list[Text]:
     from doko_ledger.i18n import msg, render
 
     chosen = sorted(marks) if step is None else [step] if step in marks else []
-    lines = [user_text(f"{marks[s].glyph} {marks[s].line}", style=MARKED) for s in chosen]
+    lines = [user_text(f"{marks[s].glyph} {render(marks[s].line)}", style=MARKED) for s in chosen]
     if step is None and not marks:
         lines.append(Text(render(msg("no card cost its party anything")), style=MARKED))
     return [*lines, Text(render(NOTE), style="dim")]
@@ -156,20 +162,21 @@ def calls(shown: Mapping[str, Any]) -> Text | None:
     if not made:
         return None
     said = [f"{a['player'] or a['party'].title()}: {a['announcement']}" for a in made if not a["implied"]]
-    return user_text("calls: " + ", ".join(said), style="magenta")
+    return user_text(render(msg("calls: {calls}", calls=", ".join(said))), style="magenta")
 
 
 def frame_number(view: Mapping[str, Any], index: int) -> str:
     """`frame N of M`: N is the frame's step (the cards played so far), as in `#step-N` links
     and the HTML export."""
-    return f"frame {view['frames'][index]['step']} of {view['frames'][-1]['step']}"
+    return render(msg("frame {step} of {last}", step=view["frames"][index]["step"], last=view["frames"][-1]["step"]))
 
 
 def party_totals(shown: Mapping[str, Any]) -> str:
     """A score-sheet deal's card points (and tricks, where recorded) per party."""
     tricks = shown.get("party_tricks")
     return " · ".join(
-        f"{party.title()} {points}" + (f" in {tricks[party]} tricks" if tricks else "")
+        f"{party.title()} {points}"
+        + (" " + render(plural("in {count} trick", "in {count} tricks", tricks[party])) if tricks else "")
         for party, points in shown["party_points"].items()
     )
 
@@ -186,12 +193,13 @@ def local_minute(at: str) -> str:
 
 
 def result(shown: Mapping[str, Any]) -> Text:
-    text = Text("result: ", style="bold")
-    winner = shown["winner"]
-    text.append(f"{winner.title() if winner else 'nobody'} wins, value {shown['value']}  ·  ")
+    text = Text(render(msg("result: ")), style="bold")
+    winner, value = shown["winner"], shown["value"]
+    won = msg("{party} wins, value {value}", party=winner.title(), value=value) if winner else None
+    text.append(render(won or msg("nobody wins, value {value}", value=value)) + "  ·  ")
     text.append(escaped("  ".join(f"{p} {d:+d}" for p, d in shown["deltas"].items())))
     for line in shown["lines"]:
-        text.append(escaped(f"\n  {line}"), style="dim")
+        text.append(escaped(f"\n  {render(line)}"), style="dim")
     return text
 
 
@@ -205,9 +213,9 @@ def tricks(view: Mapping[str, Any], marks: Marks | None = None) -> RenderableTyp
     table.add_column("#", justify="right")
     for player in view["players"]:
         table.add_column(player, justify="center")
-    table.add_column("won by")
-    table.add_column("points (running)", justify="right")
-    table.add_column("parties known")
+    table.add_column(render(msg("won by")))
+    table.add_column(render(msg("points (running)")), justify="right")
+    table.add_column(render(msg("parties known")))
     for shown in ends:
         glyphs = {} if marks is None else _glyphs(shown, marks)
         cards = {
@@ -225,13 +233,14 @@ def tricks(view: Mapping[str, Any], marks: Marks | None = None) -> RenderableTyp
         )
     parts: list[RenderableType] = [table]
     if frames[-1].get("party_points"):  # a deal recorded by its facts: no tricks, the sheet's points
-        parts.append(Text("card points: " + party_totals(frames[-1]), style="bold"))
+        parts.append(Text(render(msg("card points: {totals}", totals=party_totals(frames[-1]))), style="bold"))
         said = calls(frames[-1])
         if said is not None:
             parts.append(said)
     own = [p for p in view["players"] if p == view["perspective"] and view["seen_as"] == "player"]
     if own and frames[0]["hands"][own[0]] is not None:
-        parts.insert(0, Text.assemble(escaped(f"{own[0]}'s hand: "), _hand(frames[0]["hands"][own[0]], True)))
+        hand = render(msg("{player}'s hand: ", player=own[0]))
+        parts.insert(0, Text.assemble(escaped(hand), _hand(frames[0]["hands"][own[0]], True)))
     if view["result"] is not None:
         parts.append(result(view["result"]))
     return Group(*parts)
@@ -255,16 +264,18 @@ def _note_panel(note: Mapping[str, Any]) -> Panel:
 
 def _where(note: Mapping[str, Any]) -> str:
     if note["trick"] is None:
-        return "the game"
-    return f"trick {note['trick']}" + (f", card {note['card']}" if note["card"] else "")
+        return render(msg("the game"))
+    if note["card"]:
+        return render(msg("trick {trick}, card {card}", trick=note["trick"], card=note["card"]))
+    return render(msg("trick {trick}", trick=note["trick"]))
 
 
 def notes_table(game_id: str, shown: Sequence[Mapping[str, Any]]) -> RenderableType:
     if not shown:
-        return Text(f"no notes on {game_id} (add one with `doko annotate`)", style="dim")
-    table = Table(title=f"notes on {game_id}", title_justify="left")
-    for name in ("on", "by", "at", "note"):
-        table.add_column(name)
+        return Text(render(msg("no notes on {game} (add one with `doko annotate`)", game=game_id)), style="dim")
+    table = Table(title=render(msg("notes on {game}", game=game_id)), title_justify="left")
+    for name in (msg("on"), msg("by"), msg("at"), msg("note")):
+        table.add_column(render(name))
     for note in shown:
         table.add_row(_where(note), note["author"], local_minute(note["at"]), user_text(note["text"]))
     return table

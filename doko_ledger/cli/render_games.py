@@ -17,8 +17,10 @@ from typing import Any
 
 from rich.text import Text
 
+from doko_ledger.cli.words import day
 from doko_ledger.doppelkopf.nights.place import deal_marks
 from doko_ledger.games import DOPPELKOPF, DOUDIZHU, Game, game_named
+from doko_ledger.i18n import msg, plural, render
 
 NUMBER_WIDTH = 6
 INDENT = " " * (NUMBER_WIDTH + 2)
@@ -29,11 +31,11 @@ def game_parts(number: int, row: dict[str, Any]) -> list[tuple[str, str]]:
     kind, rules, tricks, points = _cells(row)
     parts = [(f"#{number}".rjust(NUMBER_WIDTH) + "  ", ""), (str(row["game_id"]), "bold")]
     if row["played_on"]:
-        parts.append((f"  {row['played_on']}", ""))
+        parts.append((f"  {day(row['played_on'])}", ""))
     parts.append((f"  {kind}", ""))
     marks = deal_marks(row.get("status"), row.get("corrected_by"), row.get("replaces"))
     if marks:
-        parts.append((f"  {marks}", "yellow"))
+        parts.append((f"  {render(marks)}", "yellow"))
     parts.append(("\n" + INDENT + " · ".join(filter(None, (rules, tricks, points))), ""))
     score: dict[str, int] | None = row.get("score")
     for player in row["players"]:
@@ -50,9 +52,8 @@ def game_lines(number: int, row: dict[str, Any]) -> Text:
 
 
 def header() -> Text:
-    return Text(
-        "#".rjust(NUMBER_WIDTH) + "  game  played on  type\n" + INDENT + "rules · tricks · points  result", style="dim"
-    )
+    first, second = render(msg("game  played on  type")), render(msg("rules · tricks · points  result"))
+    return Text("#".rjust(NUMBER_WIDTH) + f"  {first}\n" + INDENT + second, style="dim")
 
 
 def page(games: Iterable[tuple[int, dict[str, Any]]]) -> Text:
@@ -71,30 +72,36 @@ def _cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
 
 
 def _doudizhu_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
-    kind = "Dou Dizhu" + (f" (landlord {row['landlord']})" if row["landlord"] else "")
+    kind = render(msg("Dou Dizhu (landlord {player})", player=row["landlord"]) if row["landlord"] else "Dou Dizhu")
     if row["phase"] == "abandoned":
-        return kind + ", redealt", "doudizhu", "0 tricks", "nobody bid"
-    if row.get("summarized"):  # a deal recorded by its facts
-        tricks = "summary"
-    else:
-        tricks = f"{row['tricks']} tricks" + ("" if row["phase"] == "over" else " (unfinished)")
-    won = f"{row['winner']} win, stake {row['stake']}" if row["winner"] else f"stake {row['stake']}"
+        return render(msg("{kind}, redealt", kind=kind)), "doudizhu", _tricks(0), render(msg("nobody bid"))
+    summarized = row.get("summarized")  # a deal recorded by its facts
+    tricks = render(msg("summary")) if summarized else _tricks(row["tricks"], row["phase"] == "over")
+    stake = msg("stake {stake}", stake=row["stake"])
+    won = render(msg("{side} win, {stake}", side=row["winner"], stake=stake) if row["winner"] else stake)
     return kind, "doudizhu", tricks, won
 
 
+def _tricks(count: int, done: bool = True) -> str:
+    """`9 tricks`, `3 tricks (unfinished)`."""
+    if done:
+        return render(plural("{count} trick", "{count} tricks", count))
+    return render(plural("{count} trick (unfinished)", "{count} tricks (unfinished)", count))
+
+
 def _doppelkopf_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
-    kind = "thrown in" if row["abandoned"] else row["game_type"] or "reservations open"
+    kind = render(msg("thrown in")) if row["abandoned"] else row["game_type"] or render(msg("reservations open"))
     if row["declarer"]:
         kind += f" ({row['declarer']})"
     if row["summarized"]:
-        tricks = "summary"
+        tricks = render(msg("summary"))
     else:
-        done = row["finished"] or row["abandoned"]
-        tricks = f"{row['tricks_played']} tricks" + ("" if done else " (unfinished)")
+        tricks = _tricks(row["tricks_played"], bool(row["finished"] or row["abandoned"]))
     if row["re_points"] is not None:
         points = f"Re {row['re_points']}"
     else:
-        points = "points " + " ".join(str(p) for p in row["points"]) if row["tricks_played"] else ""
+        each = " ".join(str(p) for p in row["points"])
+        points = render(msg("points {each}", each=each)) if row["tricks_played"] else ""
     return kind, row["rules"], tricks, points
 
 

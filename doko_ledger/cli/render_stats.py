@@ -11,7 +11,7 @@ from rich.text import Text
 from doko_ledger.cli.render_scores import signed
 from doko_ledger.doppelkopf.rules.announcements import Announcement
 from doko_ledger.doppelkopf.stats import PlayerStats, Stats
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import current, msg, plural, render
 
 BAR_WIDTH = 16
 """Characters of the longest bar on each side of the chart's zero."""
@@ -26,7 +26,16 @@ def _percent(value: float | None) -> str:
 def _average(value: float | None, signed_value: bool = False) -> str:
     if value is None:
         return "–"
-    return f"{value:+.2f}" if signed_value else f"{value:.1f}"
+    form = "+0.00;-0.00" if signed_value else "0.0"
+    language = current()
+    if language == "en":  # no locale data read for English
+        return f"{value:+.2f}" if signed_value else f"{value:.1f}"
+    from babel.numbers import format_decimal
+
+    from doko_ledger.i18n.formats import LOCALES
+
+    shown = str(format_decimal(value, format=form, locale=LOCALES[language]))
+    return shown if value >= 0 or not signed_value else shown.replace("+", "")
 
 
 def _of(part: int, whole: int) -> str:
@@ -34,12 +43,16 @@ def _of(part: int, whole: int) -> str:
 
 
 def _scope(stats: Stats) -> Text:
-    where = "the whole ledger" if stats.session_id is None else f"card night {stats.session_id}"
-    text = Text.assemble(("stats", "bold"), f" of {where}: {counted(stats.games, 'game')}")
+    where = msg("the whole ledger") if stats.session_id is None else msg("card night {night}", night=stats.session_id)
+    games = plural("{count} game", "{count} games", stats.games)
+    text = Text.assemble(
+        (render(msg("stats")), "bold"), " " + render(msg("of {where}: {games}", where=where, games=games))
+    )
     if stats.unscored:
-        text.append(f", {stats.unscored} unscored (thrown in or voided)")
+        text.append(", " + render(msg("{count} unscored (thrown in or voided)", count=stats.unscored)))
     if stats.in_progress:
-        text.append(f"; {stats.in_progress} still being played, not counted", style="dim")
+        playing = msg("{count} still being played, not counted", count=stats.in_progress)
+        text.append("; " + render(playing), style="dim")
     return text
 
 
@@ -48,9 +61,10 @@ def players_table(stats: Stats) -> Table:
     table = Table(
         title=_scope(stats), title_justify="left", box=box.SIMPLE_HEAVY, pad_edge=False, collapse_padding=True
     )
-    table.add_column("player", no_wrap=True)
-    for name in ("games", "won", "win%", "total", "Ø/game", "solos", "calls", "foxes", "Ø party", "Ø own"):
-        table.add_column(name, justify="right", overflow="fold")
+    table.add_column(render(msg("player")), no_wrap=True)
+    columns = (msg("games"), msg("won"), msg("win%"), msg("total"), msg("Ø/game"), msg("solos"), msg("calls"))
+    for name in (*columns, msg("foxes"), msg("Ø party"), msg("Ø own")):
+        table.add_column(render(name), justify="right", overflow="fold")
     for p in stats.players:
         table.add_row(
             p.player,
@@ -70,9 +84,13 @@ def players_table(stats: Stats) -> Table:
 
 def _legend() -> Text:
     return Text(
-        "* some unscored (thrown in or voided); win% of the scored games; Ø/game: points per game played;"
-        " solos and calls: won/made; foxes: +caught −lost; Ø party: the party's card points per"
-        " scored game; Ø own: card points in the player's own tricks (games recorded card by card)",
+        render(
+            msg(
+                "* some unscored (thrown in or voided); win%: of the scored games; Ø/game: points per game played;"
+                " solos and calls: won/made; foxes: +caught −lost; Ø party: the party's card points per"
+                " scored game; Ø own: card points in the player's own tricks (games recorded card by card)"
+            )
+        ),
         style="dim",
     )
 
@@ -82,10 +100,10 @@ def announcements_table(players: tuple[PlayerStats, ...]) -> Table | None:
     callers = [p for p in players if p.announcements_made]
     if not callers:
         return None
-    table = Table(title="announcements (won/made)", title_justify="left", box=None)
-    table.add_column("player", no_wrap=True)
+    table = Table(title=render(msg("announcements (won/made)")), title_justify="left", box=None)
+    table.add_column(render(msg("player")), no_wrap=True)
     for kind in Announcement:
-        table.add_column(kind.label, justify="right")
+        table.add_column(render(kind.label), justify="right")
     for p in callers:
         table.add_row(p.player, *(_of(a.won, a.made) for a in p.announcements))
     return table
@@ -96,11 +114,11 @@ def solos_table(players: tuple[PlayerStats, ...]) -> Table | None:
     rows = [(p.player, s) for p in players for s in p.solos]
     if not rows:
         return None
-    table = Table(title="solos", title_justify="left", box=None)
-    table.add_column("player", no_wrap=True)
-    table.add_column("solo")
-    for name in ("played", "won", "lost", "points"):
-        table.add_column(name, justify="right")
+    table = Table(title=render(msg("solos")), title_justify="left", box=None)
+    table.add_column(render(msg("player")), no_wrap=True)
+    table.add_column(render(msg("solo")))
+    for name in (msg("played"), msg("won"), msg("lost"), msg("points")):
+        table.add_column(render(name), justify="right")
     for player, s in rows:
         table.add_row(
             player, s.game_type.value.replace("_", " "), str(s.played), str(s.won), str(s.lost), signed(s.points)
@@ -125,7 +143,7 @@ def chart(stats: Stats) -> Table:
     """Horizontal bars per player: the total score around zero (red left, green right) and the
     win rate."""
     scale = max((abs(p.total) for p in stats.players), default=0)
-    table = Table(title="total score and win rate", title_justify="left", box=None, show_header=False)
+    table = Table(title=render(msg("total score and win rate")), title_justify="left", box=None, show_header=False)
     table.add_column("player", no_wrap=True)
     table.add_column("below zero", justify="right", no_wrap=True)
     table.add_column("axis", no_wrap=True)

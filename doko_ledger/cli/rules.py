@@ -9,18 +9,22 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from doko_ledger.cli.common import ByOption, JsonOption, Typer, echo_json, ledger_path, now, out, recorder
+from doko_ledger.cli.help_texts import described, helped
+from doko_ledger.i18n import msg, render
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.house_rules import NamedRules
     from doko_ledger.ledger import Ledger
 
-rules_app = Typer(help="Rule sets: presets, saved house rules and house-rule files.", no_args_is_help=True)
+rules_app = Typer(help=helped("Rule sets: presets, saved house rules and house-rule files."), no_args_is_help=True)
 
 RulesOption = Annotated[
     list[str] | None,
     typer.Option(
         "--rules",
-        help="Re-score under a preset, a saved house-rule set or a house-rule file (repeatable; nothing is written).",
+        help=helped(
+            "Re-score under a preset, a saved house-rule set or a house-rule file (repeatable; nothing is written)."
+        ),
     ),
 ]
 
@@ -46,8 +50,8 @@ def rules_called(ctx: typer.Context, spec: str, ledger: Ledger | None = None) ->
 
 
 @rules_app.command("list")
+@described("List the rule presets and the house-rule sets saved in the ledger, each with what it changes.")
 def rules_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
-    """List the rule presets and the house-rule sets saved in the ledger, each with what it changes."""
     from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.book import house_rules
     from doko_ledger.doppelkopf.rules.ruleset import presets
@@ -74,14 +78,15 @@ def rules_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
 
 
 @rules_app.command("show")
+@described("Print every option of a rule set and its value.")
 def rules_show(
     ctx: typer.Context,
     spec: Annotated[
-        str, typer.Argument(help="A preset, a saved house-rule set (see `doko rules list`) or a house-rule file.")
+        str,
+        typer.Argument(help=helped("A preset, a saved house-rule set (see `doko rules list`) or a house-rule file.")),
     ],
     as_json: JsonOption = False,
 ) -> None:
-    """Print every option of a rule set and its value."""
     from doko_ledger.cli import render_scores
 
     named = rules_called(ctx, spec)
@@ -89,26 +94,35 @@ def rules_show(
         echo_json(named.rules.to_dict())
         return
     if named.name is not None:
-        out().print(f"house rules {named.name}: {named.rules.preset} with what it changes marked")
+        shown = msg(
+            "house rules {name}: {preset} with what it changes marked", name=named.name, preset=named.rules.preset
+        )
+        out().print(render(shown))
     out().print(render_scores.rules_table(named.rules))
 
 
 @rules_app.command("save")
+@described("Save house rules in the ledger under a name; saving a name again makes a new version.")
 def rules_save(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The house rules' name, e.g. kitchen (not a preset's).")],
-    file: Annotated[str | None, typer.Argument(help="A house-rule file to save (or --preset and --set).")] = None,
+    name: Annotated[str, typer.Argument(help=helped("The house rules' name, e.g. kitchen (not a preset's)."))],
+    file: Annotated[
+        str | None, typer.Argument(help=helped("A house-rule file to save (or --preset and --set)."))
+    ] = None,
     base: Annotated[
         str | None,
-        typer.Option("--preset", help="The preset or saved set to start from (default standard).", show_default=False),
+        typer.Option(
+            "--preset", help=helped("The preset or saved set to start from (default standard)."), show_default=False
+        ),
     ] = None,
     settings: Annotated[
         list[str] | None,
-        typer.Option("--set", help="Change an option: option=value (repeatable; see `doko rules show standard`)."),
+        typer.Option(
+            "--set", help=helped("Change an option: option=value (repeatable; see `doko rules show standard`).")
+        ),
     ] = None,
     by: ByOption = None,
 ) -> None:
-    """Save house rules in the ledger under a name; saving a name again makes a new version."""
     from doko_ledger.doppelkopf.book import house_rules
     from doko_ledger.doppelkopf.files import rules_file
     from doko_ledger.doppelkopf.house_rules import checked_name
@@ -117,7 +131,9 @@ def rules_save(
 
     checked_name(name)
     if file is not None and (base is not None or settings):
-        raise typer.BadParameter("give a house-rule file, or --preset and --set, not both", param_hint="FILE")
+        raise typer.BadParameter(
+            render(msg("give a house-rule file, or --preset and --set, not both")), param_hint="FILE"
+        )
     with Ledger.open(ledger_path(ctx), create=True) as ledger:
         if file is not None:
             rules = rules_file.load(file)
@@ -125,5 +141,12 @@ def rules_save(
             start = rules_called(ctx, base or "standard", ledger).rules
             rules = rules_with(start, dict(parse_setting(s) for s in settings or ()))
         saved = house_rules(ledger).save(name, rules, by=recorder(by), at=now())
-    changes = changes_text(saved.rules) or "nothing"
-    out().print(f"house rules {saved.name} saved (version {saved.version}): {saved.rules.preset}, changing {changes}")
+    changes = changes_text(saved.rules) or msg("nothing")
+    done = msg(
+        "house rules {name} saved (version {version}): {preset}, changing {changes}",
+        name=saved.name,
+        version=saved.version,
+        preset=saved.rules.preset,
+        changes=changes,
+    )
+    out().print(render(done))

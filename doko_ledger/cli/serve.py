@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from doko_ledger.cli.common import ledger_path, out
+from doko_ledger.cli.help_texts import described, helped
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import msg, render
 from doko_ledger.store.location import shown as shown_ledger
 
 if TYPE_CHECKING:
@@ -46,7 +48,8 @@ def host_name(text: str) -> str:
     """A name for `--allowed-host`: a host name or an address, without scheme or port."""
     name = text.strip().lower().rstrip(".").removeprefix("[").removesuffix("]")
     if not name or any(ch in name for ch in "/@ \t") or (name.count(":") == 1):
-        raise typer.BadParameter(f"give a host name or an address, without scheme or port, not {text[:60]!r}")
+        problem = msg("give a host name or an address, without scheme or port, not {text}", text=repr(text[:60]))
+        raise typer.BadParameter(render(problem))
     return name
 
 
@@ -78,40 +81,48 @@ def _check_port(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            raise DokoError(f"cannot serve on {host}:{port}: {exc.strerror} (choose another with --port)") from None
+            problem = msg(
+                "cannot serve on {host}:{port}: {reason} (choose another with --port)",
+                host=host,
+                port=port,
+                reason=exc.strerror,
+            )
+            raise DokoError(problem) from None
 
 
+@described("Serve the ledger to the phones at the table: nights, deals by taps, scores, a JSON API.")
 def serve(
     ctx: typer.Context,
-    host: Annotated[str, typer.Option("--host", help="127.0.0.1: this machine only; 0.0.0.0: the local network.")] = (
-        "127.0.0.1"
-    ),
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="The port.")] = 8000,
+    host: Annotated[
+        str, typer.Option("--host", help=helped("127.0.0.1: this machine only; 0.0.0.0: the local network."))
+    ] = ("127.0.0.1"),
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help=helped("The port."))] = 8000,
     join_code: Annotated[
         str | None,
         typer.Option(
             "--join-code",
             envvar="DOKO_JOIN_CODE",
-            help="Set the table's join code (kept in the ledger; default: the one kept, or a new random one).",
+            help=helped("Set the table's join code (kept in the ledger; default: the one kept, or a new random one)."),
         ),
     ] = None,
     new_join_code: Annotated[
         bool,
-        typer.Option("--new-join-code", help="Make a new join code: phones that joined must join again."),
+        typer.Option("--new-join-code", help=helped("Make a new join code: phones that joined must join again.")),
     ] = False,
     allowed_host: Annotated[
         list[str] | None,
         typer.Option(
             "--allowed-host",
-            help="One more name the phones reach this server by, e.g. laptop.local (repeatable); "
-            "any other name in a request is refused.",
+            help=helped(
+                "One more name the phones reach this server by, e.g. laptop.local (repeatable); "
+                "any other name in a request is refused."
+            ),
         ),
     ] = None,
     private: Annotated[
-        bool, typer.Option("--private", help="Show nothing but the join page to a phone that has not joined.")
+        bool, typer.Option("--private", help=helped("Show nothing but the join page to a phone that has not joined."))
     ] = False,
 ) -> None:
-    """Serve the ledger to the phones at the table: nights, deals by taps, scores, a JSON API."""
     import uvicorn
 
     from doko_ledger.ledger import Ledger
@@ -121,7 +132,8 @@ def serve(
 
     code = join_code.strip() if join_code else None
     if code and new_join_code:
-        raise typer.BadParameter("give --join-code CODE or --new-join-code, not both", param_hint="--new-join-code")
+        problem = render(msg("give --join-code CODE or --new-join-code, not both"))
+        raise typer.BadParameter(problem, param_hint="--new-join-code")
     path = ledger_path(ctx)
     _check_port(host, port)
     with Ledger.open(path, create=True) as ledger:  # a fresh ledger can be filled from the phones
@@ -139,10 +151,10 @@ def serve(
         private=private,
     )
     console = out()
-    console.print(f"doko serve: {shown_ledger(path)} at {url}", markup=False)
+    console.print(render(msg("doko serve: {ledger} at {url}", ledger=shown_ledger(path), url=url)), markup=False)
     if host in ALL_INTERFACES:
         console.print(qr.terminal(join_url), markup=False, highlight=False)
-    console.print(f"join code: {code}   (or open {join_url})", markup=False)
+    console.print(render(msg("join code: {code}   (or open {url})", code=code, url=join_url)), markup=False)
     console.print(_kept(table), markup=False, highlight=False)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", log_config=_logging())
 
@@ -150,10 +162,13 @@ def serve(
 def _kept(table: TableJoin) -> str:
     """What becomes of the join code when the server starts again."""
     if table.not_kept is not None:
-        return f"the join code holds for this start only: the ledger cannot be written ({table.not_kept})"
+        why = table.not_kept
+        return render(
+            msg("the join code holds for this start only: the ledger cannot be written ({reason})", reason=why)
+        )
     if table.changed:
-        return "a new join code, kept in the ledger: phones that joined before must join again"
-    return "the join code is kept in the ledger: phones that joined stay joined"
+        return render(msg("a new join code, kept in the ledger: phones that joined before must join again"))
+    return render(msg("the join code is kept in the ledger: phones that joined stay joined"))
 
 
 def register(app: typer.Typer) -> None:

@@ -10,20 +10,23 @@ import typer
 if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     pass
 from doko_ledger.cli.common import JsonOption, echo_json, ledger_path, out
+from doko_ledger.cli.help_texts import described, helped
 
 StatsNightOption = Annotated[
     str | None,
     typer.Option(
         "--session",
-        help="Only this card night's deals (its id or a unique prefix; default: every game).",
+        help=helped("Only this card night's deals (its id or a unique prefix; default: every game)."),
         show_default=False,
     ),
 ]
 
 
+@described(
+    "Per player: games, wins and win rate, solos, announcements, foxes caught and lost, card points and "
+    "score, with a chart; over every game or one card night (--session)."
+)
 def stats(ctx: typer.Context, session: StatsNightOption = None, as_json: JsonOption = False) -> None:
-    """Per player: games, wins and win rate, solos, announcements, foxes caught and lost, card
-    points and score, with a chart; over every game or one card night (--session)."""
     from doko_ledger.cli import render_stats
     from doko_ledger.doppelkopf.stats import ledger_stats, stats_view
     from doko_ledger.ledger import Ledger

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from doko_ledger.cli import render_frames
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import plural
 
 NEXT_CARD = {"RIGHT", "l", "n", " "}
 PREVIOUS_CARD = {"LEFT", "h", "p"}
@@ -73,9 +74,23 @@ class Stepper:
         get there (the trick before it is not complete, or the game has no such trick)."""
         complete = sum(1 for card in self.cards if card == 4)
         if trick > self.hand_size:
-            raise DokoError(f"there is no trick {trick}: a game has {self.hand_size} tricks")
+            raise DokoError(
+                plural(
+                    "there is no trick {trick}: a game has {count} trick",
+                    "there is no trick {trick}: a game has {count} tricks",
+                    self.hand_size,
+                    trick=trick,
+                )
+            )
         if trick > complete + 1:
-            raise DokoError(f"trick {trick} was not played: the game has {complete} complete tricks")
+            raise DokoError(
+                plural(
+                    "trick {trick} was not played: the game has {count} complete trick",
+                    "trick {trick} was not played: the game has {count} complete tricks",
+                    complete,
+                    trick=trick,
+                )
+            )
         return self._trick_end(trick - 1)
 
     def press(self, key: str) -> bool:

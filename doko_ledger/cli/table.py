@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # the commands import what they use: `doko` starts faster
     from doko_ledger.doppelkopf.game.record import DealEntry, SummaryRecord, ValueRecord
     from doko_ledger.doppelkopf.game.state import GameState
     from doko_ledger.doppelkopf.nights.book import BockMark, NextDealChecks
+    from doko_ledger.i18n import Message
     from doko_ledger.ledger import Ledger
 
 from doko_ledger.cli.common import (
@@ -29,60 +30,74 @@ from doko_ledger.cli.common import (
     out,
     recorder,
 )
+from doko_ledger.cli.help_texts import described, helped
 from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.rules.bock import heart_trick_matters
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF
+from doko_ledger.i18n import msg, render
 from doko_ledger.store.errors import LedgerBusy
 
 T = TypeVar("T")
 
 NightOption = Annotated[
-    str | None, typer.Option("--session", help="The card night (default: the open one).", show_default=False)
+    str | None, typer.Option("--session", help=helped("The card night (default: the open one)."), show_default=False)
 ]
-YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Append without asking for confirmation.")]
+YesOption = Annotated[bool, typer.Option("--yes", "-y", help=helped("Append without asking for confirmation."))]
 GameOption = Annotated[
-    str | None, typer.Option("--game", metavar="TYPE", help="Game type: normal, marriage, club_solo, ...")
+    str | None, typer.Option("--game", metavar="TYPE", help=helped("Game type: normal, marriage, club_solo, ..."))
 ]
-ReOption = Annotated[str | None, typer.Option("--re", help="The Re players, or the soloist alone: Anna,Clara.")]
-PointsOption = Annotated[int | None, typer.Option("--re-points", help="Re's card points, 0-240.")]
-TricksOption = Annotated[str | None, typer.Option("--tricks", help="Tricks won RE:KONTRA, where it matters (9:3).")]
-CallOption = Annotated[list[str] | None, typer.Option("--call", help="Announcements in order: Anna=re,Clara=no90.")]
+ReOption = Annotated[str | None, typer.Option("--re", help=helped("The Re players, or the soloist alone: Anna,Clara."))]
+PointsOption = Annotated[int | None, typer.Option("--re-points", help=helped("Re's card points, 0-240."))]
+TricksOption = Annotated[
+    str | None, typer.Option("--tricks", help=helped("Tricks won RE:KONTRA, where it matters (9:3)."))
+]
+CallOption = Annotated[
+    list[str] | None, typer.Option("--call", help=helped("Announcements in order: Anna=re,Clara=no90."))
+]
 SpecialOption = Annotated[
-    list[str] | None, typer.Option("--special", help="Special points PARTY:KIND[:FROM]: re:fox_caught:Ben.")
+    list[str] | None, typer.Option("--special", help=helped("Special points PARTY:KIND[:FROM]: re:fox_caught:Ben."))
 ]
 HeartTrickOption = Annotated[
     bool | None,
     typer.Option(
         "--heart-trick/--no-heart-trick",
-        help="A trick of four hearts that are not trumps was played (a bock trigger, docs/rules.md §9).",
+        help=helped("A trick of four hearts that are not trumps was played (a bock trigger, docs/rules.md §9)."),
         show_default=False,
     ),
 ]
 WinnersOption = Annotated[
-    str | None, typer.Option("--winners", help="Value only: the winners, Anna,Ben (or give --losers).")
+    str | None, typer.Option("--winners", help=helped("Value only: the winners, Anna,Ben (or give --losers)."))
 ]
-LosersOption = Annotated[str | None, typer.Option("--losers", help="Value only: the losers instead of the winners.")]
+LosersOption = Annotated[
+    str | None, typer.Option("--losers", help=helped("Value only: the losers instead of the winners."))
+]
 ValueOption = Annotated[
-    int | None, typer.Option("--value", help="Value only: the deal's simple value before bock, 0-99.")
+    int | None, typer.Option("--value", help=helped("Value only: the deal's simple value before bock, 0-99."))
 ]
-SoloOption = Annotated[bool, typer.Option("--solo", help="Value only: the one winner or the one loser played a solo.")]
+SoloOption = Annotated[
+    bool, typer.Option("--solo", help=helped("Value only: the one winner or the one loser played a solo."))
+]
 BockMarkOption = Annotated[
     int | None,
     typer.Option(
         "--bock",
-        help="Bock marked with this deal: 1 Bock, 2 Doppelbock, 3 Triplebock (rounds, docs/rules.md §9),"
-        " recorded with it; taking the deal back takes it too.",
+        help=helped(
+            "Bock marked with this deal: 1 Bock, 2 Doppelbock, 3 Triplebock (rounds, docs/rules.md §9),"
+            " recorded with it; taking the deal back takes it too."
+        ),
         show_default=False,
     ),
 ]
 BockByOption = Annotated[
     str | None,
-    typer.Option("--bock-by", help="Who declares the --bock mark (default: who records).", show_default=False),
+    typer.Option("--bock-by", help=helped("Who declares the --bock mark (default: who records)."), show_default=False),
 ]
 BockReasonOption = Annotated[
     str | None,
-    typer.Option("--bock-reason", help='Why the --bock mark (default: "marked with the deal").', show_default=False),
+    typer.Option(
+        "--bock-reason", help=helped('Why the --bock mark (default: "marked with the deal").'), show_default=False
+    ),
 ]
 
 
@@ -93,7 +108,7 @@ def _bock_mark(rounds: int | None, declared_by: str | None, reason: str | None, 
 
     if rounds is None:
         if declared_by is not None or reason is not None:
-            raise EntryError("--bock-by and --bock-reason describe a --bock mark: give --bock 1, 2 or 3 with them")
+            raise EntryError(msg("--bock-by and --bock-reason describe a --bock mark: give --bock 1, 2 or 3 with them"))
         return None
     return BockMark(rounds, declared_by or recorder, reason or "")
 
@@ -121,7 +136,7 @@ def _facts(
         return quick_entry.summary(game or "normal", re, re_points, tricks, calls, specials, bool(heart_trick))
     if yes or not interactive():
         raise quick_entry.EntryError(
-            "give --re and --re-points (or run `doko record` at a terminal, without --yes, to be asked)"
+            msg("give --re and --re-points (or run `doko record` at a terminal, without --yes, to be asked)")
         )
     given = _Given(game, re, re_points, tricks, calls or None, specials or None, heart_trick)
     asked = checks is not None and heart_trick_matters(checks.rules)
@@ -179,8 +194,8 @@ def _ask_facts(
         return summary
 
     def kept(text: str) -> str:
-        """A recorded list is kept by Enter and cleared by `none`."""
-        return "" if text.strip().lower() == "none" else text
+        """A recorded list is kept by Enter and cleared by `none` (or the language's word)."""
+        return "" if text.strip().lower() in ("none", render(msg("none")).lower()) else text
 
     def old(value: object) -> dict[str, Any]:
         """The recorded answer as the prompt's default (none without a record)."""
@@ -194,13 +209,17 @@ def _ask_facts(
             if recorded is not None
             else (checks.default_game_type.value if checks is not None else GameType.NORMAL.value)
         )
-        by_value = "" if recorded is not None else f"; or {VALUE_ANSWER}, the value only"
-        question = f"game type ({', '.join(g.value for g in types)}{by_value})"
+        names = ", ".join(g.value for g in types)
+        question = render(
+            msg("game type ({types})", types=names)
+            if recorded is not None
+            else msg("game type ({types}; or {value}, the value only)", types=names, value=_value_word())
+        )
         game = _until_accepted(
             lambda: Ask.ask(question, default=default, console=console),
-            lambda text: (recorded is None and text.strip().lower() == VALUE_ANSWER) or game_ok(text),
+            lambda text: (recorded is None and _is_value(text)) or game_ok(text),
         )
-        if recorded is None and game.strip().lower() == VALUE_ANSWER:
+        if recorded is None and _is_value(game):
             return _ask_value(playing, checks, console)
     game_type = game_ok(game)
     re = given.re
@@ -211,24 +230,28 @@ def _ask_facts(
             if checks is not None:
                 checks.re_players(game_type, players)
 
-        question = f"the soloist, e.g. {example.soloist}" if game_type.is_solo else f"Re players, e.g. {example.re}"
+        question = render(
+            msg("the soloist, e.g. {example}", example=example.soloist)
+            if game_type.is_solo
+            else msg("Re players, e.g. {example}", example=example.re)
+        )
         old_re = old(None if recorded is None else ",".join(recorded.re))
         re = _until_accepted(lambda: Ask.ask(question, console=console, **old_re), re_ok)
     re_points = given.re_points
     if re_points is None:
         old_points = old(None if recorded is None else recorded.re_points)
         re_points = _until_accepted(
-            lambda: AskNumber.ask("Re's card points (0-240)", console=console, **old_points),
+            lambda: AskNumber.ask(render(msg("Re's card points (0-240)")), console=console, **old_points),
             lambda p: facts_ok(p, calls or [], specials or []),
         )
     points = re_points
-    none = "Enter for none" if recorded is None else "Enter keeps them, none for none"
+    none = msg("Enter for none") if recorded is None else msg("Enter keeps them, {none} for none", none=msg("none"))
     if calls is None:
         old_calls = "" if recorded is None else quick_entry.calls_text(recorded.announcements)
         calls = [
             kept(
                 _ask_text(
-                    f"announcements, e.g. {example.calls} ({none})",
+                    render(msg("announcements, e.g. {example} ({none})", example=example.calls, none=none)),
                     old_calls,
                     lambda text: facts_ok(points, [kept(text)], specials or []),
                     console,
@@ -241,7 +264,7 @@ def _ask_facts(
         specials = [
             kept(
                 _ask_text(
-                    f"special points, e.g. {example.specials} ({none})",
+                    render(msg("special points, e.g. {example} ({none})", example=example.specials, none=none)),
                     old_specials,
                     lambda text: facts_ok(points, said, [kept(text)]),
                     console,
@@ -249,7 +272,7 @@ def _ask_facts(
             )
         ]
     if given.heart_trick is None and ask_heart_trick:
-        question = "a trick of four hearts (a bock trigger)?"
+        question = render(msg("a trick of four hearts (a bock trigger)?"))
         extra = specials or []
         hearts = _until_accepted(
             lambda: AskYesNo.ask(question, default=hearts, console=console),
@@ -259,7 +282,17 @@ def _ask_facts(
 
 
 VALUE_ANSWER = "value"
-"""The answer to the game-type question that enters the deal by its value only."""
+"""The answer to the game-type question that enters the deal by its value only (or its
+word in the command's language, `_value_word`)."""
+
+
+def _value_word() -> str:
+    return render(msg("value"))
+
+
+def _is_value(answer: str) -> bool:
+    """The answer to the game-type question that enters the deal by its value only."""
+    return answer.strip().lower() in (VALUE_ANSWER, _value_word().lower())
 
 
 def _ask_value(playing: Sequence[str], checks: NextDealChecks | None, console: Console | None) -> ValueRecord:
@@ -275,13 +308,14 @@ def _ask_value(playing: Sequence[str], checks: NextDealChecks | None, console: C
         return entered
 
     winners = _until_accepted(
-        lambda: Ask.ask(f"the winners, e.g. {','.join(playing[:2])}", console=console), lambda text: entry(text, 0)
+        lambda: Ask.ask(render(msg("the winners, e.g. {example}", example=",".join(playing[:2]))), console=console),
+        lambda text: entry(text, 0),
     )
     value = _until_accepted(
-        lambda: AskNumber.ask("the deal's value before bock", console=console), lambda v: entry(winners, v)
+        lambda: AskNumber.ask(render(msg("the deal's value before bock")), console=console), lambda v: entry(winners, v)
     )
     solo = entry(winners, value).alone and AskYesNo.ask(
-        "was it a solo (the one winner or the one loser played it)", console=console
+        render(msg("was it a solo (the one winner or the one loser played it)")), console=console
     )
     return entry(winners, value, solo)
 
@@ -325,16 +359,16 @@ def _until_accepted(ask: Callable[[], T], accept: Callable[[T], object]) -> T:
         try:
             accept(answer)
         except DokoError as exc:
-            refuse(str(exc))
+            refuse(exc)
             continue
         return answer
 
 
 def _confirm(
     yes: bool,
-    question: str = "append this deal?",
+    question: Message | None = None,
     console: Console | None = None,
-    nothing: str = "nothing was appended",
+    nothing: Message | None = None,
 ) -> bool:
     from doko_ledger.cli.prompts import AskYesNo
     from doko_ledger.doppelkopf.files import quick_entry
@@ -342,8 +376,9 @@ def _confirm(
     if yes:
         return True
     if not interactive():
-        raise quick_entry.EntryError(f"{nothing}: confirm with --yes when not at a terminal")
-    return AskYesNo.ask(question, default=True, console=console)
+        nothing = nothing or msg("nothing was appended")
+        raise quick_entry.EntryError(msg("{nothing}: confirm with --yes when not at a terminal", nothing=nothing))
+    return AskYesNo.ask(render(question or msg("append this deal?")), default=True, console=console)
 
 
 def _by_value(
@@ -357,12 +392,20 @@ def _by_value(
         return False
     if any(given for given in facts_given):
         raise EntryError(
-            "a deal by its value (--winners/--losers, --value, --solo) takes no --game, --re, --re-points,"
-            " --tricks, --call, --special, --heart-trick or --misdeal"
+            msg(
+                "a deal by its value (--winners/--losers, --value, --solo) takes no --game, --re, --re-points,"
+                " --tricks, --call, --special, --heart-trick or --misdeal"
+            )
         )
     return True
 
 
+@described(
+    "Add the next deal of the card night by its facts (or by its value only: --winners or --losers, "
+    "--value, --solo), with a bock mark if given (--bock); shows the score before appending.\n\n"
+    "The deal is the one that was next when the command started: if someone else records a deal meanwhile, "
+    "this one is refused, not recorded as the deal after it."
+)
 def record(
     ctx: typer.Context,
     session: NightOption = None,
@@ -377,7 +420,7 @@ def record(
     losers: LosersOption = None,
     value: ValueOption = None,
     solo: SoloOption = False,
-    misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in.")] = False,
+    misdeal: Annotated[bool, typer.Option("--misdeal", help=helped("The deal was thrown in."))] = False,
     bock: BockMarkOption = None,
     bock_by: BockByOption = None,
     bock_reason: BockReasonOption = None,
@@ -386,8 +429,10 @@ def record(
         typer.Option(
             "--deal",
             min=1,
-            help="The deal's number (default: the next deal when the command starts). Refused when the night"
-            " holds that deal already, so trying again after a deal was recorded never records it twice.",
+            help=helped(
+                "The deal's number (default: the next deal when the command starts). Refused when the night"
+                " holds that deal already, so trying again after a deal was recorded never records it twice."
+            ),
             show_default=False,
         ),
     ] = None,
@@ -395,11 +440,6 @@ def record(
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Add the next deal of the card night by its facts (or by its value only: --winners or
-    --losers, --value, --solo), with a bock mark if given (--bock); shows the score before appending.
-
-    The deal is the one that was next when the command started: if someone else records a
-    deal meanwhile, this one is refused, not recorded as the deal after it."""
     from doko_ledger.cli import render_nights, render_scores
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.views import score_view
@@ -445,9 +485,9 @@ def record(
         if prepared.score is not None:
             shown.print(render_scores.score([prepared.score]))
         if prepared.bock is not None:
-            shown.print(f"with it: {prepared.bock}", markup=False, highlight=False)
+            shown.print(render(msg("with it: {bock}", bock=prepared.bock)), markup=False, highlight=False)
         if not _confirm(yes, console=shown):
-            shown.print("nothing appended")
+            shown.print(render(msg("nothing appended")))
             raise typer.Exit(1)
         with _retried_with_deal(prepared.number):
             nights.commit(prepared, by=recorder(by), at=now())
@@ -467,36 +507,49 @@ def record(
             }
         )
     else:
-        marked = "" if prepared.bock is None else f", with {prepared.bock}"
-        out().print(f"recorded deal {prepared.number} as {prepared.game_id}{marked}", markup=False, highlight=False)
+        number, game_id = prepared.number, prepared.game_id
+        done = (
+            msg("recorded deal {number} as {game}", number=number, game=game_id)
+            if prepared.bock is None
+            else msg("recorded deal {number} as {game}, with {bock}", number=number, game=game_id, bock=prepared.bock)
+        )
+        out().print(render(done), markup=False, highlight=False)
 
 
+@described(
+    "Take back the newest entry of the night: a change (a join, a leave, a rule change, bock declared), "
+    "else the newest card, call or penalty of the last deal, else the last deal; with --game, the newest "
+    "event of that game (appends a void, never deletes). Says what it will take back and asks first, unless "
+    "--yes."
+)
 def undo(
     ctx: typer.Context,
     session: NightOption = None,
-    game: Annotated[str | None, typer.Option("--game", help="Take back the newest event of this game instead.")] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", help=helped("Take back the newest event of this game instead."))
+    ] = None,
     deal: Annotated[
         int | None,
         typer.Option(
             "--deal",
             min=1,
-            help="Only if this is the night's last deal (default: the last deal when the command starts): trying"
-            " again after it was taken back is refused instead of taking back the deal before it.",
+            help=helped(
+                "Only if this is the night's last deal (default: the last deal when the command starts): trying"
+                " again after it was taken back is refused instead of taking back the deal before it."
+            ),
             show_default=False,
         ),
     ] = None,
-    yes: Annotated[bool, typer.Option("--yes", "-y", help="Take back without asking for confirmation.")] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", "-y", help=helped("Take back without asking for confirmation."))
+    ] = False,
     by: ByOption = None,
 ) -> None:
-    """Take back the newest entry of the night: a change (a join, a leave, a rule change, bock
-    declared), else the newest card, call or penalty of the last deal, else the last deal; with
-    --game, the newest event of that game (appends a void, never deletes). Says what it will
-    take back and asks first, unless --yes."""
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.ledger import Ledger
 
     if game is not None and deal is not None:
-        raise quick_entry.EntryError("give --game or --deal, not both")
+        raise quick_entry.EntryError(msg("give --game or --deal, not both"))
     with Ledger.open(ledger_path(ctx)) as ledger:
         if game is not None:
             game_id = ledger.resolve(game)
@@ -507,44 +560,47 @@ def undo(
             nights = card_nights(ledger)
             session_id = nights.resolve(session)
             planned = nights.to_take_back(session_id, deal=deal)
-            _confirm_take_back(yes, f"{planned.what}: {planned.facts}" if planned.facts else planned.what)
+            _confirm_take_back(
+                yes, msg("{what}: {facts}", what=planned.what, facts=planned.facts) if planned.facts else planned.what
+            )
             if planned.change is not None:  # a change of the night: that one, never the entry before it
                 what = nights.undo(session_id, by=recorder(by), at=now(), change=planned.change).what
             else:
                 with _retried_with_deal(planned.number):  # what was asked about, never the deal before it
                     what = nights.undo(session_id, by=recorder(by), at=now(), deal=planned.number).what
             ledger.refresh()
-    out().print(f"took back {what}")
+    out().print(render(msg("took back {what}", what=what)))
 
 
-def _confirm_take_back(yes: bool, what: str) -> None:
+def _confirm_take_back(yes: bool, what: object) -> None:
     """Say what undo will take back and ask (unless `yes`); a no ends the command."""
     if not yes:
-        out().print(f"this takes back {what}", markup=False, highlight=False, soft_wrap=True)
-    if not _confirm(yes, "take it back?", nothing="nothing was taken back"):
-        out().print("nothing taken back")
+        out().print(render(msg("this takes back {what}", what=what)), markup=False, highlight=False, soft_wrap=True)
+    if not _confirm(yes, msg("take it back?"), nothing=msg("nothing was taken back")):
+        out().print(render(msg("nothing taken back")))
         raise typer.Exit(1)
 
 
+@described("Record penalty points for a rule violation (docs/rules.md §9); `doko undo` takes it back.")
 def penalty(
     ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="The game (deal) the violation happened in.")],
-    player: Annotated[str | None, typer.Option("--player", help="Who offended.")] = None,
+    game: Annotated[str, typer.Argument(help=helped("The game (deal) the violation happened in."))],
+    player: Annotated[str | None, typer.Option("--player", help=helped("Who offended."))] = None,
     severe: Annotated[
-        bool | None, typer.Option("--severe/--minor", help="Severe (voids the game) or minor.", show_default=False)
+        bool | None,
+        typer.Option("--severe/--minor", help=helped("Severe (voids the game) or minor."), show_default=False),
     ] = None,
     harms_soloist: Annotated[
-        bool, typer.Option("--harms-soloist", help="Minor, in a solo: the offence could harm the soloist.")
+        bool, typer.Option("--harms-soloist", help=helped("Minor, in a solo: the offence could harm the soloist."))
     ] = False,
     denials: Annotated[
-        int | None, typer.Option("--denials", help="Severe: the denials that count (default: from the record).")
+        int | None, typer.Option("--denials", help=helped("Severe: the denials that count (default: from the record)."))
     ] = None,
-    reason: Annotated[str, typer.Option("--reason", help="What happened.")] = "",
+    reason: Annotated[str, typer.Option("--reason", help=helped("What happened."))] = "",
     yes: YesOption = False,
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Record penalty points for a rule violation (docs/rules.md §9); `doko undo` takes it back."""
     from doko_ledger.cli import render_scores
     from doko_ledger.cli.prompts import Ask
     from doko_ledger.doppelkopf.files import quick_entry
@@ -556,18 +612,27 @@ def penalty(
     shown = err_console() if as_json else out()  # with --json, stdout holds the JSON alone
     if (player is None or severe is None) and (yes or not interactive()):
         raise quick_entry.EntryError(
-            "give --player and --minor or --severe (or run `doko penalty` at a terminal, without --yes)"
+            msg("give --player and --minor or --severe (or run `doko penalty` at a terminal, without --yes)")
         )
     if player is None:
-        player = Ask.ask("who offended", console=shown)
+        player = Ask.ask(render(msg("who offended")), console=shown)
     if severe is None:
-        severe = Ask.ask("minor or severe", choices=["minor", "severe"], default="minor", console=shown) == "severe"
+        minor, severe_word = render(msg("minor")), render(msg("severe"))
+        question = render(msg("minor or severe"))
+        severe = Ask.ask(question, choices=[minor, severe_word], default=minor, console=shown) == severe_word
     with Ledger.open(ledger_path(ctx)) as ledger:
         game_id = ledger.resolve(game)
         players = ledger.book_of(DOPPELKOPF).state(game_id).players
         offender = find_player(player, players)
         if offender is None:
-            raise quick_entry.EntryError(f"--player: {player!r} did not play {game_id} ({', '.join(players)})")
+            raise quick_entry.EntryError(
+                msg(
+                    "--player: {player} did not play {game} ({players})",
+                    player=repr(player),
+                    game=game_id,
+                    players=", ".join(players),
+                )
+            )
         command = ImposePenalty(players.index(offender), severe, harms_soloist, denials, reason)
         if not _confirm(yes, console=shown):
             raise typer.Exit(1)
@@ -581,14 +646,20 @@ def penalty(
             }
         )
     elif result is None:
-        out().print(f"penalty recorded in {game_id}; the deal is still being played")
+        out().print(render(msg("penalty recorded in {game}; the deal is still being played", game=game_id)))
     else:
         out().print(render_scores.score([result]))
 
 
+@described(
+    "Change a deal's facts, or make it a misdeal: the facts given replace the recorded ones, the rest are "
+    "kept (at a terminal, without --yes, each fact not given is asked, Enter keeping the recorded one); "
+    "shows the old and the new score side by side before appending (a new game takes its place; the old one "
+    "stays in the log)."
+)
 def correct(
     ctx: typer.Context,
-    deal: Annotated[str, typer.Argument(help="The deal: its number in `doko standings`, or its game id.")],
+    deal: Annotated[str, typer.Argument(help=helped("The deal: its number in `doko standings`, or its game id."))],
     session: NightOption = None,
     game: GameOption = None,
     re: ReOption = None,
@@ -601,15 +672,11 @@ def correct(
     losers: LosersOption = None,
     value: ValueOption = None,
     solo: SoloOption = False,
-    misdeal: Annotated[bool, typer.Option("--misdeal", help="The deal was thrown in after all.")] = False,
+    misdeal: Annotated[bool, typer.Option("--misdeal", help=helped("The deal was thrown in after all."))] = False,
     yes: YesOption = False,
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Change a deal's facts, or make it a misdeal: the facts given replace the recorded ones,
-    the rest are kept (at a terminal, without --yes, each fact not given is asked, Enter
-    keeping the recorded one); shows the old and the new score side by side before appending
-    (a new game takes its place; the old one stays in the log)."""
     from doko_ledger.cli import render_scores
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.views import score_view
@@ -636,8 +703,8 @@ def correct(
         if not as_json:
             before, after = prepared.before, prepared.after
             out().print(render_scores.correction(prepared.number, prepared.game_id, new_id, before, after))
-        if not _confirm(yes, "append this correction?"):
-            out().print("nothing appended")
+        if not _confirm(yes, msg("append this correction?")):
+            out().print(render(msg("nothing appended")))
             raise typer.Exit(1)
         with _retried_with_deal(prepared.number):
             nights.commit(prepared, by=recorder(by), at=now())
@@ -655,17 +722,28 @@ def correct(
             }
         )
     else:
-        out().print(f"deal {prepared.number} ({prepared.game_id}) corrected: now {new_id}")
+        out().print(
+            render(
+                msg(
+                    "deal {number} ({game}) corrected: now {new}",
+                    number=prepared.number,
+                    game=prepared.game_id,
+                    new=new_id,
+                )
+            )
+        )
 
 
+@described("Deal the next deal's four hands from a seed and record them; then `doko play`.")
 def deal(
     ctx: typer.Context,
-    seed: Annotated[str, typer.Option("--seed", help="The same text always deals the same hands (e.g. a date).")],
+    seed: Annotated[
+        str, typer.Option("--seed", help=helped("The same text always deals the same hands (e.g. a date)."))
+    ],
     session: NightOption = None,
     as_json: JsonOption = False,
     by: ByOption = None,
 ) -> None:
-    """Deal the next deal's four hands from a seed and record them; then `doko play`."""
     from doko_ledger.cli import render_nights
     from doko_ledger.doppelkopf.views import game_view, hands_view
     from doko_ledger.ledger import Ledger
@@ -680,18 +758,18 @@ def deal(
         out().print(render_nights.dealt(game))
 
 
+@described("Record the deal being played card by card; at a terminal without tokens, asks for each card.")
 def play(
     ctx: typer.Context,
     tokens: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Cards in play order (CQ, ♥10), calls NAME=re or NAME=no90, reservations NAME=club_solo first."
+            help=helped("Cards in play order (CQ, ♥10), calls NAME=re or NAME=no90, reservations NAME=club_solo first.")
         ),
     ] = None,
     session: NightOption = None,
     by: ByOption = None,
 ) -> None:
-    """Record the deal being played card by card; at a terminal without tokens, asks for each card."""
     from doko_ledger.cli.prompts import Ask, refuse
     from doko_ledger.doppelkopf.files import quick_entry
     from doko_ledger.doppelkopf.game.state import GameState
@@ -706,18 +784,18 @@ def play(
             _show_played(ledger, game, before)
             return
         if not interactive():
-            raise quick_entry.EntryError("give cards and calls as arguments, or run `doko play` at a terminal")
+            raise quick_entry.EntryError(msg("give cards and calls as arguments, or run `doko play` at a terminal"))
         game = card_nights(ledger).play(session_id, [], by=recorder(by), at=now())
         before = game
         while not _show_played(ledger, game, before):
             before = game  # a refused entry adds nothing to echo
-            line = Ask.ask("card, NAME=call, or q to stop")
+            line = Ask.ask(render(msg("card, NAME=call, or q to stop")))
             if line.strip().lower() in ("q", "quit", ""):
                 break
             try:  # the deal as this entry left it: the last card finishes it
                 game = card_nights(ledger).play(session_id, line.split(), by=recorder(by), at=now())
             except DokoError as exc:
-                refuse(str(exc))
+                refuse(exc)
         ledger.refresh()
 
 
@@ -741,5 +819,5 @@ def _retried_with_deal(number: int) -> Iterator[None]:
     try:
         yield
     except LedgerBusy as exc:
-        exc.args = (f"{exc} with --deal {number}", *exc.args[1:])
+        exc.args = (msg("{error} with --deal {number}", error=str(exc), number=number), *exc.args[1:])
         raise

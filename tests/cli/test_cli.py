@@ -211,7 +211,7 @@ def test_the_same_game_twice_is_refused(
     assert snapshot(ledger_path) == before
     assert error_lines(result) == [f"error: {path}: game 'twice' is already in the ledger"]
     assert len(as_json(cli("log", "twice", "--json"))) == events
-    assert ok(cli("verify")).stdout.startswith(f"ledger verified: {events} events in 1 streams")
+    assert ok(cli("verify")).stdout.startswith(f"ledger verified: {events} events in 1 stream;")
 
 
 def test_the_same_game_twice_in_one_import_is_refused(cli: Cli, write_game: WriteGame, make_game: MakeGame) -> None:

@@ -684,7 +684,7 @@ def test_settle_with_a_rate(cli: Cli) -> None:
     _check_payments(payments, {p: t * Decimal("0.05") for p, t in totals.items()})
     text = ok(cli("settle")).stdout
     for p in payments:
-        assert f"{p['payer']} pays {p['payee']} {Decimal(p['amount']):.2f}\n" in text
+        assert f"{p['payer']} pays {p['payee']} €{Decimal(p['amount']):.2f}\n" in text
     assert counted(len(payments), "payment") in text
     assert "points" not in text
     assert "money" in ok(cli("standings")).stdout

@@ -15,7 +15,8 @@ from babel.messages.pofile import read_po
 from doko_ledger.i18n.catalogs import catalog_path
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {"msg": None, "plural": (1, 2)}  # as `make messages` extracts them (and `_` in templates)
+KEYWORDS = {"msg": None, "plural": (1, 2), "helped": None, "described": None}
+"""The functions whose texts `make messages` extracts (and `_` in templates): messages, and the CLI's help."""
 TRANSLATED = ("de", "fr")
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)s")  # the code's `{name}`, the templates' `%(name)s`
 
