@@ -87,3 +87,14 @@ def test_a_rate_typed_with_a_decimal_comma_is_shown_in_the_readers_form(tmp_path
 def test_a_games_day_in_the_readers_form(phone: TestClient) -> None:
     games = phone.get("/games", headers=GERMAN).text
     assert "<h1>Spiele</h1>" in games and "Normalspiel" in games
+
+
+def test_a_deals_page_and_its_replay_in_french(phone: TestClient) -> None:
+    game = phone.get("/games/night-01", headers=FRENCH).text
+    assert "<h2>Vérifier</h2>" in game and "normal · " in game and "Ajouter une note" in game
+    claim = {"claim_0": "+9", "claim_1": "+1", "claim_2": "-1", "claim_3": "-1"}
+    audited = phone.get("/games/night-01/audit", params=claim, headers=FRENCH).text
+    assert "La vérification a trouvé un problème." in audited and "<h3>Le résultat annoncé</h3>" in audited
+    replay = phone.get("/games/night-01/replay", headers=FRENCH).text
+    assert '<html lang="fr">' in replay and "<h2>Feuille de score</h2>" in replay
+    assert "night-01 · donne 1 de night" in replay and "Score sheet" not in replay
