@@ -64,7 +64,8 @@ _PAGE = """<!DOCTYPE html>
 <input class="scrub" id="scrub" type="range" min="0" max="0" value="0" aria-label="{w[step]}">
 <span class="indicator" id="indicator"></span>
 </nav>
-<p class="keys"><kbd>←</kbd> <kbd>→</kbd> {w[card_key]} · <kbd>↑</kbd> <kbd>↓</kbd> {w[trick_key]} · <kbd>Home</kbd> <kbd>End</kbd></p>
+<p class="keys"><kbd>←</kbd> <kbd>→</kbd> {w[card_key]} · <kbd>↑</kbd> <kbd>↓</kbd> {w[trick_key]} ·
+<kbd>Home</kbd> <kbd>End</kbd></p>
 </section>
 <aside class="side">
 <section class="panel notes-panel" id="notes-panel" aria-live="polite">
