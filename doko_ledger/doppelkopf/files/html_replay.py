@@ -65,7 +65,7 @@ _PAGE = """<!DOCTYPE html>
 <span class="indicator" id="indicator"></span>
 </nav>
 <p class="keys"><kbd>←</kbd> <kbd>→</kbd> {w[card_key]} · <kbd>↑</kbd> <kbd>↓</kbd> {w[trick_key]} ·
-<kbd>Home</kbd> <kbd>End</kbd></p>
+<kbd>{w[home_key]}</kbd> <kbd>{w[end_key]}</kbd></p>
 </section>
 <aside class="side">
 <section class="panel notes-panel" id="notes-panel" aria-live="polite">
@@ -193,6 +193,8 @@ def _words() -> dict[str, str]:
         "step": msg("step"),
         "card_key": msg("card"),
         "trick_key": msg("trick"),
+        "home_key": msg("Home"),
+        "end_key": msg("End"),
         "notes": msg("Notes"),
         "analysis": msg("Analysis"),
         "result": msg("Result"),
