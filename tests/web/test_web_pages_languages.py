@@ -10,6 +10,8 @@ from fastapi.testclient import TestClient
 from web_helpers import PLAYERS, app_for, csrf_of, deal, form_of, joined, post_deal, start_night
 
 from doko_ledger.doppelkopf.book import card_nights
+from doko_ledger.doppelkopf.nights.decide import StartNight
+from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.ledger import Ledger
 
 GERMAN = {"Accept-Language": "de"}
@@ -98,3 +100,14 @@ def test_a_deals_page_and_its_replay_in_french(phone: TestClient) -> None:
     replay = phone.get("/games/night-01/replay", headers=FRENCH).text
     assert '<html lang="fr">' in replay and "<h2>Feuille de score</h2>" in replay
     assert "night-01 · donne 1 de night" in replay and "Score sheet" not in replay
+
+
+def test_a_deals_day_in_the_readers_form(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite"
+    with Ledger.open(db, create=True) as ledger:
+        command = StartNight("dated", PLAYERS[:4], 0, preset("standard"), 8, "2026-12-01", None)
+        card_nights(ledger).start(command, by="setup", at="2026-12-01T18:00:00+00:00")
+    phone = joined(app_for(db), "Anna")
+    assert post_deal(phone, "dated", deal(["Anna", "Ben"], 151)).status_code == 303
+    assert "Normalspiel · Anna, Ben, Clara, Dirk · 01.12.2026" in phone.get("/games/dated-01", headers=GERMAN).text
+    assert "01/12/2026" in phone.get("/games/dated-01", headers=FRENCH).text
