@@ -9,7 +9,9 @@ from pathlib import Path
 
 import test_web_browser
 from browser import Browser
-from test_web_browser import cli_json, join, page_totals, record, tap, wait_for
+from test_web_browser import ARTIFACTS, cli_json, join, page_totals, record, tap, wait_for
+from test_web_browser_phone import too_small
+from web_helpers import start_night
 
 served, phone = test_web_browser.served, test_web_browser.phone  # the fixtures: a served ledger, a phone
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -114,3 +116,38 @@ def test_a_deals_audit_in_french(served: tuple[str, Path], phone: Browser) -> No
     assert fits(b) == []
     b.screenshot(DOCS / "web-audit-fr.png")
     assert [e for e in b.console() if e["level"] == "SEVERE"] == []
+
+
+def test_every_page_fits_a_phone_in_german_and_in_french(served: tuple[str, Path], phone: Browser) -> None:
+    base, db = served
+    b = phone
+    start_night(db, "taps", ("Anna", "Ben", "Clara", "Dirk", "Emil"))
+    join(b, base, "Ben")
+    b.visit(f"{base}/nights/taps")
+    wait_for(b, "#record-link")
+    record(b, base, re=2, points=151)
+    pages = {
+        "home": "/",
+        "night": "/nights/taps",
+        "record form": "/nights/taps/record",
+        "correct form": "/nights/taps/deals/taps-01/correct",
+        "games list": "/games",
+        "game page": "/games/taps-01",
+        "sample game page": "/games/2026-11-28-kitchen-03",
+        "replay": "/games/taps-01/replay",
+        "Dou Dizhu start": "/doudizhu",
+        "API": "/api/",
+    }
+    trouble: list[object] = []
+    for language in ("de", "fr"):
+        for page, path in pages.items():
+            b.visit(f"{base}/language/{language}?next={path}")
+            wait_for(b, "main, .layout")
+            assert b.script("return document.documentElement.lang") == language
+            b.script("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # what a tap opens
+            trouble += [(language, page, "sticks out", what) for what in fits(b)]
+            trouble += [(language, *small) for small in too_small(b, page)]
+            if page == "record form":
+                b.script("document.querySelector('.special').scrollIntoView(); window.scrollBy(0, -60)")
+                b.screenshot(ARTIFACTS / f"web-specials-{language}.png")
+    assert trouble == [], "\n".join(map(str, trouble))
