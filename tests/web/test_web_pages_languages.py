@@ -48,9 +48,9 @@ def test_the_night_in_french(phone: TestClient) -> None:
 
 def test_the_deal_form_in_german_with_the_games_words(phone: TestClient) -> None:
     page = phone.get("/nights/night/record", headers=GERMAN).text
-    for words in ("Augen von Re", "Ansagen", "Damensolo", "Hochzeit", "Keine 90", "Sonderpunkte", "Wertung zeigen"):
+    for words in ("Augen von Re", "Ansagen", "Damensolo", "Hochzeit", "Keine 90", "Sonderpunkte", "Fuchs gefangen"):
         assert words in page, words
-    for english in ("Re's card points", "Show the score", "queen solo", "Special points"):
+    for english in ("Re's card points", "Show the score", "queen solo", "Special points", "fox caught"):
         assert english not in page, english
 
 
