@@ -28,7 +28,6 @@ from doko_ledger.errors import DokoError
 from doko_ledger.i18n import current
 from doko_ledger.i18n.catalogs import catalog
 from doko_ledger.ledger import Ledger
-from doko_ledger.numbers import counted
 from doko_ledger.sight import DealBeingPlayed
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.store.errors import DiskError, LedgerUnreachable
@@ -91,7 +90,6 @@ templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-templates.filters["counted"] = counted  # `{{ n | counted('bomb') }}`: 1 bomb, 2 bombs
 templates.filters.update(FILTERS)  # `{{ pts | signed }}`, `{{ amount | money }}`: in the page's language
 templates.add_extension("jinja2.ext.i18n")
 templates.install_gettext_callables(  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ def phone(tmp_path: Path) -> TestClient:
 def test_the_night_in_german(phone: TestClient) -> None:
     page = phone.get("/nights/night", headers=GERMAN).text
     assert '<html lang="de">' in page
-    for words in ("Spiel 2 eintragen", "<h2>Stand</h2>", "<h2>Abrechnung</h2>", "Normalspiel", "Abend schließen"):
+    for words in ("Spiel 2 eintragen", "<h2>Stand</h2>", "<h2>Abrechnung</h2>", "Normalspiel", "Soli und Vorbehalte"):
         assert words in page, words
     assert "Spiel 1 zurücknehmen" in page  # the undo button names the deal in German too
     assert "zu 0,05\u00a0€ je Punkt" in page and "+0,10\u00a0€" in page  # money in German form
