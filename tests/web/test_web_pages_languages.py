@@ -111,3 +111,12 @@ def test_a_deals_day_in_the_readers_form(tmp_path: Path) -> None:
     assert post_deal(phone, "dated", deal(["Anna", "Ben"], 151)).status_code == 303
     assert "Normalspiel · Anna, Ben, Clara, Dirk · 01.12.2026" in phone.get("/games/dated-01", headers=GERMAN).text
     assert "01/12/2026" in phone.get("/games/dated-01", headers=FRENCH).text
+
+
+def test_the_rules_an_earlier_night_used_are_offered_in_the_readers_language(tmp_path: Path) -> None:
+    db = tmp_path / "ledger.sqlite"
+    start_night(db, "old", soloist_leads=True)
+    with Ledger.open(db) as ledger:
+        card_nights(ledger).close("old", by="t", at="2026-12-01T10:00:00+00:00")
+    home = joined(app_for(db), "Anna").get("/", headers=GERMAN).text
+    assert "wie Abend old: standard, " in home and "as night old" not in home
