@@ -29,7 +29,6 @@ from doko_ledger.i18n import Message, current, msg
 from doko_ledger.i18n import render as render_message
 from doko_ledger.i18n.catalogs import catalog
 from doko_ledger.ledger import Ledger
-from doko_ledger.numbers import counted
 from doko_ledger.sight import DealBeingPlayed
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 from doko_ledger.store.errors import DiskError, LedgerUnreachable
@@ -39,6 +38,7 @@ from doko_ledger.web.guesses import JoinGuesses
 from doko_ledger.web.join_code import join_code_of as join_code_of  # the pages read it here
 from doko_ledger.web.kept_open import kept_open
 from doko_ledger.web.language import switch
+from doko_ledger.web.shown import FILTERS
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
@@ -91,7 +91,7 @@ templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
-templates.filters["counted"] = counted  # `{{ n | counted('bomb') }}`: 1 bomb, 2 bombs
+templates.filters.update(FILTERS)  # `{{ pts | signed }}`, `{{ amount | money }}`: in the page's language
 templates.add_extension("jinja2.ext.i18n")
 templates.install_gettext_callables(  # type: ignore[attr-defined]
     lambda text: catalog(current()).gettext(text),
@@ -320,8 +320,9 @@ decides against other processes (the CLI)."""
 def viewed(key: tuple[str, ...], source: object, view: Callable[[], T]) -> T:
     """`view()`, made once for each `source` it is made from (a page the library derived once for
     a point of the log, or that point itself): phones that poll between two deals cost a
-    look-up. What is returned is shared: the caller copies it before adding to it."""
-    return _VIEWS.made(key, source, view)
+    look-up. What is returned is shared: the caller copies it before adding to it. A view is
+    kept per language: its words are in the language it was made in."""
+    return _VIEWS.made((*key, current()), source, view)
 
 
 def json_bytes(content: object) -> bytes:

@@ -28,7 +28,7 @@ from doko_ledger.doppelkopf.rules.options import (
 )
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, RuleSetError, preset
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
-from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n import Message, msg, render
 from doko_ledger.web.common import Posted
 
 SPECIAL_ROWS = 3
@@ -239,21 +239,30 @@ def rules_choices(
     if in_force is not None:
         night_id, rules = in_force
         changed = changes_text(rules)
-        label = f"the rules in force: {rules.preset}" + (f", {changed}" if changed else "")
+        shown = f"{rules.preset}, {changed}" if changed else rules.preset
+        label = render(msg("the rules in force: {rules}", rules=shown))
         out.append(_choice(f"night:{night_id}", label, rules))
     out += [_choice(f"preset:{name}", name, preset(name)) for name in PRESETS]
     seen = [preset(name) for name in PRESETS] + ([] if in_force is None else [in_force[1]])
     for house in saved:
-        changed = changes_text(house.rules) or "as it is"
+        changed = changes_text(house.rules) or render(msg("as it is"))
         out.append(_choice(f"saved:{house.name}", f"{house.name}: {house.rules.preset}, {changed}", house.rules))
         seen.append(house.rules)
     for night_id, rules in nights:
         if rules not in seen:
             seen.append(rules)
             out.append(
-                _choice(f"night:{night_id}", f"as night {night_id}: {rules.preset}, {changes_text(rules)}", rules)
+                _choice(
+                    f"night:{night_id}",
+                    render(msg("as night {night}: {rules}", night=night_id, rules=_preset_and_changes(rules))),
+                    rules,
+                )
             )
     return out
+
+
+def _preset_and_changes(rules: RuleSet) -> str:
+    return f"{rules.preset}, {changes_text(rules)}"
 
 
 def _choice(value: str, label: str, rules: RuleSet) -> dict[str, Any]:

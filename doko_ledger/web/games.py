@@ -84,7 +84,7 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
     mark = ledger.book_of(DOPPELKOPF).place(game_id) if game is DOPPELKOPF else None
     context: dict[str, Any] = {
         "game_id": game_id,
-        "label": (row.get("game_type") or "being played").replace("_", " ") if row else "",
+        "label": None,  # a Doppelkopf game's type is named by the page, in its reader's language
         "result": None,
         "row": row,
         "score": None,

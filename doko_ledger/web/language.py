@@ -37,10 +37,10 @@ class Language:
 
 
 def language_of(scope: Scope) -> str:
-    """The cookie's language for a page, else the browser's; the API's is the client's
-    `Accept-Language` alone, English without one."""
+    """The cookie's language for a page (the API's own page `/api/` too), else the browser's;
+    the API's is the client's `Accept-Language` alone, English without one."""
     accept = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"accept-language"), None)
-    if scope["path"].startswith("/api/"):
+    if scope["path"].startswith("/api/") and scope["path"] != "/api/":  # /api/ is a page: the API for people
         return from_accept_language(accept)
     chosen = cookie_of(scope, LANGUAGE_COOKIE)
     return chosen if chosen in LANGUAGES else from_accept_language(accept)

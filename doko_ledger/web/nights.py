@@ -95,7 +95,9 @@ def _home(ledger: Ledger, rules: NamedRules | None = None) -> dict[str, Any]:
 def _deal_named(page: NightPage, game_id: str) -> dict[str, Any]:
     """A game the night names, as people count it: `deal 6`, with its game id to link."""
     place = page.places.get(game_id)
-    return {"game_id": game_id, "label": f"deal {place.number}" if place is not None else game_id}
+    number = place.number if place is not None else None
+    label = render_message(msg("deal {number}", number=number)) if number is not None else game_id
+    return {"game_id": game_id, "label": label, "number": number}
 
 
 @router.get("/")
@@ -254,7 +256,7 @@ def _to_take_back(nights: CardNights, session_id: str) -> str | None:
         taken = nights.to_take_back(session_id, whole_deal=True)
     except DokoError:
         return None
-    return f"deal {taken.number}" if taken.change is None else taken.what
+    return render_message(msg("deal {number}", number=taken.number)) if taken.change is None else taken.what
 
 
 def night_page_context(ledger: Ledger, session_id: str) -> dict[str, Any]:

@@ -24,8 +24,9 @@ PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}|%\((\w+)\)s")  # the code's `{name}`,
 def _in_the_code() -> dict[str, tuple[str, ...]]:
     """Every message id of the code (with its plural id), and where it is."""
     found: dict[str, tuple[str, ...]] = {}
-    methods = [("doko_ledger/**.py", "python"), ("doko_ledger/web/templates/**.html", "jinja2")]
-    options = {"doko_ledger/web/templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+    templates = [f"doko_ledger/web/templates/**.{kind}" for kind in ("html", "svg")]
+    methods = [("doko_ledger/**.py", "python")] + [(files, "jinja2") for files in templates]
+    options = {files: {"extensions": "jinja2.ext.i18n"} for files in templates}
     for filename, _line, message, _comments, _context in extract_from_dir(
         str(ROOT), method_map=methods, options_map=options, keywords={**KEYWORDS, "_": None, "ngettext": (1, 2)}
     ):

@@ -212,7 +212,7 @@ def test_a_whole_night_recorded_by_taps(served: tuple[str, Path], phone: Browser
     payments = cli_json(db, "settle", "--session", "2026-12-01-kitchen")["payments"]
     settle_text = b.text("#settle")
     for p in payments:
-        assert f"{p['payer']} pays {p['payee']} {float(p['amount']):.2f}" in settle_text
+        assert f"{p['payer']} pays {p['payee']} €{float(p['amount']):.2f}" in settle_text  # money in English form
     assert b.console() == [] or all(e["level"] != "SEVERE" for e in b.console())
 
     # a game of the night: score and derivation; recorded by its facts, it has no card to replay

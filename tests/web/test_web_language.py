@@ -70,6 +70,7 @@ def _scope(path: str, cookie: str | None, accept: str | None) -> dict[str, objec
         ("/nights/n", None, "de", "de"),
         ("/nights/n", "xx", "de", "de"),
         ("/nights/n", None, None, "en"),
+        ("/api/", "fr", "de", "fr"),  # the page that shows the API to people
     ],
 )
 def test_the_api_answers_in_english_unless_its_client_asks(

@@ -20,6 +20,7 @@ from importlib.resources import files
 from typing import Any
 
 from doko_ledger.doppelkopf.nights.place import deal_marks
+from doko_ledger.i18n import current, msg, render
 
 __all__ = ["dumps"]
 
@@ -34,7 +35,7 @@ _JSON_ESCAPES = {
 }
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -49,54 +50,55 @@ _PAGE = """<!DOCTYPE html>
 <p class="meta" id="meta"></p>
 </header>
 <main class="layout">
-<section class="board" aria-label="the table">
+<section class="board" aria-label="{w[the_table]}">
 <p class="caption" id="caption" aria-live="polite"></p>
 <div class="mark-detail" id="mark-detail" aria-live="polite" hidden></div>
 <div class="table" id="table"><div class="felt" id="felt"></div></div>
-<nav class="controls" aria-label="replay controls">
-<button type="button" id="first" title="first (Home)">⇤ First</button>
-<button type="button" id="previous-trick" title="previous trick (Up, Page Up)">« Trick</button>
-<button type="button" id="previous" title="previous card (Left)">‹ Card</button>
-<button type="button" id="next" title="next card (Right)">Card ›</button>
-<button type="button" id="next-trick" title="next trick (Down, Page Down)">Trick »</button>
-<button type="button" id="last" title="last (End)">Last ⇥</button>
-<input class="scrub" id="scrub" type="range" min="0" max="0" value="0" aria-label="step">
+<nav class="controls" aria-label="{w[controls]}">
+<button type="button" id="first" title="{w[first_title]}">⇤ {w[first]}</button>
+<button type="button" id="previous-trick" title="{w[previous_trick_title]}">« {w[trick]}</button>
+<button type="button" id="previous" title="{w[previous_title]}">‹ {w[card]}</button>
+<button type="button" id="next" title="{w[next_title]}">{w[card]} ›</button>
+<button type="button" id="next-trick" title="{w[next_trick_title]}">{w[trick]} »</button>
+<button type="button" id="last" title="{w[last_title]}">{w[last]} ⇥</button>
+<input class="scrub" id="scrub" type="range" min="0" max="0" value="0" aria-label="{w[step]}">
 <span class="indicator" id="indicator"></span>
 </nav>
-<p class="keys"><kbd>←</kbd> <kbd>→</kbd> card · <kbd>↑</kbd> <kbd>↓</kbd> trick · <kbd>Home</kbd> <kbd>End</kbd></p>
+<p class="keys"><kbd>←</kbd> <kbd>→</kbd> {w[card_key]} · <kbd>↑</kbd> <kbd>↓</kbd> {w[trick_key]} ·
+<kbd>{w[home_key]}</kbd> <kbd>{w[end_key]}</kbd></p>
 </section>
 <aside class="side">
 <section class="panel notes-panel" id="notes-panel" aria-live="polite">
-<h2 id="notes-title">Notes</h2>
+<h2 id="notes-title">{w[notes]}</h2>
 <div id="notes"></div>
 </section>
 <section class="panel analysis-panel" id="analysis-panel" hidden>
-<h2>Analysis</h2>
+<h2>{w[analysis]}</h2>
 <p class="analysis-status" id="analysis-status"></p>
 <ol class="analysis-marks" id="analysis-marks"></ol>
 <p class="analysis-note muted" id="analysis-note"></p>
 </section>
 <section class="panel" id="result-panel" hidden>
-<h2>Result</h2>
+<h2>{w[result]}</h2>
 <div id="result"></div>
 </section>
 <section class="panel">
-<h2>Score sheet</h2>
+<h2>{w[sheet]}</h2>
 <table class="sheet" id="sheet"></table>
 <p class="totals" id="totals" hidden></p>
-<p class="totals" id="sheet-hidden" hidden>Card points are hidden until the end.</p>
+<p class="totals" id="sheet-hidden" hidden>{w[hidden]}</p>
 </section>
 <section class="panel">
-<h2>Announcements</h2>
+<h2>{w[announcements]}</h2>
 <ul class="calls" id="calls"></ul>
 </section>
 <section class="panel all-notes-panel" id="all-notes-panel" hidden>
-<h2>All notes</h2>
+<h2>{w[all_notes]}</h2>
 <ol class="all-notes" id="all-notes"></ol>
 </section>
 </aside>
 </main>
-<noscript><p>This replay needs JavaScript.</p></noscript>
+<noscript><p>{w[needs_script]}</p></noscript>
 <script type="application/json" id="replay-data">{data}</script>
 <script>{js}</script>
 </body>
@@ -108,7 +110,8 @@ def _back_links(back: Sequence[tuple[str, str]]) -> str:
     if not back:
         return ""
     links = " ".join(f'<a href="{html.escape(href)}">{html.escape(words)}</a>' for href, words in back)
-    return f'<nav class="back" aria-label="back">{links}</nav>\n'
+    label = html.escape(render(msg("back")))
+    return f'<nav class="back" aria-label="{label}">{links}</nav>\n'
 
 
 @cache
@@ -157,13 +160,48 @@ def dumps(
     night = view.get("night")
     if night:  # a card night's deal: its number, and whether it was voided or corrected
         marks = deal_marks(night["status"], night["corrected_by"], night["replaces"])
-        heading += f" · deal {night['deal']} of {night['session']}" + (f" ({marks})" if marks else "")
+        heading += render(msg(" · deal {number} of {night}", number=night["deal"], night=night["session"]))
+        heading += f" ({marks})" if marks else ""
     return _PAGE.format(
         policy=policy,
-        title=html.escape(f"{game_id} · Doppelkopf replay"),
+        title=html.escape(render(msg("{game} · Doppelkopf replay", game=game_id))),
         heading=html.escape(heading),
         back=_back_links(back),
         css=css,
         data=embedded_json(view),
         js=js,
+        lang=current(),
+        w=_words(),
     )
+
+
+def _words() -> dict[str, str]:
+    """The page's own words, in the language of the answer (its script writes the rest)."""
+    said = {
+        "the_table": msg("the table"),
+        "controls": msg("replay controls"),
+        "first_title": msg("first (Home)"),
+        "first": msg("First"),
+        "previous_trick_title": msg("previous trick (Up, Page Up)"),
+        "trick": msg("Trick"),
+        "previous_title": msg("previous card (Left)"),
+        "card": msg("Card"),
+        "next_title": msg("next card (Right)"),
+        "next_trick_title": msg("next trick (Down, Page Down)"),
+        "last_title": msg("last (End)"),
+        "last": msg("Last"),
+        "step": msg("step"),
+        "card_key": msg("card"),
+        "trick_key": msg("trick"),
+        "home_key": msg("Home"),
+        "end_key": msg("End"),
+        "notes": msg("Notes"),
+        "analysis": msg("Analysis"),
+        "result": msg("Result"),
+        "sheet": msg("Score sheet"),
+        "hidden": msg("Card points are hidden until the end."),
+        "announcements": msg("Announcements"),
+        "all_notes": msg("All notes"),
+        "needs_script": msg("This replay needs JavaScript."),
+    }
+    return {key: html.escape(render(text)) for key, text in said.items()}

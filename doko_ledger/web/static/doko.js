@@ -7,11 +7,23 @@
 
   function points() { return document.getElementById("re-points"); }
 
+  // The words this script writes, in the page's language (base.html), each `{name}` filled in.
+  var WORDS = null;
+  function say(key, values) {
+    if (WORDS === null) {
+      var kept = document.getElementById("page-words");
+      WORDS = kept ? JSON.parse(kept.textContent) : {};
+    }
+    return String(WORDS[key] || "").replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && values[name] !== undefined ? String(values[name]) : whole;
+    });
+  }
+
   function showKontra() {
     var input = points(), out = document.getElementById("kontra-points");
     if (!input || !out) return;
     var value = parseInt(input.value, 10);
-    out.textContent = isNaN(value) || value < 0 || value > 240 ? "" : "Kontra " + (240 - value);
+    out.textContent = isNaN(value) || value < 0 || value > 240 ? "" : say("kontra", { points: 240 - value });
   }
 
   document.addEventListener("click", function (event) {
@@ -58,7 +70,7 @@
     return JSON.parse(select.options[select.selectedIndex].dataset.values);
   }
 
-  function words(values) { return (values.join(",") || "none").replace(/_/g, " "); }
+  function words(values) { return (values.join(",") || say("none")).replace(/_/g, " "); }
 
   function markChanges(form) {
     var select = form.querySelector("[data-rules-choice]");
@@ -71,11 +83,11 @@
       var now = optionValues(row), was = base[row.dataset.field];
       var changed = now.join(",") !== was.join(",");
       row.classList.toggle("changed", changed);
-      row.querySelector(".was").textContent = changed ? " · changed, " + preset + " has " + words(was) : "";
+      row.querySelector(".was").textContent = changed ? say("was", { preset: preset, value: words(was) }) : "";
       if (changed) changes.push(row.dataset.field.slice(5).replace(/_/g, " ") + "=" + words(now));
     });
-    summary.textContent = changes.length ? "Changes from " + preset + ": " + changes.join("; ")
-      : "As the " + preset + " preset: nothing changed.";
+    summary.textContent = changes.length ? say("changes", { preset: preset, changes: changes.join("; ") })
+      : say("unchanged", { preset: preset });
   }
 
   document.addEventListener("change", function (event) {
@@ -125,7 +137,7 @@
           if (!element.dataset.fragment) {
             element.dataset.version = String(data.version);
             element.dataset.stale = "true";
-            notice(data.change + " — this form was made before that; recording it now adds another deal.");
+            notice(say("stale", { change: data.change }));
             return null;
           }
           return fetch(element.dataset.fragment, { cache: "no-store" }).then(function (response) {
@@ -185,12 +197,12 @@
       details.id = "mark-" + mark.step;
       var summary = el("summary");
       var red = /^[HD]/.test(String(mark.card)) ? " red" : "";
-      summary.append(el("span", "glyph", mark.glyph), el("span", "", "trick " + mark.trick + " · " + mark.player),
+      summary.append(el("span", "glyph", mark.glyph), el("span", "", say("mark", { trick: mark.trick, player: mark.player })),
         el("span", "played" + red, mark.card_pretty));
       var better = el("p", "better");
-      better.append(document.createTextNode("better: "), el("strong", "", mark.better),
+      better.append(document.createTextNode(say("better")), el("strong", "", mark.better),
         document.createTextNode(", " + mark.known));
-      var link = el("a", "", "see it in the replay");
+      var link = el("a", "", say("see"));
       link.href = section.dataset.replay + "#step-" + mark.step;
       details.append(summary, el("p", "line", mark.line), better, link);
       return details;
@@ -198,10 +210,9 @@
 
     function show(data) {
       var marks = data.marks || [];
-      var since = data.from_trick > 1 ? " from trick " + data.from_trick + " on" : "";
-      status.textContent = marks.length === 1 ? "1 card" + since + " cost its party something:"
-        : marks.length ? marks.length + " cards" + since + " cost their party something:"
-        : "No card" + since + " cost its party anything.";
+      var since = data.from_trick > 1 ? say("since", { trick: data.from_trick }) : "";
+      var costly = marks.length === 1 ? "costly_one" : marks.length ? "costly_many" : "costly_none";
+      status.textContent = say(costly, { count: marks.length, since: since });
       list.replaceChildren.apply(list, marks.map(function (mark) {
         var entry = el("li");
         entry.append(item(mark));
@@ -219,7 +230,7 @@
           if (response.status === 202) return null;
           return response.json().then(function (data) {
             if (!response.ok) {
-              status.textContent = data.error || "The analysis could not be made (" + response.status + ").";
+              status.textContent = data.error || say("failed", { status: response.status });
               return false;
             }
             return data;
