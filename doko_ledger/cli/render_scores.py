@@ -99,13 +99,13 @@ def score_lines_table(result: GameScore) -> Table:
         table.add_row(render(result.note), "", "0", "")
         if result.bock is not None:
             factor = "" if result.bock.extra else f"×{result.bock.multiplier}"  # extra points: none without a winner
-            table.add_row(render(result.bock.item), "", factor, render(result.bock.cause))
+            table.add_row(render(result.bock.said), "", factor, render(result.bock.cause))
         return table
     for line in score.lines:
         points = f"×{line.factor}" if line.factor != 1 else (f"+{line.points}" if line.points else "")
         party = "" if line.party is None else render(line.party.title)
-        item = msg("{item} (special)", item=line.item) if line.special else line.item
-        table.add_row(render(item), party, points, render(line.cause))
+        item = msg("{item} (special)", item=line.shown) if line.special else line.shown
+        table.add_row(render(item), party, points, render(line.shown_cause))
     if result.valued is not None:  # entered by its value: its one line says it all
         return table
     if score.winner is None:

@@ -144,7 +144,7 @@ def test_the_standings_in_german(cli: Cli) -> None:
     assert "Doppelkopfabend n vom 01.12.2026" in shown
     assert ["#", "Partie", "Runde", "Spielart", "Geber", "Anna", "Ben", "Clara", "Dirk"] in _headers(shown)
     assert table_rows(shown)[0] == ["1", "1", "1", "normal", "Anna", "+3 Σ+3", "-3 Σ-3", "+3 Σ+3", "-3 Σ-3"]
-    assert " Spieler  Stand  gesp.  gew.  Soli  Soli gew. " in shown
+    assert " Spieler  Stand  gespielt  gewonnen  Soli  Soli gew. " in shown
     assert "Geld \n" in shown
     # 1 + 2 for Re; Dirk's solo 1 (x3); Kontra below 90 and 60: 3; at 0.05 a point
     assert [line.split()[-2:] for line in shown.splitlines() if line.strip().startswith(("Anna ", "Dirk "))][:2] == [
