@@ -23,18 +23,6 @@ KNOWN = msg("with all cards known")
 WITH_ALL_CARDS = KNOWN.id
 """What each mark says of itself, in English."""
 
-_SPECIALS = {
-    SpecialKind.FOX_CAUGHT: msg("fox caught (Fuchs)"),
-    SpecialKind.KARLCHEN: msg("last trick won with CJ (Karlchen)"),
-    SpecialKind.KARLCHEN_CAPTURED: msg("CJ caught in the last trick (Karlchen)"),
-    SpecialKind.DOPPELKOPF: msg("trick of 40 or more (Doppelkopf)"),
-    SpecialKind.FOX_LAST_TRICK: msg("last trick won with DA (Fuchs)"),
-    SpecialKind.FOX_CAUGHT_LAST_TRICK: msg("DA caught in the last trick (Fuchs)"),
-    SpecialKind.DULLE_CAUGHT_DULLE: msg("H10 caught with H10 (Dulle)"),
-    SpecialKind.HEART_TRICK: msg("trick of four hearts (heart trick)"),
-}
-"""The special points as a verdict names them (the score's labels, in the reader's language)."""
-
 
 def verdict_message(v: CardVerdict, players: Sequence[str]) -> Message:
     """One costly card in words: `Anna's ♥10 in trick 6: 19 card points, and the game: Re 121 → 102, lost`,
@@ -70,7 +58,7 @@ def verdict_line(v: CardVerdict, players: Sequence[str]) -> str:
 
 def _special(kind: str) -> Message | str:
     try:
-        return _SPECIALS[SpecialKind(kind)]
+        return SpecialKind(kind).word  # the score's label, in the reader's language
     except ValueError:
         return kind
 
