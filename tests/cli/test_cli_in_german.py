@@ -142,7 +142,7 @@ def test_the_standings_in_german(cli: Cli) -> None:
     _night_with_a_rate(cli)
     shown = ok(cli("standings")).stdout
     assert "Doppelkopfabend n vom 01.12.2026" in shown
-    assert ["#", "Partie", "Runde", "Spielart", "Geber", "Anna", "Ben", "Clara", "Dirk"] in _headers(shown)
+    assert ["#", "Partie", "Runde", "Spiel", "Geber", "Anna", "Ben", "Clara", "Dirk"] in _headers(shown)
     assert table_rows(shown)[0] == ["1", "1", "1", "normal", "Anna", "+3 Σ+3", "-3 Σ-3", "+3 Σ+3", "-3 Σ-3"]
     assert " Spieler  Stand  gespielt  gewonnen  Soli  Soli gew. " in shown
     assert "Geld \n" in shown

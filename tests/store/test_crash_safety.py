@@ -254,7 +254,7 @@ def test_doko_import_killed_after_its_first_commit_keeps_whole_games(
     assert result.exit_code == 2, result.output
     rest = [g for g in game_files.values() if g.record.id not in stored]
     events = sum(len(g.events) for g in rest)
-    imported = f"imported {counted(len(rest), 'game')}, {counted(events, 'event')} into {shown(db)}" if rest else ""
+    imported = f"imported {len(rest):,} games, {events:,} events into {shown(db)}" if rest else ""
     assert " ".join(result.stdout.split()) == imported
     refused = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
     assert sorted(refused) == sorted(

@@ -30,7 +30,7 @@ def ledger(tmp_path: Path) -> Path:
 def test_it_verifies_with_the_head_it_was_written_with(ledger: Path) -> None:
     head = run_doko(ledger, "head")
     assert head.returncode == 0, head.stderr
-    assert HEAD in head.stdout and "2396 events" in head.stdout
+    assert HEAD in head.stdout and "2,396 events" in head.stdout
     checked = run_doko(ledger, "verify", "--expect", HEAD)
     assert checked.returncode == 0, checked.stderr
     assert "read models: exactly what folding the log gives" in checked.stdout
