@@ -41,6 +41,7 @@ from doko_ledger.doppelkopf.rules.reservations import ReservationKind, asking_or
 from doko_ledger.doppelkopf.rules.ruleset import PRESETS, RuleSet, preset, rules_from_mapping
 from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.score import score_game
+from doko_ledger.i18n import render
 
 G = GameType
 K = SpecialKind
@@ -187,6 +188,13 @@ def counted(state: GameState) -> list[tuple[str, Party | None, str]]:
     score = score_game(state).score
     assert score is not None
     return [(line.item, line.party, line.cause) for line in score.lines if line.special]
+
+
+def said(state: GameState, language: str) -> list[str]:
+    """The causes of the special lines of the score, in `language`."""
+    score = score_game(state).score
+    assert score is not None
+    return [render(line.shown_cause, language) for line in score.lines if line.special]
 
 
 def special_value(state: GameState, party: Party) -> int:
@@ -419,6 +427,8 @@ def test_fox_last_trick_and_its_double() -> None:
     ]
     assert special_value(twice, RE) == 2
     assert counted(game(FOX_LAST, rules(double_fox_last_trick=True))) == []
+    assert said(twice, "de") == ["Stich 12: Anna gewinnt ihn mit ♦A", "Stich 12: Cleo legt die zweite ♦A dazu"]
+    assert said(twice, "fr") == ["pli 12 : Anna l'a gagné avec ♦A", "pli 12 : Cleo a aussi joué le second ♦A"]
 
 
 def test_a_fox_caught_in_the_last_trick_counts_once_more() -> None:
@@ -438,6 +448,8 @@ def test_a_dulle_caught_with_the_other_dulle() -> None:
     state = game(DULLEN_LAST, rules(dulle_caught_dulle=True))
     assert (K.DULLE_CAUGHT_DULLE, RE) in found(state)
     assert ("H10 caught with H10 (Dulle)", RE, "trick 12: Anna caught Dirk's H10 with the other") in counted(state)
+    assert "Stich 12: Anna fängt ♥10 von Dirk mit der anderen" in said(state, "de")
+    assert "pli 12 : Anna a pris ♥10 à Dirk avec l'autre" in said(state, "fr")
     partners = game(FOX_LAST, rules(dulle_caught_dulle=True))  # trick 10: Anna's and Dirk's H10, Anna wins
     assert (K.DULLE_CAUGHT_DULLE, RE) in found(partners)
     own = game(BOTH_FOXES, rules(dulle_caught_dulle=True))  # trick 9: Anna's H10 over Dirk's
@@ -447,6 +459,8 @@ def test_a_dulle_caught_with_the_other_dulle() -> None:
 def test_a_heart_trick_scores_with_heart_trick_point() -> None:
     state = game(FOX_LAST, rules(heart_trick_point=True))
     assert counted(state) == [("trick of four hearts (heart trick)", RE, "trick 5: Anna took four hearts")]
+    assert said(state, "de") == ["Stich 5: Anna holt vier Herz"]
+    assert said(state, "fr") == ["pli 5 : Anna a pris quatre cœurs"]
     assert counted(game(FOX_LAST)) == []
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from doko_ledger.doppelkopf.cards import DULLE, FUCHS, KARLCHEN, Card, Rank, Suit
+from doko_ledger.doppelkopf.cards import DULLE, FUCHS, KARLCHEN, Card, Cards, Rank, Suit
 from doko_ledger.doppelkopf.events import DealSummarized
 from doko_ledger.doppelkopf.game.parties import (
     Parties,
@@ -18,9 +18,9 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import is_heart_trick, schweinchen_card
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.doppelkopf.rules.scoring import DealFacts, Special, SpecialKind
+from doko_ledger.doppelkopf.rules.scoring import RECORDED, DealFacts, Special, SpecialKind
 from doko_ledger.errors import DokoError
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import Message, msg
 
 
 class NotScorable(DokoError):
@@ -70,18 +70,21 @@ def trick_specials(
         for i, card in enumerate(cards):
             seat = (leader + i) % 4
             if card is fox and parties[seat] is not side:
-                caught = f"trick {trick.number}: {names[winner]} caught {names[seat]}'s DA"
-                out.append(Special(SpecialKind.FOX_CAUGHT, side, caught))
+                caught = _caught(trick, names, seat, fox)
+                out.append(Special(SpecialKind.FOX_CAUGHT, side, caught, trick.number, seat))
                 if trick.number == last and rules.fox_caught_last_trick:
-                    out.append(Special(SpecialKind.FOX_CAUGHT_LAST_TRICK, side, caught))
+                    out.append(Special(SpecialKind.FOX_CAUGHT_LAST_TRICK, side, caught, trick.number, seat))
     if trick.points >= 40:
-        out.append(Special(SpecialKind.DOPPELKOPF, side, f"trick {trick.number}: {names[winner]} took {trick.points}"))
+        took = msg(
+            "trick {trick}: {player} took {points}", trick=trick.number, player=names[winner], points=trick.points
+        )
+        out.append(Special(SpecialKind.DOPPELKOPF, side, took, trick.number))
     if extras:
         out += _extras(state, trick, side, parties, fox)
     if trick.number == last:
         won_with = (winner - leader) % 4
         if cards[won_with] is KARLCHEN:
-            out.append(Special(SpecialKind.KARLCHEN, side, f"trick {trick.number}: {names[winner]} won it with CJ"))
+            out.append(Special(SpecialKind.KARLCHEN, side, _won_with(trick, names, KARLCHEN), trick.number))
             if rules.double_karlchen:
                 out += _also_played(trick, KARLCHEN, SpecialKind.KARLCHEN, side, parties, names)
         if not rules.karlchen_capture_with_dq or cards[won_with] is DAME_KARO:
@@ -99,8 +102,8 @@ def _karlchen_captured(
     for i, card in enumerate(trick.cards):
         seat = (trick.leader + i) % 4
         if card is KARLCHEN and parties[seat] is not side:
-            caught = f"trick {trick.number}: {names[winner]} caught {names[seat]}'s CJ"
-            out.append(Special(SpecialKind.KARLCHEN_CAPTURED, side, caught))
+            caught = _caught(trick, names, seat, KARLCHEN)
+            out.append(Special(SpecialKind.KARLCHEN_CAPTURED, side, caught, trick.number, seat))
     return out
 
 
@@ -121,12 +124,19 @@ def _extras(
         for i, card in enumerate(cards):
             seat = (leader + i) % 4
             if i != won_with and card is DULLE and parties[seat] is not side:
-                cause = f"trick {trick.number}: {names[winner]} caught {names[seat]}'s H10 with the other"
-                out.append(Special(SpecialKind.DULLE_CAUGHT_DULLE, side, cause))
+                cause = msg(
+                    "trick {trick}: {player} caught {whose}'s {card} with the other",
+                    trick=trick.number,
+                    player=names[winner],
+                    whose=names[seat],
+                    card=Cards((DULLE,)),
+                )
+                out.append(Special(SpecialKind.DULLE_CAUGHT_DULLE, side, cause, trick.number, seat))
     if rules.heart_trick_point and is_heart_trick(cards, order):
-        out.append(Special(SpecialKind.HEART_TRICK, side, f"trick {trick.number}: {names[winner]} took four hearts"))
+        hearts = msg("trick {trick}: {player} took four hearts", trick=trick.number, player=names[winner])
+        out.append(Special(SpecialKind.HEART_TRICK, side, hearts, trick.number))
     if rules.fox_last_trick and trick.number == state.hand_size and fox is not None and cards[won_with] is fox:
-        out.append(Special(SpecialKind.FOX_LAST_TRICK, side, f"trick {trick.number}: {names[winner]} won it with DA"))
+        out.append(Special(SpecialKind.FOX_LAST_TRICK, side, _won_with(trick, names, fox), trick.number))
         if rules.double_fox_last_trick:
             out += _also_played(trick, fox, SpecialKind.FOX_LAST_TRICK, side, parties, names)
     return out
@@ -147,8 +157,37 @@ def _also_played(
     for i in range((winner - leader) % 4 + 1, len(trick.cards)):
         seat = (leader + i) % 4
         if trick.cards[i] is card and parties[seat] is side:
-            out.append(Special(kind, side, f"trick {trick.number}: {names[seat]} played the second {card} too"))
+            also = msg(
+                "trick {trick}: {player} played the second {card} too",
+                trick=trick.number,
+                player=names[seat],
+                card=Cards((card,)),
+            )
+            out.append(Special(kind, side, also, trick.number))
     return out
+
+
+def _caught(trick: Trick, names: tuple[str, ...], seat: int, card: Card) -> Message:
+    """`trick 8: Dirk caught Clara's DA`: the trick's winner caught the card `seat` played."""
+    assert trick.winner is not None
+    return msg(
+        "trick {trick}: {player} caught {whose}'s {card}",
+        trick=trick.number,
+        player=names[trick.winner],
+        whose=names[seat],
+        card=Cards((card,)),
+    )
+
+
+def _won_with(trick: Trick, names: tuple[str, ...], card: Card) -> Message:
+    """`trick 12: Anna won it with CJ`."""
+    assert trick.winner is not None
+    return msg(
+        "trick {trick}: {player} won it with {card}",
+        trick=trick.number,
+        player=names[trick.winner],
+        card=Cards((card,)),
+    )
 
 
 def lone_marriage_tricks(state: GameState) -> int | None:
@@ -179,8 +218,7 @@ def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
     if re_tricks is None or kontra_tricks is None:
         re_tricks, kontra_tricks = int(summary.re_points > 0), int(summary.re_points < 240)
     specials = tuple(
-        Special(s.kind, s.party, "recorded" if s.caught_from is None else f"recorded: from {names[s.caught_from]}")
-        for s in summary.specials
+        Special(s.kind, s.party, _recorded(names, s.caught_from), None, s.caught_from) for s in summary.specials
     )
     return DealFacts(
         game_type=summary.game_type,
@@ -194,6 +232,11 @@ def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
         tricks_known=known,
         heart_trick=summary.heart_trick,
     )
+
+
+def _recorded(names: tuple[str, ...], caught_from: int | None) -> Message:
+    """A special point recorded without cards: `recorded`, or `recorded: from Anna` whose card it was."""
+    return RECORDED if caught_from is None else msg("recorded: from {player}", player=names[caught_from])
 
 
 def deal_facts(

@@ -123,13 +123,27 @@ def special_kind_named(text: str) -> SpecialKind | None:
     return _SPECIAL_BY_KEY.get(name_key(text))
 
 
+RECORDED = msg("recorded")
+"""What earned a special point recorded without its cards: the record says so."""
+
+
 @frozen
 class Special:
-    """One special point a party earned, and what earned it."""
+    """One special point a party earned, and what earned it: `because` in words (`trick 8:
+    Dirk caught Clara's DA`, rendered in the reader's language), and where, for a file that
+    names the players by seat: the `trick` (None: recorded without cards) and the seat
+    `from_seat` whose card was caught (None: no card caught, or not recorded whose)."""
 
     kind: SpecialKind
     party: Party
-    cause: str = "recorded"
+    because: Message = field(default=RECORDED, compare=False, repr=False)
+    trick: int | None = None
+    from_seat: int | None = None
+
+    @property
+    def cause(self) -> str:
+        """`because` in English, as the JSON and the read models keep it."""
+        return render(self.because, "en")
 
 
 @frozen
@@ -180,6 +194,8 @@ class ScoreLine:
     special: bool = False
     words: Message | None = field(default=None, compare=False, repr=False)
     because: Message | None = field(default=None, compare=False, repr=False)
+    earned: Special | None = field(default=None, compare=False, repr=False)
+    """For a special point, the special point itself: where it was earned, and from whom."""
 
     @property
     def shown(self) -> Message | str:
@@ -427,7 +443,18 @@ def special_lines(facts: DealFacts, rules: RuleSet) -> list[ScoreLine]:
             continue
         if not special_counts(kind, nth, rules):
             continue
-        lines.append(ScoreLine(kind.label, special.party, 1, cause=special.cause, special=True, words=kind.word))
+        lines.append(
+            ScoreLine(
+                kind.label,
+                special.party,
+                1,
+                cause=special.cause,
+                special=True,
+                words=kind.word,
+                because=special.because,
+                earned=special,
+            )
+        )
     return lines
 
 

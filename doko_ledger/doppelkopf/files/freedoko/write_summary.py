@@ -17,7 +17,7 @@ from doko_ledger.doppelkopf.game.parties import Announced, announced, party_call
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import DENIALS, Party
 from doko_ledger.doppelkopf.rules.counting import sheet_points
-from doko_ledger.doppelkopf.rules.scoring import ScoreLine, SpecialKind
+from doko_ledger.doppelkopf.rules.scoring import ScoreLine, Special, SpecialKind
 from doko_ledger.doppelkopf.score import GameScore
 from doko_ledger.frozen import frozen
 from doko_ledger.i18n import msg
@@ -139,17 +139,15 @@ class _Lines:
         if name is None:
             raise FreeDokoExportError(msg("the special point {item} has no FreeDoko name", item=repr(line.item)))
         party = _party_of(line)
-        winner, victim = self.trick_seats(line.cause)
+        winner, victim = self.trick_seats(line.earned)
         return SpecialPoint(name, party, party, winner, victim, line.points)
 
-    def trick_seats(self, cause: str) -> tuple[int | None, int | None]:
-        """The trick's winner and, for a card caught, whose card it was (`trick 4: Ben caught Anna's DA`)."""
-        match = re.match(r"trick (\d+): ", cause)
-        if match is None:
+    def trick_seats(self, earned: Special | None) -> tuple[int | None, int | None]:
+        """The winner of the trick that earned a special point and, for a card caught, whose
+        card it was (None, None: recorded without cards)."""
+        if earned is None or earned.trick is None:
             return None, None
-        trick = self.state.tricks[int(match[1]) - 1]
-        victim = next((s for s, name in enumerate(self.state.players) if f" caught {name}'s " in cause), None)
-        return trick.winner, victim
+        return self.state.tricks[earned.trick - 1].winner, earned.from_seat
 
 
 def _party_of(line: ScoreLine) -> Party:
