@@ -24,7 +24,7 @@ from doko_ledger.doppelkopf.sight import as_the_table_knows
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n import Message, msg, render
 from doko_ledger.sight import ALL, TOURNAMENT
 from doko_ledger.store.base import Head, VerifyReport
 from doko_ledger.store.copy import Copied
@@ -235,9 +235,11 @@ def described(state: GameState) -> Message:
     return msg("{game} by {who}", game=game, who=who)
 
 
-def score_view(result: GameScore) -> dict[str, Any]:
+def score_view(result: GameScore, language: str | None = None) -> dict[str, Any]:
     """A score for scripts: the rules, the winner, the value, each line, each player's points;
-    for a deal entered by its value, `value_only`: who won and the value as entered."""
+    for a deal entered by its value, `value_only`: who won and the value as entered. Its words
+    are English; with a `language`, each line also says its item and cause in it (`said`,
+    `said_cause`), for a page or a client that asked for that language."""
     score = result.score
     return _value_only(result.valued, result.players) | {
         "game_id": result.game_id,
@@ -246,19 +248,7 @@ def score_view(result: GameScore) -> dict[str, Any]:
         "value": 0 if score is None else score.value,
         "lone": result.in_solo,
         "note": result.note,
-        "lines": []
-        if score is None
-        else [
-            {
-                "item": line.item,
-                "party": None if line.party is None else line.party.value,
-                "points": line.points,
-                "factor": line.factor,
-                "special": line.special,
-                "cause": line.cause,
-            }
-            for line in score.lines
-        ],
+        "lines": [] if score is None else [_line_view(line, language) for line in score.lines],
         "penalties": [
             {
                 "player": line.player,
@@ -273,6 +263,23 @@ def score_view(result: GameScore) -> dict[str, Any]:
         "players": result.by_player,
         "night": place_view(result.place),
     }
+
+
+def _line_view(line: ScoreLine, language: str | None) -> dict[str, Any]:
+    """A derivation line in English; with a `language`, its item and cause said in it as well,
+    as the command line shows them."""
+    view: dict[str, Any] = {
+        "item": line.item,
+        "party": None if line.party is None else line.party.value,
+        "points": line.points,
+        "factor": line.factor,
+        "special": line.special,
+        "cause": line.cause,
+    }
+    if language is not None:
+        view["said"] = render(line.shown, language)
+        view["said_cause"] = render(line.shown_cause, language)
+    return view
 
 
 def _value_only(valued: ValueDeal | None, players: Sequence[str]) -> dict[str, Any]:
@@ -290,14 +297,16 @@ def _value_only(valued: ValueDeal | None, players: Sequence[str]) -> dict[str, A
     }
 
 
-def audit_view(report: AuditReport) -> dict[str, Any]:
+def audit_view(report: AuditReport, language: str | None = None) -> dict[str, Any]:
+    """An audit for scripts: each check, the score (with a `language`, its lines said in it, as
+    `score_view` says them) and a claim's difference, explained by lines or by rules."""
     claim = report.claim
     return {
         "game_id": report.game_id,
         "night": place_view(report.place),
         "ok": report.ok,
         "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
-        "score": None if report.score is None else score_view(report.score),
+        "score": None if report.score is None else score_view(report.score, language),
         "claim": None
         if claim is None
         else {
@@ -305,6 +314,11 @@ def audit_view(report: AuditReport) -> dict[str, Any]:
             "computed": claim.computed,
             "difference": claim.difference,
             "explained_by_lines": [[line.item for line in lines] for lines in claim.lines],
+            **(
+                {}
+                if language is None
+                else {"explained_by_said": [[render(line.shown, language) for line in lines] for lines in claim.lines]}
+            ),
             "right_under_rules": claim.rules,
             "first_because": claim.why,
         },

@@ -33,7 +33,7 @@ from doko_ledger.doppelkopf.views import (
 )
 from doko_ledger.errors import DokoError, reason_of
 from doko_ledger.games import DOPPELKOPF, Game
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import current, msg
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, Head, LedgerBusy
 from doko_ledger.streams import game_stream
@@ -51,6 +51,13 @@ from doko_ledger.web.common import (
 from doko_ledger.web.forms import checked_request_id
 
 router = APIRouter(prefix="/api", tags=["api"])
+
+
+def asked(request: Request) -> str | None:
+    """The language a client asked for with `Accept-Language` (the answer's, `i18n.current`),
+    in which a score's lines are said beside their English words; None for a client that asked
+    for none: its answers are the command line's `--json`, word for word."""
+    return current() if "accept-language" in request.headers else None
 
 
 @router.get("/", include_in_schema=False)
@@ -96,7 +103,7 @@ def score(request: Request, game: str) -> dict[str, Any]:
         if own is not None:
             return own.score(ledger, game_id)
         ledger.sight(game_id).require_over()
-        return score_view(ledger.book_of(DOPPELKOPF).score(game_id))
+        return score_view(ledger.book_of(DOPPELKOPF).score(game_id), asked(request))
 
 
 @router.get("/games/{game}/audit", summary="A game's audit, a claimed result explained (doko audit --json)")
@@ -112,7 +119,7 @@ def audit(
         if own is not None:
             return own.audit(ledger, game_id, claim)
         ledger.sight(game_id).require_over()
-        return audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim))
+        return audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim), asked(request))
 
 
 @router.get("/games/{game}/notes", summary="A game's notes (doko notes --json)")
@@ -355,7 +362,7 @@ def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
     with open_ledger(request) as ledger:
         sid = card_nights(ledger).resolve(session)
         prepared = card_nights(ledger).prepare(sid, body.summary(), misdeal=body.misdeal, bock=mark)
-    score = None if prepared.score is None else score_view(prepared.score)
+    score = None if prepared.score is None else score_view(prepared.score, asked(request))
     return {"game_id": prepared.game_id, "score": score, "bock_marked": prepared.bock}
 
 
@@ -391,7 +398,7 @@ def record(
         return {
             "game_id": prepared.game_id,
             "number": prepared.number,
-            "score": None if prepared.score is None else score_view(prepared.score),
+            "score": None if prepared.score is None else score_view(prepared.score, asked(request)),
             "bock_marked": prepared.bock,
             "version": card_nights(ledger).version(sid),
             "repeated": prepared.repeated,
@@ -436,7 +443,7 @@ def correction_preview(request: Request, session: str, game: str, body: DealIn) 
     with open_ledger(request) as ledger:
         sid = card_nights(ledger).resolve(session)
         prepared = card_nights(ledger).prepare_correction(sid, game, summary)
-    return _correction_view(prepared)
+    return _correction_view(prepared, asked(request))
 
 
 @router.post("/nights/{session}/deals/{game}/correct", summary="Replace a deal's facts (doko correct)")
@@ -456,20 +463,20 @@ def correct(
             sid, game, summary, by=by, at=now(), version=body.version, request_id=request_id
         )
         ledger.refresh()
-        view = _correction_view(prepared)
+        view = _correction_view(prepared, asked(request))
         return view | {"version": card_nights(ledger).version(sid), "repeated": prepared.repeated}
 
 
-def _correction_view(prepared: PreparedCorrection) -> dict[str, Any]:
+def _correction_view(prepared: PreparedCorrection, language: str | None) -> dict[str, Any]:
     """A correction for scripts: the deal's number, the game it replaces, the new game, and the
-    deal's score before and after (None for a deal not finished)."""
+    deal's score before and after (None for a deal not finished), its lines said in `language`."""
     before, after = prepared.before, prepared.after
     return {
         "game_id": prepared.game.game_id,
         "number": prepared.number,
         "replaces": prepared.game_id,
-        "before": None if before is None else score_view(before),
-        "score": None if after is None else score_view(after),
+        "before": None if before is None else score_view(before, language),
+        "score": None if after is None else score_view(after, language),
     }
 
 

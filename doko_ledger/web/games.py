@@ -20,7 +20,7 @@ from doko_ledger.doppelkopf.sight import public_row
 from doko_ledger.doppelkopf.views import audit_view, notes_view, score_view
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, Game
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import current, msg
 from doko_ledger.ledger import Ledger
 from doko_ledger.sight import TOURNAMENT
 from doko_ledger.web.common import (
@@ -107,7 +107,7 @@ def game_context(ledger: Ledger, game_id: str, seen_by: str | None) -> dict[str,
     if context["replay_as"] is not None:  # its cards were recorded: they can be analysed (in the background)
         context["analysis_url"] = analysis_url(game_id)
     try:
-        context["score"] = score_view(ledger.book_of(DOPPELKOPF).score(game_id))
+        context["score"] = score_view(ledger.book_of(DOPPELKOPF).score(game_id), current())
     except NotScorable as exc:
         context["unscored"] = str(exc)
     return context
@@ -137,7 +137,7 @@ def audit_page(request: Request, game: str) -> Response:
             if own is not None:
                 view = own.audit(ledger, game_id, claim)
             else:
-                view = audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim))
+                view = audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim), current())
         except DokoError as exc:
             context |= {"audit_error": str(exc), "typed": typed}
             return render(request, "game.html", context, status=status_of(exc))

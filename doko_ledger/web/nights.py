@@ -27,7 +27,7 @@ from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.doppelkopf.views import bock_causes_view, score_view, standings_view
 from doko_ledger.errors import DokoError, reason_of
 from doko_ledger.games import DOPPELKOPF
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import current, msg
 from doko_ledger.i18n import render as render_message
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
@@ -385,7 +385,7 @@ def _deal_page(
         "table": table.seating,
         "specials": list(SpecialKind),
         "correcting": correcting,
-        "old": None if correcting is None else score_view(ledger.book_of(DOPPELKOPF).score(correcting)),
+        "old": None if correcting is None else score_view(ledger.book_of(DOPPELKOPF).score(correcting), current()),
         "preview": preview,
         "error": error,
         "bock": table.next.multiplier,
@@ -419,7 +419,7 @@ def _stale_page(request: Request, ledger: Ledger, sid: str, deal: int, post: Pos
         "deal": deal,
         "game_id": recorded.game_id,
         "by": recorded.by,
-        "score": None if recorded.score is None else score_view(recorded.score),
+        "score": None if recorded.score is None else score_view(recorded.score, current()),
         "typed": forms.typed_facts(post),
         "message": str(exc),
     }
@@ -444,7 +444,7 @@ def record_deal(request: Request, session_id: str, post: PostedForm) -> Response
             if action != "record":  # the same decision, not appended
                 prepared = card_nights(ledger).prepare(sid, summary, misdeal=fields.misdeal, deal=deal, bock=bock)
                 preview = {
-                    "score": None if prepared.score is None else score_view(prepared.score),
+                    "score": None if prepared.score is None else score_view(prepared.score, current()),
                     "next": prepared.night.schedule().next,
                     "game_id": prepared.game_id,
                     "bock_mark": prepared.bock,
@@ -602,7 +602,7 @@ def correct_deal(request: Request, session_id: str, game_id: str, post: PostedFo
                 prepared = card_nights(ledger).prepare_correction(
                     sid, game_id, summary, version=version
                 )  # not appended
-                score = None if prepared.after is None else score_view(prepared.after)
+                score = None if prepared.after is None else score_view(prepared.after, current())
                 preview = {"score": score, "next": None, "game_id": game_id}
                 return _deal_page(request, ledger, sid, fields, version=version, correcting=game_id, preview=preview)
             request_id = forms.posted_request_id(post)

@@ -228,3 +228,26 @@ def test_notes_and_refusals_in_french(cli: Cli) -> None:
     assert cli("export", "#1", "--analysis", lang="de").stderr == (
         "Fehler: --analysis markiert das HTML zum Nachspielen: --format html dazu angeben\n"
     )
+
+
+FOX_AND_KARLCHEN = SAMPLE.parent / "29-fox-and-karlchen.yaml"
+
+
+def test_the_cause_of_a_special_point_in_each_language(cli: Cli) -> None:
+    ok(cli("import", str(FOX_AND_KARLCHEN)))
+    wide = {"COLUMNS": "250"}
+    german = table_rows(ok(cli("score", "#1", env=wide)).stdout)
+    assert ["Fuchs gefangen (Sonderpunkt)", "Kontra", "+1", "Stich 12: Dirk fängt ♦A von Clara"] in german
+    karlchen = ["letzter Stich mit ♣B (Karlchen) (Sonderpunkt)", "Kontra", "+1", "Stich 12: Dirk gewinnt ihn mit ♣B"]
+    assert karlchen in german
+    french = table_rows(ok(cli("score", "#1", lang="fr", env=wide)).stdout)
+    assert [row[-1] for row in french if row[0].startswith("renard pris")] == ["pli 12 : Dirk a pris ♦A à Clara"]
+    english = table_rows(ok(cli("score", "#1", lang="en", env=wide)).stdout)
+    assert [row[-1] for row in english if row[0].startswith("fox caught")] == ["trick 12: Dirk caught Clara's DA"]
+    # what scripts read stays English in any language
+    lines = as_json(cli("score", "#1", "--json"))["lines"]
+    assert [line["cause"] for line in lines if line["special"]] == [
+        "trick 12: Dirk caught Clara's DA",
+        "trick 12: Dirk won it with CJ",
+    ]
+    assert not any("said" in line for line in lines)
