@@ -68,6 +68,8 @@ def test_a_score_preview_in_french(phone: TestClient) -> None:
     french = phone.post("/nights/night/record", data=data, headers=FRENCH).text
     assert "Score de la donne 2" in french and "Contra gagne" in french and "Recalculer" in french
     assert "Score of deal 2" in preview.text  # the same form in English without a language asked
+    assert "Re a pris 100 points de cartes" in french and "objectif de Contra" in french  # the derivation's lines
+    assert "Re took 100 card points" in preview.text and "Re took" not in french
 
 
 def test_a_rate_typed_with_a_decimal_comma_is_shown_in_the_readers_form(tmp_path: Path) -> None:
