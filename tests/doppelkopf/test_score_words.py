@@ -110,3 +110,29 @@ def test_the_game_s_words_come_from_the_glossary() -> None:
     assert render(SpecialKind.KARLCHEN.word, "fr") == "dernier pli gagné avec le ♣V (Charlot)"
     assert [render(side.word, "de") for side in Side] == ["Grundherr", "Bauern"]
     assert [render(side.word, "fr") for side in Side] == ["propriétaire", "paysans"]
+
+
+def test_who_announced_a_line_s_call_is_said_in_each_language() -> None:
+    from pathlib import Path
+
+    from doko_ledger.doppelkopf.files import game_file
+
+    sample = Path(__file__).resolve().parents[2] / "sample_games" / "30-three-rule-sets.yaml"
+    score = score_game(game_file.read(sample.read_text(encoding="utf-8"), sample.name).state).score
+    assert score is not None
+    lines = {line.item: line for line in score.lines}
+    implied, said = lines["Kontra announced"], lines["Kontra's no 90 missed"]
+    assert (implied.cause, said.cause) == ("implied by Dirk's no 90", "Dirk, after 1 card(s), trick 1")
+    assert (render(implied.shown_cause, "en"), render(said.shown_cause, "en")) == (implied.cause, said.cause)
+    assert render(implied.shown_cause, "de") == "durch keine 90 von Dirk"
+    assert render(said.shown_cause, "de") == "Dirk, nach 1 Karte(n), Stich 1"
+    assert render(implied.shown_cause, "fr") == "compris dans le pas de 90 de Dirk"
+    assert render(said.shown_cause, "fr") == "Dirk, après 1 carte(s), pli 1"
+
+
+def test_a_call_recorded_without_cards_names_its_player_in_any_language() -> None:
+    score = kontra_wins_against_re_s_no_90().score
+    assert score is not None
+    re_announced = next(line for line in score.lines if line.item == "Re announced")
+    assert re_announced.cause == "Anna"
+    assert render(re_announced.shown_cause, "de") == render(re_announced.shown_cause, "fr") == "Anna"

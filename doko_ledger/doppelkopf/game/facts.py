@@ -14,7 +14,7 @@ from doko_ledger.doppelkopf.game.parties import (
     true_parties,
 )
 from doko_ledger.doppelkopf.game.state import GameState, Trick
-from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import is_heart_trick, schweinchen_card
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
@@ -204,14 +204,12 @@ def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
     names = state.players
     re_seats = summary.re_seats
     level = {Party.RE: -1, Party.KONTRA: -1}
-    causes: dict[tuple[Party, int], str] = {}
+    causes: dict[tuple[Party, int], Message | str] = {}
     for call in summary.announcements:
         party = Party.RE if call.seat in re_seats else Party.KONTRA
         for step in range(level[party] + 1, call.announcement.level + 1):
             implied = step < call.announcement.level
-            causes[(party, step)] = (
-                f"implied by {names[call.seat]}'s {call.announcement.label}" if implied else names[call.seat]
-            )
+            causes[(party, step)] = _implied_by(names[call.seat], call.announcement) if implied else names[call.seat]
         level[party] = max(level[party], call.announcement.level)
     re_tricks, kontra_tricks = summary.re_tricks, summary.kontra_tricks
     known = re_tricks is not None and kontra_tricks is not None
@@ -232,6 +230,15 @@ def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
         tricks_known=known,
         heart_trick=summary.heart_trick,
     )
+
+
+SOLO_RULE = msg("solo rule")
+"""Why a solo's Re and no 90 count as announced where the rules say so (`solo_no90`)."""
+
+
+def _implied_by(player: str, call: Announcement) -> Message:
+    """`implied by Dirk's no 90`: a level the call skipped counts as announced."""
+    return msg("implied by {player}'s {call}", player=player, call=call)
 
 
 def _recorded(names: tuple[str, ...], caught_from: int | None) -> Message:
@@ -267,16 +274,17 @@ def deal_facts(
     won = state.points_won() if won is None else won
     tricks = state.tricks_won() if tricks is None else tricks
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
-    causes: dict[tuple[Party, int], str] = {}
+    causes: dict[tuple[Party, int], Message | str] = {}
     if state.calls or solo_no90(state):
         for a in announced(state):
             who = "" if a.seat is None else state.players[a.seat]
-            causes.setdefault(
-                (a.party, a.announcement.level),
-                a.cause
-                if a.implied
-                else f"{who}, after {a.played} card(s), trick {a.trick}",  # as the read models keep it
-            )
+            if a.implied:
+                cause = SOLO_RULE if a.by_call is None else _implied_by(who, a.by_call)
+            else:
+                cause = msg(
+                    "{player}, after {played} card(s), trick {trick}", player=who, played=a.played, trick=a.trick
+                )
+            causes.setdefault((a.party, a.announcement.level), cause)
         levels = {party: calls.level for party, calls in party_calls(state).items()}
     else:  # nothing announced: what `party_calls` gives then
         levels = {Party.RE: -1, Party.KONTRA: -1}

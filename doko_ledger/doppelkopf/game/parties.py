@@ -6,6 +6,7 @@ Everything here is derived from a `GameState` (docs/rules.md §4-§5); nothing i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import field
 
 from doko_ledger.doppelkopf.cards import ALTE, Card, deck
 from doko_ledger.doppelkopf.game.state import Call, GameState
@@ -231,6 +232,8 @@ class Announced:
     trick: int | None
     implied: bool
     cause: str
+    by_call: Announcement | None = field(default=None, compare=False, repr=False)
+    """The call that implied this level (None: said, or implied by the solo rule)."""
 
 
 def announced(state: GameState) -> list[Announced]:
@@ -247,7 +250,16 @@ def announced(state: GameState) -> list[Announced]:
             implied = step < call.announcement.level
             cause = f"implied by {who}'s {call.announcement.label}" if implied else f"{who}"
             out.append(
-                Announced(call.party, at_level(call.party, step), call.seat, call.played, call.trick, implied, cause)
+                Announced(
+                    call.party,
+                    at_level(call.party, step),
+                    call.seat,
+                    call.played,
+                    call.trick,
+                    implied,
+                    cause,
+                    call.announcement if implied else None,
+                )
             )
         level[call.party] = max(level[call.party], call.announcement.level)
     return out

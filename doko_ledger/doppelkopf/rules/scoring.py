@@ -160,7 +160,7 @@ class DealFacts:
     kontra_tricks: int
     announced: dict[Party, int]
     specials: tuple[Special, ...] = ()
-    causes: dict[tuple[Party, int], str] = field(default_factory=dict)
+    causes: dict[tuple[Party, int], Message | str] = field(default_factory=dict)
     tricks_known: bool = True
     heart_trick: bool = False
 
@@ -372,10 +372,10 @@ def _threshold_lines(deal: _Deal, i: int, rules: RuleSet, won: bool) -> list[Sco
             if won:
                 for announcer in (i, other):
                     if deal.levels[announcer] >= level:
-                        cause = causes.get((_PARTIES[announcer], level), "")
+                        cause, because = _called(causes, _PARTIES[announcer], level)
                         words = msg("{call} announced by {party}", call=call, party=_PARTIES[announcer])
                         item = f"{name} announced by {_TITLES[announcer]}"
-                        lines.append(ScoreLine(item, party, 1, cause=cause, words=words))
+                        lines.append(ScoreLine(item, party, 1, cause=cause, words=words, because=because))
             if other_level >= level and deal.points[i] >= AGAINST_DENIAL[step]:
                 took, took_words = _took(deal, i)
                 lines.append(
@@ -395,14 +395,25 @@ def _threshold_lines(deal: _Deal, i: int, rules: RuleSet, won: bool) -> list[Sco
                 )
         else:
             if own_level >= level:
-                cause = causes.get((party, level), "")
+                cause, because = _called(causes, party, level)
                 words = msg("{call} announced by {party}", call=call, party=party)
-                lines.append(ScoreLine(f"{name} announced by {title}", party, 1, cause=cause, words=words))
+                item = f"{name} announced by {title}"
+                lines.append(ScoreLine(item, party, 1, cause=cause, words=words, because=because))
             if other_level >= level and not _below(deal, i, step):
-                cause = causes.get((other_party, level), "")
+                cause, because = _called(causes, other_party, level)
                 words = msg("{party}'s {call} missed", party=other_party, call=call)
-                lines.append(ScoreLine(f"{other_title}'s {name} missed", party, 2, cause=cause, words=words))
+                item = f"{other_title}'s {name} missed"
+                lines.append(ScoreLine(item, party, 2, cause=cause, words=words, because=because))
     return lines
+
+
+def _called(causes: dict[tuple[Party, int], Message | str], party: Party, level: int) -> tuple[str, Message | None]:
+    """Who announced `party`'s `level`, or what implied it, in English and as a message (none for
+    a player's name alone, or for a level nobody announced)."""
+    said = causes.get((party, level), "")
+    if isinstance(said, Message):
+        return render(said, "en"), said
+    return said, None
 
 
 def _took(deal: _Deal, i: int) -> tuple[str, Message]:
@@ -491,11 +502,11 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
         took, took_words = _took(deal, i)
         cause = f"{title} took {took}; " + ("reached" if reached else "missed")
         if reached:
-            because = msg("{party} took {took}; reached", party=party, took=took_words)
+            result = msg("{party} took {took}; reached", party=party, took=took_words)
         else:
-            because = msg("{party} took {took}; missed", party=party, took=took_words)
+            result = msg("{party} took {took}; missed", party=party, took=took_words)
         words = msg("{party}'s goal: {goal}", party=party, goal=goal_words)
-        lines.append(ScoreLine(f"{title}'s goal: {goal}", party, 0, cause=cause, words=words, because=because))
+        lines.append(ScoreLine(f"{title}'s goal: {goal}", party, 0, cause=cause, words=words, because=result))
     specials = special_lines(facts, rules)
     if won is None:
         if rules.scoring == "ddv":
@@ -516,14 +527,15 @@ def score(facts: DealFacts, rules: RuleSet) -> Score:
         )
     for i, party in enumerate(_PARTIES):
         if deal.levels[i] >= 0:
-            cause = facts.causes.get((party, 0), "")
+            cause, because = _called(facts.causes, party, 0)
             if rules.announcement_scoring == "doubling":
                 words = msg("{party} announced: doubles", party=party)
                 item = f"{_TITLES[i]} announced: doubles"
-                lines.append(ScoreLine(item, winning, 0, factor=2, cause=cause, words=words))
+                lines.append(ScoreLine(item, winning, 0, factor=2, cause=cause, words=words, because=because))
             else:
                 words = msg("{party} announced", party=party)
-                lines.append(ScoreLine(f"{_TITLES[i]} announced", winning, 2, cause=cause, words=words))
+                item = f"{_TITLES[i]} announced"
+                lines.append(ScoreLine(item, winning, 2, cause=cause, words=words, because=because))
     lines += _threshold_lines(deal, won, rules, won=True)
     lines += specials
     net = _net(lines, winning, rules, doubling=rules.announcement_scoring == "doubling")
