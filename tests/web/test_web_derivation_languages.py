@@ -85,3 +85,13 @@ def test_the_api_audit_says_its_score_in_french(web: TestClient) -> None:
     audit = web.get(f"/api/games/{GAME_ID}/audit", headers={"Accept-Language": "fr"}).json()
     causes = [line["said_cause"] for line in audit["score"]["lines"] if line["special"]]
     assert causes == ["pli 12 : Dirk a pris ♦A à Clara", "pli 12 : Dirk l'a gagné avec ♣V"]
+
+
+def test_the_audit_page_explains_a_claim_by_the_lines_in_german(web: TestClient) -> None:
+    claim = "claim_0=4&claim_1=-4&claim_2=-4&claim_3=4"  # one game point short for Kontra
+    german = web.get(f"/games/{GAME_ID}/audit?{claim}", headers={"Cookie": "doko_lang=de"}).text
+    assert "erklärt durch: Fuchs gefangen" in german
+    assert "erklärt durch: letzter Stich mit ♣B (Karlchen)" in german
+    assert "fox caught" not in german
+    english = web.get(f"/games/{GAME_ID}/audit?{claim}").text
+    assert "explained by: fox caught (Fuchs)" in english
