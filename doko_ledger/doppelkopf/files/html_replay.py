@@ -5,7 +5,8 @@ a whole HTML document. Its CSS and JavaScript are inline and the view is embedde
 ``<script type="application/json">`` element; the page loads nothing from anywhere (its Content
 Security Policy forbids it) and builds its DOM with ``textContent`` only, so player names and
 notes stay text. The page's look and behaviour live in ``html_replay.css`` and ``html_replay.js``
-beside this module.
+beside this module; the words its script writes come with the page in its language
+(``html_replay_words``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from doko_ledger.doppelkopf.files.html_replay_words import script_words
 from doko_ledger.doppelkopf.nights.place import deal_marks
 from doko_ledger.i18n import current, msg, render
 
@@ -99,6 +101,7 @@ _PAGE = """<!DOCTYPE html>
 </aside>
 </main>
 <noscript><p>{w[needs_script]}</p></noscript>
+<script type="application/json" id="page-words">{said}</script>
 <script type="application/json" id="replay-data">{data}</script>
 <script>{js}</script>
 </body>
@@ -171,6 +174,7 @@ def dumps(
         data=embedded_json(view),
         js=js,
         lang=current(),
+        said=embedded_json(script_words(current())),
         w=_words(),
     )
 
