@@ -115,7 +115,7 @@
     $("title").textContent = view.game_id ? String(view.game_id) : say("game");
     const meta = $("meta");
     const facts = [];
-    if (view.played_on) facts.push(say("played", { day: view.played_on }));
+    if (view.played_on) facts.push(say("played", { day: WORDS.day || view.played_on }));
     if (view.game_type) facts.push(named("games", view.game_type));
     if (view.declarer) facts.push(say("declarer_is", { player: view.declarer }));
     if (view.dealer) facts.push(say("dealer_is", { player: view.dealer }));

@@ -16,13 +16,15 @@ import hashlib
 import html
 import json
 from collections.abc import Mapping, Sequence
+from datetime import date
 from functools import cache
 from importlib.resources import files
 from typing import Any
 
 from doko_ledger.doppelkopf.files.html_replay_words import script_words
 from doko_ledger.doppelkopf.nights.place import deal_marks
-from doko_ledger.i18n import current, msg, render
+from doko_ledger.i18n import DEFAULT, current, msg, render
+from doko_ledger.i18n.formats import Day
 
 __all__ = ["dumps"]
 
@@ -174,9 +176,22 @@ def dumps(
         data=embedded_json(view),
         js=js,
         lang=current(),
-        said=embedded_json(script_words(current())),
+        said=embedded_json(script_words(current()) | _day(view.get("played_on"))),
         w=_words(),
     )
+
+
+def _day(played_on: object) -> dict[str, str]:
+    """The day the game was played, as the page's language writes it (`day`, beside the
+    script's words); in English, and a text that is no date, as recorded."""
+    language = current()
+    if not played_on or language == DEFAULT:
+        return {}
+    try:
+        day = date.fromisoformat(str(played_on))
+    except ValueError:
+        return {}
+    return {"day": Day(day).localized(language)}
 
 
 def _words() -> dict[str, str]:

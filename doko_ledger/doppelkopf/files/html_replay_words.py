@@ -85,7 +85,12 @@ def _counted() -> dict[str, Message]:
     }
 
 
-_SUITS = {Suit.CLUBS: msg("clubs"), Suit.SPADES: msg("spades"), Suit.HEARTS: msg("hearts"), Suit.DIAMONDS: msg("diamonds")}
+_SUITS = {
+    Suit.CLUBS: msg("clubs"),
+    Suit.SPADES: msg("spades"),
+    Suit.HEARTS: msg("hearts"),
+    Suit.DIAMONDS: msg("diamonds"),
+}
 _RANKS = {
     Rank.ACE: msg("ace"),
     Rank.TEN: msg("ten"),
