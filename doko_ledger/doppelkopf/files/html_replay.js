@@ -198,7 +198,7 @@
     if (Array.isArray(cards)) {
       hand.classList.remove("hidden", "unrecorded");
       hand.replaceChildren(...cards.map(cardEl));
-      if (!cards.length) hand.append(el("span", "hand-note", say(trickCards.length ? "no_cards_left" : "no_cards")));
+      if (!cards.length) hand.append(el("span", "hand-note", trickCards.length ? say("no_cards_left") : say("no_cards")));
     } else {
       hand.classList.add("hidden");
       hand.classList.toggle("unrecorded", seenAs === "all");
@@ -311,7 +311,7 @@
       return;
     }
     if (!frame.announcements.length) {
-      list.replaceChildren(el("li", "muted", say(isLast ? "none" : "none_yet")));
+      list.replaceChildren(el("li", "muted", isLast ? say("none") : say("none_yet")));
       return;
     }
     list.replaceChildren(
@@ -421,8 +421,9 @@
     const shown = (Array.isArray(data.marks) ? data.marks : []).filter((mark) => !only || mark.player === only);
     marks = new Map(shown.map((mark) => [mark.step, mark]));
     const since = data.from_trick > 1 ? say("since", { trick: data.from_trick }) : "";
-    const costly = shown.length === 1 ? "costly_one" : shown.length ? "costly_many" : "costly_none";
-    $("analysis-status").textContent = say(costly, { count: shown.length, since: since });
+    const counted = { count: shown.length, since: since };
+    $("analysis-status").textContent =
+      shown.length === 1 ? say("costly_one", counted) : shown.length ? say("costly_many", counted) : say("costly_none", counted);
     $("analysis-marks").replaceChildren(
       ...shown.map((mark) => {
         const link = el("a", "analysis-mark");
