@@ -95,7 +95,7 @@ def test_a_game_replayed_in_german_on_a_phone(cli: Any, phone: Browser, tmp_path
     phone.press("Right", "Right")
     caption = phone.text("#caption")
     assert caption.startswith("Stich 1 · Dirk spielt ") and " macht den Stich (" in caption
-    assert "macht den Stich" in phone.text("#felt") and "macht den Stich" in phone.text(".seat.winner .badges")
+    assert "sticht" in phone.text("#felt") and "macht den Stich" in phone.text(".seat.winner .badges")
     assert re.search(r"1 Stich · \d+ Augen", phone.text(".seat.winner .stats"))
     seen.append(shown(phone))
 
@@ -112,4 +112,5 @@ def test_a_game_replayed_in_german_on_a_phone(cli: Any, phone: Browser, tmp_path
     for text in seen:
         leftovers = sorted(part for part in english if part in text)
         assert leftovers == [], f"English on the German page: {leftovers}"
+    assert phone.script("return document.documentElement.scrollWidth") <= PHONE[0]  # German words fit the phone
     assert [e for e in phone.console() if e.get("level") in ("SEVERE", "WARNING")] == []
