@@ -163,3 +163,20 @@ def test_the_served_replay_speaks_its_readers_language(tmp_path: Path) -> None:
     assert replay_data(french)["frames"][0]["caption"].startswith("donne notée par ses faits, sans cartes : Re (")
     german = phone.get("/games/night-01/replay", headers={"Accept-Language": "de"}).text
     assert page_words(german)["no_party_wins"] == "Keine Partei gewinnt"
+
+
+def test_a_deal_thrown_in_says_why_in_the_readers_words(cli: Any) -> None:
+    samples = SAMPLE.parent
+    assert cli("import", samples / "20-misdeal.yaml", samples / "19-poverty-declined.yaml").exit_code == 0
+    misdeal, declined = "2026-12-05-verein-08-misdeal", "2026-12-05-verein-07-poverty-declined"
+
+    def caption(game: str, *language: str) -> str:
+        page = cli(*language, "export", game, "--format", "html").stdout
+        first: str = replay_data(page)["frames"][0]["caption"]
+        return first
+
+    assert caption(misdeal) == "deal thrown in (misdeal)"
+    assert caption(misdeal, "--lang", "de") == "Spiel eingeworfen (Fehlgeben)"
+    assert caption(misdeal, "--lang", "fr") == "donne jetée (maldonne)"
+    assert caption(declined) == "deal thrown in (poverty declined)"
+    assert caption(declined, "--lang", "de") == "Spiel eingeworfen (Armut abgelehnt)"
