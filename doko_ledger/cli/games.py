@@ -31,7 +31,7 @@ from doko_ledger.cli.rules import RulesOption
 from doko_ledger.cli.words import localized
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF, GAMES, Game
-from doko_ledger.i18n import msg, plural, render
+from doko_ledger.i18n import DEFAULT, current, msg, plural, render, using
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.location import shown
 
@@ -439,7 +439,8 @@ def replay(
             options = {"--trick": trick, "--as": perspective, "--tournament": tournament}
             return own.replay(ledger, game_id, as_json, options)  # type: ignore[no-any-return]
         seen_as = _perspective(perspective, tournament)
-        view = ledger.book_of(DOPPELKOPF).frames(game_id, seen_as, player=perspective)
+        with using(DEFAULT if as_json else current()):  # what is meant for scripts stays English
+            view = ledger.book_of(DOPPELKOPF).frames(game_id, seen_as, player=perspective)
         shown = ledger.book_of(DOPPELKOPF).replay(game_id, trick) if seen_as == "all" else None
         remarks = notes_view(ledger.notes(game_id))
         place = ledger.book_of(DOPPELKOPF).place(game_id)

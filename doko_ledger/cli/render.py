@@ -71,7 +71,7 @@ def _trick_notes(state: GameState, shown: Replay, number: int, remarks: Sequence
     for r in shown.revelations:
         if r.trick == number:
             notes.append(
-                escaped(f"{state.players[r.seat]} {localized(r.party.title)} ({localized(r.cause)})  "), style="cyan"
+                escaped(f"{state.players[r.seat]} {localized(r.party)} ({localized(r.cause)})  "), style="cyan"
             )
     return notes
 
@@ -139,7 +139,7 @@ def before_play(shown: Replay) -> Text:
         text.append("\n" + render(msg("the deal was thrown in: {why}", why=why)), style="bold")
     early = [r for r in shown.revelations if r.trick == 0]
     if early:
-        known = ", ".join(f"{players[r.seat]} {localized(r.party.title)}" for r in early)
+        known = ", ".join(f"{players[r.seat]} {localized(r.party)}" for r in early)
         text.append(escaped("\n" + render(msg("known at once: {parties}", parties=known))), style="cyan")
     return text
 

@@ -56,6 +56,7 @@ from doko_ledger.doppelkopf.revelations import Revelation, fold_revealing
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.value import VALUE_ONLY
 from doko_ledger.doppelkopf.score import GameScore, score_game
+from doko_ledger.i18n import DEFAULT, render
 from doko_ledger.projections import runner
 from doko_ledger.store.base import StreamEvents, stream_events, stream_events_after, streams_events
 from doko_ledger.store.database import Database
@@ -484,7 +485,7 @@ def party_rows(state: GameState, revealed: Sequence[Revelation], parties: Partie
         cells += (
             players[seat],
             None if party is None else party.value,
-            *((None, None) if shown is None else (shown.trick, shown.cause)),
+            *((None, None) if shown is None else (shown.trick, render(shown.cause, DEFAULT))),
         )
     return [tuple(cells)]
 

@@ -2,7 +2,8 @@
 
 A revelation is one player's party becoming known to the table, with the event
 that showed it: a CQ played, an announcement, a declared solo or poverty, a
-marriage partner's trick, a poverty taken, or deduction from the others.
+marriage partner's trick, a poverty taken, or deduction from the others. The cause is a
+message, shown in the reader's language; what is meant for scripts renders it in English.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterable
 from itertools import chain
 from typing import Any
 
-from doko_ledger.doppelkopf.cards import ALTE
+from doko_ledger.doppelkopf.cards import ALTE, Cards
 from doko_ledger.doppelkopf.events import (
     AnnouncementMade,
     CardPlayed,
@@ -26,6 +27,7 @@ from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 
 
 @frozen
@@ -35,10 +37,17 @@ class Revelation:
     seat: int
     party: Party
     trick: int
-    cause: str
+    cause: Message
 
 
-def _cause(trick_done: bool, after: GameState, event: Any, seat: int) -> str:
+_THE_ALTE = Cards([ALTE])
+_PLAYED_ALTE = msg("played {card}", card=_THE_ALTE)
+_SILENT_SOLO = msg("silent solo shown")
+_SECOND_ALTE = msg("played the second {card}: a silent solo", card=_THE_ALTE)
+_FROM_THE_OTHERS = msg("follows from the others")
+
+
+def _cause(trick_done: bool, after: GameState, event: Any, seat: int) -> Message:
     """Why `seat`'s party became known with `event` (`trick_done`: the event completed a trick)."""
     match event:
         case CardPlayed(seat=player, card=card) if card is ALTE and after.game_type is not GameType.MARRIAGE:
@@ -46,30 +55,30 @@ def _cause(trick_done: bool, after: GameState, event: Any, seat: int) -> str:
             second = silent and player == seat and after.played_by(seat).count(ALTE) == 2
             return _queen_cause(after.game_type, player, seat, second)
         case CardPlayed(seat=player, card=card) if card is ALTE and player == seat:
-            return "played CQ"
+            return _PLAYED_ALTE
         case CardPlayed() if after.game_type is GameType.SILENT_SOLO:
-            return "silent solo shown"
+            return _SILENT_SOLO
         case CardPlayed() if after.game_type is GameType.MARRIAGE and trick_done:
             trick = after.tricks[-1]
             if trick.winner == seat and seat != after.declarer:
-                return f"won trick {trick.number}: the marriage partner"
-            return f"marriage clarified in trick {trick.number}"
+                return msg("won trick {trick}: the marriage partner", trick=trick.number)
+            return msg("marriage clarified in trick {trick}", trick=trick.number)
         case AnnouncementMade(seat=player, announcement=announcement) if player == seat:
-            return f"announced {announcement.label}"
+            return msg("announced {call}", call=announcement)
         case ReservationNamed() | ReservationDeclared() if after.game_type is not None:
-            game = after.game_type.value.replace("_", " ")
-            return f"declared {game}" if seat == after.declarer else f"against the {game}"
+            game = after.game_type
+            return msg("declared {game}", game=game) if seat == after.declarer else msg("against the {game}", game=game)
         case PovertyAnswered(seat=player, accepted=True):
-            return "took the poverty" if player == seat else "poverty taken"
-    return "follows from the others"
+            return msg("took the poverty") if player == seat else msg("poverty taken")
+    return _FROM_THE_OTHERS
 
 
-def _queen_cause(game_type: GameType | None, player: int, seat: int, second: bool) -> str:
+def _queen_cause(game_type: GameType | None, player: int, seat: int, second: bool) -> Message:
     """Why `seat`'s party became known when `player` played a CQ, outside a marriage
     (`second`: the second CQ `player` played)."""
     if player == seat:
-        return "played the second CQ: a silent solo" if game_type is GameType.SILENT_SOLO and second else "played CQ"
-    return "silent solo shown" if game_type is GameType.SILENT_SOLO else "follows from the others"
+        return _SECOND_ALTE if game_type is GameType.SILENT_SOLO and second else _PLAYED_ALTE
+    return _SILENT_SOLO if game_type is GameType.SILENT_SOLO else _FROM_THE_OTHERS
 
 
 def _may_reveal(trick_done: bool, after: GameState, event: Any) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from doko_ledger.doppelkopf.audit import AuditReport
+from doko_ledger.doppelkopf.cards import Cards
 from doko_ledger.doppelkopf.frames import Frame, note_step
 from doko_ledger.doppelkopf.game.facts import summary_facts
 from doko_ledger.doppelkopf.game.parties import Parties, announced, marriage_status, public_parties, true_parties
@@ -24,7 +25,7 @@ from doko_ledger.doppelkopf.sight import as_the_table_knows
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.i18n import Message, msg, render
+from doko_ledger.i18n import DEFAULT, Message, msg, render
 from doko_ledger.sight import ALL, TOURNAMENT
 from doko_ledger.store.base import Head, VerifyReport
 from doko_ledger.store.copy import Copied
@@ -78,7 +79,7 @@ def replay_view(shown: Replay, before_trick: int | None = None, place: DealPlace
     view["parties_public"] = _parties(players, shown.public)
     view["parties_true"] = _parties(players, shown.truth)
     view["revealed"] = [
-        {"player": players[r.seat], "party": r.party.value, "trick": r.trick, "cause": r.cause}
+        {"player": players[r.seat], "party": r.party.value, "trick": r.trick, "cause": render(r.cause, DEFAULT)}
         for r in shown.revelations
     ]
     view["announced"] = [
@@ -410,7 +411,8 @@ def frames_view(
     `tournament` (no card points, parties or announcements before the end) or a
     player's name (their own hand, and only what the table knew); `player` names the player
     even when the name is `all` or `tournament`. `seen_as` says which of the three it is.
-    Feeds the terminal stepper and the HTML export alike."""
+    Feeds the terminal stepper and the HTML export alike; each frame's caption is in the
+    reader's language (English for scripts: render the view in English)."""
     final = shown[-1].state
     players = final.players
     if player is not None:
@@ -473,7 +475,7 @@ def _frame_view(
         "step": frame.step,
         "trick": frame.trick,
         "card": frame.card,
-        "caption": _caption(frame, points=not hidden),
+        "caption": render(_caption(frame, points=not hidden)),
         "hands": hands,
         "trick_cards": [] if trick is None else [{"player": players[s], "card": str(c)} for s, c in trick.plays],
         "trick_winner": None if trick is None or trick.winner is None else players[trick.winner],
@@ -516,27 +518,44 @@ def _summary_calls(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
-def _caption(frame: Frame, *, points: bool = True) -> str:
+_THROWN_IN = {
+    "poverty_declined": msg("poverty declined"),
+    "misdeal": msg("misdeal"),
+    "poverty_thrown": msg("poverty thrown"),
+    "thrown_nines": msg("thrown nines"),
+    "thrown_kings": msg("thrown kings"),
+    "thrown_nines_and_kings": msg("thrown nines and kings"),
+    "thrown_richness": msg("thrown richness"),
+    "fox_highest_trump": msg("fox highest trump"),
+}
+"""Why a deal was thrown in, by its recorded reason, as a caption says it."""
+
+
+def _caption(frame: Frame, *, points: bool = True) -> Message:
     """What the frame shows, in words; `points=False` (the tournament view) leaves out the
     trick's card points."""
     state = frame.state
     players = state.players
     if frame.played is None:
         if state.valued is not None:
-            return f"a deal entered by its value only: {state.valued.words(players)}"
+            return msg("a deal entered by its value only: {words}", words=state.valued.said(players))
         if state.summary is not None:
             re = ", ".join(players[s] for s in state.summary.re_seats)
-            return f"a deal recorded by its facts, without its cards: Re ({re})"
+            return msg("a deal recorded by its facts, without its cards: Re ({re})", re=re)
         if state.abandoned is not None:
-            return f"deal thrown in ({state.abandoned.replace('_', ' ')})"
+            why = _THROWN_IN.get(state.abandoned) or state.abandoned.replace("_", " ")
+            return msg("deal thrown in ({why})", why=why)
         leader = state.to_play
-        return "before the first card" if leader is None else f"{players[leader]} leads trick 1"
+        return msg("before the first card") if leader is None else msg("{player} leads trick 1", player=players[leader])
     seat, card = frame.played
-    caption = f"trick {frame.trick} · {players[seat]} plays {card}"
+    play = msg("trick {trick} · {player} plays {card}", trick=frame.trick, player=players[seat], card=Cards([card]))
     done = state.tricks[-1] if frame.card == SEATS and state.tricks else None
-    if done is not None and done.winner is not None:
-        caption += f" · {players[done.winner]} wins the trick" + (f" ({done.points})" if points else "")
-    return caption
+    if done is None or done.winner is None:
+        return play
+    winner = players[done.winner]
+    if points:
+        return msg("{play} · {player} wins the trick ({points})", play=play, player=winner, points=done.points)
+    return msg("{play} · {player} wins the trick", play=play, player=winner)
 
 
 def _note_view(note: AnnotationAdded) -> dict[str, Any]:

@@ -95,7 +95,7 @@ def test_score_prints_every_derivation_line_and_each_players_result(cli: Cli, sa
         ["Kontra's goal: target 151", "Kontra", "", "Kontra took 137 card points in 6 tricks; missed"],
         ["won", "Re", "+1", ""],
         ["Kontra announced", "Re", "+2", "implied by Dirk's no 90"],
-        ["Kontra's no 90 missed", "Re", "+2", "Dirk, after 1 card(s), trick 1"],
+        ["Kontra's no 90 missed", "Re", "+2", "Dirk, after 1 card, trick 1"],
         ["fox caught (Fuchs) (special)", "Re", "+1", "trick 12: Clara caught Anna's DA"],
         ["last trick won with CJ (Karlchen) (special)", "Re", "+1", "trick 12: Clara won it with CJ"],
         ["Re wins", "Re", "7", ""],

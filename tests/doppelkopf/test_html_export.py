@@ -195,6 +195,13 @@ def parse(document: str) -> _Scripts:
     return parser
 
 
+def embedded(document: str, element: str = "replay-data") -> Any:
+    """What the page's JSON element `element` holds: the view (`replay-data`) or the words its
+    script writes (`page-words`)."""
+    (text,) = [text for attrs, text in parse(document).scripts if attrs.get("id") == element]
+    return json.loads(text)
+
+
 def test_dumps_is_one_document_with_nothing_from_outside() -> None:
     document = html_replay.dumps(game_view())
     assert document.startswith("<!DOCTYPE html>")
@@ -207,9 +214,10 @@ def test_dumps_is_one_document_with_nothing_from_outside() -> None:
 
 def test_the_embedded_json_is_the_view() -> None:
     for view in (game_view(), anna_view(), tournament_view(), facts_view()):
-        scripts = parse(html_replay.dumps(view)).scripts
-        assert [attrs.get("type") for attrs, _ in scripts] == ["application/json", None]
-        assert json.loads(scripts[0][1]) == view
+        document = html_replay.dumps(view)
+        scripts = parse(document).scripts
+        assert [attrs.get("type") for attrs, _ in scripts] == ["application/json", "application/json", None]
+        assert embedded(document) == view
 
 
 def test_user_text_cannot_break_out_of_the_data() -> None:
@@ -218,16 +226,16 @@ def test_user_text_cannot_break_out_of_the_data() -> None:
     view["players"] = ["<b>Anna</b>", "Ben & Co", "Cleo\u2028", "</script><script>alert(3)//"]
     document = html_replay.dumps(view)
     scripts = parse(document).scripts
-    assert len(scripts) == 2, "a note or a name closed the data element"
-    assert json.loads(scripts[0][1]) == view
+    assert len(scripts) == 3, "a note or a name closed the data element"
+    assert embedded(document) == view
     assert "<script>alert" not in document and "<b>" not in document
     assert "&lt;/title&gt;&lt;script&gt;alert(2)&lt;/script&gt;" in document
 
 
 def test_the_page_assets_cannot_close_their_elements() -> None:
     scripts = parse(html_replay.dumps(facts_view())).scripts
-    assert "</" not in scripts[1][1]
-    assert "innerHTML" not in scripts[1][1] and "insertAdjacentHTML" not in scripts[1][1]
+    assert "</" not in scripts[-1][1]
+    assert "innerHTML" not in scripts[-1][1] and "insertAdjacentHTML" not in scripts[-1][1]
 
 
 # ---- the page, in headless Chromium --------------------------------------------------------------
@@ -343,7 +351,7 @@ def test_stepping_through_a_game(browser: Browser, pages: dict[str, Path]) -> No
     assert noted["hash"] == f"#step-{NOTED_STEP}"
     assert noted["notes"] == ["why not the fox?", XSS]
     assert "ben" in browser.text("#notes") and "trick 3, card 2" in browser.text("#notes")
-    assert browser.script("return document.querySelectorAll('script').length") == 2
+    assert browser.script("return document.querySelectorAll('script').length") == 3
     assert browser.script("return document.querySelectorAll('#notes b, #all-notes b').length") == 0
     browser.screenshot(SCREENSHOT)
 
@@ -433,7 +441,7 @@ def test_an_exported_game_replays_in_the_browser(browser: Browser, cli: Any, tmp
     page = tmp_path / "game.html"
     assert cli("export", game, "--format", "html", "-o", page).exit_code == 0
     view = json.loads(cli("replay", game, "--json", "--as", "Anna").stdout)  # the same frames, one perspective
-    frames_all = json.loads(parse(page.read_text(encoding="utf-8")).scripts[0][1])["frames"]
+    frames_all = embedded(page.read_text(encoding="utf-8"))["frames"]
     assert [f["caption"] for f in frames_all] == [f["caption"] for f in view["frames"]]
 
     browser.open(page)

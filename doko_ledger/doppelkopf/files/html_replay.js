@@ -4,14 +4,42 @@
   "use strict";
 
   const SUITS = {
-    C: { symbol: "\u2663", name: "clubs", red: false },
-    S: { symbol: "\u2660", name: "spades", red: false },
-    H: { symbol: "\u2665", name: "hearts", red: true },
-    D: { symbol: "\u2666", name: "diamonds", red: true },
+    C: { symbol: "\u2663", red: false },
+    S: { symbol: "\u2660", red: false },
+    H: { symbol: "\u2665", red: true },
+    D: { symbol: "\u2666", red: true },
   };
-  const RANKS = { A: "ace", 10: "ten", K: "king", Q: "queen", J: "jack", 9: "nine" };
   const SEATS = ["south", "west", "north", "east"];
-  const CALLS = { no90: "no 90", no60: "no 60", no30: "no 30", schwarz: "schwarz" };
+
+  // The words this script writes, in the page's language (#page-words), each `{name}` filled in;
+  // a text said of a count has the forms its language gives a count, and the game's words
+  // (games, parties, calls, suits, ranks, letters) are tables by their code.
+  const WORDS = (() => {
+    const kept = document.getElementById("page-words");
+    return kept ? JSON.parse(kept.textContent) : {};
+  })();
+  const PLURALS = new Intl.PluralRules(document.documentElement.lang || "en");
+
+  function fill(text, values) {
+    return String(text || "").replace(/\{(\w+)\}/g, (whole, name) =>
+      values && values[name] !== undefined ? String(values[name]) : whole,
+    );
+  }
+
+  function say(key, values) {
+    return fill(WORDS[key], values);
+  }
+
+  function sayCount(key, count, values) {
+    const forms = WORDS[key] || {};
+    const form = PLURALS.select(count) === "one" ? forms.one : forms.other;
+    return fill(form, Object.assign({ count: count }, values));
+  }
+
+  function named(table, code) {
+    const found = (WORDS[table] || {})[code];
+    return found === undefined ? String(code).replace(/_/g, " ") : found;
+  }
 
   const view = JSON.parse(document.getElementById("replay-data").textContent);
   const players = Array.isArray(view.players) ? view.players : [];
@@ -34,18 +62,12 @@
   }
 
   function partyName(party) {
-    if (party === "re") return "Re";
-    if (party === "kontra") return "Kontra";
-    return party ? String(party) : "";
+    return party ? named("parties", party) : "";
   }
 
   function callName(call) {
     if (call.announcement === "re" || call.announcement === "kontra") return partyName(call.party || call.announcement);
-    return CALLS[call.announcement] || String(call.announcement);
-  }
-
-  function words(text) {
-    return String(text).replace(/_/g, " ");
+    return named("calls", call.announcement);
   }
 
   function signed(value) {
@@ -58,12 +80,13 @@
     const rank = String(text).slice(1);
     const card = el("span", "card " + (suit && suit.red ? "red" : "black"));
     card.dataset.card = text;
-    const label = suit && RANKS[rank] ? RANKS[rank] + " of " + suit.name : String(text);
+    const known = suit && WORDS.ranks && rank in WORDS.ranks;
+    const label = known ? say("card_name", { rank: named("ranks", rank), suit: named("suits", text.charAt(0)) }) : String(text);
     card.setAttribute("role", "img");
     card.setAttribute("aria-label", label);
     card.title = label;
     const corner = el("span", "corner");
-    corner.append(el("span", "rank", suit ? rank : text), el("span", "pip", suit ? suit.symbol : ""));
+    corner.append(el("span", "rank", suit ? named("letters", rank) : text), el("span", "pip", suit ? suit.symbol : ""));
     card.append(corner, el("span", "face", suit ? suit.symbol : ""));
     return card;
   }
@@ -89,16 +112,16 @@
   // ---- the parts of the page that never change -------------------------------------------------
 
   function renderHeader() {
-    $("title").textContent = view.game_id ? String(view.game_id) : "Doppelkopf game";
+    $("title").textContent = view.game_id ? String(view.game_id) : say("game");
     const meta = $("meta");
     const facts = [];
-    if (view.played_on) facts.push("played " + view.played_on);
-    if (view.game_type) facts.push(words(view.game_type) + (view.game_type === "normal" ? " game" : ""));
-    if (view.declarer) facts.push("declarer " + view.declarer);
-    if (view.dealer) facts.push("dealer " + view.dealer);
-    if (seenAs === "all") facts.push("all hands open");
-    else if (seenAs === "tournament") facts.push("tournament view: points and parties shown at the end");
-    else if (perspective) facts.push("as " + perspective + " saw it");
+    if (view.played_on) facts.push(say("played", { day: WORDS.day || view.played_on }));
+    if (view.game_type) facts.push(named("games", view.game_type));
+    if (view.declarer) facts.push(say("declarer_is", { player: view.declarer }));
+    if (view.dealer) facts.push(say("dealer_is", { player: view.dealer }));
+    if (seenAs === "all") facts.push(say("all_open"));
+    else if (seenAs === "tournament") facts.push(say("tournament"));
+    else if (perspective) facts.push(say("as_seen", { player: perspective }));
     meta.replaceChildren(...facts.map((fact) => el("span", "", fact)));
   }
 
@@ -135,8 +158,8 @@
   function where(frame, note) {
     const trick = note && note.trick ? note.trick : frame.trick;
     const card = note && note.trick ? note.card : frame.card;
-    if (!trick) return "before play";
-    return card ? "trick " + trick + ", card " + card : "trick " + trick;
+    if (!trick) return say("before_play");
+    return card ? say("at_card", { trick: trick, card: card }) : say("at_trick", { trick: trick });
   }
 
   // ---- one frame ---------------------------------------------------------------------------------
@@ -148,26 +171,26 @@
     seat.classList.toggle("winner", frame.trick_winner === name);
 
     const badges = [];
-    if (view.dealer === name) badges.push(el("span", "badge dealer", "dealer"));
-    if (view.declarer === name) badges.push(el("span", "badge declarer", "declarer"));
+    if (view.dealer === name) badges.push(el("span", "badge dealer", say("dealer")));
+    if (view.declarer === name) badges.push(el("span", "badge declarer", say("declarer")));
     const party = frame.parties ? frame.parties[name] : null;
     const truth = frame.true_parties ? frame.true_parties[name] : null;
     if (party) badges.push(el("span", "badge " + party, partyName(party)));
     else if (truth) {
       const secret = el("span", "badge secret " + truth, partyName(truth));
-      secret.title = partyName(truth) + ", not yet public";
+      secret.title = say("secret", { party: partyName(truth) });
       badges.push(secret);
     }
-    for (const call of callsBy(frame, name)) badges.push(el("span", "badge call", "\u201c" + callName(call) + "\u201d"));
-    if (frame.trick_winner === name) badges.push(el("span", "badge won", "wins the trick"));
-    else if (frame.leader === name && !isLast) badges.push(el("span", "badge turn", "to play"));
+    for (const call of callsBy(frame, name)) badges.push(el("span", "badge call", say("quoted", { call: callName(call) })));
+    if (frame.trick_winner === name) badges.push(el("span", "badge won", say("wins_trick")));
+    else if (frame.leader === name && !isLast) badges.push(el("span", "badge turn", say("to_play")));
     seat.querySelector(".badges").replaceChildren(...badges);
 
     const tricks = frame.tricks_won ? frame.tricks_won[name] : null;
     const points = frame.card_points ? frame.card_points[name] : null;
     const stats = [];
-    if (typeof tricks === "number") stats.push(tricks === 1 ? "1 trick" : tricks + " tricks");
-    if (typeof points === "number") stats.push(points + " pts");
+    if (typeof tricks === "number") stats.push(sayCount("tricks_won", tricks));
+    if (typeof points === "number") stats.push(sayCount("points_won", points));
     seat.querySelector(".stats").textContent = stats.join(" \u00b7 ");
 
     const hand = seat.querySelector(".hand");
@@ -175,17 +198,17 @@
     if (Array.isArray(cards)) {
       hand.classList.remove("hidden", "unrecorded");
       hand.replaceChildren(...cards.map(cardEl));
-      if (!cards.length) hand.append(el("span", "hand-note", trickCards.length ? "no cards left" : "no cards"));
+      if (!cards.length) hand.append(el("span", "hand-note", trickCards.length ? say("no_cards_left") : say("no_cards")));
     } else {
       hand.classList.add("hidden");
       hand.classList.toggle("unrecorded", seenAs === "all");
       if (seenAs === "all") {
-        hand.replaceChildren(el("span", "hand-note", "hand not recorded"));
+        hand.replaceChildren(el("span", "hand-note", say("not_recorded")));
       } else {
         const back = el("span", "card back");
         back.setAttribute("role", "img");
-        back.setAttribute("aria-label", "hidden hand");
-        hand.replaceChildren(back, el("span", "hand-note", "hand hidden"));
+        back.setAttribute("aria-label", say("hidden_hand"));
+        hand.replaceChildren(back, el("span", "hand-note", say("hand_hidden")));
       }
     }
   }
@@ -206,11 +229,11 @@
     });
     const info = el("div", "trick-info");
     if (frame.trick) {
-      info.append(el("span", "trick-number", "trick " + frame.trick));
-      if (frame.trick_winner) info.append(el("span", "trick-state", frame.trick_winner + " wins"));
-      else if (frame.leader) info.append(el("span", "trick-state", frame.leader + " to play"));
+      info.append(el("span", "trick-number", say("at_trick", { trick: frame.trick })));
+      if (frame.trick_winner) info.append(el("span", "trick-state", say("wins", { player: frame.trick_winner })));
+      else if (frame.leader) info.append(el("span", "trick-state", say("plays_next", { player: frame.leader })));
     } else if (frame.leader) {
-      info.append(el("span", "trick-number", "before play"), el("span", "trick-state", frame.leader + " leads"));
+      info.append(el("span", "trick-number", say("before_play")), el("span", "trick-state", say("leads", { player: frame.leader })));
     }
     felt.replaceChildren(info, ...slots);
     if (!slots.length && frame === frames[last] && view.result) {
@@ -223,8 +246,8 @@
   function renderSheet(frame, isLast) {
     const result = isLast ? view.result : null;
     const head = el("tr");
-    head.append(el("th", "", "player"), el("th", "", "party"), el("th", "", "tricks"), el("th", "", "points"));
-    if (result && result.deltas) head.append(el("th", "", "score"));
+    head.append(el("th", "", say("player")), el("th", "", say("party")), el("th", "", say("tricks")), el("th", "", say("points")));
+    if (result && result.deltas) head.append(el("th", "", say("score")));
     const rows = players.map((name) => {
       const row = el("tr");
       row.dataset.player = name;
@@ -261,7 +284,10 @@
       // A deal recorded by its facts: the parties' card points (and tricks, where written down).
       const tricks = frame.party_tricks;
       return ["re", "kontra"]
-        .map((party) => partyName(party) + " " + frame.party_points[party] + (tricks ? " in " + tricks[party] + " tricks" : ""))
+        .map((party) => {
+          const values = { party: partyName(party), points: frame.party_points[party] };
+          return tricks ? sayCount("party_tricks", tricks[party], values) : say("party_points", values);
+        })
         .join(" \u00b7 ");
     }
     const parties = frame.true_parties || frame.parties;
@@ -274,24 +300,24 @@
     }
     return Object.keys(sums)
       .sort((a, b) => (b === "re") - (a === "re"))
-      .map((party) => partyName(party) + " " + sums[party])
+      .map((party) => say("party_points", { party: partyName(party), points: sums[party] }))
       .join(" \u00b7 ");
   }
 
   function renderCalls(frame, isLast) {
     const list = $("calls");
     if (!Array.isArray(frame.announcements)) {
-      list.replaceChildren(el("li", "muted", "hidden until the end"));
+      list.replaceChildren(el("li", "muted", say("hidden_until_end")));
       return;
     }
     if (!frame.announcements.length) {
-      list.replaceChildren(el("li", "muted", isLast ? "none" : "none yet"));
+      list.replaceChildren(el("li", "muted", isLast ? say("none") : say("none_yet")));
       return;
     }
     list.replaceChildren(
       ...frame.announcements.map((call) => {
         const item = el("li");
-        item.append(el("strong", "", call.player + ": "), document.createTextNode(callName(call)));
+        item.append(el("strong", "", say("said_by", { player: call.player })), document.createTextNode(callName(call)));
         if (call.party && call.announcement !== "re" && call.announcement !== "kontra") {
           item.append(el("span", "muted", " (" + partyName(call.party) + ")"));
         }
@@ -303,9 +329,9 @@
   function renderNotes(frame) {
     const notes = frame.notes || [];
     $("notes-panel").classList.toggle("has-notes", notes.length > 0);
-    $("notes-title").textContent = notes.length ? (notes.length === 1 ? "Note on this step" : notes.length + " notes on this step") : "Notes";
+    $("notes-title").textContent = notes.length ? sayCount("notes_here", notes.length) : say("notes");
     if (!notes.length) {
-      $("notes").replaceChildren(el("p", "muted", "No note on this step."));
+      $("notes").replaceChildren(el("p", "muted", say("no_note")));
       return;
     }
     $("notes").replaceChildren(
@@ -330,9 +356,9 @@
   }
 
   function resultHeadline(result) {
-    const winner = result.winner ? partyName(result.winner) + " wins" : "No party wins";
+    const winner = result.winner ? say("party_wins", { party: partyName(result.winner) }) : say("no_party_wins");
     if (typeof result.value !== "number") return winner;
-    return winner + " \u00b7 " + result.value + (result.value === 1 ? " point" : " points");
+    return winner + " \u00b7 " + sayCount("game_points", result.value);
   }
 
   function renderResult(isLast) {
@@ -363,7 +389,7 @@
     button.append(el("span", "mark-badge", mark.glyph));
     button.type = "button";
     button.dataset.step = mark.step;
-    button.setAttribute("aria-label", mark.line + " (show the better card)");
+    button.setAttribute("aria-label", say("show_better", { line: mark.line }));
     button.setAttribute("aria-expanded", String(opened === mark.step));
     button.title = mark.line;
     button.addEventListener("click", () => openMark(opened === mark.step ? null : mark.step));
@@ -382,10 +408,10 @@
     const line = el("p", "mark-line");
     line.append(el("span", "glyph", mark.glyph), document.createTextNode(" " + mark.line));
     const better = el("p", "mark-better");
-    better.append(document.createTextNode("better: "), el("strong", "", mark.better), document.createTextNode(", " + mark.known));
+    better.append(document.createTextNode(say("better")), el("strong", "", mark.better), document.createTextNode(", " + mark.known));
     const close = el("button", "mark-close", "\u00d7");
     close.type = "button";
-    close.setAttribute("aria-label", "close");
+    close.setAttribute("aria-label", say("close"));
     close.addEventListener("click", () => openMark(null));
     box.replaceChildren(close, line, better);
   }
@@ -394,16 +420,16 @@
     const only = seenAs === "player" ? perspective : null;
     const shown = (Array.isArray(data.marks) ? data.marks : []).filter((mark) => !only || mark.player === only);
     marks = new Map(shown.map((mark) => [mark.step, mark]));
-    const since = data.from_trick > 1 ? " from trick " + data.from_trick + " on" : "";
-    $("analysis-status").textContent = shown.length
-      ? (shown.length === 1 ? "1 card" : shown.length + " cards") + since + " cost " + (shown.length === 1 ? "its" : "their") + " party something:"
-      : "No card" + since + " cost its party anything.";
+    const since = data.from_trick > 1 ? say("since", { trick: data.from_trick }) : "";
+    const counted = { count: shown.length, since: since };
+    $("analysis-status").textContent =
+      shown.length === 1 ? say("costly_one", counted) : shown.length ? say("costly_many", counted) : say("costly_none", counted);
     $("analysis-marks").replaceChildren(
       ...shown.map((mark) => {
         const link = el("a", "analysis-mark");
         link.href = "#step-" + mark.step;
         const suit = SUITS[String(mark.card).charAt(0)];
-        link.append(el("span", "glyph", mark.glyph), el("span", "", "trick " + mark.trick + " \u00b7 " + mark.player), el("strong", suit && suit.red ? "red" : "", mark.card_pretty));
+        link.append(el("span", "glyph", mark.glyph), el("span", "", say("mark", { trick: mark.trick, player: mark.player })), el("strong", suit && suit.red ? "red" : "", mark.card_pretty));
         link.addEventListener("click", (event) => {
           event.preventDefault();
           go(frames.findIndex((frame) => frame.step === mark.step));
@@ -423,14 +449,14 @@
   // A served page asks its server for the analysis until it is computed (202 meanwhile), later and later.
   function askForAnalysis(url, waits) {
     $("analysis-panel").hidden = false;
-    if (!waits) $("analysis-status").textContent = "Looking for the cards that cost something\u2026";
+    if (!waits) $("analysis-status").textContent = say("looking");
     const again = (factor) => window.setTimeout(() => askForAnalysis(url, waits + 1), Math.min(1000 * Math.pow(factor, waits + 1), 30000));
     fetch(url, { cache: "no-store", headers: { Accept: "application/json" } })
       .then((response) => {
         if (response.status === 202) return again(1.5);
         return response.json().then((data) => {
           if (response.ok) showAnalysis(data);
-          else $("analysis-status").textContent = data.error || "The analysis could not be made (" + response.status + ").";
+          else $("analysis-status").textContent = data.error || say("failed", { status: response.status });
         });
       })
       .catch(() => again(2));
@@ -441,9 +467,9 @@
     const isLast = i === last;
     current = i;
     if (opened !== null && !(opened >= firstStep(frame) && opened <= (frame.step ?? 0))) openMark(null);
-    $("caption").textContent = frame.caption || (isLast && view.result ? "The result" : "");
+    $("caption").textContent = frame.caption || (isLast && view.result ? say("result") : "");
     // One numbering everywhere: frame N is the step after N cards, as in #step-N and the terminal.
-    $("indicator").textContent = "frame " + (frame.step ?? i) + " of " + (frames[last].step ?? last);
+    $("indicator").textContent = say("frame", { step: frame.step ?? i, last: frames[last].step ?? last });
     for (const seat of document.querySelectorAll(".seat")) renderSeat(seat, frame, isLast);
     renderTrick(frame);
     renderSheet(frame, isLast);

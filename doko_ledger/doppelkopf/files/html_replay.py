@@ -5,7 +5,8 @@ a whole HTML document. Its CSS and JavaScript are inline and the view is embedde
 ``<script type="application/json">`` element; the page loads nothing from anywhere (its Content
 Security Policy forbids it) and builds its DOM with ``textContent`` only, so player names and
 notes stay text. The page's look and behaviour live in ``html_replay.css`` and ``html_replay.js``
-beside this module.
+beside this module; the words its script writes come with the page in its language
+(``html_replay_words``).
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ import hashlib
 import html
 import json
 from collections.abc import Mapping, Sequence
+from datetime import date
 from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from doko_ledger.doppelkopf.files.html_replay_words import script_words
 from doko_ledger.doppelkopf.nights.place import deal_marks
-from doko_ledger.i18n import current, msg, render
+from doko_ledger.i18n import DEFAULT, current, msg, render
+from doko_ledger.i18n.formats import Day
 
 __all__ = ["dumps"]
 
@@ -99,6 +103,7 @@ _PAGE = """<!DOCTYPE html>
 </aside>
 </main>
 <noscript><p>{w[needs_script]}</p></noscript>
+<script type="application/json" id="page-words">{said}</script>
 <script type="application/json" id="replay-data">{data}</script>
 <script>{js}</script>
 </body>
@@ -171,8 +176,22 @@ def dumps(
         data=embedded_json(view),
         js=js,
         lang=current(),
+        said=embedded_json(script_words(current()) | _day(view.get("played_on"))),
         w=_words(),
     )
+
+
+def _day(played_on: object) -> dict[str, str]:
+    """The day the game was played, as the page's language writes it (`day`, beside the
+    script's words); in English, and a text that is no date, as recorded."""
+    language = current()
+    if not played_on or language == DEFAULT:
+        return {}
+    try:
+        day = date.fromisoformat(str(played_on))
+    except ValueError:
+        return {}
+    return {"day": Day(day).localized(language)}
 
 
 def _words() -> dict[str, str]:

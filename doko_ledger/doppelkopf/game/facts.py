@@ -18,9 +18,9 @@ from doko_ledger.doppelkopf.rules.announcements import Announcement, Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import is_heart_trick, schweinchen_card
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
-from doko_ledger.doppelkopf.rules.scoring import RECORDED, DealFacts, Special, SpecialKind
+from doko_ledger.doppelkopf.rules.scoring import RECORDED, Cause, DealFacts, Special, SpecialKind
 from doko_ledger.errors import DokoError
-from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n import Message, msg, plural
 
 
 class NotScorable(DokoError):
@@ -204,7 +204,7 @@ def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
     names = state.players
     re_seats = summary.re_seats
     level = {Party.RE: -1, Party.KONTRA: -1}
-    causes: dict[tuple[Party, int], Message | str] = {}
+    causes: dict[tuple[Party, int], Cause] = {}
     for call in summary.announcements:
         party = Party.RE if call.seat in re_seats else Party.KONTRA
         for step in range(level[party] + 1, call.announcement.level + 1):
@@ -234,6 +234,19 @@ def summary_facts(state: GameState, summary: DealSummarized) -> DealFacts:
 
 SOLO_RULE = msg("solo rule")
 """Why a solo's Re and no 90 count as announced where the rules say so (`solo_no90`)."""
+
+
+def _announced_at(player: str, played: int, trick: int) -> tuple[str, Message]:
+    """`Dirk, after 1 card, trick 1`: when a call was made, as a message, beside the English
+    words the read models and the JSON have always kept (`after 1 card(s)`)."""
+    said = plural(
+        "{player}, after {count} card, trick {trick}",
+        "{player}, after {count} cards, trick {trick}",
+        played,
+        player=player,
+        trick=trick,
+    )
+    return f"{player}, after {played} card(s), trick {trick}", said
 
 
 def _implied_by(player: str, call: Announcement) -> Message:
@@ -274,16 +287,14 @@ def deal_facts(
     won = state.points_won() if won is None else won
     tricks = state.tricks_won() if tricks is None else tricks
     re_seats = [s for s, p in enumerate(parties) if p is Party.RE]
-    causes: dict[tuple[Party, int], Message | str] = {}
+    causes: dict[tuple[Party, int], Cause] = {}
     if state.calls or solo_no90(state):
         for a in announced(state):
             who = "" if a.seat is None else state.players[a.seat]
             if a.implied:
                 cause = SOLO_RULE if a.by_call is None else _implied_by(who, a.by_call)
             else:
-                cause = msg(
-                    "{player}, after {played} card(s), trick {trick}", player=who, played=a.played, trick=a.trick
-                )
+                cause = _announced_at(who, a.played, a.trick)
             causes.setdefault((a.party, a.announcement.level), cause)
         levels = {party: calls.level for party, calls in party_calls(state).items()}
     else:  # nothing announced: what `party_calls` gives then

@@ -146,6 +146,12 @@ class Special:
         return render(self.because, "en")
 
 
+Cause = Message | str | tuple[str, Message]
+"""Who announced a call, or what implied it: a player's name, a message, or a message beside
+the English words the read models and the JSON keep for it where those differ from the
+message in English."""
+
+
 @frozen
 class DealFacts:
     """What scoring needs of a deal: the game, Re's card points, the tricks each party
@@ -160,7 +166,7 @@ class DealFacts:
     kontra_tricks: int
     announced: dict[Party, int]
     specials: tuple[Special, ...] = ()
-    causes: dict[tuple[Party, int], Message | str] = field(default_factory=dict)
+    causes: dict[tuple[Party, int], Cause] = field(default_factory=dict)
     tricks_known: bool = True
     heart_trick: bool = False
 
@@ -407,10 +413,12 @@ def _threshold_lines(deal: _Deal, i: int, rules: RuleSet, won: bool) -> list[Sco
     return lines
 
 
-def _called(causes: dict[tuple[Party, int], Message | str], party: Party, level: int) -> tuple[str, Message | None]:
+def _called(causes: dict[tuple[Party, int], Cause], party: Party, level: int) -> tuple[str, Message | None]:
     """Who announced `party`'s `level`, or what implied it, in English and as a message (none for
     a player's name alone, or for a level nobody announced)."""
     said = causes.get((party, level), "")
+    if isinstance(said, tuple):
+        return said
     if isinstance(said, Message):
         return render(said, "en"), said
     return said, None
