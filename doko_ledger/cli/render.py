@@ -12,6 +12,7 @@ from rich.text import Text
 from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.cli.words import day, localized
 from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.events import AbandonReason
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
@@ -67,7 +68,8 @@ def _trick_notes(state: GameState, shown: Replay, number: int, remarks: Sequence
             notes.append(escaped(f"✎{card} {remark['author']}  "), style="yellow")
     for call in state.calls:
         if call.trick == number:
-            notes.append(escaped(f"{state.players[call.seat]}: {call.announcement.label}!  "), style="bold magenta")
+            said = render(call.announcement.word)
+            notes.append(escaped(f"{state.players[call.seat]}: {said}!  "), style="bold magenta")
     for r in shown.revelations:
         if r.trick == number:
             notes.append(
@@ -118,7 +120,7 @@ def before_play(shown: Replay) -> Text:
     players = state.players
     text = Text()
     said = {seat: render(msg("healthy") if healthy else msg("reservation")) for seat, healthy in state.declared}
-    said |= {n.seat: (n.solo or n.kind).value.replace("_", " ") for n in state.named}
+    said |= {n.seat: render((n.solo or n.kind).word) for n in state.named}
     if said:
         each = ", ".join(f"{players[s]} {w}" for s, w in said.items())
         text.append(escaped(render(msg("reservations: {said}", said=each))))
@@ -135,7 +137,7 @@ def before_play(shown: Replay) -> Text:
             text.append(render(msg(", who returns ")))
             text.append_text(cards_text(poverty.returned_cards))
     if state.abandoned:
-        why = state.abandoned.replace("_", " ")
+        why = AbandonReason.said(state.abandoned)
         text.append("\n" + render(msg("the deal was thrown in: {why}", why=why)), style="bold")
     early = [r for r in shown.revelations if r.trick == 0]
     if early:

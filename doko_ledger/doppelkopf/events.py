@@ -14,6 +14,7 @@ from doko_ledger.doppelkopf.rules.scoring import SpecialKind
 from doko_ledger.events.codec import Event, event, register_value, upcaster
 from doko_ledger.events.voiding import EventVoided as EventVoided  # re-exported: undo is every game's
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg
 
 register_value(Card, str, parse_card)
 register_value(RuleSet, RuleSet.to_dict, rules_from_snapshot, flat_object=True)
@@ -32,6 +33,31 @@ class AbandonReason(Enum):
     THROWN_NINES_AND_KINGS = "thrown_nines_and_kings"
     THROWN_RICHNESS = "thrown_richness"
     FOX_HIGHEST_TRUMP = "fox_highest_trump"
+
+    @property
+    def word(self) -> Message:
+        """Why, in the reader's language: `misdeal`, `thrown nines`."""
+        return _ABANDONED[self]
+
+    @staticmethod
+    def said(recorded: str) -> Message | str:
+        """Why a deal was thrown in, by the reason its record keeps (`thrown_nines`)."""
+        try:
+            return AbandonReason(recorded).word
+        except ValueError:
+            return recorded.replace("_", " ")
+
+
+_ABANDONED = {
+    AbandonReason.POVERTY_DECLINED: msg("poverty declined"),
+    AbandonReason.MISDEAL: msg("misdeal"),
+    AbandonReason.POVERTY_THROWN: msg("poverty thrown"),
+    AbandonReason.THROWN_NINES: msg("thrown nines"),
+    AbandonReason.THROWN_KINGS: msg("thrown kings"),
+    AbandonReason.THROWN_NINES_AND_KINGS: msg("thrown nines and kings"),
+    AbandonReason.THROWN_RICHNESS: msg("thrown richness"),
+    AbandonReason.FOX_HIGHEST_TRUMP: msg("fox highest trump"),
+}
 
 
 @event(version=3)

@@ -7,6 +7,7 @@ from typing import Any
 
 from doko_ledger.doppelkopf.audit import AuditReport
 from doko_ledger.doppelkopf.cards import Cards
+from doko_ledger.doppelkopf.events import AbandonReason
 from doko_ledger.doppelkopf.frames import Frame, note_step
 from doko_ledger.doppelkopf.game.facts import summary_facts
 from doko_ledger.doppelkopf.game.parties import Parties, announced, marriage_status, public_parties, true_parties
@@ -518,19 +519,6 @@ def _summary_calls(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
-_THROWN_IN = {
-    "poverty_declined": msg("poverty declined"),
-    "misdeal": msg("misdeal"),
-    "poverty_thrown": msg("poverty thrown"),
-    "thrown_nines": msg("thrown nines"),
-    "thrown_kings": msg("thrown kings"),
-    "thrown_nines_and_kings": msg("thrown nines and kings"),
-    "thrown_richness": msg("thrown richness"),
-    "fox_highest_trump": msg("fox highest trump"),
-}
-"""Why a deal was thrown in, by its recorded reason, as a caption says it."""
-
-
 def _caption(frame: Frame, *, points: bool = True) -> Message:
     """What the frame shows, in words; `points=False` (the tournament view) leaves out the
     trick's card points."""
@@ -543,7 +531,7 @@ def _caption(frame: Frame, *, points: bool = True) -> Message:
             re = ", ".join(players[s] for s in state.summary.re_seats)
             return msg("a deal recorded by its facts, without its cards: Re ({re})", re=re)
         if state.abandoned is not None:
-            why = _THROWN_IN.get(state.abandoned) or state.abandoned.replace("_", " ")
+            why = AbandonReason.said(state.abandoned)
             return msg("deal thrown in ({why})", why=why)
         leader = state.to_play
         return msg("before the first card") if leader is None else msg("{player} leads trick 1", player=players[leader])
