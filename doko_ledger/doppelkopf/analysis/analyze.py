@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, TOTAL_POINTS, Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
-from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, lost_kinds, outcomes
+from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, better_outcomes, lost_kinds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
 from doko_ledger.doppelkopf.analysis.worlds import beaten, worse_share
 from doko_ledger.doppelkopf.cards import Card
@@ -117,13 +117,22 @@ card past the limit is weighed by its card points and result class alone, and sa
 
 
 def analyze_game(
-    state: GameState, *, game_id: str, from_trick: int = 1, worlds: int = 0, seed: int = 0, plain: bool = False
+    state: GameState,
+    *,
+    game_id: str,
+    from_trick: int = 1,
+    worlds: int = 0,
+    seed: int = 0,
+    plain: bool = False,
+    specials_limit: int = SPECIALS_LIMIT,
 ) -> GameAnalysis:
     """The verdict on every card played from trick `from_trick` on.
 
     `worlds`: for each card that cost something, how many deals the player could not tell
     from the real one to sample (the same `seed`, the same deals); 0 samples none. `plain`:
     with the plain search (no table, ordering or equivalence), the benchmark's floor.
+    Special points are weighed for every card where the rules count them, each card's search
+    for them bounded by `specials_limit` positions (a card past it says so).
     Raises `NotAnalyzable` for a game recorded by its facts, one without cards played or
     without every card known, and for a trick the game has not reached.
     """
@@ -134,7 +143,7 @@ def analyze_game(
     solver = Solver(deal.tables, deal.re, plain=plain)
     schwarz = Schwarz(deal, state.hand_size)
     counted = special_points_count(deal.game_type, deal.lone, state.rules)
-    search = SpecialsSearch(state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=SPECIALS_LIMIT)
+    search = SpecialsSearch(state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=specials_limit)
     number = deal.tables.number
     hands = [list(hand) for hand in deal.hands]
     index = 0
@@ -156,7 +165,8 @@ def analyze_game(
                 verdict = _with_specials(search, solver, verdict, pos, played, past)
             if worlds and (verdict.cost > 0 or verdict.game_points > 0):
                 weighed = counted and not verdict.specials_unweighed
-                by_measure = judge(state, deal, trick.number, played, verdict.game_points > 0, weighed)
+                by_game = verdict.game_points > 0
+                by_measure = judge(state, deal, trick.number, played, by_game, weighed, specials_limit)
                 verdict = replace(verdict, worse_share=worse_share(state, deal, pos, worlds, seed + index, by_measure))
             verdicts.append(verdict)
             hands[seat].remove(card)
@@ -178,12 +188,21 @@ def past_before(state: GameState, re: tuple[bool, bool, bool, bool], number: int
     return Past(sum(re_won), len(re_won), len(won) - len(re_won), earned)
 
 
-def judge(state: GameState, deal: Deal, number: int, played: int, by_game: bool, weighed: bool) -> Judge:
+def judge(
+    state: GameState,
+    deal: Deal,
+    number: int,
+    played: int,
+    by_game: bool,
+    weighed: bool,
+    limit: int = SPECIALS_LIMIT,
+) -> Judge:
     """How a sampled world (a position of trick `number` with its own parties) judges card
     number `played`: by the measure of its cost in the real deal. `by_game`: it cost game
     points there, so it is worse where another card keeps more of the game's value for the
     player's party (the result class, and the special points within it when `weighed`);
-    else where another card secures more card points."""
+    else where another card secures more card points. A world whose search for the special
+    points passes `limit` positions has no answer."""
 
     def worse(world: Position) -> bool | None:
         solver = Solver(deal.tables, world.re)
@@ -191,15 +210,11 @@ def judge(state: GameState, deal: Deal, number: int, played: int, by_game: bool,
             return beaten(solver, world, played)
         past = past_before(state, world.re, number, weighed)
         if weighed:
-            search = SpecialsSearch(
-                state, deal.tables, world.re, deal.game_type, deal.lone, deal.levels, limit=SPECIALS_LIMIT
-            )
+            search = SpecialsSearch(state, deal.tables, world.re, deal.game_type, deal.lone, deal.levels, limit=limit)
             try:
-                found = outcomes(search, world, past, also=played)
+                return len(better_outcomes(search, world, past, played)) > 1
             except SearchLimit:
                 return None
-            sign = 1 if world.re[world.to_play] else -1
-            return any(sign * o.value > sign * found[played].value for o in found.values())
         mine = replace(deal, re=world.re)
         schwarz = Schwarz(mine, state.hand_size)
         verdict = _verdict(solver, schwarz, mine, state, world, played, past.re_points, past.re_tricks, 0, number)
@@ -218,8 +233,11 @@ def _with_specials(
     their net as game points. Where the search stopped at its limit, unchanged but for saying
     so (`specials_unweighed`)."""
     t = search.tables
+    re_tricks = past.re_tricks + (verdict.points_after > past.re_points)
+    kontra_tricks = past.kontra_tricks + (verdict.points_after < TOTAL_POINTS)
+    guess = search.re_class(verdict.points_after, re_tricks, kontra_tricks)  # the class by card points
     try:
-        found = outcomes(search, pos, past, also=played)
+        found = better_outcomes(search, pos, past, played, guess)
     except SearchLimit:
         return replace(verdict, specials_unweighed=True)
     sign = 1 if verdict.party is Party.RE else -1
