@@ -1,10 +1,13 @@
 """Deals the player could not tell from the real one, and how often a card was worse in them.
 
 A sampled world keeps what the player saw: the own hand, every card played, the number of
-cards each hand still holds, the suits a player showed to be out of (by not following), and
-in a normal game what the calls and the CQs played showed of the parties (a player who called
-Re holds a CQ, one who called Kontra holds none). The other cards are dealt at random among
-the other three hands within those bounds, seeded, so the same question gets the same deals.
+cards each hand still holds, the suits a player showed to be out of (by not following), in a
+normal game what the calls and the CQs played showed of the parties (a player who called Re
+holds a CQ, one who called Kontra holds none), and the cards the contract shows in a hand: a
+marriage's CQs stay with the one who announced it, and of a poverty's exchange the poor player
+knows the cards passed that the partner kept, the partner the cards returned. The other cards
+are dealt at random among the other three hands within those bounds, seeded, so the same
+question gets the same deals. A silent solo is sampled with its parties as they were.
 
 What "worse" means in a world is the caller's to say (`analyze.py` judges a card there by the
 measure of its cost in the real deal); `beaten` is the measure of card points.
@@ -18,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, Position, add_card
 from doko_ledger.doppelkopf.analysis.solver import Solver
-from doko_ledger.doppelkopf.cards import ALTE
+from doko_ledger.doppelkopf.cards import ALTE, Card
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -43,7 +46,8 @@ def sample_worlds(state: GameState, deal: Deal, pos: Position, worlds: int, seed
     seat = pos.to_play
     voids = _voids(state, deal, pos)
     must_re, no_queen = _shown_parties(state, deal, pos)
-    found = (_sample(deal, pos, seat, voids, must_re, no_queen, rng) for _ in range(worlds))
+    known = _known(state, deal, pos)
+    found = (_sample(deal, pos, seat, voids, must_re, no_queen, known, rng) for _ in range(worlds))
     return [world for world in found if world is not None]
 
 
@@ -96,6 +100,40 @@ def _voids(state: GameState, deal: Deal, pos: Position) -> list[int]:
     return voids
 
 
+def _known(state: GameState, deal: Deal, pos: Position) -> dict[int, list[int]]:
+    """Per seat other than the one to move, card numbers it holds for certain (each copy once):
+    what the contract showed, less the copies that seat has played since."""
+    t = deal.tables
+    seat = pos.to_play
+    given: dict[int, list[Card]] = {}
+    if deal.game_type is GameType.MARRIAGE and state.declarer is not None:
+        given[state.declarer] = [ALTE, ALTE]
+    exchange = state.poverty
+    if deal.game_type is GameType.POVERTY and exchange is not None and exchange.acceptor is not None:
+        passed, returned = list(exchange.passed_cards or ()), list(exchange.returned_cards or ())
+        if seat == exchange.poor:
+            given[exchange.acceptor] = _less(passed, returned)
+        elif seat == exchange.acceptor:
+            given[exchange.poor] = returned
+    played = _played(state, pos)
+    plays = [play for trick in state.all_tricks for play in trick.plays][:played]
+    known: dict[int, list[int]] = {}
+    for holder, cards in given.items():
+        if holder != seat:
+            left = _less(cards, [card for s, card in plays if s == holder])
+            known[holder] = [t.number[card] for card in left]
+    return known
+
+
+def _less(cards: list[Card], gone: list[Card]) -> list[Card]:
+    """`cards` without one copy of each card of `gone` (as far as it has them)."""
+    left = list(cards)
+    for card in gone:
+        if card in left:
+            left.remove(card)
+    return left
+
+
 def _played(state: GameState, pos: Position) -> int:
     """How many cards were played before the card to play at `pos` (its trick's included)."""
     return SEATS * state.hand_size - sum(bin(h).count("1") for h in pos.hands)
@@ -133,6 +171,7 @@ def _sample(
     voids: list[int],
     must_re: list[bool],
     no_queen: list[bool],
+    known: dict[int, list[int]],
     rng: random.Random,
 ) -> Position | None:
     """One deal of the hidden cards within the bounds, or None after `_TRIES` failed tries."""
@@ -145,11 +184,18 @@ def _sample(
         hand = pos.hands[s]
         sizes[s] = bin(hand).count("1")
         hidden += [b >> 1 for b in range(2 * CARD_TYPES) if hand >> b & 1]
+    placed = {s: 0 for s in others}
+    for s, cards in known.items():
+        for card in cards:
+            if card in hidden and sizes[s]:  # else the record and the contract disagree
+                hidden.remove(card)
+                placed[s] = add_card(placed[s], card)
+                sizes[s] -= 1
     played_queens = _played_queens(deal, pos)
     for _ in range(_TRIES):
         rng.shuffle(hidden)
         room = dict(sizes)
-        hands = {s: 0 for s in others}
+        hands = dict(placed)
         ok = True
         for card in hidden:
             fits = [

@@ -7,12 +7,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from doko_ledger.doppelkopf.analysis.analyze import analyze_game, deal_of, game_value, judge, past_before
 from doko_ledger.doppelkopf.analysis.position import Position, position
 from doko_ledger.doppelkopf.analysis.solver import Solver
 from doko_ledger.doppelkopf.analysis.specials import legal_cards
 from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict
-from doko_ledger.doppelkopf.analysis.worlds import sample_worlds
+from doko_ledger.doppelkopf.analysis.worlds import _known, _voids, sample_worlds
+from doko_ledger.doppelkopf.cards import parse_card
 from doko_ledger.doppelkopf.files.game_file import read_file
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.play import SEATS
@@ -26,13 +29,17 @@ def sample(name: str) -> GameState:
 
 def before(state: GameState, v: CardVerdict) -> Position:
     """The position the card of verdict `v` was played from, every hand as dealt for play."""
+    return at(state, v.trick, v.index % SEATS)
+
+
+def at(state: GameState, number: int, i: int) -> Position:
+    """The position before the `i`-th card of trick `number` (from 0)."""
     deal = deal_of(state, state.game_id)
     hands = [list(hand) for hand in deal.hands]
-    for trick in state.all_tricks[: v.trick - 1]:
+    for trick in state.all_tricks[: number - 1]:
         for seat, card in trick.plays:
             hands[seat].remove(card)
-    trick = state.all_tricks[v.trick - 1]
-    i = v.index % SEATS
+    trick = state.all_tricks[number - 1]
     for seat, card in trick.plays[:i]:
         hands[seat].remove(card)
     return position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
@@ -117,3 +124,49 @@ def test_the_same_seed_gives_the_same_worlds_and_shares() -> None:
     deal = deal_of(state, state.game_id)
     v = shared[0]
     assert sample_worlds(state, deal, before(state, v), 6, 11) == sample_worlds(state, deal, before(state, v), 6, 11)
+
+
+def test_a_marriages_queens_stay_with_the_one_who_announced_it_in_every_world() -> None:
+    state = sample("14-marriage-first-trick.yaml")
+    karl = state.players.index("Karl")
+    deal = deal_of(state, state.game_id)
+    queen = deal.tables.number[parse_card("CQ")]
+    pos = at(state, 2, 0)  # Hannes leads trick 2; Karl's CQs fall in tricks 4 and 6
+    assert pos.to_play != karl
+    worlds = sample_worlds(state, deal, pos, 12, 1)
+    assert len(worlds) == 12
+    assert all(w.hands[karl] >> (2 * queen) & 3 == 3 for w in worlds)
+    assert len({w.hands for w in worlds}) > 1  # the other cards are dealt anew
+
+
+def test_the_poor_player_knows_which_passed_trumps_the_partner_kept() -> None:
+    """Karl passed H10, HQ, DJ to Hannes and got back C9, C9, H9: before Karl's card of trick 3,
+    Hannes holds the HQ and the DJ in every world Karl could imagine (both H10s are played)."""
+    state = sample("18-poverty.yaml")
+    karl, hannes = state.players.index("Karl"), state.players.index("Hannes")
+    deal = deal_of(state, state.game_id)
+    trick = state.all_tricks[2]
+    pos = at(state, 3, [seat for seat, _ in trick.plays].index(karl))
+    assert pos.to_play == karl
+    kept = [deal.tables.number[parse_card(c)] for c in ("HQ", "DJ")]
+    worlds = sample_worlds(state, deal, pos, 12, 4)
+    assert len(worlds) == 12
+    for w in worlds:
+        assert all(w.hands[hannes] >> (2 * card) & 1 for card in kept)
+    assert len({w.hands for w in worlds}) > 1
+
+
+@pytest.mark.parametrize("name", ["12-bistro-schweinchen.yaml", "25-bistro-club-solo.yaml", "01-normal.yaml"])
+def test_the_real_deal_keeps_every_bound_a_world_is_sampled_within(name: str) -> None:
+    """At every card of the game (ten tricks without nines, twelve with them), the voids shown so
+    far and the cards known for certain hold of the real hands: the real deal is always a world."""
+    state = sample(name)
+    deal = deal_of(state, state.game_id)
+    t = deal.tables
+    for trick in state.all_tricks:
+        for i in range(len(trick.plays)):
+            pos = at(state, trick.number, i)
+            for seat, void in enumerate(_voids(state, deal, pos)):
+                assert not pos.hands[seat] & sum(t.suit_bits[s] for s in range(5) if void >> s & 1), (trick.number, i)
+            for seat, cards in _known(state, deal, pos).items():
+                assert all(pos.hands[seat] >> (2 * card) & 3 for card in cards)
