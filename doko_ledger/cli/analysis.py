@@ -124,6 +124,8 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
         )
     lines = [Text(render(c["line"])) for c in view["costly"][:3]]
     parts: list[Any] = [cards] if view["costly"] else [Text(render(msg("No card cost anything.")))]
+    if view["unweighed_note"]:
+        lines.append(Text(view["unweighed_note"]))
     return Group(*parts, *lines, summary, Text(render(view["note"]), style="dim"))
 
 

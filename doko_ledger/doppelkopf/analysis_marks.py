@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict, GameAnalysis
-from doko_ledger.doppelkopf.analysis.view import KNOWN, NOTE, analysis_view, better_card, verdict_line
+from doko_ledger.doppelkopf.analysis.view import (
+    KNOWN,
+    NOTE,
+    analysis_view,
+    better_card,
+    unweighed_message,
+    verdict_line,
+)
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.i18n import current, render
 
@@ -63,12 +70,13 @@ def marks(analysis: GameAnalysis, players: Sequence[str], *, of: str | None = No
 
 
 def marks_view(analysis: GameAnalysis, players: Sequence[str], *, of: str | None = None) -> dict[str, Any]:
-    """`marks` as plain data, in play order, with the line that says every hand was known: what
-    the HTML replay embeds and the web game page is sent."""
+    """`marks` as plain data, in play order, with the line that says every hand was known (and
+    how many cards' special points were not weighed, if any): what the HTML replay embeds and
+    the web game page is sent."""
     shown = sorted(marks(analysis, players, of=of).values(), key=lambda m: m.step)
     known = render(KNOWN)
     return {
-        "note": render(NOTE),
+        "note": _note(analysis),
         "from_trick": analysis.from_trick,
         "marks": [
             {
@@ -91,6 +99,14 @@ def marks_view(analysis: GameAnalysis, players: Sequence[str], *, of: str | None
 
 
 def marked_view(analysis: GameAnalysis, players: Sequence[str]) -> dict[str, Any]:
-    """`analysis_view` (what `doko analyze --json` prints) with the marks of every player's cards:
-    what the web's API answers and its pages draw."""
-    return analysis_view(analysis, players) | {"marks": marks_view(analysis, players)["marks"]}
+    """`analysis_view` (what `doko analyze --json` prints) with the marks of every player's cards
+    and the note the marks carry: what the web's API answers and its pages draw."""
+    shown = marks_view(analysis, players)
+    return analysis_view(analysis, players) | {"marks": shown["marks"], "note": shown["note"]}
+
+
+def _note(analysis: GameAnalysis) -> str:
+    """The note shown beside the marks: every hand was known, and how many cards' special
+    points were not weighed, if any."""
+    unweighed = unweighed_message(analysis)
+    return render(NOTE) if unweighed is None else f"{render(NOTE)}. {render(unweighed)}"

@@ -8,12 +8,13 @@ who took each trick); the solver says what could have happened.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, TOTAL_POINTS, Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
-from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, lost_kinds, outcomes
+from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, better_outcomes, lost_kinds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
-from doko_ledger.doppelkopf.analysis.worlds import worse_share
+from doko_ledger.doppelkopf.analysis.worlds import beaten, worse_share
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.game.facts import lone_marriage_tricks, specials
 from doko_ledger.doppelkopf.game.parties import is_lone, party_calls, true_parties
@@ -21,8 +22,11 @@ from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS, second_dulle_wins
-from doko_ledger.doppelkopf.rules.scoring import DealFacts, Score, score, special_points_count
+from doko_ledger.doppelkopf.rules.scoring import DealFacts, Score, Special, score, special_points_count
 from doko_ledger.errors import DokoError
+
+if TYPE_CHECKING:
+    from doko_ledger.doppelkopf.analysis.worlds import Judge
 
 
 class NotAnalyzable(DokoError):
@@ -104,23 +108,31 @@ def game_value(
     return game_score(deal, state, re_points, re_trick, kontra_trick).re_value
 
 
-SPECIALS_TRICKS = 6
-"""The last tricks whose cards are weighed for their special points too: the search for the
-class and the special points within it has no table of card points to lean on, and takes
-a few seconds for the last six tricks (as many as an analysis weighs unless told), minutes for eight."""
 SPECIALS_LIMIT = 400_000
-"""At most so many positions searched for one card's special points; a card past it is
-weighed by its card points and result class alone."""
+"""At most so many positions searched for one card's special points (some ten seconds): the
+search for the class and the special points within it has no table of card points to lean
+on, and takes a few seconds for a card of the last six tricks, far longer from the first. A
+card past the limit is weighed by its card points and result class alone, and says so
+(`specials_unweighed`)."""
 
 
 def analyze_game(
-    state: GameState, *, game_id: str, from_trick: int = 1, worlds: int = 0, seed: int = 0, plain: bool = False
+    state: GameState,
+    *,
+    game_id: str,
+    from_trick: int = 1,
+    worlds: int = 0,
+    seed: int = 0,
+    plain: bool = False,
+    specials_limit: int = SPECIALS_LIMIT,
 ) -> GameAnalysis:
     """The verdict on every card played from trick `from_trick` on.
 
     `worlds`: for each card that cost something, how many deals the player could not tell
     from the real one to sample (the same `seed`, the same deals); 0 samples none. `plain`:
     with the plain search (no table, ordering or equivalence), the benchmark's floor.
+    Special points are weighed for every card where the rules count them, each card's search
+    for them bounded by `specials_limit` positions (a card past it says so).
     Raises `NotAnalyzable` for a game recorded by its facts, one without cards played or
     without every card known, and for a trick the game has not reached.
     """
@@ -131,12 +143,9 @@ def analyze_game(
     solver = Solver(deal.tables, deal.re, plain=plain)
     schwarz = Schwarz(deal, state.hand_size)
     counted = special_points_count(deal.game_type, deal.lone, state.rules)
-    search = SpecialsSearch(state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=SPECIALS_LIMIT)
-    parties = tuple(Party.RE if r else Party.KONTRA for r in deal.re)
-    upto = lone_marriage_tricks(state)
+    search = SpecialsSearch(state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=specials_limit)
     number = deal.tables.number
     hands = [list(hand) for hand in deal.hands]
-    re_taken = re_tricks = kontra_tricks = 0
     index = 0
     verdicts: list[CardVerdict] = []
     for trick in tricks:
@@ -144,30 +153,74 @@ def analyze_game(
             for seat, card in trick.plays:
                 hands[seat].remove(card)
             index += len(trick.cards)
-        else:
-            weigh = counted and trick.number > state.hand_size - SPECIALS_TRICKS
-            done = trick.number - 1 if upto is None else min(upto, trick.number - 1)
-            past = Past(re_taken, re_tricks, kontra_tricks, specials(state, parties, done) if weigh else ())
-            for i, (seat, card) in enumerate(trick.plays):
-                pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
-                verdict = _verdict(
-                    solver, schwarz, deal, state, pos, number[card], re_taken, re_tricks, index, trick.number
-                )
-                if weigh:
-                    verdict = _with_specials(search, solver, verdict, pos, number[card], past)
-                if worlds and verdict.cost > 0:
-                    share = worse_share(state, deal, pos, number[card], worlds, seed + index)
-                    verdict = replace(verdict, worse_share=share)
-                verdicts.append(verdict)
-                hands[seat].remove(card)
-                index += 1
-        if trick.winner is not None:
-            if deal.re[trick.winner]:
-                re_taken += trick.points
-                re_tricks += 1
-            else:
-                kontra_tricks += 1
+            continue
+        past = past_before(state, deal.re, trick.number, counted)
+        for i, (seat, card) in enumerate(trick.plays):
+            pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
+            played = number[card]
+            verdict = _verdict(
+                solver, schwarz, deal, state, pos, played, past.re_points, past.re_tricks, index, trick.number
+            )
+            if counted:
+                verdict = _with_specials(search, solver, verdict, pos, played, past)
+            if worlds and (verdict.cost > 0 or verdict.game_points > 0):
+                weighed = counted and not verdict.specials_unweighed
+                by_game = verdict.game_points > 0
+                by_measure = judge(state, deal, trick.number, played, by_game, weighed, specials_limit)
+                verdict = replace(verdict, worse_share=worse_share(state, deal, pos, worlds, seed + index, by_measure))
+            verdicts.append(verdict)
+            hands[seat].remove(card)
+            index += 1
     return GameAnalysis(game_id, SOLVER_VERSION, from_trick, tuple(verdicts))
+
+
+def past_before(state: GameState, re: tuple[bool, bool, bool, bool], number: int, weigh: bool) -> Past:
+    """What the tricks before trick `number` left, the parties being `re`: Re's card points,
+    each party's tricks and, when `weigh`, the special points earned (none after a lone
+    marriage's tricks of finding a partner)."""
+    won = [(t.winner, t.points) for t in state.all_tricks[: number - 1] if t.winner is not None]
+    re_won = [points for winner, points in won if re[winner]]
+    earned: tuple[Special, ...] = ()
+    if weigh:
+        parties = tuple(Party.RE if r else Party.KONTRA for r in re)
+        upto = lone_marriage_tricks(state)
+        earned = specials(state, parties, number - 1 if upto is None else min(upto, number - 1))
+    return Past(sum(re_won), len(re_won), len(won) - len(re_won), earned)
+
+
+def judge(
+    state: GameState,
+    deal: Deal,
+    number: int,
+    played: int,
+    by_game: bool,
+    weighed: bool,
+    limit: int = SPECIALS_LIMIT,
+) -> Judge:
+    """How a sampled world (a position of trick `number` with its own parties) judges card
+    number `played`: by the measure of its cost in the real deal. `by_game`: it cost game
+    points there, so it is worse where another card keeps more of the game's value for the
+    player's party (the result class, and the special points within it when `weighed`);
+    else where another card secures more card points. A world whose search for the special
+    points passes `limit` positions has no answer."""
+
+    def worse(world: Position) -> bool | None:
+        solver = Solver(deal.tables, world.re)
+        if not by_game:
+            return beaten(solver, world, played)
+        past = past_before(state, world.re, number, weighed)
+        if weighed:
+            search = SpecialsSearch(state, deal.tables, world.re, deal.game_type, deal.lone, deal.levels, limit=limit)
+            try:
+                return len(better_outcomes(search, world, past, played)) > 1
+            except SearchLimit:
+                return None
+        mine = replace(deal, re=world.re)
+        schwarz = Schwarz(mine, state.hand_size)
+        verdict = _verdict(solver, schwarz, mine, state, world, played, past.re_points, past.re_tricks, 0, number)
+        return verdict.game_points > 0
+
+    return worse
 
 
 def _with_specials(
@@ -177,12 +230,16 @@ def _with_specials(
     class by card points and tricks (schwarz: no trick taken), the best card the one that keeps
     the best class and the most special points in it (of those, the most card points). A card
     that kept the class but gave up special points costs them: `specials_lost` by kind, and
-    their net as game points. Unchanged where the search stopped at its limit."""
+    their net as game points. Where the search stopped at its limit, unchanged but for saying
+    so (`specials_unweighed`)."""
     t = search.tables
+    re_tricks = past.re_tricks + (verdict.points_after > past.re_points)
+    kontra_tricks = past.kontra_tricks + (verdict.points_after < TOTAL_POINTS)
+    guess = search.re_class(verdict.points_after, re_tricks, kontra_tricks)  # the class by card points
     try:
-        found = outcomes(search, pos, past, also=played)
+        found = better_outcomes(search, pos, past, played, guess)
     except SearchLimit:
-        return verdict
+        return replace(verdict, specials_unweighed=True)
     sign = 1 if verdict.party is Party.RE else -1
     values = {t.number[a.card]: a.value for a in verdict.alternatives}
     for card in found:

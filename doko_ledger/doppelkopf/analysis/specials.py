@@ -146,14 +146,47 @@ class SpecialsSearch:
 
     def outcome(self, pos: Position, past: Past) -> Outcome:
         """Best play from `pos` (a trick's cards on the table count as played in it), after `past`."""
+        value, line = self._root(pos, past, -_FAR, _FAR)
+        re_class = (value + WEIGHT // 2) // WEIGHT
+        return Outcome(re_class, value - re_class * WEIGHT, line[len(past.earned) :])
+
+    def near(self, pos: Position, past: Past, guess: int) -> Outcome:
+        """`outcome`, found by narrow windows from `guess` on (the search's value best play
+        likely ends in): far fewer positions when the guess is close."""
+        lo, hi, value = -_FAR, _FAR, guess
+        while lo < hi:
+            beta = value + 1 if value == lo else value
+            value = self.bound(pos, past, beta - 1, beta)
+            if value < beta:
+                hi = value
+            else:
+                lo = value
+        value, line = self._root(pos, past, lo - 1, lo + 1)
+        re_class = (value + WEIGHT // 2) // WEIGHT
+        return Outcome(re_class, value - re_class * WEIGHT, line[len(past.earned) :])
+
+    def bound(self, pos: Position, past: Past, alpha: int, beta: int) -> int:
+        """The search's value of best play from `pos` (as `Outcome.value`) if it lies strictly
+        inside (alpha, beta), else a bound on the side it fell (≤ alpha, ≥ beta): a narrow
+        window asks a yes-or-no question for far fewer positions than `outcome`."""
+        return self._root(pos, past, alpha, beta)[0]
+
+    def _root(self, pos: Position, past: Past, alpha: int, beta: int) -> tuple[int, Line]:
         hands = list(pos.hands)
         leader_left = bin(hands[pos.leader]).count("1") + (1 if pos.trick else 0)
         number = self.state.hand_size - leader_left + 1
-        value, line = self._next(
-            hands, pos.leader, pos.trick, number, past.re_points, past.re_tricks, past.kontra_tricks, past.earned
+        return self._next(
+            hands,
+            pos.leader,
+            pos.trick,
+            number,
+            past.re_points,
+            past.re_tricks,
+            past.kontra_tricks,
+            past.earned,
+            alpha,
+            beta,
         )
-        re_class = (value + WEIGHT // 2) // WEIGHT
-        return Outcome(re_class, value - re_class * WEIGHT, line[len(past.earned) :])
 
     def _next(
         self,
@@ -279,14 +312,40 @@ def outcomes(search: SpecialsSearch, pos: Position, past: Past, also: int | None
     cards = legal_cards(search.tables, pos)
     if also is not None and also not in cards:
         cards.append(also)
-    seat = pos.to_play
-    found = {}
-    for card in cards:
-        hands = list(pos.hands)
-        hands[seat] = remove_card(hands[seat], card)
-        after = Position((hands[0], hands[1], hands[2], hands[3]), pos.leader, (*pos.trick, card), pos.re)
-        found[card] = search.outcome(after, past)
+    return {card: search.outcome(_after(pos, card), past) for card in cards}
+
+
+def better_outcomes(
+    search: SpecialsSearch, pos: Position, past: Past, played: int, re_class: int | None = None
+) -> dict[int, Outcome]:
+    """Best play after card `played` (which the rules may not have allowed) and after each card
+    that does better than it for the player to move, by card number: what `outcomes` finds of
+    those cards, for far fewer positions, as each other card is first only asked whether it
+    does better; `re_class`: the class best play likely ends in after `played`, where the
+    search for it starts. `SearchLimit` as there."""
+    search.nodes = 0
+    after = _after(pos, played)
+    found = {played: search.outcome(after, past) if re_class is None else search.near(after, past, re_class * WEIGHT)}
+    value = found[played].value
+    mine = search.re[pos.to_play]
+    for card in legal_cards(search.tables, pos):
+        if card == played:
+            continue
+        after = _after(pos, card)
+        if (
+            search.bound(after, past, value, value + 1) > value
+            if mine
+            else search.bound(after, past, value - 1, value) < value
+        ):
+            found[card] = search.outcome(after, past)
     return found
+
+
+def _after(pos: Position, card: int) -> Position:
+    """`pos` once the player to move put card number `card` on the table."""
+    hands = list(pos.hands)
+    hands[pos.to_play] = remove_card(hands[pos.to_play], card)
+    return Position((hands[0], hands[1], hands[2], hands[3]), pos.leader, (*pos.trick, card), pos.re)
 
 
 def legal_cards(t: Tables, pos: Position) -> list[int]:

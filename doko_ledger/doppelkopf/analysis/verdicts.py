@@ -13,7 +13,7 @@ from typing import Any
 from doko_ledger.doppelkopf.cards import Card, parse_card
 from doko_ledger.doppelkopf.rules.announcements import Party
 
-SOLVER_VERSION = "dd-2"
+SOLVER_VERSION = "dd-3"
 """Bumped whenever an answer of the analysis can change: cached analyses are keyed by it."""
 
 DEFAULT_FROM_TRICK = 7
@@ -51,9 +51,13 @@ class CardVerdict:
     sides, before and after this card. `game_points`: what the card cost its party in game
     points (0 unless the result or a special point changed), `specials_lost` those special
     points by kind; `lost`: the card turned a game its party would have won into a lost one
-    (the winning target as the announcements set it, docs/rules.md §6).
-    `worse_share`: in the sampled hands the player could not tell from the
-    real ones, the share in which the card played was worse than the best (None: not sampled).
+    (the winning target as the announcements set it, docs/rules.md §6). `specials_unweighed`:
+    special points count in the game, but their search for this card passed its limit, so the
+    verdict weighs card points and the result class only.
+    `worse_share`: in the sampled hands the player could not tell from the real ones, the share
+    in which the card played was worse than the best, by the measure of its cost here: game
+    points (the result class, and the special points where they were weighed) for a card that
+    cost game points, card points for one that cost card points only (None: not sampled).
     """
 
     index: int
@@ -71,6 +75,7 @@ class CardVerdict:
     specials_lost: tuple[str, ...] = ()
     worse_share: float | None = None
     lost: bool = False
+    specials_unweighed: bool = False
 
     @property
     def cost(self) -> int:
@@ -125,6 +130,7 @@ def _verdict_to_json(v: CardVerdict) -> dict[str, Any]:
         "specials_lost": list(v.specials_lost),
         "worse_share": v.worse_share,
         "lost": v.lost,
+        "specials_unweighed": v.specials_unweighed,
     }
 
 
@@ -156,4 +162,5 @@ def _verdict_from_json(d: dict[str, Any]) -> CardVerdict:
         specials_lost=tuple(str(kind) for kind in d["specials_lost"]),
         worse_share=None if share is None else float(share),
         lost=bool(d["lost"]),
+        specials_unweighed=bool(d.get("specials_unweighed", False)),
     )

@@ -26,7 +26,27 @@ WITH_ALL_CARDS = KNOWN.id
 
 def verdict_message(v: CardVerdict, players: Sequence[str]) -> Message:
     """One costly card in words: `Anna's ♥10 in trick 6: 19 card points, and the game: Re 121 → 102, lost`,
-    or, a special point given up within the result class, `…: 1 card point, and fox caught (Fuchs): 1 game point`."""
+    or, a special point given up within the result class, `…: 1 card point, and fox caught (Fuchs): 1 game point`;
+    `…; special points not weighed (search limit)` where their search for the card passed its limit."""
+    line = _cost_message(v, players)
+    if v.specials_unweighed:
+        return msg("{line}; special points not weighed (search limit)", line=line)
+    return line
+
+
+def unweighed_message(analysis: GameAnalysis) -> Message | None:
+    """How many cards' special points went unweighed (their search passed its limit), or None."""
+    count = sum(1 for v in analysis.verdicts if v.specials_unweighed)
+    if not count:
+        return None
+    return plural(
+        "The special points of {count} card were not weighed: their search reached its limit.",
+        "The special points of {count} cards were not weighed: their search reached its limit.",
+        count,
+    )
+
+
+def _cost_message(v: CardVerdict, players: Sequence[str]) -> Message:
     line = msg(
         "{player}'s {card} in trick {trick}: {cost}",
         player=players[v.seat],
@@ -71,13 +91,17 @@ def better_card(v: CardVerdict) -> str:
 def analysis_view(analysis: GameAnalysis, players: Sequence[str]) -> dict[str, Any]:
     """The JSON of an analysis for people's programs (`doko analyze --json`, the web's API):
     each costly card with its line, the better card and the difference, biggest first, and
-    a summary per player."""
+    a summary per player; `unweighed`: the cards whose special points were not weighed, and
+    `unweighed_note` says so in words (None when every card's were)."""
+    unweighed = unweighed_message(analysis)
     return {
         "game_id": analysis.game_id,
         "solver_version": analysis.solver_version,
         "from_trick": analysis.from_trick,
         "note": render(NOTE),
         "cards": len(analysis.verdicts),
+        "unweighed": sum(1 for v in analysis.verdicts if v.specials_unweighed),
+        "unweighed_note": None if unweighed is None else render(unweighed),
         "costly": [_costly(v, players) for v in analysis.costly()],
         "players": player_summary(analysis, players),
     }
@@ -99,6 +123,7 @@ def _costly(v: CardVerdict, players: Sequence[str]) -> dict[str, Any]:
         "re_after": v.points_after,
         "worse_share": v.worse_share,
         "mistake": v.mistake,
+        "specials_unweighed": v.specials_unweighed,
         "line": verdict_line(v, players),
     }
 

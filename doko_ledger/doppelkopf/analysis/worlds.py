@@ -1,20 +1,27 @@
 """Deals the player could not tell from the real one, and how often a card was worse in them.
 
 A sampled world keeps what the player saw: the own hand, every card played, the number of
-cards each hand still holds, the suits a player showed to be out of (by not following), and
-in a normal game what the calls and the CQs played showed of the parties (a player who called
-Re holds a CQ, one who called Kontra holds none). The other cards are dealt at random among
-the other three hands within those bounds, seeded, so the same question gets the same deals.
+cards each hand still holds, the suits a player showed to be out of (by not following), in a
+normal game what the calls and the CQs played showed of the parties (a player who called Re
+holds a CQ, one who called Kontra holds none), and the cards the contract shows in a hand: a
+marriage's CQs stay with the one who announced it, and of a poverty's exchange the poor player
+knows the cards passed that the partner kept, the partner the cards returned. The other cards
+are dealt at random among the other three hands within those bounds, seeded, so the same
+question gets the same deals. A silent solo is sampled with its parties as they were.
+
+What "worse" means in a world is the caller's to say (`analyze.py` judges a card there by the
+measure of its cost in the real deal); `beaten` is the measure of card points.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from doko_ledger.doppelkopf.analysis.position import Position, add_card
+from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, Position, add_card
 from doko_ledger.doppelkopf.analysis.solver import Solver
-from doko_ledger.doppelkopf.cards import ALTE
+from doko_ledger.doppelkopf.cards import ALTE, Card
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -27,27 +34,35 @@ _TRIES = 200
 """Deals tried for one world before the world is given up (the bounds may leave few deals)."""
 
 
-def worse_share(state: GameState, deal: Deal, pos: Position, played: int, worlds: int, seed: int) -> float | None:
-    """The share of `worlds` sampled deals in which card number `played` was worse than the
-    best card the player had (None when no deal fits what the player saw)."""
+Judge = Callable[[Position], "bool | None"]
+"""Whether the card played was worse in a world than the best card there (None: no answer,
+the search passed its limit)."""
+
+
+def sample_worlds(state: GameState, deal: Deal, pos: Position, worlds: int, seed: int) -> list[Position]:
+    """Up to `worlds` deals the player to move at `pos` could not tell from the real one, each
+    a position with its own parties: the same `seed`, the same deals."""
     rng = random.Random(seed)
     seat = pos.to_play
     voids = _voids(state, deal, pos)
     must_re, no_queen = _shown_parties(state, deal, pos)
-    sampled = worse = 0
-    for _ in range(worlds):
-        world = _sample(deal, pos, seat, voids, must_re, no_queen, rng)
-        if world is None:
-            continue
-        sampled += 1
-        solver = Solver(deal.tables, world.re)
-        if _beaten(solver, world, played):
-            worse += 1
-    return None if not sampled else worse / sampled
+    known = _known(state, deal, pos)
+    found = (_sample(deal, pos, seat, voids, must_re, no_queen, known, rng) for _ in range(worlds))
+    return [world for world in found if world is not None]
 
 
-def _beaten(solver: Solver, pos: Position, played: int) -> bool:
-    """Whether another legal card does better for the player to move than `played`."""
+def worse_share(state: GameState, deal: Deal, pos: Position, worlds: int, seed: int, worse: Judge) -> float | None:
+    """The share of the sampled deals (`sample_worlds`) in which the card played was `worse`
+    than the best card the player had, of those `worse` answers for (None: no deal fits what
+    the player saw, or none was answered)."""
+    answers = [worse(world) for world in sample_worlds(state, deal, pos, worlds, seed)]
+    judged = [answer for answer in answers if answer is not None]
+    return sum(judged) / len(judged) if judged else None
+
+
+def beaten(solver: Solver, pos: Position, played: int) -> bool:
+    """Whether another legal card secures more card points than `played` for the player to
+    move at `pos`, every hand known (`solver`: one of the world's parties)."""
     mine = pos.re[pos.to_play]
     value = solver.value_after(pos, played)
     for group in solver.classes(pos):
@@ -70,7 +85,7 @@ def _voids(state: GameState, deal: Deal, pos: Position) -> list[int]:
     voids = [0] * SEATS
     plays = [trick.plays for trick in state.all_tricks]
     seen = 0
-    total = 48 - sum(bin(h).count("1") for h in pos.hands)  # cards played before this one
+    total = _played(state, pos)
     for trick in plays:
         led = None
         for seat, card in trick:
@@ -85,13 +100,52 @@ def _voids(state: GameState, deal: Deal, pos: Position) -> list[int]:
     return voids
 
 
+def _known(state: GameState, deal: Deal, pos: Position) -> dict[int, list[int]]:
+    """Per seat other than the one to move, card numbers it holds for certain (each copy once):
+    what the contract showed, less the copies that seat has played since."""
+    t = deal.tables
+    seat = pos.to_play
+    given: dict[int, list[Card]] = {}
+    if deal.game_type is GameType.MARRIAGE and state.declarer is not None:
+        given[state.declarer] = [ALTE, ALTE]
+    exchange = state.poverty
+    if deal.game_type is GameType.POVERTY and exchange is not None and exchange.acceptor is not None:
+        passed, returned = list(exchange.passed_cards or ()), list(exchange.returned_cards or ())
+        if seat == exchange.poor:
+            given[exchange.acceptor] = _less(passed, returned)
+        elif seat == exchange.acceptor:
+            given[exchange.poor] = returned
+    played = _played(state, pos)
+    plays = [play for trick in state.all_tricks for play in trick.plays][:played]
+    known: dict[int, list[int]] = {}
+    for holder, cards in given.items():
+        if holder != seat:
+            left = _less(cards, [card for s, card in plays if s == holder])
+            known[holder] = [t.number[card] for card in left]
+    return known
+
+
+def _less(cards: list[Card], gone: list[Card]) -> list[Card]:
+    """`cards` without one copy of each card of `gone` (as far as it has them)."""
+    left = list(cards)
+    for card in gone:
+        if card in left:
+            left.remove(card)
+    return left
+
+
+def _played(state: GameState, pos: Position) -> int:
+    """How many cards were played before the card to play at `pos` (its trick's included)."""
+    return SEATS * state.hand_size - sum(bin(h).count("1") for h in pos.hands)
+
+
 def _shown_parties(state: GameState, deal: Deal, pos: Position) -> tuple[list[bool], list[bool]]:
     """In a normal game, per seat: it must hold a CQ still (a Re call, no CQ played yet), it
     holds none (a Kontra call, or both CQ shown elsewhere)."""
     must_re, no_queen = [False] * SEATS, [False] * SEATS
     if deal.game_type is not GameType.NORMAL:
         return must_re, no_queen
-    played = 48 - sum(bin(h).count("1") for h in pos.hands)
+    played = _played(state, pos)
     trick_now = played // SEATS + 1
     queens_played = [0] * SEATS
     seen = 0
@@ -117,6 +171,7 @@ def _sample(
     voids: list[int],
     must_re: list[bool],
     no_queen: list[bool],
+    known: dict[int, list[int]],
     rng: random.Random,
 ) -> Position | None:
     """One deal of the hidden cards within the bounds, or None after `_TRIES` failed tries."""
@@ -128,12 +183,19 @@ def _sample(
     for s in others:
         hand = pos.hands[s]
         sizes[s] = bin(hand).count("1")
-        hidden += [b >> 1 for b in range(48) if hand >> b & 1]
+        hidden += [b >> 1 for b in range(2 * CARD_TYPES) if hand >> b & 1]
+    placed = {s: 0 for s in others}
+    for s, cards in known.items():
+        for card in cards:
+            if card in hidden and sizes[s]:  # else the record and the contract disagree
+                hidden.remove(card)
+                placed[s] = add_card(placed[s], card)
+                sizes[s] -= 1
     played_queens = _played_queens(deal, pos)
     for _ in range(_TRIES):
         rng.shuffle(hidden)
         room = dict(sizes)
-        hands = {s: 0 for s in others}
+        hands = dict(placed)
         ok = True
         for card in hidden:
             fits = [

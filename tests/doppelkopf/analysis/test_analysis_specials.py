@@ -27,6 +27,7 @@ from doko_ledger.doppelkopf.analysis.specials import (
     Outcome,
     Past,
     SpecialsSearch,
+    better_outcomes,
     lost_kinds,
     outcomes,
 )
@@ -153,10 +154,19 @@ def test_the_search_finds_what_every_line_played_out_finds(
     past = Past(re_points, re_tricks, len(done) - re_tricks, specials(state.but(tricks=tuple(done)), parties))
     pos = position(search.tables, hands, leader, trick, re)
     got = search.outcome(pos, past)
+    near = search_of(state, re, levels).near(pos, past, WEIGHT * rng.randrange(-4, 5))  # from a guess
+    assert (near.re_class, near.re_specials) == (got.re_class, got.re_specials)
     assert got.value == expected
     assert (got.re_class, got.re_specials) == divmod_class(expected)
-    for card, outcome in outcomes(search_of(state, re, levels), pos, past).items():  # a fresh table too
-        assert sign(re[pos.to_play]) * outcome.value <= sign(re[pos.to_play]) * got.value, card
+    every = outcomes(search_of(state, re, levels), pos, past)  # a fresh table too
+    mover = sign(re[pos.to_play])
+    for number, outcome in every.items():
+        assert mover * outcome.value <= mover * got.value, number
+    for played in every:  # the cheaper question: the card played, and the cards that do better
+        better = better_outcomes(search_of(state, re, levels), pos, past, played, rng.randrange(-3, 4))
+        expected_better = {c for c, o in every.items() if mover * o.value > mover * every[played].value}
+        assert set(better) == {played} | expected_better
+        assert {c: o.value for c, o in better.items()} == {c: every[c].value for c in better}
 
 
 def divmod_class(value: int) -> tuple[int, int]:
