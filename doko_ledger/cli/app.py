@@ -4,6 +4,7 @@ parses its arguments, calls the library and hands the result to a renderer)."""
 from __future__ import annotations
 
 import copy
+import gc
 import importlib
 import os
 import sys
@@ -64,6 +65,9 @@ def main_options(
     ] = False,
 ) -> None:
     """Options shared by every command."""
+    if not gc.isenabled():  # `main` held the collector through start-up: what it made stays, unscanned
+        gc.freeze()
+        gc.enable()
     ctx.obj = {"db": db}
     wait_for_writers()
 
@@ -133,6 +137,7 @@ def __getattr__(name: str) -> Typer:
 def main() -> None:
     """`doko`: the app with the command that the arguments name (and its module's others), else
     every command (help, a misspelt command, shell completion)."""
+    gc.disable()  # until the command runs (`main_options`): start-up makes many objects and frees few
     args = sys.argv[1:]
     module = COMMAND_MODULES.get(_command_named(args) or "")
     if module is None or "_DOKO_COMPLETE" in os.environ or "app" in globals():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import copy
-import getpass
 import inspect
 import json
 import logging
@@ -374,6 +373,8 @@ def now() -> str:
 
 
 def recorder(by: str | None) -> str:
+    import getpass  # only a command that records asks who records
+
     who = by or os.environ.get("DOKO_USER") or getpass.getuser()
     if not is_text(who):
         raise typer.BadParameter(

@@ -11,8 +11,6 @@ import typer
 
 from doko_ledger.cli import render_doudizhu
 from doko_ledger.cli.common import echo_json, out
-from doko_ledger.doudizhu import files as doudizhu_file
-from doko_ledger.doudizhu.projection import audit_view, deal_view, stake_view
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOUDIZHU
 from doko_ledger.i18n import msg
@@ -26,6 +24,8 @@ if TYPE_CHECKING:
 
 
 def _view(ledger: Ledger, game_id: str) -> dict[str, object]:
+    from doko_ledger.doudizhu.projection import deal_view  # with the game's views: not for the standings
+
     games = ledger.book_of(DOUDIZHU)
     return deal_view(games.state(game_id), games.notes(game_id))
 
@@ -51,6 +51,8 @@ def score(ledger: Ledger, game_id: str, as_json: bool, rules: object) -> None:
         )
     view = _view(ledger, game_id)
     if as_json:
+        from doko_ledger.doudizhu.projection import stake_view
+
         echo_json(stake_view(view))
     else:
         out().print(render_doudizhu.score(view))
@@ -60,6 +62,8 @@ def audit(ledger: Ledger, game_id: str, as_json: bool, claimed: dict[str, int] |
     report = ledger.book_of(DOUDIZHU).audit(game_id, claimed)
     view = _view(ledger, game_id)
     if as_json:
+        from doko_ledger.doudizhu.projection import audit_view
+
         echo_json(audit_view(report))
     else:
         out().print(render_doudizhu.audit(report, view))
@@ -74,6 +78,8 @@ def export_text(ledger: Ledger, game_id: str, format: str) -> str:
                 "--format {format} is for Doppelkopf games; export {game} as yaml or jsonl", format=format, game=game_id
             )
         )
+    from doko_ledger.doudizhu import files as doudizhu_file
+
     return doudizhu_file.dumps(ledger.book_of(DOUDIZHU).record(game_id))
 
 

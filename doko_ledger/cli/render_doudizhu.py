@@ -4,18 +4,21 @@ a session's standings. Rendering only: every figure comes from the library's vie
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from doko_ledger.cli.render_scores import checks, signed
+from doko_ledger.cli.sheet import Column, Sheet
 from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.cli.words import day, localized
 from doko_ledger.doudizhu.book import DouDizhuStandings
-from doko_ledger.doudizhu.projection import DouDizhuAudit
 from doko_ledger.i18n import msg, plural, render
+
+if TYPE_CHECKING:
+    from doko_ledger.doudizhu.projection import DouDizhuAudit
 
 
 def _cards(cards: list[str]) -> Text:
@@ -164,17 +167,11 @@ def audit(report: DouDizhuAudit, view: Mapping[str, Any]) -> RenderableType:
 def standings(table: DouDizhuStandings) -> RenderableType:
     session = table.session_id
     title = msg("Dou Dizhu session {session}", session=session)
-    out = Table(
-        title=render(title if table.closed else msg("Dou Dizhu session {session} (open)", session=session)),
-        title_justify="left",
-    )
-    out.add_column("#", justify="right")
-    out.add_column(render(msg("game")))
-    out.add_column(render(msg("landlord")))
-    out.add_column(render(msg("stake")), justify="right")
-    out.add_column(render(msg("won by")))
-    for player in table.players:
-        out.add_column(player, justify="right")
+    columns = [Column("#", right=True), Column(render(msg("game")), wraps=True), Column(render(msg("landlord")))]
+    columns += [Column(render(msg("stake")), right=True), Column(render(msg("won by")))]
+    columns += [Column(player, right=True) for player in table.players]
+    shown = title if table.closed else msg("Dou Dizhu session {session} (open)", session=session)
+    out = Sheet(columns, title=render(shown))
     for i, row in enumerate(table.rows, 1):
         out.add_row(
             str(i),

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from doko_ledger.cli.render_scores import signed
+from doko_ledger.cli.sheet import Column, Sheet
 from doko_ledger.cli.user_text import escaped, user_text
 from doko_ledger.cli.words import day, localized
 from doko_ledger.doppelkopf.cards import Card
@@ -57,15 +58,13 @@ def sessions_table(nights: Sequence[Standings]) -> Table:
     return table
 
 
-def chart(night: Standings) -> Table:
+def chart(night: Standings) -> Sheet:
     """Each player's running total over the night as a bar line, lowest to highest total."""
     values = [r.totals.get(p, 0) for r in night.rows for p in night.players] or [0]
     low, high = min(values), max(values)
     span = (high - low) or 1
-    table = Table(title=render(msg("running totals")), title_justify="left", box=None, show_header=False)
-    table.add_column("player")
-    table.add_column("chart")
-    table.add_column("total", justify="right")
+    columns = (Column("player"), Column("chart"), Column("total", right=True))
+    table = Sheet(columns, title=render(msg("running totals")), ruled=False, header=False)
     for player in night.players:
         line = "".join(BARS[(r.totals.get(player, 0) - low) * (len(BARS) - 1) // span] for r in night.rows)
         total = night.rows[-1].totals.get(player, 0) if night.rows else 0
@@ -82,23 +81,16 @@ def standings(night: Standings, played_on: str | None = None) -> RenderableType:
     title = msg("card night {night}", night=night.session_id)
     if played_on:
         title = msg("card night {night} of {day}", night=night.session_id, day=day(played_on))
-    deals = Table(
-        title=render(title),
-        title_justify="left",
-        caption=render(
-            msg(
-                "each player: the deal's points, then Σ the running total after it (as the sheet counts them);"
-                " · sits out, blank: not at the table; ▸ the night changed from that deal on (listed below)"
-            )
-        ),
-        caption_justify="left",
+    caption = msg(
+        "each player: the deal's points, then Σ the running total after it (as the sheet counts them);"
+        " · sits out, blank: not at the table; ▸ the night changed from that deal on (listed below)"
     )
     bock = any(r.bock_round is not None for r in night.rows)
-    left = (msg("game"), msg("dealer"))
-    for name in ("#", msg("match"), msg("round"), *left, *(["×"] if bock else [])):
-        deals.add_column(localized(name), justify="left" if name in left else "right")
-    for player in night.players:
-        deals.add_column(player, justify="right", no_wrap=True)
+    columns = [Column("#", right=True), *(Column(render(name), right=True) for name in (msg("match"), msg("round")))]
+    columns += [Column(render(msg("game")), wraps=True), Column(render(msg("dealer")))]
+    columns += [Column("×", right=True)] if bock else []
+    columns += [Column(player, right=True) for player in night.players]
+    deals = Sheet(columns, title=render(title), caption=render(caption))
     for row in night.rows:
         outcome = row.outcome
         kind = render(
@@ -125,13 +117,12 @@ def standings(night: Standings, played_on: str | None = None) -> RenderableType:
         times = [Text(_bock_mark(row.bock_round), style="magenta")] if bock else []
         number = f"{row.number}▸" if row.changes else str(row.number)
         deals.add_row(number, str(row.match), str(row.round), kind, row.dealer, *times, *cells)
-    summary = Table(box=None)
-    summary.add_column(render(msg("player")))
-    for name in (msg("total"), msg("played"), msg("won"), msg("solos"), msg("solos won")):
-        summary.add_column(render(name), justify="right")
-    summary.add_column("")
-    if night.rate is not None:
-        summary.add_column(render(msg("money")), justify="right")
+    columns = [Column(render(msg("player")))]
+    counted = (msg("total"), msg("played"), msg("won"), msg("solos"), msg("solos won"))
+    columns += [Column(render(name), right=True) for name in counted]
+    columns += [Column("")]
+    columns += [Column(render(msg("money")), right=True)] if night.rate is not None else []
+    summary = Sheet(columns, ruled=False)
     for s in sorted(night.table, key=lambda s: -s.total):
         extra = [money(s.money, sign=True)] if s.money is not None else []
         owes = Text(render(msg("owes a solo")), style="yellow") if s.owes_solo else Text("")

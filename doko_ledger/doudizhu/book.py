@@ -9,18 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from doko_ledger.doudizhu.commands import Deal
-from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.events import DouDizhuDealt, DouDizhuSessionStarted
 from doko_ledger.doudizhu.evolve import fold
-from doko_ledger.doudizhu.files import (
-    DouDizhuRecord,
-    DouDizhuSummary,
-    LoadedDouDizhuSession,
-    from_events,
-    summary_command,
-)
-from doko_ledger.doudizhu.projection import DouDizhuAudit, audit
 from doko_ledger.doudizhu.state import DealState
 from doko_ledger.errors import DokoError
 from doko_ledger.events.annotations import AnnotationAdded
@@ -29,12 +19,14 @@ from doko_ledger.events.voiding import in_force
 from doko_ledger.games import DOUDIZHU
 from doko_ledger.i18n import Message, msg, render
 from doko_ledger.names import name_problem
-from doko_ledger.sight import Sight
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import game_stream
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the commands, files, audit and sight: imported where used, not by the standings
+    from doko_ledger.doudizhu.files import DouDizhuRecord, DouDizhuSummary, LoadedDouDizhuSession
+    from doko_ledger.doudizhu.projection import DouDizhuAudit
     from doko_ledger.games import ReadModels
+    from doko_ledger.sight import Sight
 
 DOUDIZHU_SESSION_PREFIX = DOUDIZHU.session_prefix
 """The streams of Dou Dizhu sessions: `doudizhu-session/<id>`."""
@@ -100,6 +92,8 @@ class DouDizhuBook:
 
     def sight(self, game_id: str, viewer: str | None = None) -> Sight:
         """Anyone may see all of a Dou Dizhu game: it is recorded whole."""
+        from doko_ledger.sight import Sight
+
         return Sight(game_id, self.state(game_id).players)
 
     def annotate(
@@ -125,9 +119,13 @@ class DouDizhuBook:
         return [e for e in self.events(game_id) if isinstance(e, AnnotationAdded)]
 
     def record(self, game_id: str) -> DouDizhuRecord:
+        from doko_ledger.doudizhu.files import from_events
+
         return from_events(self.events(game_id))
 
     def audit(self, game_id: str, claimed: Mapping[str, int] | None = None) -> DouDizhuAudit:
+        from doko_ledger.doudizhu.projection import audit
+
         stream = game_stream(game_id)
         recorded = self.store.read_stream(stream)
         kept = in_force(recorded, [r.event for r in recorded])
@@ -223,6 +221,10 @@ class DouDizhuBook:
         after the last deal's dealer (the first player for the first deal) unless given; the
         opener is the dealer unless given. Raises the rules' `IllegalMove` (an `IllegalSummary`
         for facts that cannot be)."""
+        from doko_ledger.doudizhu.commands import Deal
+        from doko_ledger.doudizhu.decide import decide
+        from doko_ledger.doudizhu.files import summary_command
+
         events = self._open_session(session_id)
         start = next(e for e in events if isinstance(e, DouDizhuSessionStarted))
         players = start.players

@@ -1,5 +1,6 @@
 """What `doko score GAME` does before it reads the game: the app builds only the command it
-runs, and reading and scoring a game loads no command of the game (`decide`, the commands)."""
+runs, and reading and scoring a game loads no command of the game (`decide`, the commands);
+the standings load nothing that records; start-up runs without the garbage collector."""
 
 from __future__ import annotations
 
@@ -183,3 +184,42 @@ def test_the_standings_of_a_dou_dizhu_session_are_that_game_s(both: Path) -> Non
     assert "doko_ledger.doudizhu.book" in modules
     card_nights = ("book", "schedule", "standings")  # the card nights' book and what it shows
     assert not [m for m in modules if m.rpartition(".")[2] in card_nights and ".doppelkopf.nights." in m]
+    assert not [m for m in modules if m in DOUDIZHU_RECORDING or m.startswith(ELSEWHERE)]
+
+
+DOUDIZHU_RECORDING = (
+    "doko_ledger.doudizhu.commands",
+    "doko_ledger.doudizhu.decide",
+    "doko_ledger.doudizhu.files",
+    "doko_ledger.doudizhu.projection",
+    "doko_ledger.sight",
+)
+"""What only recording, auditing or showing a Dou Dizhu game needs: its commands, `decide`, its
+files, its audit and views, and who sees what."""
+
+
+def test_a_command_runs_with_the_collector_on_and_start_up_frozen(both: Path) -> None:
+    code = (
+        "import gc, sys\n"
+        "from doko_ledger.cli.app import main\n"
+        "from doko_ledger.ledger import Ledger\n"
+        "opened, seen = Ledger.open.__func__, []\n"
+        "def open(cls, *args, **kwargs):\n"
+        "    seen.append((gc.isenabled(), gc.get_freeze_count() > 0))\n"
+        "    return opened(cls, *args, **kwargs)\n"
+        "Ledger.open = classmethod(open)\n"
+        f"sys.argv = ['doko', '--db', {str(both)!r}, 'standings', '--session', '2026-11-28-kit']\n"
+        "main()\n"
+        "print(seen)\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=CLI_ENV)
+    assert shown.stdout.splitlines()[-1] == "[(True, True)]"  # as the command opens the ledger
+
+
+def test_the_app_run_by_another_program_leaves_its_collector_alone(both: Path) -> None:
+    import gc
+
+    frozen = gc.get_freeze_count()
+    result = CliRunner().invoke(app, ["--db", str(both), "standings", "--session", "2026-11-28-kit"], env=CLI_ENV)
+    assert result.exit_code == 0, result.output
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
