@@ -557,7 +557,7 @@ def notes_view(notes: Sequence[AnnotationAdded]) -> list[dict[str, Any]]:
 def _result_view(result: GameScore) -> dict[str, Any]:
     score = result.score
     lines = [] if score is None else [_line_text(line) for line in score.lines if line.points or line.factor != 1]
-    lines += [f"penalty for {p.player}" + (f": {p.reason}" if p.reason else "") for p in result.penalties]
+    lines += [render(_penalty_text(p.player, p.reason)) for p in result.penalties]
     return {
         "value": 0 if score is None else score.value,
         "winner": None if score is None or score.winner is None else score.winner.value,
@@ -567,9 +567,17 @@ def _result_view(result: GameScore) -> dict[str, Any]:
 
 
 def _line_text(line: ScoreLine) -> str:
-    party = "" if line.party is None else f" ({line.party.value})"
+    """`Kontra announced (Re): +2`, in the reader's language."""
+    party = "" if line.party is None else f" ({render(line.party.word)})"
     amount = f"×{line.factor}" if line.factor != 1 else f"{line.points:+d}"
-    return f"{line.item}{party}: {amount}"
+    return f"{render(line.shown)}{party}: {amount}"
+
+
+def _penalty_text(player: str, reason: str) -> Message:
+    """`penalty for Dirk: revoked`, the reason in the table's own words."""
+    if reason:
+        return msg("penalty for {player}: {reason}", player=player, reason=reason)
+    return msg("penalty for {player}", player=player)
 
 
 def bock_causes_view(night: Standings) -> list[dict[str, Any]]:

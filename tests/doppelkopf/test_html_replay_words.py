@@ -180,3 +180,12 @@ def test_a_deal_thrown_in_says_why_in_the_readers_words(cli: Any) -> None:
     assert caption(misdeal, "--lang", "fr") == "donne jetée (maldonne)"
     assert caption(declined) == "deal thrown in (poverty declined)"
     assert caption(declined, "--lang", "de") == "Spiel eingeworfen (Armut abgelehnt)"
+
+
+def test_the_replays_score_lines_are_said_in_the_readers_language(cli: Any) -> None:
+    assert cli("import", SAMPLE).exit_code == 0
+    german = replay_data(cli("--lang", "de", "export", NORMAL, "--format", "html").stdout)["result"]
+    english = replay_data(cli("export", NORMAL, "--format", "html").stdout)["result"]
+    assert english["lines"][0] == "won (Re): +1"
+    assert german["lines"][0] == "gewonnen (Re): +1"
+    assert len(german["lines"]) == len(english["lines"]) and german["lines"] != english["lines"]
