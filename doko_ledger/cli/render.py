@@ -55,7 +55,7 @@ def game_header(state: GameState) -> Text:
 
 
 def _party_label(party: Party | None) -> str:
-    return "?" if party is None else localized(party.title)
+    return "?" if party is None else localized(party)
 
 
 def _trick_notes(state: GameState, shown: Replay, number: int, remarks: Sequence[dict[str, Any]] = ()) -> Text:
@@ -155,8 +155,8 @@ def announced_table(shown: Replay) -> Table | None:
         table.add_column(render(name))
     for a in shown.announced:
         table.add_row(
-            localized(a.party.title),
-            localized(a.announcement.label),
+            localized(a.party),
+            localized(a.announcement),
             "" if a.seat is None else state.players[a.seat],
             "" if a.played is None else str(a.played),
             "" if a.trick is None else str(a.trick),
@@ -199,10 +199,10 @@ def summary(shown: Replay) -> RenderableType:
     table.add_row(render(msg("card points")), f"Re {facts.re_points} : Kontra {240 - facts.re_points}")
     if facts.re_tricks is not None:
         table.add_row(render(msg("tricks")), f"Re {facts.re_tricks} : Kontra {facts.kontra_tricks}")
-    calls = ", ".join(f"{names[c.seat]} {localized(c.announcement.label)}" for c in facts.announcements)
+    calls = ", ".join(f"{names[c.seat]} {localized(c.announcement)}" for c in facts.announcements)
     table.add_row(render(msg("announcements")), calls or render(msg("none")))
     specials = ", ".join(
-        f"{localized(s.party.title)} {localized(s.kind.label)}"
+        f"{localized(s.party)} {localized(s.kind)}"
         + ("" if s.caught_from is None else " " + render(msg("from {player}", player=names[s.caught_from])))
         for s in facts.specials
     )

@@ -17,8 +17,9 @@ from rich.text import Text
 
 from doko_ledger.cli.render import card_text
 from doko_ledger.cli.user_text import escaped, user_text
-from doko_ledger.cli.words import day
+from doko_ledger.cli.words import day, localized
 from doko_ledger.doppelkopf.cards import parse_card
+from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.i18n import msg, plural, render
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def _party(frame: Mapping[str, Any], player: str) -> Text:
 def header(view: Mapping[str, Any]) -> Text:
     head = Text.assemble((escaped(view["game_id"]), "bold"))
     if view["game_type"]:
-        head.append(f"  {view['game_type'].replace('_', ' ')}")
+        head.append(f"  {localized(GameType(view['game_type']))}")
         if view["declarer"]:
             head.append(escaped(f" ({view['declarer']})"))
     head.append(escaped("  ·  " + render(msg("dealer {player}", player=view["dealer"]))))

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from doko_ledger.cli.words import day
 from doko_ledger.doppelkopf.nights.place import deal_marks
+from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.games import DOPPELKOPF, DOUDIZHU, Game, game_named
 from doko_ledger.i18n import msg, plural, render
 
@@ -90,7 +91,10 @@ def _tricks(count: int, done: bool = True) -> str:
 
 
 def _doppelkopf_cells(row: dict[str, Any]) -> tuple[str, str, str, str]:
-    kind = render(msg("thrown in")) if row["abandoned"] else row["game_type"] or render(msg("reservations open"))
+    if row["abandoned"]:
+        kind = render(msg("thrown in"))
+    else:
+        kind = render(GameType(row["game_type"]).word if row["game_type"] else msg("reservations open"))
     if row["declarer"]:
         kind += f" ({row['declarer']})"
     if row["summarized"]:

@@ -94,9 +94,7 @@ def standings(night: Standings, played_on: str | None = None) -> RenderableType:
     for row in night.rows:
         outcome = row.outcome
         kind = render(
-            msg("thrown in")
-            if outcome.abandoned
-            else (outcome.game_type.value if outcome.game_type else msg("playing"))
+            msg("thrown in") if outcome.abandoned else (outcome.game_type.word if outcome.game_type else msg("playing"))
         )
         if outcome.valued is not None:
             kind = render(msg("value only {value}", value=outcome.valued.value))
@@ -255,7 +253,7 @@ def live(game: GameState, before: GameState | None = None) -> RenderableType:
         parts.append(Text(render(msg("reservations open: NAME=club_solo / NAME=marriage, or play the first card"))))
         return Group(*parts)
     for call in game.calls[len(before.calls) if before is not None else len(game.calls) :]:
-        parts.append(Text(f"{players[call.seat]}: {call.announcement.label}!", style="bold magenta"))
+        parts.append(Text(f"{players[call.seat]}: {localized(call.announcement)}!", style="bold magenta"))
     for won in game.tricks[len(before.tricks) if before is not None else len(game.tricks) :]:
         assert won.winner is not None
         done = _trick(game, won)

@@ -230,7 +230,7 @@ def test_games_list(cli: Cli, imported: list[RandomGame]) -> None:
     listed = listed_games(ok(cli("games")).stdout)
     assert [cells[:2] for cells, _ in listed] == [["#1", "kitchen-01"], ["#2", "kitchen-02"]]
     for (cells, result), game in zip(listed, imported, strict=True):
-        assert cells[2:] == ["2026-11-28", "normal"]
+        assert cells[2:] == ["2026-11-28", "normal game"]
         score = score_game(game.final)
         players = "  ".join(f"{p} {d:+d}" for p, d in zip(score.players, score.deltas, strict=True))
         re_points = sum(

@@ -143,7 +143,7 @@ def test_the_standings_in_german(cli: Cli) -> None:
     shown = ok(cli("standings")).stdout
     assert "Doppelkopfabend n vom 01.12.2026" in shown
     assert ["#", "Partie", "Runde", "Spiel", "Geber", "Anna", "Ben", "Clara", "Dirk"] in _headers(shown)
-    assert table_rows(shown)[0] == ["1", "1", "1", "normal", "Anna", "+3 Σ+3", "-3 Σ-3", "+3 Σ+3", "-3 Σ-3"]
+    assert table_rows(shown)[0] == ["1", "1", "1", "Normalspiel", "Anna", "+3 Σ+3", "-3 Σ-3", "+3 Σ+3", "-3 Σ-3"]
     assert " Spieler  Stand  gespielt  gewonnen  Soli  Soli gew. " in shown
     assert "Geld \n" in shown
     # 1 + 2 for Re; Dirk's solo 1 (x3); Kontra below 90 and 60: 3; at 0.05 a point
@@ -195,7 +195,7 @@ def test_a_game_is_listed_replayed_and_verified_in_german(cli: Cli) -> None:
     assert ok(cli("import", str(SAMPLE))).stdout.startswith("1 Spiel, 54 Ereignisse in ")
     listed = ok(cli("games")).stdout.splitlines()
     assert listed[:2] == ["     #  Spiel  gespielt am  Art", "        Regeln · Stiche · Augen  Ergebnis"]
-    assert listed[2].endswith("  28.11.2026  normal")
+    assert listed[2].endswith("  28.11.2026  Normalspiel")
     assert listed[3].strip().startswith("standard · 12 Stiche · Re 179")
     replayed = ok(cli("replay", "#1", "--all", env={"COLUMNS": "250"})).stdout
     assert replayed.startswith("Vorbehalte: Anna gesund, Ben gesund, Clara gesund, Dirk gesund\n")

@@ -220,7 +220,7 @@ def test_record_a_solo(cli: Cli) -> None:
     assert deal["game_type"] == "club_solo"
     assert deal["points"] == {"Anna": -1, "Ben": -1, "Clara": -1, "Dirk": 3}
     table = flat(ok(cli("standings")).stdout)
-    assert "club_solo (Dirk)" in table
+    assert "club solo (Dirk)" in table
 
 
 @pytest.mark.parametrize(
@@ -593,7 +593,7 @@ def test_standings_table(cli: Cli) -> None:
     text = flat(out)
     assert "card night n" in text
     assert "running totals" in text
-    assert "club_solo (Dirk)" in text
+    assert "club solo (Dirk)" in text
     for player in PLAYERS:
         assert player in text
     # the summary, highest total first: player, total, played, won, solos, solos won
@@ -887,7 +887,7 @@ def test_tournament_compulsory_solo(cli: Cli) -> None:
         "Dirk": True,
     }
     out = ok(cli("standings")).stdout
-    assert "queen_solo (Anna) compulsory" in flat(out)
+    assert "queen solo (Anna) compulsory" in flat(out)
     owing = {line.split()[0] for line in out.splitlines() if "owes a solo" in line}
     assert owing == {"Ben", "Clara", "Dirk"}
 
