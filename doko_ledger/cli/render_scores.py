@@ -217,7 +217,7 @@ def audit(report: AuditReport) -> RenderableType:
             parts.append(Text(render(msg("the claim matches the computed score")), style="green"))
         for lines in claim.lines:
             exactly = "; ".join(
-                f"{render(line.item)} ({line.points:+d}, {render(line.party.title) if line.party else ''})"
+                f"{render(line.shown)} ({line.points:+d}, {render(line.party.word) if line.party else ''})"
                 for line in lines
             )
             parts.append(user_text(render(msg("the difference is exactly: {items}", items=exactly))))

@@ -24,7 +24,7 @@ from doko_ledger.doppelkopf.sight import as_the_table_knows
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n import Message, msg, render
 from doko_ledger.sight import ALL, TOURNAMENT
 from doko_ledger.store.base import Head, VerifyReport
 from doko_ledger.store.copy import Copied
@@ -290,13 +290,19 @@ def _value_only(valued: ValueDeal | None, players: Sequence[str]) -> dict[str, A
     }
 
 
-def audit_view(report: AuditReport) -> dict[str, Any]:
+def audit_view(report: AuditReport, language: str | None = "en") -> dict[str, Any]:
+    """An audit as data: for scripts, its words in English (`language`); with `language` None,
+    its words kept as messages for a page to show in its reader's language."""
     claim = report.claim
+
+    def said(words: Message | str) -> Message | str:
+        return words if language is None else render(words, language)
+
     return {
         "game_id": report.game_id,
         "night": place_view(report.place),
         "ok": report.ok,
-        "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
+        "checks": [c.view(language) for c in report.checks],
         "score": None if report.score is None else score_view(report.score),
         "claim": None
         if claim is None
@@ -304,9 +310,11 @@ def audit_view(report: AuditReport) -> dict[str, Any]:
             "claimed": claim.claimed,
             "computed": claim.computed,
             "difference": claim.difference,
-            "explained_by_lines": [[line.item for line in lines] for lines in claim.lines],
-            "right_under_rules": claim.rules,
-            "first_because": claim.why,
+            "explained_by_lines": [
+                [line.item if language == "en" else said(line.shown) for line in lines] for lines in claim.lines
+            ],
+            "right_under_rules": [said(name) for name in claim.rules],
+            "first_because": "" if claim.why is None else said(claim.why),
         },
     }
 

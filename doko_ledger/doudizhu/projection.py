@@ -37,10 +37,11 @@ from doko_ledger.doudizhu.events import (
 from doko_ledger.doudizhu.evolve import evolve, fold
 from doko_ledger.doudizhu.game_list import LISTED
 from doko_ledger.doudizhu.state import DealState, Move
+from doko_ledger.errors import reason_of
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.voiding import in_force
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import Message, msg, plural
 from doko_ledger.numbers import counted
 from doko_ledger.projections.checks import Check
 from doko_ledger.store.base import StreamEvents
@@ -301,24 +302,39 @@ def command_of(event: Any) -> Command | None:
 def audit(recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: dict[str, int] | None) -> DouDizhuAudit:
     """Re-decide every event, check the cards add up to the deck, the payments to zero, and
     explain a claimed result."""
-    chain = Check("hash chain intact", not chain_problems, list(chain_problems) or ["every hash matches"])
+    found: list[Message | str] = list(chain_problems) or [msg("every hash matches")]
+    chain = Check(msg("hash chain intact"), not chain_problems, found)
     state = DealState()
-    refused: list[str] = []
+    refused: list[Message | str] = []
     for r in recorded:
         command = command_of(r.event)
         if command is not None and not isinstance(r.event, DouDizhuAbandoned):
             try:
                 decided = decide(state, command)
                 if decided[0] != r.event:
-                    refused.append(f"event {r.envelope.version}: recorded {r.event}, the rules give {decided[0]}")
+                    refused.append(
+                        msg(
+                            "event {version}: recorded {recorded}, the rules give {decided}",
+                            version=r.envelope.version,
+                            recorded=r.event,
+                            decided=decided[0],
+                        )
+                    )
             except IllegalMove as exc:
-                refused.append(f"event {r.envelope.version} ({r.event.event_name}): {exc}")
+                refused.append(
+                    msg(
+                        "event {version} ({event}): {reason}",
+                        version=r.envelope.version,
+                        event=r.event.event_name,
+                        reason=reason_of(exc),
+                    )
+                )
         state = evolve(state, r.event)
-    checks = [chain, Check("every call and move legal", not refused, refused or ["all re-decided"])]
+    checks = [chain, Check(msg("every call and move legal"), not refused, refused or [msg("all re-decided")])]
     checks.append(_conservation(state))
     if state.payments is not None:
         total = sum(state.payments)
-        checks.append(Check("payments sum to zero", total == 0, [f"sum {total:+d}"]))
+        checks.append(Check(msg("payments sum to zero"), total == 0, [msg("sum {total}", total=f"{total:+d}")]))
     report = DouDizhuAudit(state.game_id, checks, state)
     if claimed is not None:
         _explain(report, claimed)
@@ -327,21 +343,25 @@ def audit(recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: 
 
 def _conservation(state: DealState) -> Check:
     """Hands, kitty and the cards played are exactly the deck (when the hands were recorded)."""
+    name = msg("cards add up to the deck")
     if state.summary is not None:
-        return Check.not_checked("cards add up to the deck", "recorded by its facts: no cards to count")
+        return Check.not_checked(name, msg("recorded by its facts: no cards to count"))
     if state.dealt_hands is None or state.kitty is None:
-        return Check.not_checked("cards add up to the deck", "hands not recorded: nothing to count")
+        return Check.not_checked(name, msg("hands not recorded: nothing to count"))
     n = len(state.players)
     dealt = Counter(c for h in state.dealt_hands for c in h) + Counter(state.kitty)
     now = Counter(state.cards_played) + Counter(c for h in state.hands or () for c in h)
     if not state.kitty_taken:
         now += Counter(state.kitty)
-    details = []
+    details: list[Message | str] = []
     if dealt != deck(n):
-        details.append(f"the deal is not the {n}-player deck: {cards_text((dealt - deck(n)).elements())} too many")
+        extra = cards_text((dealt - deck(n)).elements())
+        details.append(msg("the deal is not the {count}-player deck: {cards} too many", count=n, cards=extra))
     if now != dealt:
-        details.append(f"cards lost or invented in play: {cards_text((dealt - now).elements()) or 'none'} missing")
-    return Check("cards add up to the deck", not details, details or [f"{sum(dealt.values())} cards accounted for"])
+        missing = cards_text((dealt - now).elements()) or msg("none")
+        details.append(msg("cards lost or invented in play: {cards} missing", cards=missing))
+    counted = plural("{count} card accounted for", "{count} cards accounted for", sum(dealt.values()))
+    return Check(name, not details, details or [counted])
 
 
 def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
@@ -405,7 +425,7 @@ def audit_view(report: DouDizhuAudit) -> dict[str, Any]:
     return {
         "game_id": report.game_id,
         "ok": report.ok,
-        "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
+        "checks": [c.view() for c in report.checks],
         "payments": None if payments is None else dict(zip(state.players, payments, strict=True)),
         "claimed": report.claimed,
         "difference": report.difference,

@@ -137,7 +137,7 @@ def audit_page(request: Request, game: str) -> Response:
             if own is not None:
                 view = own.audit(ledger, game_id, claim)
             else:
-                view = audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim))
+                view = audit_view(ledger.book_of(DOPPELKOPF).audit(game_id, claim), language=None)
         except DokoError as exc:
             context |= {"audit_error": str(exc), "typed": typed}
             return render(request, "game.html", context, status=status_of(exc))

@@ -1,0 +1,67 @@
+"""The web's last English words in the reader's language (the `doko_lang` cookie): the audit's
+checks and what they found, the rule options' help; the JSON API's audit stays English."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+from web_helpers import app_for, client
+
+from doko_ledger.cli.app import app
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_games"
+NORMAL = "2026-11-28-kitchen-01-normal"
+CLAIM = {"claim_0": "+4", "claim_1": "-4", "claim_2": "-4", "claim_3": "+4"}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    path = tmp_path / "ledger.sqlite"
+    done = CliRunner().invoke(app, ["--db", str(path), "import", str(SAMPLES / "01-normal.yaml")])
+    assert done.exit_code == 0, done.output
+    return path
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "de",
+            [
+                "✓ Hash-Kette intakt",
+                "jeder Hash stimmt",
+                "✓ kein Verleugnen durch eine spätere Karte belegt",
+                "240 Augen in 12 Stichen",
+                "Zuerst: ein Posten der Wertung (gewonnen) ist die ganze Differenz",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "✓ chaîne d'empreintes intacte",
+                "✓ aucune renonce prouvée par une carte plus tardive",
+                "240 points de cartes en 12 plis",
+                "D'abord : une ligne du score (gagné) fait toute la différence",
+            ],
+        ),
+    ],
+)
+def test_the_audit_page_is_in_the_readers_language(db: Path, lang: str, words: list[str]) -> None:
+    phone = client(app_for(db))
+    phone.cookies.set("doko_lang", lang)
+    page = phone.get(f"/games/{NORMAL}/audit", params=CLAIM)
+    assert page.status_code == 200
+    shown = html.unescape(page.text)
+    for said in words:
+        assert said in shown, said
+    assert "hash chain intact" not in shown and "every hash matches" not in shown
+
+
+def test_the_apis_audit_stays_english_whatever_the_cookie(db: Path) -> None:
+    api = client(app_for(db))
+    api.cookies.set("doko_lang", "de")
+    data = api.get(f"/api/games/{NORMAL}/audit").json()
+    assert [c["name"] for c in data["checks"]][:2] == ["hash chain intact", "every card legal"]
