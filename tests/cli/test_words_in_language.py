@@ -90,3 +90,60 @@ def test_the_audits_json_stays_english_in_any_language(imported: Cli) -> None:
     assert checks["240 card points"]["details"] == ["240 card points in 12 tricks"]
     assert data["claim"]["first_because"].startswith("first: one line of the score (won) is the whole difference")
     assert ["won"] in data["claim"]["explained_by_lines"]
+
+
+USAGE = [
+    (("scor",), "Unbekannter Befehl 'scor'. Gemeint: 'score'", "Commande inconnue 'scor'. Vouliez-vous dire 'score'"),
+    (
+        ("games", "--jsn"),
+        "Unbekannte Option: --jsn (mögliche Optionen: --json",
+        "Option inconnue : --jsn (options possibles : --json",
+    ),
+    (("standings", "--session"), "Option '--session' braucht einen Wert.", "L'option '--session' demande une valeur."),
+    (("games", "--json=3"), "Option '--json' nimmt keinen Wert.", "L'option '--json' ne prend pas de valeur."),
+    (("session", "start"), "Argument 'SESSION' fehlt.", "Argument 'SESSION' manquant."),
+    (("standings", "--session", "a", "b"), "Unerwartete weitere Argumente (b)", "Arguments en trop inattendus (b)"),
+    (
+        ("export", "x", "--format", "xx"),
+        "Ungültiger Wert für '--format': 'xx' ist keins von 'yaml'",
+        "Valeur invalide pour '--format' : 'xx' n'est pas parmi 'yaml'",
+    ),
+    (
+        ("analyze", "x", "--from-trick", "x"),
+        "Ungültiger Wert für '--from-trick': keine ganze Zahl",
+        "Valeur invalide pour '--from-trick' : pas un nombre entier",
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "german", "french"), USAGE)
+def test_the_parsers_refusals_are_in_the_readers_language(
+    cli: Cli, args: tuple[str, ...], german: str, french: str
+) -> None:
+    for lang, said, error in (("de", german, "Fehler: "), ("fr", french, "erreur : ")):
+        done = cli(*args, lang=lang)
+        assert done.exit_code == 2
+        assert done.stderr.startswith(error + said), done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "english"),
+    [
+        (("scor",), "error: No such command 'scor'. Did you mean 'score', 'record'?"),
+        (("games", "--jsn"), "error: No such option: --jsn (Possible options: --json, --since)"),
+        (("session", "start"), "error: Missing argument 'SESSION'."),
+        (("standings", "--session", "a", "b"), "error: Got unexpected extra argument(s) (b)"),
+    ],
+)
+def test_the_parsers_refusals_in_english_are_clicks_own(cli: Cli, args: tuple[str, ...], english: str) -> None:
+    done = cli(*args, lang="en")
+    assert done.exit_code == 2
+    assert done.stderr.strip() == english
+
+
+def test_a_group_without_its_command_shows_its_help_and_no_empty_error(cli: Cli) -> None:
+    done = cli("rules", lang="de")
+    assert done.exit_code == 2
+    assert "Regel" in done.stdout
+    assert "Fehler" not in done.stderr and "error" not in done.stderr
