@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def rules_table(rules: RuleSet) -> Table:
     """Every option of a rule set by group, with its value (marking what differs from its
     preset), what it does in one line, and its section of docs/rules.md."""
-    from doko_ledger.doppelkopf.rules.options import grouped
+    from doko_ledger.doppelkopf.rules.options import GROUP_WORDS, grouped
 
     changed = rules.changed_from_preset()
     title = (
@@ -40,7 +40,7 @@ def rules_table(rules: RuleSet) -> Table:
     table.add_row("preset", rules.preset, render(msg("what the options start from (docs/rules.md §8)")))
     for group, options in grouped():
         table.add_section()
-        table.add_row(Text(render(group), style="bold"), "", "")
+        table.add_row(Text(render(GROUP_WORDS[group]), style="bold"), "", "")
         for option in options:
             shown = Text(render(option.text(getattr(rules, option.name))))
             if option.name in changed:

@@ -147,3 +147,24 @@ def test_a_group_without_its_command_shows_its_help_and_no_empty_error(cli: Cli)
     assert done.exit_code == 2
     assert "Regel" in done.stdout
     assert "Fehler" not in done.stderr and "error" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("de", ["Blatt", "48 Karten mit den Neunen, oder 40 ohne", "Sonderpunkte", "was eine Bockrunde auslöst"]),
+        ("fr", ["48 cartes avec les neuf, ou 40 sans", "ce qui lance un tour de bock"]),
+    ],
+)
+def test_the_rule_options_say_what_they_do_in_the_readers_language(cli: Cli, lang: str, words: list[str]) -> None:
+    shown = flat(cli("rules", "show", "standard", lang=lang).stdout)
+    for said in words:
+        assert said in shown, said
+    assert "48 cards with the nines" not in shown and "what starts a bock round" not in shown
+
+
+def test_the_presets_are_described_in_the_readers_language_and_in_english_for_scripts(cli: Cli) -> None:
+    assert "Kneipenregeln: ohne Neunen" in flat(cli("rules", "list", lang="de").stdout)
+    assert "règles de bistrot : sans les neuf" in flat(cli("rules", "list", lang="fr").stdout)
+    listed = json.loads(cli("rules", "list", "--json", lang="de").stdout)
+    assert listed[0]["description"].startswith("the default rules: 48 cards")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
-from web_helpers import app_for, client
+from web_helpers import app_for, client, joined
 
 from doko_ledger.cli.app import app
 
@@ -65,3 +65,25 @@ def test_the_apis_audit_stays_english_whatever_the_cookie(db: Path) -> None:
     api.cookies.set("doko_lang", "de")
     data = api.get(f"/api/games/{NORMAL}/audit").json()
     assert [c["name"] for c in data["checks"]][:2] == ["hash chain intact", "every card legal"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "words", "english"),
+    [
+        (
+            "de",
+            ["48 Karten mit den Neunen, oder 40 ohne", "was eine Bockrunde auslöst", "verlorenes Solo"],
+            "lost solo",
+        ),
+        ("fr", ["48 cartes avec les neuf, ou 40 sans", "ce qui lance un tour de bock"], "what starts a bock round"),
+    ],
+)
+def test_the_start_forms_rule_options_are_in_the_readers_language(
+    db: Path, lang: str, words: list[str], english: str
+) -> None:
+    phone = joined(app_for(db))
+    phone.cookies.set("doko_lang", lang)
+    shown = html.unescape(phone.get("/").text)
+    for said in words:
+        assert said in shown, said
+    assert "48 cards with the nines" not in shown and english not in shown

@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args, get_type_hints
 
 from doko_ledger.errors import DokoError
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import Message, msg
 
 
 class RuleSetError(DokoError, ValueError):
@@ -163,12 +163,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     "tournament": {"compulsory_solo": True},
 }
 
-PRESET_DESCRIPTIONS: dict[str, str] = {
-    "standard": "the default rules: 48 cards, poverty and marriage, Re/Kontra worth 2 each (docs/rules.md §8)",
-    "bistro": "pub rules: no nines, the soloist leads, pure suit solos, solos announce no 90, schweinchen",
-    "ddv": "the DDV's tournament rules: no poverty, DDV scoring, no Karlchen capture",
-    "duel": "two people against two computer seats (1 and 3)",
-    "tournament": "the standard rules with a compulsory solo for every player (docs/rules.md §9)",
+PRESET_DESCRIPTIONS: dict[str, Message] = {
+    "standard": msg("the default rules: 48 cards, poverty and marriage, Re/Kontra worth 2 each (docs/rules.md §8)"),
+    "bistro": msg("pub rules: no nines, the soloist leads, pure suit solos, solos announce no 90, schweinchen"),
+    "ddv": msg("the DDV's tournament rules: no poverty, DDV scoring, no Karlchen capture"),
+    "duel": msg("two people against two computer seats (1 and 3)"),
+    "tournament": msg("the standard rules with a compulsory solo for every player (docs/rules.md §9)"),
 }
 """One line per preset, for `doko rules list`."""
 
@@ -178,7 +178,7 @@ class Preset:
     """A named preset: what it is, and the options it changes from the defaults."""
 
     name: str
-    description: str
+    description: Message
     changes: dict[str, Any]
 
 
