@@ -14,7 +14,7 @@ from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings
 from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
-from doko_ledger.doppelkopf.rules.counting import COUNTING_WORDS
+from doko_ledger.doppelkopf.rules.counting import COUNTING_SAID
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine
@@ -319,20 +319,25 @@ def audit_view(report: AuditReport, language: str | None = "en") -> dict[str, An
     }
 
 
-def standings_view(night: Standings) -> dict[str, Any]:
+def standings_view(night: Standings, language: str | None = "en") -> dict[str, Any]:
     """A card night for scripts: every deal with its points, its sheet row (the points under
     the counting in force at it), the running totals and the changes that took effect at it;
     the table; the seating and counting in force; the night's changes; the bock rounds in
-    force and queued."""
+    force and queued. Its words in `language` (English, for scripts), or with `language` None
+    kept as messages, for a page that shows them in its reader's language."""
+
+    def said(words: Message | str) -> Message | str:
+        return words if language is None else render(words, language)
+
     return {
         "session": night.session_id,
         "players": list(night.players),
         "seating": list(night.seating),
         "counting": night.counting,
-        "counting_words": COUNTING_WORDS[night.counting],
+        "counting_words": said(COUNTING_SAID[night.counting]),
         "closed": night.closed,
         "rate": None if night.rate is None else str(night.rate),
-        "changes": [c.view() for c in night.changes],
+        "changes": [c.view(language) for c in night.changes],
         "bock_rounds": bock_causes_view(night),
         "deals": [
             {
@@ -347,7 +352,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
                 "bock": r.bock or None,
                 "bock_extra": 0 if r.bock_round is None else r.bock_round.extra,
                 "counting": r.rules.counting,
-                "changes": list(r.changes),
+                "changes": [said(c) for c in r.changes],
                 "counts": r.counts,
                 "compulsory_solo": r.compulsory,
                 "forced_solo": r.forced,
@@ -381,7 +386,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
             "bock_extra": 0 if night.next.bock is None else night.next.bock.extra,
             "bock": None if night.next.bock is None else night.next.bock.cause,
             "sitting_out": list(night.next.sitting_out),
-            "changes": list(night.next.changes),
+            "changes": [said(c) for c in night.next.changes],
             "forced_solo_by": list(night.next.forced_solo_by),
             "over": night.next.over,
         },

@@ -230,7 +230,7 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
 
 def _night_view(nights: CardNights, page: NightPage) -> dict[str, Any]:
     session_id = page.standings.session_id
-    view = standings_view(page.standings)
+    view = standings_view(page.standings, language=None)
     return {
         "night": view,
         "version": page.version,
@@ -256,7 +256,7 @@ def _to_take_back(nights: CardNights, session_id: str) -> str | None:
         taken = nights.to_take_back(session_id, whole_deal=True)
     except DokoError:
         return None
-    return render_message(msg("deal {number}", number=taken.number)) if taken.change is None else taken.what
+    return render_message(msg("deal {number}", number=taken.number) if taken.change is None else taken.what)
 
 
 def night_page_context(ledger: Ledger, session_id: str) -> dict[str, Any]:

@@ -168,3 +168,67 @@ def test_the_presets_are_described_in_the_readers_language_and_in_english_for_sc
     assert "règles de bistrot : sans les neuf" in flat(cli("rules", "list", lang="fr").stdout)
     listed = json.loads(cli("rules", "list", "--json", lang="de").stdout)
     assert listed[0]["description"].startswith("the default rules: 48 cards")
+
+
+def changed_night(cli: Cli) -> None:
+    """A night where Erik joins, the rules change to count the winners only, and Erik leaves."""
+    for args in (
+        ("session", "start", "n", "--players", "Anna,Ben,Clara,Dirk"),
+        ("session", "join", "Erik", "--after", "Anna", "--session", "n"),
+        ("session", "rules", "--session", "n", "--set", "counting=winners_only"),
+        ("session", "leave", "Erik", "--session", "n"),
+        ("record", "--session", "n", "--winners", "Anna,Ben", "--value", "3", "--yes"),
+    ):
+        done = cli(*args, lang="en")
+        assert done.exit_code == 0, done.output
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "de",
+            [
+                "ab Spiel 1: Erik kommt dazu, nach Anna",
+                "ab Spiel 1: die Regeln ändern sich: counting winners_only",
+                "ab Spiel 1: Erik geht",
+                "nur Gewinner (die Verlierer schreiben 0)",
+            ],
+        ),
+        (
+            "fr",
+            [
+                "Erik rejoint la table, après Anna",
+                "les règles changent : counting winners_only",
+                "Erik quitte la table",
+                "gagnants seulement (les perdants écrivent 0)",
+            ],
+        ),
+    ],
+)
+def test_a_nights_changes_are_told_in_the_readers_language(cli: Cli, lang: str, words: list[str]) -> None:
+    changed_night(cli)
+    shown = flat(cli("standings", "--session", "n", lang=lang).stdout)
+    for said in words:
+        assert said in shown, said
+    assert "joins after" not in shown and "winners only" not in shown
+
+
+def test_a_nights_changes_stay_english_for_scripts(cli: Cli) -> None:
+    changed_night(cli)
+    data = json.loads(cli("standings", "--session", "n", "--json", lang="de").stdout)
+    assert [c["words"] for c in data["changes"]] == [
+        "Erik joins after Anna, from deal 1",
+        "the rules change: counting winners_only, from deal 1",
+        "Erik leaves, from deal 1",
+    ]
+    assert data["deals"][0]["changes"][0] == "Erik joins after Anna"
+    assert data["counting_words"] == "winners only (the losers write 0)"
+
+
+def test_a_change_and_its_undo_are_said_in_the_readers_language(cli: Cli) -> None:
+    assert cli("session", "start", "n", "--players", "Anna,Ben,Clara,Dirk", lang="en").exit_code == 0
+    joined = cli("session", "join", "Erik", "--after", "Anna", "--session", "n", lang="de")
+    assert joined.stdout.strip() == "Erik kommt dazu, nach Anna, ab Spiel 1"
+    undone = cli("undo", "--session", "n", "--yes", lang="fr")
+    assert "Erik rejoint la table, après Anna, dès la donne 1" in flat(undone.stdout), undone.output

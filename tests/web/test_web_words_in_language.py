@@ -87,3 +87,29 @@ def test_the_start_forms_rule_options_are_in_the_readers_language(
     for said in words:
         assert said in shown, said
     assert "48 cards with the nines" not in shown and english not in shown
+
+
+def test_the_night_pages_changes_are_in_the_readers_language(tmp_path: Path) -> None:
+    from web_helpers import start_night
+
+    from doko_ledger.doppelkopf.book import card_nights
+    from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
+    from doko_ledger.ledger import Ledger
+
+    path = tmp_path / "night.sqlite"
+    start_night(path)
+    with Ledger.open(path) as ledger:
+        nights = card_nights(ledger)
+        nights.join("night", "Erik", after="Anna", by="t", at="2026-12-01T18:05:00+00:00")
+        winners = rules_from_mapping({"preset": "standard", "counting": "winners_only"})
+        nights.change_rules("night", winners, by="t", at="2026-12-01T18:06:00+00:00")
+    phone = joined(app_for(path))
+    for lang, words in (
+        ("de", ["Erik kommt dazu, nach Anna", "die Regeln ändern sich: counting winners_only", "nur Gewinner"]),
+        ("fr", ["Erik rejoint la table, après Anna", "les règles changent : counting winners_only"]),
+    ):
+        phone.cookies.set("doko_lang", lang)
+        shown = html.unescape(phone.get("/nights/night").text)
+        for said in words:
+            assert said in shown, (lang, said)
+        assert "joins after" not in shown and "winners only (the losers" not in shown
