@@ -99,7 +99,7 @@ def score_lines_table(result: GameScore) -> Table:
         table.add_row(render(result.note), "", "0", "")
         if result.bock is not None:
             factor = "" if result.bock.extra else f"×{result.bock.multiplier}"  # extra points: none without a winner
-            table.add_row(render(result.bock.said), "", factor, render(result.bock.cause))
+            table.add_row(render(result.bock.said), "", factor, render(result.bock.shown_cause))
         return table
     for line in score.lines:
         points = f"×{line.factor}" if line.factor != 1 else (f"+{line.points}" if line.points else "")

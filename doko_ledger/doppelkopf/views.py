@@ -14,6 +14,7 @@ from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings
 from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.bock import TRIGGER_SAID
 from doko_ledger.doppelkopf.rules.counting import COUNTING_SAID
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
@@ -564,7 +565,12 @@ def _line_text(line: ScoreLine) -> str:
     return f"{line.item}{party}: {amount}"
 
 
-def bock_causes_view(night: Standings) -> list[dict[str, Any]]:
+def bock_causes_view(night: Standings, language: str | None = "en") -> list[dict[str, Any]]:
     """The bock rounds in force and queued after the night's last deal (`BockRounds.causes`):
-    the rounds in force first, then the queue, each with what started it and the deals left."""
-    return [cause.view() for cause in night.bock_causes]
+    the rounds in force first, then the queue, each with what started it and the deals left;
+    with `language` None (a page), each trigger's words too, as messages."""
+    views = [cause.view() for cause in night.bock_causes]
+    if language is None:
+        for view in views:
+            view["trigger_words"] = [TRIGGER_SAID.get(t, t) for t in view["triggers"]]
+    return views

@@ -235,7 +235,7 @@ def _night_view(nights: CardNights, page: NightPage) -> dict[str, Any]:
         "night": view,
         "version": page.version,
         "etag": _tag(page.version, page.position),
-        "bock": bock_causes_view(page.standings),
+        "bock": bock_causes_view(page.standings, language=None),
         "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in page.payments],
         "rate": page.standings.rate,
         "sitting_out": list(page.sitting_out),

@@ -113,3 +113,15 @@ def test_the_night_pages_changes_are_in_the_readers_language(tmp_path: Path) -> 
         for said in words:
             assert said in shown, (lang, said)
         assert "joins after" not in shown and "winners only (the losers" not in shown
+
+
+def test_what_started_a_bock_round_is_in_the_readers_language(tmp_path: Path) -> None:
+    from web_helpers import deal, post_deal, start_night
+
+    path = tmp_path / "bock.sqlite"
+    start_night(path, bock_triggers=["tie", "lost_solo"])
+    phone = joined(app_for(path))
+    post_deal(phone, "night", deal(["Ben", "Clara"], 120))  # 120:120 is a tie: bock
+    for lang, said in (("de", "Spiel 1 (120:120 unentschieden)"), ("fr", "donne 1 (égalité 120:120)")):
+        phone.cookies.set("doko_lang", lang)
+        assert said in html.unescape(phone.get("/nights/night").text), lang
