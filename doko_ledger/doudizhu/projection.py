@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doko_ledger.doudizhu.cards import cards_text, deck
-from doko_ledger.doudizhu.combinations import describe
+from doko_ledger.doudizhu.combinations import describe, described
 from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, Summarize, TakeKitty
 from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.errors import IllegalMove
@@ -36,13 +36,13 @@ from doko_ledger.doudizhu.events import (
 )
 from doko_ledger.doudizhu.evolve import evolve, fold
 from doko_ledger.doudizhu.game_list import LISTED
+from doko_ledger.doudizhu.payment import BIG_BOMB, BOMB, ROCKET
 from doko_ledger.doudizhu.state import DealState, Move
 from doko_ledger.errors import reason_of
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.voiding import in_force
-from doko_ledger.i18n import Message, msg, plural
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import Message, msg, plural, render
 from doko_ledger.projections.checks import Check
 from doko_ledger.store.base import StreamEvents
 from doko_ledger.store.database import Database
@@ -263,7 +263,8 @@ class DouDizhuAudit:
     state: DealState
     claimed: dict[str, int] | None = None
     difference: dict[str, int] = field(default_factory=dict)
-    explanations: list[str] = field(default_factory=list)
+    explanations: list[Message] = field(default_factory=list)
+    """What could explain a claim's difference, in the reader's language when rendered."""
 
     @property
     def ok(self) -> bool:
@@ -364,6 +365,10 @@ def _conservation(state: DealState) -> Check:
     return Check(name, not details, details or [counted])
 
 
+_COUNTED: dict[str, Message] = {BOMB: msg("bomb"), BIG_BOMB: msg("bomb of six or more cards"), ROCKET: msg("rocket")}
+"""What a score sheet counted as a doubling, in the reader's language when rendered."""
+
+
 def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     state = report.state
     players = state.players
@@ -388,24 +393,37 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     farmer = next(p for s, p in enumerate(players) if s != landlord)
     claimed_stake, doublings = abs(claimed[farmer]), state.stake.times
     if claimed_stake == state.stake.amount:
-        report.explanations.append("the claim has the stake right but the wrong side winning")
+        report.explanations.append(msg("the claim has the stake right but the wrong side winning"))
         return
     k = next((k for k in range(12) if state.bid << k == claimed_stake), None)
     if k is None:
         return
-    counted_by = "".join(f", for {describe(d.combination)} (play {d.move})" for d in state.stake.doublings)
-    counted_by += "".join(f", for a {what} (counted)" for what in state.stake.counted)
+    why: Message | str = ""
+    for d in state.stake.doublings:
+        why = msg(
+            "{before}, for {combination} (play {move})", before=why, combination=described(d.combination), move=d.move
+        )
+    for what in state.stake.counted:
+        why = msg("{before}, for a {what} (counted)", before=why, what=_COUNTED.get(what, what))
     report.explanations.append(
-        f"the claim's stake {claimed_stake} is the bid {state.bid} with {counted(k, 'doubling')}; "
-        f"the rules count {counted(doublings, 'doubling')}{counted_by}"
+        msg(
+            "the claim's stake {stake} is the bid {bid} with {claimed}; the rules count {counted}{why}",
+            stake=claimed_stake,
+            bid=state.bid,
+            claimed=plural("{count} doubling", "{count} doublings", k),
+            counted=plural("{count} doubling", "{count} doublings", doublings),
+            why=why,
+        )
     )
     bombs = len([m for m in state.plays if m.combination is not None and m.combination.is_bomb_or_rocket])
     if state.summary is not None:
         bombs = state.summary.bombs + state.summary.rockets
     if len(players) == 4 and k == bombs > doublings:
         report.explanations.append(
-            "the claim doubles for every bomb, as three players do; with four players only bombs of six or more "
-            "cards and the rocket double (docs/rules.md §D5)"
+            msg(
+                "the claim doubles for every bomb, as three players do; with four players only bombs of six or more"
+                " cards and the rocket double (docs/rules.md §D5)"
+            )
         )
 
 
@@ -429,5 +447,5 @@ def audit_view(report: DouDizhuAudit) -> dict[str, Any]:
         "payments": None if payments is None else dict(zip(state.players, payments, strict=True)),
         "claimed": report.claimed,
         "difference": report.difference,
-        "explanations": report.explanations,
+        "explanations": [render(e, "en") for e in report.explanations],
     }

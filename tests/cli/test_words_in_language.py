@@ -232,3 +232,17 @@ def test_a_change_and_its_undo_are_said_in_the_readers_language(cli: Cli) -> Non
     assert joined.stdout.strip() == "Erik kommt dazu, nach Anna, ab Spiel 1"
     undone = cli("undo", "--session", "n", "--yes", lang="fr")
     assert "Erik rejoint la table, après Anna, dès la donne 1" in flat(undone.stdout), undone.output
+
+
+def test_a_dou_dizhu_audit_and_its_explanations_are_in_the_readers_language(cli: Cli) -> None:
+    done = cli("import", str(SAMPLES / "doudizhu" / "01-landlord-rocket.yaml"), lang="en")
+    assert done.exit_code == 0, done.output
+    claim = ("audit", "ddz-2026-11-29-01", "--claimed", "Li=+2,Wang=-1,Zhang=-1")
+    german = flat(cli(*claim, lang="de").stdout)
+    assert "ok Karten ergeben das Blatt 54 Karten gezählt" in german
+    assert "der behauptete Einsatz 1 ist das Gebot 1 mit 0 Verdopplungen; die Regeln zählen 1 Verdopplung" in german
+    french = flat(cli(*claim, lang="fr").stdout)
+    assert "la mise revendiquée 1 est l'enchère 1 avec 0 doublement ; les règles comptent 1 doublement" in french
+    data = json.loads(cli(*claim, "--json", lang="de").stdout)
+    assert data["explanations"][0].startswith("the claim's stake 1 is the bid 1 with 0 doublings; the rules count 1")
+    assert data["checks"][2]["details"] == ["54 cards accounted for"]
