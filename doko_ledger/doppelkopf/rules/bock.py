@@ -10,7 +10,8 @@ started with it.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import field, replace
+from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from doko_ledger.doppelkopf.rules.announcements import Party
@@ -72,6 +73,22 @@ def deal_triggers(facts: DealFacts, winner: Party | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def cause_of(said: Message) -> str:
+    """What started a deal's bock rounds: its English words, as the ledger keeps them and scripts
+    read them, that also know themselves as a message (`said`, see `Bock.because`), for a reader
+    in another language. A text that knows more, rather than a field more of `Bock`: every
+    command builds that class as it starts, and this one only when a night has bock in force."""
+    cause = _cause_class()(render(said, "en"))
+    cause.said = said
+    text: str = cause
+    return text
+
+
+@cache
+def _cause_class() -> type[Any]:
+    return type("Cause", (str,), {"__doc__": "A bock round's cause in English, and as a message (`said`)."})
+
+
 @frozen
 class Bock:
     """A deal's bock: what the rounds in force do to it and why they are in force.
@@ -84,8 +101,13 @@ class Bock:
     multiplier: int
     cause: str
     extra: int = 0
-    because: Message | None = field(default=None, compare=False, repr=False)
-    """`cause` in the reader's language (`render` it); None where only the English is known."""
+
+    @property
+    def because(self) -> Message | None:
+        """`cause` in the reader's language (`render` it); None where only the English is known
+        (a bock read back from the ledger's read models)."""
+        said: Message | None = getattr(self.cause, "said", None)
+        return said
 
     @property
     def shown_cause(self) -> Message | str:
@@ -344,10 +366,10 @@ class BockRounds:
         because = rounds[0].said
         for round_ in rounds[1:]:
             because = msg("{before}; {after}", before=because, after=round_.said)
-        cause = render(because, "en")
+        cause = cause_of(because)
         if self.rules.bock_effect == "extra_point":
-            return Bock(1, cause, extra=len(rounds), because=because)
-        return Bock(self.rules.bock_multiplier ** len(rounds), cause, because=because)
+            return Bock(1, cause, extra=len(rounds))
+        return Bock(self.rules.bock_multiplier ** len(rounds), cause)
 
     @property
     def next_multiplier(self) -> int:
