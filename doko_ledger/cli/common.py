@@ -215,8 +215,10 @@ class _Group(_Help, TyperGroup):
         try:
             result = command.run(super().main, *args, **kwargs)
         except ClickException as exc:  # said in the language the command chose
-            shown = command.run(render, msg("error: {reason}", reason=exc.format_message()))
-            err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
+            reason = exc.format_message()
+            if reason:  # (none when a group's help was shown for want of a command)
+                shown = command.run(_refusal, reason)
+                err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
             sys.exit(exc.exit_code)
         except (typer.Abort, EOFError, KeyboardInterrupt):
             aborted = command.run(render, msg("error: {reason}", reason=msg("aborted")))
@@ -233,6 +235,16 @@ class _Group(_Help, TyperGroup):
             shown = render(msg("error: {reason}", reason=str(exc)))
             err_console().print(shown, markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(exc.exit_code) from None
+
+
+def _refusal(reason: str) -> str:
+    """A usage error's line in the command's language: Click's English, in another language
+    said as `usage` says it."""
+    if current() == "en":
+        return render(msg("error: {reason}", reason=reason))
+    from doko_ledger.cli.usage import said
+
+    return render(msg("error: {reason}", reason=said(reason)))
 
 
 class _Notes(logging.Handler):

@@ -144,7 +144,10 @@ def _cross_check(files: list[Path], as_json: bool) -> None:
                 "agree": agree,
                 "differ": differ,
                 "refused": refused,
-                "games": [{"file": g.source, "outcome": g.outcome, "details": list(g.details)} for g in report.games],
+                "games": [
+                    {"file": g.source, "outcome": g.outcome, "details": [render(d, "en") for d in g.details]}
+                    for g in report.games
+                ],
             }
         )
     else:

@@ -18,7 +18,7 @@ from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.nights.schedule import NextDeal
 from doko_ledger.doppelkopf.nights.standings import Payment, Standings
 from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS, Bock, BockCause
-from doko_ledger.doppelkopf.rules.counting import COUNTING_WORDS
+from doko_ledger.doppelkopf.rules.counting import COUNTING_SAID
 from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.i18n import current, msg, plural, render
 from doko_ledger.i18n.formats import Money, Number
@@ -129,7 +129,7 @@ def standings(night: Standings, played_on: str | None = None) -> RenderableType:
     parts: list[RenderableType] = [deals]
     parts += [_change(r.number, change) for r in night.rows for change in r.changes]
     parts += [Text(""), summary, Text(""), chart(night), Text("")]
-    parts.append(Text(render(msg("counting in force: {counting}", counting=COUNTING_WORDS[night.counting]))))
+    parts.append(Text(render(msg("counting in force: {counting}", counting=COUNTING_SAID[night.counting]))))
     if night.seating != night.players:
         parts.append(Text(escaped(render(msg("at the table: {players}", players=", ".join(night.seating))))))
     parts.append(next_deal(night.next))

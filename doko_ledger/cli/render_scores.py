@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 def rules_table(rules: RuleSet) -> Table:
     """Every option of a rule set by group, with its value (marking what differs from its
     preset), what it does in one line, and its section of docs/rules.md."""
-    from doko_ledger.doppelkopf.rules.options import grouped
+    from doko_ledger.doppelkopf.rules.options import GROUP_WORDS, grouped
 
     changed = rules.changed_from_preset()
     title = (
@@ -40,7 +40,7 @@ def rules_table(rules: RuleSet) -> Table:
     table.add_row("preset", rules.preset, render(msg("what the options start from (docs/rules.md §8)")))
     for group, options in grouped():
         table.add_section()
-        table.add_row(Text(render(group), style="bold"), "", "")
+        table.add_row(Text(render(GROUP_WORDS[group]), style="bold"), "", "")
         for option in options:
             shown = Text(render(option.text(getattr(rules, option.name))))
             if option.name in changed:
@@ -99,7 +99,7 @@ def score_lines_table(result: GameScore) -> Table:
         table.add_row(render(result.note), "", "0", "")
         if result.bock is not None:
             factor = "" if result.bock.extra else f"×{result.bock.multiplier}"  # extra points: none without a winner
-            table.add_row(render(result.bock.said), "", factor, render(result.bock.cause))
+            table.add_row(render(result.bock.said), "", factor, render(result.bock.shown_cause))
         return table
     for line in score.lines:
         points = f"×{line.factor}" if line.factor != 1 else (f"+{line.points}" if line.points else "")
@@ -217,7 +217,7 @@ def audit(report: AuditReport) -> RenderableType:
             parts.append(Text(render(msg("the claim matches the computed score")), style="green"))
         for lines in claim.lines:
             exactly = "; ".join(
-                f"{render(line.item)} ({line.points:+d}, {render(line.party.title) if line.party else ''})"
+                f"{render(line.shown)} ({line.points:+d}, {render(line.party.word) if line.party else ''})"
                 for line in lines
             )
             parts.append(user_text(render(msg("the difference is exactly: {items}", items=exactly))))

@@ -103,7 +103,7 @@ def announcements_table(players: tuple[PlayerStats, ...]) -> Table | None:
     table = Table(title=render(msg("announcements (won/made)")), title_justify="left", box=None)
     table.add_column(render(msg("player")), no_wrap=True)
     for kind in Announcement:
-        table.add_column(render(kind.label), justify="right")
+        table.add_column(render(kind.word), justify="right")
     for p in callers:
         table.add_row(p.player, *(_of(a.won, a.made) for a in p.announcements))
     return table
@@ -120,9 +120,7 @@ def solos_table(players: tuple[PlayerStats, ...]) -> Table | None:
     for name in (msg("played"), msg("won"), msg("lost"), msg("points")):
         table.add_column(render(name), justify="right")
     for player, s in rows:
-        table.add_row(
-            player, s.game_type.value.replace("_", " "), str(s.played), str(s.won), str(s.lost), signed(s.points)
-        )
+        table.add_row(player, render(s.game_type.word), str(s.played), str(s.won), str(s.lost), signed(s.points))
     return table
 
 

@@ -64,7 +64,10 @@ def rules_list(ctx: typer.Context, as_json: JsonOption = False) -> None:
             saved = house_rules(ledger).list()
     if as_json:
         echo_json(
-            [{"name": p.name, "kind": "preset", "description": p.description, "changes": p.changes} for p in shown]
+            [
+                {"name": p.name, "kind": "preset", "description": render(p.description, "en"), "changes": p.changes}
+                for p in shown
+            ]
             + [
                 {"name": h.name, "kind": "saved", "preset": h.rules.preset, "version": h.version}
                 | {"saved_by": h.saved_by, "saved_at": h.saved_at, "changes": h.changes()}

@@ -35,7 +35,7 @@ from doko_ledger.doppelkopf.book import card_nights
 from doko_ledger.doppelkopf.rules.bock import heart_trick_matters
 from doko_ledger.errors import DokoError
 from doko_ledger.games import DOPPELKOPF
-from doko_ledger.i18n import msg, render
+from doko_ledger.i18n import Message, msg, render
 from doko_ledger.store.errors import LedgerBusy
 
 T = TypeVar("T")
@@ -503,7 +503,7 @@ def record(
                 "multiplier": upcoming.multiplier,
                 "thrown_in": misdeal,
                 "score": None if prepared.score is None else score_view(prepared.score),
-                "bock_marked": prepared.bock,
+                "bock_marked": prepared.bock_in_english,
             }
         )
     else:
@@ -555,7 +555,7 @@ def undo(
             game_id = ledger.resolve(game)
             book = ledger.book_of(DOPPELKOPF)
             _confirm_take_back(yes, book.to_take_back(game_id))
-            what = book.take_back(game_id, by=recorder(by), at=now())
+            what: Message | str = book.take_back(game_id, by=recorder(by), at=now())
         else:
             nights = card_nights(ledger)
             session_id = nights.resolve(session)

@@ -17,6 +17,7 @@ from doko_ledger.doppelkopf.rules.counting import sheet_points
 from doko_ledger.doppelkopf.rules.ruleset import Counting
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine, SpecialKind
 from doko_ledger.doppelkopf.score import GameScore
+from doko_ledger.i18n import Message, msg
 from doko_ledger.projections.checks import Check
 
 WON = "won"
@@ -27,12 +28,13 @@ BOCK = "bock"
 SHOWN_ONLY = frozenset({"solo"})
 """Claimed lines that only show what the score does anyway (a solo's three shares)."""
 _BY_LABEL = {kind.label: kind.value for kind in SpecialKind}
-_KIND_WORDS = {
-    WON: "won",
-    AGAINST_THE_OLD_ONES: "against the old ones",
-    GAME_POINTS: "game points",
-    DOUBLING: "doubling",
-} | {kind.value: kind.label for kind in SpecialKind}
+_KIND_WORDS: dict[str, Message] = {
+    WON: msg("won"),
+    AGAINST_THE_OLD_ONES: msg("against the old ones"),
+    GAME_POINTS: msg("game points"),
+    DOUBLING: msg("doubling"),
+    BOCK: msg("bock"),
+} | {kind.value: kind.word for kind in SpecialKind}
 
 
 def line_kind(line: ScoreLine) -> str | None:
@@ -72,8 +74,10 @@ def _computed(lines: Sequence[ScoreLine]) -> Counter[tuple[str, Party | None]]:
     )
 
 
-def _party(party: Party | None) -> str:
-    return "" if party is None else f" for {party.value.capitalize()}"
+def _kind(kind: str, party: Party | None) -> Message | str:
+    """A kind of line, and the party it is for: "fox caught (Fuchs) for Re"."""
+    words = _KIND_WORDS.get(kind, kind)
+    return words if party is None else msg("{kind} for {party}", kind=words, party=party.word)
 
 
 def outside_bock(result: GameScore, claim: ResultClaimed) -> int:
@@ -96,31 +100,46 @@ def derivation_check(result: GameScore, claim: ResultClaimed, counting: Counting
     alike for each party (and the sheet row, where the claim has one, is the same). A bock round
     of the claimer's night that the ledger does not hold (`outside_bock`) is taken out of the
     claim and said so."""
-    name = f"the derivation agrees with {claim.source}'s"
+    name = msg("the derivation agrees with {source}'s", source=claim.source)
     if result.score is None:
-        return Check.not_checked(name, "the game has no derivation to compare (entered by its value)")
+        return Check.not_checked(name, msg("the game has no derivation to compare (entered by its value)"))
     claimed, computed = _claimed(claim.lines), _computed(result.score.lines)
     bock = outside_bock(result, claim)
-    notes = []
+    notes: list[Message | str] = []
     if bock != 1:
         claimed.pop((BOCK, None))
-        notes.append(f"{claim.source}'s game was in a bock round (×{bock}) of a night not in the ledger: taken out")
-    details = []
+        notes.append(
+            msg(
+                "{source}'s game was in a bock round (×{bock}) of a night not in the ledger: taken out",
+                source=claim.source,
+                bock=bock,
+            )
+        )
+    details: list[Message | str] = []
     for key in sorted(set(claimed) | set(computed), key=lambda k: (k[0], "" if k[1] is None else k[1].value)):
         mine, theirs = computed.get(key, 0), claimed.get(key, 0)
         if mine != theirs:
             kind, party = key
-            words = [c.item for c in claim.lines if c.kind == kind and c.party == party] or ["none"]
+            items = ", ".join(dict.fromkeys(c.item for c in claim.lines if c.kind == kind and c.party == party))
             details.append(
-                f"{_KIND_WORDS.get(kind, kind)}{_party(party)}: {mine} here, {theirs} in {claim.source}'s"
-                f" ({', '.join(dict.fromkeys(words))})"
+                msg(
+                    "{kind}: {mine} here, {theirs} in {source}'s ({items})",
+                    kind=_kind(kind, party),
+                    mine=mine,
+                    theirs=theirs,
+                    source=claim.source,
+                    items=items or msg("none"),
+                )
             )
     if claim.sheet is not None:
         row = sheet_points(result.by_player, counting)
         mine_row = tuple(row[p] * bock for p in result.players)
         if mine_row != claim.sheet:
-            shown = " ".join(f"{p:+d}" for p in mine_row)
-            details.append(f"sheet row {shown} here, {' '.join(f'{p:+d}' for p in claim.sheet)} in {claim.source}'s")
+            shown, other = (" ".join(f"{p:+d}" for p in row) for row in (mine_row, claim.sheet))
+            details.append(
+                msg("sheet row {mine} here, {theirs} in {source}'s", mine=shown, theirs=other, source=claim.source)
+            )
     if not details:
-        return Check(name, True, [f"every line and the sheet row agree ({claim.origin})", *notes])
+        agree = msg("every line and the sheet row agree ({origin})", origin=claim.origin)
+        return Check(name, True, [agree, *notes])
     return Check(name, False, details + notes)

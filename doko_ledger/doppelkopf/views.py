@@ -16,7 +16,8 @@ from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings
 from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
-from doko_ledger.doppelkopf.rules.counting import COUNTING_WORDS
+from doko_ledger.doppelkopf.rules.bock import TRIGGER_SAID
+from doko_ledger.doppelkopf.rules.counting import COUNTING_SAID
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 from doko_ledger.doppelkopf.rules.scoring import ScoreLine
@@ -27,6 +28,7 @@ from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.codec import to_payload
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.i18n import DEFAULT, Message, msg, render
+from doko_ledger.projections.checks import Check
 from doko_ledger.sight import ALL, TOURNAMENT
 from doko_ledger.store.base import Head, VerifyReport
 from doko_ledger.store.copy import Copied
@@ -300,47 +302,65 @@ def _value_only(valued: ValueDeal | None, players: Sequence[str]) -> dict[str, A
 
 
 def audit_view(report: AuditReport, language: str | None = None) -> dict[str, Any]:
-    """An audit for scripts: each check, the score (with a `language`, its lines said in it, as
-    `score_view` says them) and a claim's difference, explained by lines or by rules."""
+    """An audit for scripts, its words in English: each check, the score and a claim's
+    difference, explained by lines or by rules; with a `language`, each of them also said in it
+    (`said_name`, `said_details`, the score's `said`, `explained_by_said`, `said_rules`,
+    `said_because`), for a page or a client that asked for that language."""
     claim = report.claim
-    return {
+    view: dict[str, Any] = {
         "game_id": report.game_id,
         "night": place_view(report.place),
         "ok": report.ok,
-        "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
+        "checks": [_check_view(check, language) for check in report.checks],
         "score": None if report.score is None else score_view(report.score, language),
-        "claim": None
-        if claim is None
-        else {
+        "claim": None,
+    }
+    if claim is not None:
+        view["claim"] = {
             "claimed": claim.claimed,
             "computed": claim.computed,
             "difference": claim.difference,
             "explained_by_lines": [[line.item for line in lines] for lines in claim.lines],
-            **(
-                {}
-                if language is None
-                else {"explained_by_said": [[render(line.shown, language) for line in lines] for lines in claim.lines]}
-            ),
-            "right_under_rules": claim.rules,
-            "first_because": claim.why,
-        },
-    }
+            "right_under_rules": [render(name, DEFAULT) for name in claim.rules],
+            "first_because": "" if claim.why is None else render(claim.why, DEFAULT),
+        }
+        if language is not None:
+            view["claim"] |= {
+                "explained_by_said": [[render(line.shown, language) for line in lines] for lines in claim.lines],
+                "said_rules": [render(name, language) for name in claim.rules],
+                "said_because": "" if claim.why is None else render(claim.why, language),
+            }
+    return view
 
 
-def standings_view(night: Standings) -> dict[str, Any]:
+def _check_view(check: Check, language: str | None) -> dict[str, Any]:
+    """A check in English, and with a `language` its name and details said in it as well."""
+    view = check.view(DEFAULT)
+    if language is not None:
+        said = check.view(language)
+        view |= {"said_name": said["name"], "said_details": said["details"]}
+    return view
+
+
+def standings_view(night: Standings, language: str | None = "en") -> dict[str, Any]:
     """A card night for scripts: every deal with its points, its sheet row (the points under
     the counting in force at it), the running totals and the changes that took effect at it;
     the table; the seating and counting in force; the night's changes; the bock rounds in
-    force and queued."""
+    force and queued. Its words in `language` (English, for scripts), or with `language` None
+    kept as messages, for a page that shows them in its reader's language."""
+
+    def said(words: Message | str) -> Message | str:
+        return words if language is None else render(words, language)
+
     return {
         "session": night.session_id,
         "players": list(night.players),
         "seating": list(night.seating),
         "counting": night.counting,
-        "counting_words": COUNTING_WORDS[night.counting],
+        "counting_words": said(COUNTING_SAID[night.counting]),
         "closed": night.closed,
         "rate": None if night.rate is None else str(night.rate),
-        "changes": [c.view() for c in night.changes],
+        "changes": [c.view(language) for c in night.changes],
         "bock_rounds": bock_causes_view(night),
         "deals": [
             {
@@ -355,7 +375,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
                 "bock": r.bock or None,
                 "bock_extra": 0 if r.bock_round is None else r.bock_round.extra,
                 "counting": r.rules.counting,
-                "changes": list(r.changes),
+                "changes": [said(c) for c in r.changes],
                 "counts": r.counts,
                 "compulsory_solo": r.compulsory,
                 "forced_solo": r.forced,
@@ -389,7 +409,7 @@ def standings_view(night: Standings) -> dict[str, Any]:
             "bock_extra": 0 if night.next.bock is None else night.next.bock.extra,
             "bock": None if night.next.bock is None else night.next.bock.cause,
             "sitting_out": list(night.next.sitting_out),
-            "changes": list(night.next.changes),
+            "changes": [said(c) for c in night.next.changes],
             "forced_solo_by": list(night.next.forced_solo_by),
             "over": night.next.over,
         },
@@ -580,7 +600,12 @@ def _penalty_text(player: str, reason: str) -> Message:
     return msg("penalty for {player}", player=player)
 
 
-def bock_causes_view(night: Standings) -> list[dict[str, Any]]:
+def bock_causes_view(night: Standings, language: str | None = "en") -> list[dict[str, Any]]:
     """The bock rounds in force and queued after the night's last deal (`BockRounds.causes`):
-    the rounds in force first, then the queue, each with what started it and the deals left."""
-    return [cause.view() for cause in night.bock_causes]
+    the rounds in force first, then the queue, each with what started it and the deals left;
+    with `language` None (a page), each trigger's words too, as messages."""
+    views = [cause.view() for cause in night.bock_causes]
+    if language is None:
+        for view in views:
+            view["trigger_words"] = [TRIGGER_SAID.get(t, t) for t in view["triggers"]]
+    return views

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from doko_ledger.doudizhu.cards import cards_text, deck
-from doko_ledger.doudizhu.combinations import describe
+from doko_ledger.doudizhu.combinations import describe, described
 from doko_ledger.doudizhu.commands import Bid, Command, Deal, PassBid, PassTurn, Play, Summarize, TakeKitty
 from doko_ledger.doudizhu.decide import decide
 from doko_ledger.doudizhu.errors import IllegalMove
@@ -36,12 +36,13 @@ from doko_ledger.doudizhu.events import (
 )
 from doko_ledger.doudizhu.evolve import evolve, fold
 from doko_ledger.doudizhu.game_list import LISTED
+from doko_ledger.doudizhu.payment import BIG_BOMB, BOMB, ROCKET
 from doko_ledger.doudizhu.state import DealState, Move
+from doko_ledger.errors import reason_of
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.events.voiding import in_force
-from doko_ledger.i18n import msg
-from doko_ledger.numbers import counted
+from doko_ledger.i18n import Message, msg, plural, render
 from doko_ledger.projections.checks import Check
 from doko_ledger.store.base import StreamEvents
 from doko_ledger.store.database import Database
@@ -262,7 +263,8 @@ class DouDizhuAudit:
     state: DealState
     claimed: dict[str, int] | None = None
     difference: dict[str, int] = field(default_factory=dict)
-    explanations: list[str] = field(default_factory=list)
+    explanations: list[Message] = field(default_factory=list)
+    """What could explain a claim's difference, in the reader's language when rendered."""
 
     @property
     def ok(self) -> bool:
@@ -301,24 +303,39 @@ def command_of(event: Any) -> Command | None:
 def audit(recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: dict[str, int] | None) -> DouDizhuAudit:
     """Re-decide every event, check the cards add up to the deck, the payments to zero, and
     explain a claimed result."""
-    chain = Check("hash chain intact", not chain_problems, list(chain_problems) or ["every hash matches"])
+    found: list[Message | str] = list(chain_problems) or [msg("every hash matches")]
+    chain = Check(msg("hash chain intact"), not chain_problems, found)
     state = DealState()
-    refused: list[str] = []
+    refused: list[Message | str] = []
     for r in recorded:
         command = command_of(r.event)
         if command is not None and not isinstance(r.event, DouDizhuAbandoned):
             try:
                 decided = decide(state, command)
                 if decided[0] != r.event:
-                    refused.append(f"event {r.envelope.version}: recorded {r.event}, the rules give {decided[0]}")
+                    refused.append(
+                        msg(
+                            "event {version}: recorded {recorded}, the rules give {decided}",
+                            version=r.envelope.version,
+                            recorded=r.event,
+                            decided=decided[0],
+                        )
+                    )
             except IllegalMove as exc:
-                refused.append(f"event {r.envelope.version} ({r.event.event_name}): {exc}")
+                refused.append(
+                    msg(
+                        "event {version} ({event}): {reason}",
+                        version=r.envelope.version,
+                        event=r.event.event_name,
+                        reason=reason_of(exc),
+                    )
+                )
         state = evolve(state, r.event)
-    checks = [chain, Check("every call and move legal", not refused, refused or ["all re-decided"])]
+    checks = [chain, Check(msg("every call and move legal"), not refused, refused or [msg("all re-decided")])]
     checks.append(_conservation(state))
     if state.payments is not None:
         total = sum(state.payments)
-        checks.append(Check("payments sum to zero", total == 0, [f"sum {total:+d}"]))
+        checks.append(Check(msg("payments sum to zero"), total == 0, [msg("sum {total}", total=f"{total:+d}")]))
     report = DouDizhuAudit(state.game_id, checks, state)
     if claimed is not None:
         _explain(report, claimed)
@@ -327,21 +344,29 @@ def audit(recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: 
 
 def _conservation(state: DealState) -> Check:
     """Hands, kitty and the cards played are exactly the deck (when the hands were recorded)."""
+    name = msg("cards add up to the deck")
     if state.summary is not None:
-        return Check.not_checked("cards add up to the deck", "recorded by its facts: no cards to count")
+        return Check.not_checked(name, msg("recorded by its facts: no cards to count"))
     if state.dealt_hands is None or state.kitty is None:
-        return Check.not_checked("cards add up to the deck", "hands not recorded: nothing to count")
+        return Check.not_checked(name, msg("hands not recorded: nothing to count"))
     n = len(state.players)
     dealt = Counter(c for h in state.dealt_hands for c in h) + Counter(state.kitty)
     now = Counter(state.cards_played) + Counter(c for h in state.hands or () for c in h)
     if not state.kitty_taken:
         now += Counter(state.kitty)
-    details = []
+    details: list[Message | str] = []
     if dealt != deck(n):
-        details.append(f"the deal is not the {n}-player deck: {cards_text((dealt - deck(n)).elements())} too many")
+        extra = cards_text((dealt - deck(n)).elements())
+        details.append(msg("the deal is not the {count}-player deck: {cards} too many", count=n, cards=extra))
     if now != dealt:
-        details.append(f"cards lost or invented in play: {cards_text((dealt - now).elements()) or 'none'} missing")
-    return Check("cards add up to the deck", not details, details or [f"{sum(dealt.values())} cards accounted for"])
+        missing = cards_text((dealt - now).elements()) or msg("none")
+        details.append(msg("cards lost or invented in play: {cards} missing", cards=missing))
+    counted = plural("{count} card accounted for", "{count} cards accounted for", sum(dealt.values()))
+    return Check(name, not details, details or [counted])
+
+
+_COUNTED: dict[str, Message] = {BOMB: msg("bomb"), BIG_BOMB: msg("bomb of six or more cards"), ROCKET: msg("rocket")}
+"""What a score sheet counted as a doubling, in the reader's language when rendered."""
 
 
 def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
@@ -368,24 +393,37 @@ def _explain(report: DouDizhuAudit, claimed: dict[str, int]) -> None:
     farmer = next(p for s, p in enumerate(players) if s != landlord)
     claimed_stake, doublings = abs(claimed[farmer]), state.stake.times
     if claimed_stake == state.stake.amount:
-        report.explanations.append("the claim has the stake right but the wrong side winning")
+        report.explanations.append(msg("the claim has the stake right but the wrong side winning"))
         return
     k = next((k for k in range(12) if state.bid << k == claimed_stake), None)
     if k is None:
         return
-    counted_by = "".join(f", for {describe(d.combination)} (play {d.move})" for d in state.stake.doublings)
-    counted_by += "".join(f", for a {what} (counted)" for what in state.stake.counted)
+    why: Message | str = ""
+    for d in state.stake.doublings:
+        why = msg(
+            "{before}, for {combination} (play {move})", before=why, combination=described(d.combination), move=d.move
+        )
+    for what in state.stake.counted:
+        why = msg("{before}, for a {what} (counted)", before=why, what=_COUNTED.get(what, what))
     report.explanations.append(
-        f"the claim's stake {claimed_stake} is the bid {state.bid} with {counted(k, 'doubling')}; "
-        f"the rules count {counted(doublings, 'doubling')}{counted_by}"
+        msg(
+            "the claim's stake {stake} is the bid {bid} with {claimed}; the rules count {counted}{why}",
+            stake=claimed_stake,
+            bid=state.bid,
+            claimed=plural("{count} doubling", "{count} doublings", k),
+            counted=plural("{count} doubling", "{count} doublings", doublings),
+            why=why,
+        )
     )
     bombs = len([m for m in state.plays if m.combination is not None and m.combination.is_bomb_or_rocket])
     if state.summary is not None:
         bombs = state.summary.bombs + state.summary.rockets
     if len(players) == 4 and k == bombs > doublings:
         report.explanations.append(
-            "the claim doubles for every bomb, as three players do; with four players only bombs of six or more "
-            "cards and the rocket double (docs/rules.md §D5)"
+            msg(
+                "the claim doubles for every bomb, as three players do; with four players only bombs of six or more"
+                " cards and the rocket double (docs/rules.md §D5)"
+            )
         )
 
 
@@ -405,9 +443,9 @@ def audit_view(report: DouDizhuAudit) -> dict[str, Any]:
     return {
         "game_id": report.game_id,
         "ok": report.ok,
-        "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks],
+        "checks": [c.view() for c in report.checks],
         "payments": None if payments is None else dict(zip(state.players, payments, strict=True)),
         "claimed": report.claimed,
         "difference": report.difference,
-        "explanations": report.explanations,
+        "explanations": [render(e, "en") for e in report.explanations],
     }

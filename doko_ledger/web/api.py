@@ -363,7 +363,7 @@ def preview(request: Request, session: str, body: DealIn) -> dict[str, Any]:
         sid = card_nights(ledger).resolve(session)
         prepared = card_nights(ledger).prepare(sid, body.summary(), misdeal=body.misdeal, bock=mark)
     score = None if prepared.score is None else score_view(prepared.score, asked(request))
-    return {"game_id": prepared.game_id, "score": score, "bock_marked": prepared.bock}
+    return {"game_id": prepared.game_id, "score": score, "bock_marked": prepared.bock_in_english}
 
 
 @router.post("/nights/{session}/deals", status_code=201, summary="Record the next deal (doko record)")
@@ -399,7 +399,7 @@ def record(
             "game_id": prepared.game_id,
             "number": prepared.number,
             "score": None if prepared.score is None else score_view(prepared.score, asked(request)),
-            "bock_marked": prepared.bock,
+            "bock_marked": prepared.bock_in_english,
             "version": card_nights(ledger).version(sid),
             "repeated": prepared.repeated,
         }

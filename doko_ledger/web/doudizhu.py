@@ -69,7 +69,7 @@ def _page_context(ledger: Ledger, game_id: str, context: dict[str, Any]) -> dict
 def _page_audit(ledger: Ledger, game_id: str, claim: dict[str, int] | None) -> dict[str, Any]:
     """A Dou Dizhu game's audit as its page shows it."""
     report = ledger.book_of(DOUDIZHU).audit(game_id, claim)
-    return {"ok": report.ok, "checks": [{"name": c.name, "ok": c.ok, "details": c.details} for c in report.checks]}
+    return {"ok": report.ok, "checks": [c.view(language=None) for c in report.checks]}
 
 
 def _home_sessions(ledger: Ledger) -> list[Any]:

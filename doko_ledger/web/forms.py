@@ -16,7 +16,7 @@ from doko_ledger.doppelkopf.house_rules import HouseRules, HouseRulesBook, Named
 from doko_ledger.doppelkopf.nights.book import BockMark
 from doko_ledger.doppelkopf.nights.decide import MAX_PLAYERS, StartNight
 from doko_ledger.doppelkopf.rules.announcements import Announcement
-from doko_ledger.doppelkopf.rules.bock import TRIGGER_WORDS
+from doko_ledger.doppelkopf.rules.bock import TRIGGER_SAID
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.options import (
     OPTION_BY_NAME,
@@ -347,11 +347,11 @@ def option_groups(rules: RuleSet) -> list[dict[str, Any]]:
     return groups
 
 
-def _choice_label(kind: str, choice: Any) -> str:
+def _choice_label(kind: str, choice: Any) -> Message | str:
     if kind == "triggers":
-        return TRIGGER_WORDS.get(choice, str(choice).replace("_", " "))
+        return TRIGGER_SAID.get(choice, str(choice).replace("_", " "))
     if kind == "seats":
-        return " and ".join(map(str, choice)) if choice else "none"
+        return msg("{first} and {second}", first=choice[0], second=choice[1]) if choice else msg("none")
     return str(choice).replace("_", " ")
 
 

@@ -230,12 +230,12 @@ def night_context(nights: CardNights, session_id: str) -> dict[str, Any]:
 
 def _night_view(nights: CardNights, page: NightPage) -> dict[str, Any]:
     session_id = page.standings.session_id
-    view = standings_view(page.standings)
+    view = standings_view(page.standings, language=None)
     return {
         "night": view,
         "version": page.version,
         "etag": _tag(page.version, page.position),
-        "bock": bock_causes_view(page.standings),
+        "bock": bock_causes_view(page.standings, language=None),
         "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in page.payments],
         "rate": page.standings.rate,
         "sitting_out": list(page.sitting_out),
@@ -256,7 +256,7 @@ def _to_take_back(nights: CardNights, session_id: str) -> str | None:
         taken = nights.to_take_back(session_id, whole_deal=True)
     except DokoError:
         return None
-    return render_message(msg("deal {number}", number=taken.number)) if taken.change is None else taken.what
+    return render_message(msg("deal {number}", number=taken.number) if taken.change is None else taken.what)
 
 
 def night_page_context(ledger: Ledger, session_id: str) -> dict[str, Any]:

@@ -17,7 +17,8 @@ from typer import completion as typer_completion
 from typer.testing import CliRunner, Result
 
 from doko_ledger.cli.app import app
-from doko_ledger.doppelkopf.rules.ruleset import PRESET_DESCRIPTIONS, PRESETS
+from doko_ledger.doppelkopf.rules.ruleset import PRESETS, preset_descriptions
+from doko_ledger.i18n import render
 
 TYPE_NAME = re.compile(r"<(?:bool|str|int|float|path|text|list\[[^\]]*\]|[a-z]+ range)>", re.I)
 
@@ -117,7 +118,7 @@ def test_rules_list_names_every_preset_in_one_line() -> None:
     rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
     assert [row.split("│")[1].strip() for row in rows] == list(PRESETS)
     for row, name in zip(rows, PRESETS, strict=True):
-        assert PRESET_DESCRIPTIONS[name] in row
+        assert render(preset_descriptions()[name], "en") in row
     shown = as_json(CliRunner().invoke(app, ["rules", "list", "--json"], env=CLI_ENV))
     assert [p["name"] for p in shown] == list(PRESETS)
     assert all(p["description"] and "\n" not in p["description"] for p in shown)

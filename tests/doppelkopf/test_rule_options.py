@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from doko_ledger.doppelkopf.rules.options import (
+    GROUP_WORDS,
     GROUPS,
     OPTIONS,
     SEAT_PAIRS,
@@ -26,6 +27,7 @@ from doko_ledger.doppelkopf.rules.ruleset import (
     RuleSetError,
     preset,
 )
+from doko_ledger.i18n import render
 
 RULES_DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
@@ -39,12 +41,14 @@ def test_every_entry_has_a_group_a_line_and_an_anchor_that_docs_rules_md_has() -
     anchors = set(re.findall(r'<a id="([^"]+)"></a>', RULES_DOC.read_text(encoding="utf-8")))
     for entry in OPTIONS:
         assert entry.group in GROUPS, entry.name
-        assert entry.line and "\n" not in entry.line and len(entry.line) <= 90, entry.name
+        line = render(entry.line, "en")
+        assert line and "\n" not in line and len(line) <= 90, entry.name
         assert entry.anchor in anchors, (entry.name, entry.anchor)
         assert entry.link == f"docs/rules.md#{entry.anchor}"
 
 
 def test_the_groups_come_in_order_and_none_is_empty() -> None:
+    assert list(GROUP_WORDS) == list(GROUPS)
     shown = grouped()
     assert [g for g, _ in shown] == list(GROUPS)
     assert all(options for _, options in shown)

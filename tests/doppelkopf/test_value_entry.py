@@ -267,25 +267,25 @@ def test_the_audit_says_what_it_checks_of_a_value_deal_and_what_it_cannot(tmp_pa
         nights.commit(prepared, by="t", at="2026-12-01T18:10:00+00:00")
         ledger.refresh()
         report = ledger.book_of(DOPPELKOPF).audit(prepared.game_id)
-    checks = {c.name: c for c in report.checks}
+    checks = {c["name"]: c for c in (check.view() for check in report.checks)}
     assert report.ok
     entered = checks["value only: who won and the value"]
-    assert entered.ok is True
-    assert entered.details == [
+    assert entered["ok"] is True
+    assert entered["details"] == [
         "the winners are one to three players of the deal: Ben; a solo by Ben",
         "the value is a whole number from 0 to 99: 3",
     ]
     unknown = checks["value only: how the value came about"]
-    assert unknown.ok is None
-    assert unknown.details == [
+    assert unknown["ok"] is None
+    assert unknown["details"] == [
         "only who won and the value were entered: the card points, the announcements and the special points"
         " cannot be checked"
     ]
-    assert checks["240 card points"].ok is None
-    assert checks["240 card points"].details == ["value only: the card points are not known"]
-    assert checks["every announcement in time"].details == ["value only: no announcements were entered"]
-    assert checks["scores sum to zero"].ok is True
-    assert checks["every other event legal"].ok is True
+    assert checks["240 card points"]["ok"] is None
+    assert checks["240 card points"]["details"] == ["value only: the card points are not known"]
+    assert checks["every announcement in time"]["details"] == ["value only: no announcements were entered"]
+    assert checks["scores sum to zero"]["ok"] is True
+    assert checks["every other event legal"]["ok"] is True
 
 
 # -- statistics -------------------------------------------------------------------------------

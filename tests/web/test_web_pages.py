@@ -248,7 +248,7 @@ def test_bock_in_force_and_why(db: Path) -> None:
     phone = joined(app_for(db))
     post_deal(phone, "night", deal(["Ben", "Clara"], 120))  # 120:120 is a tie: bock
     page = phone.get("/nights/night").text
-    assert "Bock ×2" in page and "deal 1 (tie), 5 deals left" in page
+    assert "Bock ×2" in page and "deal 1 (120:120 tie), 5 deals left" in page
     post_deal(phone, "night", deal(["Clara", "Dirk"], 151))
     view = standings(db)
     assert view["deals"][1]["multiplier"] == 2

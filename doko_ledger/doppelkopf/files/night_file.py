@@ -67,7 +67,7 @@ from doko_ledger.doppelkopf.rules.ruleset import RuleSet, RuleSetError, preset, 
 from doko_ledger.errors import DokoError, FieldPath, in_english, reason_of
 from doko_ledger.formats.yaml_source import YamlDocument, dump_flow, parse_yaml, read_text
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n import Message, msg, render
 from doko_ledger.schema_files import schema_errors
 
 FORMAT = "doko-session/1"
@@ -737,7 +737,7 @@ def dump(session: NightFile, path: str | Path | TextIO) -> None:
 
 def _comments(entries: tuple[Entry, ...], rows: Iterator[DealRow], changes: Iterator[NightChangeRow]) -> list[str]:
     """Each entry's comment: a deal described by its row, a change by where it takes effect."""
-    return [next(changes).text if isinstance(e, _CHANGES) else _describe(next(rows)) for e in entries]
+    return [render(next(changes).text, "en") if isinstance(e, _CHANGES) else _describe(next(rows)) for e in entries]
 
 
 def _entry_mapping(entry: Entry) -> dict[str, Any]:

@@ -42,7 +42,7 @@ from doko_ledger.errors import DokoError, prefixed
 from doko_ledger.events.annotations import AnnotationAdded
 from doko_ledger.events.envelope import Envelope, Recorded
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import Message, msg, plural
+from doko_ledger.i18n import Message, msg, plural, render
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerBusy, NewStreamEvents
 from doko_ledger.streams import GAME_PREFIX, SESSION_PREFIX, game_stream
 
@@ -89,9 +89,14 @@ class PreparedDeal:
     """The deal's number in the night."""
     repeated: bool = False
     """A write sent again: the deal its first sending recorded, nothing written now."""
-    bock: str | None = None
+    bock: Message | str | None = None
     """The bock marked with the deal, in words ("bock declared by Anna (marked with the deal): 2
     rounds with deal 5"), appended with it; None without a mark."""
+
+    @property
+    def bock_in_english(self) -> str | None:
+        """The bock mark's words for scripts (None without a mark)."""
+        return None if self.bock is None else render(self.bock, "en")
 
 
 @frozen
@@ -191,7 +196,8 @@ class TakenBack:
 
     game_id: str
     number: int
-    what: str
+    what: Message | str
+    """In the reader's language when rendered."""
     facts: str = ""
     """The whole deal taken back, in words ("normal game: Re Anna, Clara with 190 card points")."""
     repeated: bool = False
@@ -205,7 +211,7 @@ class TakenBack:
         return "deal" if self.change is None else "change"
 
     def __str__(self) -> str:
-        return self.what
+        return render(self.what)
 
 
 def deal_in_words(game: GameState) -> str:
@@ -587,7 +593,8 @@ class CardNights:
             if isinstance(done, DealVoided):
                 numbers = deal_numbers(r.event for r in self.changes_since(session_id, 0))
                 number = numbers[done.game_id]
-                return TakenBack(done.game_id, number, f"deal {number} ({done.game_id})", repeated=True)
+                what = msg("deal {number} ({game})", number=number, game=done.game_id)
+                return TakenBack(done.game_id, number, what, repeated=True)
             if isinstance(done, ChangeTakenBack):
                 from doko_ledger.doppelkopf.nights.changes import taken_back_words
 
@@ -673,10 +680,14 @@ class CardNights:
             if not isinstance(moves[-1], GameStarted | CardsDealt):
                 voided = void_last(events)
                 update = NewStreamEvents(stream, len(events), [voided])
-                return TakenBack(last, number, f"{taken_back(events, voided)} (deal {number}, {last})"), update
+                what = msg("{what} (deal {number}, {game})", what=taken_back(events, voided), number=number, game=last)
+                return TakenBack(last, number, what), update
         night.void_last(request_id=request_id)  # refuses what the night refuses (a closed night)
-        bock = " with the bock declared with it" if isinstance(newest, Change) else ""
-        return TakenBack(last, number, f"deal {number} ({last}){bock}", deal_in_words(game)), None
+        if isinstance(newest, Change):
+            deal_words = msg("deal {number} ({game}) with the bock declared with it", number=number, game=last)
+        else:
+            deal_words = msg("deal {number} ({game})", number=number, game=last)
+        return TakenBack(last, number, deal_words, deal_in_words(game)), None
 
     def deal_record(self, session_id: str, deal: str) -> tuple[int, GameRecord]:
         """Deal `deal` of the night (its number in the standings or its game id): its number and

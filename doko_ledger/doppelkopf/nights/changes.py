@@ -27,7 +27,7 @@ from doko_ledger.doppelkopf.nights.seating import Seating
 from doko_ledger.doppelkopf.nights.state import Change
 from doko_ledger.errors import prefixed
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n import Message, msg, render
 from doko_ledger.store.base import ConcurrencyError, LedgerBusy
 
 if TYPE_CHECKING:
@@ -42,13 +42,14 @@ class NightChange:
     joins after Anna, from deal 7"), and its version in the night's stream."""
 
     kind: str
-    words: str
+    words: Message | str
+    """In the reader's language when rendered."""
     version: int
     repeated: bool = False
     """A change sent again with the request id of one already appended: that one."""
 
     def __str__(self) -> str:
-        return self.words
+        return render(self.words)
 
 
 def change_row(night: Night, version: int) -> NightChangeRow | None:
@@ -92,7 +93,7 @@ def _made_for(nights: CardNights, session_id: str, request_id: str) -> NightChan
     if row is not None:
         return NightChange(row.kind, row.text, row.version, repeated=True)
     kind, words = change_words(event, night.state.seating, night.state.rules)
-    return NightChange(kind, f"{words} (taken back since)", made, repeated=True)
+    return NightChange(kind, msg("{change} (taken back since)", change=words), made, repeated=True)
 
 
 def take_back_change(night: Night, change: Change, request_id: str | None) -> NightChangeRow:
@@ -111,12 +112,12 @@ def take_back_change(night: Night, change: Change, request_id: str | None) -> Ni
     return row
 
 
-def taken_back_words(nights: CardNights, session_id: str, done: ChangeTakenBack) -> str:
+def taken_back_words(nights: CardNights, session_id: str, done: ChangeTakenBack) -> Message | str:
     """A change taken back (by `done`), in words, for an undo sent again."""
     events = nights.changes_since(session_id, 0)
     made = next((r.event for r in events if r.envelope.version == done.change), None)
     if made is None:
-        return f"the change at version {done.change}"
+        return msg("the change at version {version}", version=done.change)
     night = Night.load([r.event for r in events if r.envelope.version < done.change], {})
     return change_words(made, night.state.seating, night.state.rules)[1]
 

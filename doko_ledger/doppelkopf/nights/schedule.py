@@ -19,6 +19,7 @@ from doko_ledger.doppelkopf.rules.bock import Bock, BockCause, BockRounds, bocke
 from doko_ledger.doppelkopf.rules.counting import sheet_points
 from doko_ledger.doppelkopf.rules.ruleset import Counting, RuleSet
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message, msg, plural, render
 
 TABLE = 4
 
@@ -41,22 +42,24 @@ class NightChangeRow:
     version: int
     deal: int
     kind: str
-    words: str
+    words: Message | str
+    """What it does, in the reader's language when rendered."""
     with_deal: bool = False
     """A bock declared with deal `deal` (it goes when that deal is taken back)."""
 
     @property
-    def text(self) -> str:
+    def text(self) -> Message | str:
         """The change and where it took effect: "Erik joins after Anna, from deal 7"."""
-        return self.words if self.with_deal else f"{self.words}, from deal {self.deal}"
+        return self.words if self.with_deal else msg("{change}, from deal {deal}", change=self.words, deal=self.deal)
 
-    def view(self) -> dict[str, object]:
+    def view(self, language: str | None = "en") -> dict[str, object]:
+        """The change as data, its words in `language` (English, for scripts; None: as a message)."""
         return {
             "version": self.version,
             "kind": self.kind,
             "from_deal": self.deal + self.with_deal,
             "with_deal": self.deal if self.with_deal else None,
-            "words": self.text,
+            "words": self.text if language is None else render(self.text, language),
         }
 
 
@@ -84,7 +87,8 @@ class DealRow:
     totals: dict[str, int]
     outcome: DealOutcome
     rules: RuleSet
-    changes: tuple[str, ...] = ()
+    changes: tuple[Message | str, ...] = ()
+    """The changes that took effect at it, in words."""
 
     @property
     def multiplier(self) -> int:
@@ -110,7 +114,7 @@ class NextDeal:
     over: bool
     sitting_out: tuple[str, ...] = ()
     bock: Bock | None = None
-    changes: tuple[str, ...] = ()
+    changes: tuple[Message | str, ...] = ()
     """The changes that take effect at the next deal, in words."""
 
 
@@ -183,31 +187,45 @@ def plan(state: NightState, outcomes: Sequence[DealOutcome]) -> Schedule:
     return course.schedule()
 
 
-def change_words(event: object, seating: Seating, rules: RuleSet) -> tuple[str, str]:
+def change_words(event: object, seating: Seating, rules: RuleSet) -> tuple[str, Message | str]:
     """A change's kind and what it does, in words ("Erik joins after Anna"), given the seating and
     the rules in force before it."""
     if isinstance(event, PlayerJoined):
         after = event.after if event.after is not None else seating.present[-1]
-        again = " again" if event.player in seating.ring else ""
-        return "join", f"{event.player} joins{again} after {after}"
+        if event.player in seating.ring:
+            return "join", msg("{player} joins again after {after}", player=event.player, after=after)
+        return "join", msg("{player} joins after {after}", player=event.player, after=after)
     if isinstance(event, PlayerLeft):
-        return "leave", f"{event.player} leaves"
+        return "leave", msg("{player} leaves", player=event.player)
     if isinstance(event, RulesChanged):
-        return "rules", "the rules change" + (f" to {event.name}" if event.name else "") + rules_difference(
-            rules, event.rules
-        )
+        return "rules", _rules_words(event.name or "", rules_difference(rules, event.rules))
     if isinstance(event, BockDeclared):
-        why = f" ({event.reason})" if event.reason else ""
-        rounds = f": {event.rounds} rounds" if event.rounds > 1 else ""
-        return "bock", f"bock declared by {event.by}{why}{rounds}"
+        words = msg("bock declared by {player}", player=event.by)
+        if event.reason:
+            words = msg("{change} ({reason})", change=words, reason=event.reason)
+        if event.rounds > 1:
+            words = plural("{change}: {count} round", "{change}: {count} rounds", event.rounds, change=words)
+        return "bock", words
     return "change", str(event)
 
 
+def _rules_words(name: str, changed: str) -> Message:
+    """ "the rules change to bistro: counting winners_only", by the name chosen (if any) and
+    the options changed (if any)."""
+    if name and changed:
+        return msg("the rules change to {name}: {changes}", name=name, changes=changed)
+    if name:
+        return msg("the rules change to {name} (no option differs)", name=name)
+    if changed:
+        return msg("the rules change: {changes}", changes=changed)
+    return msg("the rules change (no option differs)")
+
+
 def rules_difference(before: RuleSet, after: RuleSet) -> str:
-    """ ": counting winners_only, bock_triggers [tie]": the options `after` changes from `before`."""
+    """ "counting winners_only, bock_triggers [tie]": the options `after` changes from `before`
+    ("" when none), as they are typed."""
     old, new = before.to_dict(), after.to_dict()
-    changed = [f"{k} {_value(v)}" for k, v in new.items() if old.get(k) != v]
-    return ": " + ", ".join(changed) if changed else " (no option differs)"
+    return ", ".join(f"{k} {_value(v)}" for k, v in new.items() if old.get(k) != v)
 
 
 def _value(value: object) -> str:
@@ -250,7 +268,7 @@ class Course:
         self._bock = BockRounds(self._rules, len(state.starting))
         self._solos: set[str] = set()
         self._totals = dict.fromkeys(state.starting, 0)
-        self._pending: list[str] = []
+        self._pending: list[Message | str] = []
         self._changes: list[NightChangeRow] = []
 
     def copy(self) -> Course:
@@ -278,7 +296,7 @@ class Course:
             self._bock.declare(len(self.outcomes), event.by, event.reason, event.rounds)
             if with_deal:
                 number -= 1
-                words += f" with deal {number}"
+                words = msg("{change} with deal {number}", change=words, number=number)
         else:
             if isinstance(event, PlayerJoined | PlayerLeft):
                 self._seating = moved(self._seating, event)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from doko_ledger.doppelkopf.rules.announcements import Party
@@ -72,6 +73,22 @@ def deal_triggers(facts: DealFacts, winner: Party | None) -> tuple[str, ...]:
     return tuple(out)
 
 
+def cause_of(said: Message) -> str:
+    """What started a deal's bock rounds: its English words, as the ledger keeps them and scripts
+    read them, that also know themselves as a message (`said`, see `Bock.because`), for a reader
+    in another language. A text that knows more, rather than a field more of `Bock`: every
+    command builds that class as it starts, and this one only when a night has bock in force."""
+    cause = _cause_class()(render(said, "en"))
+    cause.said = said
+    text: str = cause
+    return text
+
+
+@cache
+def _cause_class() -> type[Any]:
+    return type("Cause", (str,), {"__doc__": "A bock round's cause in English, and as a message (`said`)."})
+
+
 @frozen
 class Bock:
     """A deal's bock: what the rounds in force do to it and why they are in force.
@@ -84,6 +101,18 @@ class Bock:
     multiplier: int
     cause: str
     extra: int = 0
+
+    @property
+    def because(self) -> Message | None:
+        """`cause` in the reader's language (`render` it); None where only the English is known
+        (a bock read back from the ledger's read models)."""
+        said: Message | None = getattr(self.cause, "said", None)
+        return said
+
+    @property
+    def shown_cause(self) -> Message | str:
+        """What started the rounds, in the reader's language where known."""
+        return self.cause if self.because is None else self.because
 
     @property
     def item(self) -> str:
@@ -101,10 +130,14 @@ class Bock:
         winning `party` (none when nobody won)."""
         if self.extra and party is None:
             words = msg("{bock}: nobody won, nothing added", bock=self.said)
-            return ScoreLine(f"{self.item}: nobody won, nothing added", None, 0, cause=self.cause, words=words)
+            return ScoreLine(
+                f"{self.item}: nobody won, nothing added", None, 0, cause=self.cause, words=words, because=self.because
+            )
         if self.extra:
-            return ScoreLine(self.item, party, self.extra, cause=self.cause, words=self.said)
-        return ScoreLine(self.item, None, 0, factor=self.multiplier, cause=self.cause, words=self.said)
+            return ScoreLine(self.item, party, self.extra, cause=self.cause, words=self.said, because=self.because)
+        return ScoreLine(
+            self.item, None, 0, factor=self.multiplier, cause=self.cause, words=self.said, because=self.because
+        )
 
     def applied(
         self, points: Sequence[int], parties: Sequence[Party | None], winner: Party | None, lone: bool
@@ -194,25 +227,38 @@ class _Source:
 
     @property
     def word(self) -> str:
+        return render(self.said, "en")
+
+    @property
+    def said(self) -> Message | str:
+        """What it is, in the reader's language when rendered ("lost solo", "declared by Anna")."""
         if self.trigger != DECLARED:
-            return TRIGGER_WORDS.get(self.trigger, self.trigger)
-        return f"declared by {self.by}" + (f" ({self.reason})" if self.reason else "")
+            return TRIGGER_SAID.get(self.trigger, self.trigger)
+        if self.reason:
+            return msg("declared by {player} ({reason})", player=self.by, reason=self.reason)
+        return msg("declared by {player}", player=self.by)
 
 
-def _words(sources: Sequence[_Source]) -> str:
-    """ "deal 3, 120:120 tie, lost Re": the sources of one deal together, in order."""
+def _words(sources: Sequence[_Source]) -> Message:
+    """ "deal 3, 120:120 tie, lost Re": the sources of one deal together, in order (then
+    ", extended by deal 5, lost solo")."""
     groups: list[list[_Source]] = []
     for source in sources:
         if groups and groups[-1][0].deal == source.deal:
             groups[-1].append(source)
         else:
             groups.append([source])
-    parts = []
+    parts: list[Message] = []
     for group in groups:
         deal = group[0].deal
-        where = f"deal {deal}" if deal else "before the first deal"
-        parts.append(f"{where}, {', '.join(s.word for s in group)}")
-    return parts[0] + "".join(f", extended by {part}" for part in parts[1:])
+        part = msg("deal {number}", number=deal) if deal else msg("before the first deal")
+        for source in group:
+            part = msg("{before}, {after}", before=part, after=source.said)
+        parts.append(part)
+    said = parts[0]
+    for part in parts[1:]:
+        said = msg("{before}, extended by {part}", before=said, part=part)
+    return said
 
 
 @frozen
@@ -226,6 +272,11 @@ class _Round:
 
     @property
     def cause(self) -> str:
+        return render(self.said, "en")
+
+    @property
+    def said(self) -> Message:
+        """What started (and extended) the round, in the reader's language when rendered."""
         return _words(self.sources)
 
     def lefts(self) -> list[tuple[_Source, int]]:
@@ -312,7 +363,10 @@ class BockRounds:
         rounds = self._in_force()
         if not rounds:
             return None
-        cause = "; ".join(r.cause for r in rounds)
+        because = rounds[0].said
+        for round_ in rounds[1:]:
+            because = msg("{before}; {after}", before=because, after=round_.said)
+        cause = cause_of(because)
         if self.rules.bock_effect == "extra_point":
             return Bock(1, cause, extra=len(rounds))
         return Bock(self.rules.bock_multiplier ** len(rounds), cause)

@@ -12,13 +12,16 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from doko_ledger.doppelkopf.rules.ruleset import Counting
+from doko_ledger.i18n import Message, msg, render
 
-COUNTING_WORDS: dict[str, str] = {
-    "plus_minus": "plus/minus (winners +, losers −)",
-    "winners_only": "winners only (the losers write 0)",
-    "losers_only": "losers only (the winners write 0)",
+COUNTING_SAID: dict[str, Message] = {
+    "plus_minus": msg("plus/minus (winners +, losers −)"),
+    "winners_only": msg("winners only (the losers write 0)"),
+    "losers_only": msg("losers only (the winners write 0)"),
 }
-"""Each counting as the standings name it."""
+"""Each counting as the standings name it, in the reader's language when rendered."""
+COUNTING_WORDS: dict[str, str] = {counting: render(words, "en") for counting, words in COUNTING_SAID.items()}
+"""Each counting as the standings name it, in English (for scripts)."""
 
 
 def sheet_points(points: Mapping[str, int], counting: Counting) -> dict[str, int]:

@@ -18,7 +18,7 @@ from doko_ledger.doppelkopf.rules.ruleset import (
     rules_from_mapping,
 )
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import Message, msg
 
 """The group of the announcement deadlines and their kin (docs/rules.md §5)."""
 
@@ -34,6 +34,18 @@ GROUPS: tuple[str, ...] = (
     "extra points",
 )
 """The groups the options are shown in, in this order."""
+GROUP_WORDS: dict[str, Message] = {
+    "deck": msg("Deck"),
+    "solos and reservations": msg("Solos and reservations"),
+    "announcements": msg("Announcements"),
+    "scoring": msg("Scoring"),
+    "bock": msg("Bock"),
+    "counting": msg("Counting"),
+    "tournament": msg("Tournament"),
+    "card order": msg("Card order"),
+    "extra points": msg("Extra points"),
+}
+"""Each group's heading, in the reader's language when rendered."""
 
 Kind = Literal["bool", "choice", "number", "triggers", "seats", "set"]
 """What an option takes: true or false; one of a few words; a whole number within bounds; a set
@@ -53,7 +65,8 @@ class RuleOption:
 
     name: str
     group: str
-    line: str
+    line: Message
+    """What it does, in one line (in the reader's language when rendered)."""
     kind: Kind
     choices: tuple[Any, ...] = ()
     """The words of a `choice`, `triggers` or `set`, the seat pairs of `seats`."""
@@ -128,7 +141,7 @@ class RuleOption:
         return text
 
 
-def _option(name: str, group: str, line: str, anchor: str) -> RuleOption:
+def _option(name: str, group: str, line: Message, anchor: str) -> RuleOption:
     hint = get_type_hints(RuleSet)[name]
     if name == "bock_triggers":
         return RuleOption(name, group, line, "triggers", BOCK_TRIGGERS, anchor=anchor)
@@ -147,108 +160,148 @@ def _option(name: str, group: str, line: str, anchor: str) -> RuleOption:
 OPTIONS: tuple[RuleOption, ...] = tuple(
     _option(*row)
     for row in (
-        ("with_nines", "deck", "48 cards with the nines, or 40 without", "s1"),
-        ("second_dulle_beats_first", "deck", "a second H10 beats the first, except in the last trick", "s2"),
-        ("schweinchen", "deck", "both DA in one hand rank above the H10 (normal games and marriages)", "s2"),
-        ("computer_seats", "deck", "duel rules: the two seats a computer plays (none: four people)", "s8"),
-        ("soloist_leads", "solos and reservations", "the soloist of a declared solo leads to the first trick", "s3"),
-        ("pure_suit_solos", "solos and reservations", "the pure suit solos may be played", "s4"),
-        ("picture_solos", "solos and reservations", "the picture solos played beyond the queen and jack solo", "s4"),
-        ("poverty", "solos and reservations", "a poverty may be declared", "s4"),
-        ("marriage_clarification", "solos and reservations", "which tricks can find a marriage partner", "s4"),
+        ("with_nines", "deck", msg("48 cards with the nines, or 40 without"), "s1"),
+        ("second_dulle_beats_first", "deck", msg("a second H10 beats the first, except in the last trick"), "s2"),
+        ("schweinchen", "deck", msg("both DA in one hand rank above the H10 (normal games and marriages)"), "s2"),
+        ("computer_seats", "deck", msg("duel rules: the two seats a computer plays (none: four people)"), "s8"),
         (
-            "poverty_fox",
+            "soloist_leads",
             "solos and reservations",
-            "a poverty's DA: counted, not counted, or passed on top",
+            msg("the soloist of a declared solo leads to the first trick"),
+            "s3",
+        ),
+        ("pure_suit_solos", "solos and reservations", msg("the pure suit solos may be played"), "s4"),
+        (
+            "picture_solos",
+            "solos and reservations",
+            msg("the picture solos played beyond the queen and jack solo"),
+            "s4",
+        ),
+        ("poverty", "solos and reservations", msg("a poverty may be declared"), "s4"),
+        ("marriage_clarification", "solos and reservations", msg("which tricks can find a marriage partner"), "s4"),
+        ("poverty_fox", "solos and reservations", msg("a poverty's DA: counted, not counted, or passed on top"), "s4"),
+        ("poverty_passes", "solos and reservations", msg("a poverty passes three cards, or its trumps only"), "s4"),
+        (
+            "poverty_exchange",
+            "solos and reservations",
+            msg("a poverty passes cards; without, it throws the deal in"),
+            "s4",
+        ),
+        ("poverty_throw_one_trump", "solos and reservations", msg("a poverty with one trump or none throws in"), "s4"),
+        (
+            "marriage_tricks",
+            "solos and reservations",
+            msg("how many of the first tricks can find a marriage partner"),
             "s4",
         ),
         (
-            "poverty_passes",
+            "marriage_first_decides",
             "solos and reservations",
-            "a poverty passes three cards, or its trumps only",
+            msg("the first trick that can find the partner decides"),
             "s4",
         ),
-        ("poverty_exchange", "solos and reservations", "a poverty passes cards; without, it throws the deal in", "s4"),
+        ("marriage_before_poverty", "solos and reservations", msg("a marriage goes before a poverty"), "s4"),
         (
-            "poverty_throw_one_trump",
+            "throw_nines",
             "solos and reservations",
-            "a poverty with one trump or none throws in",
+            msg("a hand with this many nines may throw the deal in (0: never)"),
             "s4",
         ),
-        ("marriage_tricks", "solos and reservations", "how many of the first tricks can find a marriage partner", "s4"),
-        ("marriage_first_decides", "solos and reservations", "the first trick that can find the partner decides", "s4"),
-        ("marriage_before_poverty", "solos and reservations", "a marriage goes before a poverty", "s4"),
-        ("throw_nines", "solos and reservations", "a hand with this many nines may throw the deal in (0: never)", "s4"),
-        ("throw_kings", "solos and reservations", "a hand with this many kings may throw the deal in (0: never)", "s4"),
-        ("throw_nines_and_kings", "solos and reservations", "this many nines and kings together (0: never)", "s4"),
-        ("throw_richness", "solos and reservations", "a hand with this many card points may throw in (0: never)", "s4"),
+        (
+            "throw_kings",
+            "solos and reservations",
+            msg("a hand with this many kings may throw the deal in (0: never)"),
+            "s4",
+        ),
+        ("throw_nines_and_kings", "solos and reservations", msg("this many nines and kings together (0: never)"), "s4"),
+        (
+            "throw_richness",
+            "solos and reservations",
+            msg("a hand with this many card points may throw in (0: never)"),
+            "s4",
+        ),
         (
             "throw_fox_highest_trump",
             "solos and reservations",
-            "no trump above the DA: the hand may throw in",
+            msg("no trump above the DA: the hand may throw in"),
             "s4",
         ),
-        ("throws_before_solo", "solos and reservations", "a throw goes before a solo", "s4"),
-        ("lone_marriage_specials", "solos and reservations", "a lone marriage keeps its first tricks' specials", "s4"),
-        ("marriage_shift", "announcements", "how far a late-found marriage partner moves the deadlines", "s5"),
-        ("solo_must_announce_no90", "announcements", "a declared solo carries the soloist's no 90", "s5"),
-        ("announcement_scoring", "announcements", "Re and Kontra add 2 each, or each doubles the value", "s7"),
-        ("re_deadline", "announcements", "Re or Kontra: the most cards the announcer may have played", "s5"),
-        ("no90_deadline", "announcements", "no 90: the most cards the announcer may have played", "s5"),
-        ("no60_deadline", "announcements", "no 60: the most cards the announcer may have played", "s5"),
-        ("no30_deadline", "announcements", "no 30: the most cards the announcer may have played", "s5"),
-        ("schwarz_deadline", "announcements", "schwarz: the most cards the announcer may have played", "s5"),
-        ("deadlines_count", "announcements", "the deadlines count the announcer's cards, or the tricks", "s5"),
-        ("late_answer", "announcements", "a late Re or Kontra may answer the other party's call", "s5"),
-        ("last_announcement_trick", "announcements", "the last trick in which anything may be announced", "s5"),
-        ("first_trick_thirty", "announcements", "a first trick of 30 or more makes its winner announce", "s5"),
-        ("against_old_ones_doubled", "announcements", "under doubling, against the old ones is doubled", "s7"),
-        ("scoring", "scoring", "the standard count, or the DDV's", "s8"),
-        ("specials_doubled", "scoring", "under doubling, special points are doubled too", "s7"),
-        ("karlchen_capture", "scoring", "1 for catching the other party's CJ in the last trick", "s7"),
-        ("special_points_in_poverty", "scoring", "special points count in a poverty", "s7"),
-        ("karlchen_in_poverty", "scoring", "the Karlchen points count in a poverty", "s7"),
-        ("bock_triggers", "bock", "what starts a bock round", "s9"),
-        ("bock_multiplier", "bock", "what a bock round multiplies a deal's value by", "s9"),
-        ("bock_overlap", "bock", "what a trigger during a bock round does: queue, stack, extend or ignore", "s9"),
-        ("bock_effect", "bock", "a bock deal's value multiplied, or one more game point per round", "s9"),
-        ("counting", "counting", "the sheet: plus and minus, only the winners' points, or only the losers'", "s9"),
-        ("compulsory_solo", "tournament", "every player owes a solo", "s9"),
-        ("tournament_deals", "tournament", "the deals that count in a tournament", "s9"),
-        ("forced_solos", "tournament", "when owed solos are forced: after the deals, or as soon as owed", "s9"),
-        ("dullen", "card order", "the H10 is the highest trump (Dulle); false: an ordinary heart", "s2"),
-        ("second_dulle_last_trick", "card order", "in the last trick the second H10 beats the first", "s2"),
+        ("throws_before_solo", "solos and reservations", msg("a throw goes before a solo"), "s4"),
+        (
+            "lone_marriage_specials",
+            "solos and reservations",
+            msg("a lone marriage keeps its first tricks' specials"),
+            "s4",
+        ),
+        ("marriage_shift", "announcements", msg("how far a late-found marriage partner moves the deadlines"), "s5"),
+        ("solo_must_announce_no90", "announcements", msg("a declared solo carries the soloist's no 90"), "s5"),
+        ("announcement_scoring", "announcements", msg("Re and Kontra add 2 each, or each doubles the value"), "s7"),
+        ("re_deadline", "announcements", msg("Re or Kontra: the most cards the announcer may have played"), "s5"),
+        ("no90_deadline", "announcements", msg("no 90: the most cards the announcer may have played"), "s5"),
+        ("no60_deadline", "announcements", msg("no 60: the most cards the announcer may have played"), "s5"),
+        ("no30_deadline", "announcements", msg("no 30: the most cards the announcer may have played"), "s5"),
+        ("schwarz_deadline", "announcements", msg("schwarz: the most cards the announcer may have played"), "s5"),
+        ("deadlines_count", "announcements", msg("the deadlines count the announcer's cards, or the tricks"), "s5"),
+        ("late_answer", "announcements", msg("a late Re or Kontra may answer the other party's call"), "s5"),
+        ("last_announcement_trick", "announcements", msg("the last trick in which anything may be announced"), "s5"),
+        ("first_trick_thirty", "announcements", msg("a first trick of 30 or more makes its winner announce"), "s5"),
+        ("against_old_ones_doubled", "announcements", msg("under doubling, against the old ones is doubled"), "s7"),
+        ("scoring", "scoring", msg("the standard count, or the DDV's"), "s8"),
+        ("specials_doubled", "scoring", msg("under doubling, special points are doubled too"), "s7"),
+        ("karlchen_capture", "scoring", msg("1 for catching the other party's CJ in the last trick"), "s7"),
+        ("special_points_in_poverty", "scoring", msg("special points count in a poverty"), "s7"),
+        ("karlchen_in_poverty", "scoring", msg("the Karlchen points count in a poverty"), "s7"),
+        ("bock_triggers", "bock", msg("what starts a bock round"), "s9"),
+        ("bock_multiplier", "bock", msg("what a bock round multiplies a deal's value by"), "s9"),
+        ("bock_overlap", "bock", msg("what a trigger during a bock round does: queue, stack, extend or ignore"), "s9"),
+        ("bock_effect", "bock", msg("a bock deal's value multiplied, or one more game point per round"), "s9"),
+        ("counting", "counting", msg("the sheet: plus and minus, only the winners' points, or only the losers'"), "s9"),
+        ("compulsory_solo", "tournament", msg("every player owes a solo"), "s9"),
+        ("tournament_deals", "tournament", msg("the deals that count in a tournament"), "s9"),
+        ("forced_solos", "tournament", msg("when owed solos are forced: after the deals, or as soon as owed"), "s9"),
+        ("dullen", "card order", msg("the H10 is the highest trump (Dulle); false: an ordinary heart"), "s2"),
+        ("second_dulle_last_trick", "card order", msg("in the last trick the second H10 beats the first"), "s2"),
         (
             "first_dulle_with_schweinchen",
             "card order",
-            "once Schweinchen are in the game, the first H10 always wins",
+            msg("once Schweinchen are in the game, the first H10 always wins"),
             "s2",
         ),
         (
             "schweinchen_shown",
             "card order",
-            "Schweinchen seen in the deal, or called: before the first card or while held",
+            msg("Schweinchen seen in the deal, or called: before the first card or while held"),
             "s2",
         ),
         (
             "schweinchen_in_solo",
             "card order",
-            "Schweinchen in club, spade, heart and diamond solos (the trump suit's aces)",
+            msg("Schweinchen in club, spade, heart and diamond solos (the trump suit's aces)"),
             "s2",
         ),
-        ("schweinchen_in_poverty", "card order", "Schweinchen in a poverty", "s2"),
-        ("hyperschweinchen", "card order", "both trump nines (kings without nines) above the Schweinchen", "s2"),
-        ("hyperschweinchen_joint", "card order", "the Schweinchen's holder may have the Hyperschweinchen too", "s2"),
-        ("fox_caught", "extra points", "1 for catching the other party's DA", "s7"),
-        ("fox_caught_last_trick", "extra points", "1 more for a DA caught in the last trick", "s7"),
-        ("fox_last_trick", "extra points", "1 for taking the last trick with a DA", "s7"),
-        ("double_fox_last_trick", "extra points", "1 more when the partner adds the second DA to that trick", "s7"),
-        ("dulle_caught_dulle", "extra points", "1 for catching the other party's H10 with an H10", "s7"),
-        ("heart_trick_point", "extra points", "1 for taking a trick of four hearts", "s7"),
-        ("karlchen", "extra points", "1 for taking the last trick with a CJ", "s7"),
-        ("double_karlchen", "extra points", "1 more when the partner adds the second CJ to that trick", "s7"),
-        ("karlchen_captured_twice", "extra points", "both CJ caught in the last trick count, not only one", "s7"),
-        ("karlchen_capture_with_dq", "extra points", "only a last trick won with a DQ catches a CJ", "s7"),
+        ("schweinchen_in_poverty", "card order", msg("Schweinchen in a poverty"), "s2"),
+        ("hyperschweinchen", "card order", msg("both trump nines (kings without nines) above the Schweinchen"), "s2"),
+        (
+            "hyperschweinchen_joint",
+            "card order",
+            msg("the Schweinchen's holder may have the Hyperschweinchen too"),
+            "s2",
+        ),
+        ("fox_caught", "extra points", msg("1 for catching the other party's DA"), "s7"),
+        ("fox_caught_last_trick", "extra points", msg("1 more for a DA caught in the last trick"), "s7"),
+        ("fox_last_trick", "extra points", msg("1 for taking the last trick with a DA"), "s7"),
+        (
+            "double_fox_last_trick",
+            "extra points",
+            msg("1 more when the partner adds the second DA to that trick"),
+            "s7",
+        ),
+        ("dulle_caught_dulle", "extra points", msg("1 for catching the other party's H10 with an H10"), "s7"),
+        ("heart_trick_point", "extra points", msg("1 for taking a trick of four hearts"), "s7"),
+        ("karlchen", "extra points", msg("1 for taking the last trick with a CJ"), "s7"),
+        ("double_karlchen", "extra points", msg("1 more when the partner adds the second CJ to that trick"), "s7"),
+        ("karlchen_captured_twice", "extra points", msg("both CJ caught in the last trick count, not only one"), "s7"),
+        ("karlchen_capture_with_dq", "extra points", msg("only a last trick won with a DQ catches a CJ"), "s7"),
     )
 )
 """Every option of `RuleSet`, in the order of the groups."""

@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args, get_type_hints
 
 from doko_ledger.errors import DokoError
 from doko_ledger.frozen import frozen
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import Message, msg
 
 
 class RuleSetError(DokoError, ValueError):
@@ -163,14 +163,17 @@ PRESETS: dict[str, dict[str, Any]] = {
     "tournament": {"compulsory_solo": True},
 }
 
-PRESET_DESCRIPTIONS: dict[str, str] = {
-    "standard": "the default rules: 48 cards, poverty and marriage, Re/Kontra worth 2 each (docs/rules.md §8)",
-    "bistro": "pub rules: no nines, the soloist leads, pure suit solos, solos announce no 90, schweinchen",
-    "ddv": "the DDV's tournament rules: no poverty, DDV scoring, no Karlchen capture",
-    "duel": "two people against two computer seats (1 and 3)",
-    "tournament": "the standard rules with a compulsory solo for every player (docs/rules.md §9)",
-}
-"""One line per preset, for `doko rules list`."""
+
+def preset_descriptions() -> dict[str, Message]:
+    """One line per preset, for `doko rules list` (made when asked for: no command pays for
+    them at its start)."""
+    return {
+        "standard": msg("the default rules: 48 cards, poverty and marriage, Re/Kontra worth 2 each (docs/rules.md §8)"),
+        "bistro": msg("pub rules: no nines, the soloist leads, pure suit solos, solos announce no 90, schweinchen"),
+        "ddv": msg("the DDV's tournament rules: no poverty, DDV scoring, no Karlchen capture"),
+        "duel": msg("two people against two computer seats (1 and 3)"),
+        "tournament": msg("the standard rules with a compulsory solo for every player (docs/rules.md §9)"),
+    }
 
 
 @frozen
@@ -178,14 +181,15 @@ class Preset:
     """A named preset: what it is, and the options it changes from the defaults."""
 
     name: str
-    description: str
+    description: Message
     changes: dict[str, Any]
 
 
 def presets() -> tuple[Preset, ...]:
     """Every preset, in the order of `PRESETS`."""
+    descriptions = preset_descriptions()
     return tuple(
-        Preset(name, PRESET_DESCRIPTIONS[name], {k: list(v) if isinstance(v, tuple) else v for k, v in changes.items()})
+        Preset(name, descriptions[name], {k: list(v) if isinstance(v, tuple) else v for k, v in changes.items()})
         for name, changes in PRESETS.items()
     )
 

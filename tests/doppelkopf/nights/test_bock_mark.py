@@ -36,7 +36,7 @@ def nights_at(path: Path) -> CardNights:
 def test_the_deal_and_its_mark_are_one_append(tmp_path: Path) -> None:
     nights = nights_at(tmp_path / "a.sqlite")
     prepared = nights.prepare("n", FACTS, bock=BockMark(2, "ben"))
-    assert prepared.bock == "bock declared by Ben (marked with the deal): 2 rounds with deal 1"
+    assert prepared.bock_in_english == "bock declared by Ben (marked with the deal): 2 rounds with deal 1"
     assert [type(e) for e in prepared.night.new_session_events] == [DealAdded, BockDeclared]
     calls: list[int] = []
     append = nights.store.append_streams
@@ -68,7 +68,9 @@ def test_a_request_id_sent_again_writes_neither_twice(tmp_path: Path) -> None:
     nights = nights_at(tmp_path / "a.sqlite")
     nights.commit(nights.prepare("n", FACTS, request_id="r1", bock=BockMark(2, "Ben")), by="t", at=AT)
     again = nights.prepare("n", FACTS, request_id="r1", bock=BockMark(2, "Ben"))
-    assert again.repeated and again.bock == "bock declared by Ben (marked with the deal): 2 rounds with deal 1"
+    assert (
+        again.repeated and again.bock_in_english == "bock declared by Ben (marked with the deal): 2 rounds with deal 1"
+    )
     nights.commit(again, by="t", at=AT)
     events = [r.event for r in nights.changes_since("n", 0)]
     assert [type(e) for e in events].count(DealAdded) == 1 and [type(e) for e in events].count(BockDeclared) == 1

@@ -30,6 +30,7 @@ from doko_ledger.doppelkopf.nights.standings import standings
 from doko_ledger.doppelkopf.nights.state import Change
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, rules_from_mapping
 from doko_ledger.formats.yaml_source import SourceError
+from doko_ledger.i18n import render
 
 LATE_RULES = "{preset: standard, bock_triggers: [tie, lost_solo], bock_overlap: stack, counting: winners_only}"
 
@@ -112,7 +113,7 @@ def test_loading_replays_the_changes_through_the_recorder() -> None:
     assert state.players == ("Anna", "Erik", "Clara", "Dirk")
     assert [r.dealer for r in schedule.rows] == ["Anna", "Erik", "Ben", "Clara", "Dirk"]
     assert [r.rules.counting for r in schedule.rows] == ["plus_minus"] * 2 + ["winners_only"] * 3
-    assert [c.text for c in schedule.changes][:2] == [
+    assert [render(c.text, "en") for c in schedule.changes][:2] == [
         "Erik joins after Anna, from deal 2",
         "bock declared by Anna (Hochzeit) with deal 2",
     ]

@@ -26,6 +26,7 @@ from doko_ledger.doppelkopf.nights.schedule import DealRow, plan
 from doko_ledger.doppelkopf.nights.standings import payments, standings
 from doko_ledger.doppelkopf.nights.state import Change
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet, preset, rules_from_mapping
+from doko_ledger.i18n import render
 
 PLAYERS = ("Anna", "Ben", "Clara", "Dirk", "Emil", "Fritz", "Gabi")
 
@@ -236,7 +237,7 @@ def test_everyone_who_ever_sat_has_a_total_and_the_running_totals_grow_with_the_
     first, second = night.schedule().rows[0], play(night)
     assert set(first.totals) == set(PLAYERS[:4])
     assert set(second.totals) == {*PLAYERS[:4], "Erik"}
-    assert [c for c in second.changes] == ["Erik joins after Anna"]
+    assert [render(c, "en") for c in second.changes] == ["Erik joins after Anna"]
     table = standings(night.state, night.schedule())
     assert table.players == ("Anna", "Erik", "Ben", "Clara", "Dirk")
 
@@ -254,8 +255,11 @@ def test_earlier_deals_keep_their_rules_and_the_next_deal_takes_the_new_ones() -
     assert first.rules == preset("standard") and second.rules == counted_winners
     assert night.games[first.game_id].rules == preset("standard")
     assert night.games[second.game_id].rules == counted_winners
-    assert second.changes == ("the rules change to kitchen: counting winners_only",)
-    assert night.schedule().changes[0].text == "the rules change to kitchen: counting winners_only, from deal 2"
+    assert [render(c, "en") for c in second.changes] == ["the rules change to kitchen: counting winners_only"]
+    assert (
+        render(night.schedule().changes[0].text, "en")
+        == "the rules change to kitchen: counting winners_only, from deal 2"
+    )
 
 
 def test_the_same_rules_again_are_refused() -> None:
@@ -362,7 +366,7 @@ def test_a_bock_declared_with_a_deal_goes_when_the_deal_is_taken_back() -> None:
     row = play(night)
     night.change(DeclareBock("Ben", "Hochzeit", 1, row.game_id))
     assert night.schedule().next.multiplier == 2
-    assert night.schedule().changes[-1].text == "bock declared by Ben (Hochzeit) with deal 2"
+    assert render(night.schedule().changes[-1].text, "en") == "bock declared by Ben (Hochzeit) with deal 2"
     night.void_last()
     schedule = night.schedule()
     assert schedule.next.multiplier == 1 and schedule.bock_causes == () and schedule.changes == ()

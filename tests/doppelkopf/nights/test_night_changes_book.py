@@ -22,6 +22,7 @@ from doko_ledger.doppelkopf.nights.events import BockDeclared, ChangeTakenBack, 
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.doppelkopf.views import bock_causes_view, standings_view
 from doko_ledger.games import DOPPELKOPF
+from doko_ledger.i18n import render
 from doko_ledger.ledger import Ledger
 from doko_ledger.store.base import ConcurrencyError
 
@@ -50,7 +51,7 @@ def test_a_join_at_the_nights_version_and_refused_at_an_old_one(ledger: Ledger) 
     nights = card_nights(ledger)
     record(nights)
     done = nights.join("n", "Erik", after="Anna", by="Ben", at=AT, version=2)
-    assert (done.kind, done.words, done.version) == ("join", "Erik joins after Anna, from deal 2", 3)
+    assert (done.kind, render(done.words, "en"), done.version) == ("join", "Erik joins after Anna, from deal 2", 3)
     with pytest.raises(ConcurrencyError, match="someone else recorded first"):
         nights.leave("n", "Ben", by="t", at=AT, version=2)
     assert nights.state("n").players == ("Anna", "Erik", "Ben", "Clara", "Dirk")
@@ -64,7 +65,7 @@ def test_a_change_sent_again_with_its_request_id_is_written_once(ledger: Ledger)
     assert again.repeated and (again.words, again.version) == (first.words, first.version)
     events = [r.event for r in nights.changes_since("n", 0)]
     assert sum(isinstance(e, BockDeclared) for e in events) == 1
-    assert first.words == "bock declared by Clara (Hochzeit), from deal 1"
+    assert render(first.words, "en") == "bock declared by Clara (Hochzeit), from deal 1"
 
 
 def test_a_refused_change_writes_nothing(ledger: Ledger) -> None:
@@ -82,7 +83,10 @@ def test_undo_takes_back_the_newest_entry_deal_or_change(ledger: Ledger) -> None
     sheet = rules_from_mapping({"bock_triggers": ["tie"], "counting": "winners_only"})
     nights.change_rules("n", sheet, name="sheet", by="t", at=AT)
     planned = nights.to_take_back("n")
-    assert planned.kind == "change" and planned.what == "the rules change to sheet: counting winners_only, from deal 2"
+    assert (
+        planned.kind == "change"
+        and render(planned.what, "en") == "the rules change to sheet: counting winners_only, from deal 2"
+    )
     with pytest.raises(IllegalMove, match=r"is a change .* not deal 1"):
         nights.undo("n", by="t", at=AT, deal=1)
     taken = nights.undo("n", by="t", at=AT, change=planned.change, request_id="u-1")
@@ -91,7 +95,7 @@ def test_undo_takes_back_the_newest_entry_deal_or_change(ledger: Ledger) -> None
     assert nights.state("n").rules == TIE
     with pytest.raises(IllegalMove, match="not the newest entry"):
         nights.undo("n", by="t", at=AT, change=planned.change)
-    assert nights.undo("n", by="t", at=AT).what == "deal 1 (n-01)"
+    assert str(nights.undo("n", by="t", at=AT)) == "deal 1 (n-01)"
     events = [r.event for r in nights.changes_since("n", 0)]
     assert sum(isinstance(e, ChangeTakenBack) for e in events) == 1
 
@@ -101,14 +105,14 @@ def test_a_bock_with_the_deal_just_recorded_goes_with_it(ledger: Ledger) -> None
     record(nights)
     record(nights)
     done = nights.declare_bock("n", declared_by="Dirk", reason="", with_deal=2, by="t", at=AT)
-    assert done.words == "bock declared by Dirk with deal 2"
+    assert render(done.words, "en") == "bock declared by Dirk with deal 2"
     with pytest.raises(IllegalMove, match="bock comes with the deal just recorded"):
         nights.declare_bock("n", declared_by="Dirk", reason="", with_deal=1, by="t", at=AT)
     record(nights)
     assert nights.standings("n").rows[-1].bock == "deal 2, declared by Dirk"
-    assert nights.undo("n", by="t", at=AT).what == "deal 3 (n-03)"
+    assert str(nights.undo("n", by="t", at=AT)) == "deal 3 (n-03)"
     taken = nights.undo("n", by="t", at=AT)
-    assert taken.what == "deal 2 (n-02) with the bock declared with it"
+    assert render(taken.what, "en") == "deal 2 (n-02) with the bock declared with it"
     table = nights.standings("n")
     assert table.bock_causes == () and table.changes == () and table.next.multiplier == 1
 

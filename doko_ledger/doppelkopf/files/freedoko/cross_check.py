@@ -22,6 +22,7 @@ from doko_ledger.errors import DokoError
 from doko_ledger.formats.any_file import files_in
 from doko_ledger.formats.yaml_source import SourceError, read_text
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import Message
 
 Outcome = Literal["agrees", "differs", "refused"]
 
@@ -33,7 +34,7 @@ class CheckedGame:
 
     source: str
     outcome: Outcome
-    details: tuple[str, ...] = ()
+    details: tuple[Message | str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -66,7 +67,7 @@ def check_text(text: str, source: str) -> CheckedGame:
         return CheckedGame(source, "refused", (f"{source}: {exc}",))
     check = derivation_check(result, claim, loaded.state.rules.counting)
     points = claimed_points(claim, result.players, outside_bock(result, claim))
-    differences = [
+    differences: list[Message | str] = [
         f"{player}: {mine:+d} here, {points[player]:+d} in {claim.source}'s"
         for player, mine in result.by_player.items()
         if mine != points[player]
