@@ -279,6 +279,7 @@ def _searcher(
         hand = hands[seat]
         hint = -1
         key = 0
+        known_lo, known_hi = 0, _FAR
         if n == 0:
             if not hand:
                 return 0
@@ -306,6 +307,7 @@ def _searcher(
                 entry = get(key)
                 if entry is not None:
                     lo, hi, hint = entry
+                    known_lo, known_hi = lo, hi
                     if lo >= beta:
                         return lo
                     if hi <= alpha:
@@ -395,8 +397,7 @@ def _searcher(
                         break
         hands[seat] = hand
         if n == 0 and use_table:
-            old = get(key)
-            lo, hi = (0, _FAR) if old is None else (old[0], old[1])
+            lo, hi = known_lo, known_hi  # as found: the positions below hold fewer cards
             if best <= a0:
                 hi = min(hi, best)
             elif best >= b0:
