@@ -39,6 +39,7 @@ typedef struct {
     int64_t limit, nodes;
     int stopped;
     int64_t history[CARDS];
+    int8_t killer[2 * CARDS + 1][SEATS]; /* by cards in hand and seat: the last lead that cut off, + 1 */
     Entry *table;
     uint32_t size, used;
 } Ctx;
@@ -186,6 +187,23 @@ static void table_key(const Ctx *c, const uint64_t *hands_in, int seat, uint64_t
     key[1] = types[2] >> 16 | types[3] << 8 | both << 32 | (uint64_t)seat << 56;
 }
 
+/* Moves `card` to the front of the moves, keeping the others' order (none when -1 or absent). */
+static void first(int *moves, int count, int card) {
+    for (int i = 0; i < count; i++)
+        if (moves[i] == card) {
+            memmove(moves + 1, moves, i * sizeof(int));
+            moves[0] = card;
+            return;
+        }
+}
+
+/* A card cut off the search: it counts for the move ordering everywhere (history), and at a
+ * trick start it is the lead tried first by this seat with as many cards in hand (killer). */
+static void cut(Ctx *c, int n, uint64_t hand, int seat, int card, int rest) {
+    c->history[card] += rest;
+    if (n == 0) c->killer[popcount(hand)][seat] = (int8_t)(card + 1);
+}
+
 static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
                 uint64_t on_table, int rest, int alpha, int beta) {
     if (++c->nodes > c->limit) {
@@ -252,13 +270,10 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
             for (; j >= 0 && keys[j] > k; j--) moves[j + 1] = moves[j], keys[j + 1] = keys[j];
             moves[j + 1] = card, keys[j + 1] = k;
         }
-        if (n == 0 && hint >= 0)
-            for (int i = 0; i < count; i++)
-                if (moves[i] == hint) {
-                    memmove(moves + 1, moves, i * sizeof(int));
-                    moves[0] = hint;
-                    break;
-                }
+        if (n == 0) {
+            first(moves, count, c->killer[popcount(hand)][seat] - 1);
+            first(moves, count, hint);
+        }
     }
     int a0 = alpha, b0 = beta;
     int best = mine ? -FAR : FAR, best_card = -1;
@@ -294,7 +309,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
                 if (v > alpha) {
                     alpha = v;
                     if (alpha >= beta) {
-                        c->history[card] += rest;
+                        cut(c, n, hand, seat, card, rest);
                         break;
                     }
                 }
@@ -304,7 +319,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
             if (v < beta) {
                 beta = v;
                 if (alpha >= beta) {
-                    c->history[card] += rest;
+                    cut(c, n, hand, seat, card, rest);
                     break;
                 }
             }
