@@ -122,12 +122,14 @@ def spread(values: list[float]) -> str:
     return f"median {statistics.median(values):.2f}, p90 {p90:.2f}, max {values[-1]:.2f}"
 
 
-def exact_solves(core: str, count: int, cap: int, seed: int) -> None:
+def exact_solves(core: str, count: int, cap: int, seed: int, lengths: tuple[int, ...]) -> None:
     print(f"3. exact value of {count} random normal deals, CPU seconds [{core}]")
     t = tables(card_order(GameType.NORMAL), RuleSet(), False, False)
-    for tricks, plain_too in ((12, False), (8, False), (6, True)):
+    for tricks in lengths:
+        plain_too = tricks <= 6
         times: list[float] = []
         floors: list[float] = []
+        positions: list[float] = []
         capped = 0
         for hands, re in random_deals(count, seed):
             pos = position(t, [h[:tricks] for h in hands], 0, (), re)
@@ -135,12 +137,15 @@ def exact_solves(core: str, count: int, cap: int, seed: int) -> None:
             try:
                 seconds, _ = cpu(partial(solver.value, pos))
                 times.append(seconds)
+                positions.append(solver.nodes[0] / 1e6)
             except SearchLimit:
                 capped += 1
             if plain_too:
                 floor, _ = cpu(partial(Solver(t, re, plain=True).value, pos))
                 floors.append(floor)
         line = f"   {tricks} tricks left: {spread(times)}"
+        if positions:
+            line += f" (M positions: {spread(positions)})"
         if capped:
             line += f"; {capped} of {count} over {cap:,} positions"
         if floors:
@@ -155,6 +160,7 @@ def main() -> None:
     parser.add_argument("--native-cap", type=int, default=50_000_000, help="the same for the compiled search")
     parser.add_argument("--seed", type=int, default=28, help="the random deals' seed")
     parser.add_argument("--only", choices=("1", "2", "3"), help="run one part")
+    parser.add_argument("--tricks", default="12,8,6", help="tricks left in the deals of 3 (default 12,8,6)")
     parser.add_argument("--core", choices=("python", "native", "both"), default="both", help="which search to run")
     args = parser.parse_args()
     cores = ["python", "native"] if args.core == "both" else [args.core]
@@ -168,7 +174,8 @@ def main() -> None:
             if args.only in (None, "2"):
                 exact_costs(core)
             if args.only in (None, "3"):
-                exact_solves(core, args.deals, cap, args.seed)
+                lengths = tuple(int(n) for n in args.tricks.split(","))
+                exact_solves(core, args.deals, cap, args.seed, lengths)
 
 
 if __name__ == "__main__":

@@ -9,9 +9,9 @@ Alpha-beta over the cards still to play, fail-soft, with
   other queens or jacks have fallen than here, the position is the same: `_runs`), holding
   a lower and an upper bound and the card that did best; one `Solver` keeps it across every
   position of a game;
-- move ordering: the best card found before first (else the leads that cut off most often so
-  far), then cards that take the trick, the cheap ones first, and high points on a partner's
-  trick;
+- move ordering: the best card found before first, then the lead that cut off last for this
+  seat with as many cards in hand, then the leads that cut off most often so far; inside a
+  trick, cards that take the trick, the cheap ones first, and high points on a partner's trick;
 - equivalent cards played once: the two copies of a card, and cards of one suit with the same
   points whose ranks lie next to each other once every card between is in the same hand or gone;
 - quick bounds: the tricks to come are worth between nothing and the points still in the hands.
@@ -247,6 +247,8 @@ def _searcher(
     use_table = not plain
     runs = _runs(t)
     history = [0] * 24
+    killer = [[-1] * SEATS for _ in range(49)]
+    """By cards in hand and seat: the lead that cut off last."""
 
     def last_trick(hands: list[int], seat: int) -> int:
         """Everyone holds one card: the trick plays itself."""
@@ -279,6 +281,7 @@ def _searcher(
         hand = hands[seat]
         hint = -1
         key = 0
+        known_lo, known_hi = 0, _FAR
         if n == 0:
             if not hand:
                 return 0
@@ -306,6 +309,7 @@ def _searcher(
                 entry = get(key)
                 if entry is not None:
                     lo, hi, hint = entry
+                    known_lo, known_hi = lo, hi
                     if lo >= beta:
                         return lo
                     if hi <= alpha:
@@ -345,9 +349,10 @@ def _searcher(
         if not plain and len(moves) > 1:
             if n == 0:
                 moves.sort(key=lambda c: -history[c])
-                if hint in moves:
-                    moves.remove(hint)
-                    moves.insert(0, hint)
+                for lead in (killer[hand.bit_count()][seat], hint):
+                    if lead in moves:
+                        moves.remove(lead)
+                        moves.insert(0, lead)
             elif re[wseat] == mine:
                 moves.sort(key=lambda c: -points[c])
             else:
@@ -385,6 +390,8 @@ def _searcher(
                         alpha = v
                         if alpha >= beta:
                             history[card] += rest
+                            if n == 0:
+                                killer[hand.bit_count()][seat] = card
                             break
             elif v < best:
                 best, best_card = v, card
@@ -392,11 +399,12 @@ def _searcher(
                     beta = v
                     if alpha >= beta:
                         history[card] += rest
+                        if n == 0:
+                            killer[hand.bit_count()][seat] = card
                         break
         hands[seat] = hand
         if n == 0 and use_table:
-            old = get(key)
-            lo, hi = (0, _FAR) if old is None else (old[0], old[1])
+            lo, hi = known_lo, known_hi  # as found: the positions below hold fewer cards
             if best <= a0:
                 hi = min(hi, best)
             elif best >= b0:

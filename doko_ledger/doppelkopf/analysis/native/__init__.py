@@ -16,7 +16,7 @@ from pathlib import Path
 
 from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, Tables
 
-VERSION = 2
+VERSION = 3
 """`DK_VERSION` of the `solver.c` this module speaks to; another library is not used."""
 
 STOPPED = -(1 << 30)

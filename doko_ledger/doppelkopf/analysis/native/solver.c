@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DK_VERSION 2
+#define DK_VERSION 3
 #define CARDS 24
 #define SEATS 4
 #define FAR (1 << 20)
@@ -24,7 +24,7 @@
 #define PROBES 8
 
 typedef struct {
-    uint64_t hands[SEATS]; /* hands[0] also holds the seat to play in bits 48-49 */
+    uint64_t key[2];       /* the position: table_key */
     int16_t lo, hi;        /* bounds on the value of the tricks to come */
     int8_t best;           /* the card that did best, or -1 */
     uint8_t left;          /* cards left in all hands; 0: an empty slot */
@@ -39,6 +39,7 @@ typedef struct {
     int64_t limit, nodes;
     int stopped;
     int64_t history[CARDS];
+    int8_t killer[2 * CARDS + 1][SEATS]; /* by cards in hand and seat: the last lead that cut off, + 1 */
     Entry *table;
     uint32_t size, used;
 } Ctx;
@@ -57,13 +58,12 @@ static inline uint64_t mix(uint64_t x) {
 }
 
 static inline uint32_t slot_of(const uint64_t *key, uint32_t mask) {
-    uint64_t h = mix(key[0] ^ mix(key[1] ^ mix(key[2] ^ mix(key[3]))));
+    uint64_t h = mix(key[0] ^ mix(key[1]));
     return (uint32_t)h & mask;
 }
 
 static int same(const Entry *e, const uint64_t *key) {
-    return e->left && e->hands[0] == key[0] && e->hands[1] == key[1] && e->hands[2] == key[2] &&
-           e->hands[3] == key[3];
+    return e->left && e->key[0] == key[0] && e->key[1] == key[1];
 }
 
 static Entry *find(Ctx *c, const uint64_t *key) {
@@ -99,7 +99,7 @@ static int grow(Ctx *c) {
 static void put(Ctx *c, const Entry *entry) {
     if ((!c->table || c->used * 2 >= c->size) && (!c->table || c->size < LARGEST_TABLE)) grow(c);
     if (!c->table) return;
-    uint32_t mask = c->size - 1, i = slot_of(entry->hands, mask);
+    uint32_t mask = c->size - 1, i = slot_of(entry->key, mask);
     Entry *victim = NULL;
     for (int p = 0; p < PROBES; p++, i = (i + 1) & mask) {
         Entry *e = &c->table[i];
@@ -108,7 +108,7 @@ static void put(Ctx *c, const Entry *entry) {
             c->used++;
             return;
         }
-        if (same(e, entry->hands)) {
+        if (same(e, entry->key)) {
             *e = *entry;
             return;
         }
@@ -145,11 +145,25 @@ static int interchangeable(const Ctx *c, int x, int y) {
     return 1;
 }
 
-/* The transposition table's key: the hands with, in each run of interchangeable card types,
- * the types still held moved to the top of the run (a position where other queens or other
- * jacks have fallen plays as this one), and the seat to play. */
-static void table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *key) {
-    for (int s = 0; s < SEATS; s++) key[s] = hands[s];
+/* Bits 0, 2, 4, ... of a hand's word gathered into 24 bits, one per card type. */
+static inline uint64_t gathered(uint64_t x) {
+    x &= 0x555555555555ULL;
+    x = (x | x >> 1) & 0x333333333333ULL;
+    x = (x | x >> 2) & 0x0f0f0f0f0f0fULL;
+    x = (x | x >> 4) & 0x00ff00ff00ffULL;
+    x = (x | x >> 8) & 0x0000ffff0000ffffULL;
+    return (x | x >> 16) & 0xffffffULL;
+}
+
+/* The transposition table's key, in two words: the hands with, in each run of interchangeable
+ * card types, the types still held moved to the top of the run (a position where other queens
+ * or other jacks have fallen plays as this one), and the seat to play. The hands are written
+ * as the card types each holds (24 bits a hand) and the types some hand holds both copies of
+ * (24 bits): that says who holds every copy, in 122 bits instead of 194, so that an entry
+ * takes 24 bytes, not 40, and a probe reads fewer cache lines. */
+static void table_key(const Ctx *c, const uint64_t *hands_in, int seat, uint64_t *key) {
+    uint64_t hands[SEATS];
+    for (int s = 0; s < SEATS; s++) hands[s] = hands_in[s];
     uint64_t held = hands[0] | hands[1] | hands[2] | hands[3];
     for (int r = 0; r < c->runs; r++) {
         int start = c->run_start[r], end = start + c->run_length[r], top = start;
@@ -157,13 +171,37 @@ static void table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *k
             if (!(held >> (2 * i) & 3)) continue;
             if (i != top)
                 for (int s = 0; s < SEATS; s++) {
-                    uint64_t field = key[s] >> (2 * i) & 3;
-                    key[s] = (key[s] & ~(3ULL << (2 * i))) | field << (2 * top);
+                    uint64_t field = hands[s] >> (2 * i) & 3;
+                    hands[s] = (hands[s] & ~(3ULL << (2 * i))) | field << (2 * top);
                 }
             top++;
         }
     }
-    key[0] |= (uint64_t)seat << 48;
+    uint64_t types[SEATS], both = 0;
+    for (int s = 0; s < SEATS; s++) {
+        types[s] = gathered(hands[s] | hands[s] >> 1);
+        both |= hands[s] & hands[s] >> 1;
+    }
+    both = gathered(both);
+    key[0] = types[0] | types[1] << 24 | types[2] << 48;
+    key[1] = types[2] >> 16 | types[3] << 8 | both << 32 | (uint64_t)seat << 56;
+}
+
+/* Moves `card` to the front of the moves, keeping the others' order (none when -1 or absent). */
+static void first(int *moves, int count, int card) {
+    for (int i = 0; i < count; i++)
+        if (moves[i] == card) {
+            memmove(moves + 1, moves, i * sizeof(int));
+            moves[0] = card;
+            return;
+        }
+}
+
+/* A card cut off the search: it counts for the move ordering everywhere (history), and at a
+ * trick start it is the lead tried first by this seat with as many cards in hand (killer). */
+static void cut(Ctx *c, int n, uint64_t hand, int seat, int card, int rest) {
+    c->history[card] += rest;
+    if (n == 0) c->killer[popcount(hand)][seat] = (int8_t)(card + 1);
 }
 
 static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
@@ -173,8 +211,8 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
         return STOPPED;
     }
     uint64_t hand = hands[seat], legal;
-    int hint = -1;
-    uint64_t key[SEATS];
+    int hint = -1, known_lo = 0, known_hi = FAR;
+    uint64_t key[2];
     if (n == 0) {
         if (!hand) return 0;
         if (!(hand & (hand - 1))) return last_trick(c, hands, seat);
@@ -189,6 +227,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
                 if (e->lo > alpha) alpha = e->lo;
                 if (e->hi < beta) beta = e->hi;
                 hint = e->best;
+                known_lo = e->lo, known_hi = e->hi;
             }
         }
         legal = hand;
@@ -231,13 +270,10 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
             for (; j >= 0 && keys[j] > k; j--) moves[j + 1] = moves[j], keys[j + 1] = keys[j];
             moves[j + 1] = card, keys[j + 1] = k;
         }
-        if (n == 0 && hint >= 0)
-            for (int i = 0; i < count; i++)
-                if (moves[i] == hint) {
-                    memmove(moves + 1, moves, i * sizeof(int));
-                    moves[0] = hint;
-                    break;
-                }
+        if (n == 0) {
+            first(moves, count, c->killer[popcount(hand)][seat] - 1);
+            first(moves, count, hint);
+        }
     }
     int a0 = alpha, b0 = beta;
     int best = mine ? -FAR : FAR, best_card = -1;
@@ -273,7 +309,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
                 if (v > alpha) {
                     alpha = v;
                     if (alpha >= beta) {
-                        c->history[card] += rest;
+                        cut(c, n, hand, seat, card, rest);
                         break;
                     }
                 }
@@ -283,7 +319,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
             if (v < beta) {
                 beta = v;
                 if (alpha >= beta) {
-                    c->history[card] += rest;
+                    cut(c, n, hand, seat, card, rest);
                     break;
                 }
             }
@@ -292,8 +328,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
     hands[seat] = hand;
     if (n == 0 && !c->plain) {
         Entry entry;
-        const Entry *old = find(c, key);
-        int lo = old ? old->lo : 0, hi = old ? old->hi : FAR;
+        int lo = known_lo, hi = known_hi; /* as found: the positions below hold fewer cards */
         if (best <= a0) {
             if (best < hi) hi = best;
         } else if (best >= b0) {
@@ -301,7 +336,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
         } else {
             lo = hi = best;
         }
-        memcpy(entry.hands, key, sizeof key);
+        memcpy(entry.key, key, sizeof key);
         entry.lo = (int16_t)lo;
         entry.hi = (int16_t)(hi > 32767 ? 32767 : hi);
         entry.best = (int8_t)best_card;
