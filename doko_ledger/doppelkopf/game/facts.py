@@ -291,9 +291,11 @@ def deal_facts(
     if state.calls or solo_no90(state):
         for a in announced(state):
             who = "" if a.seat is None else state.players[a.seat]
+            cause: Cause
             if a.implied:
                 cause = SOLO_RULE if a.by_call is None else _implied_by(who, a.by_call)
             else:
+                assert a.played is not None and a.trick is not None  # a call made has its moment
                 cause = _announced_at(who, a.played, a.trick)
             causes.setdefault((a.party, a.announcement.level), cause)
         levels = {party: calls.level for party, calls in party_calls(state).items()}
