@@ -14,7 +14,7 @@ from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
 from doko_ledger.games import DOPPELKOPF, Game, GameNotFound, game_starting_with
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import Message, msg
 from doko_ledger.names import normalized
 from doko_ledger.store.errors import LedgerBusy
 from doko_ledger.streams import SESSION_PREFIX, game_stream
@@ -135,12 +135,12 @@ class DoppelkopfBook:
         void; returns the voided event's version."""
         return self._undo(game_id, by=by, at=at)[0]
 
-    def take_back(self, game_id: str, *, by: str, at: str) -> str:
+    def take_back(self, game_id: str, *, by: str, at: str) -> Message:
         """`undo`, saying what was taken back ("Ben's CK in trick 4 (event 40 of g1)")."""
         version, what = self._undo(game_id, by=by, at=at)
         return _event_of(what, version, game_id)
 
-    def to_take_back(self, game_id: str) -> str:
+    def to_take_back(self, game_id: str) -> Message:
         """What `take_back` would take back now, in the same words, without writing anything."""
         from doko_ledger.doppelkopf.game.undo import taken_back, void_last
 
@@ -148,7 +148,7 @@ class DoppelkopfBook:
         voided = void_last(stored)
         return _event_of(taken_back(stored, voided), voided.version, game_id)
 
-    def _undo(self, game_id: str, *, by: str, at: str) -> tuple[int, str]:
+    def _undo(self, game_id: str, *, by: str, at: str) -> tuple[int, Message]:
         from doko_ledger.doppelkopf.game.undo import taken_back, void_last
 
         stored = [r.event for r in self.events(game_id)]
@@ -378,6 +378,6 @@ def house_rules(ledger: Books) -> HouseRulesBook:
     return ledger.book_of(DOPPELKOPF).house_rules
 
 
-def _event_of(what: str, version: int, game_id: str) -> str:
+def _event_of(what: Message, version: int, game_id: str) -> Message:
     """What undo takes back with where it was: "Ben's CK in trick 4 (event 40 of g1)"."""
-    return f"{what} (event {version} of {game_id})"
+    return msg("{what} (event {version} of {game})", what=what, version=version, game=game_id)

@@ -24,6 +24,7 @@ from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS, second_dulle_wins
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Score, Special, score, special_points_count
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import msg
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.analysis.worlds import Judge
@@ -52,23 +53,34 @@ class Deal:
 def deal_of(state: GameState, game_id: str) -> Deal:
     """The deal of a game recorded card by card; `NotAnalyzable` says why another game is not."""
     if state.summary is not None or state.valued is not None:
-        raise NotAnalyzable(f"game {game_id!r} was recorded by its facts, not card by card: no card to analyse")
+        raise NotAnalyzable(
+            msg("game {game} was recorded by its facts, not card by card: no card to analyse", game=repr(game_id))
+        )
     played = state.cards_played
     if state.game_type is None or not played:
-        raise NotAnalyzable(f"game {game_id!r} has no card played: nothing to analyse")
+        raise NotAnalyzable(msg("game {game} has no card played: nothing to analyse", game=repr(game_id)))
     size = state.hand_size
     if state.hands is not None:
         hands = tuple(state.played_by(s) + state.hands[s] for s in range(4))
     elif state.finished:
         hands = tuple(state.played_by(s) for s in range(4))
     else:
-        raise NotAnalyzable(f"game {game_id!r}: the hands were not recorded and not every card is played")
+        raise NotAnalyzable(
+            msg("game {game}: the hands were not recorded and not every card is played", game=repr(game_id))
+        )
     short = [state.players[s] for s, hand in enumerate(hands) if len(hand) != size]
     if short:
-        raise NotAnalyzable(f"game {game_id!r}: the record does not show all {size} cards of {', '.join(short)}")
+        raise NotAnalyzable(
+            msg(
+                "game {game}: the record does not show all {size} cards of {players}",
+                game=repr(game_id),
+                size=size,
+                players=", ".join(short),
+            )
+        )
     parties = true_parties(state)
     if None in parties:
-        raise NotAnalyzable(f"game {game_id!r}: the record does not show every player's party")
+        raise NotAnalyzable(msg("game {game}: the record does not show every player's party", game=repr(game_id)))
     order = state.order
     rules = state.rules
     table = tables(
@@ -139,7 +151,14 @@ def analyze_game(
     deal = deal_of(state, game_id)
     tricks = state.all_tricks
     if not 1 <= from_trick <= len(tricks):
-        raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
+        raise NotAnalyzable(
+            msg(
+                "game {game} has no trick {trick}: tricks 1 to {last} were played",
+                game=repr(game_id),
+                trick=from_trick,
+                last=len(tricks),
+            )
+        )
     solver = Solver(deal.tables, deal.re, plain=plain)
     schwarz = Schwarz(deal, state.hand_size)
     counted = special_points_count(deal.game_type, deal.lone, state.rules)
@@ -396,7 +415,14 @@ def result_changes(
     deal = deal_of(state, game_id)
     tricks = state.all_tricks
     if not 1 <= from_trick <= len(tricks):
-        raise NotAnalyzable(f"game {game_id!r} has no trick {from_trick}: tricks 1 to {len(tricks)} were played")
+        raise NotAnalyzable(
+            msg(
+                "game {game} has no trick {trick}: tricks 1 to {last} were played",
+                game=repr(game_id),
+                trick=from_trick,
+                last=len(tricks),
+            )
+        )
     steps = thresholds(deal, state)
     solver = Solver(deal.tables, deal.re, plain=plain, limit=limit)
     schwarz = Schwarz(deal, state.hand_size)
