@@ -14,7 +14,7 @@ from doko_ledger.doppelkopf.score import GameScore, score_game
 from doko_ledger.errors import DokoError
 from doko_ledger.events.voiding import in_force
 from doko_ledger.games import DOPPELKOPF, Game, GameNotFound, game_starting_with
-from doko_ledger.i18n import Message, msg
+from doko_ledger.i18n import DEFAULT, Message, current, msg
 from doko_ledger.names import normalized
 from doko_ledger.store.errors import LedgerBusy
 from doko_ledger.streams import SESSION_PREFIX, game_stream
@@ -284,9 +284,9 @@ class DoppelkopfBook:
             night = self.nights.night_naming(game_id)
         else:
             scored = game_list.place_of(self.store.db, game_id)  # most look-ups: no fold of the night
-            if scored is not None:
-                return scored
-            night = game_list.night_of(self.store.db, game_id)
+            if scored is not None and (scored.bock is None or current() == DEFAULT):
+                return scored  # the read models keep a bock's cause in English only
+            night = game_list.night_of(self.store.db, game_id) if scored is None else scored.session_id
         return None if night is None else self.nights.night(night).places().get(game_id)
 
     def score(self, game_id: str, rules: RuleSet | None = None) -> GameScore:

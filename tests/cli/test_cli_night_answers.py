@@ -74,6 +74,17 @@ def test_score_of_a_bock_deal_agrees_with_the_standings(bock_night: Cli) -> None
     assert as_json(bock_night("score", "b-01", "--json"))["night"]["bock"] is None
 
 
+def test_a_bock_deals_score_says_what_started_the_round_in_the_readers_language(bock_night: Cli) -> None:
+    record(bock_night, "--re", "Anna,Ben", "--re-points", "150")
+    german = flat(ok(bock_night("--lang", "de", "score", "b-02")).stdout)
+    assert "Bock ×2" in german
+    assert "120:120 unentschieden" in german and TIE_IS_BOCK not in german
+    english = flat(ok(bock_night("score", "b-02")).stdout)
+    assert TIE_IS_BOCK in english
+    # a script keeps the English words in any language
+    assert as_json(bock_night("--lang", "de", "score", "b-02", "--json"))["lines"][-1]["cause"] == TIE_IS_BOCK
+
+
 def test_rescoring_under_other_rules_keeps_the_nights_multiplier(bock_night: Cli) -> None:
     record(bock_night, "--re", "Anna,Ben", "--re-points", "150", "--call", "Anna=re")
     own, ddv = as_json(bock_night("score", "b-02", "--rules", "ddv", "--json"))
