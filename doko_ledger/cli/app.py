@@ -39,6 +39,7 @@ def _language(wanted: str | None) -> str:
     if wanted is None:
         return choose(from_environ(os.environ))
     if wanted not in LANGUAGES:
+        choose(from_environ(os.environ))  # the refusal in the locale's language
         raise typer.BadParameter(
             render(msg("{text} is not one of {languages}", text=repr(wanted), languages=", ".join(LANGUAGES)))
         )

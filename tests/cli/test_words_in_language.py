@@ -246,3 +246,16 @@ def test_a_dou_dizhu_audit_and_its_explanations_are_in_the_readers_language(cli:
     data = json.loads(cli(*claim, "--json", lang="de").stdout)
     assert data["explanations"][0].startswith("the claim's stake 1 is the bid 1 with 0 doublings; the rules count 1")
     assert data["checks"][2]["details"] == ["54 cards accounted for"]
+
+
+def test_a_language_doko_does_not_speak_is_refused_in_the_locales(
+    ledger_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "DOKO_DB"):
+        monkeypatch.delenv(name, raising=False)
+    argv = ["--db", str(ledger_path), "--lang", "xx", "games"]
+    german = CliRunner().invoke(app, argv, env=CLI_ENV | {"LANG": "de_DE.UTF-8"})
+    assert german.exit_code == 2
+    assert german.stderr.strip() == "Fehler: Ungültiger Wert für '--lang': 'xx' ist keine von en, de, fr"
+    english = CliRunner().invoke(app, argv, env=CLI_ENV | {"LANG": "C"})
+    assert english.stderr.strip() == "error: Invalid value for '--lang': 'xx' is not one of en, de, fr"
