@@ -3,7 +3,7 @@ English words, for scripts and the read models, as they were)."""
 
 from __future__ import annotations
 
-from doko_ledger.doppelkopf.rules.bock import BockRounds
+from doko_ledger.doppelkopf.rules.bock import MARKED_WITH_THE_DEAL, BockRounds
 from doko_ledger.doppelkopf.rules.ruleset import rules_from_mapping
 from doko_ledger.i18n import render
 
@@ -31,3 +31,20 @@ def test_the_score_line_of_a_bock_deal_carries_the_cause_in_words() -> None:
     line = bock.line()
     assert line.cause == bock.cause
     assert render(line.shown_cause, "de") == "Spiel 1, verlorenes Solo, angesagt von Anna (Hochzeit)"
+
+
+def test_a_bock_marked_without_a_reason_says_so_in_each_language_and_keeps_its_english() -> None:
+    rules = rules_from_mapping({"preset": "standard", "bock_triggers": ["tie"]})
+    bock = BockRounds(rules, 4)
+    bock.declare(1, "Anna", MARKED_WITH_THE_DEAL, 1)
+    marked = bock.next_bock
+    assert marked is not None and marked.because is not None
+    assert marked.cause == "deal 1, declared by Anna (marked with the deal)"
+    assert render(marked.because, "de") == "Spiel 1, angesagt von Anna (mit dem Spiel vermerkt)"
+    assert render(marked.because, "fr").endswith("(noté avec la donne)")
+    # a table's own reason is its own words in every language
+    bock = BockRounds(rules, 4)
+    bock.declare(2, "Ben", "marked with the deal, twice", 1)
+    own = bock.next_bock
+    assert own is not None and own.because is not None
+    assert render(own.because, "de") == "Spiel 2, angesagt von Ben (marked with the deal, twice)"

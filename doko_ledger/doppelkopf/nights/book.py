@@ -34,6 +34,7 @@ from doko_ledger.doppelkopf.nights.place import DealPlace
 from doko_ledger.doppelkopf.nights.standings import Standings, payments, standings
 from doko_ledger.doppelkopf.nights.state import Change, NightState
 from doko_ledger.doppelkopf.nights.state import fold as fold_session
+from doko_ledger.doppelkopf.rules.bock import MARKED_WITH_THE_DEAL
 from doko_ledger.doppelkopf.rules.game_types import GameType, allowed_game_types, parse_game_type
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 from doko_ledger.doppelkopf.rules.scoring import special_points_count
@@ -112,7 +113,7 @@ class BockMark:
         """The declaration that comes with the deal `game_id` (it goes when that deal is taken back)."""
         from doko_ledger.doppelkopf.nights.decide import DeclareBock
 
-        return DeclareBock(self.by, self.reason or "marked with the deal", self.rounds, game_id, request_id)
+        return DeclareBock(self.by, self.reason or MARKED_WITH_THE_DEAL, self.rounds, game_id, request_id)
 
 
 @frozen

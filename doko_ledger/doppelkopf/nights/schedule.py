@@ -15,7 +15,7 @@ from doko_ledger.doppelkopf.nights.events import BockDeclared, PlayerJoined, Pla
 from doko_ledger.doppelkopf.nights.outcome import DealOutcome
 from doko_ledger.doppelkopf.nights.seating import Seating
 from doko_ledger.doppelkopf.nights.state import Change, Entry, NightState, moved
-from doko_ledger.doppelkopf.rules.bock import Bock, BockCause, BockRounds, bocked, parties_at
+from doko_ledger.doppelkopf.rules.bock import Bock, BockCause, BockRounds, bocked, parties_at, reason_said
 from doko_ledger.doppelkopf.rules.counting import sheet_points
 from doko_ledger.doppelkopf.rules.ruleset import Counting, RuleSet
 from doko_ledger.frozen import frozen
@@ -202,7 +202,7 @@ def change_words(event: object, seating: Seating, rules: RuleSet) -> tuple[str, 
     if isinstance(event, BockDeclared):
         words = msg("bock declared by {player}", player=event.by)
         if event.reason:
-            words = msg("{change} ({reason})", change=words, reason=event.reason)
+            words = msg("{change} ({reason})", change=words, reason=reason_said(event.reason))
         if event.rounds > 1:
             words = plural("{change}: {count} round", "{change}: {count} rounds", event.rounds, change=words)
         return "bock", words

@@ -21,6 +21,9 @@ from doko_ledger.frozen import frozen
 from doko_ledger.i18n import Message, msg, render
 
 DECLARED = "declared"
+MARKED_WITH_THE_DEAL = "marked with the deal"
+"""The reason a bock marked with a deal is recorded with when the table gives none: the
+library's own words, stored as they are and said in the reader's language when shown."""
 """A round the table declared by hand (the bock button), beside the triggers of the rules."""
 
 TRIGGER_SAID = {
@@ -235,8 +238,13 @@ class _Source:
         if self.trigger != DECLARED:
             return TRIGGER_SAID.get(self.trigger, self.trigger)
         if self.reason:
-            return msg("declared by {player} ({reason})", player=self.by, reason=self.reason)
+            return msg("declared by {player} ({reason})", player=self.by, reason=reason_said(self.reason))
         return msg("declared by {player}", player=self.by)
+
+
+def reason_said(reason: str) -> Message | str:
+    """Why a bock was declared, as shown: the table's own words, or the default in the reader's language."""
+    return msg("marked with the deal") if reason == MARKED_WITH_THE_DEAL else reason
 
 
 def _words(sources: Sequence[_Source]) -> Message:
