@@ -147,6 +147,18 @@ def test_the_rules_page_has_every_options_section(ledger_db: Path) -> None:
     assert "<table>" in page.text and "<code>bock_multiplier</code>" in page.text
 
 
+def test_the_scoring_in_german_and_the_glossary_are_pages_beside_the_rules(ledger_db: Path) -> None:
+    web = client(app_for(ledger_db))
+    rules = web.get("/rules", headers={"Accept-Language": "de"}).text
+    assert '<a href="/rules/wertung">Die Wertung auf Deutsch</a>' in rules
+    wertung = web.get("/rules/wertung")
+    assert wertung.status_code == 200 and "<h1>Die Wertung, kurz für den Tisch</h1>" in wertung.text
+    assert '<a href="/rules">rules.md</a>' in wertung.text and 'href="/rules/glossary"' in wertung.text
+    glossary = web.get("/rules/glossary").text
+    assert "Karlchen" in glossary and "Charlot" in glossary and '<a href="/rules">rules.md</a>' in glossary
+    assert 'href="/rules/glossary" aria-current="page"' in glossary
+
+
 def test_choosing_a_saved_set_shows_its_options_and_what_it_changes(ledger_db: Path) -> None:
     save_kitchen(ledger_db)
     phone = joined(app_for(ledger_db))
