@@ -150,15 +150,7 @@ def analyze_game(
     """
     deal = deal_of(state, game_id)
     tricks = state.all_tricks
-    if not 1 <= from_trick <= len(tricks):
-        raise NotAnalyzable(
-            msg(
-                "game {game} has no trick {trick}: tricks 1 to {last} were played",
-                game=repr(game_id),
-                trick=from_trick,
-                last=len(tricks),
-            )
-        )
+    _require_trick(game_id, from_trick, len(tricks))
     solver = Solver(deal.tables, deal.re, plain=plain)
     schwarz = Schwarz(deal, state.hand_size)
     counted = special_points_count(deal.game_type, deal.lone, state.rules)
@@ -414,15 +406,7 @@ def result_changes(
     `limit`: at most so many positions searched in all (`SearchLimit` beyond)."""
     deal = deal_of(state, game_id)
     tricks = state.all_tricks
-    if not 1 <= from_trick <= len(tricks):
-        raise NotAnalyzable(
-            msg(
-                "game {game} has no trick {trick}: tricks 1 to {last} were played",
-                game=repr(game_id),
-                trick=from_trick,
-                last=len(tricks),
-            )
-        )
+    _require_trick(game_id, from_trick, len(tricks))
     steps = thresholds(deal, state)
     solver = Solver(deal.tables, deal.re, plain=plain, limit=limit)
     schwarz = Schwarz(deal, state.hand_size)
@@ -461,3 +445,16 @@ def result_changes(
             else:
                 kontra_tricks += 1
     return tuple(changes)
+
+
+def _require_trick(game_id: str, from_trick: int, played: int) -> None:
+    """Refuses an analysis asked from a trick the game did not reach."""
+    if not 1 <= from_trick <= played:
+        raise NotAnalyzable(
+            msg(
+                "game {game} has no trick {trick}: tricks 1 to {last} were played",
+                game=repr(game_id),
+                trick=from_trick,
+                last=played,
+            )
+        )
