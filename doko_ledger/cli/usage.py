@@ -26,7 +26,7 @@ _FORMS: tuple[tuple[re.Pattern[str], Message], ...] = tuple(
         (r"Missing argument (?P<name>.+?)\.?", msg("Missing argument {name}.")),
         (r"Missing option (?P<name>.+?)\.?", msg("Missing option {name}.")),
         (r"Missing parameter (?P<name>.+?)\.?", msg("Missing parameter {name}.")),
-        (r"Got unexpected extra argument\(s\) \((?P<args>.+)\)", msg("Got unexpected extra argument(s) ({args})")),
+        (r"Got unexpected extra argument\(s\) \((?P<args>.+)\)", msg("Got unexpected extra arguments ({args})")),
         (r"Option (?P<option>.+) requires an argument\.", msg("Option {option} requires an argument.")),
         (
             r"Option (?P<option>.+) requires (?P<count>\d+) arguments\.",

@@ -238,7 +238,7 @@ SOLO_RULE = msg("solo rule")
 
 def _announced_at(player: str, played: int, trick: int) -> tuple[str, Message]:
     """`Dirk, after 1 card, trick 1`: when a call was made, as a message, beside the English
-    words the read models and the JSON have always kept (`after 1 card(s)`)."""
+    words the read models and the JSON have always kept for it."""
     said = plural(
         "{player}, after {count} card, trick {trick}",
         "{player}, after {count} cards, trick {trick}",
@@ -246,7 +246,7 @@ def _announced_at(player: str, played: int, trick: int) -> tuple[str, Message]:
         player=player,
         trick=trick,
     )
-    return f"{player}, after {played} card(s), trick {trick}", said
+    return f"{player}, after {played} card(s), trick {trick}", said  # as the read models keep it
 
 
 def _implied_by(player: str, call: Announcement) -> Message:
