@@ -14,7 +14,7 @@ from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, TOTAL_POINTS, P
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, better_outcomes, lost_kinds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
-from doko_ledger.doppelkopf.analysis.worlds import beaten, worse_share
+from doko_ledger.doppelkopf.analysis.worlds import beaten, world_deal, worse_share
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.game.facts import lone_marriage_tricks, specials
 from doko_ledger.doppelkopf.game.parties import is_lone, party_calls, true_parties
@@ -211,22 +211,23 @@ def judge(
     """How a sampled world (a position of trick `number` with its own parties) judges card
     number `played`: by the measure of its cost in the real deal. `by_game`: it cost game
     points there, so it is worse where another card keeps more of the game's value for the
-    player's party (the result class, and the special points within it when `weighed`);
-    else where another card secures more card points. A world whose search for the special
+    player's party (the result class, and the special points within it when `weighed` and the
+    world's contract counts them: a world of a normal game may be a silent solo); else where another card secures more card points. A world whose search for the special
     points passes `limit` positions has no answer."""
 
     def worse(world: Position) -> bool | None:
         solver = Solver(deal.tables, world.re)
         if not by_game:
             return beaten(solver, world, played)
-        past = past_before(state, world.re, number, weighed)
-        if weighed:
-            search = SpecialsSearch(state, deal.tables, world.re, deal.game_type, deal.lone, deal.levels, limit=limit)
+        mine = world_deal(deal, world.re)
+        counted = weighed and special_points_count(mine.game_type, mine.lone, state.rules)
+        past = past_before(state, world.re, number, counted)
+        if counted:
+            search = SpecialsSearch(state, deal.tables, world.re, mine.game_type, mine.lone, mine.levels, limit=limit)
             try:
                 return len(better_outcomes(search, world, past, played)) > 1
             except SearchLimit:
                 return None
-        mine = replace(deal, re=world.re)
         schwarz = Schwarz(mine, state.hand_size)
         verdict = _verdict(solver, schwarz, mine, state, world, played, past.re_points, past.re_tricks, 0, number)
         return verdict.game_points > 0

@@ -13,7 +13,7 @@ from typing import Any
 from doko_ledger.doppelkopf.cards import Card, parse_card
 from doko_ledger.doppelkopf.rules.announcements import Party
 
-SOLVER_VERSION = "dd-3"
+SOLVER_VERSION = "dd-4"
 """Bumped whenever an answer of the analysis can change: cached analyses are keyed by it."""
 
 DEFAULT_FROM_TRICK = 7

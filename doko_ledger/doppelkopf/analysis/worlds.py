@@ -2,12 +2,16 @@
 
 A sampled world keeps what the player saw: the own hand, every card played, the number of
 cards each hand still holds, the suits a player showed to be out of (by not following), in a
-normal game what the calls and the CQs played showed of the parties (a player who called Re
-holds a CQ, one who called Kontra holds none), and the cards the contract shows in a hand: a
-marriage's CQs stay with the one who announced it, and of a poverty's exchange the poor player
-knows the cards passed that the partner kept, the partner the cards returned. The other cards
-are dealt at random among the other three hands within those bounds, seeded, so the same
-question gets the same deals. A silent solo is sampled with its parties as they were.
+game the table sees as a normal game what the calls and the CQs played showed of the parties
+(a player who called Re holds a CQ, one who called Kontra holds none), and the cards the
+contract shows in a hand: a marriage's CQs stay with the one who announced it, and of a
+poverty's exchange the poor player knows the cards passed that the partner kept, the partner
+the cards returned. The other cards are dealt at random among the other three hands within
+those bounds, seeded, so the same question gets the same deals.
+
+A normal game and a silent solo look alike to everybody but the soloist, so in either a
+world's parties are the holders of its CQs: two holders play a normal game, one holder of both
+a silent solo (`world_deal`), whichever the real deal was.
 
 What "worse" means in a world is the caller's to say (`analyze.py` judges a card there by the
 measure of its cost in the real deal); `beaten` is the measure of card points.
@@ -17,7 +21,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
 from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, Position, add_card
 from doko_ledger.doppelkopf.analysis.solver import Solver
@@ -29,6 +34,9 @@ from doko_ledger.doppelkopf.rules.play import SEATS
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.analysis.analyze import Deal
+
+_AS_NORMAL = (GameType.NORMAL, GameType.SILENT_SOLO)
+"""The games the table sees as a normal game: only the CQs and the calls show the parties."""
 
 _TRIES = 200
 """Deals tried for one world before the world is given up (the bounds may leave few deals)."""
@@ -45,9 +53,9 @@ def sample_worlds(state: GameState, deal: Deal, pos: Position, worlds: int, seed
     rng = random.Random(seed)
     seat = pos.to_play
     voids = _voids(state, deal, pos)
-    must_re, no_queen = _shown_parties(state, deal, pos)
+    shown = _shown_parties(state, deal, pos)
     known = _known(state, deal, pos)
-    found = (_sample(deal, pos, seat, voids, must_re, no_queen, known, rng) for _ in range(worlds))
+    found = (_sample(deal, pos, seat, voids, shown, known, rng) for _ in range(worlds))
     return [world for world in found if world is not None]
 
 
@@ -58,6 +66,16 @@ def worse_share(state: GameState, deal: Deal, pos: Position, worlds: int, seed: 
     answers = [worse(world) for world in sample_worlds(state, deal, pos, worlds, seed)]
     judged = [answer for answer in answers if answer is not None]
     return sum(judged) / len(judged) if judged else None
+
+
+def world_deal(deal: Deal, re: tuple[bool, bool, bool, bool]) -> Deal:
+    """The real deal with a world's parties `re`, and in a game the table sees as a normal game
+    the contract they make there: a silent solo where one player holds both CQ, else a normal
+    game (docs/rules.md §4)."""
+    if deal.game_type not in _AS_NORMAL:
+        return replace(deal, re=re)
+    lone = sum(re) == 1
+    return replace(deal, re=re, game_type=GameType.SILENT_SOLO if lone else GameType.NORMAL, lone=lone)
 
 
 def beaten(solver: Solver, pos: Position, played: int) -> bool:
@@ -139,29 +157,37 @@ def _played(state: GameState, pos: Position) -> int:
     return SEATS * state.hand_size - sum(bin(h).count("1") for h in pos.hands)
 
 
-def _shown_parties(state: GameState, deal: Deal, pos: Position) -> tuple[list[bool], list[bool]]:
-    """In a normal game, per seat: it must hold a CQ still (a Re call, no CQ played yet), it
-    holds none (a Kontra call, or both CQ shown elsewhere)."""
-    must_re, no_queen = [False] * SEATS, [False] * SEATS
-    if deal.game_type is not GameType.NORMAL:
-        return must_re, no_queen
+class _Shown(NamedTuple):
+    """What the cards and the calls showed of the parties, per seat, in a game the table sees as
+    a normal game (all False in another)."""
+
+    must_re: list[bool]
+    """It must still hold a CQ: it called Re and has played none."""
+    no_queen: list[bool]
+    """It holds no CQ: it called Kontra."""
+    played_queen: list[bool]
+    """It played a CQ (the one on the table included): Re by that card."""
+
+
+def _shown_parties(state: GameState, deal: Deal, pos: Position) -> _Shown:
+    """What the player to move at `pos` saw of the parties (`_Shown`)."""
+    shown = _Shown([False] * SEATS, [False] * SEATS, [False] * SEATS)
+    if deal.game_type not in _AS_NORMAL:
+        return shown
     played = _played(state, pos)
+    plays = [play for trick in state.all_tricks for play in trick.plays][:played]
+    for seat, card in plays:
+        if card is ALTE:
+            shown.played_queen[seat] = True
     trick_now = played // SEATS + 1
-    queens_played = [0] * SEATS
-    seen = 0
-    for trick in state.all_tricks:
-        for seat, card in trick.plays:
-            if seen < played and card is ALTE:
-                queens_played[seat] += 1
-            seen += 1
     for call in state.calls:
         if call.trick >= trick_now:
             continue
-        if call.party is Party.RE and not queens_played[call.seat]:
-            must_re[call.seat] = True
+        if call.party is Party.RE and not shown.played_queen[call.seat]:
+            shown.must_re[call.seat] = True
         elif call.party is Party.KONTRA:
-            no_queen[call.seat] = True
-    return must_re, no_queen
+            shown.no_queen[call.seat] = True
+    return shown
 
 
 def _sample(
@@ -169,8 +195,7 @@ def _sample(
     pos: Position,
     seat: int,
     voids: list[int],
-    must_re: list[bool],
-    no_queen: list[bool],
+    shown: _Shown,
     known: dict[int, list[int]],
     rng: random.Random,
 ) -> Position | None:
@@ -191,7 +216,6 @@ def _sample(
                 hidden.remove(card)
                 placed[s] = add_card(placed[s], card)
                 sizes[s] -= 1
-    played_queens = _played_queens(deal, pos)
     for _ in range(_TRIES):
         rng.shuffle(hidden)
         room = dict(sizes)
@@ -201,7 +225,7 @@ def _sample(
             fits = [
                 s
                 for s in others
-                if room[s] and not voids[s] >> t.suit[card] & 1 and not (card == queen and no_queen[s])
+                if room[s] and not voids[s] >> t.suit[card] & 1 and not (card == queen and shown.no_queen[s])
             ]
             if not fits:
                 ok = False
@@ -212,24 +236,12 @@ def _sample(
             room[s] -= 1
         if not ok:
             continue
-        if any(must_re[s] and not hands[s] >> (2 * queen) & 3 for s in others):
+        if any(shown.must_re[s] and not hands[s] >> (2 * queen) & 3 for s in others):
             continue
         full = [pos.hands[s] if s == seat else hands[s] for s in range(SEATS)]
         re = pos.re
-        if deal.game_type is GameType.NORMAL:
-            re_seats = [played_queens[s] or bool(full[s] >> (2 * queen) & 3) for s in range(SEATS)]
-            if sum(re_seats) != 2:
-                continue
+        if deal.game_type in _AS_NORMAL:  # the CQs' holders: two in a normal game, one in a silent solo
+            re_seats = [shown.played_queen[s] or bool(full[s] >> (2 * queen) & 3) for s in range(SEATS)]
             re = (re_seats[0], re_seats[1], re_seats[2], re_seats[3])
         return Position((full[0], full[1], full[2], full[3]), pos.leader, pos.trick, re)
     return None
-
-
-def _played_queens(deal: Deal, pos: Position) -> list[bool]:
-    """Per seat, whether it is Re by a CQ no longer in its hand (played, or on the table)."""
-    queen = deal.tables.number[ALTE]
-    out = []
-    for s in range(SEATS):
-        holds = bool(pos.hands[s] >> (2 * queen) & 3)
-        out.append(deal.re[s] and not holds)
-    return out

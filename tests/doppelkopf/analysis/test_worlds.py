@@ -14,10 +14,11 @@ from doko_ledger.doppelkopf.analysis.position import Position, position
 from doko_ledger.doppelkopf.analysis.solver import Solver
 from doko_ledger.doppelkopf.analysis.specials import legal_cards
 from doko_ledger.doppelkopf.analysis.verdicts import CardVerdict
-from doko_ledger.doppelkopf.analysis.worlds import _known, _voids, sample_worlds
+from doko_ledger.doppelkopf.analysis.worlds import _known, _voids, sample_worlds, world_deal
 from doko_ledger.doppelkopf.cards import parse_card
 from doko_ledger.doppelkopf.files.game_file import read_file
 from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.play import SEATS
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_games"
@@ -170,3 +171,83 @@ def test_the_real_deal_keeps_every_bound_a_world_is_sampled_within(name: str) ->
                 assert not pos.hands[seat] & sum(t.suit_bits[s] for s in range(5) if void >> s & 1), (trick.number, i)
             for seat, cards in _known(state, deal, pos).items():
                 assert all(pos.hands[seat] >> (2 * card) & 3 for card in cards)
+
+
+def _queen_holders(state: GameState, world: Position, number: int, i: int) -> list[bool]:
+    """Per seat, whether it holds a CQ in `world` or played one before the `i`-th card of trick `number`."""
+    queen = deal_of(state, state.game_id).tables.number[parse_card("CQ")]
+    plays = [play for trick in state.all_tricks for play in trick.plays][: (number - 1) * SEATS + i]
+    played = {seat for seat, card in plays if str(card) == "CQ"}
+    return [s in played or bool(world.hands[s] >> (2 * queen) & 3) for s in range(SEATS)]
+
+
+def test_in_a_normal_game_a_player_without_a_queen_cannot_rule_out_a_silent_solo() -> None:
+    """Nobody has shown a party in the first trick of the sample normal game: to a player
+    without a CQ, one of the others may hold both and play a silent solo. Such worlds are
+    sampled, with the lone holder as Re and judged as a solo; the others are normal games."""
+    state = sample("01-normal.yaml")
+    deal = deal_of(state, state.game_id)
+    i = next(i for i, (seat, _) in enumerate(state.all_tricks[0].plays) if not deal.re[seat])
+    worlds = sample_worlds(state, deal, at(state, 1, i), 40, 3)
+    assert len(worlds) == 40
+    for w in worlds:
+        assert list(w.re) == _queen_holders(state, w, 1, i)
+    solos = [w for w in worlds if sum(w.re) == 1]
+    assert solos and len(solos) < len(worlds)
+    alone = world_deal(deal, solos[0].re)
+    assert alone.game_type is GameType.SILENT_SOLO and alone.lone
+    assert world_deal(deal, deal.re) == deal
+
+
+def test_a_player_with_a_queen_knows_the_game_is_no_silent_solo() -> None:
+    state = sample("01-normal.yaml")
+    deal = deal_of(state, state.game_id)
+    seat = next(s for s in range(SEATS) if deal.re[s])
+    trick = state.all_tricks[0]
+    i = [s for s, _ in trick.plays].index(seat)
+    worlds = sample_worlds(state, deal, at(state, 1, i), 30, 8)
+    assert len(worlds) == 30
+    assert all(sum(w.re) == 2 and w.re[seat] for w in worlds)
+    assert all(list(w.re) == _queen_holders(state, w, 1, i) for w in worlds)
+
+
+def test_a_silent_solo_looks_like_a_normal_game_to_everybody_but_its_soloist() -> None:
+    """Karl plays both CQs in tricks 5 and 8 of the sample silent solo. Before, Greta cannot tell
+    it from a normal game: her worlds hold normal games (two Re players, judged as such) beside
+    silent solos. Karl's own worlds are all his solo."""
+    state = sample("17-silent-solo.yaml")
+    deal = deal_of(state, state.game_id)
+    karl, greta = state.players.index("Karl"), state.players.index("Greta")
+    assert deal.game_type is GameType.SILENT_SOLO and deal.re == tuple(s == karl for s in range(SEATS))
+    pos = at(state, 2, 0)  # Greta leads trick 2
+    assert pos.to_play == greta
+    worlds = sample_worlds(state, deal, pos, 40, 2)
+    assert len(worlds) == 40
+    assert all(list(w.re) == _queen_holders(state, w, 2, 0) for w in worlds)
+    normal = [w for w in worlds if sum(w.re) == 2]
+    assert normal and len(normal) < len(worlds)
+    assert world_deal(deal, normal[0].re).game_type is GameType.NORMAL
+    assert not world_deal(deal, normal[0].re).lone
+    trick = state.all_tricks[1]
+    mine = sample_worlds(state, deal, at(state, 2, [s for s, _ in trick.plays].index(karl)), 20, 2)
+    assert len(mine) == 20 and all(w.re == deal.re for w in mine)
+
+
+def test_a_card_of_a_silent_solo_is_judged_in_worlds_of_both_contracts() -> None:
+    """Greta's S9, the lead of trick 8, cost a card point. Karl has played one CQ: Greta's worlds
+    hold the other with Karl (his silent solo) or with another player (a normal game), and the
+    share of them in which the S9 was worse is taken over both."""
+    state = sample("17-silent-solo.yaml")
+    analysis = analyze_game(state, game_id=state.game_id, from_trick=7, worlds=8, seed=1)
+    v = next(v for v in analysis.verdicts if v.trick == 8 and str(v.card) == "S9")
+    assert v.cost > 0 and v.worse_share is not None
+    deal = deal_of(state, state.game_id)
+    worlds = sample_worlds(state, deal, before(state, v), 8, 1 + v.index)
+    assert {sum(w.re) for w in worlds} == {1, 2}
+
+
+def test_a_marriage_world_keeps_the_marriage() -> None:
+    state = sample("14-marriage-first-trick.yaml")
+    deal = deal_of(state, state.game_id)
+    lone = tuple(s == 0 for s in range(SEATS))
+    assert world_deal(deal, (lone[0], lone[1], lone[2], lone[3])).game_type is GameType.MARRIAGE
