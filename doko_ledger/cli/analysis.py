@@ -80,6 +80,9 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
     from rich.table import Table
     from rich.text import Text
 
+    from doko_ledger.cli.render import card_text
+    from doko_ledger.doppelkopf.cards import parse_card
+
     title = msg(
         "{game}: cards that cost something (from trick {trick})", game=view["game_id"], trick=view["from_trick"]
     )
@@ -97,13 +100,13 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
         cards.add_column(render(name), justify="right" if name in right else "left")
     for c in view["costly"]:
         share = c["worse_share"]
-        worse = msg("no ({share}% worse)", share=round(100 * share)) if share is not None else ""
+        worse = msg("no ({share}%)", share=round(100 * share)) if share is not None else ""
         mistake = "" if share is None else render(msg("yes") if c["mistake"] else worse)
         cards.add_row(
             str(c["trick"]),
             c["player"],
-            c["card"],
-            c["better"],
+            card_text(parse_card(c["card"])),
+            card_text(parse_card(c["better"])),
             str(c["cost"]),
             str(c["game_points"]),
             f"{c['re_before']} → {c['re_after']}",
@@ -126,6 +129,11 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
     parts: list[Any] = [cards] if view["costly"] else [Text(render(msg("No card cost anything.")))]
     if view["unweighed_note"]:
         lines.append(Text(view["unweighed_note"]))
+    if any(c["worse_share"] is not None for c in view["costly"]):
+        shares = msg(
+            "no (a share): not a mistake, worse in that share of the deals the player could not rule out"
+        )
+        lines.append(Text(render(shares), style="dim"))
     return Group(*parts, *lines, summary, Text(render(view["note"]), style="dim"))
 
 

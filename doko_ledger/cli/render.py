@@ -18,16 +18,17 @@ from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.views import describe, running_points
 from doko_ledger.events.envelope import Recorded
-from doko_ledger.i18n import msg, plural, render
+from doko_ledger.i18n import current, msg, plural, render
 from doko_ledger.store.base import VerifyReport
 
 
 def card_text(card: Card, *, winner: bool = False) -> Text:
-    """A card with its suit symbol, red suits in red."""
+    """A card with its suit symbol and the reader's rank letter (`♣Q`, `♣D` in German), red
+    suits in red."""
     style = "red" if card.suit.is_red else ""
     if winner:
         style += " bold underline"
-    return Text(card.pretty, style=style.strip())
+    return Text(card.localized(current()), style=style.strip())
 
 
 def cards_text(cards: Sequence[Card]) -> Text:

@@ -55,7 +55,7 @@ def test_the_table_shows_the_costly_cards_biggest_first_and_each_player(samples:
     assert flat(DOUBLE_DUMMY) in text
     rows = table_rows(result.stdout)
     costly = [r for r in rows if len(r) == 8 and r[0].isdigit()]
-    assert costly[0][:6] == ["9", "Anna", "D9", "HQ", "21", "1"]
+    assert costly[0][:6] == ["9", "Anna", "♦9", "♥Q", "21", "1"]
     points = [(int(r[5]), int(r[4])) for r in costly]
     assert points == sorted(points, reverse=True)
     players = [r[0] for r in rows if len(r) == 6]
@@ -66,6 +66,17 @@ def test_sampled_deals_mark_the_mistakes(samples: Cli) -> None:
     got = as_json(samples("analyze", "2026-11-28-kitchen-01", "--from-trick", "9", "--worlds", "6", "--json"))
     assert got["costly"] and all(0 <= c["worse_share"] <= 1 for c in got["costly"])
     assert sum(p["mistakes"] for p in got["players"]) == sum(1 for c in got["costly"] if c["mistake"])
+
+
+def test_the_german_table_names_the_cards_as_its_lines_do_and_says_what_a_share_means(samples: Cli) -> None:
+    result = ok(samples("--lang", "de", "analyze", "2026-11-28-kitchen-01", "--from-trick", "9", "--worlds", "6"))
+    text = flat(result.stdout)
+    assert "Anna, ♦9 in Stich 9: 21 Augen" in text
+    costly = [r for r in table_rows(result.stdout) if len(r) == 8 and r[0].isdigit()]
+    assert costly[0][:4] == ["9", "Anna", "♦9", "♥D"]  # the queen is a Dame, as in every German line
+    shares = [r[7] for r in costly if r[7].startswith("nein")]
+    assert shares and all(share.startswith("nein (") and share.endswith("%)") for share in shares)
+    assert "nein (ein Anteil): kein Fehler, schlechter in diesem Anteil der Verteilungen" in text
 
 
 @pytest.mark.parametrize(
