@@ -16,6 +16,7 @@ from test_web_browser_phone import DOCS, SMALLEST, import_card_game
 from doko_ledger.doppelkopf.analysis.view import WITH_ALL_CARDS
 from doko_ledger.doppelkopf.analysis_marks import marked_view
 from doko_ledger.games import DOPPELKOPF
+from doko_ledger.i18n import using
 from doko_ledger.ledger import Ledger
 from doko_ledger.web import analyses
 
@@ -68,4 +69,29 @@ def test_the_marks_appear_and_a_tap_shows_the_better_card(
     b.script("window.scrollTo(0, 0)")
     b.screenshot(DOCS / "replay-analysis.png")
     tap(b, "#next")  # a step on: the detail closes unless its card is still on the table
+    assert b.console() == []
+
+
+def test_a_reader_who_chose_german_reads_the_analysis_in_german(
+    served: tuple[str, Path], phone: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The switch, not the browser, chose German here (Chromium asks for English): the page and
+    the replay ask for their analysis in the page's language."""
+    monkeypatch.setattr(analyses, "FROM_TRICK", FROM)
+    base, db = served
+    b = phone
+    game = import_card_game(db)
+    b.visit(f"{base}/language/de")
+    b.visit(f"{base}/games/{game}")
+    wait_for(b, "#analysis[data-ready]", DEADLINE)
+    with using("de"):
+        view = _marks(db, game)
+    assert view["note"].startswith("mit allen Karten offen")
+    assert b.text("#analysis-note") == view["note"]
+    tap(b, "#analysis-marks details.costly summary")
+    assert b.text("#analysis-marks details.costly[open] .line") == view["marks"][0]["line"]
+    b.visit(f"{base}/games/{game}/replay#step-{view['marks'][0]['step']}")
+    wait_for(b, ".mark-glyph", DEADLINE)
+    tap(b, ".mark-glyph")
+    assert view["marks"][0]["line"] in " ".join(b.text("#mark-detail").split())
     assert b.console() == []

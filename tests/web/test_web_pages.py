@@ -148,6 +148,26 @@ def test_record_a_deal_and_see_it_in_the_standings(db: Path) -> None:
         assert ledger.events("night-01")[0].envelope.recorded_by == "Ben"
 
 
+def test_a_closed_nights_forms_say_it_is_closed_and_offer_nothing_to_fill_in(db: Path) -> None:
+    phone = joined(app_for(db))
+    assert post_deal(phone, "night", deal(["Ben", "Clara"], 151)).status_code == 303
+    stale = phone.get("/nights/night/record").text  # a phone that kept the form open
+    token = csrf_of(phone.get("/nights/night").text)
+    assert phone.post("/nights/night/close", data={"csrf": token}).status_code == 303
+    for page in ("/nights/night/record", "/nights/night/deals/night-01/correct"):
+        text = phone.get(page).text
+        assert "The night is closed." in text and 'id="closed"' in text
+        assert 'id="deal-form"' not in text and 'id="value-form"' not in text
+        assert "What this phone records is credited to" not in text
+    refused = phone.post(
+        "/nights/night/record",
+        data={"csrf": csrf_of(stale), "version": version_of(stale), "action": "record", **deal(["Ben", "Dirk"], 151)},
+    )
+    assert refused.status_code == 409
+    assert "is closed" in refused.text and 'id="deal-form"' not in refused.text
+    assert [d["game_id"] for d in standings(db)["deals"]] == ["night-01"]
+
+
 def test_a_refusal_is_shown_in_the_form_in_the_librarys_words(db: Path) -> None:
     phone = joined(app_for(db))
     answer = post_deal(phone, "night", deal(["Ben", "Clara"], 300, call_1="kontra"))

@@ -451,7 +451,7 @@
     $("analysis-panel").hidden = false;
     if (!waits) $("analysis-status").textContent = say("looking");
     const again = (factor) => window.setTimeout(() => askForAnalysis(url, waits + 1), Math.min(1000 * Math.pow(factor, waits + 1), 30000));
-    fetch(url, { cache: "no-store", headers: { Accept: "application/json" } })
+    fetch(url, { cache: "no-store", headers: { Accept: "application/json", "Accept-Language": document.documentElement.lang } })
       .then((response) => {
         if (response.status === 202) return again(1.5);
         return response.json().then((data) => {

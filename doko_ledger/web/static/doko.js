@@ -225,7 +225,7 @@
     }
 
     function ask() {
-      fetch(section.dataset.analysis, { cache: "no-store", headers: { Accept: "application/json" } })
+      fetch(section.dataset.analysis, { cache: "no-store", headers: { Accept: "application/json", "Accept-Language": document.documentElement.lang } })
         .then(function (response) {
           if (response.status === 202) return null;
           return response.json().then(function (data) {
