@@ -154,6 +154,7 @@ def test_a_closed_nights_forms_say_it_is_closed_and_offer_nothing_to_fill_in(db:
     stale = phone.get("/nights/night/record").text  # a phone that kept the form open
     token = csrf_of(phone.get("/nights/night").text)
     assert phone.post("/nights/night/close", data={"csrf": token}).status_code == 303
+    assert "What this phone records is credited to" not in phone.get("/nights/night").text
     for page in ("/nights/night/record", "/nights/night/deals/night-01/correct"):
         text = phone.get(page).text
         assert "The night is closed." in text and 'id="closed"' in text
