@@ -375,7 +375,6 @@ def start_command(post: Posted, rules: NamedRules) -> StartNight:
     dealer_name = names[int(dealer_slot)] if whole(dealer_slot) and int(dealer_slot) < len(names) else ""
     first = players.index(dealer_name) if dealer_name in players else 0
     match = post.get("match", "8") or "8"
-    rate = post.get("rate") or None
     return StartNight(
         post.get("session_id"),
         players,
@@ -383,6 +382,6 @@ def start_command(post: Posted, rules: NamedRules) -> StartNight:
         rules.rules,
         _number(match, msg("deals per match")),
         post.get("played_on") or None,
-        rate.replace(",", ".") if rate else None,
+        post.get("rate") or None,
         rules.name,
     )

@@ -104,6 +104,20 @@ def test_session_start_with_dealer_rate_date_and_preset(cli: Cli) -> None:
     assert standings(cli)["deals"][0]["dealer"] == "Clara"
 
 
+@pytest.mark.parametrize("typed", ["0,05", "0.05"])
+def test_a_rate_is_taken_with_a_decimal_comma_as_it_is_typed_in_german(cli: Cli, typed: str) -> None:
+    start(cli, "n", FOUR, "--rate", typed)
+    assert standings(cli)["rate"] == "0.05"
+
+
+@pytest.mark.parametrize("typed", ["0,0,5", "0.05,1", "5%", "-1"])
+def test_a_rate_that_is_no_decimal_amount_is_refused_in_one_line(cli: Cli, typed: str) -> None:
+    result = cli("session", "start", "n", "--players", FOUR, "--rate", typed)
+    assert result.exit_code != 0
+    assert f"the money rate must be a decimal amount per point such as 0.05, not {typed!r}" in result.output
+    start(cli, "n", FOUR, "--rate", "0,05")  # nothing of the refused night was written
+
+
 def test_session_start_with_a_rule_file(cli: Cli, bock_rules: Path) -> None:
     start(cli, "n", FOUR, "--rules", bock_rules)
     result = record(cli, "--re", "Anna,Clara", "--re-points", "150")

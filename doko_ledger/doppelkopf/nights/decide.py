@@ -352,11 +352,12 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
         raise IllegalMove(msg("a match has 1 to 100 deals, not {count}", count=command.match_length))
     if command.rules_name is not None and (problem := name_problem(command.rules_name)):
         raise IllegalMove(_rules_name(command.rules_name, problem))
-    if command.rate is not None and not _RATE.match(command.rate):
+    rate = None if command.rate is None else command.rate.replace(",", ".", 1)  # 0,05 as it is typed in German
+    if rate is not None and not _RATE.match(rate):
         raise IllegalMove(
             msg(
                 "the money rate must be a decimal amount per point such as 0.05, not {rate}",
-                rate=repr(shortened(command.rate, 20)),
+                rate=repr(shortened(command.rate or "", 20)),
             )
         )
     return SessionStarted(
@@ -366,7 +367,7 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
         command.rules,
         command.match_length,
         command.played_on,
-        command.rate,
+        rate,
         command.rules_name,
     )
 
