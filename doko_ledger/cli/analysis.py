@@ -130,9 +130,7 @@ def _rendered(view: dict[str, Any], players: Sequence[str]) -> Group:
     if view["unweighed_note"]:
         lines.append(Text(view["unweighed_note"]))
     if any(c["worse_share"] is not None for c in view["costly"]):
-        shares = msg(
-            "no (a share): not a mistake, worse in that share of the deals the player could not rule out"
-        )
+        shares = msg("no (a share): not a mistake, worse in that share of the deals the player could not rule out")
         lines.append(Text(render(shares), style="dim"))
     return Group(*parts, *lines, summary, Text(render(view["note"]), style="dim"))
 

@@ -212,8 +212,9 @@ def judge(
     number `played`: by the measure of its cost in the real deal. `by_game`: it cost game
     points there, so it is worse where another card keeps more of the game's value for the
     player's party (the result class, and the special points within it when `weighed` and the
-    world's contract counts them: a world of a normal game may be a silent solo); else where another card secures more card points. A world whose search for the special
-    points passes `limit` positions has no answer."""
+    world's contract counts them: a world of a normal game may be a silent solo); else where
+    another card secures more card points. A world whose search for the special points passes
+    `limit` positions has no answer."""
 
     def worse(world: Position) -> bool | None:
         solver = Solver(deal.tables, world.re)
