@@ -16,7 +16,7 @@ from doko_ledger.doppelkopf.events import AbandonReason
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.replay import Replay
 from doko_ledger.doppelkopf.rules.announcements import Party
-from doko_ledger.doppelkopf.views import describe, running_points
+from doko_ledger.doppelkopf.views import described, running_points
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.i18n import current, msg, plural, render
 from doko_ledger.store.base import VerifyReport
@@ -45,7 +45,7 @@ def game_header(state: GameState) -> Text:
     rules = msg("rules {preset}", preset=state.rules.preset)
     head = Text.assemble(
         (escaped(state.game_id), "bold"),
-        escaped(f"  {localized(describe(state))}  ·  {render(dealer)}  ·  {render(leads)}  ·  {render(rules)}"),
+        escaped(f"  {render(described(state))}  ·  {render(dealer)}  ·  {render(leads)}  ·  {render(rules)}"),
     )
     changed = state.rules.changed_from_preset()
     if changed:

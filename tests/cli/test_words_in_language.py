@@ -259,3 +259,21 @@ def test_a_language_doko_does_not_speak_is_refused_in_the_locales(
     assert german.stderr.strip() == "Fehler: Ungültiger Wert für '--lang': 'xx' ist keine von en, de, fr"
     english = CliRunner().invoke(app, argv, env=CLI_ENV | {"LANG": "C"})
     assert english.stderr.strip() == "error: Invalid value for '--lang': 'xx' is not one of en, de, fr"
+
+
+def test_a_deals_place_and_its_game_are_named_in_the_readers_language(cli: Cli) -> None:
+    """A corrected deal in a night: its game type, its number in the night and the corrections
+    between its games, in German, where the list, the replay and the score name them."""
+    assert cli("session", "start", "n", "--players", "Anna,Ben,Clara,Dirk", lang="en").exit_code == 0
+    assert cli("record", "--re", "Anna,Ben", "--re-points", "151", "--yes", lang="en").exit_code == 0
+    assert cli("correct", "n-01", "--re-points", "170", "--yes", lang="en").exit_code == 0
+    listed = flat(cli("games").stdout)
+    assert "n-01 Normalspiel korrigiert durch n-01-c1" in listed
+    assert "n-01-c1 Normalspiel ersetzt n-01" in listed
+    replay = flat(cli("replay", "n-01", "--all").stdout)
+    assert "Spiel 1 von n, korrigiert durch n-01-c1" in replay
+    assert "n-01 Normalspiel · Geber Anna" in replay
+    score = flat(cli("score", "n-01-c1").stdout)
+    assert "Spiel 1 von n (ersetzt n-01)" in score
+    english = flat(cli("replay", "n-01", "--all", lang="en").stdout)
+    assert "deal 1 of n, corrected by n-01-c1" in english and "n-01 normal game · dealer Anna" in english

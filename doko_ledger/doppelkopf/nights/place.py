@@ -13,6 +13,7 @@ from typing import Any
 from doko_ledger.doppelkopf.nights.events import DealAdded, DealCorrected, DealVoided
 from doko_ledger.doppelkopf.rules.bock import Bock
 from doko_ledger.frozen import frozen
+from doko_ledger.i18n import msg, render
 
 IN_FORCE, VOIDED, CORRECTED = "in force", "voided", "corrected"
 """A deal counts; it was taken back (`doko undo`); a correction replaced it (`doko correct`)."""
@@ -35,19 +36,15 @@ class DealPlace:
         return self.status == IN_FORCE
 
     @property
-    def tag(self) -> str:
-        """The deal's mark in a list of games: "taken back", "corrected", or "" when it counts."""
-        return {VOIDED: "taken back", CORRECTED: "corrected"}.get(self.status, "")
-
-    @property
     def marks(self) -> str:
-        """What sets the game apart from a normal one: "voided", "corrected by X", "replaces X"."""
+        """What sets the game apart from a normal one, in the reader's language: "voided",
+        "corrected by X", "replaces X"."""
         return deal_marks(self.status, self.corrected_by, self.replaces)
 
     @property
     def label(self) -> str:
-        """ "deal 3 of kitchen", with the marks after it."""
-        text = f"deal {self.number} of {self.session_id}"
+        """ "deal 3 of kitchen", with the marks after it, in the reader's language."""
+        text = render(msg("deal {number} of {night}", number=self.number, night=self.session_id))
         return f"{text}, {self.marks}" if self.marks else text
 
     def view(self) -> dict[str, object]:
@@ -72,16 +69,16 @@ def _bock_view(bock: Bock) -> dict[str, object]:
 
 
 def deal_marks(status: str | None, corrected_by: str | None, replaces: str | None) -> str:
-    """A night's deal marked for a list: "voided", "replaces X", "corrected by X" (empty for a
-    deal that counts as first recorded, or a game of no night)."""
+    """A night's deal marked for a list, in the reader's language: "voided", "replaces X",
+    "corrected by X" (empty for a deal that counts as first recorded, or a game of no night)."""
     parts = []
     if status == VOIDED:
-        parts.append("voided")
+        parts.append(msg("voided"))
     if replaces is not None:
-        parts.append(f"replaces {replaces}")
+        parts.append(msg("replaces {game}", game=replaces))
     if corrected_by is not None:
-        parts.append(f"corrected by {corrected_by}")
-    return ", ".join(parts)
+        parts.append(msg("corrected by {game}", game=corrected_by))
+    return ", ".join(map(render, parts))
 
 
 def deal_places(session_id: str, history: Iterable[Any], bock: Mapping[str, Bock]) -> dict[str, DealPlace]:
