@@ -20,6 +20,7 @@ from doko_ledger.doppelkopf.views import described, running_points
 from doko_ledger.events.envelope import Recorded
 from doko_ledger.i18n import current, msg, plural, render
 from doko_ledger.store.base import VerifyReport
+from doko_ledger.store.verify import READ_MODEL_STATES
 
 
 def card_text(card: Card, *, winner: bool = False) -> Text:
@@ -344,6 +345,5 @@ def _read_models_line(report: VerifyReport) -> str:
                 repair=report.repair,
             )
         )
-    return render(
-        msg("read models: {state} ({note})", state=report.read_models, note=localized(report.read_models_note))
-    )
+    state = READ_MODEL_STATES.get(report.read_models, report.read_models)
+    return render(msg("read models: {state} ({note})", state=state, note=localized(report.read_models_note)))

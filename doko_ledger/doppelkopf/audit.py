@@ -387,7 +387,7 @@ def _alternatives(value: Any) -> list[Any]:
 
 def audit(
     recorded: Sequence[Recorded],
-    chain_problems: Sequence[str],
+    chain_problems: Sequence[Message | str],
     claimed: Mapping[str, int] | None,
     place: DealPlace | None = None,
 ) -> AuditReport:

@@ -163,10 +163,10 @@ def verify_view(report: VerifyReport) -> dict[str, Any]:
         "first_bad_position": report.first_bad_position,
         "expected": report.expected,
         "expected_at": report.expected_at,
-        "problems": report.problems,
+        "problems": [render(problem, "en") for problem in report.problems],
         "more_problems": report.more_problems,
         "read_models": report.read_models,
-        "read_models_note": report.read_models_note,
+        "read_models_note": render(report.read_models_note, "en"),
         "repair": report.repair,
     }
 

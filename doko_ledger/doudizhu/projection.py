@@ -300,7 +300,9 @@ def command_of(event: Any) -> Command | None:
     return None
 
 
-def audit(recorded: Sequence[Recorded], chain_problems: Sequence[str], claimed: dict[str, int] | None) -> DouDizhuAudit:
+def audit(
+    recorded: Sequence[Recorded], chain_problems: Sequence[Message | str], claimed: dict[str, int] | None
+) -> DouDizhuAudit:
     """Re-decide every event, check the cards add up to the deck, the payments to zero, and
     explain a claimed result."""
     found: list[Message | str] = list(chain_problems) or [msg("every hash matches")]

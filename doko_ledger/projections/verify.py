@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from doko_ledger.errors import DokoError
+from doko_ledger.i18n import Message, msg
 from doko_ledger.numbers import shortened
 from doko_ledger.projections import runner
 from doko_ledger.store.base import EventStore
@@ -46,13 +47,13 @@ def check_read_models(
     positions = _positions(store.db, runner.POSITIONS if runner.POSITIONS in tables else None, projections)
     _check_positions(store.db, [t for p in projections for t in p.tables if t in tables], positions, end, report)
     if quick:
-        _not_compared(report, "skipped", "--quick: the read models were not compared with the log")
+        _not_compared(report, "skipped", msg("--quick: the read models were not compared with the log"))
     elif not log_verified:
-        _not_compared(report, "not compared", "the log itself does not verify")
+        _not_compared(report, "not compared", msg("the log itself does not verify"))
     elif any(p > end for p in positions.values()) or all(p == end for p in positions.values()):
         _compare(store, projections, report)
     elif store.read_only is not None:
-        why = "they are behind the log, and this ledger cannot be written to catch them up"
+        why = msg("they are behind the log, and this ledger cannot be written to catch them up")
         _not_compared(report, "not compared", why)
     else:  # merely behind: caught up as by any read, then compared
         catch_up()
@@ -70,33 +71,41 @@ def _check_positions(
         if held or any(positions.values()):
             report.problem(
                 None,
-                f"the log is empty, but the read models hold {held} rows (folded up to position"
-                f" {max(positions.values(), default=0)}): its events were deleted,"
-                " or the read models are another log's",
+                msg(
+                    "the log is empty, but the read models hold {rows} rows (folded up to position {position}):"
+                    " its events were deleted, or the read models are another log's",
+                    rows=held,
+                    position=max(positions.values(), default=0),
+                ),
             )
         return
     for name, position in positions.items():
         if position > end:
             report.problem(
                 None,
-                f"read model {name} has folded the log up to position {position}, but the log ends at position"
-                f" {end}: events were deleted, or the read models are another log's",
+                msg(
+                    "read model {name} has folded the log up to position {position}, but the log ends at position"
+                    " {end}: events were deleted, or the read models are another log's",
+                    name=name,
+                    position=position,
+                    end=end,
+                ),
             )
 
 
 def _compare(store: EventStore, projections: Sequence[runner.Projection], report: VerifyReport) -> None:
     """Fold the log beside the read models, in one snapshot of both, and compare every table."""
     if store.read_models_private:
-        return _not_compared(report, "not compared", "they were caught up in a private copy")
+        return _not_compared(report, "not compared", msg("they were caught up in a private copy"))
     with store.read_models_beside() as (db, stored):
         try:
             runner.fold_anew(EventStore(db, where=store.where), projections)
         except (DokoError, ValueError) as exc:
-            report.problem(None, f"the log cannot be folded into read models: {exc}")
+            report.problem(None, msg("the log cannot be folded into read models: {problem}", problem=exc))
             return None
         kept = _positions(db, stored.get(runner.POSITIONS), projections)
         if any(kept[p.name] < runner.position(db, p) for p in projections):
-            why = "another writer recorded while they were compared: run `doko verify` again"
+            why = msg("another writer recorded while they were compared: run `doko verify` again")
             return _not_compared(report, "not compared", why)
         for projection in projections:
             for table, keys in projection.tables.items():
@@ -105,7 +114,7 @@ def _compare(store: EventStore, projections: Sequence[runner.Projection], report
     return None
 
 
-def _not_compared(report: VerifyReport, status: str, why: str) -> None:
+def _not_compared(report: VerifyReport, status: str, why: Message) -> None:
     report.read_models, report.read_models_note = status, why
 
 
@@ -131,14 +140,21 @@ def _compare_table(db: Database, table: str, stored: str | None, keys: tuple[str
     if stored is None:
         rows = _count(db, table)
         if rows:
-            report.problem(None, f"read model table {table} is missing (the log gives {rows} rows)")
+            report.problem(
+                None, msg("read model table {table} is missing (the log gives {rows} rows)", table=table, rows=rows)
+            )
         return
     columns = db.columns(table)
     kept = [c[0] for c in db.execute(f"SELECT * FROM {stored} LIMIT 0").description]
     if kept != columns:
         report.problem(
             None,
-            f"read model table {table}: its columns are ({', '.join(kept)}); the log's fold has ({', '.join(columns)})",
+            msg(
+                "read model table {table}: its columns are ({kept}); the log's fold has ({folded})",
+                table=table,
+                kept=", ".join(kept),
+                folded=", ".join(columns),
+            ),
         )
         return
     names = ", ".join(f'"{c}"' for c in columns)
@@ -150,7 +166,15 @@ def _compare_table(db: Database, table: str, stored: str | None, keys: tuple[str
     if count == 0:
         held, given = _count(db, stored), _count(db, table)
         if held != given:
-            report.problem(None, f"read model table {table} holds {held} rows, the log gives {given}")
+            report.problem(
+                None,
+                msg(
+                    "read model table {table} holds {rows} rows, the log gives {given}",
+                    table=table,
+                    rows=held,
+                    given=given,
+                ),
+            )
         return
     first = db.execute(f"SELECT {key_names} FROM ({differing}) AS k ORDER BY {key_names} LIMIT {SHOWN}").fetchall()
     where = " AND ".join(f'"{k}" = ?' for k in keys)
@@ -158,30 +182,52 @@ def _compare_table(db: Database, table: str, stored: str | None, keys: tuple[str
         row_kept = db.execute(f"SELECT {names} FROM {stored} WHERE {where}", list(key)).fetchone()
         row_folded = db.execute(f"SELECT {names} FROM {table} WHERE {where}", list(key)).fetchone()
         report.problem(
-            None, f"read model {table} ({_key_text(keys, key)}): {_difference(columns, row_kept, row_folded)}"
+            None,
+            msg(
+                "read model {table} ({key}): {difference}",
+                table=table,
+                key=_key_text(keys, key),
+                difference=_difference(columns, row_kept, row_folded),
+            ),
         )
     if count > SHOWN:
-        report.problem(None, f"read model {table}: {count - SHOWN} more rows differ from the log's fold")
+        report.problem(
+            None,
+            msg("read model {table}: {count} more rows differ from the log's fold", table=table, count=count - SHOWN),
+        )
 
 
 def _key_text(keys: tuple[str, ...], values: Sequence[Any]) -> str:
     return ", ".join(f"{k} {_shown(v)}" for k, v in zip(keys, values, strict=True))
 
 
-def _difference(columns: list[str], kept: Sequence[Any] | None, folded: Sequence[Any] | None) -> str:
+def _difference(columns: list[str], kept: Sequence[Any] | None, folded: Sequence[Any] | None) -> Message:
     if kept is None:
-        return "missing (the log gives this row)"
+        return msg("missing (the log gives this row)")
     if folded is None:
-        return "a row the log does not give"
+        return msg("a row the log does not give")
     changed = [(c, k, f) for c, k, f in zip(columns, kept, folded, strict=True) if k != f]
     if not changed:
-        return "differs from the log's fold"
-    return "; ".join(f"{c} is {_shown(k)}, the log gives {_shown(f)}" for c, k, f in changed[:4])
+        return msg("differs from the log's fold")
+    return _joined(
+        [
+            msg("{column} is {kept}, the log gives {folded}", column=c, kept=_shown(k), folded=_shown(f))
+            for c, k, f in changed[:4]
+        ]
+    )
 
 
-def _shown(value: Any) -> str:
+def _joined(parts: list[Message]) -> Message:
+    """Differences one after the other, each in the reader's language."""
+    text = parts[0]
+    for part in parts[1:]:
+        text = msg("{first}; {then}", first=text, then=part)
+    return text
+
+
+def _shown(value: Any) -> Message | str:
     if value is None:
-        return "empty"
+        return msg("empty")
     if isinstance(value, str):
         return repr(shortened(value, 60))
     return str(value)

@@ -247,14 +247,17 @@ class EventStore:
         return int(number)
 
     @property
-    def format_problem(self) -> str | None:
+    def format_problem(self) -> Message | None:
         """What is wrong with the `format` row, or None for a format this doko_ledger knows."""
         if 1 <= self.format_version <= FORMAT_VERSION:
             return None
-        return (
-            f"the format row reads {shortened(self.format_text, 40)!r}, not a format this doko_ledger knows"
-            f" ({FORMAT_NAME}/1 or {LEDGER_FORMAT}): changed by hand, or written by a newer doko_ledger"
-            f" (upgrade doko_ledger to verify it); its log was checked as {LEDGER_FORMAT}"
+        return msg(
+            "the format row reads {text}, not a format this doko_ledger knows ({first} or {format}):"
+            " changed by hand, or written by a newer doko_ledger (upgrade doko_ledger to verify it);"
+            " its log was checked as {format}",
+            text=repr(shortened(self.format_text, 40)),
+            first=f"{FORMAT_NAME}/1",
+            format=LEDGER_FORMAT,
         )
 
     def close(self) -> None:
@@ -729,8 +732,11 @@ class EventStore:
             if report.expected_at is None:
                 report.problem(
                     None,
-                    f"the expected head {wanted[:16]} is not the hash of any event of this log:"
-                    " events before it were changed, or it was the hash of events since deleted",
+                    msg(
+                        "the expected head {head} is not the hash of any event of this log:"
+                        " events before it were changed, or it was the hash of events since deleted",
+                        head=wanted[:16],
+                    ),
                 )
         return report
 

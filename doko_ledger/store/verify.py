@@ -15,7 +15,7 @@ from typing import Any
 from doko_ledger.errors import DokoError
 from doko_ledger.events.codec import EventCodecError, validate
 from doko_ledger.events.envelope import GENESIS, chain_hash, stream_chain_hash
-from doko_ledger.i18n import msg
+from doko_ledger.i18n import Message, msg
 from doko_ledger.store.database import Database
 from doko_ledger.store.errors import LedgerDamaged
 
@@ -41,7 +41,8 @@ class VerifyReport:
     position: int = 0
     format: str = ""
     """The ledger's format (`doko-ledger/2`), set by the store."""
-    problems: list[str] = field(default_factory=list)
+    problems: list[Message | str] = field(default_factory=list)
+    """Each problem in the reader's language once rendered (`--json` renders them in English)."""
     more_problems: int = 0
     first_bad_position: int | None = None
     expected: str | None = None
@@ -50,7 +51,7 @@ class VerifyReport:
     read_models: str = "not checked"
     """Whether the read models are what folding the log gives: `match`, `differ`, `skipped`
     (`--quick`) or `not compared` (`read_models_note` says why)."""
-    read_models_note: str = ""
+    read_models_note: Message | str = ""
     repair: str | None = None
     """The command that makes the read models the fold of the log again, when they are not."""
 
@@ -58,13 +59,17 @@ class VerifyReport:
     def ok(self) -> bool:
         return not self.problems
 
-    def problem(self, position: int | None, text: str) -> None:
+    def problem(self, position: int | None, text: Message | str) -> None:
         if position is not None and self.first_bad_position is None:
             self.first_bad_position = position
         if len(self.problems) < MAX_PROBLEMS:
             self.problems.append(text)
         else:
             self.more_problems += 1
+
+
+READ_MODEL_STATES = {"skipped": msg("skipped"), "not compared": msg("not compared"), "not checked": msg("not checked")}
+"""`VerifyReport.read_models` in words, where it says they were not compared."""
 
 
 class BadHead(DokoError, ValueError):
@@ -228,23 +233,39 @@ def _row_problems(report: VerifyReport, row: Sequence[Any], prev: str, expected:
         if isinstance(position, int) and position > expected:
             report.problem(
                 expected,
-                f"position {expected}: missing (the next event is at {position}); events were deleted or renumbered",
+                msg(
+                    "position {position}: missing (the next event is at {next}); events were deleted or renumbered",
+                    position=expected,
+                    next=position,
+                ),
             )
         else:
             report.problem(
-                expected, f"position {position!r}: out of order after position {expected - 1}; events were renumbered"
+                expected,
+                msg(
+                    "position {position}: out of order after position {before}; events were renumbered",
+                    position=repr(position),
+                    before=expected - 1,
+                ),
             )
     where = _where(position, stream, version, kind)
     if version != last + 1:
         report.problem(
             position,
-            f"{where}: expected version {last + 1} of its stream; an event of the stream is missing or was moved",
+            msg(
+                "{where}: expected version {version} of its stream; an event of the stream is missing or was moved",
+                where=where,
+                version=last + 1,
+            ),
         )
     elif prev_hash != prev:
         report.problem(
             position,
-            f"{where}: its previous hash is not the hash of the event before it; the chain is broken"
-            " (an event before it was altered, deleted or moved)",
+            msg(
+                "{where}: its previous hash is not the hash of the event before it; the chain is broken"
+                " (an event before it was altered, deleted or moved)",
+                where=where,
+            ),
         )
     else:
         computed = chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by)
@@ -252,19 +273,35 @@ def _row_problems(report: VerifyReport, row: Sequence[Any], prev: str, expected:
 
 
 def _content_problems(
-    report: VerifyReport, where: str, position: int, hash_matches: bool, kind: str, schema_version: int, payload: str
+    report: VerifyReport,
+    where: Message,
+    position: int,
+    hash_matches: bool,
+    kind: str,
+    schema_version: int,
+    payload: str,
 ) -> None:
     """An event whose link to the one before it holds: its own hash, then its payload's schema."""
     if not hash_matches:
-        report.problem(position, f"{where}: hash does not match its content; the event was altered")
+        report.problem(position, msg("{where}: hash does not match its content; the event was altered", where=where))
         return
     text = _payload_problem(kind, schema_version, payload)
     if text:
-        report.problem(position, f"{where}: {text}")
+        report.problem(position, msg("{where}: {problem}", where=where, problem=text))
 
 
-def _where(position: int, stream: str, version: int, kind: str) -> str:
-    return f"position {position} (stream {stream!r} version {version}, {kind})"
+def _where(position: int, stream: str, version: int, kind: str) -> Message:
+    return msg(
+        "position {position} (stream {stream} version {version}, {kind})",
+        position=position,
+        stream=repr(stream),
+        version=version,
+        kind=kind,
+    )
+
+
+def _missing(where: Message, version: int) -> Message:
+    return msg("{where}: expected version {version}; an event is missing", where=where, version=version)
 
 
 def verify_stream(db: Database, stream_name: str) -> VerifyReport:
@@ -282,14 +319,23 @@ def verify_stream(db: Database, stream_name: str) -> VerifyReport:
         where = _where(position, stream, version, kind)
         prev = GENESIS if position == 1 else before
         if version != expected_version:
-            report.problem(position, f"{where}: expected version {expected_version}; an event is missing")
+            report.problem(position, _missing(where, expected_version))
         elif prev is None:
             report.problem(
-                position - 1, f"{where}: the event before it in the log (position {position - 1}) is missing"
+                position - 1,
+                msg(
+                    "{where}: the event before it in the log (position {before}) is missing",
+                    where=where,
+                    before=position - 1,
+                ),
             )
         elif prev_hash != prev:
             report.problem(
-                position, f"{where}: its previous hash is not the hash of the event before it; the chain is broken"
+                position,
+                msg(
+                    "{where}: its previous hash is not the hash of the event before it; the chain is broken",
+                    where=where,
+                ),
             )
         else:
             computed = chain_hash(prev, position, stream, version, kind, schema_version, payload, at, by)
@@ -315,9 +361,9 @@ def verify_v1(db: Database, stream_name: str | None, wanted: str | None = None) 
         report.events += 1
         where = _where(position, name, version, kind)
         if version != expected_version:
-            report.problem(position, f"{where}: expected version {expected_version}; an event is missing")
+            report.problem(position, _missing(where, expected_version))
         elif prev_hash != prev:
-            report.problem(position, f"{where}: previous hash does not match; the chain is broken")
+            report.problem(position, msg("{where}: previous hash does not match; the chain is broken", where=where))
         else:
             computed = stream_chain_hash(prev, name, version, kind, schema_version, payload, at, by)
             _content_problems(report, where, position, computed == digest, kind, schema_version, payload)
@@ -329,7 +375,12 @@ def verify_v1(db: Database, stream_name: str | None, wanted: str | None = None) 
     positions = db.execute("SELECT count(*), coalesce(max(position), 0) FROM events").fetchone()
     if positions[0] != positions[1]:
         report.problem(
-            None, f"global positions run to {positions[1]} but only {positions[0]} events exist; events were deleted"
+            None,
+            msg(
+                "global positions run to {last} but only {count} events exist; events were deleted",
+                last=positions[1],
+                count=positions[0],
+            ),
         )
     head = db.execute("SELECT position, hash FROM events ORDER BY position DESC LIMIT 1").fetchone()
     report.position, report.head = (int(head[0]), str(head[1])) if head else (0, GENESIS)

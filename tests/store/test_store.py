@@ -18,8 +18,10 @@ from doko_ledger.doppelkopf.events import CardPlayed, GameStarted
 from doko_ledger.doppelkopf.rules.ruleset import preset
 from doko_ledger.events.codec import Event, EventCodecError, decode_event, event, upcaster
 from doko_ledger.events.envelope import GENESIS, chain_hash
+from doko_ledger.i18n import render
 from doko_ledger.store.base import ConcurrencyError, EventStore, LedgerError, NewStreamEvents
 from doko_ledger.store.open import open_store
+from doko_ledger.store.verify import VerifyReport
 
 AT = "2026-11-28T20:00:00.000000+00:00"
 BY = "tester"
@@ -362,6 +364,11 @@ def test_insert_or_replace_cannot_overwrite_an_event(store: EventStore, ledger_t
     assert raw(ledger_target).execute("SELECT payload FROM events WHERE position = 2").fetchone() == original
 
 
+def said(report: VerifyReport) -> list[str]:
+    """The report's problems as a reader reads them (in English here)."""
+    return [render(problem) for problem in report.problems]
+
+
 @sqlite_only
 def test_verify_names_a_row_overwritten_by_replace(store: EventStore, ledger_target: str | Path) -> None:
     """An attacker who drops the append-only triggers and REPLACEs a row is still caught."""
@@ -371,7 +378,7 @@ def test_verify_names_a_row_overwritten_by_replace(store: EventStore, ledger_tar
         conn.execute(f"DROP TRIGGER {trigger}")
     _replace_position_2(conn)
     report = store.verify()
-    assert [p.split(":")[0] for p in report.problems] == ["position 2 (stream 's/a' version 2, CardPlayed)"]
+    assert [p.split(":")[0] for p in said(report)] == ["position 2 (stream 's/a' version 2, CardPlayed)"]
     assert report.first_bad_position == 2
 
 
@@ -384,7 +391,7 @@ def test_verify_passes_on_a_clean_ledger(store: EventStore) -> None:
     seed_two_streams(store)
     report = store.verify()
     assert report.ok
-    assert report.problems == []
+    assert said(report) == []
     assert (report.events, report.streams, report.position) == (6, 2, 6)
     assert report.head == next(r for r in store.read_all(after_position=5)).envelope.hash
     assert report.first_bad_position is None
@@ -396,9 +403,9 @@ def test_verify_names_an_edited_payload(store: EventStore, ledger_target: str | 
     conn.execute("UPDATE events SET payload = ? WHERE stream = 's/a' AND version = 2", ['{"card":"HA","seat":1}'])
     report = store.verify()
     assert not report.ok
-    assert len(report.problems) == 1
-    assert "position 2 (stream 's/a' version 2, CardPlayed)" in report.problems[0]
-    assert "altered" in report.problems[0]
+    assert len(said(report)) == 1
+    assert "position 2 (stream 's/a' version 2, CardPlayed)" in said(report)[0]
+    assert "altered" in said(report)[0]
 
 
 def test_verify_names_the_next_event_when_an_attacker_also_rewrites_the_hash(
@@ -414,16 +421,16 @@ def test_verify_names_the_next_event_when_an_attacker_also_rewrites_the_hash(
     conn.execute("UPDATE events SET payload = ?, hash = ? WHERE position = 2", [payload, forged])
     report = store.verify()
     assert not report.ok
-    assert len(report.problems) == 1
-    assert "position 3 (stream 's/a' version 3, CardPlayed)" in report.problems[0]
-    assert "chain is broken" in report.problems[0]
+    assert len(said(report)) == 1
+    assert "position 3 (stream 's/a' version 3, CardPlayed)" in said(report)[0]
+    assert "chain is broken" in said(report)[0]
 
 
 def test_verify_names_an_edited_envelope_column(store: EventStore, ledger_target: str | Path) -> None:
     seed_two_streams(store)
     drop_triggers(ledger_target).execute("UPDATE events SET recorded_by = 'mallory' WHERE position = 5")
     report = store.verify()
-    assert [p.split(":")[0] for p in report.problems] == ["position 5 (stream 's/b' version 2, CardPlayed)"]
+    assert [p.split(":")[0] for p in said(report)] == ["position 5 (stream 's/b' version 2, CardPlayed)"]
 
 
 def test_verify_names_both_events_when_two_payloads_are_swapped(store: EventStore, ledger_target: str | Path) -> None:
@@ -434,12 +441,12 @@ def test_verify_names_both_events_when_two_payloads_are_swapped(store: EventStor
     conn.execute("UPDATE events SET payload = ? WHERE position = 3", [p2])
     report = store.verify()
     assert not report.ok
-    named = [p.split(":")[0] for p in report.problems]
+    named = [p.split(":")[0] for p in said(report)]
     assert named == [
         "position 2 (stream 's/a' version 2, CardPlayed)",
         "position 3 (stream 's/a' version 3, CardPlayed)",
     ]
-    assert all("altered" in p for p in report.problems)
+    assert all("altered" in p for p in said(report))
 
 
 def test_verify_reports_a_missing_middle_event(store: EventStore, ledger_target: str | Path) -> None:
@@ -448,7 +455,7 @@ def test_verify_reports_a_missing_middle_event(store: EventStore, ledger_target:
     report = store.verify()
     assert not report.ok
     assert report.first_bad_position == 2
-    assert report.problems[0].startswith("position 2: missing (the next event is at 3)")
+    assert said(report)[0].startswith("position 2: missing (the next event is at 3)")
 
 
 def test_verify_reports_a_payload_that_no_longer_matches_its_schema(
@@ -469,8 +476,8 @@ def test_verify_reports_a_payload_that_no_longer_matches_its_schema(
         )
         prev = digest
     report = store.verify()
-    assert len(report.problems) == 1
-    assert report.problems[0].startswith("position 4 (stream 's/b' version 1, CardPlayed): CardPlayed v1")
+    assert len(said(report)) == 1
+    assert said(report)[0].startswith("position 4 (stream 's/b' version 1, CardPlayed): CardPlayed v1")
 
 
 def test_verify_names_a_chained_row_it_has_no_schema_for(store: EventStore, ledger_target: str | Path) -> None:
@@ -488,7 +495,7 @@ def test_verify_names_a_chained_row_it_has_no_schema_for(store: EventStore, ledg
             )
         prev = digest
     report = store.verify()
-    named = [p.split(":")[0] for p in report.problems]
+    named = [p.split(":")[0] for p in said(report)]
     assert named == [
         "position 7 (stream 's/c' version 1, FutureEvent)",
         "position 8 (stream 's/d' version 1, CardPlayed)",

@@ -216,7 +216,7 @@ def test_every_tampering_is_caught_at_its_first_bad_position(cli: Cli, ledger: s
         report = opened.verify()
     assert not report.ok
     assert report.first_bad_position == first_bad, report.problems
-    assert report.problems[0].startswith(f"position {first_bad}"), report.problems
+    assert str(report.problems[0]).startswith(f"position {first_bad}"), report.problems
     result = cli("verify")
     assert result.exit_code == 4
     assert f"the first at position {first_bad}" in flat(result.stdout)
@@ -342,7 +342,8 @@ FORGETTING: list[Tamper] = [recur_a_bad_payload, resume_a_stream_out_of_order, r
 def _report(ledger: str | Path) -> tuple[object, ...]:
     with Ledger.open(ledger) as opened:
         report = opened.store.verify()
-    return report.problems, report.more_problems, report.first_bad_position, report.events, report.streams, report.head
+    problems = [str(problem) for problem in report.problems]  # as a reader reads them
+    return problems, report.more_problems, report.first_bad_position, report.events, report.streams, report.head
 
 
 @pytest.mark.parametrize("tamper", FORGETTING, ids=lambda t: t.__name__)
@@ -383,3 +384,21 @@ def test_every_tampering_is_named_alike_by_a_verify_that_forgets(
     monkeypatch.setattr(verify, "PAYLOADS_KEPT", 1)
     monkeypatch.setattr(verify, "STREAMS_KEPT", 1)
     assert _report(ledger) == remembering
+
+
+def test_verify_names_what_it_found_in_the_readers_language(cli: Cli, ledger: str | Path) -> None:
+    quick = flat(ok(cli("--lang", "de", "verify", "--quick")).stdout)
+    assert "Lesemodelle: übersprungen (--quick: die Lesemodelle wurden nicht mit dem Protokoll verglichen)" in quick
+    with _conn(ledger) as conn:
+        position = edit_payload(conn)
+    german = cli("--lang", "de", "verify")
+    assert german.exit_code == 4
+    said = flat(german.stdout)
+    assert f"Position {position} (Strom " in said
+    assert "der Hash passt nicht zum Inhalt; das Ereignis wurde geändert" in said
+    assert "Lesemodelle: nicht verglichen (das Protokoll selbst ist nicht bestätigt)" in said
+    answer = cli("--lang", "fr", "verify", "--json")
+    assert answer.exit_code == 4
+    english = json.loads(answer.stdout)  # for scripts: English in any language
+    assert english["problems"][0].endswith("hash does not match its content; the event was altered")
+    assert english["read_models_note"] == "the log itself does not verify"
