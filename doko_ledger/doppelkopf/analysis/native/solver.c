@@ -10,6 +10,10 @@
  *
  * Plain C99, no Python header: loaded with ctypes (native/__init__.py).
  */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS and madvise */
+#include <sys/mman.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +38,7 @@ typedef struct {
     uint8_t points[CARDS], suit[CARDS], equal_ok[CARDS], re[SEATS];
     uint64_t suit_bits[5];
     uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
+    uint64_t beaten_by[CARDS], beaten_by_last[CARDS]; /* the bits of the cards that beat card w */
     uint8_t run_start[CARDS], run_length[CARDS], runs; /* runs of interchangeable card types */
     int plain;
     int64_t limit, nodes;
@@ -79,18 +84,47 @@ static Entry *find(Ctx *c, const uint64_t *key) {
 
 static void put(Ctx *c, const Entry *entry);
 
+/* A table of `size` empty entries. On Linux, a large one is asked for in huge pages: a probe
+ * lands anywhere in up to 100 MB, and with small pages nearly every probe also missed the
+ * address translation's cache. */
+static Entry *new_table(uint32_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = (size_t)size * sizeof(Entry);
+    if (bytes >= (1u << 21)) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE);
+        return p;
+    }
+#endif
+    return calloc(size, sizeof(Entry));
+}
+
+static void free_table(Entry *table, uint32_t size) {
+    if (!table) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = (size_t)size * sizeof(Entry);
+    if (bytes >= (1u << 21)) {
+        munmap(table, bytes);
+        return;
+    }
+#endif
+    (void)size;
+    free(table);
+}
+
 static int grow(Ctx *c) {
     uint32_t old_size = c->size;
     Entry *old = c->table;
     uint32_t size = old ? old_size * 2 : SMALLEST_TABLE;
-    Entry *table = calloc(size, sizeof(Entry));
+    Entry *table = new_table(size);
     if (!table) return 0;
     c->table = table;
     c->size = size;
     c->used = 0;
     for (uint32_t i = 0; i < old_size; i++)
         if (old[i].left) put(c, &old[i]);
-    free(old);
+    free_table(old, old_size);
     return 1;
 }
 
@@ -204,6 +238,35 @@ static void cut(Ctx *c, int n, uint64_t hand, int seat, int card, int rest) {
     if (n == 0) c->killer[popcount(hand)][seat] = (int8_t)(card + 1);
 }
 
+/* The cheapest card points among `cards`. */
+static int cheapest(const Ctx *c, uint64_t cards) {
+    int least = 1 << 10;
+    while (cards) {
+        int card = lowest(cards) >> 1;
+        cards &= ~(3ULL << (2 * card));
+        if (c->points[card] < least) least = c->points[card];
+    }
+    return least;
+}
+
+/* Inside a trick: when no card the players still to play may play beats the trick's best
+ * card, the trick is its winner's, with at least the cheapest card each of them may play.
+ * Then Re takes at least that much (winner of Re) or at most the rest without it (winner of
+ * Kontra): the bound on the side of the winner's party, or -1 / FAR when the trick is open. */
+static int decided(const Ctx *c, const uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
+                   int rest) {
+    uint64_t hand = hands[seat];
+    const uint64_t beaten = (hand & (hand - 1)) ? c->beaten_by[wcard] : c->beaten_by_last[wcard];
+    int add = 0;
+    for (int k = 0; k < SEATS - n; k++) {
+        uint64_t h = hands[(seat + k) % SEATS], legal = h & c->suit_bits[led];
+        if (!legal) legal = h;
+        if (legal & beaten) return c->re[wseat] ? -1 : FAR;
+        add += cheapest(c, legal);
+    }
+    return c->re[wseat] ? pts + add : rest - add;
+}
+
 static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
                 uint64_t on_table, int rest, int alpha, int beta) {
     if (++c->nodes > c->limit) {
@@ -235,6 +298,14 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
         if (pts + rest <= alpha) return pts + rest;
         legal = hand & c->suit_bits[led];
         if (!legal) legal = hand;
+        if (!c->plain) {
+            int bound = decided(c, hands, seat, n, led, wseat, wcard, pts, rest);
+            if (c->re[wseat]) {
+                if (bound >= beta) return bound;
+            } else if (bound <= alpha) {
+                return bound;
+            }
+        }
     }
     const uint8_t *beats = (hand & (hand - 1)) ? c->beats : c->beats_last;
     uint64_t others = hands[(seat + 1) % SEATS] | hands[(seat + 2) % SEATS] | hands[(seat + 3) % SEATS] | on_table;
@@ -361,6 +432,11 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
     memcpy(c->beats_last, beats_last, sizeof c->beats_last);
     c->plain = plain;
     c->limit = limit;
+    for (int w = 0; w < CARDS; w++)
+        for (int x = 0; x < CARDS; x++) {
+            if (c->beats[w * CARDS + x]) c->beaten_by[w] |= 3ULL << (2 * x);
+            if (c->beats_last[w * CARDS + x]) c->beaten_by_last[w] |= 3ULL << (2 * x);
+        }
     for (int x = 0; x < CARDS;) {
         int y = x + 1;
         while (y < CARDS && interchangeable(c, y - 1, y)) y++;
@@ -376,7 +452,7 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
 void dk_free(void *ctx) {
     Ctx *c = ctx;
     if (!c) return;
-    free(c->table);
+    free_table(c->table, c->size);
     free(c);
 }
 
