@@ -40,6 +40,7 @@ typedef struct {
     uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
     uint64_t beaten_by[CARDS], beaten_by_last[CARDS]; /* the bits of the cards that beat card w */
     uint8_t run_start[CARDS], run_length[CARDS], runs; /* runs of interchangeable card types */
+    uint8_t pack[16][16];                              /* packed() for runs of up to four types */
     int plain;
     int64_t limit, nodes;
     int stopped;
@@ -189,36 +190,40 @@ static inline uint64_t gathered(uint64_t x) {
     return (x | x >> 16) & 0xffffffULL;
 }
 
+/* The bits of `field` where `in_run` has a bit, moved to the lowest bits in their order. */
+static inline uint64_t packed(const Ctx *c, uint64_t field, uint64_t in_run, int length) {
+    if (length <= 4) return c->pack[in_run][field];
+    uint64_t out = 0;
+    for (int k = 0; in_run; in_run &= in_run - 1, k++) out |= (field >> lowest(in_run) & 1) << k;
+    return out;
+}
+
 /* The transposition table's key, in two words: the hands with, in each run of interchangeable
  * card types, the types still held moved to the top of the run (a position where other queens
  * or other jacks have fallen plays as this one), and the seat to play. The hands are written
  * as the card types each holds (24 bits a hand) and the types some hand holds both copies of
  * (24 bits): that says who holds every copy, in 122 bits instead of 194, so that an entry
- * takes 24 bytes, not 40, and a probe reads fewer cache lines. */
-static void table_key(const Ctx *c, const uint64_t *hands_in, int seat, uint64_t *key) {
-    uint64_t hands[SEATS];
-    for (int s = 0; s < SEATS; s++) hands[s] = hands_in[s];
-    uint64_t held = hands[0] | hands[1] | hands[2] | hands[3];
-    for (int r = 0; r < c->runs; r++) {
-        int start = c->run_start[r], end = start + c->run_length[r], top = start;
-        for (int i = start; i < end; i++) {
-            if (!(held >> (2 * i) & 3)) continue;
-            if (i != top)
-                for (int s = 0; s < SEATS; s++) {
-                    uint64_t field = hands[s] >> (2 * i) & 3;
-                    hands[s] = (hands[s] & ~(3ULL << (2 * i))) | field << (2 * top);
-                }
-            top++;
-        }
-    }
-    uint64_t types[SEATS], both = 0;
+ * takes 24 bytes, not 40, and a probe reads fewer cache lines. The runs are closed up on those
+ * five words, a small table at a time, and only where a type above a held one is gone. */
+static void table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *key) {
+    uint64_t words[SEATS + 1], both = 0;
     for (int s = 0; s < SEATS; s++) {
-        types[s] = gathered(hands[s] | hands[s] >> 1);
+        words[s] = gathered(hands[s] | hands[s] >> 1);
         both |= hands[s] & hands[s] >> 1;
     }
-    both = gathered(both);
-    key[0] = types[0] | types[1] << 24 | types[2] << 48;
-    key[1] = types[2] >> 16 | types[3] << 8 | both << 32 | (uint64_t)seat << 56;
+    words[SEATS] = gathered(both);
+    uint64_t held = words[0] | words[1] | words[2] | words[3];
+    for (int r = 0; r < c->runs; r++) {
+        int start = c->run_start[r], length = c->run_length[r];
+        uint64_t mask = (1ULL << length) - 1, in_run = held >> start & mask;
+        if (!(in_run & (in_run + 1))) continue; /* the types held are at the top already */
+        for (int w = 0; w <= SEATS; w++) {
+            uint64_t field = words[w] >> start & mask;
+            words[w] = (words[w] & ~(mask << start)) | packed(c, field, in_run, length) << start;
+        }
+    }
+    key[0] = words[0] | words[1] << 24 | words[2] << 48;
+    key[1] = words[2] >> 16 | words[3] << 8 | words[SEATS] << 32 | (uint64_t)seat << 56;
 }
 
 /* Moves `card` to the front of the moves, keeping the others' order (none when -1 or absent). */
@@ -436,6 +441,13 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
         for (int x = 0; x < CARDS; x++) {
             if (c->beats[w * CARDS + x]) c->beaten_by[w] |= 3ULL << (2 * x);
             if (c->beats_last[w * CARDS + x]) c->beaten_by_last[w] |= 3ULL << (2 * x);
+        }
+    for (int in_run = 0; in_run < 16; in_run++)
+        for (int field = 0; field < 16; field++) {
+            int out = 0, k = 0;
+            for (int b = 0; b < 4; b++)
+                if (in_run >> b & 1) out |= (field >> b & 1) << k++;
+            c->pack[in_run][field] = (uint8_t)out;
         }
     for (int x = 0; x < CARDS;) {
         int y = x + 1;
