@@ -255,6 +255,7 @@ def _searcher(
     runs = _runs(t)
     beaten_by = _beaten_by(beats_all)
     beaten_by_last = _beaten_by(beats_last)
+    top_points = max(points)
     history = [0] * 24
     killer = [[-1] * SEATS for _ in range(49)]
     """By cards in hand and seat: the lead that cut off last."""
@@ -355,7 +356,8 @@ def _searcher(
             legal = hand & suit_bits[led]
             if not legal:
                 legal = hand
-            if use_table:
+            most = (SEATS - n) * top_points  # the most the cards still to come add to the trick
+            if use_table and (pts + most >= beta if re[wseat] else rest - most <= alpha):
                 bound = decided(hands, seat, n, led, wseat, wcard, pts, rest)
                 if re[wseat]:
                     if bound >= beta:

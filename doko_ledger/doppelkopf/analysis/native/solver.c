@@ -21,6 +21,7 @@
 #define DK_VERSION 3
 #define CARDS 24
 #define SEATS 4
+#define AFTER(seat, k) (((seat) + (k)) & (SEATS - 1)) /* the seat k places after `seat` (four seats) */
 #define FAR (1 << 20)
 #define STOPPED (-(1 << 30))
 #define SMALLEST_TABLE (1u << 12)
@@ -35,7 +36,7 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    uint8_t points[CARDS], suit[CARDS], equal_ok[CARDS], re[SEATS];
+    uint8_t points[CARDS], suit[CARDS], equal_ok[CARDS], re[SEATS], top_points;
     uint64_t suit_bits[5];
     uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
     uint64_t beaten_by[CARDS], beaten_by_last[CARDS]; /* the bits of the cards that beat card w */
@@ -50,7 +51,13 @@ typedef struct {
     uint32_t size, used;
 } Ctx;
 
-static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* Bits set, without the library call a compiler makes for a CPU it may not assume has one. */
+static inline int popcount(uint64_t x) {
+    x -= x >> 1 & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)(x * 0x0101010101010101ULL >> 56);
+}
 static inline int lowest(uint64_t x) { return __builtin_ctzll(x); }
 static inline int highest(uint64_t x) { return 63 - __builtin_clzll(x); }
 
@@ -156,7 +163,7 @@ static void put(Ctx *c, const Entry *entry) {
 static int last_trick(const Ctx *c, const uint64_t *hands, int seat) {
     int wcard = highest(hands[seat]) >> 1, wseat = seat, total = c->points[wcard];
     for (int i = 1; i < SEATS; i++) {
-        int s = (seat + i) % SEATS, card = highest(hands[s]) >> 1;
+        int s = AFTER(seat, i), card = highest(hands[s]) >> 1;
         total += c->points[card];
         if (c->beats_last[wcard * CARDS + card]) wseat = s, wcard = card;
     }
@@ -264,7 +271,7 @@ static int decided(const Ctx *c, const uint64_t *hands, int seat, int n, int led
     const uint64_t beaten = (hand & (hand - 1)) ? c->beaten_by[wcard] : c->beaten_by_last[wcard];
     int add = 0;
     for (int k = 0; k < SEATS - n; k++) {
-        uint64_t h = hands[(seat + k) % SEATS], legal = h & c->suit_bits[led];
+        uint64_t h = hands[AFTER(seat, k)], legal = h & c->suit_bits[led];
         if (!legal) legal = h;
         if (legal & beaten) return c->re[wseat] ? -1 : FAR;
         add += cheapest(c, legal);
@@ -303,7 +310,8 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
         if (pts + rest <= alpha) return pts + rest;
         legal = hand & c->suit_bits[led];
         if (!legal) legal = hand;
-        if (!c->plain) {
+        int most = (SEATS - n) * c->top_points; /* the most the cards still to come add to the trick */
+        if (!c->plain && (c->re[wseat] ? pts + most >= beta : rest - most <= alpha)) {
             int bound = decided(c, hands, seat, n, led, wseat, wcard, pts, rest);
             if (c->re[wseat]) {
                 if (bound >= beta) return bound;
@@ -313,7 +321,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
         }
     }
     const uint8_t *beats = (hand & (hand - 1)) ? c->beats : c->beats_last;
-    uint64_t others = hands[(seat + 1) % SEATS] | hands[(seat + 2) % SEATS] | hands[(seat + 3) % SEATS] | on_table;
+    uint64_t others = hands[AFTER(seat, 1)] | hands[AFTER(seat, 2)] | hands[AFTER(seat, 3)] | on_table;
     int moves[CARDS], count = 0, prev = -1;
     for (uint64_t m = legal; m;) {
         int card = lowest(m) >> 1;
@@ -372,7 +380,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
             v = node(c, hands, nseat, 0, 0, 0, 0, 0, 0, rest - c->points[card], alpha - gain, beta - gain);
             v += gain;
         } else {
-            v = node(c, hands, (seat + 1) % SEATS, n + 1, nled, nseat, ncard, p, on_table | (1ULL << (2 * card)),
+            v = node(c, hands, AFTER(seat, 1), n + 1, nled, nseat, ncard, p, on_table | (1ULL << (2 * card)),
                      rest - c->points[card], alpha, beta);
         }
         if (c->stopped) {
@@ -429,6 +437,8 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return NULL;
     memcpy(c->points, points, CARDS);
+    for (int x = 0; x < CARDS; x++)
+        if (points[x] > c->top_points) c->top_points = points[x];
     memcpy(c->suit, suit, CARDS);
     memcpy(c->equal_ok, equal_ok, CARDS);
     memcpy(c->re, re, SEATS);
