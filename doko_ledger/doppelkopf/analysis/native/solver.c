@@ -10,6 +10,10 @@
  *
  * Plain C99, no Python header: loaded with ctypes (native/__init__.py).
  */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS and madvise */
+#include <sys/mman.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,7 @@
 #define DK_VERSION 3
 #define CARDS 24
 #define SEATS 4
+#define AFTER(seat, k) (((seat) + (k)) & (SEATS - 1)) /* the seat k places after `seat` (four seats) */
 #define FAR (1 << 20)
 #define STOPPED (-(1 << 30))
 #define SMALLEST_TABLE (1u << 12)
@@ -31,10 +36,12 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    uint8_t points[CARDS], suit[CARDS], equal_ok[CARDS], re[SEATS];
+    uint8_t points[CARDS], suit[CARDS], equal_ok[CARDS], re[SEATS], top_points;
     uint64_t suit_bits[5];
     uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
+    uint64_t beaten_by[CARDS], beaten_by_last[CARDS]; /* the bits of the cards that beat card w */
     uint8_t run_start[CARDS], run_length[CARDS], runs; /* runs of interchangeable card types */
+    uint8_t pack[16][16];                              /* packed() for runs of up to four types */
     int plain;
     int64_t limit, nodes;
     int stopped;
@@ -44,7 +51,13 @@ typedef struct {
     uint32_t size, used;
 } Ctx;
 
-static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* Bits set, without the library call a compiler makes for a CPU it may not assume has one. */
+static inline int popcount(uint64_t x) {
+    x -= x >> 1 & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)(x * 0x0101010101010101ULL >> 56);
+}
 static inline int lowest(uint64_t x) { return __builtin_ctzll(x); }
 static inline int highest(uint64_t x) { return 63 - __builtin_clzll(x); }
 
@@ -79,18 +92,47 @@ static Entry *find(Ctx *c, const uint64_t *key) {
 
 static void put(Ctx *c, const Entry *entry);
 
+/* A table of `size` empty entries. On Linux, a large one is asked for in huge pages: a probe
+ * lands anywhere in up to 100 MB, and with small pages nearly every probe also missed the
+ * address translation's cache. */
+static Entry *new_table(uint32_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = (size_t)size * sizeof(Entry);
+    if (bytes >= (1u << 21)) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE);
+        return p;
+    }
+#endif
+    return calloc(size, sizeof(Entry));
+}
+
+static void free_table(Entry *table, uint32_t size) {
+    if (!table) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    size_t bytes = (size_t)size * sizeof(Entry);
+    if (bytes >= (1u << 21)) {
+        munmap(table, bytes);
+        return;
+    }
+#endif
+    (void)size;
+    free(table);
+}
+
 static int grow(Ctx *c) {
     uint32_t old_size = c->size;
     Entry *old = c->table;
     uint32_t size = old ? old_size * 2 : SMALLEST_TABLE;
-    Entry *table = calloc(size, sizeof(Entry));
+    Entry *table = new_table(size);
     if (!table) return 0;
     c->table = table;
     c->size = size;
     c->used = 0;
     for (uint32_t i = 0; i < old_size; i++)
         if (old[i].left) put(c, &old[i]);
-    free(old);
+    free_table(old, old_size);
     return 1;
 }
 
@@ -121,7 +163,7 @@ static void put(Ctx *c, const Entry *entry) {
 static int last_trick(const Ctx *c, const uint64_t *hands, int seat) {
     int wcard = highest(hands[seat]) >> 1, wseat = seat, total = c->points[wcard];
     for (int i = 1; i < SEATS; i++) {
-        int s = (seat + i) % SEATS, card = highest(hands[s]) >> 1;
+        int s = AFTER(seat, i), card = highest(hands[s]) >> 1;
         total += c->points[card];
         if (c->beats_last[wcard * CARDS + card]) wseat = s, wcard = card;
     }
@@ -155,36 +197,40 @@ static inline uint64_t gathered(uint64_t x) {
     return (x | x >> 16) & 0xffffffULL;
 }
 
+/* The bits of `field` where `in_run` has a bit, moved to the lowest bits in their order. */
+static inline uint64_t packed(const Ctx *c, uint64_t field, uint64_t in_run, int length) {
+    if (length <= 4) return c->pack[in_run][field];
+    uint64_t out = 0;
+    for (int k = 0; in_run; in_run &= in_run - 1, k++) out |= (field >> lowest(in_run) & 1) << k;
+    return out;
+}
+
 /* The transposition table's key, in two words: the hands with, in each run of interchangeable
  * card types, the types still held moved to the top of the run (a position where other queens
  * or other jacks have fallen plays as this one), and the seat to play. The hands are written
  * as the card types each holds (24 bits a hand) and the types some hand holds both copies of
  * (24 bits): that says who holds every copy, in 122 bits instead of 194, so that an entry
- * takes 24 bytes, not 40, and a probe reads fewer cache lines. */
-static void table_key(const Ctx *c, const uint64_t *hands_in, int seat, uint64_t *key) {
-    uint64_t hands[SEATS];
-    for (int s = 0; s < SEATS; s++) hands[s] = hands_in[s];
-    uint64_t held = hands[0] | hands[1] | hands[2] | hands[3];
-    for (int r = 0; r < c->runs; r++) {
-        int start = c->run_start[r], end = start + c->run_length[r], top = start;
-        for (int i = start; i < end; i++) {
-            if (!(held >> (2 * i) & 3)) continue;
-            if (i != top)
-                for (int s = 0; s < SEATS; s++) {
-                    uint64_t field = hands[s] >> (2 * i) & 3;
-                    hands[s] = (hands[s] & ~(3ULL << (2 * i))) | field << (2 * top);
-                }
-            top++;
-        }
-    }
-    uint64_t types[SEATS], both = 0;
+ * takes 24 bytes, not 40, and a probe reads fewer cache lines. The runs are closed up on those
+ * five words, a small table at a time, and only where a type above a held one is gone. */
+static void table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *key) {
+    uint64_t words[SEATS + 1], both = 0;
     for (int s = 0; s < SEATS; s++) {
-        types[s] = gathered(hands[s] | hands[s] >> 1);
+        words[s] = gathered(hands[s] | hands[s] >> 1);
         both |= hands[s] & hands[s] >> 1;
     }
-    both = gathered(both);
-    key[0] = types[0] | types[1] << 24 | types[2] << 48;
-    key[1] = types[2] >> 16 | types[3] << 8 | both << 32 | (uint64_t)seat << 56;
+    words[SEATS] = gathered(both);
+    uint64_t held = words[0] | words[1] | words[2] | words[3];
+    for (int r = 0; r < c->runs; r++) {
+        int start = c->run_start[r], length = c->run_length[r];
+        uint64_t mask = (1ULL << length) - 1, in_run = held >> start & mask;
+        if (!(in_run & (in_run + 1))) continue; /* the types held are at the top already */
+        for (int w = 0; w <= SEATS; w++) {
+            uint64_t field = words[w] >> start & mask;
+            words[w] = (words[w] & ~(mask << start)) | packed(c, field, in_run, length) << start;
+        }
+    }
+    key[0] = words[0] | words[1] << 24 | words[2] << 48;
+    key[1] = words[2] >> 16 | words[3] << 8 | words[SEATS] << 32 | (uint64_t)seat << 56;
 }
 
 /* Moves `card` to the front of the moves, keeping the others' order (none when -1 or absent). */
@@ -202,6 +248,35 @@ static void first(int *moves, int count, int card) {
 static void cut(Ctx *c, int n, uint64_t hand, int seat, int card, int rest) {
     c->history[card] += rest;
     if (n == 0) c->killer[popcount(hand)][seat] = (int8_t)(card + 1);
+}
+
+/* The cheapest card points among `cards`. */
+static int cheapest(const Ctx *c, uint64_t cards) {
+    int least = 1 << 10;
+    while (cards) {
+        int card = lowest(cards) >> 1;
+        cards &= ~(3ULL << (2 * card));
+        if (c->points[card] < least) least = c->points[card];
+    }
+    return least;
+}
+
+/* Inside a trick: when no card the players still to play may play beats the trick's best
+ * card, the trick is its winner's, with at least the cheapest card each of them may play.
+ * Then Re takes at least that much (winner of Re) or at most the rest without it (winner of
+ * Kontra): the bound on the side of the winner's party, or -1 / FAR when the trick is open. */
+static int decided(const Ctx *c, const uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
+                   int rest) {
+    uint64_t hand = hands[seat];
+    const uint64_t beaten = (hand & (hand - 1)) ? c->beaten_by[wcard] : c->beaten_by_last[wcard];
+    int add = 0;
+    for (int k = 0; k < SEATS - n; k++) {
+        uint64_t h = hands[AFTER(seat, k)], legal = h & c->suit_bits[led];
+        if (!legal) legal = h;
+        if (legal & beaten) return c->re[wseat] ? -1 : FAR;
+        add += cheapest(c, legal);
+    }
+    return c->re[wseat] ? pts + add : rest - add;
 }
 
 static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
@@ -235,9 +310,18 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
         if (pts + rest <= alpha) return pts + rest;
         legal = hand & c->suit_bits[led];
         if (!legal) legal = hand;
+        int most = (SEATS - n) * c->top_points; /* the most the cards still to come add to the trick */
+        if (!c->plain && (c->re[wseat] ? pts + most >= beta : rest - most <= alpha)) {
+            int bound = decided(c, hands, seat, n, led, wseat, wcard, pts, rest);
+            if (c->re[wseat]) {
+                if (bound >= beta) return bound;
+            } else if (bound <= alpha) {
+                return bound;
+            }
+        }
     }
     const uint8_t *beats = (hand & (hand - 1)) ? c->beats : c->beats_last;
-    uint64_t others = hands[(seat + 1) % SEATS] | hands[(seat + 2) % SEATS] | hands[(seat + 3) % SEATS] | on_table;
+    uint64_t others = hands[AFTER(seat, 1)] | hands[AFTER(seat, 2)] | hands[AFTER(seat, 3)] | on_table;
     int moves[CARDS], count = 0, prev = -1;
     for (uint64_t m = legal; m;) {
         int card = lowest(m) >> 1;
@@ -296,7 +380,7 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
             v = node(c, hands, nseat, 0, 0, 0, 0, 0, 0, rest - c->points[card], alpha - gain, beta - gain);
             v += gain;
         } else {
-            v = node(c, hands, (seat + 1) % SEATS, n + 1, nled, nseat, ncard, p, on_table | (1ULL << (2 * card)),
+            v = node(c, hands, AFTER(seat, 1), n + 1, nled, nseat, ncard, p, on_table | (1ULL << (2 * card)),
                      rest - c->points[card], alpha, beta);
         }
         if (c->stopped) {
@@ -353,6 +437,8 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return NULL;
     memcpy(c->points, points, CARDS);
+    for (int x = 0; x < CARDS; x++)
+        if (points[x] > c->top_points) c->top_points = points[x];
     memcpy(c->suit, suit, CARDS);
     memcpy(c->equal_ok, equal_ok, CARDS);
     memcpy(c->re, re, SEATS);
@@ -361,6 +447,18 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
     memcpy(c->beats_last, beats_last, sizeof c->beats_last);
     c->plain = plain;
     c->limit = limit;
+    for (int w = 0; w < CARDS; w++)
+        for (int x = 0; x < CARDS; x++) {
+            if (c->beats[w * CARDS + x]) c->beaten_by[w] |= 3ULL << (2 * x);
+            if (c->beats_last[w * CARDS + x]) c->beaten_by_last[w] |= 3ULL << (2 * x);
+        }
+    for (int in_run = 0; in_run < 16; in_run++)
+        for (int field = 0; field < 16; field++) {
+            int out = 0, k = 0;
+            for (int b = 0; b < 4; b++)
+                if (in_run >> b & 1) out |= (field >> b & 1) << k++;
+            c->pack[in_run][field] = (uint8_t)out;
+        }
     for (int x = 0; x < CARDS;) {
         int y = x + 1;
         while (y < CARDS && interchangeable(c, y - 1, y)) y++;
@@ -376,7 +474,7 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
 void dk_free(void *ctx) {
     Ctx *c = ctx;
     if (!c) return;
-    free(c->table);
+    free_table(c->table, c->size);
     free(c);
 }
 
