@@ -256,8 +256,6 @@ class ValueIn(BaseModel):
     solo: bool = Field(False, description="The one winner or the one loser played a solo.")
 
     def record(self) -> ValueRecord:
-        if not self.winners and not self.losers:
-            raise EntryError("value: name the winners or the losers")
         return ValueRecord(self.value, winners=tuple(self.winners), losers=tuple(self.losers), solo=self.solo)
 
 

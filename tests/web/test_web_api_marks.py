@@ -106,7 +106,7 @@ def test_undo_takes_back_the_deal_with_its_mark(api: Any) -> None:
             422,
             "who declares bock: 'Zoe' is not at the table",
         ),
-        ({"by_value": {"value": 3}}, 422, "value: name the winners or the losers"),
+        ({"by_value": {"value": 3}}, 422, "name the winners or the losers of the deal"),
         ({"by_value": {"winners": FOUR, "value": 3}}, 422, "all four won: a deal has one to three winners"),
         ({"by_value": {"winners": ["Anna"], "value": 150}}, 422, "a deal's value is a whole number from 0 to 99"),
         (
