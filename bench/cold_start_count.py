@@ -33,13 +33,20 @@ def instructions(command: list[str]) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def ledger_and_package(description: str) -> tuple[Path, Path]:
+    """The LEDGER argument, and the package `python` imports with its bytecode compiled (this
+    machine sets `PYTHONDONTWRITEBYTECODE`, and a count should not include compiling)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("ledger", type=Path)
-    args = parser.parse_args()
+    ledger: Path = parser.parse_args().ledger
     package = Path(doko_ledger.__file__).parent
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
-    doko = [str(Path(sys.executable).with_name("doko")), "--db", str(args.ledger)]
+    return ledger, package
+
+
+def main() -> None:
+    ledger, package = ledger_and_package(__doc__.splitlines()[0])
+    doko = [str(Path(sys.executable).with_name("doko")), "--db", str(ledger)]
     commands = {
         "doko standings --session (a card night)": [*doko, "standings", "--session", "2026-11-28-kit"],
         "doko standings --session (a Dou Dizhu session)": [*doko, "standings", "--session", "2026-11-29-d"],

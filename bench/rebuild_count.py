@@ -12,16 +12,12 @@ the schema check). The first rebuild of a process decodes every payload, as `dok
 
 from __future__ import annotations
 
-import argparse
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from cold_start_count import instructions
-
-import doko_ledger
+from cold_start_count import instructions, ledger_and_package
 
 RUN = """
 import json, sqlite3, sys
@@ -41,16 +37,12 @@ else:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("ledger", type=Path)
-    args = parser.parse_args()
-    package = Path(doko_ledger.__file__).parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=True)
+    ledger, package = ledger_and_package(__doc__.splitlines()[0])
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "ledger.sqlite"
 
         def counted(what: str) -> int:
-            shutil.copyfile(args.ledger, copy)
+            shutil.copyfile(ledger, copy)
             return instructions([sys.executable, "-c", RUN, what, str(copy)])
 
         opened = counted("open")
