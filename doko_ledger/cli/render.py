@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -80,40 +81,65 @@ def _trick_notes(state: GameState, shown: Replay, number: int, remarks: Sequence
     return notes
 
 
-def tricks_table(shown: Replay, show_all: bool, remarks: Sequence[dict[str, Any]] = ()) -> Table:
+class TricksTable:
     """Every trick: who led, each player's card (winner marked), winner, points, running totals,
-    calls and the parties that became public."""
-    state = shown.state
-    players = state.players
-    table = Table(title=game_header(state), title_justify="left", show_lines=False)
-    table.add_column("#", justify="right")
-    table.add_column(render(msg("lead")))
-    for seat, name in enumerate(players):
-        header = f"{name} ({_party_label(shown.truth[seat])})" if show_all else name
-        table.add_column(header, justify="center")
-    table.add_column(render(msg("won by")))
-    table.add_column(render(msg("pts")), justify="right")
-    table.add_column(render(msg("running")), justify="right", style="dim")
-    table.add_column(render(msg("calls · made public")))
-    running = running_points(state)
-    for i, trick in enumerate(state.all_tricks):
-        by_seat: dict[int, Text] = {}
-        for index, (seat, card) in enumerate(trick.plays):
-            text = card_text(card, winner=trick.winner == seat)
-            if index == 0:
-                text = Text("›", style="dim") + text
-            by_seat[seat] = text
-        totals = " ".join(str(p) for p in running[i]) if i < len(running) else ""
-        table.add_row(
-            str(trick.number),
-            players[trick.leader],
-            *(by_seat.get(s, Text("")) for s in range(len(players))),
-            players[trick.winner] if trick.winner is not None else "…",
-            str(trick.points),
-            totals,
-            _trick_notes(state, shown, trick.number, remarks),
-        )
-    return table
+    calls and the parties that became public. Where that last column would be squeezed to a
+    few letters (a terminal of 80 columns), the calls and parties follow the table instead,
+    a line per trick."""
+
+    def __init__(self, shown: Replay, show_all: bool, remarks: Sequence[dict[str, Any]] = ()) -> None:
+        self.shown, self.show_all, self.remarks = shown, show_all, remarks
+
+    NOTES_WIDTH = 30
+    """The least width, borders included, that the column of calls and parties reads well in."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rest = self.table(notes=False)
+        if Measurement.get(console, options.update_width(10_000), rest).maximum + self.NOTES_WIDTH <= options.max_width:
+            yield self.table(notes=True)
+            return
+        yield rest
+        state = self.shown.state
+        for trick in state.all_tricks:
+            notes = _trick_notes(state, self.shown, trick.number, self.remarks)
+            if notes.plain:
+                yield Text(render(msg("trick {number}: ", number=trick.number)), style="dim") + notes
+
+    def table(self, *, notes: bool) -> Table:
+        shown, state = self.shown, self.shown.state
+        players = state.players
+        table = Table(title=game_header(state), title_justify="left", show_lines=False)
+        table.add_column("#", justify="right")
+        table.add_column(render(msg("lead")))
+        for seat, name in enumerate(players):
+            header = f"{name} ({_party_label(shown.truth[seat])})" if self.show_all else name
+            table.add_column(header, justify="center")
+        table.add_column(render(msg("won by")))
+        table.add_column(render(msg("pts")), justify="right")
+        table.add_column(render(msg("running")), justify="right", style="dim")
+        if notes:
+            table.add_column(render(msg("calls · made public")))
+        running = running_points(state)
+        for i, trick in enumerate(state.all_tricks):
+            by_seat: dict[int, Text] = {}
+            for index, (seat, card) in enumerate(trick.plays):
+                text = card_text(card, winner=trick.winner == seat)
+                if index == 0:
+                    text = Text("›", style="dim") + text
+                by_seat[seat] = text
+            totals = " ".join(str(p) for p in running[i]) if i < len(running) else ""
+            cells: list[RenderableType] = [
+                str(trick.number),
+                players[trick.leader],
+                *(by_seat.get(s, Text("")) for s in range(len(players))),
+                players[trick.winner] if trick.winner is not None else "…",
+                str(trick.points),
+                totals,
+            ]
+            if notes:
+                cells.append(_trick_notes(state, shown, trick.number, self.remarks))
+            table.add_row(*cells)
+        return table
 
 
 def before_play(shown: Replay) -> Text:
@@ -235,7 +261,7 @@ def replay(shown: Replay, show_all: bool = False, remarks: Sequence[dict[str, An
     intro = before_play(shown)
     if intro.plain:
         parts.append(intro)
-    parts += [tricks_table(shown, show_all, remarks), Text("")]
+    parts += [TricksTable(shown, show_all, remarks), Text("")]
     table = announced_table(shown)
     if table is not None:
         parts += [table, Text("")]

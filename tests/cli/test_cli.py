@@ -637,3 +637,20 @@ def test_every_command_has_help(cli: Cli, ledger_path: Path, command: str) -> No
     assert not exists(ledger_path)
     lines = [line for line in out.splitlines() if line.strip() and "Usage" not in line]
     assert lines, "the help has a description"
+
+
+SAMPLE_NORMAL = Path(__file__).resolve().parents[2] / "sample_games" / "01-normal.yaml"
+
+
+def test_a_narrow_terminal_gets_the_calls_and_parties_under_the_replays_table(cli: Cli) -> None:
+    """At 80 columns the column of calls and parties would be cut to a few letters a line; there
+    they follow the table, a line per trick. A wide terminal keeps them in the table."""
+    ok(cli("import", SAMPLE_NORMAL))
+    game = "2026-11-28-kitchen-01-normal"
+    narrow = ok(cli("replay", game, "--all", env={"COLUMNS": "80"})).stdout
+    assert "calls · made public" not in narrow
+    assert "\ntrick 2: Anna Re (played CQ)" in narrow
+    assert max(len(line) for line in narrow.splitlines()) <= 80
+    wide = ok(cli("replay", game, "--all", env={"COLUMNS": "200"})).stdout
+    assert "calls · made public" in wide and "trick 2:" not in wide
+    assert "│ Anna Re (played CQ)" in wide
