@@ -234,6 +234,8 @@ def test_undo_takes_back_the_last_deal_at_its_version(db: Path) -> None:
     game = phone.get("/games/night-01").text
     assert '<span class="tag mark">taken back</span>' in game and "it does not count" in game
     assert '<span class="tag mark">taken back</span>' in phone.get("/games").text
+    phone.get("/language/de")
+    assert '<span class="tag mark">zurückgenommen</span>' in phone.get("/games").text
 
 
 def test_correct_a_deal_shows_old_and_new_side_by_side(db: Path) -> None:

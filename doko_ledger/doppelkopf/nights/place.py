@@ -36,6 +36,13 @@ class DealPlace:
         return self.status == IN_FORCE
 
     @property
+    def tag(self) -> str:
+        """The deal's mark in a list of games, in the reader's language: "taken back",
+        "corrected", or "" when it counts."""
+        word = {VOIDED: msg("taken back"), CORRECTED: msg("corrected")}.get(self.status)
+        return "" if word is None else render(word)
+
+    @property
     def marks(self) -> str:
         """What sets the game apart from a normal one, in the reader's language: "voided",
         "corrected by X", "replaces X"."""
