@@ -151,7 +151,9 @@ def verify_log(
         failure = None if translate is None else translate(exc)
         if failure is not None and not isinstance(failure, LedgerDamaged):
             raise failure from None  # the disk failed (full, an I/O error), not the file
-        raise LedgerDamaged(f"{where} is damaged after position {position}: {exc}") from None
+        raise LedgerDamaged(
+            msg("{where} is damaged after position {position}: {problem}", where=where, position=position, problem=exc)
+        ) from None
     report.events, report.streams = count, versions.streams
     report.head, report.position, report.expected_at = prev, expected - 1, found
     return report
