@@ -123,7 +123,7 @@ def score_lines_table(result: GameScore) -> Table:
 
 def place_text(place: DealPlace) -> Text:
     """ "  ·  deal 3 of kitchen", a voided or corrected deal marked in yellow."""
-    text = Text("  ·  " + render(msg("deal {number} of {night}", number=place.number, night=place.session_id)))
+    text = Text("  ·  " + place.said)
     if place.marks:
         text.append(f"  ({render(place.marks)})", style="bold yellow")
     return text

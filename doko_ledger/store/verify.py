@@ -41,7 +41,7 @@ class VerifyReport:
     position: int = 0
     format: str = ""
     """The ledger's format (`doko-ledger/2`), set by the store."""
-    problems: list[Message | str] = field(default_factory=list)
+    problems: list[Message] = field(default_factory=list)
     """Each problem in the reader's language once rendered (`--json` renders them in English)."""
     more_problems: int = 0
     first_bad_position: int | None = None
@@ -59,7 +59,7 @@ class VerifyReport:
     def ok(self) -> bool:
         return not self.problems
 
-    def problem(self, position: int | None, text: Message | str) -> None:
+    def problem(self, position: int | None, text: Message) -> None:
         if position is not None and self.first_bad_position is None:
             self.first_bad_position = position
         if len(self.problems) < MAX_PROBLEMS:

@@ -352,14 +352,6 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
         raise IllegalMove(msg("a match has 1 to 100 deals, not {count}", count=command.match_length))
     if command.rules_name is not None and (problem := name_problem(command.rules_name)):
         raise IllegalMove(_rules_name(command.rules_name, problem))
-    rate = None if command.rate is None else command.rate.replace(",", ".", 1)  # 0,05 as it is typed in German
-    if rate is not None and not _RATE.match(rate):
-        raise IllegalMove(
-            msg(
-                "the money rate must be a decimal amount per point such as 0.05, not {rate}",
-                rate=repr(shortened(command.rate or "", 20)),
-            )
-        )
     return SessionStarted(
         command.session_id,
         players,
@@ -367,9 +359,23 @@ def _start(state: NightState, command: StartNight) -> SessionStarted:
         command.rules,
         command.match_length,
         command.played_on,
-        rate,
+        None if command.rate is None else _rate(command.rate),
         command.rules_name,
     )
+
+
+def _rate(typed: str) -> str:
+    """The money rate as the night keeps it (`0.05`), typed with a decimal point or, as in
+    German, a comma; IllegalMove for anything else."""
+    rate = typed.replace(",", ".", 1)
+    if not _RATE.match(rate):
+        raise IllegalMove(
+            msg(
+                "the money rate must be a decimal amount per point such as 0.05, not {rate}",
+                rate=repr(shortened(typed, 20)),
+            )
+        )
+    return rate
 
 
 def _check_next(state: NightState, command: AddDeal, schedule: Schedule) -> None:

@@ -49,10 +49,14 @@ class DealPlace:
         return deal_marks(self.status, self.corrected_by, self.replaces)
 
     @property
+    def said(self) -> str:
+        """ "deal 3 of kitchen", in the reader's language."""
+        return render(msg("deal {number} of {night}", number=self.number, night=self.session_id))
+
+    @property
     def label(self) -> str:
-        """ "deal 3 of kitchen", with the marks after it, in the reader's language."""
-        text = render(msg("deal {number} of {night}", number=self.number, night=self.session_id))
-        return f"{text}, {self.marks}" if self.marks else text
+        """`said`, with the marks after it."""
+        return f"{self.said}, {self.marks}" if self.marks else self.said
 
     def view(self) -> dict[str, object]:
         """The place for scripts (JSON)."""
