@@ -10,8 +10,10 @@ GAMES ?= 10000
 CATALOGS := $(patsubst %.po,%.mo,$(wildcard doko_ledger/locale/*/LC_MESSAGES/*.po))
 NATIVE := doko_ledger/doppelkopf/analysis/native
 NATIVE_LIB := $(if $(wildcard $(NATIVE)/solver.c),$(NATIVE)/libsolver.so)
+CORE := build/core
+CORE_BUILT := $(if $(wildcard tools/compiled_core.py),$(CORE)/.built)
 
-.PHONY: demo serve test test-fast system-deps lint bench messages native clean
+.PHONY: demo serve test test-fast system-deps lint bench messages native core clean
 HOST ?= 0.0.0.0
 PORT ?= 8000
 
@@ -27,6 +29,12 @@ native: $(NATIVE_LIB)  ## the double-dummy solver's compiled search, where a C c
 
 $(NATIVE)/libsolver.so: $(NATIVE)/solver.c $(NATIVE)/build.py | $(STAMP)  # the package build compiles it too
 	$(BIN)/python $(NATIVE)/build.py
+
+core: $(CORE_BUILT)  ## the game core compiled with mypyc into build/core, which the core's tests run against (the wheel carries it; the sources run in pure Python)
+
+$(CORE)/.built: tools/compiled_core.py $(shell find doko_ledger -name "*.py") $(CATALOGS) | $(STAMP)
+	$(BIN)/python tools/compiled_core.py $(CORE)
+	touch $@
 
 messages: $(STAMP)  ## the texts of the code and the templates into each language's catalog (.po), to be translated
 	$(BIN)/pybabel -q extract -F babel.cfg -k msg -k plural:1,2 -k helped -k described --no-wrap --sort-by-file -o doko_ledger/locale/doko.pot .
@@ -53,7 +61,7 @@ $(SERVE_DB): | $(STAMP)  # only when missing: deals recorded from the phones sta
 
 .PRECIOUS: $(SERVE_DB)
 
-test: system-deps $(STAMP) $(CATALOGS) native  ## the whole test suite (as root it first installs the Debian packages it needs)
+test: system-deps $(STAMP) $(CATALOGS) native core  ## the whole test suite (as root it first installs the Debian packages it needs)
 	$(BIN)/pytest
 
 test-fast: $(STAMP) $(CATALOGS) native  ## the tests that need no browser, no PostgreSQL and are not marked slow: a quick check while developing
@@ -76,4 +84,5 @@ bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for 
 
 clean:
 	rm -f $(NATIVE)/libsolver.so
+	rm -rf $(CORE)
 	rm -rf $(VENV) $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm .pytest_cache .mypy_cache .ruff_cache

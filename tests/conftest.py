@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,6 +189,22 @@ def random_game(
         states.append(state)
     record = from_events(events)
     return RandomGame(events, states, record, game_file.dumps(record))
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package's wheel, built once per run as `pip wheel` builds it on any machine."""
+    where = tmp_path_factory.mktemp("wheel")
+    root = Path(__file__).resolve().parents[1]
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(where), str(root)],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert built.returncode == 0, built.stderr
+    (made,) = where.glob("doko_ledger-*.whl")
+    return made
 
 
 @pytest.fixture(scope="session")

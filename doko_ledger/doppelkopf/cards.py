@@ -163,7 +163,7 @@ _SYMBOLS = "♣♧♠♤♥♡♦♢"
 _SEPARATORS = re.compile(r"[\s\-_./]+")
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Read a card in canonical form or an alias, in English, German or French (`♥10`, `10♥`,
     `Kreuz-Dame`, `KrD`, `Karo As`, `dame de trèfle`, `queen of clubs`).
 

@@ -574,13 +574,12 @@ def trick_rows(state: GameState) -> list[Row]:
     if not tricks:
         return []
     seats = _seats_json(state.players)
-    _, leaders, cards, winners = zip(*tricks, strict=True)
     return [
         (
             state.game_id,
-            "[" + ", ".join([seats[seat] for seat in leaders]) + "]",
-            '["' + '", "'.join([_trick_text(played) for played in cards]) + '"]',
-            "[" + ", ".join([seats[seat] for seat in winners]) + "]",
+            "[" + ", ".join([seats[trick.leader] for trick in tricks]) + "]",
+            '["' + '", "'.join([_trick_text(trick.cards) for trick in tricks]) + '"]',
+            "[" + ", ".join([seats[trick.winner] for trick in tricks]) + "]",
             "[" + ", ".join([str(trick.points) for trick in tricks]) + "]",
         )
     ]

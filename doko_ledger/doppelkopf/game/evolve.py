@@ -244,7 +244,6 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
     dulle_last = second_dulle_wins(state.rules, True, order.schweinchen)
     hands = state.hands
     held = None if hands is None else [list(hand) for hand in hands]
-    make = tuple.__new__  # `Trick(...)` without the named tuple's `__new__` in Python: 12 a game
     for event in plays:
         seat, card = event.seat, event.card
         if held is not None:  # the same removals, seat by seat in the same order, as card by card
@@ -258,9 +257,7 @@ def _card_run(state: GameState, plays: Sequence[CardPlayed]) -> GameState:
         if len(cards) == SEATS:
             done = tuple(cards)
             index = best_index(done, keys, dulle_last if number == size else dulle)
-            trick: Trick = make(Trick, (number, leader, done, (leader + index) % SEATS))
-            trick.__dict__["points"] = trick._points()  # kept as `Trick.points` keeps it: every read model reads it
-            tricks.append(trick)
+            tricks.append(Trick(number, leader, done, (leader + index) % SEATS))
             cards = []
     return state.but(
         hands=None if held is None else tuple(map(tuple, held)),

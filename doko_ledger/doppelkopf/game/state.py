@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Generic, NamedTuple, TypeVar, overload
+from typing import Any, NamedTuple
 
 from doko_ledger.doppelkopf.cards import FUCHS, Card
 from doko_ledger.doppelkopf.events import DealSummarized, PenaltyImposed
@@ -23,67 +23,70 @@ Hand = tuple[Card, ...]
 _SEATS_FROM = tuple(tuple((leader + i) % SEATS for i in range(SEATS)) for leader in range(SEATS))
 
 
-class _TrickFields(NamedTuple):
-    number: int
-    leader: int
-    cards: tuple[Card, ...] = ()
-    winner: int | None = None
-
-
-T = TypeVar("T")
-
-
-class _Derived(Generic[T]):
-    """A value derived from an immutable trick: computed on first use, then kept in the
-    trick's `__dict__`, where later look-ups find it before this descriptor."""
-
-    def __init__(self, compute: Callable[[Trick], T]) -> None:
-        self._compute = compute
-        self._name = compute.__name__
-        self.__doc__ = compute.__doc__
-
-    def __set_name__(self, owner: type[Trick], name: str) -> None:
-        self._name = name
-
-    @overload
-    def __get__(self, trick: None, owner: type[Trick]) -> _Derived[T]: ...
-
-    @overload
-    def __get__(self, trick: Trick, owner: type[Trick]) -> T: ...
-
-    def __get__(self, trick: Trick | None, owner: type[Trick]) -> T | _Derived[T]:
-        if trick is None:
-            return self
-        value = trick.__dict__[self._name] = self._compute(trick)
-        return value
-
-
-class Trick(_TrickFields):
+class Trick:
     """A trick: who led, the cards in play order, and (once complete) who won it.
 
-    A NamedTuple rather than a frozen dataclass: the fold builds one for every card. The
-    values derived from it (`plays`, `points`) are kept once computed: every read model and
-    the score read them, some several times.
+    Never changed once built; compared, hashed and unpacked (`number, leader, cards, winner =
+    trick`) by its four fields. A class with slots of its own rather than a named tuple or a
+    frozen dataclass: the fold builds one for every card, and a compiled build of the game
+    core can make it a native class. The values derived from it (`plays`, `points`) are kept
+    once computed: every read model and the score read them, some several times.
     """
+
+    __slots__ = ("_plays", "_points", "cards", "leader", "number", "winner")
+
+    def __init__(self, number: int, leader: int, cards: tuple[Card, ...] = (), winner: int | None = None) -> None:
+        self.number = number
+        self.leader = leader
+        self.cards = cards
+        self.winner = winner
+        self._plays: tuple[tuple[int, Card], ...] | None = None
+        self._points = -1
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.number, self.leader, self.cards, self.winner))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Trick):
+            return NotImplemented
+        return (self.number, self.leader, self.cards, self.winner) == (
+            other.number,
+            other.leader,
+            other.cards,
+            other.winner,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.number, self.leader, self.cards, self.winner))
+
+    def __repr__(self) -> str:
+        return f"Trick(number={self.number!r}, leader={self.leader!r}, cards={self.cards!r}, winner={self.winner!r})"
 
     def seat_of(self, index: int) -> int:
         """The seat that played the `index`-th card of this trick."""
         return (self.leader + index) % SEATS
 
-    def _plays(self) -> tuple[tuple[int, Card], ...]:
+    @property
+    def plays(self) -> tuple[tuple[int, Card], ...]:
         """(seat, card) in play order."""
-        return tuple(zip(_SEATS_FROM[self.leader], self.cards))  # noqa: B905 (a trick may be incomplete)
+        plays = self._plays
+        if plays is None:
+            plays = self._plays = tuple(zip(_SEATS_FROM[self.leader], self.cards))  # noqa: B905 (a trick may be incomplete)
+        return plays
 
-    def _points(self) -> int:
+    @property
+    def points(self) -> int:
         """The card points in the trick."""
-        cards = self.cards
-        if len(cards) == SEATS:  # a complete trick: no list to sum
-            first, second, third, fourth = cards
-            return first.points + second.points + third.points + fourth.points
-        return sum([c.points for c in cards])
-
-    plays = _Derived(_plays)
-    points = _Derived(_points)
+        points = self._points
+        if points < 0:
+            cards = self.cards
+            if len(cards) == SEATS:  # a complete trick: no list to sum
+                first, second, third, fourth = cards
+                points = first.points + second.points + third.points + fourth.points
+            else:
+                points = sum([c.points for c in cards])
+            self._points = points
+        return points
 
     @property
     def complete(self) -> bool:
