@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import random
 import resource
@@ -318,6 +319,13 @@ def import_floor(ledger_path: Path, files: list[Path], games: list[LoadedGame]) 
     return Took(sum(p.wall for p in parts), sum(p.cpu for p in parts))
 
 
+def game_core() -> str:
+    """Which game core the run measures: compiled (a wheel's, or `make core`'s build/core put on
+    `PYTHONPATH`) or the sources in pure Python."""
+    where = importlib.import_module("doko_ledger.doppelkopf.game.evolve").__file__ or ""
+    return "compiled with mypyc" if where.endswith(".so") else "pure Python"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -342,6 +350,7 @@ def main() -> None:
         help="a ledger kept by an earlier run (--keep): measure only verify and the fresh processes on it",
     )
     args = parser.parse_args()
+    print(f"the game core: {game_core()}")
     if args.ledger is not None:
         with tempfile.TemporaryDirectory() as tmp:
             _measure_kept(args, args.ledger, tmp)
