@@ -193,14 +193,18 @@ def random_game(
 
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package's wheel, built once per run as `pip wheel` builds it on any machine."""
+    """The package's wheel, built once per run as `pip wheel` builds it on a fresh machine: by
+    the pip of a new virtual environment, which has none of the test run's packages."""
     where = tmp_path_factory.mktemp("wheel")
     root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-m", "venv", str(where / "venv")], check=True, timeout=300)
+    pip = [str(where / "venv" / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(where), str(root)],
+        [*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(where), str(root)],
         capture_output=True,
         text=True,
         timeout=1200,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
     )
     assert built.returncode == 0, built.stderr
     (made,) = where.glob("doko_ledger-*.whl")

@@ -264,7 +264,7 @@ def build(out: Path, root: Path = ROOT) -> list[Path] | None:
             cwd=out,
             capture_output=True,
             text=True,
-            env={**{k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, "TMPDIR": scratch},
+            env={**os.environ, "TMPDIR": scratch},  # PYTHONPATH too: a build environment may be made of it
         )
     shutil.rmtree(out / "build", ignore_errors=True)
     (out / "mypy.ini").unlink()
