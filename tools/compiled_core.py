@@ -12,13 +12,14 @@ package runs as it is, in pure Python, with the same results. `make core` builds
 What mypyc compiles is the source of the repository with one change, made here and nowhere
 else: its value classes become classes mypyc makes native. A class declared `@frozen` (or
 `@dataclass(frozen=True)`) is one that pure Python builds cheaply and refuses to change;
-mypyc makes native only a plain dataclass, and a native class built by the dataclass's
-generated `__init__` runs that `__init__` interpreted, slower than pure Python. So each such
-class of a compiled module is declared a dataclass (hashed by its fields, as before) with an
-`__init__` of its own that assigns its fields, written here from its fields; and a `but`
-method, which copies a state's `__dict__` (a native class has none), passes every field to the
-constructor instead. That the classes no longer refuse a change is checked where it is
-written: by mypy, on the repository's source.
+mypyc makes a class native only when its decorators are the dataclass's, and the methods the
+dataclass machinery writes (at every start) stay interpreted Python, its `__init__` slower
+than pure Python's. So each such class of a compiled module gets `__init__`, `__eq__`,
+`__hash__` and `__repr__` written here as source from its fields, as `@frozen` makes them,
+for mypyc to compile, and a dataclass decorator that only gathers the fields (for
+`dataclasses.replace`); and a `but` method, which copies a state's `__dict__` (a native class
+has none), passes every field to the constructor instead. That the values are never changed
+is checked where it is written: by mypy, on the repository's source.
 
 Standard library only, apart from mypyc and setuptools in the process that compiles: the
 package build loads this file by its path.
@@ -89,7 +90,7 @@ def native_source(source: str) -> str:
     edits: list[tuple[int, int, str]] = []  # (first line, line after, new text), lines from 0
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and (decorator := _value_decorator(node)) is not None:
-            edits += _class_edits(node, decorator, lines, source)
+            edits += _class_edits(node, decorator, source)
     if not edits:
         return source
     future = next(
@@ -121,7 +122,7 @@ def _value_decorator(node: ast.ClassDef) -> ast.expr | None:
     return None
 
 
-def _class_edits(node: ast.ClassDef, decorator: ast.expr, lines: list[str], source: str) -> list[tuple[int, int, str]]:
+def _class_edits(node: ast.ClassDef, decorator: ast.expr, source: str) -> list[tuple[int, int, str]]:
     fields = [
         _Field(statement, source)
         for statement in node.body
