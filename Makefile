@@ -84,5 +84,5 @@ bench: $(STAMP)  ## speed benchmarks (not tests); `make bench GAMES=100000` for 
 
 clean:
 	rm -f $(NATIVE)/libsolver.so
-	rm -rf $(CORE)
+	rm -rf build  # build/core and the wheel's compiled core
 	rm -rf $(VENV) $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm .pytest_cache .mypy_cache .ruff_cache
