@@ -368,25 +368,30 @@ def _searcher(
 
     def look(key: int, held: int, hands: list[int], rest: int) -> tuple[int, int, int]:
         """The table's bounds on a trick start holding the types `held`: every entry of its key
-        gives its bounds, widened by the slack between the two positions' points; and the card
-        to try first, the best of the entry with the least slack (the lowest types held among
-        equals), mapped onto this position: (lower bound, upper bound, card or -1)."""
+        gives its bounds, widened by the slack between the two positions' points (worked out
+        only where they could narrow); and the card to try first, the best of the entry whose
+        types held differ in the fewest from these (the lowest types held among equals), mapped
+        onto this position: (lower bound, upper bound, card or -1)."""
         entries = get(key)
         if entries is None:
             return 0, rest, -1
         lo, hi = 0, rest
-        least, best, best_held = _FAR, -1, 0
+        fewest, best, best_held = 25, -1, 0
         twice = -1
         for then, (elo, ehi, card) in entries.items():
-            down = up = 0
-            if then != held:
+            differ = (then ^ held).bit_count()
+            if differ < fewest or (differ == fewest and then < best_held):
+                fewest, best, best_held = differ, card, then
+            if elo <= lo and ehi >= hi:
+                continue  # cannot narrow them, with any slack
+            if differ:
                 if twice < 0:
                     twice = _twice(hands)
                 down, up = _slack(points, run_masks, then, held, twice)
-            lo = max(lo, elo - down)
-            hi = min(hi, ehi + up)
-            if down + up < least or (down + up == least and then < best_held):
-                least, best, best_held = down + up, card, then
+                elo -= down
+                ehi += up
+            lo = max(lo, elo)
+            hi = min(hi, ehi)
         return lo, hi, _mapped(run_masks, best, best_held, held)
 
     def store(key: int, held: int, entry: tuple[int, int, int]) -> None:

@@ -233,7 +233,7 @@ static uint32_t table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_
         if (!(in_run & (in_run + 1))) continue; /* the types held are at the top already */
         for (int w = 0; w <= SEATS; w++) {
             uint64_t field = words[w] >> start & mask;
-            words[w] = (words[w] & ~(mask << start)) | packed(c, field, in_run, length) << start;
+            if (field) words[w] = (words[w] & ~(mask << start)) | packed(c, field, in_run, length) << start;
         }
     }
     key[0] = words[0] | words[1] << 24 | words[2] << 48;
@@ -326,22 +326,24 @@ static int decided(const Ctx *c, const uint64_t *hands, int seat, int n, int led
 
 /* The table's bounds on a trick start holding the card types `held` (`twice`: those of which
  * both copies), narrowing `*lo` and `*hi`: every entry of its key gives its bounds, widened by
- * the slack between the two positions' points. Returns the card to try first: the best of the
- * entry with the least slack (the lowest types held among equals), mapped onto this position. */
+ * the slack between the two positions' points (worked out only where they could narrow).
+ * Returns the card to try first: the best of the entry whose types held differ in the fewest
+ * from these (the lowest types held among equals), mapped onto this position. */
 static int look(const Ctx *c, const uint64_t *key, uint32_t held, uint32_t twice, int *lo, int *hi) {
     if (!c->table) return -1;
-    int best = -1, least = FAR;
+    int best = -1, fewest = CARDS + 1;
     uint32_t best_held = 0, mask = c->size - 1, i = slot_of(key, mask);
     for (int p = 0; p < PROBES; p++, i = (i + 1) & mask) {
         const Entry *e = &c->table[i];
         if (!e->left) break;
         if (!same(e, key)) continue;
         uint32_t then = held_of(e);
-        int up = 0, down = then == held ? 0 : slack(c, then, held, twice, &up);
+        int differ = popcount(then ^ held);
+        if (differ < fewest || (differ == fewest && then < best_held)) fewest = differ, best_held = then, best = e->best;
+        if (e->lo <= *lo && e->hi >= *hi) continue; /* cannot narrow them, with any slack */
+        int up = 0, down = differ ? slack(c, then, held, twice, &up) : 0;
         if (e->lo - down > *lo) *lo = e->lo - down;
         if (e->hi + up < *hi) *hi = e->hi + up;
-        if (down + up < least || (down + up == least && then < best_held))
-            least = down + up, best_held = then, best = e->best;
     }
     return mapped(c, best, best_held, held);
 }
