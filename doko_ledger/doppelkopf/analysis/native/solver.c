@@ -77,7 +77,9 @@ static inline uint32_t slot_of(const uint64_t *key, uint32_t mask) {
     return (uint32_t)h & mask;
 }
 
-static inline uint32_t held_of(const Entry *e) { return e->held[0] | (uint32_t)e->held[1] << 8 | (uint32_t)e->held[2] << 16; }
+static inline uint32_t held_of(const Entry *e) {
+    return e->held[0] | (uint32_t)e->held[1] << 8 | (uint32_t)e->held[2] << 16;
+}
 
 static int same(const Entry *e, const uint64_t *key) {
     return e->left && e->key[0] == key[0] && e->key[1] == key[1];
@@ -131,7 +133,7 @@ static int grow(Ctx *c) {
 }
 
 /* Stores an entry: over one of its key whose cards carry the same points (its own position,
- * or one where other queens or jacks have fallen), else in an empty slot, else over the one
+ * or one where, say, other queens or jacks have fallen), else in an empty slot, else over the one
  * nearest the end of the game among those probed (the cheapest to search again). */
 static void put(Ctx *c, const Entry *entry) {
     if ((!c->table || c->used * 2 >= c->size) && (!c->table || c->size < LARGEST_TABLE)) grow(c);
@@ -170,7 +172,7 @@ static int last_trick(const Ctx *c, const uint64_t *hands, int seat) {
  * as two ranks of one suit do: the same suit, the first of two copies taking the second,
  * every third card beating both or neither and beaten by both or neither, in both tables.
  * Their points may differ. */
-static int interchangeable(const Ctx *c, int x, int y) {
+static int alike_in_rank(const Ctx *c, int x, int y) {
     if (c->suit[x] != c->suit[y] || !c->equal_ok[x] || !c->equal_ok[y]) return 0;
     const uint8_t *tables[2] = {c->beats, c->beats_last};
     for (int t = 0; t < 2; t++) {
@@ -224,8 +226,9 @@ static uint32_t table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_
         both |= hands[s] & hands[s] >> 1;
     }
     words[SEATS] = gathered(both);
-    *twice = (uint32_t)(words[SEATS] | (words[0] & (words[1] | words[2] | words[3])) | (words[1] & (words[2] | words[3])) |
-                        (words[2] & words[3]));
+    uint64_t in_two = (words[0] & (words[1] | words[2] | words[3])) | (words[1] & (words[2] | words[3])) |
+                      (words[2] & words[3]);
+    *twice = (uint32_t)(words[SEATS] | in_two);
     uint64_t held = words[0] | words[1] | words[2] | words[3];
     for (int r = 0; r < c->runs; r++) {
         int start = c->run_start[r], length = c->run_length[r];
@@ -339,7 +342,8 @@ static int look(const Ctx *c, const uint64_t *key, uint32_t held, uint32_t twice
         if (!same(e, key)) continue;
         uint32_t then = held_of(e);
         int differ = popcount(then ^ held);
-        if (differ < fewest || (differ == fewest && then < best_held)) fewest = differ, best_held = then, best = e->best;
+        if (differ < fewest || (differ == fewest && then < best_held))
+            fewest = differ, best_held = then, best = e->best;
         if (e->lo <= *lo && e->hi >= *hi) continue; /* cannot narrow them, with any slack */
         int up = 0, down = differ ? slack(c, then, held, twice, &up) : 0;
         if (e->lo - down > *lo) *lo = e->lo - down;
@@ -529,7 +533,7 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
         }
     for (int x = 0; x < CARDS;) {
         int y = x + 1;
-        while (y < CARDS && interchangeable(c, y - 1, y)) y++;
+        while (y < CARDS && alike_in_rank(c, y - 1, y)) y++;
         if (y - x > 1) {
             c->run_start[c->runs] = (uint8_t)x;
             c->run_mask[c->runs] = ((1u << (y - x)) - 1) << x;
