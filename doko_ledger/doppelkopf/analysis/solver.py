@@ -5,10 +5,13 @@ Alpha-beta over the cards still to play, fail-soft, with
 - zero-window searches: `reaches(position, target)` asks one yes-or-no question; `value` finds
   the exact value by a run of them, each narrowing the interval the last one left;
 - a transposition table at the start of each trick, keyed on the four hands and the leader
-  (what the tricks to come are worth does not depend on the points already taken; where
-  other queens or jacks have fallen than here, the position is the same: `_runs`), holding
+  (what the tricks to come are worth does not depend on the points already taken), holding
   a lower and an upper bound and the card that did best; one `Solver` keeps it across every
-  position of a game;
+  position of a game. The key closes up each suit and the trumps in rank order (`_runs`):
+  where other cards of a suit have fallen than here, the position plays as this one card for
+  card by rank, every trick to the same player, and only the points of the cards differ, so
+  an entry answers it with its bounds widened by that difference (`_slack`; none where other
+  queens or jacks have fallen);
 - move ordering: the best card found before first, then the lead that cut off last for this
   seat with as many cards in hand, then the leads that cut off most often so far; inside a
   trick, cards that take the trick, the cheap ones first, and high points on a partner's trick;
@@ -54,8 +57,9 @@ class Solver:
         self.tables = tables
         self.re = re
         self.plain = plain
-        self.table: dict[int, tuple[int, int, int]] = {}
-        """Trick-start positions: (lower bound, upper bound, best card number or -1)."""
+        self.table: dict[int, dict[int, tuple[int, int, int]]] = {}
+        """Trick-start positions by key, then by the card types the hands held (`_types`):
+        (lower bound, upper bound, best card number or -1)."""
         self.nodes = [0]
         """Positions searched so far: the one count the benchmark and `limit` read."""
         self.limit = _FAR * _FAR if limit is None else limit
@@ -73,7 +77,7 @@ class Solver:
 
     def stored(self) -> int:
         """How many positions the transposition table holds."""
-        return self._native.stored if self._native else len(self.table)
+        return self._native.stored if self._native else sum(len(held) for held in self.table.values())
 
     def _native_node(self, hands: list[int], *args: int) -> int:
         assert self._native is not None
@@ -206,16 +210,17 @@ def _alike(t: Tables, high: int, low: int, others: int) -> bool:
 
 
 def _runs(t: Tables) -> list[tuple[int, int]]:
-    """The runs of interchangeable card types (first, last + 1): adjacent in rank, of one suit
-    and the same points, and alike against every other card in both tables (the queens, the
-    jacks). The table keys a position with the types still held moved to the top of each run:
-    where other queens have fallen it plays as where these have."""
+    """The runs of card types alike but for their points (first, last + 1): adjacent in rank,
+    of one suit, the first of two copies taking the second, and alike against every other card
+    in both tables (a suit in rank order, the trumps from the highest to the lowest). The table
+    keys a position with the types still held moved to the top of each run: where other cards
+    of a run have fallen it plays as where these have, card for card by rank (`_slack`)."""
 
     def alike(x: int, y: int) -> bool:
-        if t.suit[x] != t.suit[y] or t.points[x] != t.points[y] or not (t.equal_ok[x] and t.equal_ok[y]):
+        if t.suit[x] != t.suit[y] or not (t.equal_ok[x] and t.equal_ok[y]):
             return False
         for b in (t.beats, t.beats_last):
-            if b[x * 24 + y] or not b[y * 24 + x]:
+            if b[x * 24 + y] or not b[y * 24 + x] or b[x * 24 + x] or b[y * 24 + y]:
                 return False
             for z in range(24):
                 if z not in (x, y) and (b[z * 24 + x] != b[z * 24 + y] or b[x * 24 + z] != b[y * 24 + z]):
@@ -234,6 +239,70 @@ def _runs(t: Tables) -> list[tuple[int, int]]:
     return runs
 
 
+def _run_masks(runs: list[tuple[int, int]]) -> list[int]:
+    """Each run's card types, as `_types` spells them."""
+    return [sum(1 << (2 * i) for i in range(start, end)) for start, end in runs]
+
+
+_TYPES = sum(1 << (2 * i) for i in range(24))
+"""Bit 2i of every card type i: a hand's word masked to say which types it holds."""
+
+
+def _types(hands: list[int]) -> int:
+    """The card types the hands hold (bit 2i for type i)."""
+    held = hands[0] | hands[1] | hands[2] | hands[3]
+    return (held | held >> 1) & _TYPES
+
+
+def _twice(hands: list[int]) -> int:
+    """The card types of which both copies are still in the hands (bit 2i for type i)."""
+    twice = 0
+    seen = 0
+    for hand in hands:
+        types = (hand | hand >> 1) & _TYPES
+        twice |= hand & hand >> 1 & _TYPES | seen & types
+        seen |= types
+    return twice
+
+
+def _slack(points: tuple[int, ...], masks: list[int], then: int, now: int, twice: int) -> tuple[int, int]:
+    """How far the value of a position holding the card types `now` (`twice`: those of which
+    both copies) may lie from that of one holding `then` with the same key: played card for
+    card by rank in each run (`masks`), every trick goes to the same player and each card's
+    points to the same party, so the value drops by at most the points the cards of `then`
+    carry above their counterparts and rises by at most those they carry below: (down, up)."""
+    down = up = 0
+    for mask in masks:
+        a, b = then & mask, now & mask
+        while a != b:
+            x = ((a & -a).bit_length() - 1) >> 1
+            y = ((b & -b).bit_length() - 1) >> 1
+            a &= a - 1
+            b &= b - 1
+            diff = points[x] - points[y]
+            if twice >> (2 * y) & 1:
+                diff *= 2
+            if diff > 0:
+                down += diff
+            else:
+                up -= diff
+    return down, up
+
+
+def _mapped(masks: list[int], card: int, then: int, now: int) -> int:
+    """The card of a position holding the types `now` that stands where `card` stood in one
+    holding `then` with the same key (-1 for none)."""
+    if card < 0 or then == now:
+        return card
+    for mask in masks:
+        if mask >> (2 * card) & 1:
+            a, b = then & mask, now & mask
+            for _ in range((a & ((1 << (2 * card)) - 1)).bit_count()):
+                b &= b - 1
+            return ((b & -b).bit_length() - 1) >> 1 if b else -1
+    return card
+
+
 def _beaten_by(beats: tuple[bool, ...]) -> list[int]:
     """By card number w: the bits of every card that takes the lead played after w."""
     return [sum(3 << (2 * x) for x in range(24) if beats[w * 24 + x]) for w in range(24)]
@@ -242,7 +311,7 @@ def _beaten_by(beats: tuple[bool, ...]) -> list[int]:
 def _searcher(
     t: Tables,
     re: tuple[bool, bool, bool, bool],
-    table: dict[int, tuple[int, int, int]],
+    table: dict[int, dict[int, tuple[int, int, int]]],
     nodes: list[int],
     plain: bool,
     limit: int,
@@ -250,9 +319,13 @@ def _searcher(
     """The recursive search over one deal's tables, as a closure: every table a local name."""
     points, suit, suit_bits = t.points, t.suit, t.suit_bits
     beats_all, beats_last, equal_ok = t.beats, t.beats_last, t.equal_ok
-    get, store = table.get, table.__setitem__
+    get = table.get
     use_table = not plain
     runs = _runs(t)
+    run_masks = _run_masks(runs)
+    run_starts = list(zip([start for start, _ in runs], run_masks, strict=True))
+    every_hand = [sum(3 << (2 * i + 48 * s) for s in range(SEATS)) for i in range(24)]
+    """By card type: its two bits in every hand of the key."""
     beaten_by = _beaten_by(beats_all)
     beaten_by_last = _beaten_by(beats_last)
     top_points = max(points)
@@ -293,6 +366,46 @@ def _searcher(
             add += least
         return pts + add if re[wseat] else rest - add
 
+    def look(key: int, held: int, hands: list[int], rest: int) -> tuple[int, int, int]:
+        """The table's bounds on a trick start holding the types `held`: every entry of its key
+        gives its bounds, widened by the slack between the two positions' points (worked out
+        only where they could narrow); and the card to try first, the best of the entry whose
+        types held differ in the fewest from these (the lowest types held among equals), mapped
+        onto this position: (lower bound, upper bound, card or -1)."""
+        entries = get(key)
+        if entries is None:
+            return 0, rest, -1
+        lo, hi = 0, rest
+        fewest, best, best_held = 25, -1, 0
+        twice = -1
+        for then, (elo, ehi, card) in entries.items():
+            differ = (then ^ held).bit_count()
+            if differ < fewest or (differ == fewest and then < best_held):
+                fewest, best, best_held = differ, card, then
+            if elo <= lo and ehi >= hi:
+                continue  # cannot narrow them, with any slack
+            if differ:
+                if twice < 0:
+                    twice = _twice(hands)
+                down, up = _slack(points, run_masks, then, held, twice)
+                elo -= down
+                ehi += up
+            lo = max(lo, elo)
+            hi = min(hi, ehi)
+        return lo, hi, _mapped(run_masks, best, best_held, held)
+
+    def store(key: int, held: int, entry: tuple[int, int, int]) -> None:
+        """Stores an entry over one of its key whose cards carry the same points, else beside them."""
+        entries = table.get(key)
+        if entries is None:
+            table[key] = {held: entry}
+            return
+        if held not in entries:  # else its own, the one entry of the same points
+            for then in list(entries):
+                if _slack(points, run_masks, then, held, 0) == (0, 0):
+                    del entries[then]
+        entries[held] = entry
+
     def node(
         hands: list[int],
         seat: int,
@@ -311,7 +424,7 @@ def _searcher(
             raise SearchLimit(f"stopped after {limit} positions")
         hand = hands[seat]
         hint = -1
-        key = 0
+        key = held = 0
         known_lo, known_hi = 0, _FAR
         if n == 0:
             if not hand:
@@ -324,31 +437,31 @@ def _searcher(
                 return 0
             if use_table:
                 h0, h1, h2, h3 = hands
-                held = h0 | h1 | h2 | h3
-                for start, end in runs:
-                    top = start
-                    for i in range(start, end):
-                        if held >> (2 * i) & 3:
-                            if i != top:
-                                gone = ~(3 << (2 * i))
-                                h0 = (h0 & gone) | (h0 >> (2 * i) & 3) << (2 * top)
-                                h1 = (h1 & gone) | (h1 >> (2 * i) & 3) << (2 * top)
-                                h2 = (h2 & gone) | (h2 >> (2 * i) & 3) << (2 * top)
-                                h3 = (h3 & gone) | (h3 >> (2 * i) & 3) << (2 * top)
-                            top += 1
-                key = h0 | h1 << 48 | h2 << 96 | h3 << 144 | seat << 192
-                entry = get(key)
-                if entry is not None:
-                    lo, hi, hint = entry
-                    known_lo, known_hi = lo, hi
-                    if lo >= beta:
-                        return lo
-                    if hi <= alpha:
-                        return hi
-                    if lo > alpha:
-                        alpha = lo
-                    if hi < beta:
-                        beta = hi
+                held = _types(hands)
+                key = h0 | h1 << 48 | h2 << 96 | h3 << 144
+                for start, mask in run_starts:
+                    in_run = held & mask
+                    if in_run >> (2 * start) == _TYPES >> (48 - 2 * in_run.bit_count()):
+                        continue  # the types held are at the top of the run already
+                    top = 2 * start
+                    while in_run:
+                        low = in_run & -in_run
+                        at = low.bit_length() - 1
+                        if at != top:  # every type between is gone: its fields are empty
+                            fields = every_hand[at >> 1]
+                            key = (key & ~fields) | (key & fields) >> (at - top)
+                        in_run ^= low
+                        top += 2
+                key |= seat << 192
+                known_lo, known_hi, hint = look(key, held, hands, rest)
+                if known_lo >= beta:
+                    return known_lo
+                if known_hi <= alpha:
+                    return known_hi
+                if known_lo > alpha:
+                    alpha = known_lo
+                if known_hi < beta:
+                    beta = known_hi
             legal = hand
         else:
             if pts + rest <= alpha:
@@ -450,7 +563,7 @@ def _searcher(
                 lo = max(lo, best)
             else:
                 lo = hi = best
-            store(key, (lo, hi, best_card))
+            store(key, held, (lo, hi, best_card))
         return best
 
     return node

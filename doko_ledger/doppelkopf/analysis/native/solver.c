@@ -29,10 +29,11 @@
 #define PROBES 8
 
 typedef struct {
-    uint64_t key[2];       /* the position: table_key */
-    int16_t lo, hi;        /* bounds on the value of the tricks to come */
+    uint64_t key[2];       /* the position closed up: table_key */
+    uint8_t lo, hi;        /* bounds on the value of the tricks to come (at most 240 points) */
     int8_t best;           /* the card that did best, or -1 */
     uint8_t left;          /* cards left in all hands; 0: an empty slot */
+    uint8_t held[3];       /* the card types the hands held before closing up, 24 bits */
 } Entry;
 
 typedef struct {
@@ -40,8 +41,9 @@ typedef struct {
     uint64_t suit_bits[5];
     uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
     uint64_t beaten_by[CARDS], beaten_by_last[CARDS]; /* the bits of the cards that beat card w */
-    uint8_t run_start[CARDS], run_length[CARDS], runs; /* runs of interchangeable card types */
-    uint8_t pack[16][16];                              /* packed() for runs of up to four types */
+    uint8_t run_start[CARDS], run_length[CARDS], runs; /* runs of card types alike but for points */
+    uint32_t run_mask[CARDS];                          /* the types of each run */
+    uint8_t pack[16][16];                              /* packed() four types at a time */
     int plain;
     int64_t limit, nodes;
     int stopped;
@@ -75,22 +77,16 @@ static inline uint32_t slot_of(const uint64_t *key, uint32_t mask) {
     return (uint32_t)h & mask;
 }
 
+static inline uint32_t held_of(const Entry *e) {
+    return e->held[0] | (uint32_t)e->held[1] << 8 | (uint32_t)e->held[2] << 16;
+}
+
 static int same(const Entry *e, const uint64_t *key) {
     return e->left && e->key[0] == key[0] && e->key[1] == key[1];
 }
 
-static Entry *find(Ctx *c, const uint64_t *key) {
-    if (!c->table) return NULL;
-    uint32_t mask = c->size - 1, i = slot_of(key, mask);
-    for (int p = 0; p < PROBES; p++, i = (i + 1) & mask) {
-        Entry *e = &c->table[i];
-        if (!e->left) return NULL;
-        if (same(e, key)) return e;
-    }
-    return NULL;
-}
-
 static void put(Ctx *c, const Entry *entry);
+static int slack(const Ctx *c, uint32_t then, uint32_t now, uint32_t twice, int *up);
 
 /* A table of `size` empty entries. On Linux, a large one is asked for in huge pages: a probe
  * lands anywhere in up to 100 MB, and with small pages nearly every probe also missed the
@@ -136,8 +132,9 @@ static int grow(Ctx *c) {
     return 1;
 }
 
-/* Stores an entry: in its own slot, else an empty one, else over the one nearest the end
- * of the game among those probed (the cheapest to search again). */
+/* Stores an entry: over one of its key whose cards carry the same points (its own position,
+ * or one where, say, other queens or jacks have fallen), else in an empty slot, else over the one
+ * nearest the end of the game among those probed (the cheapest to search again). */
 static void put(Ctx *c, const Entry *entry) {
     if ((!c->table || c->used * 2 >= c->size) && (!c->table || c->size < LARGEST_TABLE)) grow(c);
     if (!c->table) return;
@@ -150,7 +147,8 @@ static void put(Ctx *c, const Entry *entry) {
             c->used++;
             return;
         }
-        if (same(e, entry->key)) {
+        int up;
+        if (same(e, entry->key) && !slack(c, held_of(e), held_of(entry), 0, &up) && !up) {
             *e = *entry;
             return;
         }
@@ -171,14 +169,15 @@ static int last_trick(const Ctx *c, const uint64_t *hands, int seat) {
 }
 
 /* Whether cards x and y (x just above y) play alike against every other card and each other
- * as two ranks do: the same suit and points, and every third card beats both or neither,
- * and is beaten by both or neither, in both tables. */
-static int interchangeable(const Ctx *c, int x, int y) {
-    if (c->suit[x] != c->suit[y] || c->points[x] != c->points[y] || !c->equal_ok[x] || !c->equal_ok[y]) return 0;
+ * as two ranks of one suit do: the same suit, the first of two copies taking the second,
+ * every third card beating both or neither and beaten by both or neither, in both tables.
+ * Their points may differ. */
+static int alike_in_rank(const Ctx *c, int x, int y) {
+    if (c->suit[x] != c->suit[y] || !c->equal_ok[x] || !c->equal_ok[y]) return 0;
     const uint8_t *tables[2] = {c->beats, c->beats_last};
     for (int t = 0; t < 2; t++) {
         const uint8_t *b = tables[t];
-        if (b[x * CARDS + y] || !b[y * CARDS + x]) return 0;
+        if (b[x * CARDS + y] || !b[y * CARDS + x] || b[x * CARDS + x] || b[y * CARDS + y]) return 0;
         for (int z = 0; z < CARDS; z++)
             if (z != x && z != y &&
                 (b[z * CARDS + x] != b[z * CARDS + y] || b[x * CARDS + z] != b[y * CARDS + z]))
@@ -199,26 +198,37 @@ static inline uint64_t gathered(uint64_t x) {
 
 /* The bits of `field` where `in_run` has a bit, moved to the lowest bits in their order. */
 static inline uint64_t packed(const Ctx *c, uint64_t field, uint64_t in_run, int length) {
-    if (length <= 4) return c->pack[in_run][field];
-    uint64_t out = 0;
-    for (int k = 0; in_run; in_run &= in_run - 1, k++) out |= (field >> lowest(in_run) & 1) << k;
+    static const uint8_t count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    uint64_t out = c->pack[in_run & 15][field & 15];
+    for (int o = 4, k = count[in_run & 15]; o < length; o += 4) {
+        uint64_t part = in_run >> o & 15;
+        out |= (uint64_t)c->pack[part][field >> o & 15] << k;
+        k += count[part];
+    }
     return out;
 }
 
-/* The transposition table's key, in two words: the hands with, in each run of interchangeable
- * card types, the types still held moved to the top of the run (a position where other queens
- * or other jacks have fallen plays as this one), and the seat to play. The hands are written
+/* The transposition table's key, in two words: the hands with, in each run of card types alike
+ * but for their points (a suit in rank order, the trumps from the highest to the lowest), the
+ * types still held moved to the top of the run, and the seat to play. A position where other
+ * cards of a run have fallen plays as this one, card for card by rank: the same tricks go to
+ * the same players, and only the points the cards carry differ (`slack`; none where other
+ * queens or jacks have fallen). Returns the types held, `*twice` those whose both copies are
+ * still in the hands. The hands are written
  * as the card types each holds (24 bits a hand) and the types some hand holds both copies of
  * (24 bits): that says who holds every copy, in 122 bits instead of 194, so that an entry
  * takes 24 bytes, not 40, and a probe reads fewer cache lines. The runs are closed up on those
  * five words, a small table at a time, and only where a type above a held one is gone. */
-static void table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *key) {
+static uint32_t table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *key, uint32_t *twice) {
     uint64_t words[SEATS + 1], both = 0;
     for (int s = 0; s < SEATS; s++) {
         words[s] = gathered(hands[s] | hands[s] >> 1);
         both |= hands[s] & hands[s] >> 1;
     }
     words[SEATS] = gathered(both);
+    uint64_t in_two = (words[0] & (words[1] | words[2] | words[3])) | (words[1] & (words[2] | words[3])) |
+                      (words[2] & words[3]);
+    *twice = (uint32_t)(words[SEATS] | in_two);
     uint64_t held = words[0] | words[1] | words[2] | words[3];
     for (int r = 0; r < c->runs; r++) {
         int start = c->run_start[r], length = c->run_length[r];
@@ -226,11 +236,49 @@ static void table_key(const Ctx *c, const uint64_t *hands, int seat, uint64_t *k
         if (!(in_run & (in_run + 1))) continue; /* the types held are at the top already */
         for (int w = 0; w <= SEATS; w++) {
             uint64_t field = words[w] >> start & mask;
-            words[w] = (words[w] & ~(mask << start)) | packed(c, field, in_run, length) << start;
+            if (field) words[w] = (words[w] & ~(mask << start)) | packed(c, field, in_run, length) << start;
         }
     }
     key[0] = words[0] | words[1] << 24 | words[2] << 48;
     key[1] = words[2] >> 16 | words[3] << 8 | words[SEATS] << 32 | (uint64_t)seat << 56;
+    return (uint32_t)held;
+}
+
+/* How far the value of a position holding the card types `now` (`twice`: those of which both
+ * copies) may lie from that of one holding `then` with the same key: played card for card by
+ * rank, every trick goes to the same player, and each card's points to the same party, so the
+ * value drops by at most the points the cards of `then` carry above their counterparts (the
+ * result) and rises by at most those they carry below (`*up`). */
+static int slack(const Ctx *c, uint32_t then, uint32_t now, uint32_t twice, int *up) {
+    int down = 0;
+    *up = 0;
+    for (int r = 0; r < c->runs; r++) {
+        uint32_t a = then & c->run_mask[r], b = now & c->run_mask[r];
+        while (a != b) {
+            int x = lowest(a), y = lowest(b), diff = (int)c->points[x] - (int)c->points[y];
+            a &= a - 1, b &= b - 1;
+            if (twice >> y & 1) diff *= 2;
+            if (diff > 0)
+                down += diff;
+            else
+                *up -= diff;
+        }
+    }
+    return down;
+}
+
+/* The card of a position holding the types `now` that stands where `card` stood in one
+ * holding `then` with the same key (-1 for none). */
+static int mapped(const Ctx *c, int card, uint32_t then, uint32_t now) {
+    if (card < 0 || then == now) return card;
+    for (int r = 0; r < c->runs; r++) {
+        uint32_t mask = c->run_mask[r];
+        if (!(mask >> card & 1)) continue;
+        uint32_t a = then & mask, b = now & mask;
+        for (int k = popcount(a & ((1u << card) - 1)); k > 0; k--) b &= b - 1;
+        return b ? lowest(b) : -1;
+    }
+    return card;
 }
 
 /* Moves `card` to the front of the moves, keeping the others' order (none when -1 or absent). */
@@ -279,6 +327,31 @@ static int decided(const Ctx *c, const uint64_t *hands, int seat, int n, int led
     return c->re[wseat] ? pts + add : rest - add;
 }
 
+/* The table's bounds on a trick start holding the card types `held` (`twice`: those of which
+ * both copies), narrowing `*lo` and `*hi`: every entry of its key gives its bounds, widened by
+ * the slack between the two positions' points (worked out only where they could narrow).
+ * Returns the card to try first: the best of the entry whose types held differ in the fewest
+ * from these (the lowest types held among equals), mapped onto this position. */
+static int look(const Ctx *c, const uint64_t *key, uint32_t held, uint32_t twice, int *lo, int *hi) {
+    if (!c->table) return -1;
+    int best = -1, fewest = CARDS + 1;
+    uint32_t best_held = 0, mask = c->size - 1, i = slot_of(key, mask);
+    for (int p = 0; p < PROBES; p++, i = (i + 1) & mask) {
+        const Entry *e = &c->table[i];
+        if (!e->left) break;
+        if (!same(e, key)) continue;
+        uint32_t then = held_of(e);
+        int differ = popcount(then ^ held);
+        if (differ < fewest || (differ == fewest && then < best_held))
+            fewest = differ, best_held = then, best = e->best;
+        if (e->lo <= *lo && e->hi >= *hi) continue; /* cannot narrow them, with any slack */
+        int up = 0, down = differ ? slack(c, then, held, twice, &up) : 0;
+        if (e->lo - down > *lo) *lo = e->lo - down;
+        if (e->hi + up < *hi) *hi = e->hi + up;
+    }
+    return mapped(c, best, best_held, held);
+}
+
 static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
                 uint64_t on_table, int rest, int alpha, int beta) {
     if (++c->nodes > c->limit) {
@@ -288,22 +361,20 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
     uint64_t hand = hands[seat], legal;
     int hint = -1, known_lo = 0, known_hi = FAR;
     uint64_t key[2];
+    uint32_t held = 0, twice = 0;
     if (n == 0) {
         if (!hand) return 0;
         if (!(hand & (hand - 1))) return last_trick(c, hands, seat);
         if (rest <= alpha) return rest;
         if (beta <= 0) return 0;
         if (!c->plain) {
-            table_key(c, hands, seat, key);
-            const Entry *e = find(c, key);
-            if (e) {
-                if (e->lo >= beta) return e->lo;
-                if (e->hi <= alpha) return e->hi;
-                if (e->lo > alpha) alpha = e->lo;
-                if (e->hi < beta) beta = e->hi;
-                hint = e->best;
-                known_lo = e->lo, known_hi = e->hi;
-            }
+            held = table_key(c, hands, seat, key, &twice);
+            known_hi = rest;
+            hint = look(c, key, held, twice, &known_lo, &known_hi);
+            if (known_lo >= beta) return known_lo;
+            if (known_hi <= alpha) return known_hi;
+            if (known_lo > alpha) alpha = known_lo;
+            if (known_hi < beta) beta = known_hi;
         }
         legal = hand;
     } else {
@@ -421,9 +492,10 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
             lo = hi = best;
         }
         memcpy(entry.key, key, sizeof key);
-        entry.lo = (int16_t)lo;
-        entry.hi = (int16_t)(hi > 32767 ? 32767 : hi);
+        entry.lo = (uint8_t)lo;
+        entry.hi = (uint8_t)hi;
         entry.best = (int8_t)best_card;
+        entry.held[0] = (uint8_t)held, entry.held[1] = (uint8_t)(held >> 8), entry.held[2] = (uint8_t)(held >> 16);
         entry.left = (uint8_t)(popcount(hands[0]) + popcount(hands[1]) + popcount(hands[2]) + popcount(hands[3]));
         put(c, &entry);
     }
@@ -461,9 +533,10 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
         }
     for (int x = 0; x < CARDS;) {
         int y = x + 1;
-        while (y < CARDS && interchangeable(c, y - 1, y)) y++;
+        while (y < CARDS && alike_in_rank(c, y - 1, y)) y++;
         if (y - x > 1) {
             c->run_start[c->runs] = (uint8_t)x;
+            c->run_mask[c->runs] = ((1u << (y - x)) - 1) << x;
             c->run_length[c->runs++] = (uint8_t)(y - x);
         }
         x = y;
