@@ -36,14 +36,15 @@ class MessageCatalogs(BuildHookInterface):  # type: ignore[misc]
         library = _loaded(root / NATIVE).build()
         if library is not None:
             build_data["artifacts"].append(library.relative_to(root).as_posix())
-            build_data["pure_python"] = False  # the wheel carries a library for this platform
-            build_data["infer_tag"] = True
+        core: list[Path] = []
         if self.target_name == "wheel" and version == "standard":
             compiled = root / "build" / "wheel-core"
-            for path in _loaded(root / CORE).build(compiled) or ():
+            core = _loaded(root / CORE).build(compiled) or []
+            for path in core:
                 build_data["force_include"][str(compiled / path)] = path.as_posix()
-                build_data["pure_python"] = False
-                build_data["infer_tag"] = True
+        if library is not None or core:
+            build_data["pure_python"] = False  # the wheel carries code compiled for this platform
+            build_data["infer_tag"] = True
 
 
 def _loaded(path: Path) -> ModuleType:

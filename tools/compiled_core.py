@@ -29,11 +29,9 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -250,23 +248,19 @@ def build(out: Path, root: Path = ROOT) -> list[Path] | None:
         return None
     if out.exists():
         shutil.rmtree(out)
+    compiled_before = shutil.ignore_patterns("__pycache__", "*.part", "*.cpython-*", f"{GROUP}*")
     for name in COPIED:
-        shutil.copytree(root / name, out / name, ignore=shutil.ignore_patterns("__pycache__", "*.part"))
-    for path in out.rglob("*.so"):
-        if path.name.startswith(GROUP) or ".cpython-" in path.name:  # compiled before: built anew
-            path.unlink()
+        shutil.copytree(root / name, out / name, ignore=compiled_before)
     for module in COMPILED:
         path = out / module
         path.write_text(native_source(path.read_text(encoding="utf-8")), encoding="utf-8")
     (out / "mypy.ini").write_text(MYPY_CONFIG, encoding="utf-8")
-    with tempfile.TemporaryDirectory() as scratch:
-        done = subprocess.run(
-            [sys.executable, "-c", _COMPILE, GROUP, "--config-file", "mypy.ini", *COMPILED],
-            cwd=out,
-            capture_output=True,
-            text=True,
-            env={**os.environ, "TMPDIR": scratch},  # PYTHONPATH too: a build environment may be made of it
-        )
+    done = subprocess.run(  # in this environment, PYTHONPATH too: pip's build environment is made of it
+        [sys.executable, "-c", _COMPILE, GROUP, "--config-file", "mypy.ini", *COMPILED],
+        cwd=out,
+        capture_output=True,
+        text=True,
+    )
     shutil.rmtree(out / "build", ignore_errors=True)
     (out / "mypy.ini").unlink()
     if done.returncode != 0:
@@ -274,11 +268,12 @@ def build(out: Path, root: Path = ROOT) -> list[Path] | None:
         reason = said[0].strip() if said else f"exit status {done.returncode}"
         print(f"doko: compiling the game core failed ({reason}): it runs in pure Python", file=sys.stderr)
         return None
-    return sorted(path.relative_to(out) for path in out.rglob("*.so") if _compiled_here(path))
+    return sorted(path.relative_to(out) for path in out.rglob("*.so") if compiled_file(path))
 
 
-def _compiled_here(path: Path) -> bool:
-    """A file the compilation wrote: a compiled module of `COMPILED` or their shared library."""
+def compiled_file(path: Path) -> bool:
+    """Whether `path`, in a tree of the package, is a file the compilation writes: a compiled
+    module of `COMPILED` or the library they share."""
     if path.name.startswith(GROUP):
         return True
     source = path.with_name(path.name.split(".", 1)[0] + ".py")

@@ -34,6 +34,10 @@ CORE_TESTS = (
 the card nights."""
 
 
+def _samples() -> list[str]:
+    return sorted(str(path) for pattern in SAMPLES for path in ROOT.glob(pattern))
+
+
 def _tool() -> ModuleType:
     spec = importlib.util.spec_from_file_location("compiled_core", ROOT / "tools" / "compiled_core.py")
     assert spec is not None and spec.loader is not None
@@ -141,34 +145,36 @@ def _doko(core: Path | None, cwd: Path, *arguments: str, compiled: bool = True) 
 @pytest.mark.slow
 def test_a_ledger_folded_compiled_has_the_read_models_pure_python_folds(core: Path, tmp_path: Path) -> None:
     db = str(tmp_path / "ledger.sqlite")
-    samples = sorted(str(path) for pattern in SAMPLES for path in ROOT.glob(pattern))
-    _doko(core, tmp_path, "--db", db, "import", *samples)
+    _doko(core, tmp_path, "--db", db, "import", *_samples())
     assert "read models: exactly what folding the log gives" in _doko(None, tmp_path, "--db", db, "verify")
     _doko(None, tmp_path, "--db", db, "rebuild")
     assert "read models: exactly what folding the log gives" in _doko(core, tmp_path, "--db", db, "verify")
 
 
-@pytest.mark.slow
-def test_the_wheel_carries_the_compiled_core_beside_its_sources(wheel: Path, tmp_path: Path) -> None:
+@pytest.fixture
+def compiled_wheel(wheel: Path) -> Path:
+    """The package's wheel, which must carry the compiled core wherever it can be compiled."""
     lacking = _cannot_compile()
     if lacking is not None:
         pytest.skip(f"{lacking}: the wheel carries the core in pure Python only")
-    with zipfile.ZipFile(wheel) as archive:
+    return wheel
+
+
+@pytest.mark.slow
+def test_the_wheel_carries_the_compiled_core_beside_its_sources(compiled_wheel: Path) -> None:
+    with zipfile.ZipFile(compiled_wheel) as archive:
         names = set(archive.namelist())
         for module in compiled_core.COMPILED:
             assert archive.read(module) == (ROOT / module).read_bytes()  # the source, for pure Python
             assert any(n.startswith(module.removesuffix(".py") + ".cpython-") for n in names), module
         assert any(n.startswith(compiled_core.GROUP + "__mypyc.") for n in names)
-    assert not wheel.name.endswith("-none-any.whl")
+    assert not compiled_wheel.name.endswith("-none-any.whl")
 
 
 @pytest.mark.slow
 def test_the_installed_wheel_runs_compiled_and_without_the_compiled_files_in_pure_python(
-    wheel: Path, tmp_path: Path
+    compiled_wheel: Path, tmp_path: Path
 ) -> None:
-    lacking = _cannot_compile()
-    if lacking is not None:
-        pytest.skip(f"{lacking}: the wheel carries the core in pure Python only")
     site = tmp_path / "site"
     installed = subprocess.run(
         [
@@ -181,24 +187,18 @@ def test_the_installed_wheel_runs_compiled_and_without_the_compiled_files_in_pur
             "--no-index",
             "--target",
             str(site),
-            str(wheel),
+            str(compiled_wheel),
         ],
         capture_output=True,
         text=True,
     )
     assert installed.returncode == 0, installed.stderr
-    samples = sorted(str(path) for pattern in SAMPLES for path in ROOT.glob(pattern))
     for compiled in (True, False):
         if not compiled:
-            stems = {module.removesuffix(".py") for module in compiled_core.COMPILED}
-            for path in site.rglob("*.so"):
-                if (
-                    path.name.startswith(compiled_core.GROUP)
-                    or path.relative_to(site).as_posix().split(".")[0] in stems
-                ):
-                    path.unlink()
+            for path in [path for path in site.rglob("*.so") if compiled_core.compiled_file(path)]:
+                path.unlink()
         db = str(tmp_path / f"compiled-{compiled}.sqlite")
-        assert "imported" in _doko(site, tmp_path, "--db", db, "import", *samples, compiled=compiled)
+        assert "imported" in _doko(site, tmp_path, "--db", db, "import", *_samples(), compiled=compiled)
         verified = _doko(site, tmp_path, "--db", db, "verify", compiled=compiled)
         assert "read models: exactly what folding the log gives" in verified
 
