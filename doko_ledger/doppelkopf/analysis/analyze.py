@@ -21,7 +21,7 @@ from doko_ledger.doppelkopf.game.parties import is_lone, party_calls, true_parti
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.play import SEATS, second_dulle_wins
+from doko_ledger.doppelkopf.rules.play import SEATS, is_revoke, second_dulle_wins
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Score, Special, score, special_points_count
 from doko_ledger.errors import DokoError
 from doko_ledger.i18n import msg
@@ -378,14 +378,31 @@ def result_class(
     none), found by zero-window searches only, halving the list of thresholds. With `schwarz`
     (and `tricks`, the tricks Re and Kontra took so far), the steps at 1 and 240 are asked by
     tricks: whether Re takes a trick, whether Re takes every trick."""
-    lo, hi = 0, len(steps)  # Re reaches steps[:lo] and none of steps[hi:]
+    return _step(steps, _steps_reached(solver, pos, re_taken, steps, schwarz, tricks, (0, len(steps))))
+
+
+def _steps_reached(
+    solver: Solver,
+    pos: Position,
+    re_taken: int,
+    steps: tuple[int, ...],
+    schwarz: Schwarz | None,
+    tricks: tuple[int, int],
+    within: tuple[int, int],
+    first: int | None = None,
+) -> int:
+    """How many of `steps` Re reaches from `pos`, known to lie `within` (lo, hi): Re reaches
+    steps[:lo] and none of steps[hi:]. `first`: the count asked about first (whether Re
+    reaches steps[first - 1]); then the range left is halved."""
+    lo, hi = within
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        mid = first if first is not None and lo < first <= hi else (lo + hi + 1) // 2
+        first = None
         if _reaches(solver, pos, steps[mid - 1] - re_taken, steps[mid - 1], schwarz, tricks):
             lo = mid
         else:
             hi = mid - 1
-    return 0 if lo == 0 else steps[lo - 1]
+    return lo
 
 
 def _reaches(
@@ -414,16 +431,18 @@ def result_changes(
     schwarz = Schwarz(deal, state.hand_size)
     hands = [list(hand) for hand in deal.hands]
     re_taken = index = re_tricks = kontra_tricks = 0
-    before: int | None = None
+    before: int | None = None  # how many steps Re reaches before the card
     changes: list[ResultChange] = []
     for trick in tricks:
         for i, (seat, card) in enumerate(trick.plays):
+            revoke = is_revoke(card, hands[seat], trick.cards[:i], state.order)
             hands[seat].remove(card)
             if trick.number >= from_trick:
                 if before is None:
                     hands[seat].append(card)
                     pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
-                    before = result_class(solver, pos, re_taken, steps, schwarz, (re_tricks, kontra_tricks))
+                    whole = (0, len(steps))
+                    before = _steps_reached(solver, pos, re_taken, steps, schwarz, (re_tricks, kontra_tricks), whole)
                     hands[seat].remove(card)
                 done = i == len(trick.cards) - 1 and trick.complete and trick.winner is not None
                 taken, taken_tricks = re_taken, (re_tricks, kontra_tricks)
@@ -435,9 +454,20 @@ def result_changes(
                     (trick.winner, ()) if done and trick.winner is not None else (trick.leader, trick.cards[: i + 1])
                 )
                 pos = position(deal.tables, hands, leader, on_table, deal.re)
-                after = result_class(solver, pos, taken, steps, schwarz, taken_tricks)
+                # Best play before the card chose among this card and the others: a card of Re
+                # can only lose Re a step, one of Kontra only give Re one (a revoke was no
+                # choice of best play). Asked first: whether the card kept the class.
+                if revoke:
+                    within, first = (0, len(steps)), before
+                elif deal.re[seat]:
+                    within, first = (0, before), before
+                else:
+                    within, first = (before, len(steps)), before + 1
+                after = _steps_reached(solver, pos, taken, steps, schwarz, taken_tricks, within, first)
                 if after != before:
-                    changes.append(ResultChange(index, trick.number, seat, card, before, after))
+                    changes.append(
+                        ResultChange(index, trick.number, seat, card, _step(steps, before), _step(steps, after))
+                    )
                 before = after
             index += 1
         if trick.winner is not None:
@@ -447,6 +477,11 @@ def result_changes(
             else:
                 kontra_tricks += 1
     return tuple(changes)
+
+
+def _step(steps: tuple[int, ...], reached: int) -> int:
+    """The class of a position from which Re reaches `reached` of `steps`: its lowest Re card points."""
+    return 0 if reached == 0 else steps[reached - 1]
 
 
 def _require_trick(game_id: str, from_trick: int, played: int) -> None:

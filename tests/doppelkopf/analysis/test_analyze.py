@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from doko_ledger.doppelkopf.analysis import analyze
 from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable, analyze_game, deal_of, result_changes, thresholds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, analysis_from_json, analysis_to_json
 from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, analysis_view, player_summary, verdict_line
-from doko_ledger.doppelkopf.files.game_file import read_file
+from doko_ledger.doppelkopf.files.game_file import read, read_file
 from doko_ledger.doppelkopf.game.facts import deal_facts
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
@@ -145,6 +146,68 @@ def test_the_threshold_questions_find_the_cards_that_cost_game_points(name: str)
         v = by_index[c.index]
         assert c.re_before <= v.points_before and c.re_after <= v.points_after
         assert (c.seat, c.card, c.trick) == (v.seat, v.card, v.trick)
+
+
+REVOKE = """\
+format: doko-game/1
+id: revoke
+players: [Anna, Ben, Clara, Dirk]
+dealer: Dirk
+tricks:
+  - [SA, S9, SK, S9]
+  - [CQ, D9, CJ, CJ]
+  - [C9, CK, C9, CA]
+  - [H10, DJ, DJ, SQ]
+  - [HA, HK, HA, H9]
+  - [CQ, HJ, SJ, H10]
+  - [CA, CK, C10, DA]
+  - [DQ, DA, HQ, HJ]
+  - [S10, D9, SK, DK]  # Clara trumps the spade, holding S10
+  - [H9, DQ, C10, SA]
+  - [HK, SJ, DK, S10]
+  - [HQ, D10, D10, SQ]
+"""
+"""A game recorded without its hands, in which Clara (Kontra) revokes in trick 9."""
+
+
+def _asked_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Makes `result_changes` classify every position over all thresholds, without the
+    shortcut of asking first whether the card kept the class."""
+    whole = analyze._steps_reached
+
+    def asked_whole(*args: Any, **kwargs: Any) -> int:
+        steps = args[3]
+        return whole(*args[:6], (0, len(steps)))
+
+    monkeypatch.setattr(analyze, "_steps_reached", asked_whole)
+
+
+@pytest.mark.parametrize("name", CARD_BY_CARD)
+def test_the_class_after_a_card_is_asked_from_where_best_play_allows_it(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card of Re can only lose Re a class, one of Kontra only give Re one: asking first
+    whether the card kept the class finds what asking every position whole finds."""
+    state = sample(name)
+    from_trick = state.hand_size - 4
+    found = result_changes(state, game_id=state.game_id, from_trick=from_trick)
+    _asked_whole(monkeypatch)
+    assert found == result_changes(state, game_id=state.game_id, from_trick=from_trick)
+
+
+def test_a_revoke_the_record_shows_may_move_the_class_against_its_party(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A revoke was no choice of best play: Clara's, a card of Kontra, costs Re a class."""
+    state = read(REVOKE).state
+    changes = result_changes(state, game_id="revoke", from_trick=9)
+    revoke = next(c for c in changes if c.trick == 9)
+    assert (state.players[revoke.seat], str(revoke.card), revoke.re_before, revoke.re_after) == (
+        "Clara",
+        "DK",
+        181,
+        151,
+    )
+    _asked_whole(monkeypatch)
+    assert changes == result_changes(state, game_id="revoke", from_trick=9)
 
 
 def test_the_thresholds_are_where_the_score_changes() -> None:
