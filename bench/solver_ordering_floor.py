@@ -2,8 +2,8 @@
 tries first the card a complete search found best (nearly perfect move ordering), beside the
 tree it searches: how much any better move ordering could still win.
 
-Run: `python bench/solver_ordering_floor.py` (a few minutes; `--deals 0,1` for more random
-deals, `--only games` or `--only deals`).
+Run: `python bench/solver_ordering_floor.py` (about twenty minutes and up to 9 GB with
+`--map-bits 29`; `--deals 0,2` for more random deals, `--only games` or `--only deals`).
 
 It builds a copy of `native/solver.c` with a measuring hook, in a temporary directory (the
 project's own library is not touched), and asks each question four times in one process:
@@ -18,6 +18,8 @@ project's own library is not touched), and asks each question four times in one 
    replay above the floor; the second shows how near it was);
 3. once more with only the table's best cards at trick starts (the map switched off): how much
    of the gain is the leads'.
+For the first replay it counts, by card in the trick and side, how often the ordering's own
+first card was not the recorded one, and how often it took the trick where that one did not.
 Positions are the count the search keeps, the measure to compare; CPU seconds of this process
 (`time.process_time`), the first search's with the writing of the map, which costs it a cache
 miss at most positions.
@@ -74,6 +76,14 @@ int dk_oracle(int mode, int bits) {
     oracle_mode = mode;
     return oracle != NULL;
 }
+/* By card in the trick (1-3), the side to play (Kontra, Re), and whether its party holds the
+ * trick: positions that found a recorded card [0], those whose first card was another [1], and
+ * of those, the ones whose first card took the trick where the recorded one did not [2]. */
+static int64_t tally[4][2][2][3];
+void dk_tally(int64_t *out) {
+    memcpy(out, tally, sizeof tally);
+    memset(tally, 0, sizeof tally);
+}
 void dk_forget(void *ctx) {
     Ctx *c = ctx;
     for (uint32_t i = 0; i < c->size; i++)
@@ -86,7 +96,16 @@ void dk_forget(void *ctx) {
 TRY_RECORDED = """
         if (n > 0 && oracle_mode >= 2) {
             uint64_t k = oracle_key(hands, seat, n, on_table);
-            if (oracle[k & oracle_mask].check == k) first(moves, count, oracle[k & oracle_mask].best);
+            int recorded = oracle[k & oracle_mask].best, side = c->re[seat], ours = c->re[wseat] == side;
+            if (oracle[k & oracle_mask].check == k) {
+                int64_t *t = tally[n][side][ours];
+                t[0]++;
+                if (moves[0] != recorded) {
+                    t[1]++;
+                    if (beats[wcard * CARDS + moves[0]] && !beats[wcard * CARDS + recorded]) t[2]++;
+                }
+                first(moves, count, recorded);
+            }
         }
 """
 
@@ -130,7 +149,28 @@ def hooked_library(directory: Path) -> ctypes.CDLL:
         sys.exit("the hooked library did not load")
     lib.dk_oracle.argtypes = [ctypes.c_int, ctypes.c_int]
     lib.dk_forget.argtypes = [ctypes.c_void_p]
+    lib.dk_tally.argtypes = [ctypes.POINTER(ctypes.c_int64)]
     return lib
+
+
+def misses(lib: ctypes.CDLL) -> str:
+    """Where the last search's first card was not the recorded best one: by card in the trick
+    and side, the positions that found a recorded card, the share whose first card was another,
+    and the share whose first card took the trick where the best one did not."""
+    tally = (ctypes.c_int64 * (4 * 2 * 2 * 3))()
+    lib.dk_tally(tally)
+    rows = []
+    for n in (1, 2, 3):
+        for side, who in enumerate(("Kontra", "Re")):
+            for held, whose in enumerate(("the other party's", "its own party's")):
+                at = ((n * 2 + side) * 2 + held) * 3
+                found, other, took = tally[at], tally[at + 1], tally[at + 2]
+                if found >= 100_000:
+                    rows.append(
+                        f"card {n + 1}, {who}, on {whose} trick: {found / 1e6:.1f} M, another first"
+                        f" {other / found:.0%}, taking it where the best did not {took / found:.0%}"
+                    )
+    return "\n      ".join(rows)
 
 
 def searches(lib: ctypes.CDLL, solver: Solver, ask: Callable[[Solver], object], bits: int) -> str:
@@ -139,8 +179,9 @@ def searches(lib: ctypes.CDLL, solver: Solver, ask: Callable[[Solver], object], 
     with the leads' only; the answers must agree. The line to print."""
     assert solver._native is not None
     ctx = solver._native._ctx
-    rows = []
+    rows: list[str] = []
     answers = []
+    missed = ""
     for mode in (1, 3, 3, 0):
         if mode != 1:
             lib.dk_forget(ctx)
@@ -150,10 +191,13 @@ def searches(lib: ctypes.CDLL, solver: Solver, ask: Callable[[Solver], object], 
         before, start = solver.nodes[0], time.process_time()
         answers.append(ask(solver))
         rows.append(f"{(solver.nodes[0] - before) / 1e6:.1f} M positions, {time.process_time() - start:.1f} s")
+        tally = misses(lib)  # read, and cleared, after every search
+        if len(rows) == 2:  # the first replay: where the ordering's first card was not the best
+            missed = tally
     assert len(set(answers)) == 1, answers
     return (
         f"{answers[0]} | as searched: {rows[0]} | every best card known: {rows[1]}; again: {rows[2]}"
-        f" | the leads' only: {rows[3]}"
+        f" | the leads' only: {rows[3]}\n      where the ordering's first card was not the best:\n      {missed}"
     )
 
 
@@ -180,11 +224,11 @@ def deals(lib: ctypes.CDLL, which: list[int], cap: int, seed: int, bits: int) ->
     for i in which:
         hands, re = every[i]
         pos = position(t, [list(h) for h in hands], 0, (), re)
+
+        def value(solver: Solver, pos: Position = pos) -> int:
+            return solver.value(pos)
+
         try:
-
-            def value(solver: Solver, pos: Position = pos) -> int:
-                return solver.value(pos)
-
             line = searches(lib, Solver(t, re, limit=cap), value, bits)
         except SearchLimit:
             line = f"over {cap:,} positions"
