@@ -175,9 +175,17 @@ def _asked_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     shortcut of asking first whether the card kept the class."""
     whole = analyze._steps_reached
 
-    def asked_whole(*args: Any, **kwargs: Any) -> int:
-        steps = args[3]
-        return whole(*args[:6], (0, len(steps)))
+    def asked_whole(
+        solver: Any,
+        pos: Any,
+        re_taken: int,
+        steps: tuple[int, ...],
+        schwarz: Any,
+        tricks: tuple[int, int],
+        within: tuple[int, int],
+        first: int | None = None,
+    ) -> int:
+        return whole(solver, pos, re_taken, steps, schwarz, tricks, (0, len(steps)))
 
     monkeypatch.setattr(analyze, "_steps_reached", asked_whole)
 
@@ -200,12 +208,8 @@ def test_a_revoke_the_record_shows_may_move_the_class_against_its_party(monkeypa
     state = read(REVOKE).state
     changes = result_changes(state, game_id="revoke", from_trick=9)
     revoke = next(c for c in changes if c.trick == 9)
-    assert (state.players[revoke.seat], str(revoke.card), revoke.re_before, revoke.re_after) == (
-        "Clara",
-        "DK",
-        181,
-        151,
-    )
+    who = state.players[revoke.seat]
+    assert (who, str(revoke.card), revoke.re_before, revoke.re_after) == ("Clara", "DK", 181, 151)
     _asked_whole(monkeypatch)
     assert changes == result_changes(state, game_id="revoke", from_trick=9)
 
