@@ -14,7 +14,8 @@ Alpha-beta over the cards still to play, fail-soft, with
   queens or jacks have fallen);
 - move ordering: the best card found before first, then the lead that cut off last for this
   seat with as many cards in hand, then the leads that cut off most often so far; inside a
-  trick, cards that take the trick, the cheap ones first, and high points on a partner's trick;
+  trick, cards that take the trick, the cheap ones first, and high points on a partner's trick
+  (as its last card, those that no card still out can beat last: they win a trick of their own);
 - equivalent cards played once: the two copies of a card, and cards of one suit with the same
   points whose ranks lie next to each other once every card between is in the same hand or gone;
 - quick bounds: the tricks to come are worth between nothing and the points still in the hands;
@@ -42,6 +43,9 @@ Node = Callable[[list[int], int, int, int, int, int, int, int, int, int, int], i
 table bits, points in the hands, alpha, beta) -> Re's card points from the table and the tricks to come."""
 
 _FAR = 1 << 20
+_SURE_LAST = 12
+"""Added to the sort key of a card no card still out can beat, when it falls on the last place
+of the party's own trick: more than any card's points, so such cards are given last."""
 
 
 class SearchLimit(Exception):
@@ -506,7 +510,10 @@ def _searcher(
                         moves.remove(lead)
                         moves.insert(0, lead)
             elif re[wseat] == mine:
-                moves.sort(key=lambda c: -points[c])
+                if n == 3:  # the trick is the party's: the most points, and the sure winners last
+                    moves.sort(key=lambda c: -points[c] if beaten_by[c] & others else _SURE_LAST - points[c])
+                else:
+                    moves.sort(key=lambda c: -points[c])
             else:
                 row = wcard * 24
                 if n == 3:

@@ -27,6 +27,7 @@
 #define SMALLEST_TABLE (1u << 12)
 #define LARGEST_TABLE (1u << 22)
 #define PROBES 8
+#define SURE_LAST 12 /* more than any card's points: a card no card still out can beat is given last */
 
 typedef struct {
     uint64_t key[2];       /* the position closed up: table_key */
@@ -411,8 +412,8 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
             int card = moves[i];
             if (n == 0)
                 keys[i] = -c->history[card];
-            else if (c->re[wseat] == mine)
-                keys[i] = -c->points[card];
+            else if (c->re[wseat] == mine) /* the most points; last, the sure winners */
+                keys[i] = -c->points[card] + (n == 3 && !(c->beaten_by[card] & others) ? SURE_LAST : 0);
             else if (beats[row + card])
                 keys[i] = n == 3 ? -100 - c->points[card] : -100 + card;
             else
