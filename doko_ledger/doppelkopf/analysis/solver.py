@@ -44,8 +44,10 @@ table bits, points in the hands, alpha, beta) -> Re's card points from the table
 
 _FAR = 1 << 20
 _SURE_LAST = 12
-"""Added to the sort key of a card no card still out can beat, when it falls on the last place
-of the party's own trick: more than any card's points, so such cards are given last."""
+"""Added to the sort key of a card no card still out can beat, at the last card of a trick: more
+than any card's points, so of the cards that add to the party's trick, or that take the other
+party's, such cards come last. A sure winner wins a trick of its own later; spent on this one,
+that trick is lost."""
 
 
 class SearchLimit(Exception):
@@ -509,17 +511,21 @@ def _searcher(
                     if lead in moves:
                         moves.remove(lead)
                         moves.insert(0, lead)
-            elif re[wseat] == mine:
-                if n == 3:  # the trick is the party's: the most points, and the sure winners last
-                    moves.sort(key=lambda c: -points[c] if beaten_by[c] & others else _SURE_LAST - points[c])
+            elif n == 3:  # as solver.c: the most points first, and of them the sure winners last
+
+                def last(c: int) -> int:
+                    return -points[c] if beaten_by[c] & others else _SURE_LAST - points[c]
+
+                if re[wseat] == mine:
+                    moves.sort(key=last)
                 else:
-                    moves.sort(key=lambda c: -points[c])
+                    row = wcard * 24
+                    moves.sort(key=lambda c: (0, last(c)) if beats[row + c] else (1, points[c]))
+            elif re[wseat] == mine:
+                moves.sort(key=lambda c: -points[c])
             else:
                 row = wcard * 24
-                if n == 3:
-                    moves.sort(key=lambda c: (0, -points[c]) if beats[row + c] else (1, points[c]))
-                else:
-                    moves.sort(key=lambda c: (0, c) if beats[row + c] else (1, points[c]))
+                moves.sort(key=lambda c: (0, c) if beats[row + c] else (1, points[c]))
         a0, b0 = alpha, beta
         best = -_FAR if mine else _FAR
         best_card = -1

@@ -27,7 +27,7 @@
 #define SMALLEST_TABLE (1u << 12)
 #define LARGEST_TABLE (1u << 22)
 #define PROBES 8
-#define SURE_LAST 12 /* more than any card's points: a card no card still out can beat is given last */
+#define SURE_LAST 12 /* more than any card's points: a sure winner (no card still out beats it) comes last */
 
 typedef struct {
     uint64_t key[2];       /* the position closed up: table_key */
@@ -410,12 +410,16 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
         int row = wcard * CARDS;
         for (int i = 0; i < count; i++) {
             int card = moves[i];
+            /* the last card of a trick: the cards that take it (if it is the other party's) or
+             * the cards that add to it (if it is the party's) the most points first, and of them
+             * the sure winners last, which win a trick of their own later */
+            int last = n == 3 ? -c->points[card] + (c->beaten_by[card] & others ? 0 : SURE_LAST) : 0;
             if (n == 0)
                 keys[i] = -c->history[card];
-            else if (c->re[wseat] == mine) /* the most points; last, the sure winners */
-                keys[i] = -c->points[card] + (n == 3 && !(c->beaten_by[card] & others) ? SURE_LAST : 0);
+            else if (c->re[wseat] == mine)
+                keys[i] = n == 3 ? last : -c->points[card];
             else if (beats[row + card])
-                keys[i] = n == 3 ? -100 - c->points[card] : -100 + card;
+                keys[i] = n == 3 ? -100 + last : -100 + card;
             else
                 keys[i] = c->points[card];
         }
