@@ -2,8 +2,9 @@
 tries first the card a complete search found best (nearly perfect move ordering), beside the
 tree it searches: how much any better move ordering could still win.
 
-Run: `python bench/solver_ordering_floor.py` (about twenty minutes and up to 9 GB with
-`--map-bits 29`; `--deals 0,2` for more random deals, `--only games` or `--only deals`).
+Run: `python bench/solver_ordering_floor.py` (about forty minutes and up to 9 GB with
+`--map-bits 29`; `--deals 0,2` for more random deals, `--only games`, `--only analyses` or
+`--only deals`).
 
 It builds a copy of `native/solver.c` with a measuring hook, in a temporary directory (the
 project's own library is not touched), and asks each question four times in one process:
@@ -24,8 +25,11 @@ Positions are the count the search keeps, the measure to compare; CPU seconds of
 (`time.process_time`), the first search's with the writing of the map, which costs it a cache
 miss at most positions.
 The questions are the two that decide each sample game's class before its first card (Re
-reaches the lower threshold and not the upper one), and the exact value of random normal
-deals from trick 1 (`Solver.value`, its first guess cleared before the second search).
+reaches the lower threshold and not the upper one); the threshold analysis of each sample game
+from trick 1, whole (`result_changes`, every question it asks on one solver, replayed
+`--replays` times: its best cards come from many questions, so the replays come down to the
+floor more slowly); and the exact value of random normal deals from trick 1 (`Solver.value`,
+its first guess cleared before the second search).
 """
 
 from __future__ import annotations
@@ -41,10 +45,10 @@ from pathlib import Path
 
 from bench_solver import SAMPLES, random_deals
 
-from doko_ledger.doppelkopf.analysis import native
-from doko_ledger.doppelkopf.analysis.analyze import deal_of
+from doko_ledger.doppelkopf.analysis import analyze, native
+from doko_ledger.doppelkopf.analysis.analyze import deal_of, result_changes
 from doko_ledger.doppelkopf.analysis.native.build import FLAGS, SOURCE, compiler
-from doko_ledger.doppelkopf.analysis.position import Position, position, tables
+from doko_ledger.doppelkopf.analysis.position import Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.files.game_file import read_file
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -173,16 +177,16 @@ def misses(lib: ctypes.CDLL) -> str:
     return "\n      ".join(rows)
 
 
-def searches(lib: ctypes.CDLL, solver: Solver, ask: Callable[[Solver], object], bits: int) -> str:
-    """Asks `ask(solver)` as always (recording), twice with every best card recorded tried
-    first (recording again: the second time shows whether the first was near its floor), and
-    with the leads' only; the answers must agree. The line to print."""
+def searches(lib: ctypes.CDLL, solver: Solver, ask: Callable[[Solver], object], bits: int, replays: int = 2) -> str:
+    """Asks `ask(solver)` as always (recording), `replays` times with every best card recorded
+    tried first (recording again: each time shows whether the one before was near its floor),
+    and with the leads' only; the answers must agree. The line to print."""
     assert solver._native is not None
     ctx = solver._native._ctx
     rows: list[str] = []
     answers = []
     missed = ""
-    for mode in (1, 3, 3, 0):
+    for mode in (1, *[3] * replays, 0):
         if mode != 1:
             lib.dk_forget(ctx)
             solver._guess = -1  # the first search's answer
@@ -196,8 +200,8 @@ def searches(lib: ctypes.CDLL, solver: Solver, ask: Callable[[Solver], object], 
             missed = tally
     assert len(set(answers)) == 1, answers
     return (
-        f"{answers[0]} | as searched: {rows[0]} | every best card known: {rows[1]}; again: {rows[2]}"
-        f" | the leads' only: {rows[3]}\n      where the ordering's first card was not the best:\n      {missed}"
+        f"{answers[0]} | as searched: {rows[0]} | every best card known: {rows[1]}; again: {'; '.join(rows[2:-1])}"
+        f" | the leads' only: {rows[-1]}\n      where the ordering's first card was not the best:\n      {missed}"
     )
 
 
@@ -215,6 +219,29 @@ def games(lib: ctypes.CDLL, bits: int) -> None:
 
             line = searches(lib, Solver(deal.tables, deal.re), reaches, bits)
             print(f"   {name} Re >= {target}: {line}", flush=True)
+
+
+def analyses(lib: ctypes.CDLL, bits: int, replays: int) -> None:
+    print("the threshold analysis of each sample game from trick 1, whole (the result changes of `doko analyze`)")
+    for name in QUESTIONS:
+        print(f"   {name}: {analysis(lib, name, bits, replays)}", flush=True)
+
+
+def analysis(lib: ctypes.CDLL, name: str, bits: int, replays: int) -> str:
+    state = read_file(SAMPLES / name).state
+    deal = deal_of(state, state.game_id)
+    shared = Solver(deal.tables, deal.re)
+
+    def solver_of(tables: Tables, re: tuple[bool, ...], **options: object) -> Solver:
+        return shared if tables == deal.tables else Solver(tables, re)  # the schwarz search's own
+
+    # the analysis makes its own solver: it is handed this one, whose table keeps the best leads
+    analyze.Solver = solver_of  # type: ignore[assignment,misc]
+
+    def changes(solver: Solver) -> object:
+        return tuple((c.index, c.re_before, c.re_after) for c in result_changes(state, game_id=state.game_id))
+
+    return searches(lib, shared, changes, bits, replays)
 
 
 def deals(lib: ctypes.CDLL, which: list[int], cap: int, seed: int, bits: int) -> None:
@@ -241,12 +268,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=28, help="the random deals' seed (default 28)")
     parser.add_argument("--cap", type=int, default=3_000_000_000, help="positions in all for one deal")
     parser.add_argument("--map-bits", type=int, default=28, help="2^N entries of 16 bytes in the map (default 28)")
-    parser.add_argument("--only", choices=("games", "deals"), help="run one part")
+    parser.add_argument("--replays", type=int, default=4, help="replays of each whole analysis (default 4)")
+    parser.add_argument("--only", choices=("games", "analyses", "deals"), help="run one part")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         lib = hooked_library(Path(directory))
         if args.only in (None, "games"):
             games(lib, args.map_bits)
+        if args.only in (None, "analyses"):
+            analyses(lib, args.map_bits, args.replays)
         if args.only in (None, "deals"):
             deals(lib, [int(n) for n in args.deals.split(",")], args.cap, args.seed, args.map_bits)
 
