@@ -44,10 +44,11 @@ table bits, points in the hands, alpha, beta) -> Re's card points from the table
 
 _FAR = 1 << 20
 _SURE_LAST = 12
-"""Added to the sort key of a card no card still out can beat, at the last card of a trick: more
-than any card's points, so of the cards that add to the party's trick, or that take the other
-party's, such cards come last. A sure winner wins a trick of its own later; spent on this one,
-that trick is lost."""
+"""Added to the sort key of a card no card still out can beat, when no player of the other party
+plays after it (the trick's last card, or its third with the partner last): more than any
+card's points, so of the cards that add to the party's trick, or that take the other party's,
+such cards come last. A sure winner wins a trick of its own later; spent on this one, that
+trick is lost."""
 
 
 class SearchLimit(Exception):
@@ -511,7 +512,9 @@ def _searcher(
                     if lead in moves:
                         moves.remove(lead)
                         moves.insert(0, lead)
-            elif n == 3:  # as solver.c: the most points first, and of them the sure winners last
+            elif n == 3 or (n == 2 and re[(seat + 1) % SEATS] == mine):
+                # as solver.c: no player of the other party plays after this card; the most
+                # points first, and of them the sure winners last
 
                 def last(c: int) -> int:
                     return -points[c] if beaten_by[c] & others else _SURE_LAST - points[c]

@@ -408,18 +408,21 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
     if (!c->plain && count > 1) {
         int64_t keys[CARDS];
         int row = wcard * CARDS;
+        /* no player of the other party plays after this card: the trick's last card, or its
+         * third with the partner last */
+        int last_word = n == 3 || (n == 2 && c->re[AFTER(seat, 1)] == mine);
         for (int i = 0; i < count; i++) {
             int card = moves[i];
-            /* the last card of a trick: the cards that take it (if it is the other party's) or
-             * the cards that add to it (if it is the party's) the most points first, and of them
-             * the sure winners last, which win a trick of their own later */
-            int last = n == 3 ? -c->points[card] + (c->beaten_by[card] & others ? 0 : SURE_LAST) : 0;
+            /* then the cards that take the trick (if it is the other party's) or that add to it
+             * (if it is the party's) the most points first, and of them the sure winners last,
+             * which win a trick of their own later */
+            int last = last_word ? -c->points[card] + (c->beaten_by[card] & others ? 0 : SURE_LAST) : 0;
             if (n == 0)
                 keys[i] = -c->history[card];
             else if (c->re[wseat] == mine)
-                keys[i] = n == 3 ? last : -c->points[card];
+                keys[i] = last_word ? last : -c->points[card];
             else if (beats[row + card])
-                keys[i] = n == 3 ? -100 + last : -100 + card;
+                keys[i] = last_word ? -100 + last : -100 + card;
             else
                 keys[i] = c->points[card];
         }
