@@ -14,8 +14,11 @@ Alpha-beta over the cards still to play, fail-soft, with
   queens or jacks have fallen);
 - move ordering: the best card found before first, then the lead that cut off last for this
   seat with as many cards in hand, then the leads that cut off most often so far; inside a
-  trick, cards that take the trick, the cheap ones first, and high points on a partner's trick
-  (as its last card, those that no card still out can beat last: they win a trick of their own);
+  trick, on the other party's trick the cards that take it (the strongest first), then the
+  cheapest, and on a partner's trick high points first; where no player of the other party
+  plays after the card (the trick's last, or its third with the partner last), the cards that
+  take or add to the trick by their points, and of them those no card still out can beat last:
+  they win a trick of their own;
 - equivalent cards played once: the two copies of a card, and cards of one suit with the same
   points whose ranks lie next to each other once every card between is in the same hand or gone;
 - quick bounds: the tricks to come are worth between nothing and the points still in the hands;
