@@ -199,8 +199,9 @@ def searches(lib: ctypes.CDLL, solver: Solver, ask: Callable[[Solver], object], 
         if len(rows) == 2:  # the first replay: where the ordering's first card was not the best
             missed = tally
     assert len(set(answers)) == 1, answers
+    again = "".join(f"; again: {row}" if i == 0 else f"; {row}" for i, row in enumerate(rows[2:-1]))
     return (
-        f"{answers[0]} | as searched: {rows[0]} | every best card known: {rows[1]}; again: {'; '.join(rows[2:-1])}"
+        f"{answers[0]} | as searched: {rows[0]} | every best card known: {rows[1]}{again}"
         f" | the leads' only: {rows[-1]}\n      where the ordering's first card was not the best:\n      {missed}"
     )
 
@@ -235,13 +236,15 @@ def analysis(lib: ctypes.CDLL, name: str, bits: int, replays: int) -> str:
     def solver_of(tables: Tables, re: tuple[bool, ...], **options: object) -> Solver:
         return shared if tables == deal.tables else Solver(tables, re)  # the schwarz search's own
 
-    # the analysis makes its own solver: it is handed this one, whose table keeps the best leads
-    analyze.Solver = solver_of  # type: ignore[assignment,misc]
-
     def changes(solver: Solver) -> object:
         return tuple((c.index, c.re_before, c.re_after) for c in result_changes(state, game_id=state.game_id))
 
-    return searches(lib, shared, changes, bits, replays)
+    # the analysis makes its own solver: it is handed this one, whose table keeps the best leads
+    analyze.Solver = solver_of  # type: ignore[assignment,misc]
+    try:
+        return searches(lib, shared, changes, bits, replays)
+    finally:
+        analyze.Solver = Solver  # type: ignore[misc]
 
 
 def deals(lib: ctypes.CDLL, which: list[int], cap: int, seed: int, bits: int) -> None:

@@ -509,6 +509,7 @@ def _searcher(
             prev = card
         mine = re[seat]
         if not plain and len(moves) > 1:
+            row = wcard * 24
             if n == 0:
                 moves.sort(key=lambda c: -history[c])
                 for lead in (killer[hand.bit_count()][seat], hint):
@@ -525,12 +526,10 @@ def _searcher(
                 if re[wseat] == mine:
                     moves.sort(key=last)
                 else:
-                    row = wcard * 24
                     moves.sort(key=lambda c: (0, last(c)) if beats[row + c] else (1, points[c]))
             elif re[wseat] == mine:
                 moves.sort(key=lambda c: -points[c])
             else:
-                row = wcard * 24
                 moves.sort(key=lambda c: (0, c) if beats[row + c] else (1, points[c]))
         a0, b0 = alpha, beta
         best = -_FAR if mine else _FAR
