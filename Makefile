@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 
 native: $(NATIVE_LIB)  ## the double-dummy solver's compiled search, where a C compiler is (else the solver runs in pure Python)
 
-$(NATIVE)/libsolver.so: $(NATIVE)/solver.c $(NATIVE)/build.py | $(STAMP)  # the package build compiles it too
+$(NATIVE)/libsolver.so: $(NATIVE)/solver.c $(NATIVE)/specials.c $(NATIVE)/bits.h $(NATIVE)/build.py | $(STAMP)  # the package build compiles it too
 	$(BIN)/python $(NATIVE)/build.py
 
 core: $(CORE_BUILT)  ## the game core compiled with mypyc into build/core, which the core's tests run against (the wheel carries it; the sources run in pure Python)

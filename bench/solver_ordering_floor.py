@@ -47,7 +47,7 @@ from bench_solver import SAMPLES, random_deals
 
 from doko_ledger.doppelkopf.analysis import analyze, native
 from doko_ledger.doppelkopf.analysis.analyze import deal_of, result_changes
-from doko_ledger.doppelkopf.analysis.native.build import FLAGS, SOURCE, compiler
+from doko_ledger.doppelkopf.analysis.native.build import FLAGS, SOURCE, SPECIALS, compiler
 from doko_ledger.doppelkopf.analysis.position import Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.files.game_file import read_file
@@ -145,7 +145,7 @@ def hooked_library(directory: Path) -> ctypes.CDLL:
         sys.exit("no C compiler: this benchmark measures the compiled search")
     source, library = directory / "solver.c", directory / "libsolver.so"
     source.write_text(hooked_source())
-    subprocess.run([*command, *FLAGS, "-o", str(library), str(source)], check=True)
+    subprocess.run([*command, *FLAGS, f"-I{SOURCE.parent}", "-o", str(library), str(source), str(SPECIALS)], check=True)
     native._LIBRARY = library  # the benchmark swaps the library in
     native.library.cache_clear()
     lib = native.library()

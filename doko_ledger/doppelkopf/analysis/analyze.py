@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, TOTAL_POINTS, Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
-from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, better_outcomes, lost_kinds
+from doko_ledger.doppelkopf.analysis.specials import WEIGHT, Past, SpecialsSearch, better_outcomes, lost_kinds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
 from doko_ledger.doppelkopf.analysis.worlds import beaten, world_deal, worse_share
 from doko_ledger.doppelkopf.cards import Card
@@ -28,6 +28,9 @@ from doko_ledger.i18n import msg
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.analysis.worlds import Judge
+
+
+_FAR = 1 << 40
 
 
 class NotAnalyzable(DokoError):
@@ -348,8 +351,10 @@ def _verdict(
 @dataclass(frozen=True, slots=True)
 class ResultChange:
     """A card after which best play from both sides ends in another result class than before
-    it: Re's card points with best play fall on the other side of a threshold that decides
-    the game's value (`re_before`, `re_after`: a class by its lowest Re card points)."""
+    it, or in the same class with other special points: Re's card points with best play fall
+    on the other side of a threshold that decides the game's value (`re_before`, `re_after`:
+    a class by its lowest Re card points), or Re's net special points with best play within
+    the class change (`specials_before`, `specials_after`; None where the game counts none)."""
 
     index: int
     trick: int
@@ -357,6 +362,8 @@ class ResultChange:
     card: Card
     re_before: int
     re_after: int
+    specials_before: int | None = None
+    specials_after: int | None = None
 
 
 def thresholds(deal: Deal, state: GameState) -> tuple[int, ...]:
@@ -420,29 +427,44 @@ def result_changes(
     state: GameState, *, game_id: str, from_trick: int = 1, plain: bool = False, limit: int | None = None
 ) -> tuple[ResultChange, ...]:
     """The cards from trick `from_trick` on that moved the game into another result class with
-    every hand known: the threshold questions alone, no exact value (much faster than
-    `analyze_game`), schwarz by tricks. Refuses what `analyze_game` refuses; `plain` as there;
-    `limit`: at most so many positions searched in all (`SearchLimit` beyond)."""
+    every hand known, or, where the game counts special points, changed Re's net special points
+    within the class (the class first, then the special points, as `analyze_game` weighs
+    them): the threshold questions alone, no exact value (much faster than `analyze_game`),
+    schwarz by tricks. Refuses what `analyze_game` refuses; `plain` as there; `limit`: at most
+    so many positions searched in all, by each of the two searches (`SearchLimit` beyond)."""
     deal = deal_of(state, game_id)
     tricks = state.all_tricks
     _require_trick(game_id, from_trick, len(tricks))
     steps = thresholds(deal, state)
     solver = Solver(deal.tables, deal.re, plain=plain, limit=limit)
     schwarz = Schwarz(deal, state.hand_size)
+    counted = special_points_count(deal.game_type, deal.lone, state.rules)
+    search = (
+        SpecialsSearch(
+            state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=limit, native=True, cards=solver
+        )
+        if counted
+        else None
+    )
     hands = [list(hand) for hand in deal.hands]
     re_taken = index = re_tricks = kontra_tricks = 0
     before: int | None = None  # how many steps Re reaches before the card
+    value: int | None = None  # the special points' search's value before the card
     changes: list[ResultChange] = []
     for trick in tricks:
         for i, (seat, card) in enumerate(trick.plays):
             revoke = is_revoke(card, hands[seat], trick.cards[:i], state.order)
             hands[seat].remove(card)
             if trick.number >= from_trick:
+                past = past_before(state, deal.re, trick.number, counted)
                 if before is None:
                     hands[seat].append(card)
                     pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
                     whole = (0, len(steps))
                     before = _steps_reached(solver, pos, re_taken, steps, schwarz, (re_tricks, kontra_tricks), whole)
+                    if search is not None:
+                        guess = game_value(deal, state, _step(steps, before)) * WEIGHT
+                        value = search.value(pos, past, guess + search.re_specials(past.earned))
                     hands[seat].remove(card)
                 done = i == len(trick.cards) - 1 and trick.complete and trick.winner is not None
                 taken, taken_tricks = re_taken, (re_tricks, kontra_tricks)
@@ -464,9 +486,24 @@ def result_changes(
                 else:
                     within, first = (before, len(steps)), before + 1
                 after = _steps_reached(solver, pos, taken, steps, schwarz, taken_tricks, within, first)
-                if after != before:
+                specials: tuple[int, int] | None = None
+                if search is not None and value is not None:
+                    played = position(deal.tables, hands, trick.leader, trick.cards[: i + 1], deal.re)
+                    known = (-_FAR, _FAR) if revoke else (-_FAR, value) if deal.re[seat] else (value, _FAR)
+                    now = search.value(played, past, value, known)
+                    specials = _net(value), _net(now)
+                    value = now
+                if after != before or (specials is not None and specials[0] != specials[1]):
                     changes.append(
-                        ResultChange(index, trick.number, seat, card, _step(steps, before), _step(steps, after))
+                        ResultChange(
+                            index,
+                            trick.number,
+                            seat,
+                            card,
+                            _step(steps, before),
+                            _step(steps, after),
+                            *(specials or (None, None)),
+                        )
                     )
                 before = after
             index += 1
@@ -477,6 +514,11 @@ def result_changes(
             else:
                 kontra_tricks += 1
     return tuple(changes)
+
+
+def _net(value: int) -> int:
+    """Re's net special points in a value of the special points' search (`Outcome.value`)."""
+    return value - (value + WEIGHT // 2) // WEIGHT * WEIGHT
 
 
 def _step(steps: tuple[int, ...], reached: int) -> int:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from doko_ledger.doppelkopf.analysis.native import STOPPED, search_core
+from doko_ledger.doppelkopf.analysis.native import STOPPED, NativeSearch, search_core
 from doko_ledger.doppelkopf.analysis.position import Position, Tables, remove_card
 from doko_ledger.doppelkopf.rules.play import SEATS
 
@@ -84,6 +84,11 @@ class Solver:
     def native(self) -> bool:
         """Whether this solver searches with the compiled core."""
         return self._native is not None
+
+    @property
+    def compiled(self) -> NativeSearch | None:
+        """The compiled search with its table, when this solver searches with it."""
+        return self._native
 
     def stored(self) -> int:
         """How many positions the transposition table holds."""

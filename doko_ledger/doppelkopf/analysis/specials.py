@@ -10,8 +10,11 @@ and alpha-beta finds the value of best play from a position and one line that en
 
 Pure and exhaustive over the tricks still to play, on the solver's tables (`position.py`); the
 special points of a trick are the rules core's (`game.facts.trick_specials`), the count the
-score's (`scoring.special_lines`). It is meant for the last tricks of a game: `limit` bounds
-the positions searched, beyond which `SearchLimit` says there is no answer.
+score's (`scoring.special_lines`). The search for a line (`outcome`, `near`) is meant for the
+last tricks of a game: `limit` bounds the positions searched, beyond which `SearchLimit` says
+there is no answer. The yes-or-no questions (`bound`, `value`) run compiled with
+`native=True` where the library is built (`native/specials.c`, with a table across questions,
+the same values), for the threshold analysis from the first trick.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from doko_ledger.doppelkopf.analysis.position import Position, Tables, remove_card
-from doko_ledger.doppelkopf.analysis.solver import SearchLimit
+from doko_ledger.doppelkopf.analysis.native import STOPPED, UNSAID, NativeSpecials, specials_core
+from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, remove_card
+from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.game.facts import fox_card, lone_marriage_tricks, trick_specials
 from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.rules.announcements import Party
@@ -32,6 +36,8 @@ WEIGHT = 1000
 """A class outweighs any number of special points: no deal holds 500 of them."""
 
 _FAR = 1 << 40
+_WIDEST = 1 << 28
+"""The compiled search's widest window: beyond every value, within its 32-bit values."""
 
 Line = tuple[Special, ...]
 """The special points earned on a line of play, in the order they were earned."""
@@ -76,6 +82,8 @@ class SpecialsSearch:
         levels: dict[Party, int],
         *,
         limit: int | None = None,
+        native: bool = False,
+        cards: Solver | None = None,
     ) -> None:
         self.state = state
         self.tables = tables
@@ -93,6 +101,31 @@ class SpecialsSearch:
         self._nets: dict[tuple[tuple[str, Party], ...], int] = {}
         self._tricks: dict[tuple[int, int, tuple[int, ...]], Line] = {}
         self._table: dict[tuple[object, ...], tuple[int, int, Line]] = {}
+        self._native = self._compiled(cards) if native and self.counted else None
+        self._failed: BaseException | None = None
+
+    def _compiled(self, cards: Solver | None) -> NativeSpecials | None:
+        """The compiled search of this deal (its limit counts every position it searches), or
+        None where its library is not built; `cards`: the deal's card points' solver, whose
+        table tells the search which class a position can still end in."""
+        classes = [
+            self.re_class(points, flags & 1, flags >> 1) * WEIGHT
+            for flags in range(4)
+            for points in range(TOTAL_POINTS + 1)
+        ]
+        upto = self.state.hand_size if self.upto is None else self.upto
+        core = None if cards is None else cards.compiled
+        return specials_core(self.tables, self.re, classes, WEIGHT // 2 - 1, core, upto, self._trick_net, self.limit)
+
+    def _trick_net(self, leader: int, c0: int, c1: int, c2: int, c3: int, last: int) -> int:
+        """For the compiled search: Re's net special points in a trick (the last one or not),
+        or 100 when they could not be said (the error is raised once the search returns)."""
+        try:
+            number = self.state.hand_size if last else 1
+            return self.re_specials(self.trick_line(number, leader, (c0, c1, c2, c3)))
+        except BaseException as error:  # raised again in Python, not lost in the library
+            self._failed = error
+            return 100
 
     # -- what a line ends in ------------------------------------------------------------------
 
@@ -153,14 +186,7 @@ class SpecialsSearch:
     def near(self, pos: Position, past: Past, guess: int) -> Outcome:
         """`outcome`, found by narrow windows from `guess` on (the search's value best play
         likely ends in): far fewer positions when the guess is close."""
-        lo, hi, value = -_FAR, _FAR, guess
-        while lo < hi:
-            beta = value + 1 if value == lo else value
-            value = self.bound(pos, past, beta - 1, beta)
-            if value < beta:
-                hi = value
-            else:
-                lo = value
+        lo = self.value(pos, past, guess)
         value, line = self._root(pos, past, lo - 1, lo + 1)
         re_class = (value + WEIGHT // 2) // WEIGHT
         return Outcome(re_class, value - re_class * WEIGHT, line[len(past.earned) :])
@@ -169,7 +195,80 @@ class SpecialsSearch:
         """The search's value of best play from `pos` (as `Outcome.value`) if it lies strictly
         inside (alpha, beta), else a bound on the side it fell (≤ alpha, ≥ beta): a narrow
         window asks a yes-or-no question for far fewer positions than `outcome`."""
-        return self._root(pos, past, alpha, beta)[0]
+        if self._native is None:
+            return self._root(pos, past, alpha, beta)[0]
+        if len(pos.trick) == SEATS:  # a complete trick: its winner leads the next
+            pos, past = self._taken(pos, past)
+        t = self.tables
+        hands = pos.hands
+        seat = pos.to_play
+        leader_left = bin(hands[pos.leader]).count("1") + (1 if pos.trick else 0)
+        number = self.state.hand_size - leader_left + 1
+        beats = t.beats_last if hands[seat] & (hands[seat] - 1) == 0 else t.beats
+        win, cards = 0, 0
+        for i, card in enumerate(pos.trick):
+            if i and beats[pos.trick[win] * 24 + card]:
+                win = i
+            cards |= card << (5 * i)
+        led = t.suit[pos.trick[0]] if pos.trick else 0
+        wcard = pos.trick[win] if pos.trick else 0
+        flags = (past.re_tricks > 0) | (past.kontra_tricks > 0) << 1
+        found = self._native.search(
+            hands,
+            seat,
+            len(pos.trick),
+            led,
+            (pos.leader + win) % SEATS,
+            wcard,
+            sum(t.points[c] for c in pos.trick),
+            cards,
+            sum(t.hand_points(h) for h in hands),
+            number,
+            past.re_points,
+            flags,
+            self.re_specials(past.earned),
+            max(alpha, -_WIDEST),
+            min(beta, _WIDEST),
+        )
+        self.nodes = self._native.nodes
+        if found == UNSAID and self._failed is not None:
+            raise self._failed
+        if found == STOPPED:
+            raise SearchLimit(f"stopped after {self.limit} positions")
+        return found
+
+    def value(self, pos: Position, past: Past, guess: int, known: tuple[int, int] = (-_FAR, _FAR)) -> int:
+        """The search's value of best play from `pos` (as `Outcome.value`), by narrow windows
+        from `guess` on (`bound` only, no line): the fewer questions, the closer the guess.
+        `known`: bounds the value is known to lie within (both included)."""
+        (lo, hi), value = known, min(max(guess, known[0]), known[1])
+        while lo < hi:
+            beta = value + 1 if value == lo else value
+            value = self.bound(pos, past, beta - 1, beta)
+            if value < beta:
+                hi = value = max(value, lo)
+            else:
+                lo = value = min(value, hi)
+        return lo
+
+    def _taken(self, pos: Position, past: Past) -> tuple[Position, Past]:
+        """A position whose trick is complete as the next trick's start, and the past with it."""
+        t = self.tables
+        leader_left = bin(pos.hands[pos.leader]).count("1") + 1
+        number = self.state.hand_size - leader_left + 1
+        beats = t.beats_last if number == self.state.hand_size else t.beats
+        win = 0
+        for i in range(1, SEATS):
+            if beats[pos.trick[win] * 24 + pos.trick[i]]:
+                win = i
+        winner = (pos.leader + win) % SEATS
+        points = sum(t.points[c] for c in pos.trick)
+        earned = past.earned + self.trick_line(number, pos.leader, pos.trick)
+        if self.re[winner]:
+            past = Past(past.re_points + points, past.re_tricks + 1, past.kontra_tricks, earned)
+        else:
+            past = Past(past.re_points, past.re_tricks, past.kontra_tricks + 1, earned)
+        return Position(pos.hands, winner, (), pos.re), past
 
     def _root(self, pos: Position, past: Past, alpha: int, beta: int) -> tuple[int, Line]:
         hands = list(pos.hands)

@@ -135,17 +135,44 @@ def test_a_trick_not_played_is_refused(trick: int) -> None:
     "name", ["01-normal.yaml", "10-second-dulle.yaml", "18-poverty.yaml", "21-announced-schwarz.yaml"]
 )
 def test_the_threshold_questions_find_the_cards_that_cost_game_points(name: str) -> None:
-    """`result_changes` asks only whether Re reaches each threshold: it names exactly the cards
-    whose exact values cost game points."""
+    """`result_changes` asks only whether Re reaches each threshold, and each net of special
+    points within the class: it names exactly the cards whose exact values cost game points,
+    by the class or by the special points."""
     state = sample(name)
     exact = analyze_game(state, game_id=state.game_id, from_trick=8)
+    assert not any(v.specials_unweighed for v in exact.verdicts)
     changes = result_changes(state, game_id=state.game_id, from_trick=8)
-    assert [c.index for c in changes] == [v.index for v in exact.verdicts if v.game_points and not v.specials_lost]
+    assert [c.index for c in changes] == [v.index for v in exact.verdicts if v.game_points]
     by_index = {v.index: v for v in exact.verdicts}
     for c in changes:
         v = by_index[c.index]
         assert c.re_before <= v.points_before and c.re_after <= v.points_after
         assert (c.seat, c.card, c.trick) == (v.seat, v.card, v.trick)
+        if c.re_before == c.re_after:  # the special points within the class
+            assert c.specials_before is not None and c.specials_after is not None
+            sign = 1 if v.party is Party.RE else -1
+            assert sign * (c.specials_before - c.specials_after) == v.game_points and v.specials_lost
+
+
+def test_the_threshold_analysis_names_a_special_point_lost_within_the_class() -> None:
+    """In the poverty, Kontra's S10 in trick 8 keeps Re's class but gives Re back the special
+    point Kontra had with best play: Re's net goes from -1 to 0."""
+    state = sample("18-poverty.yaml")
+    change = next(c for c in result_changes(state, game_id=state.game_id, from_trick=8) if c.trick == 8)
+    assert (str(change.card), change.re_before, change.re_after) == ("S10", 151, 151)
+    assert (change.specials_before, change.specials_after) == (-1, 0)
+
+
+@pytest.mark.parametrize(("name", "from_trick"), [("10-second-dulle.yaml", 9), ("18-poverty.yaml", 8)])
+def test_the_threshold_analysis_finds_the_same_in_python(
+    name: str, from_trick: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the compiled searches, the same cards and the same classes and special points."""
+    state = sample(name)
+    found = result_changes(state, game_id=state.game_id, from_trick=from_trick)
+    assert found and all(c.specials_before is not None for c in found)
+    monkeypatch.setenv("DOKO_PURE_PYTHON", "1")
+    assert result_changes(state, game_id=state.game_id, from_trick=from_trick) == found
 
 
 REVOKE = """\

@@ -1,9 +1,11 @@
-"""The compiled search of the double-dummy solver (`solver.c`), loaded with ctypes when its
-library was built (`build.py`; the package build and `make` build it where a C compiler is).
+"""The compiled searches of the double-dummy solver (`solver.c`, and `specials.c` for the
+special points), loaded with ctypes when their library was built (`build.py`; the package
+build and `make` build it where a C compiler is).
 
-`search_core(tables, re, plain, limit)` gives a `NativeSearch` over one deal, or None when
-the library is missing, stale (built from another version of `solver.c`) or switched off by
-`DOKO_PURE_PYTHON=1`: the solver then searches in pure Python, with the same answers.
+`search_core(tables, re, plain, limit)` gives a `NativeSearch` over one deal, and
+`specials_core(...)` a `NativeSpecials`, or None when the library is missing, stale (built from
+another version of the sources) or switched off by `DOKO_PURE_PYTHON=1`: the search then runs
+in pure Python, with the same answers.
 """
 
 from __future__ import annotations
@@ -11,16 +13,26 @@ from __future__ import annotations
 import ctypes
 import os
 import weakref
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
 from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, Tables
 
-VERSION = 3
+VERSION = 4
 """`DK_VERSION` of the `solver.c` this module speaks to; another library is not used."""
 
 STOPPED = -(1 << 30)
 """What the library answers once a search passed its node limit."""
+
+UNSAID = STOPPED + 1
+"""What the special points' search answers when Python could not say a trick's special points."""
+
+TrickNet = Callable[[int, int, int, int, int, int], int]
+"""(leader, the trick's four card numbers in the order played, whether it is the last trick)
+-> Re's net special points in it."""
+
+_TrickNet = ctypes.CFUNCTYPE(ctypes.c_int, *[ctypes.c_int] * 6)
 
 _LIBRARY = Path(__file__).resolve().parent / "libsolver.so"
 _Hands = ctypes.c_uint64 * 4
@@ -54,7 +66,30 @@ def library() -> ctypes.CDLL | None:
     c_int = ctypes.c_int
     lib.dk_search.argtypes = [ctypes.c_void_p, u64p, *[c_int] * 6, ctypes.c_uint64, *[c_int] * 3]
     lib.dk_search.restype = c_int
+    i32 = ctypes.c_int32
+    lib.dk_specials_new.argtypes = [u8p, u8p, u64p, u8p, u8p, u8p, ctypes.POINTER(i32), i32, ctypes.c_void_p]
+    lib.dk_specials_new.argtypes += [c_int, _TrickNet, i64]
+    lib.dk_specials_new.restype = ctypes.c_void_p
+    lib.dk_specials_free.argtypes = [ctypes.c_void_p]
+    lib.dk_specials_free.restype = None
+    lib.dk_specials_nodes.argtypes = [ctypes.c_void_p]
+    lib.dk_specials_nodes.restype = i64
+    lib.dk_specials_search.argtypes = [
+        ctypes.c_void_p,
+        u64p,
+        *[c_int] * 6,
+        ctypes.c_uint32,
+        *[c_int] * 4,
+        i32,
+        i32,
+        i32,
+    ]
+    lib.dk_specials_search.restype = i32
     return lib
+
+
+def _u8(values: Sequence[int] | Sequence[bool]) -> ctypes.Array[ctypes.c_uint8]:
+    return (ctypes.c_uint8 * len(values))(*(int(v) for v in values))
 
 
 class NativeSearch:
@@ -62,19 +97,16 @@ class NativeSearch:
     count), freed with this object."""
 
     def __init__(self, lib: ctypes.CDLL, tables: Tables, re: tuple[bool, bool, bool, bool], plain: bool, limit: int):
-        def u8(values: tuple[int, ...] | tuple[bool, ...]) -> ctypes.Array[ctypes.c_uint8]:
-            return (ctypes.c_uint8 * len(values))(*(int(v) for v in values))
-
         suit_bits = (ctypes.c_uint64 * 5)(*tables.suit_bits)
         assert len(tables.points) == CARD_TYPES
         ctx = lib.dk_new(
-            u8(tables.points),
-            u8(tables.suit),
+            _u8(tables.points),
+            _u8(tables.suit),
             suit_bits,
-            u8(tables.beats),
-            u8(tables.beats_last),
-            u8(tables.equal_ok),
-            u8(re),
+            _u8(tables.beats),
+            _u8(tables.beats_last),
+            _u8(tables.equal_ok),
+            _u8(re),
             int(plain),
             min(limit, (1 << 62)),
         )
@@ -119,3 +151,78 @@ def search_core(tables: Tables, re: tuple[bool, bool, bool, bool], plain: bool, 
         return None
     lib = library()
     return None if lib is None else NativeSearch(lib, tables, re, plain, limit)
+
+
+class NativeSpecials:
+    """One deal's special points' search in the library (its table, the special points of the
+    tricks it met, its node count), freed with this object.
+
+    `classes`: the class times the weight, 241 values (Re's card points 0 to 240) for each of
+    the four cases of who took a trick (bit 0: Re, bit 1: Kontra); `half`: more than any net
+    special points, less than half the weight; `cards`: the deal's card points' search, whose
+    table bounds the class a position can end in; `upto`: the last trick whose special points
+    count; `net`: Re's net special points in a trick, asked once for each."""
+
+    def __init__(
+        self,
+        lib: ctypes.CDLL,
+        tables: Tables,
+        re: tuple[bool, bool, bool, bool],
+        classes: Sequence[int],
+        half: int,
+        cards: NativeSearch | None,
+        upto: int,
+        net: TrickNet,
+        limit: int,
+    ):
+        assert len(classes) == 4 * 241
+        self._cards = cards  # its context must outlive this one
+        self._net = _TrickNet(net)  # kept alive as long as the library may call it
+        ctx = lib.dk_specials_new(
+            _u8(tables.points),
+            _u8(tables.suit),
+            (ctypes.c_uint64 * 5)(*tables.suit_bits),
+            _u8(tables.beats),
+            _u8(tables.beats_last),
+            _u8(re),
+            (ctypes.c_int32 * len(classes))(*classes),
+            half,
+            None if cards is None else cards._ctx,
+            upto,
+            self._net,
+            min(limit, (1 << 62)),
+        )
+        if not ctx:
+            raise MemoryError("no memory for the special points' search")
+        self._lib = lib
+        self._ctx = ctx
+        self._search = lib.dk_specials_search
+        weakref.finalize(self, lib.dk_specials_free, ctx)
+
+    def search(self, hands: Sequence[int], *args: int) -> int:
+        """(hands, seat, card in the trick, led suit, winning seat, winning card, the trick's
+        points, its cards five bits each, points in the hands, the trick's number, Re's points
+        taken, who took a trick, Re's net special points so far, alpha, beta) -> the fail-soft
+        value; `STOPPED` past the node limit, `UNSAID` when `net` failed."""
+        return int(self._search(self._ctx, _Hands(*hands), *args))
+
+    @property
+    def nodes(self) -> int:
+        return int(self._lib.dk_specials_nodes(self._ctx))
+
+
+def specials_core(
+    tables: Tables,
+    re: tuple[bool, bool, bool, bool],
+    classes: Sequence[int],
+    half: int,
+    cards: NativeSearch | None,
+    upto: int,
+    net: TrickNet,
+    limit: int,
+) -> NativeSpecials | None:
+    """The compiled special points' search for one deal, or None (the Python search is to be used)."""
+    if not wanted():
+        return None
+    lib = library()
+    return None if lib is None else NativeSpecials(lib, tables, re, classes, half, cards, upto, net, limit)

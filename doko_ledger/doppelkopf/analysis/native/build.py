@@ -1,4 +1,4 @@
-"""Compiles the solver's search (`solver.c`) into the shared library `native/__init__.py` loads,
+"""Compiles the solver's searches (`solver.c`, `specials.c`) into the shared library `native/__init__.py` loads,
 with the system's C compiler (`$CC`, else cc, gcc or clang), when there is one.
 
 Standard library only: the package build (hatch_build.py) loads this file by its path, and
@@ -18,6 +18,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "solver.c"
+"""The card points' search."""
+SPECIALS = HERE / "specials.c"
+"""The special points' search, in the same library."""
 LIBRARY = HERE / ("solver.dll" if sys.platform == "win32" else "libsolver.so")
 FLAGS = ("-O2", "-std=c99", "-shared", "-fPIC")
 
@@ -36,7 +39,7 @@ def compiler() -> list[str] | None:
 
 
 def build(library: Path = LIBRARY) -> Path | None:
-    """Compiles `solver.c` into `library` (written whole or not at all); the library, or None
+    """Compiles `solver.c` and `specials.c` into `library` (written whole or not at all); the library, or None
     with a note on stderr when no compiler is found or it fails."""
     command = compiler()
     if command is None:
@@ -44,7 +47,9 @@ def build(library: Path = LIBRARY) -> Path | None:
         return None
     partial = library.with_name(library.name + ".part")
     try:
-        subprocess.run([*command, *FLAGS, "-o", str(partial), str(SOURCE)], check=True, capture_output=True)
+        subprocess.run(
+            [*command, *FLAGS, "-o", str(partial), str(SOURCE), str(SPECIALS)], check=True, capture_output=True
+        )
     except OSError as error:
         reason = error.strerror or str(error)
     except subprocess.CalledProcessError as error:

@@ -10,20 +10,10 @@
  *
  * Plain C99, no Python header: loaded with ctypes (native/__init__.py).
  */
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* mmap's MAP_ANONYMOUS and madvise */
-#include <sys/mman.h>
-#endif
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+#include "bits.h"
 
-#define DK_VERSION 3
-#define CARDS 24
-#define SEATS 4
-#define AFTER(seat, k) (((seat) + (k)) & (SEATS - 1)) /* the seat k places after `seat` (four seats) */
+#define DK_VERSION 4
 #define FAR (1 << 20)
-#define STOPPED (-(1 << 30))
 #define SMALLEST_TABLE (1u << 12)
 #define LARGEST_TABLE (1u << 22)
 #define PROBES 8
@@ -54,25 +44,6 @@ typedef struct {
     uint32_t size, used;
 } Ctx;
 
-/* Bits set, without the library call a compiler makes for a CPU it may not assume has one. */
-static inline int popcount(uint64_t x) {
-    x -= x >> 1 & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return (int)(x * 0x0101010101010101ULL >> 56);
-}
-static inline int lowest(uint64_t x) { return __builtin_ctzll(x); }
-static inline int highest(uint64_t x) { return 63 - __builtin_clzll(x); }
-
-static inline uint64_t mix(uint64_t x) {
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ULL;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44dULL;
-    x ^= x >> 33;
-    return x;
-}
-
 static inline uint32_t slot_of(const uint64_t *key, uint32_t mask) {
     uint64_t h = mix(key[0] ^ mix(key[1]));
     return (uint32_t)h & mask;
@@ -89,47 +60,18 @@ static int same(const Entry *e, const uint64_t *key) {
 static void put(Ctx *c, const Entry *entry);
 static int slack(const Ctx *c, uint32_t then, uint32_t now, uint32_t twice, int *up);
 
-/* A table of `size` empty entries. On Linux, a large one is asked for in huge pages: a probe
- * lands anywhere in up to 100 MB, and with small pages nearly every probe also missed the
- * address translation's cache. */
-static Entry *new_table(uint32_t size) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    size_t bytes = (size_t)size * sizeof(Entry);
-    if (bytes >= (1u << 21)) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return NULL;
-        madvise(p, bytes, MADV_HUGEPAGE);
-        return p;
-    }
-#endif
-    return calloc(size, sizeof(Entry));
-}
-
-static void free_table(Entry *table, uint32_t size) {
-    if (!table) return;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    size_t bytes = (size_t)size * sizeof(Entry);
-    if (bytes >= (1u << 21)) {
-        munmap(table, bytes);
-        return;
-    }
-#endif
-    (void)size;
-    free(table);
-}
-
 static int grow(Ctx *c) {
     uint32_t old_size = c->size;
     Entry *old = c->table;
     uint32_t size = old ? old_size * 2 : SMALLEST_TABLE;
-    Entry *table = new_table(size);
+    Entry *table = table_alloc((size_t)size * sizeof(Entry));
     if (!table) return 0;
     c->table = table;
     c->size = size;
     c->used = 0;
     for (uint32_t i = 0; i < old_size; i++)
         if (old[i].left) put(c, &old[i]);
-    free_table(old, old_size);
+    table_release(old, (size_t)old_size * sizeof(Entry));
     return 1;
 }
 
@@ -185,16 +127,6 @@ static int alike_in_rank(const Ctx *c, int x, int y) {
                 return 0;
     }
     return 1;
-}
-
-/* Bits 0, 2, 4, ... of a hand's word gathered into 24 bits, one per card type. */
-static inline uint64_t gathered(uint64_t x) {
-    x &= 0x555555555555ULL;
-    x = (x | x >> 1) & 0x333333333333ULL;
-    x = (x | x >> 2) & 0x0f0f0f0f0f0fULL;
-    x = (x | x >> 4) & 0x00ff00ff00ffULL;
-    x = (x | x >> 8) & 0x0000ffff0000ffffULL;
-    return (x | x >> 16) & 0xffffffULL;
 }
 
 /* The bits of `field` where `in_run` has a bit, moved to the lowest bits in their order. */
@@ -555,8 +487,20 @@ void *dk_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bi
 void dk_free(void *ctx) {
     Ctx *c = ctx;
     if (!c) return;
-    free_table(c->table, c->size);
+    table_release(c->table, (size_t)c->size * sizeof(Entry));
     free(c);
+}
+
+/* The table's bounds on Re's card points from the tricks to come at a trick start, `rest` in
+ * the hands, with no search: for the special points' search (specials.c), which knows Re's
+ * result class from them where they are narrow. */
+void dk_known(const void *ctx, const uint64_t *hands, int seat, int rest, int *lo, int *hi) {
+    const Ctx *c = ctx;
+    *lo = 0, *hi = rest;
+    if (c->plain) return;
+    uint64_t key[2];
+    uint32_t twice, held = table_key(c, hands, seat, key, &twice);
+    look(c, key, held, twice, lo, hi);
 }
 
 int64_t dk_nodes(const void *ctx) { return ((const Ctx *)ctx)->nodes; }

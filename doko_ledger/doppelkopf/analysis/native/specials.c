@@ -1,0 +1,347 @@
+/* The special points' search, compiled: alpha-beta over the lines of play from a position to
+ * the game's end, valued as specials.py values them: Re's result class first (the game's value
+ * for Re without special points, by Re's card points and whether each party took a trick),
+ * then Re's net special points within it, `class * weight + net`. Fail-soft, for the
+ * zero-window questions the threshold analysis asks (analyze.py), with a transposition table
+ * at each trick start kept across one game's questions.
+ *
+ * Nothing here knows a rule of the game. Who beats whom, the suits and the card points come in
+ * as tables (position.py); the result class as a table by Re's card points and tricks; the
+ * special points of a trick from Python (the rules core's `trick_specials`), asked once for
+ * each trick the search meets and kept.
+ *
+ * Unlike the card points' search, no two card types count as one here: a special point
+ * belongs to a card (a fox, a Karlchen), not to a rank. Only the two copies of a card are one.
+ */
+#include "bits.h"
+
+#define PAST_ANY 0xffff /* an entry whose class no line from it can change: it holds for any past */
+#define SMALLEST 4096u
+#define LARGEST (1u << 22)
+#define PROBES 8
+#define UNKNOWN 127       /* a trick whose special points Python was not asked yet */
+#define FAILED 100        /* what Python answers, at least, when it could not say */
+#define MEMO (SEATS * CARDS * CARDS * CARDS * CARDS * 2)
+#define LOWEST (-(1 << 29)) /* below every value: no bound */
+#define HIGHEST (1 << 29)
+
+typedef int (*TrickNet)(int leader, int c0, int c1, int c2, int c3, int last);
+
+void dk_known(const void *cards, const uint64_t *hands, int seat, int rest, int *lo, int *hi); /* solver.c */
+
+typedef struct {
+    uint64_t key[2]; /* the hands as the card types each holds and those held twice, the seat */
+    uint16_t past;   /* Re's card points so far and who took a trick (p | flags << 8), or PAST_ANY */
+    int8_t best;     /* the card that did best, or -1 */
+    uint8_t left;    /* cards left in all hands; 0: an empty slot */
+    int32_t lo, hi;  /* bounds on the value less the net special points so far (and, for
+                        PAST_ANY, less the class) */
+} Entry;
+
+typedef struct {
+    uint8_t points[CARDS], suit[CARDS], re[SEATS];
+    uint64_t suit_bits[5];
+    uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
+    int32_t cls[4][241];    /* the class times the weight, by flags (bit 0: Re took a trick, bit 1:
+                               Kontra did) and Re's card points */
+    uint8_t same_to[4][241]; /* the most card points with the same class as these */
+    int32_t half;            /* less than half the weight: more than any net special points */
+    const void *cards;       /* the card points' search of the deal (solver.c), or NULL */
+    int upto;                /* the last trick whose special points count */
+    TrickNet net;
+    int8_t *memo;            /* the net special points of a trick, by leader, cards and last */
+    int64_t limit, nodes;
+    int stopped; /* 1: past the limit; 2: Python could not say a trick's special points */
+    int64_t history[CARDS];
+    Entry *table;
+    uint32_t size, used;
+} Ctx;
+
+static void put(Ctx *c, const Entry *entry);
+
+static int grow(Ctx *c) {
+    uint32_t old_size = c->size, size = c->table ? c->size * 2 : SMALLEST;
+    Entry *old = c->table, *table = table_alloc((size_t)size * sizeof(Entry));
+    if (!table) return 0;
+    c->table = table, c->size = size, c->used = 0;
+    for (uint32_t i = 0; i < old_size; i++)
+        if (old[i].left) put(c, &old[i]);
+    table_release(old, (size_t)old_size * sizeof(Entry));
+    return 1;
+}
+
+static inline uint32_t slot_of(const uint64_t *key, uint16_t past, uint32_t mask) {
+    return (uint32_t)mix(key[0] ^ mix(key[1] ^ (uint64_t)past << 48)) & mask;
+}
+
+/* Stores an entry over one of its own key, else in an empty slot, else over the one nearest
+ * the end of the game among those probed. */
+static void put(Ctx *c, const Entry *entry) {
+    if ((!c->table || c->used * 2 >= c->size) && c->size < LARGEST) grow(c);
+    if (!c->table) return;
+    uint32_t mask = c->size - 1, i = slot_of(entry->key, entry->past, mask);
+    Entry *victim = NULL;
+    for (int p = 0; p < PROBES; p++, i = (i + 1) & mask) {
+        Entry *e = &c->table[i];
+        if (!e->left) {
+            *e = *entry;
+            c->used++;
+            return;
+        }
+        if (e->key[0] == entry->key[0] && e->key[1] == entry->key[1] && e->past == entry->past) {
+            *e = *entry;
+            return;
+        }
+        if (!victim || e->left < victim->left) victim = e;
+    }
+    *victim = *entry;
+}
+
+static Entry *find(const Ctx *c, const uint64_t *key, uint16_t past) {
+    if (!c->table) return NULL;
+    uint32_t mask = c->size - 1, i = slot_of(key, past, mask);
+    for (int p = 0; p < PROBES; p++, i = (i + 1) & mask) {
+        Entry *e = &c->table[i];
+        if (!e->left) return NULL;
+        if (e->key[0] == key[0] && e->key[1] == key[1] && e->past == past) return e;
+    }
+    return NULL;
+}
+
+static void table_key(const uint64_t *hands, int seat, uint64_t *key) {
+    uint64_t words[SEATS], both = 0;
+    for (int s = 0; s < SEATS; s++) {
+        words[s] = gathered(hands[s] | hands[s] >> 1);
+        both |= hands[s] & hands[s] >> 1;
+    }
+    key[0] = words[0] | words[1] << 24 | words[2] << 48;
+    key[1] = words[2] >> 16 | words[3] << 8 | gathered(both) << 32 | (uint64_t)seat << 56;
+}
+
+/* Whether no line from here changes the class: Re's card points stay within one class for
+ * every total from `p` to `p + rest`, whoever of the two parties takes a trick yet. */
+static int class_fixed(const Ctx *c, int p, int flags, int rest) {
+    int32_t now = c->cls[flags][p];
+    for (int more = 0; more < 4; more++) {
+        int f = flags | more;
+        if (c->cls[f][p] != now || c->same_to[f][p] < p + rest) return 0;
+    }
+    return 1;
+}
+
+/* Bounds on the value from a trick start by the classes Re's card points can end in: between
+ * the `lo` and `hi` points the tricks to come give Re with best play (as far as the card
+ * points' search knows them, else all of `rest`), whoever takes a trick yet. */
+static void by_class(const Ctx *c, const uint64_t *hands, int seat, int rest, int p, int flags, int32_t *low,
+                     int32_t *high) {
+    int lo = 0, hi = rest;
+    if (c->cards) dk_known(c->cards, hands, seat, rest, &lo, &hi);
+    int32_t least = c->cls[flags][p + lo], most = c->cls[flags][p + hi];
+    for (int more = 1; more < 4; more++) {
+        int f = flags | more;
+        if (c->cls[f][p + lo] < least) least = c->cls[f][p + lo];
+        if (c->cls[f][p + hi] > most) most = c->cls[f][p + hi];
+    }
+    *low = least - c->half, *high = most + c->half;
+}
+
+/* Re's net special points in a complete trick led by `leader` of the cards packed in `cards`
+ * (five bits each, in the order played), from Python the first time. */
+static int trick_net(Ctx *c, int leader, uint32_t cards, int last, int number) {
+    if (number > c->upto) return 0;
+    int c0 = cards & 31, c1 = cards >> 5 & 31, c2 = cards >> 10 & 31, c3 = cards >> 15 & 31;
+    size_t at = ((((size_t)leader * CARDS + c0) * CARDS + c1) * CARDS + c2) * CARDS + c3;
+    at = at * 2 + last;
+    if (c->memo[at] == UNKNOWN) {
+        int net = c->net(leader, c0, c1, c2, c3, last);
+        if (net >= FAILED || net <= -FAILED) {
+            c->stopped = 2;
+            return 0;
+        }
+        c->memo[at] = (int8_t)net;
+    }
+    return c->memo[at];
+}
+
+/* The search from a position: `seat` to play the trick's card `n` (0: a trick start), the
+ * trick's suit, best seat and card, its card points and cards (five bits each, in `cards`), the points in the hands (`rest`), the trick's number, Re's card points taken
+ * (`p`), who took a trick (`flags`) and Re's net special points so far (`e`). */
+static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts, uint32_t cards,
+                    int rest, int number, int p, int flags, int32_t e,
+                    int32_t alpha, int32_t beta) {
+    if (++c->nodes > c->limit) {
+        c->stopped = 1;
+        return STOPPED;
+    }
+    uint64_t hand = hands[seat], legal;
+    uint64_t key[2];
+    uint16_t past = 0;
+    int32_t offset = 0, known_lo = LOWEST, known_hi = HIGHEST;
+    int hint = -1;
+    if (n == 0) {
+        if (!hand) return c->cls[flags][p] + e;
+        int32_t low, high;
+        by_class(c, hands, seat, rest, p, flags, &low, &high);
+        if (low >= beta) return low;
+        if (high <= alpha) return high;
+        table_key(hands, seat, key);
+        if (class_fixed(c, p, flags, rest)) {
+            past = PAST_ANY;
+            offset = c->cls[flags][p] + e;
+        } else {
+            past = (uint16_t)(p | flags << 8);
+            offset = e;
+        }
+        const Entry *found = find(c, key, past);
+        if (found) {
+            if (found->lo != LOWEST) known_lo = found->lo + offset;
+            if (found->hi != HIGHEST) known_hi = found->hi + offset;
+            hint = found->best;
+            if (known_lo >= beta) return known_lo;
+            if (known_hi <= alpha) return known_hi;
+            if (known_lo > alpha) alpha = known_lo;
+            if (known_hi < beta) beta = known_hi;
+        }
+        legal = hand;
+    } else {
+        legal = hand & c->suit_bits[led];
+        if (!legal) legal = hand;
+    }
+    int last = !(hand & (hand - 1));
+    const uint8_t *beats = last ? c->beats_last : c->beats;
+    int mine = c->re[seat], moves[CARDS], count = 0;
+    int64_t keys[CARDS];
+    for (uint64_t m = legal; m;) {
+        int card = lowest(m) >> 1;
+        m &= ~(3ULL << (2 * card));
+        int64_t k;
+        if (n == 0)
+            k = card == hint ? INT64_MIN : -c->history[card];
+        else if (c->re[wseat] == mine)
+            k = -c->points[card]; /* the party's trick: the most points first */
+        else if (beats[wcard * CARDS + card])
+            k = -100 + card; /* the other party's: the strongest card that takes it first */
+        else
+            k = c->points[card]; /* else the cheapest */
+        int j = count++;
+        for (; j > 0 && keys[j - 1] > k; j--) moves[j] = moves[j - 1], keys[j] = keys[j - 1];
+        moves[j] = card, keys[j] = k;
+    }
+    int32_t a0 = alpha, b0 = beta, best = mine ? LOWEST : HIGHEST;
+    int best_card = -1;
+    for (int i = 0; i < count; i++) {
+        int card = moves[i];
+        int32_t v;
+        uint64_t high = 2ULL << (2 * card);
+        hands[seat] = (hand & high) ? hand ^ high : hand ^ (high >> 1);
+        int q = pts + c->points[card], nseat = wseat, ncard = wcard, nled = led;
+        if (n == 0)
+            nseat = seat, ncard = card, nled = c->suit[card];
+        else if (beats[wcard * CARDS + card])
+            nseat = seat, ncard = card;
+        uint32_t now = cards | (uint32_t)card << (5 * n);
+        if (n == 3) {
+            int won = c->re[nseat];
+            int32_t gained = trick_net(c, AFTER(seat, 1), now, last, number);
+            v = node(c, hands, nseat, 0, 0, 0, 0, 0, 0, rest - c->points[card], number + 1, p + (won ? q : 0),
+                     flags | (won ? 1 : 2), e + gained, alpha, beta);
+        } else {
+            v = node(c, hands, AFTER(seat, 1), n + 1, nled, nseat, ncard, q, now,
+                     rest - c->points[card], number, p, flags, e, alpha, beta);
+        }
+        if (c->stopped) {
+            hands[seat] = hand;
+            return STOPPED;
+        }
+        if (mine ? v > best : v < best) {
+            best = v, best_card = card;
+            if (mine ? v > alpha : v < beta) {
+                if (mine)
+                    alpha = v;
+                else
+                    beta = v;
+                if (alpha >= beta) {
+                    c->history[card] += rest;
+                    break;
+                }
+            }
+        }
+    }
+    hands[seat] = hand;
+    if (n == 0) {
+        Entry entry;
+        int32_t lo = known_lo, hi = known_hi;
+        if (best <= a0) {
+            if (best < hi) hi = best;
+        } else if (best >= b0) {
+            if (best > lo) lo = best;
+        } else {
+            lo = hi = best;
+        }
+        memcpy(entry.key, key, sizeof key);
+        entry.past = past;
+        entry.lo = lo == LOWEST ? LOWEST : lo - offset;
+        entry.hi = hi == HIGHEST ? HIGHEST : hi - offset;
+        entry.best = (int8_t)best_card;
+        entry.left = (uint8_t)(popcount(hands[0]) + popcount(hands[1]) + popcount(hands[2]) + popcount(hands[3]));
+        put(c, &entry);
+    }
+    return best;
+}
+
+void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bits, const uint8_t *beats,
+                      const uint8_t *beats_last, const uint8_t *re, const int32_t *classes, int32_t half,
+                      const void *cards, int upto, TrickNet net, int64_t limit) {
+    Ctx *c = calloc(1, sizeof(Ctx));
+    if (!c) return NULL;
+    c->memo = malloc(MEMO);
+    if (!c->memo) {
+        free(c);
+        return NULL;
+    }
+    memset(c->memo, UNKNOWN, MEMO);
+    memcpy(c->points, points, CARDS);
+    memcpy(c->suit, suit, CARDS);
+    memcpy(c->re, re, SEATS);
+    memcpy(c->suit_bits, suit_bits, sizeof c->suit_bits);
+    memcpy(c->beats, beats, sizeof c->beats);
+    memcpy(c->beats_last, beats_last, sizeof c->beats_last);
+    memcpy(c->cls, classes, sizeof c->cls);
+    for (int f = 0; f < 4; f++) {
+        int to = 240;
+        for (int x = 240; x >= 0; x--) {
+            if (x < 240 && c->cls[f][x] != c->cls[f][x + 1]) to = x;
+            c->same_to[f][x] = (uint8_t)to;
+        }
+    }
+    c->half = half;
+    c->cards = cards;
+    c->upto = upto;
+    c->net = net;
+    c->limit = limit;
+    return c;
+}
+
+void dk_specials_free(void *ctx) {
+    Ctx *c = ctx;
+    if (!c) return;
+    table_release(c->table, (size_t)c->size * sizeof(Entry));
+    free(c->memo);
+    free(c);
+}
+
+int64_t dk_specials_nodes(const void *ctx) { return ((const Ctx *)ctx)->nodes; }
+
+/* One search from Python, the position spelt out as for `node`: the fail-soft value; STOPPED
+ * once the node limit is passed, STOPPED + 1 when Python could not say a trick's points (and
+ * so every later call). */
+int32_t dk_specials_search(void *ctx, const uint64_t *hands_in, int seat, int n, int led, int wseat, int wcard,
+                           int pts, uint32_t cards, int rest, int number, int p, int flags, int32_t e, int32_t alpha,
+                           int32_t beta) {
+    Ctx *c = ctx;
+    if (c->stopped) return c->stopped == 1 ? STOPPED : STOPPED + 1;
+    uint64_t hands[SEATS];
+    memcpy(hands, hands_in, sizeof hands);
+    int32_t v = node(c, hands, seat, n, led, wseat, wcard, pts, cards, rest, number, p, flags, e, alpha, beta);
+    return c->stopped == 2 ? STOPPED + 1 : v;
+}

@@ -1,0 +1,134 @@
+"""The compiled special points' search (native/specials.c) against the pure-Python one: the same
+values and the same yes-or-no answers on random endings of the sample games (a normal game
+under the standard rules and every extra point option, a poverty, a lone marriage whose special
+points stop counting, a marriage, Schweinchen), with the card points' table bounding the class
+and without it; an error in the rules core raised, not lost; the node limit."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from test_solver import native_library
+
+from doko_ledger.doppelkopf.analysis.analyze import deal_of
+from doko_ledger.doppelkopf.analysis.position import Position, position
+from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
+from doko_ledger.doppelkopf.analysis.specials import WEIGHT, Past, SpecialsSearch
+from doko_ledger.doppelkopf.cards import Card
+from doko_ledger.doppelkopf.files.game_file import read_file
+from doko_ledger.doppelkopf.game.facts import specials
+from doko_ledger.doppelkopf.game.state import GameState
+from doko_ledger.doppelkopf.rules.announcements import Party
+from doko_ledger.doppelkopf.rules.play import legal_plays
+from doko_ledger.doppelkopf.rules.ruleset import RuleSet
+
+pytestmark = pytest.mark.usefixtures(native_library.__name__)
+
+SAMPLES = Path(__file__).resolve().parents[3] / "sample_games"
+EXTRAS = RuleSet(
+    fox_caught_last_trick=True,
+    fox_last_trick=True,
+    double_fox_last_trick=True,
+    double_karlchen=True,
+    dulle_caught_dulle=True,
+    heart_trick_point=True,
+)
+GAMES = {
+    "normal": ("29-fox-and-karlchen.yaml", None),
+    "normal, every extra point": ("29-fox-and-karlchen.yaml", EXTRAS),
+    "normal, Karlchen caught": ("01-normal.yaml", RuleSet(karlchen_capture=True)),
+    "poverty": ("18-poverty.yaml", None),
+    "lone marriage": ("16-lone-marriage.yaml", RuleSet(lone_marriage_specials=True)),
+    "marriage": ("15-marriage-third-trick.yaml", None),
+    "Schweinchen": ("12-bistro-schweinchen.yaml", None),
+}
+
+
+def ending(name: str, seed: int) -> tuple[GameState, Position, Past]:
+    """The game's last two to four tricks dealt anew at random among the four hands, the parties
+    drawn anew, up to three cards on the table; the tricks before as played."""
+    file, rules = GAMES[name]
+    state = read_file(SAMPLES / file).state
+    state = state if rules is None else state.but(rules=rules)
+    rng = random.Random(seed)
+    left = 2 + seed % 3
+    done = state.tricks[: state.hand_size - left]
+    cards = [c for t in state.tricks[len(done) :] for c in t.cards]
+    rng.shuffle(cards)
+    hands = [cards[i * left : (i + 1) * left] for i in range(4)]
+    seats = rng.sample(range(4), rng.choice((1, 2, 2, 3)))
+    re = (0 in seats, 1 in seats, 2 in seats, 3 in seats)
+    leader = rng.randrange(4)
+    trick: list[Card] = []
+    for i in range(rng.randrange(4)):
+        seat = (leader + i) % 4
+        card = rng.choice(legal_plays(hands[seat], trick, state.order))
+        hands[seat].remove(card)
+        trick.append(card)
+    parties = tuple(Party.RE if r else Party.KONTRA for r in re)
+    re_won = [t for t in done if t.winner is not None and re[t.winner]]
+    past = Past(
+        sum(t.points for t in re_won), len(re_won), len(done) - len(re_won), specials(state.but(tricks=done), parties)
+    )
+    return state, position(deal_of(state, state.game_id).tables, hands, leader, trick, re), past
+
+
+def search(state: GameState, pos: Position, compiled: bool, cards: Solver | None = None) -> SpecialsSearch:
+    deal = deal_of(state, state.game_id)
+    found = SpecialsSearch(
+        state, deal.tables, pos.re, deal.game_type, deal.lone, deal.levels, native=compiled, cards=cards
+    )
+    assert (found._native is not None) == compiled
+    return found
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_compiled_search_values_every_ending_as_the_python_one(name: str, seed: int) -> None:
+    state, pos, past = ending(name, seed)
+    expected = search(state, pos, False).outcome(pos, past).value
+    rng = random.Random(seed)
+    compiled = search(state, pos, True)
+    assert compiled.value(pos, past, WEIGHT * rng.randrange(-3, 4)) == expected
+    for target in (expected - WEIGHT, expected - 1, expected, expected + 1, expected + WEIGHT):
+        found = compiled.bound(pos, past, target - 1, target)
+        assert (found >= target) == (expected >= target), target
+        assert expected <= found if found < target else expected >= found  # fail-soft: a bound on its side
+    # the card points' table, filled by the questions a threshold analysis asks, bounds the class
+    solver = Solver(compiled.tables, pos.re)
+    solver.value(pos)
+    bounded = search(state, pos, True, cards=solver)
+    assert bounded.value(pos, past, expected + rng.choice((-WEIGHT, 0, WEIGHT))) == expected
+
+
+def test_an_error_of_the_rules_core_is_raised_not_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    state, pos, past = ending("normal", 3)
+    compiled = search(state, pos, True)
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("the rules core failed")
+
+    monkeypatch.setattr(compiled, "trick_line", broken)
+    with pytest.raises(RuntimeError, match="the rules core failed"):
+        compiled.bound(pos, past, -1, 0)
+
+
+def test_the_compiled_search_stops_at_its_node_limit() -> None:
+    state, pos, past = ending("normal", 2)
+    deal = deal_of(state, state.game_id)
+    compiled = SpecialsSearch(state, deal.tables, pos.re, deal.game_type, deal.lone, deal.levels, limit=5, native=True)
+    with pytest.raises(SearchLimit, match="stopped after 5 positions"):
+        compiled.bound(pos, past, -1, 0)
+    assert compiled.nodes == 6
+
+
+def test_without_the_library_the_questions_are_asked_in_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    state, pos, past = ending("poverty", 5)
+    monkeypatch.setenv("DOKO_PURE_PYTHON", "1")
+    python = search(state, pos, False)
+    deal = deal_of(state, state.game_id)
+    asked = SpecialsSearch(state, deal.tables, pos.re, deal.game_type, deal.lone, deal.levels, native=True)
+    assert asked._native is None
+    assert asked.value(pos, past, 0) == python.outcome(pos, past).value
