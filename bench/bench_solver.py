@@ -14,7 +14,9 @@ compiled search visits about 40 times as many positions in a second).
 
 1. Threshold analysis of a game (every card: did it move the game into another result class),
    on the sample games recorded card by card, from trick 1 with a cap on the positions searched
-   (a game over the cap is counted as such, not timed), and whole from later tricks.
+   (a game over the cap is counted as such, not timed), and whole from later tricks; compiled,
+   also with the special points within the class (`native/specials.c`), from trick 1 and 5,
+   with how many cards' special points were weighed within the limit of one question.
 2. The exact card points lost for every card from trick 5 (`analyze_game`), on the same games.
 3. The exact value of a random normal deal: from trick 1 under the cap (median, p90 and max of
    the deals solved; how many hit the cap), and from trick 5 (eight tricks left) whole.
@@ -34,9 +36,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from doko_ledger.doppelkopf.analysis import native
-from doko_ledger.doppelkopf.analysis.analyze import analyze_game, result_changes
+from doko_ledger.doppelkopf.analysis.analyze import analyze_game
 from doko_ledger.doppelkopf.analysis.position import position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
+from doko_ledger.doppelkopf.analysis.thresholds import result_changes
 from doko_ledger.doppelkopf.cards import ALTE, Card, deck
 from doko_ledger.doppelkopf.files.game_file import read_file
 from doko_ledger.doppelkopf.game.state import GameState
@@ -74,20 +77,31 @@ def searching(core: str) -> Iterator[None]:
 
 
 def threshold_analysis(core: str, cap: int) -> None:
+    """The classes alone, and (compiled) with the special points within them: the share of the
+    cards whose special points were weighed within the limit of a question."""
     print(f"1. threshold analysis of a game (result class changed?), CPU seconds [{core}]")
     for state in games():
         row = [state.game_id[-24:]]
         try:
-            seconds, _ = cpu(partial(result_changes, state, game_id=state.game_id, limit=cap))
+            seconds, _ = cpu(partial(result_changes, state, game_id=state.game_id, limit=cap, specials=False))
             row.append(f"from trick 1: {seconds:.2f}")
         except SearchLimit:
             row.append(f"from trick 1: over {cap:,} positions")
         for start in (5, 7):
-            seconds, _ = cpu(partial(result_changes, state, game_id=state.game_id, from_trick=start))
+            seconds, _ = cpu(partial(result_changes, state, game_id=state.game_id, from_trick=start, specials=False))
             row.append(f"from trick {start}: {seconds:.2f}")
-        floor, _ = cpu(partial(result_changes, state, game_id=state.game_id, from_trick=7, plain=True))
+        floor, _ = cpu(partial(result_changes, state, game_id=state.game_id, from_trick=7, plain=True, specials=False))
         row.append(f"floor from trick 7: {floor:.2f}")
         print("   " + " | ".join(row))
+        if core == "native":
+            row = ["   and the special points:"]
+            for start in (1, 5):
+                seconds, found = cpu(partial(result_changes, state, game_id=state.game_id, from_trick=start))
+                cards = 4 * (state.hand_size - start + 1)
+                row.append(
+                    f"from trick {start}: {seconds:.2f} ({cards - len(found.unweighed)} of {cards} cards weighed)"
+                )
+            print("   " + " | ".join(row))
 
 
 def exact_costs(core: str) -> None:

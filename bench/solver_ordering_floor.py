@@ -45,11 +45,12 @@ from pathlib import Path
 
 from bench_solver import SAMPLES, random_deals
 
-from doko_ledger.doppelkopf.analysis import analyze, native
-from doko_ledger.doppelkopf.analysis.analyze import deal_of, result_changes
+from doko_ledger.doppelkopf.analysis import native, thresholds
+from doko_ledger.doppelkopf.analysis.analyze import deal_of
 from doko_ledger.doppelkopf.analysis.native.build import FLAGS, SOURCE, SPECIALS, compiler
 from doko_ledger.doppelkopf.analysis.position import Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
+from doko_ledger.doppelkopf.analysis.thresholds import result_changes
 from doko_ledger.doppelkopf.files.game_file import read_file
 from doko_ledger.doppelkopf.rules.game_types import GameType
 from doko_ledger.doppelkopf.rules.order import card_order
@@ -237,14 +238,17 @@ def analysis(lib: ctypes.CDLL, name: str, bits: int, replays: int) -> str:
         return shared if tables == deal.tables else Solver(tables, re)  # the schwarz search's own
 
     def changes(solver: Solver) -> object:
-        return tuple((c.index, c.re_before, c.re_after) for c in result_changes(state, game_id=state.game_id))
+        return tuple(
+            (c.index, c.re_before, c.re_after)
+            for c in result_changes(state, game_id=state.game_id, specials=False).changes
+        )
 
     # the analysis makes its own solver: it is handed this one, whose table keeps the best leads
-    analyze.Solver = solver_of  # type: ignore[assignment,misc]
+    thresholds.Solver = solver_of  # type: ignore[assignment,misc]
     try:
         return searches(lib, shared, changes, bits, replays)
     finally:
-        analyze.Solver = Solver  # type: ignore[misc]
+        thresholds.Solver = Solver  # type: ignore[misc]
 
 
 def deals(lib: ctypes.CDLL, which: list[int], cap: int, seed: int, bits: int) -> None:

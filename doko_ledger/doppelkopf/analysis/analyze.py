@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from doko_ledger.doppelkopf.analysis.position import CARD_TYPES, TOTAL_POINTS, Position, Tables, position, tables
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
-from doko_ledger.doppelkopf.analysis.specials import WEIGHT, Past, SpecialsSearch, better_outcomes, lost_kinds
+from doko_ledger.doppelkopf.analysis.specials import Past, SpecialsSearch, better_outcomes, lost_kinds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, Alternative, CardVerdict, GameAnalysis
 from doko_ledger.doppelkopf.analysis.worlds import beaten, world_deal, worse_share
 from doko_ledger.doppelkopf.cards import Card
@@ -21,16 +21,13 @@ from doko_ledger.doppelkopf.game.parties import is_lone, party_calls, true_parti
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
-from doko_ledger.doppelkopf.rules.play import SEATS, is_revoke, second_dulle_wins
+from doko_ledger.doppelkopf.rules.play import SEATS, second_dulle_wins
 from doko_ledger.doppelkopf.rules.scoring import DealFacts, Score, Special, score, special_points_count
 from doko_ledger.errors import DokoError
 from doko_ledger.i18n import msg
 
 if TYPE_CHECKING:
     from doko_ledger.doppelkopf.analysis.worlds import Judge
-
-
-_FAR = 1 << 40
 
 
 class NotAnalyzable(DokoError):
@@ -153,7 +150,7 @@ def analyze_game(
     """
     deal = deal_of(state, game_id)
     tricks = state.all_tricks
-    _require_trick(game_id, from_trick, len(tricks))
+    require_trick(game_id, from_trick, len(tricks))
     solver = Solver(deal.tables, deal.re, plain=plain)
     schwarz = Schwarz(deal, state.hand_size)
     counted = special_points_count(deal.game_type, deal.lone, state.rules)
@@ -348,185 +345,7 @@ def _verdict(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ResultChange:
-    """A card after which best play from both sides ends in another result class than before
-    it, or in the same class with other special points: Re's card points with best play fall
-    on the other side of a threshold that decides the game's value (`re_before`, `re_after`:
-    a class by its lowest Re card points), or Re's net special points with best play within
-    the class change (`specials_before`, `specials_after`; None where the game counts none)."""
-
-    index: int
-    trick: int
-    seat: int
-    card: Card
-    re_before: int
-    re_after: int
-    specials_before: int | None = None
-    specials_after: int | None = None
-
-
-def thresholds(deal: Deal, state: GameState) -> tuple[int, ...]:
-    """Re's card points at which the game's value changes (docs/rules.md §6-§7): 121 or 120 by
-    the announcements, 151, 181, 211, and their mirror images for Kontra, as the score has them."""
-    values = [game_value(deal, state, points) for points in range(TOTAL_POINTS + 1)]
-    return tuple(p for p in range(1, TOTAL_POINTS + 1) if values[p] != values[p - 1])
-
-
-def result_class(
-    solver: Solver,
-    pos: Position,
-    re_taken: int,
-    steps: tuple[int, ...],
-    schwarz: Schwarz | None = None,
-    tricks: tuple[int, int] = (0, 0),
-) -> int:
-    """The threshold class best play from `pos` ends in: the highest of `steps` Re reaches (0:
-    none), found by zero-window searches only, halving the list of thresholds. With `schwarz`
-    (and `tricks`, the tricks Re and Kontra took so far), the steps at 1 and 240 are asked by
-    tricks: whether Re takes a trick, whether Re takes every trick."""
-    return _step(steps, _steps_reached(solver, pos, re_taken, steps, schwarz, tricks, (0, len(steps))))
-
-
-def _steps_reached(
-    solver: Solver,
-    pos: Position,
-    re_taken: int,
-    steps: tuple[int, ...],
-    schwarz: Schwarz | None,
-    tricks: tuple[int, int],
-    within: tuple[int, int],
-    first: int | None = None,
-) -> int:
-    """How many of `steps` Re reaches from `pos`, known to lie `within` (lo, hi): Re reaches
-    steps[:lo] and none of steps[hi:]. `first`: the count asked about first (whether Re
-    reaches steps[first - 1]); then the range left is halved."""
-    lo, hi = within
-    while lo < hi:
-        mid = first if first is not None and lo < first <= hi else (lo + hi + 1) // 2
-        first = None
-        if _reaches(solver, pos, steps[mid - 1] - re_taken, steps[mid - 1], schwarz, tricks):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _reaches(
-    solver: Solver, pos: Position, target: int, step: int, schwarz: Schwarz | None, tricks: tuple[int, int]
-) -> bool:
-    if schwarz is not None and step == 1:  # Re takes a trick, with card points or without
-        return tricks[0] > 0 or schwarz.solver.reaches(pos, 1)
-    if schwarz is not None and step == TOTAL_POINTS:  # Re takes every trick
-        cards = sum(bin(h).count("1") for h in pos.hands) + len(pos.trick)
-        return tricks[1] == 0 and schwarz.solver.reaches(pos, cards)
-    return solver.reaches(pos, target)
-
-
-def result_changes(
-    state: GameState, *, game_id: str, from_trick: int = 1, plain: bool = False, limit: int | None = None
-) -> tuple[ResultChange, ...]:
-    """The cards from trick `from_trick` on that moved the game into another result class with
-    every hand known, or, where the game counts special points, changed Re's net special points
-    within the class (the class first, then the special points, as `analyze_game` weighs
-    them): the threshold questions alone, no exact value (much faster than `analyze_game`),
-    schwarz by tricks. Refuses what `analyze_game` refuses; `plain` as there; `limit`: at most
-    so many positions searched in all, by each of the two searches (`SearchLimit` beyond)."""
-    deal = deal_of(state, game_id)
-    tricks = state.all_tricks
-    _require_trick(game_id, from_trick, len(tricks))
-    steps = thresholds(deal, state)
-    solver = Solver(deal.tables, deal.re, plain=plain, limit=limit)
-    schwarz = Schwarz(deal, state.hand_size)
-    counted = special_points_count(deal.game_type, deal.lone, state.rules)
-    search = (
-        SpecialsSearch(
-            state, deal.tables, deal.re, deal.game_type, deal.lone, deal.levels, limit=limit, native=True, cards=solver
-        )
-        if counted
-        else None
-    )
-    hands = [list(hand) for hand in deal.hands]
-    re_taken = index = re_tricks = kontra_tricks = 0
-    before: int | None = None  # how many steps Re reaches before the card
-    value: int | None = None  # the special points' search's value before the card
-    changes: list[ResultChange] = []
-    for trick in tricks:
-        for i, (seat, card) in enumerate(trick.plays):
-            revoke = is_revoke(card, hands[seat], trick.cards[:i], state.order)
-            hands[seat].remove(card)
-            if trick.number >= from_trick:
-                past = past_before(state, deal.re, trick.number, counted)
-                if before is None:
-                    hands[seat].append(card)
-                    pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
-                    whole = (0, len(steps))
-                    before = _steps_reached(solver, pos, re_taken, steps, schwarz, (re_tricks, kontra_tricks), whole)
-                    if search is not None:
-                        guess = game_value(deal, state, _step(steps, before)) * WEIGHT
-                        value = search.value(pos, past, guess + search.re_specials(past.earned))
-                    hands[seat].remove(card)
-                done = i == len(trick.cards) - 1 and trick.complete and trick.winner is not None
-                taken, taken_tricks = re_taken, (re_tricks, kontra_tricks)
-                if done and trick.winner is not None:
-                    re_won = deal.re[trick.winner]
-                    taken += trick.points if re_won else 0
-                    taken_tricks = (re_tricks + re_won, kontra_tricks + (not re_won))
-                leader, on_table = (
-                    (trick.winner, ()) if done and trick.winner is not None else (trick.leader, trick.cards[: i + 1])
-                )
-                pos = position(deal.tables, hands, leader, on_table, deal.re)
-                # Best play before the card chose among this card and the others: a card of Re
-                # can only lose Re a step, one of Kontra only give Re one (a revoke was no
-                # choice of best play). Asked first: whether the card kept the class.
-                if revoke:
-                    within, first = (0, len(steps)), before
-                elif deal.re[seat]:
-                    within, first = (0, before), before
-                else:
-                    within, first = (before, len(steps)), before + 1
-                after = _steps_reached(solver, pos, taken, steps, schwarz, taken_tricks, within, first)
-                specials: tuple[int, int] | None = None
-                if search is not None and value is not None:
-                    played = position(deal.tables, hands, trick.leader, trick.cards[: i + 1], deal.re)
-                    known = (-_FAR, _FAR) if revoke else (-_FAR, value) if deal.re[seat] else (value, _FAR)
-                    now = search.value(played, past, value, known)
-                    specials = _net(value), _net(now)
-                    value = now
-                if after != before or (specials is not None and specials[0] != specials[1]):
-                    changes.append(
-                        ResultChange(
-                            index,
-                            trick.number,
-                            seat,
-                            card,
-                            _step(steps, before),
-                            _step(steps, after),
-                            *(specials or (None, None)),
-                        )
-                    )
-                before = after
-            index += 1
-        if trick.winner is not None:
-            if deal.re[trick.winner]:
-                re_taken += trick.points
-                re_tricks += 1
-            else:
-                kontra_tricks += 1
-    return tuple(changes)
-
-
-def _net(value: int) -> int:
-    """Re's net special points in a value of the special points' search (`Outcome.value`)."""
-    return value - (value + WEIGHT // 2) // WEIGHT * WEIGHT
-
-
-def _step(steps: tuple[int, ...], reached: int) -> int:
-    """The class of a position from which Re reaches `reached` of `steps`: its lowest Re card points."""
-    return 0 if reached == 0 else steps[reached - 1]
-
-
-def _require_trick(game_id: str, from_trick: int, played: int) -> None:
+def require_trick(game_id: str, from_trick: int, played: int) -> None:
     """Refuses an analysis asked from a trick the game did not reach."""
     if not 1 <= from_trick <= played:
         raise NotAnalyzable(

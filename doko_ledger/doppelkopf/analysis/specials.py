@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from doko_ledger.doppelkopf.analysis.native import STOPPED, UNSAID, NativeSpecials, specials_core
 from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, remove_card
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
-from doko_ledger.doppelkopf.game.facts import fox_card, lone_marriage_tricks, trick_specials
+from doko_ledger.doppelkopf.game.facts import fox_card, lone_marriage_tricks, special_cards, trick_specials
 from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -103,6 +103,7 @@ class SpecialsSearch:
         self._table: dict[tuple[object, ...], tuple[int, int, Line]] = {}
         self._native = self._compiled(cards) if native and self.counted else None
         self._failed: BaseException | None = None
+        self._start = 0  # the compiled search's positions before the question asked
 
     def _compiled(self, cards: Solver | None) -> NativeSpecials | None:
         """The compiled search of this deal (its limit counts every position it searches), or
@@ -114,8 +115,11 @@ class SpecialsSearch:
             for points in range(TOTAL_POINTS + 1)
         ]
         upto = self.state.hand_size if self.upto is None else self.upto
+        named = special_cards(self.state)
+        alike = [ok and card not in named for card, ok in zip(self.tables.cards, self.tables.equal_ok, strict=True)]
         core = None if cards is None else cards.compiled
-        return specials_core(self.tables, self.re, classes, WEIGHT // 2 - 1, core, upto, self._trick_net, self.limit)
+        half = WEIGHT // 2 - 1
+        return specials_core(self.tables, self.re, alike, classes, half, core, upto, self._trick_net, self.limit)
 
     def _trick_net(self, leader: int, c0: int, c1: int, c2: int, c3: int, last: int) -> int:
         """For the compiled search: Re's net special points in a trick (the last one or not),
@@ -230,7 +234,7 @@ class SpecialsSearch:
             max(alpha, -_WIDEST),
             min(beta, _WIDEST),
         )
-        self.nodes = self._native.nodes
+        self.nodes = self._native.nodes - self._start
         if found == UNSAID and self._failed is not None:
             raise self._failed
         if found == STOPPED:
@@ -240,7 +244,13 @@ class SpecialsSearch:
     def value(self, pos: Position, past: Past, guess: int, known: tuple[int, int] = (-_FAR, _FAR)) -> int:
         """The search's value of best play from `pos` (as `Outcome.value`), by narrow windows
         from `guess` on (`bound` only, no line): the fewer questions, the closer the guess.
-        `known`: bounds the value is known to lie within (both included)."""
+        `known`: bounds the value is known to lie within (both included). One question: the
+        search's limit counts the positions searched for it, those the card points' solver is
+        asked for the compiled search included."""
+        self.nodes = 0
+        if self._native is not None:
+            self._native.allow(self.limit)
+            self._start = self._native.nodes
         (lo, hi), value = known, min(max(guess, known[0]), known[1])
         while lo < hi:
             beta = value + 1 if value == lo else value

@@ -51,6 +51,15 @@ def fox_card(state: GameState) -> Card | None:
     return None if order.schweinchen and schweinchen_card(order.game_type) is FUCHS else FUCHS
 
 
+def special_cards(state: GameState) -> frozenset[Card]:
+    """The cards a special point of this game can name by themselves (the fox, the Karlchen and
+    the DQ that catches it, the Dulle that catches a Dulle): any other card counts in
+    `trick_specials` only by its suit, its points and whether it wins the trick, so two cards
+    alike in those are alike for the special points too."""
+    fox = fox_card(state)
+    return frozenset({KARLCHEN, DAME_KARO, DULLE} | ({fox} if fox is not None else set()))
+
+
 def trick_specials(
     state: GameState, trick: Trick, parties: tuple[Party | None, ...], fox: Card | None, extras: bool = True
 ) -> list[Special]:

@@ -17,8 +17,6 @@ from doko_ledger.doppelkopf.analysis.analyze import (
     deal_of,
     game_score,
     game_value,
-    result_class,
-    thresholds,
 )
 from doko_ledger.doppelkopf.analysis.position import position
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
@@ -31,6 +29,7 @@ from doko_ledger.doppelkopf.analysis.specials import (
     lost_kinds,
     outcomes,
 )
+from doko_ledger.doppelkopf.analysis.thresholds import result_class, thresholds
 from doko_ledger.doppelkopf.analysis.view import verdict_line
 from doko_ledger.doppelkopf.cards import Card, parse_card, parse_cards
 from doko_ledger.doppelkopf.files.game_file import read_file

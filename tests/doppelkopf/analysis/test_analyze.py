@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from doko_ledger.doppelkopf.analysis import analyze
-from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable, analyze_game, deal_of, result_changes, thresholds
+from doko_ledger.doppelkopf.analysis import thresholds as threshold_analysis
+from doko_ledger.doppelkopf.analysis.analyze import NotAnalyzable, analyze_game, deal_of
+from doko_ledger.doppelkopf.analysis.thresholds import result_changes, thresholds
 from doko_ledger.doppelkopf.analysis.verdicts import SOLVER_VERSION, analysis_from_json, analysis_to_json
 from doko_ledger.doppelkopf.analysis.view import DOUBLE_DUMMY, analysis_view, player_summary, verdict_line
 from doko_ledger.doppelkopf.files.game_file import read, read_file
@@ -141,7 +142,9 @@ def test_the_threshold_questions_find_the_cards_that_cost_game_points(name: str)
     state = sample(name)
     exact = analyze_game(state, game_id=state.game_id, from_trick=8)
     assert not any(v.specials_unweighed for v in exact.verdicts)
-    changes = result_changes(state, game_id=state.game_id, from_trick=8)
+    found = result_changes(state, game_id=state.game_id, from_trick=8)
+    assert not found.unweighed
+    changes = found.changes
     assert [c.index for c in changes] == [v.index for v in exact.verdicts if v.game_points]
     by_index = {v.index: v for v in exact.verdicts}
     for c in changes:
@@ -158,7 +161,7 @@ def test_the_threshold_analysis_names_a_special_point_lost_within_the_class() ->
     """In the poverty, Kontra's S10 in trick 8 keeps Re's class but gives Re back the special
     point Kontra had with best play: Re's net goes from -1 to 0."""
     state = sample("18-poverty.yaml")
-    change = next(c for c in result_changes(state, game_id=state.game_id, from_trick=8) if c.trick == 8)
+    change = next(c for c in result_changes(state, game_id=state.game_id, from_trick=8).changes if c.trick == 8)
     assert (str(change.card), change.re_before, change.re_after) == ("S10", 151, 151)
     assert (change.specials_before, change.specials_after) == (-1, 0)
 
@@ -170,7 +173,7 @@ def test_the_threshold_analysis_finds_the_same_in_python(
     """Without the compiled searches, the same cards and the same classes and special points."""
     state = sample(name)
     found = result_changes(state, game_id=state.game_id, from_trick=from_trick)
-    assert found and all(c.specials_before is not None for c in found)
+    assert found.changes and all(c.specials_before is not None for c in found.changes)
     monkeypatch.setenv("DOKO_PURE_PYTHON", "1")
     assert result_changes(state, game_id=state.game_id, from_trick=from_trick) == found
 
@@ -200,7 +203,7 @@ tricks:
 def _asked_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     """Makes `result_changes` classify every position over all thresholds, without the
     shortcut of asking first whether the card kept the class."""
-    whole = analyze._steps_reached
+    whole = threshold_analysis._steps_reached
 
     def asked_whole(
         solver: Any,
@@ -214,7 +217,7 @@ def _asked_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     ) -> int:
         return whole(solver, pos, re_taken, steps, schwarz, tricks, (0, len(steps)))
 
-    monkeypatch.setattr(analyze, "_steps_reached", asked_whole)
+    monkeypatch.setattr(threshold_analysis, "_steps_reached", asked_whole)
 
 
 @pytest.mark.parametrize("name", CARD_BY_CARD)
@@ -234,7 +237,7 @@ def test_a_revoke_the_record_shows_may_move_the_class_against_its_party(monkeypa
     """A revoke was no choice of best play: Clara's, a card of Kontra, costs Re a class."""
     state = read(REVOKE).state
     changes = result_changes(state, game_id="revoke", from_trick=9)
-    revoke = next(c for c in changes if c.trick == 9)
+    revoke = next(c for c in changes.changes if c.trick == 9)
     who = state.players[revoke.seat]
     assert (who, str(revoke.card), revoke.re_before, revoke.re_after) == ("Clara", "DK", 181, 151)
     _asked_whole(monkeypatch)

@@ -67,13 +67,15 @@ def library() -> ctypes.CDLL | None:
     lib.dk_search.argtypes = [ctypes.c_void_p, u64p, *[c_int] * 6, ctypes.c_uint64, *[c_int] * 3]
     lib.dk_search.restype = c_int
     i32 = ctypes.c_int32
-    lib.dk_specials_new.argtypes = [u8p, u8p, u64p, u8p, u8p, u8p, ctypes.POINTER(i32), i32, ctypes.c_void_p]
+    lib.dk_specials_new.argtypes = [u8p, u8p, u64p, u8p, u8p, u8p, u8p, ctypes.POINTER(i32), i32, ctypes.c_void_p]
     lib.dk_specials_new.argtypes += [c_int, _TrickNet, i64]
     lib.dk_specials_new.restype = ctypes.c_void_p
     lib.dk_specials_free.argtypes = [ctypes.c_void_p]
     lib.dk_specials_free.restype = None
     lib.dk_specials_nodes.argtypes = [ctypes.c_void_p]
     lib.dk_specials_nodes.restype = i64
+    lib.dk_specials_allow.argtypes = [ctypes.c_void_p, i64]
+    lib.dk_specials_allow.restype = None
     lib.dk_specials_search.argtypes = [
         ctypes.c_void_p,
         u64p,
@@ -157,17 +159,20 @@ class NativeSpecials:
     """One deal's special points' search in the library (its table, the special points of the
     tricks it met, its node count), freed with this object.
 
-    `classes`: the class times the weight, 241 values (Re's card points 0 to 240) for each of
-    the four cases of who took a trick (bit 0: Re, bit 1: Kontra); `half`: more than any net
-    special points, less than half the weight; `cards`: the deal's card points' search, whose
-    table bounds the class a position can end in; `upto`: the last trick whose special points
-    count; `net`: Re's net special points in a trick, asked once for each."""
+    `alike`: by card number, whether the card may count as one with a card next to it in
+    rank with the same points (not a card a special point names by itself); `classes`: the
+    class times the weight, 241 values (Re's card points 0 to 240) for each of the four cases
+    of who took a trick (bit 0: Re, bit 1: Kontra); `half`: more than any net special points,
+    less than half the weight; `cards`: the deal's card points' search, whose table and
+    questions bound the class a position can end in; `upto`: the last trick whose special
+    points count; `net`: Re's net special points in a trick, asked once for each."""
 
     def __init__(
         self,
         lib: ctypes.CDLL,
         tables: Tables,
         re: tuple[bool, bool, bool, bool],
+        alike: Sequence[bool],
         classes: Sequence[int],
         half: int,
         cards: NativeSearch | None,
@@ -184,6 +189,7 @@ class NativeSpecials:
             (ctypes.c_uint64 * 5)(*tables.suit_bits),
             _u8(tables.beats),
             _u8(tables.beats_last),
+            _u8(alike),
             _u8(re),
             (ctypes.c_int32 * len(classes))(*classes),
             half,
@@ -210,10 +216,15 @@ class NativeSpecials:
     def nodes(self) -> int:
         return int(self._lib.dk_specials_nodes(self._ctx))
 
+    def allow(self, more: int) -> None:
+        """Lets the search go on for `more` positions from here, after a limit it passed."""
+        self._lib.dk_specials_allow(self._ctx, min(more, 1 << 62))
+
 
 def specials_core(
     tables: Tables,
     re: tuple[bool, bool, bool, bool],
+    alike: Sequence[bool],
     classes: Sequence[int],
     half: int,
     cards: NativeSearch | None,
@@ -225,4 +236,4 @@ def specials_core(
     if not wanted():
         return None
     lib = library()
-    return None if lib is None else NativeSpecials(lib, tables, re, classes, half, cards, upto, net, limit)
+    return None if lib is None else NativeSpecials(lib, tables, re, alike, classes, half, cards, upto, net, limit)

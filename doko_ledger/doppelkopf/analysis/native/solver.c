@@ -492,15 +492,25 @@ void dk_free(void *ctx) {
 }
 
 /* The table's bounds on Re's card points from the tricks to come at a trick start, `rest` in
- * the hands, with no search: for the special points' search (specials.c), which knows Re's
- * result class from them where they are narrow. */
-void dk_known(const void *ctx, const uint64_t *hands, int seat, int rest, int *lo, int *hi) {
+ * the hands, with no search, and the card that did best there (-1: none known): for the
+ * special points' search (specials.c), which knows Re's result class from them where they
+ * are narrow. */
+int dk_known(const void *ctx, const uint64_t *hands, int seat, int rest, int *lo, int *hi) {
     const Ctx *c = ctx;
     *lo = 0, *hi = rest;
-    if (c->plain) return;
+    if (c->plain) return -1;
     uint64_t key[2];
     uint32_t twice, held = table_key(c, hands, seat, key, &twice);
-    look(c, key, held, twice, lo, hi);
+    return look(c, key, held, twice, lo, hi);
+}
+
+/* Lets the search go on to `limit` positions in all, as if it had never passed another limit;
+ * returns the limit it had. */
+int64_t dk_allow(void *ctx, int64_t limit) {
+    Ctx *c = ctx;
+    int64_t had = c->limit;
+    c->limit = limit, c->stopped = 0;
+    return had;
 }
 
 int64_t dk_nodes(const void *ctx) { return ((const Ctx *)ctx)->nodes; }

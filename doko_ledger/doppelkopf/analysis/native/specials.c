@@ -10,8 +10,10 @@
  * special points of a trick from Python (the rules core's `trick_specials`), asked once for
  * each trick the search meets and kept.
  *
- * Unlike the card points' search, no two card types count as one here: a special point
- * belongs to a card (a fox, a Karlchen), not to a rank. Only the two copies of a card are one.
+ * Cards count as one as in the card points' search (the two copies of a card, and cards of
+ * one suit with the same points next to each other in rank once every card between is in the
+ * same hand or gone), but for the cards a special point can name by themselves (a fox, a
+ * Karlchen: `equal_ok` from Python says which). No run of a suit is closed up in the table.
  */
 #include "bits.h"
 
@@ -27,7 +29,12 @@
 
 typedef int (*TrickNet)(int leader, int c0, int c1, int c2, int c3, int last);
 
-void dk_known(const void *cards, const uint64_t *hands, int seat, int rest, int *lo, int *hi); /* solver.c */
+/* solver.c: the card points' table, and its search */
+int dk_known(const void *cards, const uint64_t *hands, int seat, int rest, int *lo, int *hi);
+int dk_search(void *cards, const uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
+              uint64_t on_table, int rest, int alpha, int beta);
+int64_t dk_allow(void *cards, int64_t limit);
+int64_t dk_nodes(const void *cards);
 
 typedef struct {
     uint64_t key[2]; /* the hands as the card types each holds and those held twice, the seat */
@@ -39,14 +46,18 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    uint8_t points[CARDS], suit[CARDS], re[SEATS];
+    uint8_t points[CARDS], suit[CARDS], equal_ok[CARDS], re[SEATS];
     uint64_t suit_bits[5];
     uint8_t beats[CARDS * CARDS], beats_last[CARDS * CARDS];
     int32_t cls[4][241];    /* the class times the weight, by flags (bit 0: Re took a trick, bit 1:
                                Kontra did) and Re's card points */
     uint8_t same_to[4][241]; /* the most card points with the same class as these */
     int32_t half;            /* less than half the weight: more than any net special points */
-    const void *cards;       /* the card points' search of the deal (solver.c), or NULL */
+    int32_t least[4][241], most[4][241]; /* the least and most class times the weight, less and
+                                            plus `half`, by flags so far and Re's points, whoever
+                                            takes a trick yet: bounds on the value */
+    int monotone;                        /* whether both rise with Re's points */
+    void *cards;             /* the card points' search of the deal (solver.c), or NULL */
     int upto;                /* the last trick whose special points count */
     TrickNet net;
     int8_t *memo;            /* the net special points of a trick, by leader, cards and last */
@@ -129,20 +140,56 @@ static int class_fixed(const Ctx *c, int p, int flags, int rest) {
     return 1;
 }
 
-/* Bounds on the value from a trick start by the classes Re's card points can end in: between
- * the `lo` and `hi` points the tricks to come give Re with best play (as far as the card
- * points' search knows them, else all of `rest`), whoever takes a trick yet. */
-static void by_class(const Ctx *c, const uint64_t *hands, int seat, int rest, int p, int flags, int32_t *low,
-                     int32_t *high) {
-    int lo = 0, hi = rest;
-    if (c->cards) dk_known(c->cards, hands, seat, rest, &lo, &hi);
-    int32_t least = c->cls[flags][p + lo], most = c->cls[flags][p + hi];
-    for (int more = 1; more < 4; more++) {
-        int f = flags | more;
-        if (c->cls[f][p + lo] < least) least = c->cls[f][p + lo];
-        if (c->cls[f][p + hi] > most) most = c->cls[f][p + hi];
+/* The first card points in [from, to] whose `bound` (non-decreasing) is at least `at`, or to + 1. */
+static int first_at(const int32_t *bound, int from, int to, int32_t at) {
+    while (from <= to) {
+        int mid = (from + to) / 2;
+        if (bound[mid] >= at)
+            to = mid - 1;
+        else
+            from = mid + 1;
     }
-    *low = least - c->half, *high = most + c->half;
+    return from;
+}
+
+/* Whether Re reaches `at` card points from the tricks to come, by the card points' search: the
+ * fail-soft answer, its positions counted as this search's and within what is left of its
+ * limit; STOPPED past it. */
+static int card_search(Ctx *c, const uint64_t *hands, int seat, int rest, int at) {
+    int64_t before = dk_nodes(c->cards), room = c->limit - c->nodes;
+    int64_t had = dk_allow(c->cards, before + room);
+    int f = dk_search(c->cards, hands, seat, 0, 0, 0, 0, 0, 0, rest, at - 1, at);
+    c->nodes += dk_nodes(c->cards) - before;
+    dk_allow(c->cards, had);
+    if (f == STOPPED) c->stopped = 1;
+    return f;
+}
+
+/* At a trick start: whether the classes Re's card points can still end in put the value
+ * outside (alpha, beta), and then the bound in `*bound`. The card points' table bounds Re's
+ * points from the tricks to come; where the window's class boundary lies within them, its
+ * search is asked whether Re reaches it (it searches far fewer positions for a class than
+ * this search does). `*hint`: the card the card points' search found best, or -1. */
+static int class_cut(Ctx *c, const uint64_t *hands, int seat, int rest, int p, int flags, int32_t alpha,
+                     int32_t beta, int32_t *bound, int *hint) {
+    int lo = 0, hi = rest;
+    *hint = c->cards ? dk_known(c->cards, hands, seat, rest, &lo, &hi) : -1;
+    const int32_t *least = c->least[flags], *most = c->most[flags];
+    if (least[p + lo] >= beta) return *bound = least[p + lo], 1;
+    if (most[p + hi] <= alpha) return *bound = most[p + hi], 1;
+    if (!c->cards || !c->monotone) return 0;
+    if (least[p + hi] >= beta) { /* Re's reaching `at` points would put the value above the window */
+        int at = first_at(least, p + lo, p + hi, beta) - p, f = card_search(c, hands, seat, rest, at);
+        if (f == STOPPED) return 0;
+        if (f >= at) return *bound = least[p + (f < rest ? f : rest)], 1;
+        hi = f;
+    }
+    if (most[p + lo] <= alpha) { /* Re's staying below `at` points would put it below */
+        int at = first_at(most, p + lo, p + hi, alpha + 1) - p, f = card_search(c, hands, seat, rest, at);
+        if (f == STOPPED) return 0;
+        if (f < at) return *bound = most[p + (f > 0 ? f : 0)], 1;
+    }
+    return 0;
 }
 
 /* Re's net special points in a complete trick led by `leader` of the cards packed in `cards`
@@ -164,10 +211,11 @@ static int trick_net(Ctx *c, int leader, uint32_t cards, int last, int number) {
 }
 
 /* The search from a position: `seat` to play the trick's card `n` (0: a trick start), the
- * trick's suit, best seat and card, its card points and cards (five bits each, in `cards`), the points in the hands (`rest`), the trick's number, Re's card points taken
+ * trick's suit, best seat and card, its card points and cards (`on_table`, and five bits each
+ * in the order played in `cards`), the points in the hands (`rest`), the trick's number, Re's card points taken
  * (`p`), who took a trick (`flags`) and Re's net special points so far (`e`). */
-static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts, uint32_t cards,
-                    int rest, int number, int p, int flags, int32_t e,
+static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, int wcard, int pts,
+                    uint64_t on_table, uint32_t cards, int rest, int number, int p, int flags, int32_t e,
                     int32_t alpha, int32_t beta) {
     if (++c->nodes > c->limit) {
         c->stopped = 1;
@@ -180,10 +228,9 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
     int hint = -1;
     if (n == 0) {
         if (!hand) return c->cls[flags][p] + e;
-        int32_t low, high;
-        by_class(c, hands, seat, rest, p, flags, &low, &high);
-        if (low >= beta) return low;
-        if (high <= alpha) return high;
+        int32_t bound;
+        if (class_cut(c, hands, seat, rest, p, flags, alpha, beta, &bound, &hint)) return bound;
+        if (c->stopped) return STOPPED;
         table_key(hands, seat, key);
         if (class_fixed(c, p, flags, rest)) {
             past = PAST_ANY;
@@ -196,7 +243,7 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
         if (found) {
             if (found->lo != LOWEST) known_lo = found->lo + offset;
             if (found->hi != HIGHEST) known_hi = found->hi + offset;
-            hint = found->best;
+            if (found->best >= 0) hint = found->best;
             if (known_lo >= beta) return known_lo;
             if (known_hi <= alpha) return known_hi;
             if (known_lo > alpha) alpha = known_lo;
@@ -209,11 +256,16 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
     }
     int last = !(hand & (hand - 1));
     const uint8_t *beats = last ? c->beats_last : c->beats;
-    int mine = c->re[seat], moves[CARDS], count = 0;
+    int mine = c->re[seat], moves[CARDS], count = 0, prev = -1;
     int64_t keys[CARDS];
+    uint64_t others = hands[AFTER(seat, 1)] | hands[AFTER(seat, 2)] | hands[AFTER(seat, 3)] | on_table;
     for (uint64_t m = legal; m;) {
         int card = lowest(m) >> 1;
         m &= ~(3ULL << (2 * card));
+        if (prev >= 0 && c->points[card] == c->points[prev] && c->suit[card] == c->suit[prev] && c->equal_ok[card] &&
+            c->equal_ok[prev] && !(others & ((4ULL << (2 * card)) - (1ULL << (2 * prev)))))
+            continue;
+        prev = card;
         int64_t k;
         if (n == 0)
             k = card == hint ? INT64_MIN : -c->history[card];
@@ -243,10 +295,10 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
         if (n == 3) {
             int won = c->re[nseat];
             int32_t gained = trick_net(c, AFTER(seat, 1), now, last, number);
-            v = node(c, hands, nseat, 0, 0, 0, 0, 0, 0, rest - c->points[card], number + 1, p + (won ? q : 0),
+            v = node(c, hands, nseat, 0, 0, 0, 0, 0, 0, 0, rest - c->points[card], number + 1, p + (won ? q : 0),
                      flags | (won ? 1 : 2), e + gained, alpha, beta);
         } else {
-            v = node(c, hands, AFTER(seat, 1), n + 1, nled, nseat, ncard, q, now,
+            v = node(c, hands, AFTER(seat, 1), n + 1, nled, nseat, ncard, q, on_table | (1ULL << (2 * card)), now,
                      rest - c->points[card], number, p, flags, e, alpha, beta);
         }
         if (c->stopped) {
@@ -290,8 +342,8 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
 }
 
 void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bits, const uint8_t *beats,
-                      const uint8_t *beats_last, const uint8_t *re, const int32_t *classes, int32_t half,
-                      const void *cards, int upto, TrickNet net, int64_t limit) {
+                      const uint8_t *beats_last, const uint8_t *equal_ok, const uint8_t *re, const int32_t *classes, int32_t half,
+                      void *cards, int upto, TrickNet net, int64_t limit) {
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return NULL;
     c->memo = malloc(MEMO);
@@ -302,6 +354,7 @@ void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t
     memset(c->memo, UNKNOWN, MEMO);
     memcpy(c->points, points, CARDS);
     memcpy(c->suit, suit, CARDS);
+    memcpy(c->equal_ok, equal_ok, CARDS);
     memcpy(c->re, re, SEATS);
     memcpy(c->suit_bits, suit_bits, sizeof c->suit_bits);
     memcpy(c->beats, beats, sizeof c->beats);
@@ -315,6 +368,17 @@ void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t
         }
     }
     c->half = half;
+    c->monotone = 1;
+    for (int f = 0; f < 4; f++)
+        for (int x = 0; x <= 240; x++) {
+            int32_t least = c->cls[f][x], most = least;
+            for (int more = 1; more < 4; more++) {
+                if (c->cls[f | more][x] < least) least = c->cls[f | more][x];
+                if (c->cls[f | more][x] > most) most = c->cls[f | more][x];
+            }
+            c->least[f][x] = least - half, c->most[f][x] = most + half;
+            if (x && (c->least[f][x] < c->least[f][x - 1] || c->most[f][x] < c->most[f][x - 1])) c->monotone = 0;
+        }
     c->cards = cards;
     c->upto = upto;
     c->net = net;
@@ -332,6 +396,14 @@ void dk_specials_free(void *ctx) {
 
 int64_t dk_specials_nodes(const void *ctx) { return ((const Ctx *)ctx)->nodes; }
 
+/* Lets the search go on for `more` positions (those the card points' search is asked counted
+ * too), after a limit it passed; not after Python failed to say a trick's special points. */
+void dk_specials_allow(void *ctx, int64_t more) {
+    Ctx *c = ctx;
+    c->limit = c->nodes + more;
+    if (c->stopped == 1) c->stopped = 0;
+}
+
 /* One search from Python, the position spelt out as for `node`: the fail-soft value; STOPPED
  * once the node limit is passed, STOPPED + 1 when Python could not say a trick's points (and
  * so every later call). */
@@ -340,8 +412,9 @@ int32_t dk_specials_search(void *ctx, const uint64_t *hands_in, int seat, int n,
                            int32_t beta) {
     Ctx *c = ctx;
     if (c->stopped) return c->stopped == 1 ? STOPPED : STOPPED + 1;
-    uint64_t hands[SEATS];
+    uint64_t hands[SEATS], on_table = 0;
     memcpy(hands, hands_in, sizeof hands);
-    int32_t v = node(c, hands, seat, n, led, wseat, wcard, pts, cards, rest, number, p, flags, e, alpha, beta);
+    for (int i = 0; i < n; i++) on_table |= 1ULL << (2 * (cards >> (5 * i) & 31));
+    int32_t v = node(c, hands, seat, n, led, wseat, wcard, pts, on_table, cards, rest, number, p, flags, e, alpha, beta);
     return c->stopped == 2 ? STOPPED + 1 : v;
 }
