@@ -247,3 +247,22 @@ def test_a_revoke_the_record_shows_may_move_the_class_against_its_party(monkeypa
 def test_the_thresholds_are_where_the_score_changes() -> None:
     state = sample("01-normal.yaml")
     assert thresholds(deal_of(state, state.game_id), state) == (1, 30, 60, 90, 121, 151, 181, 211, 240)
+
+
+def test_a_question_past_its_limit_leaves_the_card_unweighed_and_its_class_found() -> None:
+    """Where a question about the special points passes its limit, the card says so, its class
+    change is still found, and the search tries again from the next trick on."""
+    state = sample("29-fox-and-karlchen.yaml")
+    whole = result_changes(state, game_id=state.game_id, from_trick=5)
+    assert not whole.unweighed and any(c.re_before == c.re_after for c in whole.changes)
+    cut = result_changes(state, game_id=state.game_id, from_trick=5, question_limit=20_000)
+    assert cut.unweighed and cut.unweighed[0] == 16 and len(cut.unweighed) < 32
+    classes = result_changes(state, game_id=state.game_id, from_trick=5, specials=False).changes
+    assert [c.index for c in classes] == [c.index for c in whole.changes if c.re_before != c.re_after]
+    assert {c.index for c in classes} <= {c.index for c in cut.changes}
+    weighed = {c.index: c for c in whole.changes}
+    for c in cut.changes:
+        if c.index in cut.unweighed:
+            assert c.specials_before is None and c.re_before != c.re_after
+        else:
+            assert c == weighed[c.index]

@@ -2,7 +2,8 @@
 values and the same yes-or-no answers on random endings of the sample games (a normal game
 under the standard rules and every extra point option, a poverty, a lone marriage whose special
 points stop counting, a marriage, Schweinchen), with the card points' table bounding the class
-and without it; an error in the rules core raised, not lost; the node limit."""
+and without it; an error in the rules core raised, not lost; the node limit; and the cards it
+counts as one earning the same special points."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.analysis.specials import WEIGHT, Past, SpecialsSearch
 from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.files.game_file import read_file
-from doko_ledger.doppelkopf.game.facts import specials
+from doko_ledger.doppelkopf.game.facts import special_cards, specials
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.play import legal_plays
@@ -132,3 +133,42 @@ def test_without_the_library_the_questions_are_asked_in_python(monkeypatch: pyte
     asked = SpecialsSearch(state, deal.tables, pos.re, deal.game_type, deal.lone, deal.levels, native=True)
     assert asked._native is None
     assert asked.value(pos, past, 0) == python.outcome(pos, past).value
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_cards_alike_in_rank_earn_the_same_special_points_unless_one_is_named(name: str) -> None:
+    """What lets the compiled search count two cards as one: in any trick, a card next in rank
+    to another of its suit with the same points, neither named by a special point
+    (`special_cards`), earns the same special points in its place."""
+    state, pos, _ = ending(name, 0)
+    found = search(state, pos, False)
+    t = found.tables
+    named = special_cards(state)
+    pairs = [
+        (x, x + 1)
+        for x in range(len(t.cards) - 1)
+        if t.suit[x] == t.suit[x + 1]
+        and t.points[x] == t.points[x + 1]
+        and t.equal_ok[x]
+        and t.equal_ok[x + 1]
+        and t.cards[x] not in named
+        and t.cards[x + 1] not in named
+    ]
+    assert pairs
+    rng = random.Random(name)
+    for _ in range(400):
+        x, y = rng.choice(pairs)
+        cards = [rng.randrange(len(t.cards)) for _ in range(4)]
+        at = rng.randrange(4)
+        cards[at] = x
+        if y in cards or cards.count(x) > 1:
+            continue  # as the search: not while another copy of either is out, which may rank apart
+        swapped = list(cards)
+        swapped[at] = y
+        number = rng.choice((1, state.hand_size))
+        leader = rng.randrange(4)
+        kinds = [
+            sorted((s.kind.value, s.party.value) for s in found.trick_line(number, leader, tuple(trick)))
+            for trick in (cards, swapped)
+        ]
+        assert kinds[0] == kinds[1], (t.cards[x], t.cards[y], [t.cards[c] for c in cards])
