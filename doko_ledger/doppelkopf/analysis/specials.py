@@ -167,17 +167,25 @@ class SpecialsSearch:
             if not self.counted or (self.upto is not None and number > self.upto):
                 found = ()
             else:
-                t = self.tables
-                last = number == self.state.hand_size
-                beats = t.beats_last if last else t.beats
-                win = 0
-                for i in range(1, SEATS):
-                    if beats[cards[win] * 24 + cards[i]]:
-                        win = i
-                trick = Trick(number, leader, tuple(t.cards[c] for c in cards), (leader + win) % SEATS)
+                winner = (leader + self.best_of(number, cards)) % SEATS
+                trick = Trick(number, leader, tuple(self.tables.cards[c] for c in cards), winner)
                 found = tuple(trick_specials(self.state, trick, self.parties, self.fox))
             self._tricks[key] = found
         return found
+
+    def best_of(self, number: int, cards: tuple[int, ...]) -> int:
+        """Which of the card numbers `cards` played to trick `number` takes it so far."""
+        t = self.tables
+        beats = t.beats_last if number == self.state.hand_size else t.beats
+        win = 0
+        for i in range(1, len(cards)):
+            if beats[cards[win] * 24 + cards[i]]:
+                win = i
+        return win
+
+    def number_of(self, pos: Position) -> int:
+        """The number of the trick on the table at `pos` (or about to be led)."""
+        return self.state.hand_size - bin(pos.hands[pos.leader]).count("1") - (1 if pos.trick else 0) + 1
 
     # -- the search ---------------------------------------------------------------------------
 
@@ -205,21 +213,15 @@ class SpecialsSearch:
             pos, past = self._taken(pos, past)
         t = self.tables
         hands = pos.hands
-        seat = pos.to_play
-        leader_left = bin(hands[pos.leader]).count("1") + (1 if pos.trick else 0)
-        number = self.state.hand_size - leader_left + 1
-        beats = t.beats_last if hands[seat] & (hands[seat] - 1) == 0 else t.beats
-        win, cards = 0, 0
-        for i, card in enumerate(pos.trick):
-            if i and beats[pos.trick[win] * 24 + card]:
-                win = i
-            cards |= card << (5 * i)
+        number = self.number_of(pos)
+        win = self.best_of(number, pos.trick)
+        cards = sum(card << (5 * i) for i, card in enumerate(pos.trick))
         led = t.suit[pos.trick[0]] if pos.trick else 0
         wcard = pos.trick[win] if pos.trick else 0
         flags = (past.re_tricks > 0) | (past.kontra_tricks > 0) << 1
         found = self._native.search(
             hands,
-            seat,
+            pos.to_play,
             len(pos.trick),
             led,
             (pos.leader + win) % SEATS,
@@ -263,16 +265,9 @@ class SpecialsSearch:
 
     def _taken(self, pos: Position, past: Past) -> tuple[Position, Past]:
         """A position whose trick is complete as the next trick's start, and the past with it."""
-        t = self.tables
-        leader_left = bin(pos.hands[pos.leader]).count("1") + 1
-        number = self.state.hand_size - leader_left + 1
-        beats = t.beats_last if number == self.state.hand_size else t.beats
-        win = 0
-        for i in range(1, SEATS):
-            if beats[pos.trick[win] * 24 + pos.trick[i]]:
-                win = i
-        winner = (pos.leader + win) % SEATS
-        points = sum(t.points[c] for c in pos.trick)
+        number = self.number_of(pos)
+        winner = (pos.leader + self.best_of(number, pos.trick)) % SEATS
+        points = sum(self.tables.points[c] for c in pos.trick)
         earned = past.earned + self.trick_line(number, pos.leader, pos.trick)
         if self.re[winner]:
             past = Past(past.re_points + points, past.re_tricks + 1, past.kontra_tricks, earned)
@@ -282,13 +277,11 @@ class SpecialsSearch:
 
     def _root(self, pos: Position, past: Past, alpha: int, beta: int) -> tuple[int, Line]:
         hands = list(pos.hands)
-        leader_left = bin(hands[pos.leader]).count("1") + (1 if pos.trick else 0)
-        number = self.state.hand_size - leader_left + 1
         return self._next(
             hands,
             pos.leader,
             pos.trick,
-            number,
+            self.number_of(pos),
             past.re_points,
             past.re_tricks,
             past.kontra_tricks,
@@ -313,16 +306,10 @@ class SpecialsSearch:
         """The search from a trick on the table, which may be complete: then its winner leads."""
         if len(trick) < SEATS:
             return self._node(hands, leader, trick, number, re_points, re_tricks, kontra_tricks, earned, alpha, beta)
-        t = self.tables
-        beats = t.beats_last if number == self.state.hand_size else t.beats
-        win = 0
-        for i in range(1, SEATS):
-            if beats[trick[win] * 24 + trick[i]]:
-                win = i
-        winner = (leader + win) % SEATS
+        winner = (leader + self.best_of(number, trick)) % SEATS
         gained = self.trick_line(number, leader, trick)
         if self.re[winner]:
-            re_points += sum(t.points[c] for c in trick)
+            re_points += sum(self.tables.points[c] for c in trick)
             re_tricks += 1
         else:
             kontra_tricks += 1

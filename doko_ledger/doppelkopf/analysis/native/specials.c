@@ -52,7 +52,6 @@ typedef struct {
     int32_t cls[4][241];    /* the class times the weight, by flags (bit 0: Re took a trick, bit 1:
                                Kontra did) and Re's card points */
     uint8_t same_to[4][241]; /* the most card points with the same class as these */
-    int32_t half;            /* less than half the weight: more than any net special points */
     int32_t least[4][241], most[4][241]; /* the least and most class times the weight, less and
                                             plus `half`, by flags so far and Re's points, whoever
                                             takes a trick yet: bounds on the value */
@@ -341,6 +340,7 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
     return best;
 }
 
+/* `half`: less than half the weight, more than any net special points. */
 void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bits, const uint8_t *beats,
                       const uint8_t *beats_last, const uint8_t *equal_ok, const uint8_t *re, const int32_t *classes, int32_t half,
                       void *cards, int upto, TrickNet net, int64_t limit) {
@@ -367,7 +367,6 @@ void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t
             c->same_to[f][x] = (uint8_t)to;
         }
     }
-    c->half = half;
     c->monotone = 1;
     for (int f = 0; f < 4; f++)
         for (int x = 0; x <= 240; x++) {
