@@ -243,16 +243,18 @@ class SpecialsSearch:
             raise SearchLimit(f"stopped after {self.limit} positions")
         return found
 
-    def value(self, pos: Position, past: Past, guess: int, known: tuple[int, int] = (-_FAR, _FAR)) -> int:
-        """The search's value of best play from `pos` (as `Outcome.value`), by narrow windows
-        from `guess` on (`bound` only, no line): the fewer questions, the closer the guess.
-        `known`: bounds the value is known to lie within (both included). One question: the
-        search's limit counts the positions searched for it, those the card points' solver is
-        asked for the compiled search included."""
+    def question(self) -> None:
+        """Starts a question: the limit counts the positions searched from here on (for the
+        compiled search, those the card points' solver is asked for it too)."""
         self.nodes = 0
         if self._native is not None:
             self._native.allow(self.limit)
             self._start = self._native.nodes
+
+    def value(self, pos: Position, past: Past, guess: int, known: tuple[int, int] = (-_FAR, _FAR)) -> int:
+        """The search's value of best play from `pos` (as `Outcome.value`), by narrow windows
+        from `guess` on (`bound` only, no line): the fewer questions, the closer the guess.
+        `known`: bounds the value is known to lie within (both included)."""
         (lo, hi), value = known, min(max(guess, known[0]), known[1])
         while lo < hi:
             beta = value + 1 if value == lo else value
@@ -404,7 +406,7 @@ def outcomes(search: SpecialsSearch, pos: Position, past: Past, also: int | None
     """Best play after each card the player to move may play (and `also`, a card the rules did
     not allow that the record shows), by card number; `SearchLimit` past the search's limit,
     which counts the positions searched for this one question."""
-    search.nodes = 0
+    search.question()
     cards = legal_cards(search.tables, pos)
     if also is not None and also not in cards:
         cards.append(also)
@@ -419,7 +421,7 @@ def better_outcomes(
     those cards, for far fewer positions, as each other card is first only asked whether it
     does better; `re_class`: the class best play likely ends in after `played`, where the
     search for it starts. `SearchLimit` as there."""
-    search.nodes = 0
+    search.question()
     after = _after(pos, played)
     found = {played: search.outcome(after, past) if re_class is None else search.near(after, past, re_class * WEIGHT)}
     value = found[played].value

@@ -231,8 +231,9 @@ def result_changes(
 def _value(
     search: SpecialsSearch, pos: Position, past: Past, guess: int, known: tuple[int, int] = (-_FAR, _FAR)
 ) -> int | None:
-    """The special points' search's value of best play from `pos` (`SpecialsSearch.value`), or
-    None past its limit for one question."""
+    """The special points' search's value of best play from `pos` (`SpecialsSearch.value`), one
+    question, or None past its limit."""
+    search.question()
     try:
         return search.value(pos, past, guess, known)
     except SearchLimit:
