@@ -170,13 +170,13 @@ def result_changes(
     for trick in tricks:
         for i, (seat, card) in enumerate(trick.plays):
             revoke = is_revoke(card, hands[seat], trick.cards[:i], state.order)
-            if trick.number >= from_trick:
+            if trick.number >= from_trick and i == 0:  # a trick's start: the first, or one after a question failed
                 past = past_before(state, deal.re, trick.number, counted)
-                pos = position(deal.tables, hands, trick.leader, trick.cards[:i], deal.re)
+                pos = position(deal.tables, hands, trick.leader, (), deal.re)
                 if before is None:
                     whole = (0, len(steps))
                     before = _steps_reached(solver, pos, re_taken, steps, schwarz, (re_tricks, kontra_tricks), whole)
-                if search is not None and value is None and i == 0:  # first, or a trick after a question failed
+                if search is not None and value is None:
                     value = _value(search, pos, past, game_value(deal, state, _step(steps, before)) * WEIGHT + made)
             hands[seat].remove(card)
             if trick.number >= from_trick:

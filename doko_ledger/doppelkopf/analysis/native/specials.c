@@ -2,7 +2,7 @@
  * the game's end, valued as specials.py values them: Re's result class first (the game's value
  * for Re without special points, by Re's card points and whether each party took a trick),
  * then Re's net special points within it, `class * weight + net`. Fail-soft, for the
- * zero-window questions the threshold analysis asks (analyze.py), with a transposition table
+ * zero-window questions the threshold analysis asks (thresholds.py), with a transposition table
  * at each trick start kept across one game's questions.
  *
  * Nothing here knows a rule of the game. Who beats whom, the suits and the card points come in
