@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from doko_ledger.doppelkopf.analysis.native import STOPPED, UNSAID, NativeSpecials, specials_core
+from doko_ledger.doppelkopf.analysis.native import STOPPED, UNSAID, NativeSpecials, usable
 from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, remove_card
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.game.facts import fox_card, lone_marriage_tricks, special_cards, trick_specials
@@ -117,9 +117,12 @@ class SpecialsSearch:
         upto = self.state.hand_size if self.upto is None else self.upto
         named = special_cards(self.state)
         alike = [ok and card not in named for card, ok in zip(self.tables.cards, self.tables.equal_ok, strict=True)]
+        lib = usable()
+        if lib is None:
+            return None
         core = None if cards is None else cards.compiled
         half = WEIGHT // 2 - 1
-        return specials_core(self.tables, self.re, alike, classes, half, core, upto, self._trick_net, self.limit)
+        return NativeSpecials(lib, self.tables, self.re, alike, classes, half, core, upto, self._trick_net, self.limit)
 
     def _trick_net(self, leader: int, c0: int, c1: int, c2: int, c3: int, last: int) -> int:
         """For the compiled search: Re's net special points in a trick (the last one or not),

@@ -121,6 +121,36 @@ def brute(
     return max(values) if re[seat] else min(values)
 
 
+def dealt_anew(
+    state: GameState, rng: random.Random, left: int, re_size: int, on_table: int
+) -> tuple[list[Trick], list[list[Card]], tuple[bool, bool, bool, bool], int, list[Card]]:
+    """The game's last `left` tricks' cards dealt anew at random among the four hands, the
+    tricks before as played: those tricks, the hands, `re_size` seats drawn for Re, a leader,
+    and fewer than `on_table` legal cards already on the table."""
+    done = list(state.tricks[: state.hand_size - left])
+    cards = [c for t in state.tricks[len(done) :] for c in t.cards]
+    rng.shuffle(cards)
+    hands = [cards[i * left : (i + 1) * left] for i in range(4)]
+    re_seats = rng.sample(range(4), re_size)
+    re = (0 in re_seats, 1 in re_seats, 2 in re_seats, 3 in re_seats)
+    leader = rng.randrange(4)
+    trick: list[Card] = []
+    for i in range(rng.randrange(on_table)):
+        seat = (leader + i) % 4
+        card = rng.choice(legal_plays(hands[seat], trick, state.order))
+        hands[seat].remove(card)
+        trick.append(card)
+    return done, hands, re, leader, trick
+
+
+def past_of(state: GameState, done: list[Trick], re: tuple[bool, ...]) -> Past:
+    """What the tricks `done` left, the parties being `re`."""
+    parties = tuple(Party.RE if r else Party.KONTRA for r in re)
+    re_won = [t for t in done if t.winner is not None and re[t.winner]]
+    earned = specials(state.but(tricks=tuple(done)), parties)
+    return Past(sum(t.points for t in re_won), len(re_won), len(done) - len(re_won), earned)
+
+
 @pytest.mark.parametrize("rules_name", ["standard", "extra points"])
 @pytest.mark.parametrize("levels", [NONE_ANNOUNCED, RE_NO_90], ids=["nothing announced", "Re no 90"])
 @pytest.mark.parametrize("seed", range(10))
@@ -131,26 +161,10 @@ def test_the_search_finds_what_every_line_played_out_finds(
     hands, some cards already on the table: the search's value is that of every line tried."""
     state = base(None if rules_name == "standard" else EXTRAS)
     rng = random.Random(seed)
-    left = 2 + seed % 2
-    done = list(state.tricks[: state.hand_size - left])
-    cards = [c for t in state.tricks[len(done) :] for c in t.cards]
-    rng.shuffle(cards)
-    hands = [cards[i * left : (i + 1) * left] for i in range(4)]
-    re_seats = rng.sample(range(4), 2)
-    re = (0 in re_seats, 1 in re_seats, 2 in re_seats, 3 in re_seats)
-    leader = rng.randrange(4)
-    trick: list[Card] = []
-    for i in range(rng.randrange(3)):
-        seat = (leader + i) % 4
-        card = rng.choice(legal_plays(hands[seat], trick, state.order))
-        hands[seat].remove(card)
-        trick.append(card)
+    done, hands, re, leader, trick = dealt_anew(state, rng, 2 + seed % 2, 2, 3)
     expected = brute(state, list(done), [list(h) for h in hands], leader, list(trick), re, levels)
     search = search_of(state, re, levels)
-    parties = tuple(Party.RE if r else Party.KONTRA for r in re)
-    re_points = sum(t.points for t in done if t.winner is not None and re[t.winner])
-    re_tricks = sum(1 for t in done if t.winner is not None and re[t.winner])
-    past = Past(re_points, re_tricks, len(done) - re_tricks, specials(state.but(tricks=tuple(done)), parties))
+    past = past_of(state, done, re)
     pos = position(search.tables, hands, leader, trick, re)
     got = search.outcome(pos, past)
     near = search_of(state, re, levels).near(pos, past, WEIGHT * rng.randrange(-4, 5))  # from a guess

@@ -11,31 +11,21 @@ import random
 from pathlib import Path
 
 import pytest
+from test_analysis_specials import EXTRAS, dealt_anew, past_of
 from test_solver import native_library
 
 from doko_ledger.doppelkopf.analysis.analyze import deal_of
 from doko_ledger.doppelkopf.analysis.position import Position, position
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.analysis.specials import WEIGHT, Past, SpecialsSearch
-from doko_ledger.doppelkopf.cards import Card
 from doko_ledger.doppelkopf.files.game_file import read_file
-from doko_ledger.doppelkopf.game.facts import special_cards, specials
+from doko_ledger.doppelkopf.game.facts import special_cards
 from doko_ledger.doppelkopf.game.state import GameState
-from doko_ledger.doppelkopf.rules.announcements import Party
-from doko_ledger.doppelkopf.rules.play import legal_plays
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 
 pytestmark = pytest.mark.usefixtures(native_library.__name__)
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_games"
-EXTRAS = RuleSet(
-    fox_caught_last_trick=True,
-    fox_last_trick=True,
-    double_fox_last_trick=True,
-    double_karlchen=True,
-    dulle_caught_dulle=True,
-    heart_trick_point=True,
-)
 GAMES = {
     "normal": ("29-fox-and-karlchen.yaml", None),
     "normal, every extra point": ("29-fox-and-karlchen.yaml", EXTRAS),
@@ -54,25 +44,8 @@ def ending(name: str, seed: int) -> tuple[GameState, Position, Past]:
     state = read_file(SAMPLES / file).state
     state = state if rules is None else state.but(rules=rules)
     rng = random.Random(seed)
-    left = 2 + seed % 3
-    done = state.tricks[: state.hand_size - left]
-    cards = [c for t in state.tricks[len(done) :] for c in t.cards]
-    rng.shuffle(cards)
-    hands = [cards[i * left : (i + 1) * left] for i in range(4)]
-    seats = rng.sample(range(4), rng.choice((1, 2, 2, 3)))
-    re = (0 in seats, 1 in seats, 2 in seats, 3 in seats)
-    leader = rng.randrange(4)
-    trick: list[Card] = []
-    for i in range(rng.randrange(4)):
-        seat = (leader + i) % 4
-        card = rng.choice(legal_plays(hands[seat], trick, state.order))
-        hands[seat].remove(card)
-        trick.append(card)
-    parties = tuple(Party.RE if r else Party.KONTRA for r in re)
-    re_won = [t for t in done if t.winner is not None and re[t.winner]]
-    past = Past(
-        sum(t.points for t in re_won), len(re_won), len(done) - len(re_won), specials(state.but(tricks=done), parties)
-    )
+    done, hands, re, leader, trick = dealt_anew(state, rng, 2 + seed % 3, rng.choice((1, 2, 2, 3)), 4)
+    past = past_of(state, done, re)
     return state, position(deal_of(state, state.game_id).tables, hands, leader, trick, re), past
 
 

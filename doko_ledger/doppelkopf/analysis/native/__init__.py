@@ -2,9 +2,9 @@
 special points), loaded with ctypes when their library was built (`build.py`; the package
 build and `make` build it where a C compiler is).
 
-`search_core(tables, re, plain, limit)` gives a `NativeSearch` over one deal, and
-`specials_core(...)` a `NativeSpecials`, or None when the library is missing, stale (built from
-another version of the sources) or switched off by `DOKO_PURE_PYTHON=1`: the search then runs
+`search_core(tables, re, plain, limit)` gives a `NativeSearch` over one deal, and `usable()` the
+library a `NativeSpecials` is made on: None when the library is missing, stale (built from
+another version of the sources) or switched off by `DOKO_PURE_PYTHON=1`; the search then runs
 in pure Python, with the same answers.
 """
 
@@ -147,11 +147,15 @@ class NativeSearch:
         return int(self._lib.dk_stored(self._ctx))
 
 
+def usable() -> ctypes.CDLL | None:
+    """The library, when it is built, of this version and not switched off; else None (the
+    searches are then the Python ones)."""
+    return library() if wanted() else None
+
+
 def search_core(tables: Tables, re: tuple[bool, bool, bool, bool], plain: bool, limit: int) -> NativeSearch | None:
     """The compiled search for one deal, or None (the Python search is to be used)."""
-    if not wanted():
-        return None
-    lib = library()
+    lib = usable()
     return None if lib is None else NativeSearch(lib, tables, re, plain, limit)
 
 
@@ -219,21 +223,3 @@ class NativeSpecials:
     def allow(self, more: int) -> None:
         """Lets the search go on for `more` positions from here, after a limit it passed."""
         self._lib.dk_specials_allow(self._ctx, min(more, 1 << 62))
-
-
-def specials_core(
-    tables: Tables,
-    re: tuple[bool, bool, bool, bool],
-    alike: Sequence[bool],
-    classes: Sequence[int],
-    half: int,
-    cards: NativeSearch | None,
-    upto: int,
-    net: TrickNet,
-    limit: int,
-) -> NativeSpecials | None:
-    """The compiled special points' search for one deal, or None (the Python search is to be used)."""
-    if not wanted():
-        return None
-    lib = library()
-    return None if lib is None else NativeSpecials(lib, tables, re, alike, classes, half, cards, upto, net, limit)

@@ -45,6 +45,24 @@ static inline uint64_t gathered(uint64_t x) {
     return (x | x >> 16) & 0xffffffULL;
 }
 
+/* Cards left in the four hands. */
+static inline int cards_left(const uint64_t *hands) {
+    return popcount(hands[0]) + popcount(hands[1]) + popcount(hands[2]) + popcount(hands[3]);
+}
+
+/* What a fail-soft search that found `best` in the window (a0, b0) says of the position's
+ * value: an upper bound (at or below a0), a lower bound (at or above b0), or the value itself,
+ * narrowing the bounds `*lo`, `*hi` known before. */
+static inline void narrow(int best, int a0, int b0, int *lo, int *hi) {
+    if (best <= a0) {
+        if (best < *hi) *hi = best;
+    } else if (best >= b0) {
+        if (best > *lo) *lo = best;
+    } else {
+        *lo = *hi = best;
+    }
+}
+
 /* `bytes` of zeroed memory for a table. On Linux, a large one is asked for in huge pages: a
  * probe lands anywhere in up to 100 MB, and with small pages nearly every probe also missed
  * the address translation's cache. */

@@ -424,19 +424,13 @@ static int node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat, in
     if (n == 0 && !c->plain) {
         Entry entry;
         int lo = known_lo, hi = known_hi; /* as found: the positions below hold fewer cards */
-        if (best <= a0) {
-            if (best < hi) hi = best;
-        } else if (best >= b0) {
-            if (best > lo) lo = best;
-        } else {
-            lo = hi = best;
-        }
+        narrow(best, a0, b0, &lo, &hi);
         memcpy(entry.key, key, sizeof key);
         entry.lo = (uint8_t)lo;
         entry.hi = (uint8_t)hi;
         entry.best = (int8_t)best_card;
         entry.held[0] = (uint8_t)held, entry.held[1] = (uint8_t)(held >> 8), entry.held[2] = (uint8_t)(held >> 16);
-        entry.left = (uint8_t)(popcount(hands[0]) + popcount(hands[1]) + popcount(hands[2]) + popcount(hands[3]));
+        entry.left = (uint8_t)cards_left(hands);
         put(c, &entry);
     }
     return best;

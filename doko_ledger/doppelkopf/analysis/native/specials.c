@@ -321,20 +321,14 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
     hands[seat] = hand;
     if (n == 0) {
         Entry entry;
-        int32_t lo = known_lo, hi = known_hi;
-        if (best <= a0) {
-            if (best < hi) hi = best;
-        } else if (best >= b0) {
-            if (best > lo) lo = best;
-        } else {
-            lo = hi = best;
-        }
+        int lo = known_lo, hi = known_hi;
+        narrow(best, a0, b0, &lo, &hi);
         memcpy(entry.key, key, sizeof key);
         entry.past = past;
         entry.lo = lo == LOWEST ? LOWEST : lo - offset;
         entry.hi = hi == HIGHEST ? HIGHEST : hi - offset;
         entry.best = (int8_t)best_card;
-        entry.left = (uint8_t)(popcount(hands[0]) + popcount(hands[1]) + popcount(hands[2]) + popcount(hands[3]));
+        entry.left = (uint8_t)cards_left(hands);
         put(c, &entry);
     }
     return best;
