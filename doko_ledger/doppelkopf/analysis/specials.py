@@ -25,7 +25,14 @@ from dataclasses import dataclass
 from doko_ledger.doppelkopf.analysis.native import STOPPED, UNSAID, NativeSpecials, usable
 from doko_ledger.doppelkopf.analysis.position import TOTAL_POINTS, Position, Tables, remove_card
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
-from doko_ledger.doppelkopf.game.facts import fox_card, lone_marriage_tricks, special_cards, trick_specials
+from doko_ledger.doppelkopf.game.facts import (
+    DOPPELKOPF_POINTS,
+    fox_card,
+    lone_marriage_tricks,
+    special_cards,
+    special_weights,
+    trick_specials,
+)
 from doko_ledger.doppelkopf.game.state import GameState, Trick
 from doko_ledger.doppelkopf.rules.announcements import Party
 from doko_ledger.doppelkopf.rules.game_types import GameType
@@ -121,8 +128,10 @@ class SpecialsSearch:
         if lib is None:
             return None
         core = None if cards is None else cards.compiled
-        half = WEIGHT // 2 - 1
-        return NativeSpecials(lib, self.tables, self.re, alike, classes, half, core, upto, self._trick_net, self.limit)
+        weights = special_weights(self.state)
+        weighed = [weights.get(card, 0) for card in self.tables.cards]
+        t, net = self.tables, self._trick_net
+        return NativeSpecials(lib, t, self.re, alike, classes, weighed, DOPPELKOPF_POINTS, core, upto, net, self.limit)
 
     def _trick_net(self, leader: int, c0: int, c1: int, c2: int, c3: int, last: int) -> int:
         """For the compiled search: Re's net special points in a trick (the last one or not),

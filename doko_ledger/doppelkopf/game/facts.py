@@ -30,6 +30,9 @@ class NotScorable(DokoError):
 DAME_KARO = Card(Suit.DIAMONDS, Rank.QUEEN)
 """The DQ: with `karlchen_capture_with_dq` only it catches a Karlchen (docs/rules.md §7)."""
 
+DOPPELKOPF_POINTS = 40
+"""The card points from which a trick is a Doppelkopf (docs/rules.md §7)."""
+
 
 def specials(state: GameState, parties: tuple[Party | None, ...], upto: int | None = None) -> tuple[Special, ...]:
     """Every special point earned in play (in the first `upto` tricks), by the party of the
@@ -60,6 +63,24 @@ def special_cards(state: GameState) -> frozenset[Card]:
     return frozenset({KARLCHEN, DAME_KARO, DULLE} | ({fox} if fox is not None else set()))
 
 
+def special_weights(state: GameState) -> dict[Card, int]:
+    """The most special points each card can earn in one trick by itself in this game (a card
+    not named earns none): `trick_specials` finds at most the weights of a trick's cards, plus
+    one where the trick holds DOPPELKOPF_POINTS or more. So a trick under them that holds no
+    weighed card earns no special point, and the tricks still to play cannot earn more than
+    what is left of both."""
+    rules = state.rules
+    fox = fox_card(state)
+    weights = {KARLCHEN: 1}
+    if fox is not None:  # caught, and caught in the last trick too
+        weights[fox] = 1 + rules.fox_caught_last_trick
+    if rules.dulle_caught_dulle:
+        weights[DULLE] = 1
+    if rules.heart_trick_point:  # four of them earn one
+        weights.update(dict.fromkeys(state.order.hearts, 1))
+    return weights
+
+
 def trick_specials(
     state: GameState, trick: Trick, parties: tuple[Party | None, ...], fox: Card | None, extras: bool = True
 ) -> list[Special]:
@@ -83,7 +104,7 @@ def trick_specials(
                 out.append(Special(SpecialKind.FOX_CAUGHT, side, caught, trick.number, seat))
                 if trick.number == last and rules.fox_caught_last_trick:
                     out.append(Special(SpecialKind.FOX_CAUGHT_LAST_TRICK, side, caught, trick.number, seat))
-    if trick.points >= 40:
+    if trick.points >= DOPPELKOPF_POINTS:
         took = msg(
             "trick {trick}: {player} took {points}", trick=trick.number, player=names[winner], points=trick.points
         )

@@ -3,7 +3,8 @@ values and the same yes-or-no answers on random endings of the sample games (a n
 under the standard rules and every extra point option, a poverty, a lone marriage whose special
 points stop counting, a marriage, Schweinchen), with the card points' table bounding the class
 and without it; an error in the rules core raised, not lost; the node limit; and the cards it
-counts as one earning the same special points."""
+counts as one earning the same special points, and the special points it bounds from the cards
+left earning no more."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from doko_ledger.doppelkopf.analysis.position import Position, position
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.analysis.specials import WEIGHT, Past, SpecialsSearch
 from doko_ledger.doppelkopf.files.game_file import read_file
-from doko_ledger.doppelkopf.game.facts import special_cards
+from doko_ledger.doppelkopf.game.facts import DOPPELKOPF_POINTS, special_cards, special_weights
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 
@@ -145,3 +146,27 @@ def test_cards_alike_in_rank_earn_the_same_special_points_unless_one_is_named(na
             for trick in (cards, swapped)
         ]
         assert kinds[0] == kinds[1], (t.cards[x], t.cards[y], [t.cards[c] for c in cards])
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_no_trick_earns_more_special_points_than_its_cards_weigh(name: str) -> None:
+    """What lets the compiled search stop where the special points still to earn cannot bring
+    the value into its window: a trick earns at most its cards' weights (`special_weights`),
+    plus one where it holds DOPPELKOPF_POINTS or more, for either party; a trick of unweighed
+    cards under them earns nothing."""
+    state, pos, _ = ending(name, 0)
+    found = search(state, pos, False)
+    t = found.tables
+    weights = special_weights(state)
+    weighed = [c for c, card in enumerate(t.cards) if card in weights]
+    rng = random.Random(name)
+    earning = 0
+    for _ in range(3000):  # half the cards among the weighed ones, half the tricks the last
+        cards = tuple(rng.choice(weighed) if rng.random() < 0.5 else rng.randrange(len(t.cards)) for _ in range(4))
+        number = rng.choice((1, state.hand_size))
+        line = found.trick_line(number, rng.randrange(4), cards)
+        most = sum(weights.get(t.cards[c], 0) for c in cards) + (sum(t.points[c] for c in cards) >= DOPPELKOPF_POINTS)
+        assert len(line) <= most, ([t.cards[c] for c in cards], number, line)
+        assert abs(found.re_specials(line)) <= most
+        earning += len(line) == most > 0
+    assert earning  # the bound is reached, not only kept

@@ -12,7 +12,7 @@
  */
 #include "bits.h"
 
-#define DK_VERSION 4
+#define DK_VERSION 5
 #define FAR (1 << 20)
 #define SMALLEST_TABLE (1u << 12)
 #define LARGEST_TABLE (1u << 22)

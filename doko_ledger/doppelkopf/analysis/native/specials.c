@@ -14,6 +14,10 @@
  * one suit with the same points next to each other in rank once every card between is in the
  * same hand or gone), but for the cards a special point can name by themselves (a fox, a
  * Karlchen: `equal_ok` from Python says which). No run of a suit is closed up in the table.
+ *
+ * What the tricks still to play can earn is bounded from the cards left, as the rules core
+ * bounds it (`special_weights`): at most each card's weight, plus one for each trick that can
+ * hold `rich` card points. Where that leaves the value outside the window, the search stops.
  */
 #include "bits.h"
 
@@ -52,10 +56,12 @@ typedef struct {
     int32_t cls[4][241];    /* the class times the weight, by flags (bit 0: Re took a trick, bit 1:
                                Kontra did) and Re's card points */
     uint8_t same_to[4][241]; /* the most card points with the same class as these */
-    int32_t least[4][241], most[4][241]; /* the least and most class times the weight, less and
-                                            plus `half`, by flags so far and Re's points, whoever
-                                            takes a trick yet: bounds on the value */
+    int32_t least[4][241], most[4][241]; /* the least and most class times the weight, by flags
+                                            so far and Re's points, whoever takes a trick yet */
     int monotone;                        /* whether both rise with Re's points */
+    uint64_t weighed[3];     /* the cards of weight above 0, 1, 2: what they can earn */
+    uint8_t richest[CARDS];  /* the card numbers, most points first */
+    int rich;                /* the card points from which a trick earns a special point */
     void *cards;             /* the card points' search of the deal (solver.c), or NULL */
     int upto;                /* the last trick whose special points count */
     TrickNet net;
@@ -164,29 +170,53 @@ static int card_search(Ctx *c, const uint64_t *hands, int seat, int rest, int at
     return f;
 }
 
-/* At a trick start: whether the classes Re's card points can still end in put the value
- * outside (alpha, beta), and then the bound in `*bound`. The card points' table bounds Re's
- * points from the tricks to come; where the window's class boundary lies within them, its
- * search is asked whether Re reaches it (it searches far fewer positions for a class than
- * this search does). `*hint`: the card the card points' search found best, or -1. */
-static int class_cut(Ctx *c, const uint64_t *hands, int seat, int rest, int p, int flags, int32_t alpha,
-                     int32_t beta, int32_t *bound, int *hint) {
+/* The most net special points, either way, the tricks still to play can earn: the weights of
+ * the cards left, and a trick for each four of the richest cards left that hold `rich` card
+ * points (the top 4k cards hold 4k/4 * rich if k tricks can each hold it). */
+static int32_t still_earned(const Ctx *c, const uint64_t *hands) {
+    uint64_t all = 0; /* the four hands' cards as one hand's word: two bits where two copies are left */
+    for (int s = 0; s < SEATS; s++) all += (hands[s] & 0x555555555555ULL) + (hands[s] >> 1 & 0x555555555555ULL);
+    all |= all >> 1 & 0x555555555555ULL;
+    int32_t most = popcount(all & c->weighed[0]) + popcount(all & c->weighed[1]) + popcount(all & c->weighed[2]);
+    int sum = 0, cards = 0;
+    for (int i = 0; i < CARDS; i++) {
+        int card = c->richest[i];
+        for (int copies = popcount(all & 3ULL << (2 * card)); copies; copies--) {
+            sum += c->points[card];
+            if (++cards % 4 == 0) {
+                if (sum < c->rich * (cards / 4)) return most;
+                most++;
+            }
+        }
+    }
+    return most;
+}
+
+/* At a trick start: whether the classes Re's card points can still end in, with the net
+ * special points so far (`e`) and what the tricks to come can earn, put the value outside
+ * (alpha, beta), and then the bound in `*bound`. The card points' table bounds Re's points
+ * from the tricks to come; where the window's class boundary lies within them, its search is
+ * asked whether Re reaches it (it searches far fewer positions for a class than this search
+ * does). `*hint`: the card the card points' search found best, or -1. */
+static int class_cut(Ctx *c, const uint64_t *hands, int seat, int rest, int p, int flags, int32_t e,
+                     int32_t alpha, int32_t beta, int32_t *bound, int *hint) {
     int lo = 0, hi = rest;
     *hint = c->cards ? dk_known(c->cards, hands, seat, rest, &lo, &hi) : -1;
     const int32_t *least = c->least[flags], *most = c->most[flags];
-    if (least[p + lo] >= beta) return *bound = least[p + lo], 1;
-    if (most[p + hi] <= alpha) return *bound = most[p + hi], 1;
+    int32_t earned = still_earned(c, hands), below = e - earned, above = e + earned;
+    if (least[p + lo] + below >= beta) return *bound = least[p + lo] + below, 1;
+    if (most[p + hi] + above <= alpha) return *bound = most[p + hi] + above, 1;
     if (!c->cards || !c->monotone) return 0;
-    if (least[p + hi] >= beta) { /* Re's reaching `at` points would put the value above the window */
-        int at = first_at(least, p + lo, p + hi, beta) - p, f = card_search(c, hands, seat, rest, at);
+    if (least[p + hi] + below >= beta) { /* Re's reaching `at` points would put the value above the window */
+        int at = first_at(least, p + lo, p + hi, beta - below) - p, f = card_search(c, hands, seat, rest, at);
         if (f == STOPPED) return 0;
-        if (f >= at) return *bound = least[p + (f < rest ? f : rest)], 1;
+        if (f >= at) return *bound = least[p + (f < rest ? f : rest)] + below, 1;
         hi = f;
     }
-    if (most[p + lo] <= alpha) { /* Re's staying below `at` points would put it below */
-        int at = first_at(most, p + lo, p + hi, alpha + 1) - p, f = card_search(c, hands, seat, rest, at);
+    if (most[p + lo] + above <= alpha) { /* Re's staying below `at` points would put it below */
+        int at = first_at(most, p + lo, p + hi, alpha + 1 - above) - p, f = card_search(c, hands, seat, rest, at);
         if (f == STOPPED) return 0;
-        if (f < at) return *bound = most[p + (f > 0 ? f : 0)], 1;
+        if (f < at) return *bound = most[p + (f > 0 ? f : 0)] + above, 1;
     }
     return 0;
 }
@@ -228,7 +258,7 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
     if (n == 0) {
         if (!hand) return c->cls[flags][p] + e;
         int32_t bound;
-        if (class_cut(c, hands, seat, rest, p, flags, alpha, beta, &bound, &hint)) return bound;
+        if (class_cut(c, hands, seat, rest, p, flags, e, alpha, beta, &bound, &hint)) return bound;
         if (c->stopped) return STOPPED;
         table_key(hands, seat, key);
         if (class_fixed(c, p, flags, rest)) {
@@ -334,10 +364,11 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
     return best;
 }
 
-/* `half`: less than half the weight, more than any net special points. */
+/* `weight`: by card number, the most special points the card can earn in one trick (at most
+ * 3); `rich`: the card points from which a trick earns one whatever its cards. */
 void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bits, const uint8_t *beats,
-                      const uint8_t *beats_last, const uint8_t *equal_ok, const uint8_t *re, const int32_t *classes, int32_t half,
-                      void *cards, int upto, TrickNet net, int64_t limit) {
+                      const uint8_t *beats_last, const uint8_t *equal_ok, const uint8_t *re, const int32_t *classes,
+                      const uint8_t *weight, int rich, void *cards, int upto, TrickNet net, int64_t limit) {
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return NULL;
     c->memo = malloc(MEMO);
@@ -369,9 +400,17 @@ void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t
                 if (c->cls[f | more][x] < least) least = c->cls[f | more][x];
                 if (c->cls[f | more][x] > most) most = c->cls[f | more][x];
             }
-            c->least[f][x] = least - half, c->most[f][x] = most + half;
+            c->least[f][x] = least, c->most[f][x] = most;
             if (x && (c->least[f][x] < c->least[f][x - 1] || c->most[f][x] < c->most[f][x - 1])) c->monotone = 0;
         }
+    for (int card = 0; card < CARDS; card++) {
+        for (int w = 0; w < 3; w++)
+            if (weight[card] > w) c->weighed[w] |= 3ULL << (2 * card);
+        int i = card;
+        for (; i > 0 && points[c->richest[i - 1]] < points[card]; i--) c->richest[i] = c->richest[i - 1];
+        c->richest[i] = (uint8_t)card;
+    }
+    c->rich = rich;
     c->cards = cards;
     c->upto = upto;
     c->net = net;
