@@ -129,7 +129,7 @@ class SpecialsSearch:
             return None
         core = None if cards is None else cards.compiled
         weights = special_weights(self.state)
-        weighed = [weights.get(card, 0) for card in self.tables.cards]
+        weighed = [weights.get(card, (0, 0)) for card in self.tables.cards]
         t, net = self.tables, self._trick_net
         return NativeSpecials(lib, t, self.re, alike, classes, weighed, DOPPELKOPF_POINTS, core, upto, net, self.limit)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from doko_ledger.doppelkopf.cards import DULLE, FUCHS, KARLCHEN, Card, Cards, Rank, Suit
 from doko_ledger.doppelkopf.events import DealSummarized
 from doko_ledger.doppelkopf.game.parties import (
@@ -63,21 +65,31 @@ def special_cards(state: GameState) -> frozenset[Card]:
     return frozenset({KARLCHEN, DAME_KARO, DULLE} | ({fox} if fox is not None else set()))
 
 
-def special_weights(state: GameState) -> dict[Card, int]:
-    """The most special points each card can earn in one trick by itself in this game (a card
-    not named earns none): `trick_specials` finds at most the weights of a trick's cards, plus
-    one where the trick holds DOPPELKOPF_POINTS or more. So a trick under them that holds no
-    weighed card earns no special point, and the tricks still to play cannot earn more than
-    what is left of both."""
+class Weight(NamedTuple):
+    """The most special points one card can earn in one trick by itself: for the party of the
+    player who holds it (`own`: a Karlchen that takes the last trick), and for the other party
+    (`other`: a fox caught)."""
+
+    own: int
+    other: int
+
+
+def special_weights(state: GameState) -> dict[Card, Weight]:
+    """The weight of each card a special point of this game can name (any other card earns
+    none by itself): every special point of a trick is the party's that took it, and
+    `trick_specials` finds at most its cards' weights for that party (`own` of the cards its
+    players played, `other` of the others'), plus one where the trick holds DOPPELKOPF_POINTS
+    or more. So a trick under them that holds no weighed card earns no special point, and the
+    tricks still to play cannot earn a party more than the cards left weigh for it."""
     rules = state.rules
     fox = fox_card(state)
-    weights = {KARLCHEN: 1}
-    if fox is not None:  # caught, and caught in the last trick too
-        weights[fox] = 1 + rules.fox_caught_last_trick
+    weights = {KARLCHEN: Weight(1, 1)}  # it takes the last trick, or is caught in it
+    if fox is not None:  # it takes the last trick; it is caught, in the last trick too
+        weights[fox] = Weight(int(rules.fox_last_trick), 1 + rules.fox_caught_last_trick)
     if rules.dulle_caught_dulle:
-        weights[DULLE] = 1
-    if rules.heart_trick_point:  # four of them earn one
-        weights.update(dict.fromkeys(state.order.hearts, 1))
+        weights[DULLE] = Weight(0, 1)
+    if rules.heart_trick_point:  # the four of a heart trick earn one for the heart that took it
+        weights.update(dict.fromkeys(state.order.hearts, Weight(1, 0)))
     return weights
 
 

@@ -20,7 +20,7 @@ from doko_ledger.doppelkopf.analysis.position import Position, position
 from doko_ledger.doppelkopf.analysis.solver import SearchLimit, Solver
 from doko_ledger.doppelkopf.analysis.specials import WEIGHT, Past, SpecialsSearch
 from doko_ledger.doppelkopf.files.game_file import read_file
-from doko_ledger.doppelkopf.game.facts import DOPPELKOPF_POINTS, special_cards, special_weights
+from doko_ledger.doppelkopf.game.facts import DOPPELKOPF_POINTS, Weight, special_cards, special_weights
 from doko_ledger.doppelkopf.game.state import GameState
 from doko_ledger.doppelkopf.rules.ruleset import RuleSet
 
@@ -149,11 +149,11 @@ def test_cards_alike_in_rank_earn_the_same_special_points_unless_one_is_named(na
 
 
 @pytest.mark.parametrize("name", list(GAMES))
-def test_no_trick_earns_more_special_points_than_its_cards_weigh(name: str) -> None:
+def test_no_trick_earns_a_party_more_special_points_than_its_cards_weigh(name: str) -> None:
     """What lets the compiled search stop where the special points still to earn cannot bring
-    the value into its window: a trick earns at most its cards' weights (`special_weights`),
-    plus one where it holds DOPPELKOPF_POINTS or more, for either party; a trick of unweighed
-    cards under them earns nothing."""
+    the value into its window: a trick earns the party that took it at most the `own` weights
+    (`special_weights`) of the cards its players played and the `other` weights of the rest,
+    plus one where it holds DOPPELKOPF_POINTS or more; the other party nothing."""
     state, pos, _ = ending(name, 0)
     found = search(state, pos, False)
     t = found.tables
@@ -163,10 +163,14 @@ def test_no_trick_earns_more_special_points_than_its_cards_weigh(name: str) -> N
     earning = 0
     for _ in range(3000):  # half the cards among the weighed ones, half the tricks the last
         cards = tuple(rng.choice(weighed) if rng.random() < 0.5 else rng.randrange(len(t.cards)) for _ in range(4))
-        number = rng.choice((1, state.hand_size))
-        line = found.trick_line(number, rng.randrange(4), cards)
-        most = sum(weights.get(t.cards[c], 0) for c in cards) + (sum(t.points[c] for c in cards) >= DOPPELKOPF_POINTS)
+        number, leader = rng.choice((1, state.hand_size)), rng.randrange(4)
+        took = found.re[(leader + found.best_of(number, cards)) % 4]
+        most = sum(t.points[c] for c in cards) >= DOPPELKOPF_POINTS
+        for i, c in enumerate(cards):
+            weight = weights.get(t.cards[c], Weight(0, 0))
+            most += weight.own if found.re[(leader + i) % 4] == took else weight.other
+        line = found.trick_line(number, leader, cards)
         assert len(line) <= most, ([t.cards[c] for c in cards], number, line)
-        assert abs(found.re_specials(line)) <= most
+        assert found.re_specials(line) * (1 if took else -1) in range(most + 1)
         earning += len(line) == most > 0
     assert earning  # the bound is reached, not only kept

@@ -67,7 +67,7 @@ def library() -> ctypes.CDLL | None:
     lib.dk_search.argtypes = [ctypes.c_void_p, u64p, *[c_int] * 6, ctypes.c_uint64, *[c_int] * 3]
     lib.dk_search.restype = c_int
     i32 = ctypes.c_int32
-    lib.dk_specials_new.argtypes = [u8p, u8p, u64p, u8p, u8p, u8p, u8p, ctypes.POINTER(i32), u8p, c_int]
+    lib.dk_specials_new.argtypes = [u8p, u8p, u64p, u8p, u8p, u8p, u8p, ctypes.POINTER(i32), u8p, u8p, c_int]
     lib.dk_specials_new.argtypes += [ctypes.c_void_p, c_int, _TrickNet, i64]
     lib.dk_specials_new.restype = ctypes.c_void_p
     lib.dk_specials_free.argtypes = [ctypes.c_void_p]
@@ -167,7 +167,8 @@ class NativeSpecials:
     rank with the same points (not a card a special point names by itself); `classes`: the
     class times the weight, 241 values (Re's card points 0 to 240) for each of the four cases
     of who took a trick (bit 0: Re, bit 1: Kontra); `weights`: by card number, the most special
-    points the card can earn in one trick (at most 3); `rich`: the card points from which a
+    points the card can earn in one trick for its holder's party and for the other party (at
+    most 3 each); `rich`: the card points from which a
     trick earns one whatever its cards; `cards`: the deal's card points' search, whose table and
     questions bound the class a position can end in; `upto`: the last trick whose special
     points count; `net`: Re's net special points in a trick, asked once for each."""
@@ -179,14 +180,14 @@ class NativeSpecials:
         re: tuple[bool, bool, bool, bool],
         alike: Sequence[bool],
         classes: Sequence[int],
-        weights: Sequence[int],
+        weights: Sequence[tuple[int, int]],
         rich: int,
         cards: NativeSearch | None,
         upto: int,
         net: TrickNet,
         limit: int,
     ):
-        assert len(classes) == 4 * 241 and max(weights) <= 3
+        assert len(classes) == 4 * 241 and max(max(w) for w in weights) <= 3
         self._cards = cards  # its context must outlive this one
         self._net = _TrickNet(net)  # kept alive as long as the library may call it
         ctx = lib.dk_specials_new(
@@ -198,7 +199,8 @@ class NativeSpecials:
             _u8(alike),
             _u8(re),
             (ctypes.c_int32 * len(classes))(*classes),
-            _u8(weights),
+            _u8([own for own, _ in weights]),
+            _u8([other for _, other in weights]),
             rich,
             None if cards is None else cards._ctx,
             upto,

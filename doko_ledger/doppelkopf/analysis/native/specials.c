@@ -15,9 +15,10 @@
  * same hand or gone), but for the cards a special point can name by themselves (a fox, a
  * Karlchen: `equal_ok` from Python says which). No run of a suit is closed up in the table.
  *
- * What the tricks still to play can earn is bounded from the cards left, as the rules core
- * bounds it (`special_weights`): at most each card's weight, plus one for each trick that can
- * hold `rich` card points. Where that leaves the value outside the window, the search stops.
+ * What the tricks still to play can earn each party is bounded from the cards left, as the
+ * rules core bounds it (`special_weights`): at most the weights of the cards left for that
+ * party, plus one for each trick that can hold `rich` card points. Where that leaves the value
+ * outside the window, the search stops.
  */
 #include "bits.h"
 
@@ -59,9 +60,11 @@ typedef struct {
     int32_t least[4][241], most[4][241]; /* the least and most class times the weight, by flags
                                             so far and Re's points, whoever takes a trick yet */
     int monotone;                        /* whether both rise with Re's points */
-    uint64_t weighed[3];     /* the cards of weight above 0, 1, 2: what they can earn */
-    uint8_t richest[CARDS];  /* the card numbers, most points first */
-    int rich;                /* the card points from which a trick earns a special point */
+    uint64_t own[3], other[3]; /* the cards of weight above 0, 1, 2 for their holder's party,
+                                  and for the other party */
+    uint8_t richest[CARDS];    /* the card numbers, most points first */
+    int rich;                  /* the card points from which a trick earns a special point */
+    int poorest;               /* the fewest card points a card of such a trick can have */
     void *cards;             /* the card points' search of the deal (solver.c), or NULL */
     int upto;                /* the last trick whose special points count */
     TrickNet net;
@@ -170,26 +173,51 @@ static int card_search(Ctx *c, const uint64_t *hands, int seat, int rest, int at
     return f;
 }
 
-/* The most net special points, either way, the tricks still to play can earn: the weights of
- * the cards left, and a trick for each four of the richest cards left that hold `rich` card
- * points (the top 4k cards hold 4k/4 * rich if k tricks can each hold it). */
-static int32_t still_earned(const Ctx *c, const uint64_t *hands) {
-    uint64_t all = 0; /* the four hands' cards as one hand's word: two bits where two copies are left */
-    for (int s = 0; s < SEATS; s++) all += (hands[s] & 0x555555555555ULL) + (hands[s] >> 1 & 0x555555555555ULL);
-    all |= all >> 1 & 0x555555555555ULL;
-    int32_t most = popcount(all & c->weighed[0]) + popcount(all & c->weighed[1]) + popcount(all & c->weighed[2]);
-    int sum = 0, cards = 0;
-    for (int i = 0; i < CARDS; i++) {
-        int card = c->richest[i];
-        for (int copies = popcount(all & 3ULL << (2 * card)); copies; copies--) {
-            sum += c->points[card];
-            if (++cards % 4 == 0) {
-                if (sum < c->rich * (cards / 4)) return most;
-                most++;
-            }
+/* The cards of `hands` as one hand's word: two bits where two copies are left. */
+static inline uint64_t pooled(const uint64_t *hands, int count) {
+    uint64_t all = 0;
+    for (int s = 0; s < count; s++) all += (hands[s] & 0x555555555555ULL) + (hands[s] >> 1 & 0x555555555555ULL);
+    return all | (all >> 1 & 0x555555555555ULL);
+}
+
+static inline int weighed(const uint64_t *bits, uint64_t cards) {
+    return popcount(cards & bits[0]) + popcount(cards & bits[1]) + popcount(cards & bits[2]);
+}
+
+/* How many of the tricks still to play can hold `rich` card points: each takes one card of
+ * each hand, of at least `poorest` points, and the k richest of each hand together hold at
+ * least k times `rich` if k tricks can. */
+static int rich_tricks(const Ctx *c, const uint64_t *hands) {
+    int8_t points[SEATS][CARDS / 2];
+    int count[SEATS];
+    for (int s = 0; s < SEATS; s++) {
+        count[s] = 0;
+        for (int i = 0; i < CARDS && c->points[c->richest[i]] >= c->poorest; i++) {
+            int card = c->richest[i];
+            for (int copies = popcount(hands[s] & 3ULL << (2 * card)); copies; copies--)
+                points[s][count[s]++] = (int8_t)c->points[card];
         }
     }
-    return most;
+    int k = 0, sum = 0;
+    for (;; k++) {
+        for (int s = 0; s < SEATS; s++) {
+            if (k == count[s]) return k;
+            sum += points[s][k];
+        }
+        if (sum < c->rich * (k + 1)) return k;
+    }
+}
+
+/* The most net special points the tricks still to play can earn Re (`*gain`) and Kontra
+ * (`*loss`). */
+static void still_earned(const Ctx *c, const uint64_t *hands, int32_t *gain, int32_t *loss) {
+    uint64_t parties[2][SEATS] = {{0}}; /* the hands of Kontra, of Re */
+    int held[2] = {0};
+    for (int s = 0; s < SEATS; s++) parties[c->re[s]][held[c->re[s]]++] = hands[s];
+    uint64_t kontra = pooled(parties[0], held[0]), re = pooled(parties[1], held[1]);
+    int rich = rich_tricks(c, hands);
+    *gain = weighed(c->own, re) + weighed(c->other, kontra) + rich;
+    *loss = weighed(c->own, kontra) + weighed(c->other, re) + rich;
 }
 
 /* At a trick start: whether the classes Re's card points can still end in, with the net
@@ -203,7 +231,9 @@ static int class_cut(Ctx *c, const uint64_t *hands, int seat, int rest, int p, i
     int lo = 0, hi = rest;
     *hint = c->cards ? dk_known(c->cards, hands, seat, rest, &lo, &hi) : -1;
     const int32_t *least = c->least[flags], *most = c->most[flags];
-    int32_t earned = still_earned(c, hands), below = e - earned, above = e + earned;
+    int32_t gain, loss;
+    still_earned(c, hands, &gain, &loss);
+    int32_t below = e - loss, above = e + gain;
     if (least[p + lo] + below >= beta) return *bound = least[p + lo] + below, 1;
     if (most[p + hi] + above <= alpha) return *bound = most[p + hi] + above, 1;
     if (!c->cards || !c->monotone) return 0;
@@ -364,11 +394,12 @@ static int32_t node(Ctx *c, uint64_t *hands, int seat, int n, int led, int wseat
     return best;
 }
 
-/* `weight`: by card number, the most special points the card can earn in one trick (at most
- * 3); `rich`: the card points from which a trick earns one whatever its cards. */
+/* `own`, `other`: by card number, the most special points the card can earn in one trick for
+ * its holder's party and for the other party (at most 3 each); `rich`: the card points from
+ * which a trick earns one whatever its cards. */
 void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t *suit_bits, const uint8_t *beats,
                       const uint8_t *beats_last, const uint8_t *equal_ok, const uint8_t *re, const int32_t *classes,
-                      const uint8_t *weight, int rich, void *cards, int upto, TrickNet net, int64_t limit) {
+                      const uint8_t *own, const uint8_t *other, int rich, void *cards, int upto, TrickNet net, int64_t limit) {
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return NULL;
     c->memo = malloc(MEMO);
@@ -403,14 +434,19 @@ void *dk_specials_new(const uint8_t *points, const uint8_t *suit, const uint64_t
             c->least[f][x] = least, c->most[f][x] = most;
             if (x && (c->least[f][x] < c->least[f][x - 1] || c->most[f][x] < c->most[f][x - 1])) c->monotone = 0;
         }
+    int richest = 0;
     for (int card = 0; card < CARDS; card++) {
-        for (int w = 0; w < 3; w++)
-            if (weight[card] > w) c->weighed[w] |= 3ULL << (2 * card);
+        for (int w = 0; w < 3; w++) {
+            if (own[card] > w) c->own[w] |= 3ULL << (2 * card);
+            if (other[card] > w) c->other[w] |= 3ULL << (2 * card);
+        }
+        if (points[card] > richest) richest = points[card];
         int i = card;
         for (; i > 0 && points[c->richest[i - 1]] < points[card]; i--) c->richest[i] = c->richest[i - 1];
         c->richest[i] = (uint8_t)card;
     }
     c->rich = rich;
+    c->poorest = rich - 3 * richest;
     c->cards = cards;
     c->upto = upto;
     c->net = net;
