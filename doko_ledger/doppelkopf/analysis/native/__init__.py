@@ -168,10 +168,10 @@ class NativeSpecials:
     class times the weight, 241 values (Re's card points 0 to 240) for each of the four cases
     of who took a trick (bit 0: Re, bit 1: Kontra); `weights`: by card number, the most special
     points the card can earn in one trick for its holder's party and for the other party (at
-    most 3 each); `rich`: the card points from which a
-    trick earns one whatever its cards; `cards`: the deal's card points' search, whose table and
-    questions bound the class a position can end in; `upto`: the last trick whose special
-    points count; `net`: Re's net special points in a trick, asked once for each."""
+    most 3 each); `rich`: the card points from which a trick earns one whatever its cards;
+    `cards`: the deal's card points' search, whose table and questions bound the class a
+    position can end in; `upto`: the last trick whose special points count; `net`: Re's net
+    special points in a trick, asked once for each."""
 
     def __init__(
         self,
