@@ -124,35 +124,51 @@ RECORD = """
 
 def hooked_source() -> str:
     """solver.c with the hook: the map and its two calls, and the recording and replaying."""
-    source = SOURCE.read_text()
     trick_start = "            first(moves, count, hint);\n        }\n"
     stored = "    if (n == 0 && !c->plain) {"
-    edits = (
-        ("static int node(Ctx *c, uint64_t *hands,", HOOK + "\nstatic int node(Ctx *c, uint64_t *hands,"),
-        (trick_start, trick_start + TRY_RECORDED),
-        ("    hands[seat] = hand;\n" + stored, "    hands[seat] = hand;\n" + RECORD + stored),
+    return edited(
+        SOURCE,
+        (
+            ("static int node(Ctx *c, uint64_t *hands,", HOOK + "\nstatic int node(Ctx *c, uint64_t *hands,"),
+            (trick_start, trick_start + TRY_RECORDED),
+            ("    hands[seat] = hand;\n" + stored, "    hands[seat] = hand;\n" + RECORD + stored),
+        ),
     )
+
+
+def edited(original: Path, edits: tuple[tuple[str, str], ...]) -> str:
+    """The text of `original` with each anchor replaced; the benchmark stops where an anchor is
+    not found exactly once (the source changed under it)."""
+    source = original.read_text()
     for anchor, replacement in edits:
         if source.count(anchor) != 1:
-            sys.exit(f"solver.c changed: the hook's anchor is not found once: {anchor.strip()!r}")
+            sys.exit(f"{original.name} changed: the hook's anchor is not found once: {anchor.strip()!r}")
         source = source.replace(anchor, replacement)
     return source
 
 
-def hooked_library(directory: Path) -> ctypes.CDLL:
-    """Builds the hooked library and makes it the one every `Solver` searches with."""
+def hooked(directory: Path, original: Path, source: str) -> ctypes.CDLL:
+    """Builds the library with `source` in place of `original` (solver.c or specials.c, each
+    with a map of best cards, `dk_oracle`) and makes it the one every search runs with."""
     command = compiler()
     if command is None:
         sys.exit("no C compiler: this benchmark measures the compiled search")
-    source, library = directory / "solver.c", directory / "libsolver.so"
-    source.write_text(hooked_source())
-    subprocess.run([*command, *FLAGS, f"-I{SOURCE.parent}", "-o", str(library), str(source), str(SPECIALS)], check=True)
+    copy, library = directory / original.name, directory / "libsolver.so"
+    copy.write_text(source)
+    files = [str(copy if file == original else file) for file in (SOURCE, SPECIALS)]
+    subprocess.run([*command, *FLAGS, f"-I{SOURCE.parent}", "-o", str(library), *files], check=True)
     native._LIBRARY = library  # the benchmark swaps the library in
     native.library.cache_clear()
     lib = native.library()
     if lib is None:
         sys.exit("the hooked library did not load")
     lib.dk_oracle.argtypes = [ctypes.c_int, ctypes.c_int]
+    return lib
+
+
+def hooked_library(directory: Path) -> ctypes.CDLL:
+    """Builds the hooked library and makes it the one every `Solver` searches with."""
+    lib = hooked(directory, SOURCE, hooked_source())
     lib.dk_forget.argtypes = [ctypes.c_void_p]
     lib.dk_tally.argtypes = [ctypes.POINTER(ctypes.c_int64)]
     return lib

@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from bench_solver import SAMPLES
+from solver_ordering_floor import edited, hooked
 
-from doko_ledger.doppelkopf.analysis import native, thresholds
-from doko_ledger.doppelkopf.analysis.native.build import FLAGS, SOURCE, SPECIALS, compiler
+from doko_ledger.doppelkopf.analysis import thresholds
+from doko_ledger.doppelkopf.analysis.native.build import SPECIALS
 from doko_ledger.doppelkopf.analysis.thresholds import result_changes
 from doko_ledger.doppelkopf.files.game_file import read_file
 
@@ -85,36 +85,22 @@ RECORD = """
 
 def hooked_source() -> str:
     """specials.c with the hook: the map and its calls, and the recording and replaying."""
-    source = SPECIALS.read_text()
     first_key = "        if (n == 0)\n            k = card == hint ? INT64_MIN : -c->history[card];"
     stored = "    hands[seat] = hand;\n    if (n == 0) {\n        Entry entry;"
-    edits = (
-        ("static int32_t node(Ctx *c,", HOOK + "\nstatic int32_t node(Ctx *c,"),
-        ("    uint64_t hand = hands[seat], legal;\n", LOOK_UP + "    uint64_t hand = hands[seat], legal;\n"),
-        (first_key, TRY_RECORDED + first_key.lstrip().replace("INT64_MIN :", "INT64_MIN + 1 :")),
-        (stored, RECORD + stored),
+    return edited(
+        SPECIALS,
+        (
+            ("static int32_t node(Ctx *c,", HOOK + "\nstatic int32_t node(Ctx *c,"),
+            ("    uint64_t hand = hands[seat], legal;\n", LOOK_UP + "    uint64_t hand = hands[seat], legal;\n"),
+            (first_key, TRY_RECORDED + first_key.lstrip().replace("INT64_MIN :", "INT64_MIN + 1 :")),
+            (stored, RECORD + stored),
+        ),
     )
-    for anchor, replacement in edits:
-        if source.count(anchor) != 1:
-            sys.exit(f"specials.c changed: the hook's anchor is not found once: {anchor.strip()!r}")
-        source = source.replace(anchor, replacement)
-    return source
 
 
 def hooked_library(directory: Path) -> ctypes.CDLL:
     """Builds the hooked library and makes it the one every search runs with."""
-    command = compiler()
-    if command is None:
-        sys.exit("no C compiler: this benchmark measures the compiled search")
-    source, library = directory / "specials.c", directory / "libsolver.so"
-    source.write_text(hooked_source())
-    subprocess.run([*command, *FLAGS, f"-I{SOURCE.parent}", "-o", str(library), str(SOURCE), str(source)], check=True)
-    native._LIBRARY = library  # the benchmark swaps the library in
-    native.library.cache_clear()
-    lib = native.library()
-    if lib is None:
-        sys.exit("the hooked library did not load")
-    lib.dk_oracle.argtypes = [ctypes.c_int, ctypes.c_int]
+    lib = hooked(directory, SPECIALS, hooked_source())
     lib.dk_own_nodes.restype = ctypes.c_int64
     return lib
 
