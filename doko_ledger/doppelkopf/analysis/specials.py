@@ -116,6 +116,9 @@ class SpecialsSearch:
         """The compiled search of this deal (its limit counts every position it searches), or
         None where its library is not built; `cards`: the deal's card points' solver, whose
         table tells the search which class a position can still end in."""
+        lib = usable()
+        if lib is None:
+            return None
         classes = [
             self.re_class(points, flags & 1, flags >> 1) * WEIGHT
             for flags in range(4)
@@ -124,9 +127,6 @@ class SpecialsSearch:
         upto = self.state.hand_size if self.upto is None else self.upto
         named = special_cards(self.state)
         alike = [ok and card not in named for card, ok in zip(self.tables.cards, self.tables.equal_ok, strict=True)]
-        lib = usable()
-        if lib is None:
-            return None
         core = None if cards is None else cards.compiled
         weights = special_weights(self.state)
         weighed = [weights.get(card, (0, 0)) for card in self.tables.cards]
